@@ -1,0 +1,173 @@
+// Method tables, class and object records, and dp_msg_lookup.
+//
+// Readers never lock. A table is published with a release store and only ever grows
+// by entries whose selector is stored last (release); a reader that acquires a
+// selector therefore sees that entry's IMP and types. Tables are never freed while
+// their owner (class or object) lives: a replaced table goes on the owner's retired
+// chain, so a reader still probing it stays safe.
+
+#include "dp_runtime.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define LOAD_ACQ(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define STORE_REL(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+
+static dp_resolver_fn resolver;
+
+void dp_set_resolver(dp_resolver_fn fn) { STORE_REL(resolver, fn); }
+
+dp_method_table *dp_method_table_create(uint32_t capacity) {
+  uint32_t n = 8;
+  while (n < capacity + capacity / 3 + 1) n *= 2;
+  dp_method_table *t = calloc(1, sizeof *t + (size_t)n * sizeof(dp_method_entry));
+  if (!t) dp_fatal("dp_method_table_create: out of memory");
+  t->mask = n - 1;
+  return t;
+}
+
+static inline uint32_t sel_index(dp_sel sel, uint32_t mask) {
+  return (uint32_t)(sel->hash) & mask;
+}
+
+const dp_method_entry *dp_method_table_find(const dp_method_table *t, dp_sel sel) {
+  if (!t) return NULL;
+  uint32_t mask = t->mask;
+  for (uint32_t i = sel_index(sel, mask);; i = (i + 1) & mask) {
+    dp_sel s = LOAD_ACQ(t->entries[i].sel);
+    if (s == sel) return &t->entries[i];
+    if (!s) return NULL;
+  }
+}
+
+bool dp_method_table_has_room(const dp_method_table *t) {
+  return (t->count + 1) * 4 <= (t->mask + 1) * 3;
+}
+
+void dp_method_table_insert(dp_method_table *t, dp_sel sel, dp_imp imp, const char *types) {
+  uint32_t mask = t->mask;
+  for (uint32_t i = sel_index(sel, mask);; i = (i + 1) & mask) {
+    dp_method_entry *e = &t->entries[i];
+    dp_sel s = e->sel;
+    if (s == sel) return;  // already present: tables only grow, never change an entry
+    if (!s) {
+      e->imp = imp;
+      e->types = types;
+      STORE_REL(e->sel, sel);
+      t->count++;
+      return;
+    }
+  }
+}
+
+dp_method_table *dp_method_table_grow(const dp_method_table *t) {
+  dp_method_table *n = dp_method_table_create((t->mask + 1) * 2);
+  for (uint32_t i = 0; i <= t->mask; i++) {
+    const dp_method_entry *e = &t->entries[i];
+    dp_sel s = LOAD_ACQ(e->sel);
+    if (s) dp_method_table_insert(n, s, e->imp, e->types);
+  }
+  return n;
+}
+
+void dp_method_table_free_chain(dp_method_table *t) {
+  while (t) {
+    dp_method_table *next = t->retired_next;
+    free(t);
+    t = next;
+  }
+}
+
+// MARK: classes
+
+dp_class *dp_class_create(const char *name, dp_class *superclass, void *owner) {
+  dp_class *c = calloc(1, sizeof *c);
+  if (!c) dp_fatal("dp_class_create: out of memory");
+  c->name = strdup(name);
+  c->superclass = superclass;
+  c->_owner = owner;
+  c->_cache = dp_method_table_create(8);
+  return c;
+}
+
+void dp_class_destroy(dp_class *c) {
+  if (!c) return;
+  dp_method_table_free_chain(c->_cache);
+  dp_method_table_free_chain(c->_retired);
+  free((char *)c->name);
+  free(c);
+}
+
+dp_method_table *dp_class_cache(const dp_class *c) { return LOAD_ACQ(c->_cache); }
+
+void dp_class_publish_cache(dp_class *c, dp_method_table *cache) {
+  dp_method_table *old = LOAD_ACQ(c->_cache);
+  STORE_REL(c->_cache, cache);
+  if (old && old != cache) {
+    old->retired_next = c->_retired;
+    c->_retired = old;
+  }
+}
+
+void *dp_class_owner(const dp_class *c) { return c->_owner; }
+const char *dp_class_get_name(const dp_class *c) { return c ? c->name : "nil"; }
+
+// MARK: objects
+
+dp_id dp_object_create(dp_class *cls, void *owner) {
+  dp_id o = calloc(1, sizeof *o);
+  if (!o) dp_fatal("dp_object_create: out of memory");
+  o->isa = cls;
+  o->_owner = owner;
+  return o;
+}
+
+void dp_object_destroy(dp_id o) {
+  if (!o) return;
+  dp_method_table_free_chain(o->_methods);
+  dp_method_table_free_chain(o->_retired);
+  free(o);
+}
+
+void *dp_object_owner(dp_id o) { return o ? o->_owner : NULL; }
+dp_class *dp_object_get_class(dp_id o) { return o ? o->isa : NULL; }
+dp_method_table *dp_object_methods(dp_id o) { return LOAD_ACQ(o->_methods); }
+
+void dp_object_publish_methods(dp_id o, dp_method_table *t) {
+  dp_method_table *old = LOAD_ACQ(o->_methods);
+  STORE_REL(o->_methods, t);
+  if (old && old != t) {
+    old->retired_next = o->_retired;
+    o->_retired = old;
+  }
+}
+
+void *dp_object_context(dp_id o) { return LOAD_ACQ(o->_context); }
+void dp_object_set_context(dp_id o, void *ctx) { STORE_REL(o->_context, ctx); }
+
+// MARK: lookup
+
+const dp_method_entry *dp_lookup_entry(dp_id obj, dp_sel sel) {
+  if (!obj) return NULL;
+  const dp_method_table *own = LOAD_ACQ(obj->_methods);
+  if (own) {
+    const dp_method_entry *e = dp_method_table_find(own, sel);
+    if (e) return e;
+  }
+  return dp_method_table_find(LOAD_ACQ(obj->isa->_cache), sel);
+}
+
+dp_imp dp_msg_lookup(dp_id obj, dp_sel sel) {
+  if (__builtin_expect(!obj, 0)) return dp_nil_imp();
+  const dp_method_table *own = LOAD_ACQ(obj->_methods);
+  if (own) {
+    const dp_method_entry *e = dp_method_table_find(own, sel);
+    if (e) return e->imp;
+  }
+  const dp_method_entry *e = dp_method_table_find(LOAD_ACQ(obj->isa->_cache), sel);
+  if (__builtin_expect(e != NULL, 1)) return e->imp;
+  dp_resolver_fn r = LOAD_ACQ(resolver);
+  if (!r) dp_fatal("dp_msg_lookup: the MessageRuntime resolver is not installed");
+  return r(obj, sel);
+}

@@ -1,0 +1,4 @@
+// Umbrella header of the CFFIShim target.
+#include "dp_runtime.h"
+#include "dp_ffi.h"
+#include "dp_tls.h"

@@ -1,0 +1,174 @@
+// dp_runtime.h — the C face of the DelegateProxy message runtime.
+//
+// What C sees of the runtime: selectors (`dp_sel`, interned, compared by identity),
+// object handles (`dp_id`, whose first word is the class), IMPs (plain C function
+// pointers `R (*)(dp_id self, dp_sel _cmd, args...)`) and `dp_msg_lookup`, the
+// `objc_msg_lookup` of this runtime. The policy (method resolution through the
+// superclass chain, forwarding, errors) lives in the Swift module MessageRuntime,
+// which installs it here with `dp_set_resolver`.
+//
+// Every field named with a leading underscore is private to the runtime; read the
+// public ones only through the functions below.
+
+#ifndef DP_RUNTIME_H
+#define DP_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// A selector: a method name, interned once and compared by pointer identity.
+typedef struct dp_selector {
+  const char *name;
+  uint64_t hash;
+} dp_selector;
+typedef const dp_selector *dp_sel;
+
+/// An implementation: a C function pointer called as `R imp(dp_id self, dp_sel _cmd, ...)`
+/// with the method's own argument and return types.
+typedef void (*dp_imp)(void);
+
+/// One entry of a method table: selector, implementation and canonical type encoding.
+typedef struct dp_method_entry {
+  dp_sel sel;        // published last (release), so a reader that sees it sees the rest
+  dp_imp imp;
+  const char *types; // canonical encoding; owned by an interned, immortal signature
+} dp_method_entry;
+
+/// An open-addressed table selector → method. Used for class caches and for
+/// per-object method tables. Entries are only ever added; a table that must lose
+/// entries is replaced by a new one and the old one retired (never freed while a
+/// reader might hold it — see `dp_class` and `dp_object`).
+typedef struct dp_method_table {
+  uint32_t mask;      // capacity - 1; capacity is a power of two
+  uint32_t count;     // written under the owner's lock
+  struct dp_method_table *retired_next;
+  dp_method_entry entries[];
+} dp_method_table;
+
+/// A class as C sees it. Created and owned by a Swift `RuntimeClass`.
+typedef struct dp_class {
+  dp_method_table *_cache;      // atomic; selector → IMP, including inherited methods
+  const char *name;             // owned by the class
+  struct dp_class *superclass;  // NULL for a root class
+  void *_owner;                 // the Swift RuntimeClass (unretained)
+  dp_method_table *_retired;    // old caches, freed with the class
+} dp_class;
+
+/// An object handle: what C sees as `id`. Its first word is its class. Owned by a
+/// Swift object (a `RuntimeObject`), which it points back to.
+typedef struct dp_object {
+  dp_class *isa;
+  void *_owner;                 // the Swift RuntimeObject (unretained)
+  dp_method_table *_methods;    // atomic; per-object methods, consulted before the class
+  dp_method_table *_retired;    // old per-object tables, freed with the handle
+  void *_context;               // atomic; reserved for forwarding layers built on top
+} dp_object;
+typedef dp_object *dp_id;
+
+// MARK: Selectors
+
+/// Interns `name` and returns its selector (`sel_registerName`). Thread-safe.
+/// Selectors live for the life of the process.
+dp_sel dp_sel_register_name(const char *name);
+/// Like `dp_sel_register_name` for a name of `length` bytes that need not be NUL-terminated.
+dp_sel dp_sel_register_name_n(const char *name, size_t length);
+/// The selector named `name` if it was registered, else NULL (`sel_getUid` that never
+/// registers).
+dp_sel dp_sel_lookup_name(const char *name);
+/// The selector's name (`sel_getName`).
+const char *dp_sel_get_name(dp_sel sel);
+/// How many distinct selectors have been registered.
+size_t dp_sel_count(void);
+
+// MARK: Objects and classes
+
+/// The class of `obj` (`object_getClass`); NULL for NULL.
+dp_class *dp_object_get_class(dp_id obj);
+/// The class's name (`class_getName`).
+const char *dp_class_get_name(const dp_class *cls);
+
+// MARK: Messaging
+
+/// The implementation `obj` runs for `sel` (`objc_msg_lookup`): its own methods first,
+/// then its class's (through the superclass chain), then the forwarding IMP for the
+/// signature the object gives. Never NULL: an unknown selector yields an IMP that traps
+/// with "-[Class sel]: unrecognized selector sent to instance 0x…", and a NULL receiver
+/// yields an IMP that returns zero (messaging nil), as in Objective-C.
+dp_imp dp_msg_lookup(dp_id obj, dp_sel sel);
+
+/// Sends a message from C: `DP_MSG_SEND(int64_t (*)(dp_id, dp_sel, double), obj, sel, 2.5)`.
+/// The function type must match the method's signature exactly, as with `objc_msgSend`.
+#define DP_MSG_SEND(FunctionType, obj, sel, ...) \
+  (((FunctionType)dp_msg_lookup((obj), (sel)))((obj), (sel), ##__VA_ARGS__))
+
+// MARK: Implemented by MessageRuntime (Swift); callable from C once it is linked.
+
+/// Adds a C method to a class; false if the class already defines `sel` or `types` is not
+/// a valid method encoding (`class_addMethod`).
+bool dp_class_add_method(dp_class *cls, dp_sel sel, dp_imp imp, const char *types);
+/// The registered class named `name`, or NULL (`objc_getClass`).
+dp_class *dp_class_lookup(const char *name);
+/// Whether `obj` responds to `sel` (`respondsToSelector:`).
+bool dp_responds_to(dp_id obj, dp_sel sel);
+/// Whether `obj` conforms to the registered protocol named `protocol_name`.
+bool dp_conforms_to(dp_id obj, const char *protocol_name);
+
+// MARK: Runtime internals used by MessageRuntime (no policy here)
+
+/// The resolver MessageRuntime installs: called on a cache miss; returns the IMP to run.
+typedef dp_imp (*dp_resolver_fn)(dp_id obj, dp_sel sel);
+void dp_set_resolver(dp_resolver_fn resolver);
+
+/// Allocates an empty method table with room for at least `capacity` entries.
+dp_method_table *dp_method_table_create(uint32_t capacity);
+/// Finds `sel` in `table` (NULL table allowed); NULL when absent.
+const dp_method_entry *dp_method_table_find(const dp_method_table *table, dp_sel sel);
+/// Adds an entry. The caller serialises writers and has made sure the table has room
+/// (`dp_method_table_has_room`). Readers may run concurrently.
+void dp_method_table_insert(dp_method_table *table, dp_sel sel, dp_imp imp, const char *types);
+/// Whether one more entry keeps the table at most 3/4 full.
+bool dp_method_table_has_room(const dp_method_table *table);
+/// A new table with twice the capacity holding every entry of `table`.
+dp_method_table *dp_method_table_grow(const dp_method_table *table);
+/// Finds `sel` in the object's own methods, then in its class's cache; NULL on a miss
+/// (the first half of dp_msg_lookup, for callers that want the entry's types too).
+const dp_method_entry *dp_lookup_entry(dp_id obj, dp_sel sel);
+/// Frees a table and every table retired behind it.
+void dp_method_table_free_chain(dp_method_table *table);
+
+/// Class: create/destroy, cache publish (the old cache is retired, freed with the class).
+dp_class *dp_class_create(const char *name, dp_class *superclass, void *owner);
+void dp_class_destroy(dp_class *cls);
+dp_method_table *dp_class_cache(const dp_class *cls);
+void dp_class_publish_cache(dp_class *cls, dp_method_table *cache);
+void *dp_class_owner(const dp_class *cls);
+
+/// Object handle: create/destroy, per-object table publish, owner and context access.
+dp_id dp_object_create(dp_class *cls, void *owner);
+void dp_object_destroy(dp_id obj);
+void *dp_object_owner(dp_id obj);
+dp_method_table *dp_object_methods(dp_id obj);
+void dp_object_publish_methods(dp_id obj, dp_method_table *table);
+void *dp_object_context(dp_id obj);
+void dp_object_set_context(dp_id obj, void *context);
+
+/// The IMP that traps for an unrecognized selector, and the IMP that returns zero for a
+/// NULL receiver. `dp_note_unrecognized` records, for the calling thread, which receiver
+/// and selector the trap will name (the trap cannot trust its own argument registers:
+/// a struct-returning call shifts them).
+dp_imp dp_unrecognized_imp(void);
+dp_imp dp_nil_imp(void);
+void dp_note_unrecognized(dp_id obj, dp_sel sel, const char *class_name);
+/// Prints `message` to stderr and aborts. The one way the C path reports misuse.
+_Noreturn void dp_fatal(const char *message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // DP_RUNTIME_H

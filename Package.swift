@@ -1,0 +1,48 @@
+// swift-tools-version: 6.1
+// DelegateProxy: Cocoa-style dynamic delegate proxies (NSProxy, forwardInvocation:,
+// NSInvocation, multicast delegates) for platforms without an Objective-C runtime.
+
+import PackageDescription
+
+let package = Package(
+  name: "DelegateProxy",
+  products: [
+    .library(name: "MessageRuntime", targets: ["MessageRuntime"]),
+    .executable(name: "demo", targets: ["Demo"]),
+  ],
+  targets: [
+    // C: the libffi surface Swift needs, the runtime's C-visible structures
+    // (selectors, object handles, method caches) and the few hot paths that must be C.
+    .target(
+      name: "CFFIShim",
+      path: "CFFIShim",
+      publicHeadersPath: "include",
+      linkerSettings: [.linkedLibrary("ffi")]
+    ),
+    .target(
+      name: "MessageRuntime",
+      dependencies: ["CFFIShim"]
+    ),
+    .target(
+      name: "CDemoSupport",
+      dependencies: ["CFFIShim"],
+      path: "Examples/CDemoSupport"
+    ),
+    .executableTarget(
+      name: "Demo",
+      dependencies: ["MessageRuntime", "CDemoSupport"],
+      path: "Examples/Demo"
+    ),
+    // C structs and recording IMPs the tests compare the runtime against.
+    .target(
+      name: "CTestSupport",
+      dependencies: ["CFFIShim"],
+      path: "Tests/CTestSupport"
+    ),
+    .testTarget(
+      name: "MessageRuntimeTests",
+      dependencies: ["MessageRuntime", "CTestSupport"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,76 @@
+internal import CFFIShim
+
+/// An IMP made from a Swift closure (`imp_implementationWithBlock`): a libffi closure
+/// for one signature whose entry hands the closure an `Invocation` over the caller's
+/// arguments. The executable code is freed when this object goes away — when the
+/// method that holds it is replaced or removed, or its class or object is deallocated.
+///
+/// As with `imp_removeBlock`, a caller must not keep calling an IMP it looked up
+/// after the method was replaced.
+final class ClosureIMP: @unchecked Sendable {
+  let signature: MethodSignature
+  let body: @Sendable (Invocation) -> Void
+  // Set once in init, then only read; freed in deinit.
+  private var closure: UnsafeMutableRawPointer?
+  private(set) var imp: IMP
+
+  init(signature: MethodSignature, body: @escaping @Sendable (Invocation) -> Void) throws(RuntimeError) {
+    self.signature = signature
+    self.body = body
+    self.imp = IMP(address: UnsafeRawPointer(bitPattern: 1)!)
+    var code: dp_imp? = nil
+    // user_data is unretained: the closure's code cannot run after deinit frees it.
+    let made = dp_ffi_closure_create(
+      signature.cif, closureEntry, Unmanaged.passUnretained(self).toOpaque(), &code)
+    guard let made, let code else { throw .closureAllocationFailed(encoding: signature.encoding) }
+    closure = made
+    imp = IMP(code)
+    ClosureIMP.live.add(1)
+  }
+
+  deinit {
+    if let closure { dp_ffi_closure_free(closure) }
+    ClosureIMP.live.subtract(1)
+  }
+
+  /// How many closure IMPs exist right now (for leak tests and diagnostics).
+  static let live = AtomicCounter()
+}
+
+import Synchronization
+
+/// A process-wide counter usable from a static let.
+final class AtomicCounter: Sendable {
+  private let value = Atomic<Int>(0)
+  func add(_ n: Int) { value.add(n, ordering: .relaxed) }
+  func subtract(_ n: Int) { value.subtract(n, ordering: .relaxed) }
+  var current: Int { value.load(ordering: .relaxed) }
+}
+
+/// The C entry of every closure IMP (libffi's closure handler).
+private let closureEntry: dp_ffi_handler = { _, result, arguments, userData in
+  let imp = Unmanaged<ClosureIMP>.fromOpaque(userData!).takeUnretainedValue()
+  let signature = imp.signature
+  Invocation.withBorrowedFrame(
+    signature: signature,
+    arguments: arguments!,
+    result: result!
+  ) { invocation in
+    imp.body(invocation)
+  }
+  widenIntegralResult(signature.returnType, result!)
+}
+
+/// libffi wants an integral result narrower than a register written as a whole
+/// register (`ffi_arg`), sign- or zero-extended.
+func widenIntegralResult(_ type: TypeEncoding, _ result: UnsafeMutableRawPointer) {
+  switch type {
+  case .char: result.storeBytes(of: Int64(result.load(as: Int8.self)), as: Int64.self)
+  case .unsignedChar, .bool: result.storeBytes(of: UInt64(result.load(as: UInt8.self)), as: UInt64.self)
+  case .short: result.storeBytes(of: Int64(result.load(as: Int16.self)), as: Int64.self)
+  case .unsignedShort: result.storeBytes(of: UInt64(result.load(as: UInt16.self)), as: UInt64.self)
+  case .int, .long: result.storeBytes(of: Int64(result.load(as: Int32.self)), as: Int64.self)
+  case .unsignedInt, .unsignedLong: result.storeBytes(of: UInt64(result.load(as: UInt32.self)), as: UInt64.self)
+  default: break
+  }
+}

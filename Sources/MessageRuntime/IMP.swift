@@ -1,0 +1,55 @@
+internal import CFFIShim
+
+/// A method implementation: a C function pointer called as
+/// `R imp(id self, SEL _cmd, args…)` with the method's own types (`IMP`).
+///
+/// An IMP is only a pointer; whoever calls it must use the method's exact signature.
+/// `Invocation`, typed `Message`s and the runtime's lookup check that for you.
+// Sendable: a code address, never written through.
+public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
+  /// The code address.
+  public let address: UnsafeRawPointer
+
+  /// Wraps any C function pointer, e.g. a C function defined with the IMP shape.
+  public init<F>(unsafeFunction function: F) {
+    precondition(
+      MemoryLayout<F>.size == MemoryLayout<UnsafeRawPointer>.size,
+      "IMP(unsafeFunction:) takes a @convention(c) function, not \(F.self)")
+    address = unsafeBitCast(function, to: UnsafeRawPointer.self)
+  }
+
+  /// Wraps a code address.
+  public init(address: UnsafeRawPointer) { self.address = address }
+
+  init(_ function: dp_imp) { address = unsafeBitCast(function, to: UnsafeRawPointer.self) }
+
+  /// The pointer as a C function of no particular type, for C APIs.
+  public var cFunction: @convention(c) () -> Void {
+    unsafeBitCast(address, to: (@convention(c) () -> Void).self)
+  }
+
+  /// Reinterprets the IMP as a function type of your choosing (the `objc_msgSend` cast).
+  /// The type must be the method's exact C signature.
+  public func unsafeCast<F>(to type: F.Type) -> F {
+    precondition(MemoryLayout<F>.size == MemoryLayout<UnsafeRawPointer>.size)
+    return unsafeBitCast(address, to: F.self)
+  }
+
+  public var description: String { "IMP(\(address))" }
+}
+
+/// A NUL-terminated copy of `s` that lives until freed with `freeCString`.
+func makeCString(_ s: String) -> UnsafeMutablePointer<CChar> {
+  let utf8 = Array(s.utf8)
+  let p = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
+  for (i, b) in utf8.enumerated() { p[i] = CChar(bitPattern: b) }
+  p[utf8.count] = 0
+  return p
+}
+
+/// The length of a C string, without Foundation.
+func cStringLength(_ p: UnsafePointer<CChar>) -> Int {
+  var n = 0
+  while p[n] != 0 { n += 1 }
+  return n
+}

@@ -1,0 +1,359 @@
+internal import CFFIShim
+
+/// A message as a value (`NSInvocation`): a signature, a target, a selector, every
+/// argument and the return value, to be read, changed, invoked, copied and sent
+/// elsewhere.
+///
+/// Arguments are indexed as in Objective-C: 0 is the target (`self`), 1 the selector
+/// (`_cmd`), the method's own arguments from 2. Values are read and written either as
+/// Swift types (checked against the signature) or as raw bytes.
+///
+/// An invocation handed to `forwardInvocation(_:)` views the caller's own argument
+/// storage and is valid only during that call; if the forwarder keeps a reference,
+/// the invocation copies the arguments into storage of its own before the call
+/// returns. To use an invocation on another thread, send a `copy()`: a copy owns its
+/// frame and has its arguments retained. An invocation is not safe to mutate from two
+/// threads at once.
+public final class Invocation: @unchecked Sendable, CustomStringConvertible {
+  /// The types of the message.
+  public private(set) var signature: MethodSignature
+  /// Pointer to each argument's value (libffi's `avalue`).
+  private(set) var arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// The return-value buffer (`signature.returnBufferLength` bytes).
+  private(set) var result: UnsafeMutableRawPointer
+  /// The block that holds arguments, frame and result when this invocation owns them;
+  /// nil while it views a caller's frame.
+  private var storage: UnsafeMutableRawPointer?
+  /// Objects kept alive by `retainArguments()`, by argument index (0 = target).
+  private var retainedObjects: [Int: AnyObject] = [:]
+  /// C strings copied by `retainArguments()`, by argument index.
+  private var copiedStrings: [Int: UnsafeMutablePointer<CChar>] = [:]
+  /// Whether `retainArguments()` was called (`argumentsRetained`).
+  public private(set) var argumentsRetained = false
+
+  /// An invocation for `signature` with every argument and the result zeroed.
+  public init(signature: MethodSignature) {
+    self.signature = signature
+    (storage, arguments, result) = Invocation.allocateStorage(for: signature)
+  }
+
+  /// An invocation for `signature` whose selector is set to `selector`.
+  public convenience init(signature: MethodSignature, selector: Selector) {
+    self.init(signature: signature)
+    self.selector = selector
+  }
+
+  private init(borrowing signature: MethodSignature, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, result: UnsafeMutableRawPointer) {
+    self.signature = signature
+    self.arguments = arguments
+    self.result = result
+    self.storage = nil
+  }
+
+  deinit { releaseOwned() }
+
+  private func releaseOwned() {
+    for (_, s) in copiedStrings { s.deallocate() }
+    copiedStrings.removeAll()
+    storage?.deallocate()
+    storage = nil
+  }
+
+  /// One block: the pointer array, then the frame, then the result buffer.
+  private static func allocateStorage(for signature: MethodSignature) -> (
+    UnsafeMutableRawPointer, UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutableRawPointer
+  ) {
+    let n = signature.numberOfArguments
+    let pointersBytes = (n * MemoryLayout<UnsafeRawPointer>.stride + 15) & ~15
+    let total = pointersBytes + signature.frameLength + signature.returnBufferLength
+    let block = UnsafeMutableRawPointer.allocate(byteCount: total, alignment: 16)
+    block.initializeMemory(as: UInt8.self, repeating: 0, count: total)
+    let pointers = block.bindMemory(to: UnsafeMutableRawPointer?.self, capacity: n)
+    let frame = block + pointersBytes
+    for i in 0..<n { pointers[i] = frame + signature.argumentOffsets[i] }
+    return (block, pointers, frame + signature.frameLength)
+  }
+
+  // MARK: Target and selector
+
+  /// The receiver (argument 0), as C sees it (`dp_id`); nil for none.
+  public var targetHandle: OpaquePointer? {
+    get { arguments[0]!.load(as: OpaquePointer?.self) }
+    set {
+      arguments[0]!.storeBytes(of: newValue, as: OpaquePointer?.self)
+      if argumentsRetained { retainedObjects[0] = RuntimeObject.object(forHandle: newValue) }
+    }
+  }
+
+  /// The receiver (argument 0) (`target`).
+  public var target: RuntimeObject? {
+    get { RuntimeObject.object(forHandle: targetHandle) }
+    set { targetHandle = newValue?.cObject }
+  }
+
+  /// The selector (argument 1) (`selector`).
+  public var selector: Selector? {
+    get { arguments[1]!.load(as: OpaquePointer?.self).map(Selector.init(cSelector:)) }
+    set { arguments[1]!.storeBytes(of: newValue?.cSelector, as: OpaquePointer?.self) }
+  }
+
+  // MARK: Typed access
+
+  /// The argument at `index` as `T`; `T`'s encoding must fit the signature's.
+  public func argument<T: MessageArgument>(at index: Int, as type: T.Type = T.self) throws(RuntimeError) -> T {
+    try checkIndex(index)
+    try checkType(T.typeEncoding, against: signature.argumentTypes[index], position: index)
+    return T.load(from: arguments[index]!)
+  }
+
+  /// Sets the argument at `index` (`setArgument:atIndex:`). With arguments retained, an
+  /// object is retained and a C string copied.
+  public func setArgument<T: MessageArgument>(_ value: T, at index: Int) throws(RuntimeError) {
+    try checkIndex(index)
+    try checkType(T.typeEncoding, against: signature.argumentTypes[index], position: index)
+    value.store(to: arguments[index]!)
+    if argumentsRetained { retainArgument(at: index) }
+  }
+
+  /// The return value as `T` (`getReturnValue:`).
+  public func returnValue<T: MessageArgument>(as type: T.Type = T.self) throws(RuntimeError) -> T {
+    try checkType(T.typeEncoding, against: signature.returnType, position: -1)
+    return T.load(from: result)
+  }
+
+  /// Sets the return value (`setReturnValue:`).
+  public func setReturnValue<T: MessageArgument>(_ value: T) throws(RuntimeError) {
+    try checkType(T.typeEncoding, against: signature.returnType, position: -1)
+    value.store(to: result)
+  }
+
+  // MARK: Raw bytes
+
+  /// The bytes of the argument at `index` (its type's size).
+  public func argumentBytes(at index: Int) throws(RuntimeError) -> [UInt8] {
+    try checkIndex(index)
+    let size = signature.argumentLayouts[index].size
+    return Array(UnsafeRawBufferPointer(start: arguments[index]!, count: size))
+  }
+
+  /// Replaces the bytes of the argument at `index`; `bytes` must be exactly its size.
+  public func setArgumentBytes(_ bytes: [UInt8], at index: Int) throws(RuntimeError) {
+    try checkIndex(index)
+    let size = signature.argumentLayouts[index].size
+    guard bytes.count == size else {
+      throw .typeMismatch(
+        position: index, expected: "\(size) bytes of \(signature.argumentTypes[index])",
+        found: "\(bytes.count) bytes")
+    }
+    bytes.withUnsafeBytes { arguments[index]!.copyMemory(from: $0.baseAddress!, byteCount: size) }
+    if argumentsRetained { retainArgument(at: index) }
+  }
+
+  /// The bytes of the return value (its type's size; empty for void).
+  public var returnBytes: [UInt8] {
+    Array(UnsafeRawBufferPointer(start: result, count: signature.returnLayout.size))
+  }
+
+  /// Replaces the bytes of the return value; `bytes` must be exactly its size.
+  public func setReturnBytes(_ bytes: [UInt8]) throws(RuntimeError) {
+    guard bytes.count == signature.returnLayout.size else {
+      throw .typeMismatch(
+        position: -1, expected: "\(signature.returnLayout.size) bytes of \(signature.returnType)",
+        found: "\(bytes.count) bytes")
+    }
+    bytes.withUnsafeBytes { result.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+  }
+
+  /// Calls `body` with a pointer to the argument at `index` (its type's size, writable).
+  public func withUnsafeArgument<R>(
+    at index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R
+  ) throws -> R {
+    try checkIndex(index)
+    return try body(UnsafeMutableRawBufferPointer(start: arguments[index]!, count: signature.argumentLayouts[index].size))
+  }
+
+  /// Calls `body` with a pointer to the return value (its type's size, writable).
+  public func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+    try body(UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))
+  }
+
+  /// Unchecked pointer to an argument's storage, for code that has checked the types.
+  func rawArgument(_ index: Int) -> UnsafeMutableRawPointer { arguments[index]! }
+  /// Unchecked pointer to the return storage.
+  var rawResult: UnsafeMutableRawPointer { result }
+
+  private func checkIndex(_ index: Int) throws(RuntimeError) {
+    guard index >= 0, index < signature.numberOfArguments else {
+      throw .argumentIndexOutOfRange(index: index, count: signature.numberOfArguments, signature: signature.encoding)
+    }
+  }
+
+  private func checkType(_ swift: TypeEncoding, against declared: TypeEncoding, position: Int) throws(RuntimeError) {
+    guard declared.accepts(swift) else {
+      throw .typeMismatch(position: position, expected: declared.canonicalString, found: swift.canonicalString)
+    }
+  }
+
+  // MARK: Retaining and copying
+
+  /// Keeps every object argument (and the target) alive and copies every C string
+  /// argument, so the invocation stays valid after the caller's values go away
+  /// (`retainArguments`). Arguments set later are retained and copied too.
+  public func retainArguments() {
+    detach()
+    argumentsRetained = true
+    for i in 0..<signature.numberOfArguments { retainArgument(at: i) }
+  }
+
+  private func retainArgument(at index: Int) {
+    switch signature.argumentTypes[index] {
+    case .object:
+      retainedObjects[index] = RuntimeObject.object(forHandle: arguments[index]!.load(as: OpaquePointer?.self))
+    case .classObject:
+      retainedObjects[index] = RuntimeClass.class(forHandle: arguments[index]!.load(as: OpaquePointer?.self))
+    case .cString:
+      copiedStrings[index]?.deallocate()
+      copiedStrings[index] = nil
+      if let s = arguments[index]!.load(as: UnsafePointer<CChar>?.self) {
+        let n = cStringLength(s)
+        let copy = UnsafeMutablePointer<CChar>.allocate(capacity: n + 1)
+        copy.initialize(from: s, count: n + 1)
+        copiedStrings[index] = copy
+        arguments[index]!.storeBytes(of: UnsafePointer(copy), as: UnsafePointer<CChar>?.self)
+      }
+    default:
+      break
+    }
+  }
+
+  /// An independent invocation with the same signature, arguments and return value,
+  /// owning its frame, with its arguments retained: safe to send to another thread.
+  public func copy() -> Invocation {
+    let other = Invocation(signature: signature)
+    for i in 0..<signature.numberOfArguments {
+      other.arguments[i]!.copyMemory(from: arguments[i]!, byteCount: signature.argumentLayouts[i].size)
+    }
+    other.result.copyMemory(from: result, byteCount: signature.returnLayout.size)
+    other.retainArguments()
+    return other
+  }
+
+  /// Moves a borrowed frame into storage of this invocation's own.
+  private func detach() {
+    guard storage == nil else { return }
+    let (block, pointers, newResult) = Invocation.allocateStorage(for: signature)
+    for i in 0..<signature.numberOfArguments {
+      pointers[i]!.copyMemory(from: arguments[i]!, byteCount: signature.argumentLayouts[i].size)
+    }
+    // A borrowed result buffer may be exactly the value's size (a caller's struct).
+    newResult.copyMemory(from: result, byteCount: signature.returnLayout.size)
+    storage = block
+    arguments = pointers
+    result = newResult
+  }
+
+  // MARK: Invoking
+
+  /// Sends the message to `target` (`invokeWithTarget:`); the result lands in the
+  /// return value. Runs the target's method, or its `forwardInvocation(_:)`.
+  public func invoke(target: RuntimeObject) throws {
+    self.target = target
+    try invoke()
+  }
+
+  /// Sends the message to the current target (`invoke`).
+  public func invoke() throws {
+    guard let handle = targetHandle else { throw RuntimeError.invocationIncomplete("the target is nil") }
+    guard let selector else { throw RuntimeError.invocationIncomplete("the selector is not set") }
+    switch try Runtime.dispatch(handle, selector) {
+    case .method(let imp, let types):
+      guard signature.matches(cTypes: types) else {
+        throw RuntimeError.signatureMismatch(
+          selector: selector, expected: types.map { String(cString: $0) } ?? "?", found: signature.encoding)
+      }
+      signature.call(imp, arguments: arguments, result: result)
+    case .forward(let receiver, _):
+      try receiver.forwardInvocation(self)
+    }
+  }
+
+  // MARK: Borrowed frames (forwarding, closure IMPs)
+
+  /// Runs `body` with an invocation that views a caller's frame — no copy and, on the
+  /// common path, no allocation: each thread keeps one spare invocation for this. If
+  /// `body` keeps the invocation, it is detached (given its own copy of the frame)
+  /// before the frame goes away.
+  static func withBorrowedFrame<R>(
+    signature: MethodSignature, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    result: UnsafeMutableRawPointer, _ body: (Invocation) throws -> R
+  ) rethrows -> R {
+    var invocation: Invocation
+    if let spare = dp_tls_get(Int32(DP_TLS_INVOCATION_POOL)) {
+      dp_tls_set(Int32(DP_TLS_INVOCATION_POOL), nil)
+      invocation = Unmanaged<Invocation>.fromOpaque(spare).takeRetainedValue()
+      invocation.signature = signature
+      invocation.arguments = arguments
+      invocation.result = result
+    } else {
+      _ = poolSetup
+      invocation = Invocation(borrowing: signature, arguments: arguments, result: result)
+    }
+    defer {
+      // A body that detached the invocation (retainArguments) wrote its result to the
+      // invocation's own buffer; the caller reads the borrowed one.
+      if invocation.result != result {
+        result.copyMemory(from: invocation.result, byteCount: signature.returnLayout.size)
+      }
+      if isKnownUniquelyReferenced(&invocation) {
+        invocation.argumentsRetained = false
+        invocation.retainedObjects.removeAll()
+        invocation.releaseOwned()
+        if dp_tls_get(Int32(DP_TLS_INVOCATION_POOL)) == nil {
+          dp_tls_set(Int32(DP_TLS_INVOCATION_POOL), Unmanaged.passRetained(invocation).toOpaque())
+        }
+      } else {
+        invocation.detach()
+      }
+    }
+    return try body(invocation)
+  }
+
+  /// Releases a thread's spare invocation when the thread exits.
+  private static let poolSetup: Void = {
+    dp_tls_set_destructor(Int32(DP_TLS_INVOCATION_POOL)) { spare in
+      if let spare { Unmanaged<Invocation>.fromOpaque(spare).release() }
+    }
+  }()
+
+  public var description: String {
+    var parts: [String] = []
+    for i in 2..<max(2, signature.numberOfArguments) {
+      parts.append(describeValue(signature.argumentTypes[i], at: arguments[i]!))
+    }
+    let target = targetHandle.map { "\(RuntimeObject.className(forHandle: $0)) \($0)" } ?? "nil"
+    return "<Invocation \(signature.encoding) -[\(target) \(selector?.name ?? "?")] (\(parts.joined(separator: ", ")))>"
+  }
+}
+
+/// A short rendering of a value for diagnostics.
+func describeValue(_ type: TypeEncoding, at p: UnsafeRawPointer) -> String {
+  switch type {
+  case .char: return "\(p.load(as: Int8.self))"
+  case .unsignedChar: return "\(p.load(as: UInt8.self))"
+  case .bool: return p.load(as: UInt8.self) != 0 ? "true" : "false"
+  case .short: return "\(p.load(as: Int16.self))"
+  case .unsignedShort: return "\(p.load(as: UInt16.self))"
+  case .int, .long: return "\(p.load(as: Int32.self))"
+  case .unsignedInt, .unsignedLong: return "\(p.load(as: UInt32.self))"
+  case .longLong: return "\(p.load(as: Int64.self))"
+  case .unsignedLongLong: return "\(p.load(as: UInt64.self))"
+  case .float: return "\(p.load(as: Float.self))"
+  case .double: return "\(p.load(as: Double.self))"
+  case .selector: return p.load(as: OpaquePointer?.self).map { "@selector(\(Selector(cSelector: $0).name))" } ?? "nil"
+  default:
+    if (try? type.layout().size) == 8, FFIType.scalarCode(type) == CChar(UInt8(ascii: "p")) {
+      return "\(p.load(as: UnsafeRawPointer?.self).map { "\($0)" } ?? "nil")"
+    }
+    return "<\(type.canonicalString)>"
+  }
+}

@@ -1,0 +1,181 @@
+/// A message declared once with its Swift argument and result types: the encoding is
+/// derived from them, sends and implementations are checked by the compiler, and the
+/// dispatch stays dynamic.
+///
+/// ```swift
+/// let rows = Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
+/// try dataSourceClass.addMethod(rows) { receiver, table, section in 3 }
+/// let n = try rows.send(to: dataSource, nil, 0)   // 3
+/// ```
+///
+/// `Result` is the return type (`Void` for none); the arguments follow, without `self`
+/// and `_cmd`.
+public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomStringConvertible {
+  /// The message's selector.
+  public let selector: Selector
+  /// The signature derived from the Swift types.
+  public let signature: MethodSignature
+  private let loadResult: @Sendable (UnsafeRawPointer) -> Result
+  private let storeResult: @Sendable (Result, UnsafeMutableRawPointer) -> Void
+
+  private init(
+    selector: Selector, returnType: TypeEncoding, swiftResult: Any.Type?,
+    load: @escaping @Sendable (UnsafeRawPointer) -> Result,
+    store: @escaping @Sendable (Result, UnsafeMutableRawPointer) -> Void
+  ) {
+    var types: [TypeEncoding] = []
+    var swiftTypes: [Any.Type] = []
+    for t in repeat (each Argument).self {
+      types.append(t.typeEncoding)
+      swiftTypes.append(t)
+    }
+    precondition(
+      selector.argumentCount == types.count,
+      "Message \"\(selector.name)\": the selector takes \(selector.argumentCount) argument(s) but \(types.count) type(s) were declared")
+    do {
+      for (t, swift) in zip(types, swiftTypes) { try Message.checkLayout(swift, t) }
+      if let swiftResult { try Message.checkLayout(swiftResult, returnType) }
+      signature = try MethodSignature.make(returnType: returnType, arguments: [.object, .selector] + types)
+    } catch {
+      preconditionFailure("Message \"\(selector.name)\": \(error)")
+    }
+    self.selector = selector
+    self.loadResult = load
+    self.storeResult = store
+  }
+
+  /// A Swift type's size and alignment must be its encoding's, or values would be
+  /// copied with the wrong width.
+  private static func checkLayout(_ swift: Any.Type, _ encoding: TypeEncoding) throws(RuntimeError) {
+    func open<T>(_: T.Type) -> (Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment) }
+    let (size, alignment) = _openExistential(swift, do: open)
+    let layout: TypeLayout
+    do { layout = try encoding.layout() } catch { throw .invalidEncoding(error) }
+    if size != layout.size || alignment != layout.alignment {
+      throw .layoutMismatch(type: "\(swift)", encoding: encoding.canonicalString, swiftSize: size, encodedSize: layout.size)
+    }
+  }
+
+  public var description: String { "\(selector.name) \(signature.encoding)" }
+
+  // MARK: Sending
+
+  /// Sends the message to `receiver` and returns its result: the receiver's method, or
+  /// its `forwardInvocation(_:)` if it forwards. Throws `.unrecognizedSelector` when it
+  /// does neither, `.signatureMismatch` when its method has other types, and whatever
+  /// a forwarder throws.
+  public func send(to receiver: RuntimeObject, _ arguments: repeat each Argument) throws -> Result {
+    let sig = signature
+    let n = sig.numberOfArguments
+    let pointersBytes = n * MemoryLayout<UnsafeRawPointer>.stride
+    return try withUnsafeTemporaryAllocation(
+      byteCount: sig.frameLength + sig.returnBufferLength + pointersBytes, alignment: 16
+    ) { buffer in
+      // One stack block: frame, result, then the argument pointers libffi wants.
+      let frame = buffer.baseAddress!
+      let result = frame + sig.frameLength
+      result.initializeMemory(as: UInt8.self, repeating: 0, count: sig.returnBufferLength)
+      let pointers = (result + sig.returnBufferLength).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: n)
+      for i in 0..<n { pointers[i] = frame + sig.argumentOffsets[i] }
+      pointers[0]!.storeBytes(of: receiver.cObject, as: OpaquePointer.self)
+      pointers[1]!.storeBytes(of: selector.cSelector, as: OpaquePointer.self)
+      var index = 2
+      for argument in repeat each arguments {
+        argument.store(to: pointers[index]!)
+        index += 1
+      }
+      switch try Runtime.dispatch(receiver.cObject, selector) {
+      case .method(let imp, let types):
+        guard sig.matches(cTypes: types) else {
+          throw RuntimeError.signatureMismatch(
+            selector: selector, expected: types.map { String(cString: $0) } ?? "?", found: sig.encoding)
+        }
+        sig.call(imp, arguments: pointers, result: result)
+      case .forward(let forwarder, let declared):
+        guard declared === sig else {
+          throw RuntimeError.signatureMismatch(selector: selector, expected: declared.encoding, found: sig.encoding)
+        }
+        try Invocation.withBorrowedFrame(signature: sig, arguments: pointers, result: result) {
+          try forwarder.forwardInvocation($0)
+        }
+      }
+      return loadResult(UnsafeRawPointer(result))
+    }
+  }
+
+  /// Whether `receiver` responds to this message with exactly these types.
+  public func isUnderstood(by receiver: RuntimeObject) -> Bool {
+    receiver.methodSignature(for: selector) === signature
+  }
+
+  // MARK: Implementing
+
+  /// An invocation handler that unpacks the arguments, runs `body` and stores its
+  /// result — what a closure IMP for this message runs.
+  func handler(
+    _ body: @escaping @Sendable (RuntimeObject, repeat each Argument) -> Result
+  ) -> @Sendable (Invocation) -> Void {
+    let store = storeResult
+    return { invocation in
+      var index = 2
+      func next<T: MessageArgument>(_: T.Type) -> T {
+        defer { index += 1 }
+        return T.load(from: invocation.rawArgument(index))
+      }
+      guard let receiver = invocation.target else {
+        fatalError("\(invocation.selector?.name ?? "?"): message sent to a handle with no object")
+      }
+      let value = body(receiver, repeat next((each Argument).self))
+      store(value, invocation.rawResult)
+    }
+  }
+}
+
+extension Message where Result == Void {
+  /// Declares a message that returns nothing.
+  public init(_ selector: Selector) {
+    self.init(
+      selector: selector, returnType: .void, swiftResult: nil, load: { _ in () }, store: { _, _ in })
+  }
+}
+
+extension Message where Result: MessageArgument {
+  /// Declares a message that returns `Result`.
+  public init(_ selector: Selector) {
+    self.init(
+      selector: selector, returnType: Result.typeEncoding, swiftResult: Result.self,
+      load: { Result.load(from: $0) }, store: { $0.store(to: $1) })
+  }
+}
+
+extension RuntimeClass {
+  /// Adds a method for `message`, implemented by `body`; the receiver comes first, then
+  /// the message's arguments. Throws if the class already defines the selector.
+  public func addMethod<R, each A: MessageArgument>(
+    _ message: Message<R, repeat each A>,
+    _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
+  ) throws(RuntimeError) {
+    try addMethod(message.selector, signature: message.signature, body: message.handler(body))
+  }
+
+  /// Sets (adds or replaces) the method for `message`.
+  @discardableResult
+  public func replaceMethod<R, each A: MessageArgument>(
+    _ message: Message<R, repeat each A>,
+    _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
+  ) throws(RuntimeError) -> Method? {
+    try replaceMethod(message.selector, signature: message.signature, body: message.handler(body))
+  }
+}
+
+extension RuntimeObject {
+  /// Gives this object its own method for `message` (a "dynamic delegate" assembled
+  /// from closures). Returns the method it replaced.
+  @discardableResult
+  public func setMethod<R, each A: MessageArgument>(
+    _ message: Message<R, repeat each A>,
+    _ body: @escaping @Sendable (RuntimeObject, repeat each A) -> R
+  ) throws(RuntimeError) -> Method? {
+    try setMethod(message.selector, signature: message.signature, body: message.handler(body))
+  }
+}

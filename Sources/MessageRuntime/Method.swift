@@ -1,0 +1,24 @@
+/// A method: a selector, its signature and the implementation that runs for it
+/// (`Method` in the Objective-C runtime).
+public struct Method: Sendable, CustomStringConvertible {
+  /// The method's name.
+  public let selector: Selector
+  /// The method's types.
+  public let signature: MethodSignature
+  /// The code that runs.
+  public let imp: IMP
+  /// Keeps a closure-made IMP alive for as long as the method is installed.
+  let closure: ClosureIMP?
+
+  init(selector: Selector, signature: MethodSignature, imp: IMP, closure: ClosureIMP? = nil) {
+    self.selector = selector
+    self.signature = signature
+    self.imp = imp
+    self.closure = closure
+  }
+
+  /// Whether the implementation was made from a Swift closure.
+  public var isClosureBacked: Bool { closure != nil }
+
+  public var description: String { "\(selector.name) \(signature.encoding) → \(imp)" }
+}

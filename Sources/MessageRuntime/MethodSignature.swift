@@ -1,0 +1,183 @@
+internal import CFFIShim
+import Synchronization
+
+/// The types of a method's return value and arguments (`NSMethodSignature`), with
+/// their sizes, alignments and the frame an `Invocation` keeps them in.
+///
+/// Arguments include the receiver (`self`, index 0) and the selector (`_cmd`, index 1).
+/// Signatures are interned: there is one instance per distinct canonical encoding, so
+/// two signatures are equal exactly when they are the same object, and the prepared
+/// libffi call interface (`ffi_cif`) is made once and shared. Immutable and thread-safe.
+public final class MethodSignature: Hashable, Sendable, CustomStringConvertible {
+  /// The canonical encoding, e.g. `q@:qd` (no offsets, no qualifiers, no names).
+  public let encoding: String
+  /// The return type.
+  public let returnType: TypeEncoding
+  /// The argument types, `self` and `_cmd` included.
+  public let argumentTypes: [TypeEncoding]
+  /// Size and alignment of each argument.
+  public let argumentLayouts: [TypeLayout]
+  /// Size and alignment of the return value (size 0 for void).
+  public let returnLayout: TypeLayout
+  /// Byte offset of each argument in an invocation's frame.
+  public let argumentOffsets: [Int]
+  /// Bytes of argument storage an invocation keeps (`frameLength`).
+  public let frameLength: Int
+  /// Bytes of return-value storage an invocation keeps (at least what libffi and
+  /// register replay write).
+  public let returnBufferLength: Int
+
+  /// The encoding as a C string, for method tables (lives as long as the signature).
+  nonisolated(unsafe) let cTypes: UnsafeMutablePointer<CChar>
+  /// The prepared libffi call interface; immutable after preparation.
+  nonisolated(unsafe) let cif: UnsafeMutablePointer<ffi_cif>
+  /// How the call travels when every argument is in a register; nil → libffi.
+  let registerPlan: RegisterPlan?
+  /// The forwarding IMP for this signature, made on first use (see `ForwardingIMP`).
+  let forwarding = Mutex<ClosureIMP?>(nil)
+
+  /// The number of arguments, `self` and `_cmd` included (`numberOfArguments`).
+  public var numberOfArguments: Int { argumentTypes.count }
+  /// Whether the method returns nothing.
+  public var returnsVoid: Bool { returnType == .void }
+  /// Whether calls with this signature can be replayed register for register (all
+  /// arguments and the result in registers on a supported ABI).
+  public var travelsInRegisters: Bool { registerPlan != nil }
+
+  private static let interned = Mutex<[String: MethodSignature]>([:])
+
+  /// The signature for an ObjC method encoding such as `v@:@`, `q@:qd` or the old-style
+  /// `v24@0:8@16`. Throws a typed error that names the problem and its position.
+  public static func parse(_ encoding: String) throws(RuntimeError) -> MethodSignature {
+    if let found = interned.withLock({ $0[encoding] }) { return found }
+    let types: [TypeEncoding]
+    do { types = try TypeEncoding.parseMethodTypes(encoding) } catch { throw .invalidEncoding(error) }
+    guard types.count >= 1 else {
+      throw .invalidSignature(encoding: encoding, reason: "no return type")
+    }
+    let signature = try make(returnType: types[0], arguments: Array(types.dropFirst()))
+    interned.withLock { $0[encoding] = signature }
+    return signature
+  }
+
+  /// The signature with these types; `arguments` includes `self` (`@`) and `_cmd` (`:`).
+  public static func make(returnType: TypeEncoding, arguments: [TypeEncoding]) throws(RuntimeError)
+    -> MethodSignature
+  {
+    let ret = returnType.unqualified
+    let args = arguments.map(\.unqualified)
+    let canonical = ret.canonicalString + args.map(\.canonicalString).joined()
+    if let found = interned.withLock({ $0[canonical] }) { return found }
+    let made = try MethodSignature(canonical: canonical, returnType: ret, arguments: args)
+    return interned.withLock { table in
+      if let raced = table[canonical] { return raced }
+      table[canonical] = made
+      return made
+    }
+  }
+
+  private init(canonical: String, returnType: TypeEncoding, arguments: [TypeEncoding]) throws(RuntimeError) {
+    guard arguments.count >= 2 else {
+      throw .invalidSignature(
+        encoding: canonical,
+        reason: "a method takes at least self and _cmd (found \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))")
+    }
+    func check(_ t: TypeEncoding, _ what: String) throws(RuntimeError) -> TypeLayout {
+      if case .array = t {
+        throw .invalidSignature(
+          encoding: canonical, reason: "\(what) is an array (\(t)); C passes arrays as pointers — use ^T")
+      }
+      do { return try t.layout() } catch {
+        throw .invalidSignature(encoding: canonical, reason: "\(what): \(error)")
+      }
+    }
+    var layouts: [TypeLayout] = []
+    var offsets: [Int] = []
+    var frame = 0
+    for (i, t) in arguments.enumerated() {
+      if t == .void {
+        throw .invalidSignature(encoding: canonical, reason: "argument \(i) is void")
+      }
+      let layout = try check(t, "argument \(i)")
+      frame = (frame + layout.alignment - 1) / layout.alignment * layout.alignment
+      offsets.append(frame)
+      layouts.append(layout)
+      frame += max(layout.size, 1)
+    }
+    let retLayout =
+      returnType == .void ? TypeLayout(size: 0, alignment: 1, fieldOffsets: []) : try check(returnType, "return type")
+
+    var ffiArgs: [UnsafeMutablePointer<ffi_type>?] = []
+    for t in arguments { ffiArgs.append(try FFIType.type(for: t)) }
+    let ffiRet = try FFIType.type(for: returnType)
+    var status: Int32 = 0
+    let cif = ffiArgs.withUnsafeBufferPointer {
+      dp_ffi_cif_create(ffiRet, $0.baseAddress, UInt32($0.count), &status)
+    }
+    guard let cif else { throw .ffiPreparationFailed(encoding: canonical, status: status) }
+
+    self.encoding = canonical
+    self.returnType = returnType
+    self.argumentTypes = arguments
+    self.argumentLayouts = layouts
+    self.returnLayout = retLayout
+    self.argumentOffsets = offsets
+    self.frameLength = (frame + 15) & ~15
+    self.returnBufferLength = max((retLayout.size + 15) & ~15, 32)
+    self.cif = cif
+    self.cTypes = makeCString(canonical)
+    self.registerPlan = RegisterPlan.make(returnType: returnType, arguments: arguments)
+  }
+
+  // Interned signatures live for the life of the process; nothing to free.
+
+  public var description: String { encoding }
+
+  public static func == (a: MethodSignature, b: MethodSignature) -> Bool { a === b }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+  /// Whether this signature's encoding is `types` (an interned C string, compared by
+  /// pointer first).
+  func matches(cTypes other: UnsafePointer<CChar>?) -> Bool {
+    guard let other else { return false }
+    if UnsafePointer(cTypes) == other { return true }
+    return String(cString: other) == encoding
+  }
+
+  // MARK: Calling
+
+  /// Calls `imp` with the arguments at `arguments[i]` and writes the result to `result`
+  /// (at least `returnBufferLength` bytes, 16-byte aligned). Register replay when the
+  /// signature has a plan, libffi otherwise.
+  ///
+  /// Safe as long as each `arguments[i]` points at a value of `argumentTypes[i]` and
+  /// `imp` really has this signature — which `Runtime` checks before calling here.
+  func call(
+    _ imp: IMP, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    result: UnsafeMutableRawPointer
+  ) {
+    if let plan = registerPlan {
+      var regs = dp_reg_frame()
+      withUnsafeMutableBytes(of: &regs.gp) { gp in
+        withUnsafeMutableBytes(of: &regs.fp) { fp in
+          for piece in plan.pieces {
+            let source = arguments[piece.argument]!.advanced(by: piece.offset)
+            let bank = piece.bank == .gp ? gp : fp
+            bank.baseAddress!.advanced(by: piece.register * 8).copyMemory(from: source, byteCount: piece.size)
+          }
+        }
+      }
+      var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+      withUnsafeMutablePointer(to: &words) { w in
+        w.withMemoryRebound(to: UInt64.self, capacity: 4) { words in
+          dp_replay_call(imp.cFunction, &regs, dp_return_class(plan.returnClass), words)
+          for piece in plan.resultPieces {
+            result.advanced(by: piece.offset).copyMemory(from: words + piece.word, byteCount: piece.size)
+          }
+        }
+      }
+    } else {
+      dp_ffi_call(cif, imp.cFunction, result, arguments)
+    }
+  }
+}

@@ -1,0 +1,127 @@
+internal import CFFIShim
+
+/// Message lookup and the resolver the C side calls on a cache miss
+/// (`objc_msg_lookup`, `class_getMethodImplementation`, `_objc_msgForward`).
+public enum Runtime {
+  /// What a message to a receiver does.
+  enum Dispatch {
+    /// Run this IMP; `types` is the method's canonical encoding.
+    case method(IMP, UnsafePointer<CChar>?)
+    /// No method: the receiver forwards messages with this signature.
+    case forward(RuntimeObject, MethodSignature)
+  }
+
+  /// Installs the resolver into the C runtime (once).
+  static func install() { _ = installed }
+  private static let installed: Void = { dp_set_resolver(resolve) }()
+
+  /// The implementation `object` runs for `selector` (`objc_msg_lookup`): never nil;
+  /// a forwarding IMP when the object forwards, a trapping IMP when it cannot handle the
+  /// message. Use `RuntimeObject.imp(for:)` for a checked answer.
+  public static func lookup(_ object: RuntimeObject, _ selector: Selector) -> IMP {
+    IMP(dp_msg_lookup(object.handle, selector.raw)!)
+  }
+
+  /// Finds what a message does, for Swift senders: method (through the caches), or
+  /// forwarding; throws `.unrecognizedSelector` otherwise.
+  static func dispatch(_ handle: OpaquePointer, _ selector: Selector) throws(RuntimeError) -> Dispatch {
+    let obj = UnsafeMutablePointer<dp_object>(handle)
+    if let entry = dp_lookup_entry(obj, selector.raw) {
+      return .method(IMP(entry.pointee.imp), entry.pointee.types)
+    }
+    if let method = resolveMethod(obj, selector) {
+      return .method(method.imp, UnsafePointer(method.signature.cTypes))
+    }
+    guard let receiver = RuntimeObject.object(forHandle: handle) else {
+      throw .unrecognizedSelector(className: RuntimeObject.className(forHandle: handle), selector: selector)
+    }
+    guard let signature = receiver.methodSignature(for: selector) else {
+      throw receiver.doesNotRecognize(selector)
+    }
+    return .forward(receiver, signature)
+  }
+
+  /// The method found through the class chain, cached in the receiver's class.
+  private static func resolveMethod(_ obj: UnsafeMutablePointer<dp_object>, _ selector: Selector) -> Method? {
+    guard let cls = RuntimeClass.class(forHandle: OpaquePointer(obj.pointee.isa)) else { return nil }
+    let generation = cls.generation
+    guard let method = cls.method(for: selector) else { return nil }
+    cls.cache(method, for: selector, ifGeneration: generation)
+    return method
+  }
+
+  /// The C resolver: method, else the forwarding IMP for the receiver's signature,
+  /// else the trap that names class and selector.
+  private static let resolve: dp_resolver_fn = { obj, sel in
+    let selector = Selector(raw: sel!)
+    if let method = resolveMethod(obj!, selector) { return method.imp.cFunction }
+    if let receiver = RuntimeObject.object(forHandle: OpaquePointer(obj)),
+      let signature = receiver.methodSignature(for: selector),
+      let imp = try? forwardingIMP(for: signature)
+    {
+      return imp.cFunction
+    }
+    dp_note_unrecognized(obj, sel, obj!.pointee.isa.pointee.name)
+    return dp_unrecognized_imp()
+  }
+
+  /// The forwarding IMP for a signature: a libffi closure, made once per signature,
+  /// that turns a call into an `Invocation` and hands it to the receiver's
+  /// `forwardInvocation(_:)` (`_objc_msgForward`). Callable from C.
+  public static func forwardingIMP(for signature: MethodSignature) throws(RuntimeError) -> IMP {
+    try signature.forwarding.withLock { made throws(RuntimeError) -> IMP in
+      if let made { return made.imp }
+      let closure = try ClosureIMP(signature: signature) { invocation in
+        guard let receiver = invocation.target else {
+          dp_fatal("forwarding: message \(invocation.selector?.name ?? "?") sent to a handle with no object")
+        }
+        do {
+          try receiver.forwardInvocation(invocation)
+        } catch {
+          // A C caller cannot receive an error: this is the C path's only answer.
+          dp_fatal("\(error)")
+        }
+      }
+      made = closure
+      return closure.imp
+    }
+  }
+
+  /// How many closure IMPs (method closures and forwarding entries) are alive.
+  public static var liveClosureIMPCount: Int { ClosureIMP.live.current }
+}
+
+// MARK: - The C API implemented in Swift (declared in dp_runtime.h)
+
+@_cdecl("dp_class_add_method")
+func dp_class_add_method_impl(
+  _ cls: OpaquePointer?, _ sel: OpaquePointer?, _ imp: (@convention(c) () -> Void)?,
+  _ types: UnsafePointer<CChar>?
+) -> Bool {
+  guard let c = RuntimeClass.class(forHandle: cls), let sel, let imp, let types else { return false }
+  do {
+    try c.addMethod(Selector(cSelector: sel), imp: IMP(address: unsafeBitCast(imp, to: UnsafeRawPointer.self)),
+      types: String(cString: types))
+    return true
+  } catch { return false }
+}
+
+@_cdecl("dp_class_lookup")
+func dp_class_lookup_impl(_ name: UnsafePointer<CChar>?) -> OpaquePointer? {
+  guard let name else { return nil }
+  return RuntimeClass.named(String(cString: name))?.cClass
+}
+
+@_cdecl("dp_responds_to")
+func dp_responds_to_impl(_ obj: OpaquePointer?, _ sel: OpaquePointer?) -> Bool {
+  guard let o = RuntimeObject.object(forHandle: obj), let sel else { return false }
+  return o.responds(to: Selector(cSelector: sel))
+}
+
+@_cdecl("dp_conforms_to")
+func dp_conforms_to_impl(_ obj: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Bool {
+  guard let o = RuntimeObject.object(forHandle: obj), let name,
+    let p = RuntimeProtocol.named(String(cString: name))
+  else { return false }
+  return o.conforms(to: p)
+}

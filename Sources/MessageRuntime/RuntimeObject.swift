@@ -1,0 +1,163 @@
+internal import CFFIShim
+import Synchronization
+
+/// An object that can receive messages: it owns a C handle (what C sees as `id`,
+/// whose first word is its class) that points back to it (`NSObject`'s role).
+///
+/// Subclass it to make a receiver, or use it directly and give it methods of its own.
+/// Override `methodSignature(for:)` and `forwardInvocation(_:)` to handle messages
+/// the class has no method for — or subclass `ForwardingProxy`, which has none.
+///
+/// A receiver is used from whatever thread sends to it; like an `NSObject`, a subclass
+/// protects its own mutable state.
+open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
+  /// The object's class (`object_getClass`).
+  public let runtimeClass: RuntimeClass
+  /// The C handle; freed in deinit.
+  let handle: UnsafeMutablePointer<dp_object>
+
+  private struct OwnState {
+    var methods: [Selector: Method] = [:]
+    var protocols: [RuntimeProtocol] = []
+  }
+  private let own = Mutex(OwnState())
+
+  /// A receiver of class `runtimeClass`.
+  public init(class runtimeClass: RuntimeClass = .root) {
+    self.runtimeClass = runtimeClass
+    handle = dp_object_create(runtimeClass.raw, nil)
+    handle.pointee._owner = Unmanaged.passUnretained(self).toOpaque()
+    Runtime.install()
+  }
+
+  deinit {
+    // Per-object closure IMPs go with `own`; the handle's tables go here.
+    dp_object_destroy(handle)
+  }
+
+  /// The handle as C sees it (`dp_id`): pass it to C code that sends messages.
+  /// Valid while this object lives.
+  public var cObject: OpaquePointer { OpaquePointer(handle) }
+
+  /// The object that owns a C handle (unretained: the caller keeps it alive).
+  public static func object(forHandle handle: OpaquePointer?) -> RuntimeObject? {
+    guard let handle, let owner = dp_object_owner(UnsafeMutablePointer<dp_object>(handle)) else { return nil }
+    return Unmanaged<RuntimeObject>.fromOpaque(owner).takeUnretainedValue()
+  }
+
+  /// The class name behind a C handle, for messages.
+  static func className(forHandle handle: OpaquePointer) -> String {
+    String(cString: dp_class_get_name(dp_object_get_class(UnsafeMutablePointer<dp_object>(handle))))
+  }
+
+  // MARK: Forwarding hooks
+
+  /// The signature of the method this object runs for `selector`
+  /// (`methodSignatureForSelector:`): its own or its class's method; nil when it has
+  /// none. Override to accept messages you forward.
+  open func methodSignature(for selector: Selector) -> MethodSignature? {
+    if let m = own.withLock({ $0.methods[selector] }) { return m.signature }
+    return runtimeClass.method(for: selector)?.signature
+  }
+
+  /// Handles a message the object has no method for (`forwardInvocation:`), with the
+  /// signature `methodSignature(for:)` gave. Set the invocation's return value; the
+  /// caller receives it. The default throws `.unrecognizedSelector`.
+  ///
+  /// Errors thrown here reach a Swift sender; a C sender cannot receive an error, so
+  /// the process stops with the error's description.
+  open func forwardInvocation(_ invocation: Invocation) throws {
+    throw doesNotRecognize(invocation.selector ?? Selector("<no selector>"))
+  }
+
+  /// The error for a message this object cannot handle (`doesNotRecognizeSelector:`).
+  open func doesNotRecognize(_ selector: Selector) -> RuntimeError {
+    .unrecognizedSelector(className: runtimeClass.name, selector: selector)
+  }
+
+  /// Whether the object handles `selector` (`respondsToSelector:`): a method of its
+  /// own or of its class. Proxies override this to answer for what they forward.
+  open func responds(to selector: Selector) -> Bool {
+    own.withLock { $0.methods[selector] != nil } || runtimeClass.instancesRespond(to: selector)
+  }
+
+  /// Whether the object conforms to `proto` (`conformsToProtocol:`): declared by the
+  /// object itself or its class.
+  open func conforms(to proto: RuntimeProtocol) -> Bool {
+    own.withLock { $0.protocols.contains { $0.inherits(from: proto) } } || runtimeClass.conforms(to: proto)
+  }
+
+  // MARK: Methods of its own
+
+  /// Gives this object its own method for `selector`, consulted before its class's
+  /// (replacing an earlier one of its own). Returns the method it replaced.
+  @discardableResult
+  public func setMethod(_ selector: Selector, imp: IMP, signature: MethodSignature) -> Method? {
+    setOwn(Method(selector: selector, signature: signature, imp: imp))
+  }
+
+  /// Gives this object its own method implemented by a Swift closure.
+  @discardableResult
+  public func setMethod(
+    _ selector: Selector, signature: MethodSignature,
+    body: @escaping @Sendable (Invocation) -> Void
+  ) throws(RuntimeError) -> Method? {
+    let closure = try ClosureIMP(signature: signature, body: body)
+    return setOwn(Method(selector: selector, signature: signature, imp: closure.imp, closure: closure))
+  }
+
+  /// Removes this object's own method for `selector`; its class's shows through again.
+  @discardableResult
+  public func removeMethod(_ selector: Selector) -> Method? {
+    own.withLock { s in
+      let old = s.methods.removeValue(forKey: selector)
+      if old != nil { publish(s.methods) }
+      return old
+    }
+  }
+
+  /// The methods this object has of its own.
+  public var ownMethods: [Method] { own.withLock { Array($0.methods.values) } }
+
+  /// Declares that this object conforms to `proto`.
+  public func addProtocol(_ proto: RuntimeProtocol) {
+    own.withLock { s in
+      if !s.protocols.contains(where: { $0 === proto }) { s.protocols.append(proto) }
+    }
+  }
+
+  @discardableResult
+  func setOwn(_ method: Method) -> Method? {
+    own.withLock { s in
+      let old = s.methods.updateValue(method, forKey: method.selector)
+      publish(s.methods)
+      return old
+    }
+  }
+
+  /// Publishes a fresh immutable table of `methods` for C lookups (called under `own`).
+  private func publish(_ methods: [Selector: Method]) {
+    if methods.isEmpty {
+      dp_object_publish_methods(handle, nil)
+      return
+    }
+    let table = dp_method_table_create(UInt32(methods.count))!
+    for (sel, m) in methods { dp_method_table_insert(table, sel.raw, m.imp.cFunction, m.signature.cTypes) }
+    dp_object_publish_methods(handle, table)
+  }
+
+  // MARK: Messaging
+
+  /// The implementation this object runs for `selector` (`methodForSelector:`): a real
+  /// C function pointer, possibly the forwarding IMP. Throws when the object has
+  /// neither a method nor a signature for the selector.
+  public func imp(for selector: Selector) throws(RuntimeError) -> IMP {
+    switch try Runtime.dispatch(cObject, selector) {
+    case .method(let imp, _): return imp
+    case .forward(_, let signature):
+      return try Runtime.forwardingIMP(for: signature)
+    }
+  }
+
+  open var description: String { "<\(runtimeClass.name): \(handle)>" }
+}

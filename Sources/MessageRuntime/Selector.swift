@@ -1,0 +1,60 @@
+internal import CFFIShim
+
+/// A method name, interned once and compared by identity (`SEL`, `sel_registerName`).
+///
+/// Two selectors with the same name are the same selector: equality and hashing are a
+/// pointer comparison, so a selector is as cheap to compare as a C pointer.
+// Sendable: the record is immutable and immortal once interned.
+public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
+  ExpressibleByStringLiteral
+{
+  /// The interned C record (`dp_sel`); valid for the life of the process.
+  let raw: UnsafePointer<dp_selector>
+
+  /// Interns `name` (`sel_registerName`). Thread-safe; O(1) expected.
+  public init(_ name: String) {
+    var name = name
+    raw = name.withUTF8 { dp_sel_register_name_n($0.baseAddress, $0.count) }
+  }
+
+  /// Interns a string literal: `let sel: Selector = "tableView:numberOfRowsInSection:"`.
+  public init(stringLiteral value: String) { self.init(value) }
+
+  init(raw: UnsafePointer<dp_selector>) { self.raw = raw }
+
+  /// Wraps a C selector (`dp_sel`) received from C code.
+  public init(cSelector: OpaquePointer) {
+    raw = UnsafePointer<dp_selector>(cSelector)
+  }
+
+  /// The selector as C sees it (`dp_sel`), for passing to C code.
+  public var cSelector: OpaquePointer { OpaquePointer(raw) }
+
+  /// The selector registered under `name`, or nil if no one registered it
+  /// (unlike `init(_:)`, this never registers).
+  public static func registered(_ name: String) -> Selector? {
+    dp_sel_lookup_name(name).map(Selector.init(raw:))
+  }
+
+  /// How many distinct selectors the process has registered.
+  public static var registeredCount: Int { dp_sel_count() }
+
+  /// The selector's name (`sel_getName`).
+  public var name: String { String(cString: raw.pointee.name) }
+
+  /// The number of arguments the name implies (the count of ':').
+  public var argumentCount: Int {
+    var n = 0
+    var p = raw.pointee.name!
+    while p.pointee != 0 {
+      if p.pointee == 0x3A { n += 1 }
+      p += 1
+    }
+    return n
+  }
+
+  public var description: String { name }
+
+  public static func == (a: Selector, b: Selector) -> Bool { a.raw == b.raw }
+  public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
+}
