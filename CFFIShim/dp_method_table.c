@@ -6,7 +6,7 @@
 // their owner (class or object) lives: a replaced table goes on the owner's retired
 // chain, so a reader still probing it stays safe.
 
-#include "dp_runtime.h"
+#include "dp_layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -86,31 +86,32 @@ dp_class *dp_class_create(const char *name, dp_class *superclass, void *owner) {
   if (!c) dp_fatal("dp_class_create: out of memory");
   c->name = strdup(name);
   c->superclass = superclass;
-  c->_owner = owner;
-  c->_cache = dp_method_table_create(8);
+  c->owner = owner;
+  c->cache = dp_method_table_create(8);
   return c;
 }
 
 void dp_class_destroy(dp_class *c) {
   if (!c) return;
-  dp_method_table_free_chain(c->_cache);
-  dp_method_table_free_chain(c->_retired);
+  dp_method_table_free_chain(c->cache);
+  dp_method_table_free_chain(c->retired);
   free((char *)c->name);
   free(c);
 }
 
-dp_method_table *dp_class_cache(const dp_class *c) { return LOAD_ACQ(c->_cache); }
+dp_method_table *dp_class_cache(const dp_class *c) { return LOAD_ACQ(c->cache); }
 
 void dp_class_publish_cache(dp_class *c, dp_method_table *cache) {
-  dp_method_table *old = LOAD_ACQ(c->_cache);
-  STORE_REL(c->_cache, cache);
+  dp_method_table *old = LOAD_ACQ(c->cache);
+  STORE_REL(c->cache, cache);
   if (old && old != cache) {
-    old->retired_next = c->_retired;
-    c->_retired = old;
+    old->retired_next = c->retired;
+    c->retired = old;
   }
 }
 
-void *dp_class_owner(const dp_class *c) { return c->_owner; }
+void *dp_class_owner(const dp_class *c) { return c ? c->owner : NULL; }
+void dp_class_set_owner(dp_class *c, void *owner) { c->owner = owner; }
 const char *dp_class_get_name(const dp_class *c) { return c ? c->name : "nil"; }
 
 // MARK: objects
@@ -119,53 +120,67 @@ dp_id dp_object_create(dp_class *cls, void *owner) {
   dp_id o = calloc(1, sizeof *o);
   if (!o) dp_fatal("dp_object_create: out of memory");
   o->isa = cls;
-  o->_owner = owner;
+  o->owner = owner;
   return o;
 }
 
 void dp_object_destroy(dp_id o) {
   if (!o) return;
-  dp_method_table_free_chain(o->_methods);
-  dp_method_table_free_chain(o->_retired);
+  dp_method_table_free_chain(o->methods);
+  dp_method_table_free_chain(o->retired);
   free(o);
 }
 
-void *dp_object_owner(dp_id o) { return o ? o->_owner : NULL; }
+void *dp_object_owner(dp_id o) { return o ? o->owner : NULL; }
+void dp_object_set_owner(dp_id o, void *owner) { o->owner = owner; }
 dp_class *dp_object_get_class(dp_id o) { return o ? o->isa : NULL; }
-dp_method_table *dp_object_methods(dp_id o) { return LOAD_ACQ(o->_methods); }
+dp_method_table *dp_object_methods(dp_id o) { return LOAD_ACQ(o->methods); }
 
 void dp_object_publish_methods(dp_id o, dp_method_table *t) {
-  dp_method_table *old = LOAD_ACQ(o->_methods);
-  STORE_REL(o->_methods, t);
+  dp_method_table *old = LOAD_ACQ(o->methods);
+  STORE_REL(o->methods, t);
   if (old && old != t) {
-    old->retired_next = o->_retired;
-    o->_retired = old;
+    old->retired_next = o->retired;
+    o->retired = old;
   }
 }
 
-void *dp_object_context(dp_id o) { return LOAD_ACQ(o->_context); }
-void dp_object_set_context(dp_id o, void *ctx) { STORE_REL(o->_context, ctx); }
+void *dp_object_context(dp_id o) { return LOAD_ACQ(o->context); }
+void dp_object_set_context(dp_id o, void *ctx) { STORE_REL(o->context, ctx); }
 
 // MARK: lookup
 
 const dp_method_entry *dp_lookup_entry(dp_id obj, dp_sel sel) {
   if (!obj) return NULL;
-  const dp_method_table *own = LOAD_ACQ(obj->_methods);
+  const dp_method_table *own = LOAD_ACQ(obj->methods);
   if (own) {
     const dp_method_entry *e = dp_method_table_find(own, sel);
     if (e) return e;
   }
-  return dp_method_table_find(LOAD_ACQ(obj->isa->_cache), sel);
+  return dp_method_table_find(LOAD_ACQ(obj->isa->cache), sel);
+}
+
+bool dp_lookup_method(dp_id obj, dp_sel sel, dp_imp *imp, const char **types) {
+  const dp_method_entry *e = dp_lookup_entry(obj, sel);
+  if (!e) return false;
+  *imp = e->imp;
+  *types = e->types;
+  return true;
+}
+
+dp_imp dp_method_table_find_imp(const dp_method_table *t, dp_sel sel) {
+  const dp_method_entry *e = dp_method_table_find(t, sel);
+  return e ? e->imp : NULL;
 }
 
 dp_imp dp_msg_lookup(dp_id obj, dp_sel sel) {
   if (__builtin_expect(!obj, 0)) return dp_nil_imp();
-  const dp_method_table *own = LOAD_ACQ(obj->_methods);
+  const dp_method_table *own = LOAD_ACQ(obj->methods);
   if (own) {
     const dp_method_entry *e = dp_method_table_find(own, sel);
     if (e) return e->imp;
   }
-  const dp_method_entry *e = dp_method_table_find(LOAD_ACQ(obj->isa->_cache), sel);
+  const dp_method_entry *e = dp_method_table_find(LOAD_ACQ(obj->isa->cache), sel);
   if (__builtin_expect(e != NULL, 1)) return e->imp;
   dp_resolver_fn r = LOAD_ACQ(resolver);
   if (!r) dp_fatal("dp_msg_lookup: the MessageRuntime resolver is not installed");

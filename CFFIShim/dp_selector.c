@@ -2,14 +2,14 @@
 // Selectors are never freed, so a dp_sel stays valid (and comparable by identity)
 // for the life of the process, as in Objective-C.
 
-#include "dp_runtime.h"
+#include "dp_layout.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 static pthread_mutex_t sel_lock = PTHREAD_MUTEX_INITIALIZER;
-static dp_selector **sel_slots;  // capacity sel_capacity, a power of two
+static struct dp_selector **sel_slots;  // capacity sel_capacity, a power of two
 static size_t sel_capacity;
 static size_t sel_count;
 
@@ -45,10 +45,10 @@ static uint64_t hash_name(const char *name, size_t length) {
   return h;
 }
 
-static dp_selector **find_slot(const char *name, size_t length, uint64_t hash) {
+static struct dp_selector **find_slot(const char *name, size_t length, uint64_t hash) {
   size_t mask = sel_capacity - 1;
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
-    dp_selector *s = sel_slots[i];
+    struct dp_selector *s = sel_slots[i];
     if (!s) return &sel_slots[i];
     if (s->hash == hash && strncmp(s->name, name, length) == 0 && s->name[length] == 0)
       return &sel_slots[i];
@@ -57,12 +57,12 @@ static dp_selector **find_slot(const char *name, size_t length, uint64_t hash) {
 
 static void grow(void) {
   size_t old_capacity = sel_capacity;
-  dp_selector **old = sel_slots;
+  struct dp_selector **old = sel_slots;
   sel_capacity = old_capacity ? old_capacity * 2 : 1024;
   sel_slots = calloc(sel_capacity, sizeof *sel_slots);
   if (!sel_slots) dp_fatal("dp_sel_register_name: out of memory");
   for (size_t i = 0; i < old_capacity; i++) {
-    dp_selector *s = old[i];
+    struct dp_selector *s = old[i];
     if (s) *find_slot(s->name, strlen(s->name), s->hash) = s;
   }
   free(old);
@@ -72,9 +72,9 @@ dp_sel dp_sel_register_name_n(const char *name, size_t length) {
   uint64_t hash = hash_name(name, length);
   pthread_mutex_lock(&sel_lock);
   if ((sel_count + 1) * 4 > sel_capacity * 3) grow();
-  dp_selector **slot = find_slot(name, length, hash);
+  struct dp_selector **slot = find_slot(name, length, hash);
   if (!*slot) {
-    dp_selector *s = arena_alloc(sizeof *s);
+    struct dp_selector *s = arena_alloc(sizeof *s);
     char *copy = arena_alloc(length + 1);
     memcpy(copy, name, length);
     copy[length] = 0;

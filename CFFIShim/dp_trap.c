@@ -2,7 +2,7 @@
 // receiver (returns zero, as messaging nil does in Objective-C) and one that traps
 // for an unrecognized selector with the message Cocoa prints.
 
-#include "dp_runtime.h"
+#include "dp_layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,54 +21,22 @@
 extern "C" {
 #endif
 
-/// A selector: a method name, interned once and compared by pointer identity.
-typedef struct dp_selector {
-  const char *name;
-  uint64_t hash;
-} dp_selector;
-typedef const dp_selector *dp_sel;
+/// A selector (`SEL`): a method name, interned once and compared by pointer identity.
+typedef const struct dp_selector *dp_sel;
 
 /// An implementation: a C function pointer called as `R imp(dp_id self, dp_sel _cmd, ...)`
 /// with the method's own argument and return types.
 typedef void (*dp_imp)(void);
 
-/// One entry of a method table: selector, implementation and canonical type encoding.
-typedef struct dp_method_entry {
-  dp_sel sel;        // published last (release), so a reader that sees it sees the rest
-  dp_imp imp;
-  const char *types; // canonical encoding; owned by an interned, immortal signature
-} dp_method_entry;
+/// A class (`Class`). Created and owned by a Swift `RuntimeClass`.
+typedef struct dp_class dp_class;
 
-/// An open-addressed table selector → method. Used for class caches and for
-/// per-object method tables. Entries are only ever added; a table that must lose
-/// entries is replaced by a new one and the old one retired (never freed while a
-/// reader might hold it — see `dp_class` and `dp_object`).
-typedef struct dp_method_table {
-  uint32_t mask;      // capacity - 1; capacity is a power of two
-  uint32_t count;     // written under the owner's lock
-  struct dp_method_table *retired_next;
-  dp_method_entry entries[];
-} dp_method_table;
+/// An object handle: what C sees as `id`. Its first word is its class (`dp_class *`);
+/// the rest is private to the runtime. Owned by a Swift `RuntimeObject`.
+typedef struct dp_object *dp_id;
 
-/// A class as C sees it. Created and owned by a Swift `RuntimeClass`.
-typedef struct dp_class {
-  dp_method_table *_cache;      // atomic; selector → IMP, including inherited methods
-  const char *name;             // owned by the class
-  struct dp_class *superclass;  // NULL for a root class
-  void *_owner;                 // the Swift RuntimeClass (unretained)
-  dp_method_table *_retired;    // old caches, freed with the class
-} dp_class;
-
-/// An object handle: what C sees as `id`. Its first word is its class. Owned by a
-/// Swift object (a `RuntimeObject`), which it points back to.
-typedef struct dp_object {
-  dp_class *isa;
-  void *_owner;                 // the Swift RuntimeObject (unretained)
-  dp_method_table *_methods;    // atomic; per-object methods, consulted before the class
-  dp_method_table *_retired;    // old per-object tables, freed with the handle
-  void *_context;               // atomic; reserved for forwarding layers built on top
-} dp_object;
-typedef dp_object *dp_id;
+/// A selector → method table (private layout; see dp_layout.h).
+typedef struct dp_method_table dp_method_table;
 
 // MARK: Selectors
 
@@ -80,7 +48,7 @@ dp_sel dp_sel_register_name_n(const char *name, size_t length);
 /// The selector named `name` if it was registered, else NULL (`sel_getUid` that never
 /// registers).
 dp_sel dp_sel_lookup_name(const char *name);
-/// The selector's name (`sel_getName`).
+/// The selector's name (`sel_getName`); valid for the life of the process.
 const char *dp_sel_get_name(dp_sel sel);
 /// How many distinct selectors have been registered.
 size_t dp_sel_count(void);
@@ -126,8 +94,8 @@ void dp_set_resolver(dp_resolver_fn resolver);
 
 /// Allocates an empty method table with room for at least `capacity` entries.
 dp_method_table *dp_method_table_create(uint32_t capacity);
-/// Finds `sel` in `table` (NULL table allowed); NULL when absent.
-const dp_method_entry *dp_method_table_find(const dp_method_table *table, dp_sel sel);
+/// Finds `sel` in `table` (NULL table allowed): its IMP, or NULL when absent.
+dp_imp dp_method_table_find_imp(const dp_method_table *table, dp_sel sel);
 /// Adds an entry. The caller serialises writers and has made sure the table has room
 /// (`dp_method_table_has_room`). Readers may run concurrently.
 void dp_method_table_insert(dp_method_table *table, dp_sel sel, dp_imp imp, const char *types);
@@ -135,9 +103,8 @@ void dp_method_table_insert(dp_method_table *table, dp_sel sel, dp_imp imp, cons
 bool dp_method_table_has_room(const dp_method_table *table);
 /// A new table with twice the capacity holding every entry of `table`.
 dp_method_table *dp_method_table_grow(const dp_method_table *table);
-/// Finds `sel` in the object's own methods, then in its class's cache; NULL on a miss
-/// (the first half of dp_msg_lookup, for callers that want the entry's types too).
-const dp_method_entry *dp_lookup_entry(dp_id obj, dp_sel sel);
+/// Like dp_lookup_entry, returning the IMP and the canonical types; false on a miss.
+bool dp_lookup_method(dp_id obj, dp_sel sel, dp_imp *imp, const char **types);
 /// Frees a table and every table retired behind it.
 void dp_method_table_free_chain(dp_method_table *table);
 
@@ -147,11 +114,13 @@ void dp_class_destroy(dp_class *cls);
 dp_method_table *dp_class_cache(const dp_class *cls);
 void dp_class_publish_cache(dp_class *cls, dp_method_table *cache);
 void *dp_class_owner(const dp_class *cls);
+void dp_class_set_owner(dp_class *cls, void *owner);
 
 /// Object handle: create/destroy, per-object table publish, owner and context access.
 dp_id dp_object_create(dp_class *cls, void *owner);
 void dp_object_destroy(dp_id obj);
 void *dp_object_owner(dp_id obj);
+void dp_object_set_owner(dp_id obj, void *owner);
 dp_method_table *dp_object_methods(dp_id obj);
 void dp_object_publish_methods(dp_id obj, dp_method_table *table);
 void *dp_object_context(dp_id obj);

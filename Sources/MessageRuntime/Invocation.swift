@@ -24,6 +24,9 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
   /// The block that holds arguments, frame and result when this invocation owns them;
   /// nil while it views a caller's frame.
   private var storage: UnsafeMutableRawPointer?
+  /// The target, kept alive while it is this invocation's target (unlike
+  /// `NSInvocation`, whose target dangles unless arguments are retained).
+  private var targetObject: RuntimeObject?
   /// Objects kept alive by `retainArguments()`, by argument index (0 = target).
   private var retainedObjects: [Int: AnyObject] = [:]
   /// C strings copied by `retainArguments()`, by argument index.
@@ -81,11 +84,11 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
     get { arguments[0]!.load(as: OpaquePointer?.self) }
     set {
       arguments[0]!.storeBytes(of: newValue, as: OpaquePointer?.self)
-      if argumentsRetained { retainedObjects[0] = RuntimeObject.object(forHandle: newValue) }
+      targetObject = RuntimeObject.object(forHandle: newValue)
     }
   }
 
-  /// The receiver (argument 0) (`target`).
+  /// The receiver (argument 0) (`target`). The invocation keeps it alive.
   public var target: RuntimeObject? {
     get { RuntimeObject.object(forHandle: targetHandle) }
     set { targetHandle = newValue?.cObject }
@@ -307,6 +310,7 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
       if isKnownUniquelyReferenced(&invocation) {
         invocation.argumentsRetained = false
         invocation.retainedObjects.removeAll()
+        invocation.targetObject = nil
         invocation.releaseOwned()
         if dp_tls_get(Int32(DP_TLS_INVOCATION_POOL)) == nil {
           dp_tls_set(Int32(DP_TLS_INVOCATION_POOL), Unmanaged.passRetained(invocation).toOpaque())

@@ -25,9 +25,11 @@ public enum Runtime {
   /// Finds what a message does, for Swift senders: method (through the caches), or
   /// forwarding; throws `.unrecognizedSelector` otherwise.
   static func dispatch(_ handle: OpaquePointer, _ selector: Selector) throws(RuntimeError) -> Dispatch {
-    let obj = UnsafeMutablePointer<dp_object>(handle)
-    if let entry = dp_lookup_entry(obj, selector.raw) {
-      return .method(IMP(entry.pointee.imp), entry.pointee.types)
+    let obj = handle
+    var imp: dp_imp? = nil
+    var types: UnsafePointer<CChar>? = nil
+    if dp_lookup_method(obj, selector.raw, &imp, &types), let imp {
+      return .method(IMP(imp), types)
     }
     if let method = resolveMethod(obj, selector) {
       return .method(method.imp, UnsafePointer(method.signature.cTypes))
@@ -42,8 +44,8 @@ public enum Runtime {
   }
 
   /// The method found through the class chain, cached in the receiver's class.
-  private static func resolveMethod(_ obj: UnsafeMutablePointer<dp_object>, _ selector: Selector) -> Method? {
-    guard let cls = RuntimeClass.class(forHandle: OpaquePointer(obj.pointee.isa)) else { return nil }
+  private static func resolveMethod(_ obj: OpaquePointer, _ selector: Selector) -> Method? {
+    guard let cls = RuntimeClass.class(forHandle: dp_object_get_class(obj)) else { return nil }
     let generation = cls.generation
     guard let method = cls.method(for: selector) else { return nil }
     cls.cache(method, for: selector, ifGeneration: generation)
@@ -55,13 +57,13 @@ public enum Runtime {
   private static let resolve: dp_resolver_fn = { obj, sel in
     let selector = Selector(raw: sel!)
     if let method = resolveMethod(obj!, selector) { return method.imp.cFunction }
-    if let receiver = RuntimeObject.object(forHandle: OpaquePointer(obj)),
+    if let receiver = RuntimeObject.object(forHandle: obj),
       let signature = receiver.methodSignature(for: selector),
       let imp = try? forwardingIMP(for: signature)
     {
       return imp.cFunction
     }
-    dp_note_unrecognized(obj, sel, obj!.pointee.isa.pointee.name)
+    dp_note_unrecognized(obj, sel, dp_class_get_name(dp_object_get_class(obj)))
     return dp_unrecognized_imp()
   }
 

@@ -12,7 +12,7 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   /// The superclass, or nil for a root class (`class_getSuperclass`).
   public let superclass: RuntimeClass?
   /// The C record (`dp_class`), owned by this object.
-  let raw: UnsafeMutablePointer<dp_class>
+  let raw: OpaquePointer
 
   struct State {
     var methods: [Selector: Method] = [:]
@@ -34,16 +34,14 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
     self.name = name
     self.superclass = superclass
     raw = name.withCString { dp_class_create($0, superclass?.raw, nil) }
-    raw.pointee._owner = Unmanaged.passUnretained(self).toOpaque()
+    dp_class_set_owner(raw, Unmanaged.passUnretained(self).toOpaque())
     let registered = RuntimeClass.registry.withLock { table -> Bool in
       if table[name]?.value != nil { return false }
       table[name] = WeakClass(value: self)
       return true
     }
-    guard registered else {
-      dp_class_destroy(raw)
-      throw .classAlreadyExists(name: name)
-    }
+    // On failure the object is fully initialized, so deinit frees `raw`.
+    guard registered else { throw .classAlreadyExists(name: name) }
     superclass?.state.withLock { $0.subclasses.append(WeakClass(value: self)) }
     Runtime.install()
   }
@@ -65,12 +63,12 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
 
   /// The class behind a C class pointer (`dp_class *`), if it is one of ours.
   public static func `class`(forHandle handle: OpaquePointer?) -> RuntimeClass? {
-    guard let handle, let owner = dp_class_owner(UnsafePointer<dp_class>(handle)) else { return nil }
+    guard let handle, let owner = dp_class_owner(handle) else { return nil }
     return Unmanaged<RuntimeClass>.fromOpaque(owner).takeUnretainedValue()
   }
 
   /// The class as C sees it (`dp_class *`).
-  public var cClass: OpaquePointer { OpaquePointer(raw) }
+  public var cClass: OpaquePointer { raw }
 
   // MARK: Methods
 
@@ -216,7 +214,7 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   /// The required methods of `proto` (and the protocols it inherits) that instances
   /// lack — empty when the class fully implements it.
   public func missingRequiredMethods(of proto: RuntimeProtocol) -> [Selector] {
-    proto.allRequirements.filter { !instancesRespond(to: $0.selector) }.map(\.selector)
+    proto.allRequirements.filter { $0.isRequired && !instancesRespond(to: $0.selector) }.map(\.selector)
   }
 
   public var description: String { name }

@@ -14,7 +14,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// The object's class (`object_getClass`).
   public let runtimeClass: RuntimeClass
   /// The C handle; freed in deinit.
-  let handle: UnsafeMutablePointer<dp_object>
+  let handle: OpaquePointer
 
   private struct OwnState {
     var methods: [Selector: Method] = [:]
@@ -26,7 +26,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   public init(class runtimeClass: RuntimeClass = .root) {
     self.runtimeClass = runtimeClass
     handle = dp_object_create(runtimeClass.raw, nil)
-    handle.pointee._owner = Unmanaged.passUnretained(self).toOpaque()
+    dp_object_set_owner(handle, Unmanaged.passUnretained(self).toOpaque())
     Runtime.install()
   }
 
@@ -37,17 +37,17 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
 
   /// The handle as C sees it (`dp_id`): pass it to C code that sends messages.
   /// Valid while this object lives.
-  public var cObject: OpaquePointer { OpaquePointer(handle) }
+  public var cObject: OpaquePointer { handle }
 
   /// The object that owns a C handle (unretained: the caller keeps it alive).
   public static func object(forHandle handle: OpaquePointer?) -> RuntimeObject? {
-    guard let handle, let owner = dp_object_owner(UnsafeMutablePointer<dp_object>(handle)) else { return nil }
+    guard let handle, let owner = dp_object_owner(handle) else { return nil }
     return Unmanaged<RuntimeObject>.fromOpaque(owner).takeUnretainedValue()
   }
 
   /// The class name behind a C handle, for messages.
   static func className(forHandle handle: OpaquePointer) -> String {
-    String(cString: dp_class_get_name(dp_object_get_class(UnsafeMutablePointer<dp_object>(handle))))
+    String(cString: dp_class_get_name(dp_object_get_class(handle)))
   }
 
   // MARK: Forwarding hooks

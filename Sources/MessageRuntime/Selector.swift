@@ -9,7 +9,7 @@ public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
   ExpressibleByStringLiteral
 {
   /// The interned C record (`dp_sel`); valid for the life of the process.
-  let raw: UnsafePointer<dp_selector>
+  let raw: OpaquePointer
 
   /// Interns `name` (`sel_registerName`). Thread-safe; O(1) expected.
   public init(_ name: String) {
@@ -20,15 +20,15 @@ public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
   /// Interns a string literal: `let sel: Selector = "tableView:numberOfRowsInSection:"`.
   public init(stringLiteral value: String) { self.init(value) }
 
-  init(raw: UnsafePointer<dp_selector>) { self.raw = raw }
+  init(raw: OpaquePointer) { self.raw = raw }
 
   /// Wraps a C selector (`dp_sel`) received from C code.
   public init(cSelector: OpaquePointer) {
-    raw = UnsafePointer<dp_selector>(cSelector)
+    raw = cSelector
   }
 
   /// The selector as C sees it (`dp_sel`), for passing to C code.
-  public var cSelector: OpaquePointer { OpaquePointer(raw) }
+  public var cSelector: OpaquePointer { raw }
 
   /// The selector registered under `name`, or nil if no one registered it
   /// (unlike `init(_:)`, this never registers).
@@ -40,12 +40,12 @@ public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
   public static var registeredCount: Int { dp_sel_count() }
 
   /// The selector's name (`sel_getName`).
-  public var name: String { String(cString: raw.pointee.name) }
+  public var name: String { String(cString: dp_sel_get_name(raw)) }
 
   /// The number of arguments the name implies (the count of ':').
   public var argumentCount: Int {
     var n = 0
-    var p = raw.pointee.name!
+    var p = dp_sel_get_name(raw)!
     while p.pointee != 0 {
       if p.pointee == 0x3A { n += 1 }
       p += 1

@@ -1,0 +1,51 @@
+// dp_layout.h — the private layout of the runtime's C records. Only the C files of
+// CFFIShim include it; Swift and C users see the types as opaque (dp_runtime.h).
+
+#ifndef DP_LAYOUT_H
+#define DP_LAYOUT_H
+
+#include "dp_runtime.h"
+
+struct dp_selector {
+  const char *name;
+  uint64_t hash;
+};
+
+/// One entry of a method table: selector, implementation and canonical type encoding.
+typedef struct dp_method_entry {
+  dp_sel sel;         // published last (release), so a reader that sees it sees the rest
+  dp_imp imp;
+  const char *types;  // canonical encoding; owned by an interned, immortal signature
+} dp_method_entry;
+
+/// An open-addressed table selector → method, for class caches and per-object method
+/// tables. Entries are only ever added; a table that must lose entries is replaced by
+/// a new one and the old one retired — never freed while its owner lives, so a reader
+/// still probing it stays safe.
+struct dp_method_table {
+  uint32_t mask;   // capacity - 1; capacity is a power of two
+  uint32_t count;  // written under the owner's lock
+  struct dp_method_table *retired_next;
+  dp_method_entry entries[];
+};
+
+struct dp_class {
+  dp_method_table *cache;      // atomic; selector → IMP, inherited methods included
+  const char *name;            // owned by the class
+  struct dp_class *superclass; // NULL for a root class
+  void *owner;                 // the Swift RuntimeClass (unretained)
+  dp_method_table *retired;    // old caches, freed with the class
+};
+
+struct dp_object {
+  dp_class *isa;               // first word: the class
+  void *owner;                 // the Swift RuntimeObject (unretained)
+  dp_method_table *methods;    // atomic; per-object methods, consulted before the class
+  dp_method_table *retired;    // old per-object tables, freed with the handle
+  void *context;               // atomic; reserved for forwarding layers built on top
+};
+
+const dp_method_entry *dp_method_table_find(const dp_method_table *table, dp_sel sel);
+const dp_method_entry *dp_lookup_entry(dp_id obj, dp_sel sel);
+
+#endif  // DP_LAYOUT_H

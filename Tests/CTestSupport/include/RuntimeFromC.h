@@ -1,0 +1,21 @@
+// C code that uses the runtime the way a C library would: looks up classes, adds C
+// methods, sends messages with DP_MSG_SEND.
+#ifndef RUNTIME_FROM_C_H
+#define RUNTIME_FROM_C_H
+
+#include "dp_runtime.h"
+
+/// Sends `add:to:` (q@:qd) to `obj` from C.
+int64_t dp_test_c_send_add(dp_id obj, dp_sel sel, int64_t a, double b);
+/// Sends a `v@:` message from C (may trap if `obj` does not recognize `sel`).
+void dp_test_c_send_void(dp_id obj, dp_sel sel);
+/// Sends a message returning a 40-byte struct from C (the trap must still name the
+/// receiver when the result pointer shifts the arguments).
+typedef struct dp_test_big { int64_t a, b, c, d, e; } dp_test_big;
+dp_test_big dp_test_c_send_big(dp_id obj, dp_sel sel);
+/// Adds `multiply:by:` (q@:qq), implemented in C, to the class registered as `class_name`.
+bool dp_test_c_add_multiply(const char *class_name);
+/// Whether obj responds to `name`, asked from C.
+bool dp_test_c_responds(dp_id obj, const char *name);
+
+#endif

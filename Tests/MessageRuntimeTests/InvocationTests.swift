@@ -1,0 +1,128 @@
+import Dispatch
+import Testing
+
+@testable import MessageRuntime
+
+@Suite("Invocation") struct InvocationTests {
+  let mixed = Message<Double, Int8, UInt16, Int32, Float, Bool, Selector>("c:s:i:f:b:sel:")
+
+  @Test func typedAccessChecksTypeAndIndex() throws {
+    let inv = Invocation(signature: mixed.signature, selector: mixed.selector)
+    try inv.setArgument(Int8(-5), at: 2)
+    try inv.setArgument(UInt16(65000), at: 3)
+    try inv.setArgument(Int32.min, at: 4)
+    try inv.setArgument(Float(1.25), at: 5)
+    try inv.setArgument(true, at: 6)
+    try inv.setArgument(Selector("hello:"), at: 7)
+    #expect(try inv.argument(at: 2, as: Int8.self) == -5)
+    #expect(try inv.argument(at: 3, as: UInt16.self) == 65000)
+    #expect(try inv.argument(at: 4, as: Int32.self) == .min)
+    #expect(try inv.argument(at: 5, as: Float.self) == 1.25)
+    #expect(try inv.argument(at: 6, as: Bool.self))
+    #expect(try inv.argument(at: 7, as: Selector.self) == "hello:")
+    #expect(inv.selector == mixed.selector)
+    #expect(throws: RuntimeError.typeMismatch(position: 2, expected: "c", found: "q")) {
+      try inv.setArgument(5, at: 2)
+    }
+    #expect(throws: RuntimeError.argumentIndexOutOfRange(index: 8, count: 8, signature: "d@:cSifB:")) {
+      try inv.argument(at: 8, as: Int.self)
+    }
+    #expect(throws: RuntimeError.typeMismatch(position: -1, expected: "d", found: "f")) {
+      try inv.setReturnValue(Float(1))
+    }
+    #expect(throws: RuntimeError.self) { try inv.setArgumentBytes([1, 2, 3], at: 4) }
+    try inv.setArgumentBytes([1, 0, 0, 0], at: 4)
+    #expect(try inv.argument(at: 4, as: Int32.self) == 1)
+  }
+
+  @Test func invokeOnTargetWithClosureMethod() throws {
+    let cls = try RuntimeClass(name: uniqueClassName())
+    try cls.addMethod(mixed) { _, c, s, i, f, b, sel -> Double in
+      let integers = Double(c) + Double(s) + Double(i)
+      let rest: Double = Double(f) + (b ? 1000 : 0) + Double(sel.argumentCount)
+      return integers + rest
+    }
+    let target = RuntimeObject(class: cls)
+    let inv = Invocation(signature: mixed.signature, selector: mixed.selector)
+    try inv.setArgument(Int8(1), at: 2)
+    try inv.setArgument(UInt16(2), at: 3)
+    try inv.setArgument(Int32(3), at: 4)
+    try inv.setArgument(Float(0.5), at: 5)
+    try inv.setArgument(true, at: 6)
+    try inv.setArgument(Selector("a:b:"), at: 7)
+    try inv.invoke(target: target)
+    #expect(try inv.returnValue(as: Double.self) == 1008.5)
+    #expect(inv.target === target)
+    #expect(inv.description.contains("c:s:i:f:b:sel:"))
+  }
+
+  @Test func retainArgumentsKeepsObjectsAndCopiesCStrings() throws {
+    let message = Message<Void, RuntimeObject?, UnsafePointer<CChar>?>("take:name:")
+    let inv = Invocation(signature: message.signature, selector: message.selector)
+    weak var weakArgument: RuntimeObject?
+    let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 6)
+    defer { buffer.deallocate() }
+    _ = "hello".withCString { buffer.initialize(from: $0, count: 6) }
+    do {
+      let argument = RuntimeObject()
+      weakArgument = argument
+      try inv.setArgument(argument as RuntimeObject?, at: 2)
+      try inv.setArgument(UnsafePointer(buffer) as UnsafePointer<CChar>?, at: 3)
+      inv.retainArguments()
+      #expect(inv.argumentsRetained)
+    }
+    #expect(weakArgument != nil)  // retained by the invocation
+    buffer[0] = CChar(UInt8(ascii: "J"))
+    let copied = try #require(try inv.argument(at: 3, as: UnsafePointer<CChar>?.self))
+    #expect(String(cString: copied) == "hello")
+    #expect(copied != UnsafePointer(buffer))
+    // Arguments set after retaining are retained too.
+    do {
+      let later = RuntimeObject()
+      weakArgument = later
+      try inv.setArgument(later as RuntimeObject?, at: 2)
+    }
+    #expect(weakArgument != nil)
+  }
+
+  @Test func copyRunsOnAnotherThread() async throws {
+    let cls = try RuntimeClass(name: uniqueClassName())
+    let add = Message<Int, Int, Double>("add:to:")
+    try cls.addMethod(add) { _, a, b in a + Int(b) }
+    let target = RuntimeObject(class: cls)
+    let inv = Invocation(signature: add.signature, selector: add.selector)
+    try inv.setArgument(40, at: 2)
+    try inv.setArgument(2.0, at: 3)
+    inv.target = target
+    let copy = inv.copy()
+    try inv.setArgument(0, at: 2)  // the copy is independent
+    let result: Int = try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        do {
+          try copy.invoke()
+          continuation.resume(returning: try copy.returnValue(as: Int.self))
+        } catch { continuation.resume(throwing: error) }
+      }
+    }
+    #expect(result == 42)
+    #expect(try inv.argument(at: 2, as: Int.self) == 0)
+  }
+
+  @Test func incompleteInvocationIsATypedError() throws {
+    let sig = try MethodSignature.parse("v@:")
+    let inv = Invocation(signature: sig)
+    #expect(throws: RuntimeError.invocationIncomplete("the target is nil")) { try inv.invoke() }
+    weak var weakTarget: RuntimeObject?
+    do {
+      let target = RuntimeObject()
+      weakTarget = target
+      inv.target = target
+    }
+    #expect(weakTarget != nil)  // the invocation keeps its target alive
+    #expect(throws: RuntimeError.invocationIncomplete("the selector is not set")) { try inv.invoke() }
+    inv.selector = "nothingHere"
+    #expect(throws: RuntimeError.unrecognizedSelector(className: "Object", selector: "nothingHere")) {
+      try inv.invoke()
+    }
+  }
+}
