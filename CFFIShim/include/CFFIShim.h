@@ -2,3 +2,4 @@
 #include "dp_runtime.h"
 #include "dp_ffi.h"
 #include "dp_tls.h"
+#include "dp_quiesce.h"

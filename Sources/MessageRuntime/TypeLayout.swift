@@ -29,180 +29,170 @@ extension TypeEncoding {
   ///
   /// Types without a size by value fail with `.unsupported`: `void`, `?`, opaque
   /// `{name}` / `(name)` aggregates, bitfields, and anything containing them other than
-  /// through a pointer. So do types larger than `Int.max` bytes and nesting deeper than
-  /// 256 levels. The error's encoding is this type's ``canonicalString`` and its position
-  /// is where the offending part starts in it.
+  /// through a pointer. So do types larger than `Int.max` bytes and arrays or aggregates
+  /// nested deeper than 256 levels; a negative array count fails with `.invalidNumber`.
+  /// The error's encoding is this type's ``canonicalString`` and its position is where
+  /// the offending part (after its qualifiers) starts in it.
   public func layout() throws(TypeEncodingError) -> TypeLayout {
-    do {
-      return try layout(depth: 0)
-    } catch {
-      let canonical = canonicalString
-      throw TypeEncodingError(
-        encoding: canonical, utf8Offset: canonicalOffset(ofPath: error.path.reversed()),
-        reason: error.reason)
-    }
-  }
-
-  /// A layout failure: why, and the path from the failing part up to this type (child
-  /// indices, innermost first).
-  struct LayoutFailure: Error {
-    var reason: TypeEncodingError.Reason
-    var path: [Int] = []
-  }
-
-  /// The layout of this type, `depth` aggregates and arrays below the root. Qualifiers
-  /// are unwrapped in a loop, so a long chain of them costs no stack.
-  private func layout(depth: Int) throws(LayoutFailure) -> TypeLayout {
-    var type = self
-    var qualifierLevels = 0
-    while case .qualified(_, let inner) = type {
-      type = inner
-      qualifierLevels += 1
-    }
-    do {
-      return try type.unqualifiedLayout(depth: depth)
-    } catch {
-      var failure = error
-      failure.path.append(contentsOf: repeatElement(0, count: qualifierLevels))
-      throw failure
-    }
-  }
-
-  /// The layout of a type that is not `.qualified` (pointers are not followed).
-  private func unqualifiedLayout(depth: Int) throws(LayoutFailure) -> TypeLayout {
-    if depth > TypeEncodingParser.maxDepth {
-      throw LayoutFailure(
-        reason: .unsupported("nesting deeper than \(TypeEncodingParser.maxDepth)"))
-    }
-    switch self {
-    case .char, .unsignedChar, .bool:
-      return TypeLayout(size: 1, alignment: 1)
-    case .short, .unsignedShort:
-      return TypeLayout(size: 2, alignment: 2)
-    case .int, .unsignedInt, .long, .unsignedLong, .float:
-      return TypeLayout(size: 4, alignment: 4)
-    case .longLong, .unsignedLongLong, .double:
-      return TypeLayout(size: 8, alignment: 8)
-    case .cString, .object, .block, .classObject, .selector, .pointer:
-      return TypeLayout(size: 8, alignment: 8)
-    case .longDouble:
-      return TypeLayout(size: 16, alignment: 16)
-    case .void:
-      throw LayoutFailure(reason: .unsupported("void by value"))
-    case .unknown:
-      throw LayoutFailure(reason: .unsupported("unknown type '?' by value"))
-    case .bitfield:
-      throw LayoutFailure(reason: .unsupported("bitfields"))
-    case .qualified(_, let inner):
-      return try inner.layout(depth: depth)  // not reached: `layout(depth:)` unwraps these
-    case .array(let count, let element):
-      guard count >= 0 else { throw LayoutFailure(reason: .invalidNumber) }
-      let elementLayout = try Self.child(0) { () throws(LayoutFailure) in
-        try element.layout(depth: depth + 1)
+    var stack: [LayoutFrame] = []
+    var node = self
+    nextNode: while true {
+      // Lay out `node`, a child of the frame on top of the stack; pointers are not
+      // followed and qualifiers do not matter, so only arrays and aggregates nest.
+      if stack.count > TypeEncodingParser.maxDepth {
+        throw layoutError(.unsupported("nesting deeper than \(TypeEncodingParser.maxDepth)"), stack)
       }
-      let (size, overflow) = elementLayout.size.multipliedReportingOverflow(by: count)
-      if overflow { throw Self.tooLarge }
-      return TypeLayout(size: size, alignment: elementLayout.alignment)
-    case .structure(let name, let fields):
-      guard let fields else {
-        throw LayoutFailure(
-          reason: .unsupported("opaque struct '\(Self.canonicalName(name))' by value"))
+      var result: TypeLayout
+      switch node {
+      case .char, .unsignedChar, .bool:
+        result = TypeLayout(size: 1, alignment: 1)
+      case .short, .unsignedShort:
+        result = TypeLayout(size: 2, alignment: 2)
+      case .int, .unsignedInt, .long, .unsignedLong, .float:
+        result = TypeLayout(size: 4, alignment: 4)
+      case .longLong, .unsignedLongLong, .double:
+        result = TypeLayout(size: 8, alignment: 8)
+      case .cString, .object, .block, .classObject, .selector, .pointer:
+        result = TypeLayout(size: 8, alignment: 8)
+      case .longDouble:
+        result = TypeLayout(size: 16, alignment: 16)
+      case .void:
+        throw layoutError(.unsupported("void by value"), stack)
+      case .unknown:
+        throw layoutError(.unsupported("unknown type '?' by value"), stack)
+      case .bitfield:
+        throw layoutError(.unsupported("bitfields"), stack)
+      case .qualified(_, let inner):
+        node = inner  // the same part, at the same depth
+        continue nextNode
+      case .array(let count, let element):
+        guard count >= 0 else { throw layoutError(.invalidNumber, stack) }
+        stack.append(LayoutFrame(kind: .array(count: count)))
+        node = element
+        continue nextNode
+      case .structure(let name, let fields), .union(let name, let fields):
+        let isUnion = if case .union = node { true } else { false }
+        guard let fields else {
+          let kind = isUnion ? "union" : "struct"
+          throw layoutError(
+            .unsupported("opaque \(kind) '\(Self.canonicalName(name))' by value"), stack)
+        }
+        guard let first = fields.first else {
+          result = TypeLayout(size: 0, alignment: 1)
+          break
+        }
+        stack.append(LayoutFrame(kind: .aggregate(fields, isUnion: isUnion)))
+        node = first
+        continue nextNode
       }
-      return try Self.structLayout(fields, depth: depth)
-    case .union(let name, let fields):
-      guard let fields else {
-        throw LayoutFailure(
-          reason: .unsupported("opaque union '\(Self.canonicalName(name))' by value"))
+
+      // Fold `result` into the enclosing frames it completes.
+      while !stack.isEmpty {
+        let top = stack.count - 1
+        switch stack[top].kind {
+        case .array(let count):
+          let (size, overflow) = result.size.multipliedReportingOverflow(by: count)
+          stack.removeLast()
+          if overflow { throw layoutError(Self.tooLarge, stack) }
+          result = TypeLayout(size: size, alignment: result.alignment)
+        case .aggregate(let fields, let isUnion):
+          guard stack[top].add(result, isUnion: isUnion) else {
+            stack.removeLast()
+            throw layoutError(Self.tooLarge, stack)
+          }
+          if stack[top].nextField < fields.count {
+            node = fields[stack[top].nextField]
+            stack[top].nextField += 1
+            continue nextNode
+          }
+          let frame = stack.removeLast()
+          guard let size = Self.roundUp(frame.end, to: frame.alignment) else {
+            throw layoutError(Self.tooLarge, stack)
+          }
+          result = TypeLayout(size: size, alignment: frame.alignment, fieldOffsets: frame.offsets)
+        }
       }
-      return try Self.unionLayout(fields, depth: depth)
+      return result
     }
   }
 
-  /// The failure for sizes beyond `Int.max`.
-  private static var tooLarge: LayoutFailure {
-    LayoutFailure(reason: .unsupported("types larger than Int.max bytes"))
-  }
-
-  /// Runs `body` for child `index`, adding the index to the path of its failure.
-  private static func child(_ index: Int, _ body: () throws(LayoutFailure) -> TypeLayout)
-    throws(LayoutFailure) -> TypeLayout
-  {
-    do {
-      return try body()
-    } catch {
-      var failure = error
-      failure.path.append(index)
-      throw failure
+  /// An array or aggregate whose element or fields are being laid out.
+  private struct LayoutFrame {
+    /// What the frame lays out.
+    enum Kind {
+      case array(count: Int)
+      case aggregate([TypeEncoding], isUnion: Bool)
     }
-  }
 
-  /// A struct: each field at the next multiple of its alignment, the size rounded up to
-  /// the largest alignment.
-  private static func structLayout(_ fields: [TypeEncoding], depth: Int) throws(LayoutFailure)
-    -> TypeLayout
-  {
-    var offset = 0
+    var kind: Kind
+    /// The index of the field after the one being laid out.
+    var nextField = 1
+    /// For a struct, the end of the last field placed; for a union, the largest size.
+    var end = 0
+    /// The largest alignment so far.
     var alignment = 1
+    /// The offsets of the fields placed so far.
     var offsets: [Int] = []
-    offsets.reserveCapacity(fields.count)
-    for (index, field) in fields.enumerated() {
-      let fieldLayout = try child(index) { () throws(LayoutFailure) in
-        try field.layout(depth: depth + 1)
+
+    /// The index of the child being laid out, as a step of an error's path.
+    var childIndex: Int {
+      if case .aggregate = kind { nextField - 1 } else { 0 }
+    }
+
+    /// Places the next field; false if the size overflows.
+    mutating func add(_ field: TypeLayout, isUnion: Bool) -> Bool {
+      alignment = max(alignment, field.alignment)
+      if isUnion {
+        offsets.append(0)
+        end = max(end, field.size)
+        return true
       }
-      offset = try roundUp(offset, to: fieldLayout.alignment)
+      guard let offset = TypeEncoding.roundUp(end, to: field.alignment) else { return false }
       offsets.append(offset)
-      let (end, overflow) = offset.addingReportingOverflow(fieldLayout.size)
-      if overflow { throw tooLarge }
-      offset = end
-      alignment = max(alignment, fieldLayout.alignment)
+      let (newEnd, overflow) = offset.addingReportingOverflow(field.size)
+      end = newEnd
+      return !overflow
     }
-    return TypeLayout(
-      size: try roundUp(offset, to: alignment), alignment: alignment, fieldOffsets: offsets)
   }
 
-  /// A union: every field at 0, the largest size rounded up to the largest alignment.
-  private static func unionLayout(_ fields: [TypeEncoding], depth: Int) throws(LayoutFailure)
-    -> TypeLayout
-  {
-    var size = 0
-    var alignment = 1
-    for (index, field) in fields.enumerated() {
-      let fieldLayout = try child(index) { () throws(LayoutFailure) in
-        try field.layout(depth: depth + 1)
-      }
-      size = max(size, fieldLayout.size)
-      alignment = max(alignment, fieldLayout.alignment)
-    }
-    return TypeLayout(
-      size: try roundUp(size, to: alignment), alignment: alignment,
-      fieldOffsets: Array(repeating: 0, count: fields.count))
+  /// The reason for sizes beyond `Int.max`.
+  private static var tooLarge: TypeEncodingError.Reason {
+    .unsupported("types larger than Int.max bytes")
   }
 
-  /// `value` rounded up to a multiple of `alignment` (a power of two).
-  private static func roundUp(_ value: Int, to alignment: Int) throws(LayoutFailure) -> Int {
+  /// `value` rounded up to a multiple of `alignment` (a power of two), nil on overflow.
+  private static func roundUp(_ value: Int, to alignment: Int) -> Int? {
     let (sum, overflow) = value.addingReportingOverflow(alignment - 1)
-    if overflow { throw tooLarge }
-    return sum & ~(alignment - 1)
+    return overflow ? nil : sum & ~(alignment - 1)
   }
 
-  /// The UTF-8 offset in ``canonicalString`` where the part reached by `path` (child
-  /// indices from this type down) starts.
-  private func canonicalOffset(ofPath path: some Sequence<Int>) -> Int {
+  /// The error for `reason` at the part of this type reached through `stack`.
+  private func layoutError(_ reason: TypeEncodingError.Reason, _ stack: [LayoutFrame])
+    -> TypeEncodingError
+  {
+    TypeEncodingError(
+      encoding: canonicalString,
+      utf8Offset: canonicalOffset(ofPath: stack.map(\.childIndex)),
+      reason: reason)
+  }
+
+  /// The UTF-8 offset in ``canonicalString`` of the part reached by `path`: at each
+  /// array or aggregate, the index of the element (0) or field to enter. Qualifiers are
+  /// stepped over, the part's own included.
+  private func canonicalOffset(ofPath path: [Int]) -> Int {
     var offset = 0
     var node = self
-    for index in path {
-      switch node {
-      case .qualified(let qualifiers, let inner):
+    for index in path + [-1] {
+      while case .qualified(let qualifiers, let inner) = node {
         offset += qualifiers.canonicalCodes.utf8.count
         node = inner
-      case .pointer(let pointee):
-        offset += 1
-        node = pointee
-      case .array(let count, let element):
-        offset += 1 + String(count).utf8.count
+      }
+      switch node {
+      case .array(let count, let element) where index >= 0:
+        offset += 1 + String(count).utf8.count  // "[" and the count
         node = element
-      case .structure(let name, let fields?), .union(let name, let fields?):
-        guard fields.indices.contains(index) else { return offset }
+      case .structure(let name, let fields?) where fields.indices.contains(index),
+        .union(let name, let fields?) where fields.indices.contains(index):
         offset += 2 + Self.canonicalName(name).utf8.count  // bracket, name, "="
         for field in fields[..<index] {
           offset += field.canonicalString.utf8.count

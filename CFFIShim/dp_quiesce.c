@@ -1,0 +1,199 @@
+// Read sections and grace periods. See dp_quiesce.h.
+//
+// Each thread that ever enters a read section owns a reader record (records are never
+// freed, only reused, so a writer may scan them without racing thread exit). A record's
+// `state` is 0 outside a read section and the global epoch at entry inside one. A writer
+// bumps the epoch, forces a barrier on every thread (membarrier), then waits for records
+// whose state is older than the bump. Retired memory is tagged with the epoch at
+// retirement and freed when every active record's state is newer.
+
+#include "dp_quiesce.h"
+
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "dp_runtime.h"
+
+typedef struct dp_deferred {
+  void *ptr;
+  void (*free_fn)(void *);
+  uint64_t epoch;
+  struct dp_deferred *next;
+} dp_deferred;
+
+typedef struct dp_reader {
+  uint64_t state;         // atomic: 0, or the epoch at the outermost enter
+  uint32_t nesting;       // owner thread only
+  uint32_t waiting;       // atomic: blocked in dp_synchronize inside a read section
+  uint32_t in_use;        // atomic: owned by a live thread
+  struct dp_reader *next; // immutable once linked
+} dp_reader;
+
+static dp_reader *readers;  // atomic head; records are prepended, never unlinked
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t global_epoch = 1;  // atomic
+static int membarrier_mode = -1;   // -1 unknown, 0 fences, 1 membarrier
+static pthread_key_t reader_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static _Thread_local dp_reader *tls_reader;
+
+static pthread_mutex_t retire_lock = PTHREAD_MUTEX_INITIALIZER;
+static dp_deferred *retired;  // guarded by retire_lock
+static uint64_t retired_count;
+
+static void release_reader(void *p) {
+  dp_reader *r = p;
+  __atomic_store_n(&r->state, 0, __ATOMIC_RELEASE);
+  __atomic_store_n(&r->in_use, 0, __ATOMIC_RELEASE);
+}
+
+static void make_key(void) {
+  pthread_key_create(&reader_key, release_reader);
+  long q = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  int ok = q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+           syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  __atomic_store_n(&membarrier_mode, ok ? 1 : 0, __ATOMIC_RELEASE);
+}
+
+static dp_reader *register_reader(void) {
+  pthread_once(&key_once, make_key);
+  dp_reader *r = NULL;
+  pthread_mutex_lock(&registry_lock);
+  for (dp_reader *it = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); it; it = it->next) {
+    if (!__atomic_load_n(&it->in_use, __ATOMIC_ACQUIRE)) {
+      r = it;
+      break;
+    }
+  }
+  if (!r) {
+    r = calloc(1, sizeof *r);
+    if (!r) dp_fatal("dp_read_enter: out of memory");
+    r->next = readers;
+    __atomic_store_n(&r->in_use, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&readers, r, __ATOMIC_RELEASE);
+  } else {
+    r->nesting = 0;
+    r->waiting = 0;
+    __atomic_store_n(&r->in_use, 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&registry_lock);
+  pthread_setspecific(reader_key, r);
+  tls_reader = r;
+  return r;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static void full_barrier_everywhere(void) {
+  if (membarrier_mode == 1) {
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+  }
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
+void dp_read_enter(void) {
+  dp_reader *r = tls_reader;
+  if (__builtin_expect(r == NULL, 0)) r = register_reader();
+  if (r->nesting++ == 0) {
+    __atomic_store_n(&r->state, __atomic_load_n(&global_epoch, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+    // Order the state store before the loads of the section. With membarrier the
+    // writer provides the barrier; without it the reader must.
+    if (membarrier_mode == 1)
+      __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    else
+      __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  }
+}
+
+void dp_read_exit(void) {
+  dp_reader *r = tls_reader;
+  if (--r->nesting == 0) __atomic_store_n(&r->state, 0, __ATOMIC_RELEASE);
+}
+
+bool dp_in_read_section(void) { return tls_reader && tls_reader->nesting > 0; }
+
+bool dp_quiesce_uses_membarrier(void) {
+  pthread_once(&key_once, make_key);
+  return membarrier_mode == 1;
+}
+
+void dp_synchronize(void) {
+  pthread_once(&key_once, make_key);
+  dp_reader *self = tls_reader;
+  bool inside = self && self->nesting > 0;
+  if (inside) __atomic_store_n(&self->waiting, 1, __ATOMIC_SEQ_CST);
+  uint64_t target = __atomic_add_fetch(&global_epoch, 1, __ATOMIC_SEQ_CST);
+  full_barrier_everywhere();
+  for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
+    if (r == self) continue;
+    for (unsigned spins = 0;; spins++) {
+      uint64_t s = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+      if (s == 0 || s >= target) break;
+      if (__atomic_load_n(&r->waiting, __ATOMIC_ACQUIRE)) break;
+      if (spins < 64)
+        cpu_relax();
+      else
+        sched_yield();
+    }
+  }
+  if (inside) __atomic_store_n(&self->waiting, 0, __ATOMIC_SEQ_CST);
+  dp_reclaim();
+}
+
+void dp_retire(void *ptr, void (*free_fn)(void *)) {
+  if (!ptr) return;
+  dp_deferred *d = malloc(sizeof *d);
+  if (!d) dp_fatal("dp_retire: out of memory");
+  d->ptr = ptr;
+  d->free_fn = free_fn;
+  // Readers that entered before this bump may hold ptr; later ones cannot.
+  d->epoch = __atomic_add_fetch(&global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
+  pthread_mutex_lock(&retire_lock);
+  d->next = retired;
+  retired = d;
+  uint64_t n = ++retired_count;
+  pthread_mutex_unlock(&retire_lock);
+  if (n >= 64 && (n & 63) == 0) dp_reclaim();
+}
+
+uint64_t dp_reclaim(void) {
+  pthread_once(&key_once, make_key);
+  full_barrier_everywhere();
+  uint64_t oldest = UINT64_MAX;
+  for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
+    uint64_t s = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+    if (s != 0 && s < oldest) oldest = s;
+  }
+  dp_deferred *ready = NULL;
+  pthread_mutex_lock(&retire_lock);
+  for (dp_deferred **link = &retired; *link;) {
+    dp_deferred *d = *link;
+    if (d->epoch < oldest) {
+      *link = d->next;
+      d->next = ready;
+      ready = d;
+      retired_count--;
+    } else {
+      link = &d->next;
+    }
+  }
+  uint64_t left = retired_count;
+  pthread_mutex_unlock(&retire_lock);
+  while (ready) {
+    dp_deferred *next = ready->next;
+    ready->free_fn(ready->ptr);
+    free(ready);
+    ready = next;
+  }
+  return left;
+}

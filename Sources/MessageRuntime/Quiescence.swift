@@ -1,0 +1,39 @@
+internal import CFFIShim
+
+/// Read sections and grace periods: how dispatch code reads shared lists without locks
+/// and how code that removes from them knows no dispatch still sees the old list.
+///
+/// A dispatcher reads its current list inside ``readSection(_:)``; a writer publishes a
+/// new list, then calls ``synchronize()``, which returns once every read section that
+/// began earlier on another thread has ended. Re-entrant removal (inside a read section)
+/// is allowed: the caller's own section is not waited for, so dispatch loops also check
+/// each target's removed flag before calling it.
+public enum Quiescence {
+  /// Runs `body` inside a read section (nestable; a thread-local store on entry and exit).
+  @inlinable
+  public static func readSection<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    enter()
+    defer { exit() }
+    return try body()
+  }
+
+  /// Enters a read section; pair with ``exit()``.
+  @usableFromInline static func enter() { dp_read_enter() }
+  /// Leaves a read section.
+  @usableFromInline static func exit() { dp_read_exit() }
+
+  /// Whether the calling thread is inside a read section.
+  public static var isInReadSection: Bool { dp_in_read_section() }
+
+  /// Waits until every read section of another thread that began before the call has
+  /// ended (see the type's discussion for the re-entrant case).
+  public static func synchronize() { dp_synchronize() }
+
+  /// Frees retired memory whose grace period has passed; returns how much is still
+  /// waiting (for tests and diagnostics).
+  @discardableResult
+  public static func reclaim() -> UInt64 { dp_reclaim() }
+
+  /// Whether the writer side uses Linux `membarrier` (so readers need no fence).
+  public static var usesMembarrier: Bool { dp_quiesce_uses_membarrier() }
+}
