@@ -63,7 +63,13 @@ size_t dp_ffi_type_size(const ffi_type *t) { return t->size; }
 unsigned short dp_ffi_type_alignment(const ffi_type *t) { return t->alignment; }
 
 void dp_ffi_call(ffi_cif *cif, dp_imp fn, void *rvalue, void **avalue) {
-  ffi_call(cif, fn, rvalue, avalue);
+  // libffi 3.4 (x86-64) copies each struct argument larger than 16 bytes to its own
+  // stack and stores the copy's address into avalue[i], a pointer that dangles once
+  // ffi_call returns. Callers keep their avalue (an Invocation's frame, a closure's
+  // arguments forwarded to several targets), so libffi gets a scratch copy of the array.
+  void **scratch = cif->nargs ? __builtin_alloca(cif->nargs * sizeof(void *)) : NULL;
+  if (cif->nargs) memcpy(scratch, avalue, cif->nargs * sizeof(void *));
+  ffi_call(cif, fn, rvalue, scratch);
 }
 
 void *dp_ffi_closure_create(ffi_cif *cif, dp_ffi_handler handler, void *user_data,

@@ -16,6 +16,7 @@ typedef struct dp_method_entry {
   dp_sel sel;         // published last (release), so a reader that sees it sees the rest
   dp_imp imp;
   const char *types;  // canonical encoding; owned by an interned, immortal signature
+  void *context;      // what the IMP needs beyond self/_cmd (a route), or NULL
 } dp_method_entry;
 
 /// An open-addressed table selector → method, for class caches and per-object method

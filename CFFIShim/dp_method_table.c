@@ -46,6 +46,11 @@ bool dp_method_table_has_room(const dp_method_table *t) {
 }
 
 void dp_method_table_insert(dp_method_table *t, dp_sel sel, dp_imp imp, const char *types) {
+  dp_method_table_insert_context(t, sel, imp, types, NULL);
+}
+
+void dp_method_table_insert_context(dp_method_table *t, dp_sel sel, dp_imp imp,
+                                    const char *types, void *context) {
   uint32_t mask = t->mask;
   for (uint32_t i = sel_index(sel, mask);; i = (i + 1) & mask) {
     dp_method_entry *e = &t->entries[i];
@@ -54,6 +59,7 @@ void dp_method_table_insert(dp_method_table *t, dp_sel sel, dp_imp imp, const ch
     if (!s) {
       e->imp = imp;
       e->types = types;
+      e->context = context;
       STORE_REL(e->sel, sel);
       t->count++;
       return;
@@ -66,7 +72,7 @@ dp_method_table *dp_method_table_grow(const dp_method_table *t) {
   for (uint32_t i = 0; i <= t->mask; i++) {
     const dp_method_entry *e = &t->entries[i];
     dp_sel s = LOAD_ACQ(e->sel);
-    if (s) dp_method_table_insert(n, s, e->imp, e->types);
+    if (s) dp_method_table_insert_context(n, s, e->imp, e->types, e->context);
   }
   return n;
 }

@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "dp_quiesce_inline.h"
 #include "dp_runtime.h"
 
 typedef struct dp_deferred {
@@ -25,21 +26,15 @@ typedef struct dp_deferred {
   struct dp_deferred *next;
 } dp_deferred;
 
-typedef struct dp_reader {
-  uint64_t state;         // atomic: 0, or the epoch at the outermost enter
-  uint32_t nesting;       // owner thread only
-  uint32_t waiting;       // atomic: blocked in dp_synchronize inside a read section
-  uint32_t in_use;        // atomic: owned by a live thread
-  struct dp_reader *next; // immutable once linked
-} dp_reader;
+
 
 static dp_reader *readers;  // atomic head; records are prepended, never unlinked
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t global_epoch = 1;  // atomic
-static int membarrier_mode = -1;   // -1 unknown, 0 fences, 1 membarrier
+uint64_t dp_global_epoch = 1;  // atomic
+int dp_membarrier_mode = -1;  // -1 unknown, 0 fences, 1 membarrier
 static pthread_key_t reader_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
-static _Thread_local dp_reader *tls_reader;
+_Thread_local dp_reader *dp_tls_reader __attribute__((tls_model("initial-exec")));
 
 static pthread_mutex_t retire_lock = PTHREAD_MUTEX_INITIALIZER;
 static dp_deferred *retired;  // guarded by retire_lock
@@ -56,10 +51,10 @@ static void make_key(void) {
   long q = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   int ok = q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
            syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
-  __atomic_store_n(&membarrier_mode, ok ? 1 : 0, __ATOMIC_RELEASE);
+  __atomic_store_n(&dp_membarrier_mode, ok ? 1 : 0, __ATOMIC_RELEASE);
 }
 
-static dp_reader *register_reader(void) {
+dp_reader *dp_reader_register(void) {
   pthread_once(&key_once, make_key);
   dp_reader *r = NULL;
   pthread_mutex_lock(&registry_lock);
@@ -82,7 +77,7 @@ static dp_reader *register_reader(void) {
   }
   pthread_mutex_unlock(&registry_lock);
   pthread_setspecific(reader_key, r);
-  tls_reader = r;
+  dp_tls_reader = r;
   return r;
 }
 
@@ -95,44 +90,29 @@ static inline void cpu_relax(void) {
 }
 
 static void full_barrier_everywhere(void) {
-  if (membarrier_mode == 1) {
+  if (dp_membarrier_mode == 1) {
     if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
   }
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-void dp_read_enter(void) {
-  dp_reader *r = tls_reader;
-  if (__builtin_expect(r == NULL, 0)) r = register_reader();
-  if (r->nesting++ == 0) {
-    __atomic_store_n(&r->state, __atomic_load_n(&global_epoch, __ATOMIC_RELAXED), __ATOMIC_RELAXED);
-    // Order the state store before the loads of the section. With membarrier the
-    // writer provides the barrier; without it the reader must.
-    if (membarrier_mode == 1)
-      __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    else
-      __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  }
-}
+void dp_read_enter(void) { dp_read_enter_inline(); }
 
-void dp_read_exit(void) {
-  dp_reader *r = tls_reader;
-  if (--r->nesting == 0) __atomic_store_n(&r->state, 0, __ATOMIC_RELEASE);
-}
+void dp_read_exit(void) { dp_read_exit_inline(); }
 
-bool dp_in_read_section(void) { return tls_reader && tls_reader->nesting > 0; }
+bool dp_in_read_section(void) { return dp_tls_reader && dp_tls_reader->nesting > 0; }
 
 bool dp_quiesce_uses_membarrier(void) {
   pthread_once(&key_once, make_key);
-  return membarrier_mode == 1;
+  return dp_membarrier_mode == 1;
 }
 
 void dp_synchronize(void) {
   pthread_once(&key_once, make_key);
-  dp_reader *self = tls_reader;
+  dp_reader *self = dp_tls_reader;
   bool inside = self && self->nesting > 0;
   if (inside) __atomic_store_n(&self->waiting, 1, __ATOMIC_SEQ_CST);
-  uint64_t target = __atomic_add_fetch(&global_epoch, 1, __ATOMIC_SEQ_CST);
+  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
   full_barrier_everywhere();
   for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
     if (r == self) continue;
@@ -157,7 +137,7 @@ void dp_retire(void *ptr, void (*free_fn)(void *)) {
   d->ptr = ptr;
   d->free_fn = free_fn;
   // Readers that entered before this bump may hold ptr; later ones cannot.
-  d->epoch = __atomic_add_fetch(&global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
+  d->epoch = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
   pthread_mutex_lock(&retire_lock);
   d->next = retired;
   retired = d;

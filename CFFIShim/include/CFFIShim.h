@@ -3,3 +3,4 @@
 #include "dp_ffi.h"
 #include "dp_tls.h"
 #include "dp_quiesce.h"
+#include "dp_route.h"

@@ -99,6 +99,9 @@ dp_imp dp_method_table_find_imp(const dp_method_table *table, dp_sel sel);
 /// Adds an entry. The caller serialises writers and has made sure the table has room
 /// (`dp_method_table_has_room`). Readers may run concurrently.
 void dp_method_table_insert(dp_method_table *table, dp_sel sel, dp_imp imp, const char *types);
+/// Adds an entry that carries a context pointer for its IMP (see dp_route.h).
+void dp_method_table_insert_context(dp_method_table *table, dp_sel sel, dp_imp imp,
+                                    const char *types, void *context);
 /// Whether one more entry keeps the table at most 3/4 full.
 bool dp_method_table_has_room(const dp_method_table *table);
 /// A new table with twice the capacity holding every entry of `table`.

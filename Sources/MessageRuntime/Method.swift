@@ -9,12 +9,15 @@ public struct Method: Sendable, CustomStringConvertible {
   public let imp: IMP
   /// Keeps a closure-made IMP alive for as long as the method is installed.
   let closure: ClosureIMP?
+  /// The route this method's entry serves (per-object route methods only).
+  let route: RouteBox?
 
-  init(selector: Selector, signature: MethodSignature, imp: IMP, closure: ClosureIMP? = nil) {
+  init(selector: Selector, signature: MethodSignature, imp: IMP, closure: ClosureIMP? = nil, route: RouteBox? = nil) {
     self.selector = selector
     self.signature = signature
     self.imp = imp
     self.closure = closure
+    self.route = route
   }
 
   /// Whether the implementation was made from a Swift closure.

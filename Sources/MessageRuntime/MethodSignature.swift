@@ -35,6 +35,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   let registerPlan: RegisterPlan?
   /// The forwarding IMP for this signature, made on first use (see `ForwardingIMP`).
   let forwarding = Mutex<ClosureIMP?>(nil)
+  /// The libffi route entry for this signature, made on first use (see `Route`); the
+  /// closure lives as long as the signature (for the process).
+  let routeEntry = Mutex<IMP?>(nil)
 
   /// The number of arguments, `self` and `_cmd` included (`numberOfArguments`).
   public var numberOfArguments: Int { argumentTypes.count }

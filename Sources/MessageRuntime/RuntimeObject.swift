@@ -19,30 +19,66 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   private struct OwnState {
     var methods: [Selector: Method] = [:]
     var protocols: [RuntimeProtocol] = []
+    var deallocationHandlers: [UInt64: @Sendable (OpaquePointer) -> Void] = [:]
+    var nextHandler: UInt64 = 0
   }
   private let own = Mutex(OwnState())
+
+  /// What the handle points back to: a weak reference, so that once the last strong
+  /// reference is gone (before deinit runs) a message arriving through the handle
+  /// finds no object and runs no Swift code of it.
+  final class OwnerBox: @unchecked Sendable {
+    weak var object: RuntimeObject?
+  }
 
   /// A receiver of class `runtimeClass`.
   public init(class runtimeClass: RuntimeClass = .root) {
     self.runtimeClass = runtimeClass
-    handle = dp_object_create(runtimeClass.raw, nil)
-    dp_object_set_owner(handle, Unmanaged.passUnretained(self).toOpaque())
+    let box = OwnerBox()
+    handle = dp_object_create(runtimeClass.raw, Unmanaged.passRetained(box).toOpaque())
+    box.object = self
     Runtime.install()
   }
 
   deinit {
-    // Per-object closure IMPs go with `own`; the handle's tables go here.
+    // First let holders of the raw handle (routes, proxies) drop it and wait out
+    // dispatches in flight; then free the handle and its tables.
+    let handlers = own.withLock { s in
+      defer { s.deallocationHandlers.removeAll() }
+      return Array(s.deallocationHandlers.values)
+    }
+    for handler in handlers { handler(handle) }
+    let box = dp_object_owner(handle)
     dp_object_destroy(handle)
+    if let box { Unmanaged<OwnerBox>.fromOpaque(box).release() }
+  }
+
+  /// Registers `handler` to run when this object is deallocated, before its C handle is
+  /// freed, with that handle. Code that keeps the raw handle (a route target) removes it
+  /// here. Returns a token for ``removeDeallocationHandler(_:)``.
+  @discardableResult
+  public func addDeallocationHandler(_ handler: @escaping @Sendable (OpaquePointer) -> Void) -> UInt64 {
+    own.withLock { s in
+      s.nextHandler += 1
+      s.deallocationHandlers[s.nextHandler] = handler
+      return s.nextHandler
+    }
+  }
+
+  /// Removes a handler registered with ``addDeallocationHandler(_:)``.
+  public func removeDeallocationHandler(_ token: UInt64) {
+    _ = own.withLock { $0.deallocationHandlers.removeValue(forKey: token) }
   }
 
   /// The handle as C sees it (`dp_id`): pass it to C code that sends messages.
   /// Valid while this object lives.
   public var cObject: OpaquePointer { handle }
 
-  /// The object that owns a C handle (unretained: the caller keeps it alive).
+  /// The object that owns a C handle, or nil once that object is being deallocated.
+  /// The handle itself must still be valid (the object not yet freed).
   public static func object(forHandle handle: OpaquePointer?) -> RuntimeObject? {
     guard let handle, let owner = dp_object_owner(handle) else { return nil }
-    return Unmanaged<RuntimeObject>.fromOpaque(owner).takeUnretainedValue()
+    return Unmanaged<OwnerBox>.fromOpaque(owner).takeUnretainedValue().object
   }
 
   /// The class name behind a C handle, for messages.
@@ -116,6 +152,14 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     }
   }
 
+  /// This object's own method for `selector`, if it has one.
+  func ownMethod(for selector: Selector) -> Method? { own.withLock { $0.methods[selector] } }
+
+  /// The method that runs for `selector` on this object: its own, else its class's.
+  public func method(for selector: Selector) -> Method? {
+    ownMethod(for: selector) ?? runtimeClass.method(for: selector)
+  }
+
   /// The methods this object has of its own.
   public var ownMethods: [Method] { own.withLock { Array($0.methods.values) } }
 
@@ -142,7 +186,10 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
       return
     }
     let table = dp_method_table_create(UInt32(methods.count))!
-    for (sel, m) in methods { dp_method_table_insert(table, sel.raw, m.imp.cFunction, m.signature.cTypes) }
+    for (sel, m) in methods {
+      dp_method_table_insert_context(
+        table, sel.raw, m.imp.cFunction, m.signature.cTypes, m.route.map { UnsafeMutableRawPointer($0.raw) })
+    }
     dp_object_publish_methods(handle, table)
   }
 

@@ -1,0 +1,70 @@
+// dp_route.h — fan-out routes: the fast forwarding path.
+//
+// A route belongs to one receiver and one selector: an ordered list of targets (each a
+// receiver and the IMP it runs for the selector) that a message is replayed to, and a
+// rule combining their results. The receiver's own method table maps the selector to
+// the route's entry IMP with the route as the entry's context, so the entry finds the
+// route from self and _cmd alone — no closure, no lock, no allocation per message.
+//
+// Register routes use a static entry per return class that replays the caller's
+// argument registers to each target (only for signatures whose arguments all travel in
+// registers). libffi routes use one closure per signature and ffi_call per target.
+//
+// Targets are read inside a read section (dp_quiesce.h). A target's node carries a
+// removed flag, checked right before each call, so a removal made while a dispatch is
+// running on the same thread takes effect at once; dp_synchronize covers other threads.
+// No policy here: the caller decides targets, order and rule.
+
+#ifndef DP_ROUTE_H
+#define DP_ROUTE_H
+
+#include "dp_ffi.h"
+#include "dp_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// How the targets' results combine into the caller's result.
+typedef enum dp_combine {
+  DP_COMBINE_LAST = 0,           // every target called; the last one's result
+  DP_COMBINE_FIRST = 1,          // only the first live target called; its result
+  DP_COMBINE_ALL_TRUE = 2,       // every target called; 1 if every result is nonzero
+  DP_COMBINE_ANY_TRUE = 3,       // every target called; 1 if any result is nonzero
+  DP_COMBINE_FIRST_NONZERO = 4,  // every target called; the first nonzero result
+} dp_combine;
+
+typedef struct dp_route dp_route;
+/// One target's membership: its removed flag. Shared by every route the target is in.
+typedef struct dp_route_node dp_route_node;
+
+dp_route_node *dp_route_node_create(void);
+/// Marks the node removed: no dispatch calls its target from now on.
+void dp_route_node_mark_removed(dp_route_node *node);
+bool dp_route_node_is_removed(const dp_route_node *node);
+/// Frees the node after a grace period.
+void dp_route_node_retire(dp_route_node *node);
+
+/// A register route (entry chosen by `ret_class`) when `cif` is NULL, else a libffi route
+/// over `cif` whose entry is `ffi_entry` (from dp_route_ffi_entry_create).
+/// `result_size` is the size of the return value (for the boolean rules).
+dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
+                          uint32_t result_size, ffi_cif *cif, dp_imp ffi_entry);
+/// Publishes a new target list (copied); the old one is retired.
+void dp_route_set_targets(dp_route *route, uint32_t count, const dp_id *targets,
+                          const dp_imp *imps, dp_route_node *const *nodes);
+/// The IMP to install for the route's selector (with the route as context).
+dp_imp dp_route_entry(const dp_route *route);
+/// How many targets the current list has.
+uint32_t dp_route_target_count(const dp_route *route);
+/// Frees the route and its list after a grace period.
+void dp_route_retire(dp_route *route);
+
+/// The libffi closure that serves every libffi route of one signature. NULL on failure.
+dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // DP_ROUTE_H

@@ -1,0 +1,266 @@
+internal import CFFIShim
+import Synchronization
+
+/// How the results of a route's targets combine into the sender's result.
+public enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
+  /// Every target is called; the last one's result is returned.
+  case last
+  /// Only the first target still present is called; its result is returned.
+  case first
+  /// Every target is called; the result is 1 if every result is nonzero (an empty
+  /// route answers 1). Integer, boolean and pointer results only.
+  case allTrue
+  /// Every target is called; the result is 1 if any result is nonzero.
+  case anyTrue
+  /// Every target is called; the first nonzero result is returned (0 if none).
+  case firstNonZero
+
+  var raw: dp_combine {
+    switch self {
+    case .last: DP_COMBINE_LAST
+    case .first: DP_COMBINE_FIRST
+    case .allTrue: DP_COMBINE_ALL_TRUE
+    case .anyTrue: DP_COMBINE_ANY_TRUE
+    case .firstNonZero: DP_COMBINE_FIRST_NONZERO
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .last: "last"
+    case .first: "first"
+    case .allTrue: "all true"
+    case .anyTrue: "any true"
+    case .firstNonZero: "first nonzero"
+    }
+  }
+}
+
+/// Which machinery a route runs on.
+public enum RoutePath: Sendable, Hashable {
+  /// A static C entry that replays the caller's argument registers to each target.
+  case registers
+  /// A libffi closure per signature that calls each target with `ffi_call` (arguments
+  /// in memory, large struct results, `long double`).
+  case libffi
+}
+
+/// One target's membership in routes: the flag that, once set, stops every dispatch from
+/// calling the target — including a dispatch already running on the current thread.
+/// Share one membership among all the routes a target is in; mark it removed, publish
+/// the new target lists, then call ``Quiescence/synchronize()``.
+public final class RouteMembership: @unchecked Sendable {
+  // Immutable pointer; the flag inside is atomic. Freed after a grace period.
+  let node: OpaquePointer
+  /// The receivers whose deallocation marks this membership removed.
+  private let watched = Mutex<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
+
+  struct Weak: @unchecked Sendable { weak var object: RuntimeObject? }
+
+  /// A membership that is not removed.
+  public init() { node = dp_route_node_create() }
+
+  deinit {
+    for (_, entry) in watched.withLock({ $0 }) {
+      entry.receiver.object?.removeDeallocationHandler(entry.token)
+    }
+    dp_route_node_retire(node)
+  }
+
+  /// Marks this membership removed when `receiver` is deallocated, and waits out
+  /// dispatches in flight on other threads before its handle is freed. Idempotent.
+  func watch(_ receiver: RuntimeObject) {
+    let id = ObjectIdentifier(receiver)
+    guard watched.withLock({ $0[id] == nil }) else { return }
+    // Weak: a membership going away at the same time needs no marking.
+    let token = receiver.addDeallocationHandler { [weak self] _ in
+      self?.markRemoved()
+      Quiescence.synchronize()
+    }
+    watched.withLock { $0[id] = (Weak(object: receiver), token) }
+  }
+
+  /// Stops every dispatch from calling the target from now on.
+  public func markRemoved() { dp_route_node_mark_removed(node) }
+
+  /// Whether ``markRemoved()`` was called.
+  public var isRemoved: Bool { dp_route_node_is_removed(node) }
+}
+
+/// A target of a route: the receiver the message is replayed to, and its membership.
+public struct RouteTarget: Sendable {
+  /// The receiver. The route keeps only its handle and does not keep it alive; when the
+  /// receiver is deallocated its membership is marked removed (and dispatches in flight
+  /// on other threads waited out) before the handle is freed.
+  public let receiver: RuntimeObject
+  /// The flag that gates calls to the receiver.
+  public let membership: RouteMembership
+
+  /// A target.
+  public init(_ receiver: RuntimeObject, membership: RouteMembership) {
+    self.receiver = receiver
+    self.membership = membership
+  }
+}
+
+/// Serialises route writers (see `setRoute`).
+private let routeWriters = Mutex(())
+
+/// The C route a per-object method serves; retired (freed after a grace period) when
+/// the method is replaced or removed.
+final class RouteBox: @unchecked Sendable {
+  let raw: OpaquePointer
+  let signature: MethodSignature
+  let combine: RouteCombine
+  let path: RoutePath
+  /// Keeps the targets' closure IMPs alive while the route may call them.
+  var keptMethods: [Method] = []
+  var memberships: [RouteMembership] = []
+
+  init(raw: OpaquePointer, signature: MethodSignature, combine: RouteCombine, path: RoutePath) {
+    self.raw = raw
+    self.signature = signature
+    self.combine = combine
+    self.path = path
+  }
+
+  deinit { dp_route_retire(raw) }
+}
+
+extension RuntimeObject {
+  /// Whether messages with `signature` can be routed with `combine`, and on which path;
+  /// nil when they cannot (a boolean rule on a result that is not an integer or
+  /// pointer, or a rule other than `.last`/`.first` on the libffi path).
+  public static func routePath(for signature: MethodSignature, combine: RouteCombine) -> RoutePath? {
+    let path: RoutePath = signature.registerPlan != nil ? .registers : .libffi
+    switch combine {
+    case .last, .first:
+      return path
+    case .allTrue, .anyTrue, .firstNonZero:
+      if signature.returnsVoid { return path }
+      guard path == .registers, signature.returnLayout.size <= 8,
+        FFIType.scalarCode(signature.returnType) != nil,
+        signature.returnType != .float, signature.returnType != .double
+      else { return nil }
+      return .registers
+    }
+  }
+
+  /// Routes `selector`: from now on a message with that selector sent to this object —
+  /// from Swift or from C — is replayed, with the sender's own arguments, to each target
+  /// in order, and their results combine by `combine`. No closure, lock, allocation or
+  /// Swift code runs per message on the register path.
+  ///
+  /// Setting a route again for the same selector, signature and rule swaps its target
+  /// list in place. Each target's method is looked up now (a target that forwards is
+  /// called through its forwarding IMP); a target changing its methods later is seen when
+  /// the route is set again. Throws when a target's method has other types, a target
+  /// does not handle the selector, or the rule cannot be routed (see
+  /// ``routePath(for:combine:)``).
+  @discardableResult
+  public func setRoute(
+    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine
+  ) throws(RuntimeError) -> RoutePath {
+    // Route changes are rare; one lock keeps a route's list and what it keeps alive in step.
+    try routeWriters.withLock { _ throws(RuntimeError) -> RoutePath in
+      try setRouteLocked(selector, signature: signature, targets: targets, combine: combine)
+    }
+  }
+
+  private func setRouteLocked(
+    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine
+  ) throws(RuntimeError) -> RoutePath {
+    guard let path = RuntimeObject.routePath(for: signature, combine: combine) else {
+      throw .invalidSignature(
+        encoding: signature.encoding, reason: "the \(combine) rule cannot be routed for this result type")
+    }
+    var imps: [dp_imp?] = []
+    var kept: [Method] = []
+    for target in targets {
+      switch try Runtime.dispatch(target.receiver.cObject, selector) {
+      case .method(let imp, let types):
+        guard signature.matches(cTypes: types) else {
+          throw .signatureMismatch(
+            selector: selector, expected: signature.encoding, found: types.map { String(cString: $0) } ?? "?")
+        }
+        imps.append(imp.cFunction)
+        if let m = target.receiver.method(for: selector) { kept.append(m) }
+      case .forward(_, let declared):
+        guard declared === signature else {
+          throw .signatureMismatch(selector: selector, expected: signature.encoding, found: declared.encoding)
+        }
+        imps.append(try Runtime.forwardingIMP(for: signature).cFunction)
+      }
+    }
+    for target in targets { target.membership.watch(target.receiver) }
+    let box = try routeBox(for: selector, signature: signature, combine: combine, path: path)
+    box.keptMethods = kept
+    box.memberships = targets.map(\.membership)
+    var handles: [dp_id?] = targets.map { $0.receiver.cObject }
+    var nodes: [OpaquePointer?] = targets.map { $0.membership.node }
+    handles.withUnsafeMutableBufferPointer { h in
+      imps.withUnsafeMutableBufferPointer { i in
+        nodes.withUnsafeMutableBufferPointer { n in
+          dp_route_set_targets(box.raw, UInt32(targets.count), h.baseAddress, i.baseAddress, n.baseAddress)
+        }
+      }
+    }
+    return path
+  }
+
+  /// The route serving `selector` if it has this signature and rule, else a new one
+  /// installed as this object's own method for `selector`.
+  private func routeBox(
+    for selector: Selector, signature: MethodSignature, combine: RouteCombine, path: RoutePath
+  ) throws(RuntimeError) -> RouteBox {
+    if let existing = ownMethod(for: selector)?.route, existing.signature === signature,
+      existing.combine == combine
+    {
+      return existing
+    }
+    var ffiEntry: dp_imp? = nil
+    if path == .libffi { ffiEntry = try RuntimeObject.libffiRouteEntry(for: signature).cFunction }
+    let rc = dp_return_class(signature.registerPlan?.returnClass ?? 0)
+    guard
+      let raw = dp_route_create(
+        selector.raw, combine.raw, rc, UInt32(signature.returnLayout.size),
+        path == .libffi ? signature.cif : nil, ffiEntry)
+    else {
+      throw .invalidSignature(encoding: signature.encoding, reason: "no route entry for this return class")
+    }
+    let box = RouteBox(raw: raw, signature: signature, combine: combine, path: path)
+    let entry = IMP(dp_route_entry(raw)!)
+    setOwn(Method(selector: selector, signature: signature, imp: entry, route: box))
+    return box
+  }
+
+  private static func libffiRouteEntry(for signature: MethodSignature) throws(RuntimeError) -> IMP {
+    try signature.routeEntry.withLock { made throws(RuntimeError) -> IMP in
+      if let made { return made }
+      var closure: UnsafeMutableRawPointer? = nil
+      guard let code = dp_route_ffi_entry_create(signature.cif, &closure) else {
+        throw .closureAllocationFailed(encoding: signature.encoding)
+      }
+      // Lives as long as the (interned, immortal) signature.
+      made = IMP(code)
+      return made!
+    }
+  }
+
+  /// Removes the route for `selector` (the class's method, or forwarding, answers again).
+  /// Dispatches already running finish on the old route; call
+  /// ``Quiescence/synchronize()`` to wait for them on other threads.
+  public func removeRoute(_ selector: Selector) {
+    routeWriters.withLock { _ in
+      if ownMethod(for: selector)?.route != nil { removeMethod(selector) }
+    }
+  }
+
+  /// The path of the route serving `selector`, or nil when it is not routed.
+  public func routePath(for selector: Selector) -> RoutePath? { ownMethod(for: selector)?.route?.path }
+
+  /// How many targets the route for `selector` has (nil when not routed).
+  public func routeTargetCount(for selector: Selector) -> Int? {
+    ownMethod(for: selector)?.route.map { Int(dp_route_target_count($0.raw)) }
+  }
+}

@@ -1,0 +1,292 @@
+import CTestSupport
+import Synchronization
+import Testing
+
+@testable import MessageRuntime
+
+/// A 40-byte result (returned in memory), as in `dp_test_big`.
+struct Big: MessageArgument, BitwiseCopyable, Equatable {
+  var a, b, c, d, e: Int64
+  static let typeEncoding: TypeEncoding = .structure(name: "dp_test_big", fields: Array(repeating: .longLong, count: 5))
+}
+
+@Suite("Routes (fast forwarding)") struct RouteTests {
+  let add = Message<Int, Int, Double>("add:to:")
+  let check = Message<Bool, Int>("check:")
+  let big = Message<Big>("bigValue")
+  let many = Message<Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double>(
+    "a:b:c:d:e:f:g:h:i:j:")
+
+  /// A class whose `add:to:` records its tag and returns `tag * 1000 + a + b`.
+  func targets(_ count: Int, log: LockedLog) throws -> [RuntimeObject] {
+    try (0..<count).map { tag in
+      let cls = try RuntimeClass(name: uniqueClassName("Target\(tag)"))
+      try cls.addMethod(add) { _, a, b in
+        log.append("t\(tag)")
+        return tag * 1000 + a + Int(b)
+      }
+      return RuntimeObject(class: cls)
+    }
+  }
+
+  @Test func registerRouteReplaysToEveryTargetFromSwiftAndC() throws {
+    let log = LockedLog()
+    let ts = try targets(3, log: log)
+    let proxy = ForwardingProxy()
+    let members = ts.map { _ in RouteMembership() }
+    let path = try proxy.setRoute(
+      add.selector, signature: add.signature, targets: zip(ts, members).map { RouteTarget($0, membership: $1) },
+      combine: .last)
+    #expect(path == .registers)
+    #expect(proxy.routePath(for: add.selector) == .registers)
+    #expect(try add.send(to: proxy, 1, 2) == 2003)
+    #expect(log.entries == ["t0", "t1", "t2"])
+    #expect(dp_test_c_send_add(proxy.cObject, add.selector.cSelector, 5, 5) == 2010)
+    #expect(log.entries.count == 6)
+    // Swapping the list in place keeps the same route.
+    try proxy.setRoute(
+      add.selector, signature: add.signature, targets: [RouteTarget(ts[1], membership: members[1])], combine: .last)
+    #expect(try add.send(to: proxy, 0, 0) == 1000)
+    #expect(proxy.routeTargetCount(for: add.selector) == 1)
+  }
+
+  @Test func firstCallsOnlyTheFirstPresentTarget() throws {
+    let log = LockedLog()
+    let ts = try targets(3, log: log)
+    let proxy = ForwardingProxy()
+    let members = ts.map { _ in RouteMembership() }
+    try proxy.setRoute(
+      add.selector, signature: add.signature, targets: zip(ts, members).map { RouteTarget($0, membership: $1) },
+      combine: .first)
+    #expect(try add.send(to: proxy, 1, 1) == 2)
+    members[0].markRemoved()
+    #expect(try add.send(to: proxy, 1, 1) == 1002)
+    #expect(log.entries == ["t0", "t1"])
+  }
+
+  @Test(arguments: [
+    ([true, true, true], RouteCombine.allTrue, true),
+    ([true, false, true], .allTrue, false),
+    ([false, false, false], .anyTrue, false),
+    ([false, true, false], .anyTrue, true),
+  ])
+  func booleanRules(answers: [Bool], combine: RouteCombine, expected: Bool) throws {
+    let calls = Atomic<Int>(0)
+    let ts = try answers.map { answer in
+      let cls = try RuntimeClass(name: uniqueClassName("Checker"))
+      try cls.addMethod(check) { _, _ in
+        calls.add(1, ordering: .relaxed)
+        return answer
+      }
+      return RuntimeObject(class: cls)
+    }
+    let proxy = ForwardingProxy()
+    try proxy.setRoute(
+      check.selector, signature: check.signature,
+      targets: ts.map { RouteTarget($0, membership: RouteMembership()) }, combine: combine)
+    #expect(try check.send(to: proxy, 1) == expected)
+    #expect(calls.load(ordering: .relaxed) == answers.count)  // every target called
+  }
+
+  @Test func firstNonZeroKeepsTheFirstNonZeroResult() throws {
+    let value = Message<Int>("value")
+    let ts = try [0, 7, 9].map { v in
+      let cls = try RuntimeClass(name: uniqueClassName("Value"))
+      try cls.addMethod(value) { _ in v }
+      return RuntimeObject(class: cls)
+    }
+    let proxy = ForwardingProxy()
+    try proxy.setRoute(
+      value.selector, signature: value.signature,
+      targets: ts.map { RouteTarget($0, membership: RouteMembership()) }, combine: .firstNonZero)
+    #expect(try value.send(to: proxy) == 7)
+  }
+
+  @Test func removalDuringDispatchOnTheSameThreadTakesEffectAtOnce() throws {
+    let log = LockedLog()
+    let second = RouteMembership()
+    let firstClass = try RuntimeClass(name: uniqueClassName("Remover"))
+    try firstClass.addMethod(add) { _, _, _ in
+      log.append("first removes second")
+      second.markRemoved()
+      Quiescence.synchronize()  // re-entrant: must not wait for this thread
+      return 1
+    }
+    let ts = try targets(2, log: log)
+    let remover = RuntimeObject(class: firstClass)
+    let proxy = ForwardingProxy()
+    try proxy.setRoute(
+      add.selector, signature: add.signature,
+      targets: [
+        RouteTarget(remover, membership: RouteMembership()),
+        RouteTarget(ts[0], membership: second), RouteTarget(ts[1], membership: RouteMembership()),
+      ], combine: .last)
+    #expect(try add.send(to: proxy, 0, 0) == 1000)
+    #expect(log.entries == ["first removes second", "t1"])
+  }
+
+  @Test func libffiRoutesForMemoryResultsAndStackArguments() throws {
+    let bigTargets = try (1...3).map { n in
+      let cls = try RuntimeClass(name: uniqueClassName("Big"))
+      try cls.addMethod(big) { _ in Big(a: Int64(n), b: 2, c: 3, d: 4, e: Int64(n * 10)) }
+      return RuntimeObject(class: cls)
+    }
+    let proxy = ForwardingProxy()
+    let path = try proxy.setRoute(
+      big.selector, signature: big.signature,
+      targets: bigTargets.map { RouteTarget($0, membership: RouteMembership()) }, combine: .last)
+    #expect(path == .libffi)
+    #expect(try big.send(to: proxy) == Big(a: 3, b: 2, c: 3, d: 4, e: 30))
+    let fromC = dp_test_c_send_big(proxy.cObject, big.selector.cSelector)
+    #expect(fromC.a == 3 && fromC.e == 30)
+    try proxy.setRoute(
+      big.selector, signature: big.signature,
+      targets: bigTargets.map { RouteTarget($0, membership: RouteMembership()) }, combine: .first)
+    #expect(try big.send(to: proxy).a == 1)
+
+    let sums = LockedLog()
+    let manyTargets = try (0..<2).map { tag in
+      let cls = try RuntimeClass(name: uniqueClassName("Many"))
+      try cls.addMethod(many) { _, a, b, c, d, e, f, g, h, i, j in
+        let sum = a + b + c + d + e + f + g + h + i + j
+        sums.append("\(tag):\(sum)")
+        return sum * Double(tag + 1)
+      }
+      return RuntimeObject(class: cls)
+    }
+    #expect(!many.signature.travelsInRegisters)
+    try proxy.setRoute(
+      many.selector, signature: many.signature,
+      targets: manyTargets.map { RouteTarget($0, membership: RouteMembership()) }, combine: .last)
+    #expect(try many.send(to: proxy, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == 110)
+    #expect(sums.entries == ["0:55.0", "1:55.0"])
+  }
+
+  @Test func rulesThatCannotBeRoutedAreRefused() throws {
+    let ratio = Message<Double>("ratio")
+    #expect(RuntimeObject.routePath(for: ratio.signature, combine: .allTrue) == nil)
+    #expect(RuntimeObject.routePath(for: big.signature, combine: .firstNonZero) == nil)
+    #expect(RuntimeObject.routePath(for: check.signature, combine: .anyTrue) == .registers)
+    #expect(throws: RuntimeError.self) {
+      try ForwardingProxy().setRoute(ratio.selector, signature: ratio.signature, targets: [], combine: .allTrue)
+    }
+  }
+
+  @Test func aTargetWithOtherTypesIsRefused() throws {
+    let cls = try RuntimeClass(name: uniqueClassName())
+    try cls.addMethod(Message<Int, Int, Int>("add:to:")) { _, a, b in a + b }
+    #expect(throws: RuntimeError.signatureMismatch(selector: add.selector, expected: "q@:qd", found: "q@:qq")) {
+      try ForwardingProxy().setRoute(
+        add.selector, signature: add.signature,
+        targets: [RouteTarget(RuntimeObject(class: cls), membership: RouteMembership())], combine: .last)
+    }
+  }
+
+  @Test func staleIMPFallsBackAfterTheRouteIsRemoved() throws {
+    let log = LockedLog()
+    let ts = try targets(1, log: log)
+    let proxy = RelayProxy(target: ts[0])  // forwards when not routed
+    try proxy.setRoute(
+      add.selector, signature: add.signature, targets: [RouteTarget(ts[0], membership: RouteMembership())],
+      combine: .last)
+    let routed = Runtime.lookup(proxy, add.selector)
+    proxy.removeRoute(add.selector)
+    #expect(proxy.routePath(for: add.selector) == nil)
+    typealias F = @convention(c) (OpaquePointer, OpaquePointer, Int, Double) -> Int
+    // The old entry finds no route and re-dispatches to the forwarding path.
+    #expect(routed.unsafeCast(to: F.self)(proxy.cObject, add.selector.cSelector, 2, 3) == 5)
+    #expect(log.entries == ["t0"])
+  }
+
+  @Test func aTargetThatForwardsIsCalledThroughItsForwardingIMP() throws {
+    let log = LockedLog()
+    let ts = try targets(2, log: log)
+    let inner = RelayProxy(target: ts[1])
+    let outer = ForwardingProxy()
+    try outer.setRoute(
+      add.selector, signature: add.signature,
+      targets: [RouteTarget(ts[0], membership: RouteMembership()), RouteTarget(inner, membership: RouteMembership())],
+      combine: .last)
+    #expect(try add.send(to: outer, 1, 1) == 1002)
+    #expect(log.entries == ["t0", "t1"])
+  }
+
+  @Test func aDeallocatedTargetIsSkipped() throws {
+    let log = LockedLog()
+    var ts = try targets(3, log: log)
+    let proxy = ForwardingProxy()
+    let memberships = ts.map { _ in RouteMembership() }
+    try proxy.setRoute(
+      add.selector, signature: add.signature, targets: zip(ts, memberships).map { RouteTarget($0, membership: $1) },
+      combine: .last)
+    ts.remove(at: 2)  // the last target is deallocated; the route does not keep it
+    #expect(memberships[2].isRemoved)
+    #expect(try add.send(to: proxy, 0, 0) == 1000)
+    #expect(log.entries == ["t0", "t1"])
+  }
+
+  @Test func deallocationHandlersRunBeforeTheHandleGoesAway() throws {
+    let seen = Mutex<(handle: UInt, objectVisible: Bool)>((0, true))
+    var expected: UInt = 0
+    do {
+      let obj = RuntimeObject()
+      expected = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(obj.cObject)))
+      obj.addDeallocationHandler { handle in
+        // The handle is still valid, but no longer leads to the object.
+        let visible = RuntimeObject.object(forHandle: handle) != nil
+        let bits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
+        seen.withLock { $0 = (bits, visible) }
+      }
+      let removed = obj.addDeallocationHandler { _ in Issue.record("removed handler ran") }
+      obj.removeDeallocationHandler(removed)
+    }
+    let result = seen.withLock { $0 }
+    #expect(result.handle == expected)
+    #expect(!result.objectVisible)
+  }
+
+  @Test func concurrentSendsWhileTargetsAreRemoved() throws {
+    let removedAndReturned = Mutex<Set<Int>>([])
+    let violations = Atomic<Int>(0)
+    let calls = Atomic<Int>(0)
+    let ts = try (0..<6).map { tag in
+      let cls = try RuntimeClass(name: uniqueClassName("Racer\(tag)"))
+      try cls.addMethod(add) { _, a, _ in
+        calls.add(1, ordering: .relaxed)
+        if removedAndReturned.withLock({ $0.contains(tag) }) { violations.add(1, ordering: .relaxed) }
+        return a
+      }
+      return RuntimeObject(class: cls)
+    }
+    let members = ts.map { _ in RouteMembership() }
+    let proxy = ForwardingProxy()
+    try proxy.setRoute(
+      add.selector, signature: add.signature, targets: zip(ts, members).map { RouteTarget($0, membership: $1) },
+      combine: .last)
+    let stop = Atomic<Bool>(false)
+    let selector = add.selector
+    let senders = (0..<3).map { _ in
+      Thread.start {
+        while !stop.load(ordering: .relaxed) {
+          _ = dp_test_c_send_add(proxy.cObject, selector.cSelector, 1, 0)
+        }
+      }
+    }
+    var remaining = Array(0..<6)
+    while remaining.count > 1 {
+      let victim = remaining.removeLast()
+      members[victim].markRemoved()
+      try proxy.setRoute(
+        add.selector, signature: add.signature,
+        targets: remaining.map { RouteTarget(ts[$0], membership: members[$0]) }, combine: .last)
+      Quiescence.synchronize()
+      removedAndReturned.withLock { _ = $0.insert(victim) }
+      let before = calls.load(ordering: .relaxed)
+      while calls.load(ordering: .relaxed) < before + 200 {}
+    }
+    stop.store(true, ordering: .relaxed)
+    for s in senders { s.join() }
+    #expect(violations.load(ordering: .relaxed) == 0)
+    #expect(calls.load(ordering: .relaxed) > 1000)
+  }
+}
