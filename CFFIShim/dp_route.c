@@ -192,7 +192,7 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   const dp_route *route = route_for(self, cmd);
   if (__builtin_expect(route == NULL, 0)) {
     dp_read_exit_inline();
-    ffi_call(cif, dp_msg_lookup(self, cmd), ret, args);
+    dp_ffi_call(cif, dp_msg_lookup(self, cmd), ret, args);
     return;
   }
   const dp_route_list *list = LOAD_ACQ(route->list);
@@ -207,7 +207,9 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
     target = t->target;
     // Only LAST and FIRST are given to libffi routes (results that need a boolean
     // reading travel in registers), so every result lands in ret.
-    ffi_call(cif, t->imp, ret, args);
+    // dp_ffi_call, not ffi_call: libffi rewrites args[i] of a struct over 16 bytes to
+    // point at its own dead copy, and the next target would read through it.
+    dp_ffi_call(cif, t->imp, ret, args);
     if (route->combine == DP_COMBINE_FIRST) break;
   }
   args[0] = saved_self;

@@ -38,6 +38,28 @@ enum FFIType {
     return kept.pointer
   }
 
+  /// The libffi type for a result of `type`.
+  ///
+  /// On x86-64 this refuses a 16-byte aggregate that mixes `long double` with other
+  /// members, such as `(?=Dq)`: the ABI returns it in memory, but libffi returns every
+  /// 16-byte aggregate with a `long double` in it in rax:rdx, and no libffi type describes
+  /// a 16-byte result in memory. (As an argument it travels in memory and is fine.)
+  static func returnType(for type: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<ffi_type> {
+    let built = try self.type(for: type)
+    #if arch(x86_64)
+      let t = type.unqualified
+      if scalarCode(t) == nil, let layout = try? t.layout(), layout.size == 16, layout.alignment == 16,
+        built != dp_ffi_scalar_type(CChar(UInt8(ascii: "D")))
+      {
+        throw .invalidSignature(
+          encoding: t.canonicalString,
+          reason: "a 16-byte result mixing long double with other members is returned in memory, "
+            + "which libffi cannot describe")
+      }
+    #endif
+    return built
+  }
+
   /// The scalar code `dp_ffi_scalar_type` understands, or nil for aggregates.
   static func scalarCode(_ t: TypeEncoding) -> CChar? {
     let code: Character
@@ -65,6 +87,17 @@ enum FFIType {
   }
 
   private static func aggregate(_ t: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<ffi_type> {
+    #if arch(x86_64)
+      // A struct or union that is one `long double` (`{?=D}`, `(?=D)`) travels exactly
+      // as a `long double`: in memory as an argument, in x87 st(0) as a result. libffi
+      // would return a struct of one long double in memory (sret) instead.
+      if let scalars = try? ScalarMap.flatten(t), !scalars.isEmpty,
+        scalars.allSatisfy({ $0.kind == .x87 && $0.offset == 0 }), (try? t.layout().size) == 16,
+        let longDouble = dp_ffi_scalar_type(CChar(UInt8(ascii: "D")))
+      {
+        return longDouble
+      }
+    #endif
     switch t {
     case .structure(_, let fields?):
       // libffi has no array type: an array member is its element repeated.
@@ -108,6 +141,15 @@ enum FFIType {
         encoding: t.canonicalString, reason: "an empty union cannot be passed by value")
     }
     let scalars = try ScalarMap.flatten(t)
+    #if arch(x86_64)
+      // A union with a `long double` member (and another kind of member: see
+      // `aggregate`) is 16-aligned and, by the x87 merge rule, always passed and returned
+      // in memory. A struct of `long double`s has that size, alignment and class.
+      if layout.alignment == 16, let longDouble = dp_ffi_scalar_type(CChar(UInt8(ascii: "D"))) {
+        let elements = [UnsafeMutablePointer<ffi_type>?](repeating: longDouble, count: layout.size / 16)
+        return elements.withUnsafeBufferPointer { dp_ffi_struct_create($0.baseAddress, $0.count) }
+      }
+    #endif
     let slot = min(layout.alignment, 8)
     var elements: [UnsafeMutablePointer<ffi_type>?] = []
     var offset = 0
@@ -165,6 +207,86 @@ struct ScalarMap {
       out.append(Scalar(offset: base, size: 16, kind: .x87))
     default:
       out.append(Scalar(offset: base, size: try layout(t).size, kind: .integer))
+    }
+  }
+}
+
+/// A call interface that works around a libffi bug on x86-64 (libffi issue #574, fixed in
+/// libffi 3.4.7 by pull request #848): `ffi_call` copies a 9–16-byte struct whose first
+/// eightbyte goes to the last integer register (r9) with the struct's full size, so its
+/// second eightbyte overwrites the value of the first SSE argument register (xmm0).
+///
+/// Such a struct always has an INTEGER and an SSE eightbyte (two INTEGER ones would not
+/// fit in one register), and passing it in registers is, at the machine level, the same
+/// as passing its eightbytes as two scalar arguments — a 64-bit integer in r9 and a float
+/// or double in the next SSE register. The split call interface does that. Harmless on a
+/// fixed libffi: it describes the same call.
+struct SplitFFICall: @unchecked Sendable {
+  /// The call interface with every affected struct split in two.
+  let cif: UnsafeMutablePointer<ffi_cif>
+  /// For each argument of `cif`: the signature's argument it comes from, and the offset
+  /// in that argument.
+  let sourceArgument: [Int]
+  let sourceOffset: [Int]
+
+  /// The split interface, or nil when no argument hits the bug.
+  static func make(
+    returnType: TypeEncoding, arguments: [TypeEncoding], ffiReturn: UnsafeMutablePointer<ffi_type>?,
+    ffiArguments: [UnsafeMutablePointer<ffi_type>?]
+  ) -> SplitFFICall? {
+    #if arch(x86_64)
+      // Assign registers the way libffi does; a result in memory takes rdi first.
+      var gp = 0
+      var fp = 0
+      if returnType != .void, FFIType.scalarCode(returnType) == nil,
+        ffiReturn != dp_ffi_scalar_type(CChar(UInt8(ascii: "D"))),
+        RegisterPlan.SysV.classify(returnType) == nil
+      {
+        gp = 1
+      }
+      var affected: Set<Int> = []
+      for (index, arg) in arguments.enumerated() {
+        guard let classes = RegisterPlan.SysV.classify(arg), let size = try? arg.layout().size else { continue }
+        let needGP = classes.filter { $0 == .integer }.count
+        let needFP = classes.count - needGP
+        guard gp + needGP <= 6, fp + needFP <= 8 else { continue }  // on the stack
+        if size > 8, classes == [.integer, .sse], gp == 5, fp > 0 { affected.insert(index) }
+        gp += needGP
+        fp += needFP
+      }
+      guard !affected.isEmpty else { return nil }
+
+      var types: [UnsafeMutablePointer<ffi_type>?] = []
+      var sourceArgument: [Int] = []
+      var sourceOffset: [Int] = []
+      for (index, type) in ffiArguments.enumerated() {
+        if affected.contains(index), let size = try? arguments[index].layout().size {
+          types.append(dp_ffi_scalar_type(CChar(UInt8(ascii: "Q"))))
+          types.append(dp_ffi_scalar_type(CChar(UInt8(ascii: size - 8 <= 4 ? "f" : "d"))))
+          sourceArgument += [index, index]
+          sourceOffset += [0, 8]
+        } else {
+          types.append(type)
+          sourceArgument.append(index)
+          sourceOffset.append(0)
+        }
+      }
+      var status: Int32 = 0
+      let cif = types.withUnsafeBufferPointer {
+        dp_ffi_cif_create(ffiReturn, $0.baseAddress, UInt32($0.count), &status)
+      }
+      guard let cif else { return nil }
+      return SplitFFICall(cif: cif, sourceArgument: sourceArgument, sourceOffset: sourceOffset)
+    #else
+      return nil
+    #endif
+  }
+
+  /// `ffi_call` through the split interface with the signature's `arguments`.
+  func call(_ imp: IMP, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, result: UnsafeMutableRawPointer) {
+    withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: sourceArgument.count) { split in
+      for k in sourceArgument.indices { split[k] = arguments[sourceArgument[k]]! + sourceOffset[k] }
+      dp_ffi_call(cif, imp.cFunction, result, split.baseAddress)
     }
   }
 }

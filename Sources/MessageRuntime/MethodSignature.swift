@@ -33,6 +33,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   nonisolated(unsafe) let cif: UnsafeMutablePointer<ffi_cif>
   /// How the call travels when every argument is in a register; nil → libffi.
   let registerPlan: RegisterPlan?
+  /// The libffi call interface `call` uses instead of `cif` when a struct argument would
+  /// hit a libffi bug (see `SplitFFICall`); nil almost always.
+  let splitCall: SplitFFICall?
   /// The forwarding IMP for this signature, made on first use (see `ForwardingIMP`).
   let forwarding = Mutex<ClosureIMP?>(nil)
   /// The libffi route entry for this signature, made on first use (see `Route`); the
@@ -112,7 +115,7 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
 
     var ffiArgs: [UnsafeMutablePointer<ffi_type>?] = []
     for t in arguments { ffiArgs.append(try FFIType.type(for: t)) }
-    let ffiRet = try FFIType.type(for: returnType)
+    let ffiRet = try FFIType.returnType(for: returnType)
     var status: Int32 = 0
     let cif = ffiArgs.withUnsafeBufferPointer {
       dp_ffi_cif_create(ffiRet, $0.baseAddress, UInt32($0.count), &status)
@@ -130,9 +133,30 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
     self.cif = cif
     self.cTypes = makeCString(canonical)
     self.registerPlan = RegisterPlan.make(returnType: returnType, arguments: arguments)
+    self.splitCall = SplitFFICall.make(
+      returnType: returnType, arguments: arguments, ffiReturn: ffiRet, ffiArguments: ffiArgs)
   }
 
-  // Interned signatures live for the life of the process; nothing to free.
+  /// Interned signatures live for the life of the process (the table holds them); an
+  /// un-interned one (see `makeUninterned`) frees its call interface here.
+  deinit {
+    dp_ffi_cif_free(cif)
+    if let splitCall { dp_ffi_cif_free(splitCall.cif) }
+    cTypes.deallocate()
+  }
+
+  /// Builds a signature without interning it — everything `parse` checks and prepares,
+  /// freed when the value goes away. For fuzzing and validation of untrusted input;
+  /// do not install such a signature in a method table.
+  @_spi(Validation)
+  public static func makeUninterned(_ encoding: String) throws(RuntimeError) -> MethodSignature {
+    let types: [TypeEncoding]
+    do { types = try TypeEncoding.parseMethodTypes(encoding) } catch { throw .invalidEncoding(error) }
+    let ret = types[0].unqualified
+    let args = types.dropFirst().map(\.unqualified)
+    let canonical = ret.canonicalString + args.map(\.canonicalString).joined()
+    return try MethodSignature(canonical: canonical, returnType: ret, arguments: args)
+  }
 
   public var description: String { encoding }
 
@@ -166,7 +190,12 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
           for piece in plan.pieces {
             let source = arguments[piece.argument]!.advanced(by: piece.offset)
             let bank = piece.bank == .gp ? gp : fp
-            bank.baseAddress!.advanced(by: piece.register * 8).copyMemory(from: source, byteCount: piece.size)
+            let register = bank.baseAddress!.advanced(by: piece.register * 8)
+            register.copyMemory(from: source, byteCount: piece.size)
+            if piece.signExtend {
+              let value = piece.size == 1 ? Int64(register.load(as: Int8.self)) : Int64(register.load(as: Int16.self))
+              register.storeBytes(of: value, as: Int64.self)
+            }
           }
         }
       }
@@ -179,6 +208,8 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
           }
         }
       }
+    } else if let splitCall {
+      splitCall.call(imp, arguments: arguments, result: result)
     } else {
       dp_ffi_call(cif, imp.cFunction, result, arguments)
     }

@@ -22,6 +22,10 @@ struct RegisterPlan: Sendable, Equatable {
     var size: Int
     var bank: Bank
     var register: Int
+    /// The piece is a whole signed `char`/`short` argument, to be sign-extended to the
+    /// register: x86-64 callers extend narrow integer arguments to 32 bits and clang
+    /// relies on it in the callee (unsigned ones are zero-extended by the zeroed frame).
+    var signExtend = false
   }
 
   /// `size` bytes at `offset` within the result come from word `word` of the replay
@@ -86,10 +90,11 @@ struct RegisterPlan: Sendable, Equatable {
         let needFP = classes.count - needGP
         guard gp + needGP <= Int(dp_replay_gp_count()), fp + needFP <= Int(dp_replay_fp_count())
         else { return nil }
+        let signed = arg.unqualified == .char || arg.unqualified == .short
         for (word, c) in classes.enumerated() {
           let piece = Piece(
             argument: index, offset: word * 8, size: min(8, size - word * 8),
-            bank: c == .integer ? .gp : .fp, register: c == .integer ? gp : fp)
+            bank: c == .integer ? .gp : .fp, register: c == .integer ? gp : fp, signExtend: signed)
           if c == .integer { gp += 1 } else { fp += 1 }
           pieces.append(piece)
         }

@@ -130,9 +130,13 @@ final class RouteBox: @unchecked Sendable {
 extension RuntimeObject {
   /// Whether messages with `signature` can be routed with `combine`, and on which path;
   /// nil when they cannot (a boolean rule on a result that is not an integer or
-  /// pointer, or a rule other than `.last`/`.first` on the libffi path).
+  /// pointer, a rule other than `.last`/`.first` on the libffi path, or a signature
+  /// libffi 3.4.4 cannot call directly).
   public static func routePath(for signature: MethodSignature, combine: RouteCombine) -> RoutePath? {
     let path: RoutePath = signature.registerPlan != nil ? .registers : .libffi
+    // libffi 3.4.4 misplaces a float for these calls (see SplitFFICall); the route's C
+    // loop calls ffi_call directly, so leave them to the general path.
+    if path == .libffi && signature.splitCall != nil { return nil }
     switch combine {
     case .last, .first:
       return path

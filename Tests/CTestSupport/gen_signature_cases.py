@@ -10,7 +10,8 @@ writes, next to this script:
   SignatureCases.c          for every signature in CASES below:
                               - a recording IMP `R sc_impl_N(dp_id self, dp_sel _cmd, ...)`,
                               - a direct caller `sc_call_N(imp, self, sel, args, ret)`,
-                            and the table `dp_sig_cases[]` that lists them.
+                            and the table that lists them (`dp_sig_case_count`,
+                            `dp_sig_case_at`) with the recorder's accessors.
 
 What a recording IMP does
 -------------------------
@@ -20,9 +21,12 @@ elements, a union's largest member — the leaf order `SignatureHarness.swift` c
 in Swift). Two refinements:
 
   * A top-level `c C s S B` argument is recorded widened to 8 bytes (sign- or
-    zero-extended by its C type). Clang-compiled callees assume x86-64 callers extended
-    such arguments to 32 bits; a caller that did not (a raw register copy) shows up as
-    a wrong widened value.
+    zero-extended by its C type). On x86-64 the IMP declares such a parameter, when it
+    travels in a register, as the 32-bit integer the caller must have extended it to
+    (`SC_NARROW`; the generator assigns registers as the System V ABI does). Clang
+    relies on that extension in optimized callees, so a caller that skips it (a raw
+    register copy) must show up as a wrong value even in a debug build. The direct
+    caller uses the real narrow type, so C itself does the extension there.
   * A `long double` leaf records its significant bytes only (`DP_SIG_LDBL_BYTES`: 10 for
     x87, 16 for IEEE quad).
 
@@ -97,6 +101,7 @@ CASES = [
     ("mixed_fit", "d@:qdqdqd", True, "mixed integer/SSE, all in registers"),
     ("mixed_spill", "q@:qdqdqdqdqdqdf", False, "mixed, both banks overflow"),
     ("char_ret_stack", "c@:qqqqqq", False, "char result, arguments on the stack"),
+    ("narrow_on_stack", "s@:qqqqcsBC", False, "narrow integers in stack slots"),
     ("ushort_ret_stack", "S@:ffffffffff", False, "unsigned short result, floats spill"),
     # Structs by value: small, large, nested, mixed, floating point only, arrays inside.
     ("small8", "{Small8=ii}@:{Small8=ii}", True, "8-byte struct (one INTEGER eightbyte)"),
@@ -144,7 +149,11 @@ CASES = [
     ("longdouble", "D@:D", False, "long double in/out"),
     ("longdouble_mixed", "D@:iDdD", False, "long double among other arguments"),
     ("longdouble_arg", "v@:D", False, "long double argument, void result"),
-    ("longdouble_struct", "{LD1=D}@:{LD1=D}", False, "struct of one long double"),
+    ("longdouble_struct", "{LD1=D}@:{LD1=D}", False, "struct of one long double (x87 result)"),
+    # (As a result, (LDU=Dq) is refused: see SignatureTableTests.refused.)
+    ("longdouble_union", "q@:(LDU=Dq)i", False, "union with a long double (memory)"),
+    ("longdouble_union_in_struct", "{LDHolder=c(LDU=Dq)i}@:{LDHolder=c(LDU=Dq)i}d", False,
+     "16-aligned union inside a struct"),
     # Real delegate signatures.
     ("delegate_point", "v@:@{CGPoint=dd}^{CGPoint=dd}", True,
      "scrollViewWillEndDragging:withVelocity:targetContentOffset:"),
@@ -246,7 +255,7 @@ class Type:
         """A C declaration of `declarator` with this type (arrays nest their brackets)."""
         if self.kind == "array":
             return self.element.declare("%s[%d]" % (declarator, self.count))
-        return "%s %s" % (self.c_name(), declarator)
+        return join_declarator(self.c_name(), declarator)
 
     def writes_through(self):
         """Whether a pointer to this type is an out-parameter the IMP updates."""
@@ -264,6 +273,11 @@ class Type:
             return "[%d%s]" % (self.count, self.element.encoding())
         open_, close = ("{", "}") if self.kind == "struct" else ("(", ")")
         return open_ + self.name + "=" + "".join(f.encoding() for f in self.fields) + close
+
+
+def join_declarator(c_type, declarator):
+    """`int x`, but `char *x` rather than `char * x`."""
+    return c_type + declarator if c_type.endswith("*") else c_type + " " + declarator
 
 
 class Parser:
@@ -444,20 +458,87 @@ def update_statements(t, expr):
         elif kind == "bool":
             out.append("%s = !%s;" % (lv, lv))
         elif kind == "float":
-            out.append("%s = %s + (float)(sc_next(&h) %% 64) / 4.0f + 0.5f;" % (lv, lv))
+            # -x/2 + c changes every finite x but one (x = 2c/3), whatever its magnitude.
+            out.append("%s = -%s * 0.5f + (float)(sc_next(&h) %% 64) / 4.0f + 0.5f;" % (lv, lv))
         elif kind == "double":
-            out.append("%s = %s + (double)(sc_next(&h) %% 64) / 4.0 + 0.5;" % (lv, lv))
+            out.append("%s = -%s * 0.5 + (double)(sc_next(&h) %% 64) / 4.0 + 0.5;" % (lv, lv))
         elif kind == "ldouble":
-            out.append("%s = %s + (long double)(sc_next(&h) %% 64) / 3.0L;" % (lv, lv))
+            out.append("%s = -%s * 0.5L + (long double)(sc_next(&h) %% 64) / 3.0L;" % (lv, lv))
         else:
             out.append("%s = (%s)(uintptr_t)sc_next(&h);" % (lv, c_type))
     return out
 
 
+def all_scalars(t, offset=0):
+    """Yields (offset, size, kind) of every scalar in `t`, every union member included."""
+    if t.kind in ("scalar", "pointer"):
+        size, _ = t.layout()
+        yield offset, size, leaf_kind(t)
+    elif t.kind == "array":
+        size, _ = t.element.layout()
+        for k in range(t.count):
+            yield from all_scalars(t.element, offset + k * size)
+    elif t.kind == "struct":
+        for f in t.fields:
+            fsize, falign = f.layout()
+            offset = (offset + falign - 1) // falign * falign
+            yield from all_scalars(f, offset)
+            offset += fsize
+    elif t.kind == "union":
+        for f in t.fields:
+            yield from all_scalars(f, offset)
+
+
+def sysv_classes(t):
+    """x86-64 System V eightbyte classes ('int' or 'sse') of a value, None for memory."""
+    size, _ = t.layout()
+    scalars = list(all_scalars(t))
+    if size > 16 or any(kind == "ldouble" for _, _, kind in scalars):
+        return None
+    classes = ["sse"] * ((size + 7) // 8)
+    for offset, _, kind in scalars:
+        if kind not in ("float", "double"):
+            classes[offset // 8] = "int"
+    return classes
+
+
+def integer_register_arguments(ret, args):
+    """Indices of the arguments passed in integer registers on x86-64 System V."""
+    gp = 2  # self, _cmd
+    fp = 0
+    if ret.kind in ("struct", "union") and sysv_classes(ret) is None:
+        gp += 1  # the hidden result pointer
+    found = set()
+    for i, a in enumerate(args):
+        classes = sysv_classes(a)
+        if classes is None:
+            continue
+        need_gp = classes.count("int")
+        need_fp = len(classes) - need_gp
+        if gp + need_gp <= 6 and fp + need_fp <= 8:
+            gp += need_gp
+            fp += need_fp
+            if need_gp:
+                found.add(i)
+    return found
+
+
+def impl_parameter(t, name, in_register):
+    """A recording IMP's parameter: a narrow integer passed in a register as its 32-bit
+    x86-64 extension (stack slots carry no such guarantee, and clang assumes none)."""
+    if in_register and t.kind == "scalar" and t.code in NARROW_INTEGERS:
+        wide = "int32_t" if t.code in "cs" else "uint32_t"
+        return "SC_NARROW(%s, %s) %s" % (t.c_name(), wide, name)
+    return t.declare(name)
+
+
 def emit_case(index, name, encoding, ret, args):
-    params = ["dp_id self", "dp_sel _cmd"] + [a.declare("a%d" % (i + 2)) for i, a in enumerate(args)]
+    in_registers = integer_register_arguments(ret, args)
+    params = ["dp_id self", "dp_sel _cmd"] + [
+        impl_parameter(a, "a%d" % (i + 2), i in in_registers) for i, a in enumerate(args)]
     lines = ["// %s: %s" % (name, encoding)]
-    lines.append("static %s sc_impl_%d(%s) {" % (ret.c_name(), index, ", ".join(params)))
+    lines.append("static %s(%s) {" % (join_declarator(ret.c_name(), "sc_impl_%d" % index),
+                                     ", ".join(params)))
     lines.append("  sc_begin(self, _cmd);")
     for i, a in enumerate(args):
         for s in record_statements(a, "a%d" % (i + 2), True):
@@ -472,7 +553,7 @@ def emit_case(index, name, encoding, ret, args):
     if ret.kind == "void":
         lines.append("  (void)h;")
     else:
-        lines.append("  %s r;" % ret.c_name())
+        lines.append("  %s;" % join_declarator(ret.c_name(), "r"))
         lines.append("  memset(&r, 0, sizeof r);")
         for s in derive_statements(ret, "r"):
             lines.append("  " + s)
@@ -492,7 +573,8 @@ def emit_case(index, name, encoding, ret, args):
         lines.append("  (void)ret;")
         lines.append("  ((fn_t)imp)(%s);" % ", ".join(call_args))
     else:
-        lines.append("  %s r = ((fn_t)imp)(%s);" % (ret.c_name(), ", ".join(call_args)))
+        lines.append("  %s = ((fn_t)imp)(%s);" % (join_declarator(ret.c_name(), "r"),
+                                                  ", ".join(call_args)))
         lines.append("  memcpy(ret, &r, sizeof r);")
     lines.append("}")
     return "\n".join(lines)
@@ -585,6 +667,15 @@ SOURCE_PRELUDE = """\
 #include <string.h>
 
 #define SC_RECORD_CAPACITY 4096
+
+// A narrow integer parameter of a recording IMP. x86-64 callers extend `char`, `short`
+// and `_Bool` arguments to 32 bits (clang relies on it when optimizing), so the IMPs read
+// them as that 32-bit value; elsewhere they take the real type.
+#if defined(__x86_64__)
+#define SC_NARROW(type, wide) wide
+#else
+#define SC_NARROW(type, wide) type
+#endif
 
 typedef struct sc_record_state {
   unsigned calls;

@@ -167,6 +167,10 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     #expect(RuntimeObject.routePath(for: ratio.signature, combine: .allTrue) == nil)
     #expect(RuntimeObject.routePath(for: big.signature, combine: .firstNonZero) == nil)
     #expect(RuntimeObject.routePath(for: check.signature, combine: .anyTrue) == .registers)
+    // {INTEGER, SSE} struct in r9 after a double, with a stack argument: libffi's bug.
+    let hit = try MethodSignature.parse("v@:qqqd{M=qd}q")
+    #expect(hit.splitCall != nil)
+    #expect(RuntimeObject.routePath(for: hit, combine: .last) == nil)
     #expect(throws: RuntimeError.self) {
       try ForwardingProxy().setRoute(ratio.selector, signature: ratio.signature, targets: [], combine: .allTrue)
     }

@@ -183,14 +183,14 @@ typedef struct sc_Flags {
 typedef struct sc_Refs {
   dp_id f0;
   dp_sel f1;
-  dp_class * f2;
-  char * f3;
+  dp_class *f2;
+  char *f3;
 } sc_Refs;
 
 // {PtrPair=^v*}
 typedef struct sc_PtrPair {
-  void * f0;
-  char * f1;
+  void *f0;
+  char *f1;
 } sc_PtrPair;
 
 // (IntFloat=if)
@@ -227,6 +227,19 @@ typedef struct sc_CGPoint {
 typedef struct sc_LD1 {
   long double f0;
 } sc_LD1;
+
+// (LDU=Dq)
+typedef union sc_LDU {
+  long double f0;
+  long long f1;
+} sc_LDU;
+
+// {LDHolder=c(LDU=Dq)i}
+typedef struct sc_LDHolder {
+  signed char f0;
+  sc_LDU f1;
+  int f2;
+} sc_LDHolder;
 
 // MARK: Cases
 

@@ -1,0 +1,51 @@
+// libFuzzer entry: every input is parsed as one type encoding, as a method type list and
+// as a method signature (layouts, libffi types, the prepared call). The properties
+// checked are those a caller relies on: nothing traps or hangs, every rejection is a
+// typed error whose position lies inside the input, and every accepted encoding
+// round-trips through its canonical string.
+
+@_spi(Validation) import MessageRuntime
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let input = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+  let length = input.count
+
+  func checkPosition(_ error: TypeEncodingError) {
+    precondition(
+      error.position >= 0 && error.position <= max(length, error.encoding.count),
+      "error position \(error.position) outside input of length \(length): \(error)")
+    precondition(!error.description.isEmpty)
+  }
+
+  do {
+    let type = try TypeEncoding(parsing: input)
+    let canonical = type.canonicalString
+    let again = try TypeEncoding(parsing: canonical)
+    precondition(again.canonicalString == canonical, "canonical form is not stable: \(canonical)")
+    do { _ = try type.layout() } catch { checkPosition(error) }
+  } catch {
+    checkPosition(error)
+  }
+
+  do {
+    _ = try TypeEncoding.parseMethodTypes(input)
+  } catch {
+    checkPosition(error)
+  }
+
+  do {
+    let signature = try MethodSignature.makeUninterned(input)
+    precondition(signature.numberOfArguments >= 2)
+    precondition(signature.frameLength >= signature.argumentLayouts.map(\.size).reduce(0, +))
+    precondition(signature.returnBufferLength >= signature.returnLayout.size)
+  } catch {
+    switch error {
+    case .invalidEncoding(let e): checkPosition(e)
+    case .invalidSignature(_, let reason): precondition(!reason.isEmpty)
+    case .ffiPreparationFailed: break
+    default: preconditionFailure("unexpected error kind from the signature builder: \(error)")
+    }
+  }
+  return 0
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Fuzzes the type-encoding parser and signature builder with libFuzzer (+ AddressSanitizer).
+# Usage: Fuzz/run.sh [seconds]   (default 600). Prints libFuzzer's summary; exits non-zero
+# on a crash, a leak or a timeout, leaving the reproducer in Fuzz/artifacts/.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+seconds="${1:-600}"
+cd "$here"
+swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
+  --scratch-path "$here/.build" 2>&1 | tail -1
+work="$(mktemp -d)"
+cp corpus/* "$work/"
+mkdir -p artifacts
+"$here/.build/release/EncodingFuzzer" "$work" -max_total_time="$seconds" -timeout=5 \
+  -rss_limit_mb=4096 -artifact_prefix="$here/artifacts/" -print_final_stats=1 2>&1 |
+  grep -E "stat::|Done|ERROR|SUMMARY|crash|timeout|leak" || true
+status=${PIPESTATUS[0]}
+rm -rf "$work"
+exit "$status"

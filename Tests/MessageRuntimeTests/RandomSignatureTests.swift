@@ -1,0 +1,401 @@
+// Random signatures from the whole type grammar, each installed as a closure IMP that
+// records its arguments, and called along every path: Invocation (register replay or
+// libffi), a direct ffi_call of the IMP, ffi_call of a proxy's forwarding IMP,
+// MethodSignature.call of the forwarding IMP (replay into a libffi closure) and an
+// Invocation sent to the proxy. Every path must deliver the same argument leaves and
+// return the same result.
+//
+// Replay a failure with the seed and index from its message:
+//   DP_SIGNATURE_SEED=<seed> DP_SIGNATURE_INDEX=<index> swift test --filter RandomSignature
+// DP_SIGNATURE_COUNT sets how many signatures a run checks (default 1000).
+
+import CFFIShim
+import Testing
+
+@testable import MessageRuntime
+
+/// Random signatures over the type grammar:
+///
+///     signature := result argument{0…12}             (plus self and _cmd: up to 14)
+///     result    := void | qualified? (small | value)
+///     argument  := qualified? value
+///     value     := scalar | pointer | small | struct | union   (aggregates to depth 3)
+///     small     := {name=part{1…4}} | (?=part{2…4})        (≤ 16 bytes, no D)
+///     part      := scalar | small | [n f] | [n c]          (n in 1…3)
+///     scalar    := c C s S i I l L q Q f d B * @ # :  | D (rarer)
+///     pointer   := ^v | ^? | ^scalar | ^{Opaque} | ^struct | @?
+///     struct    := {name=field{1…5}}                   (name "?" or S<n>; ≤ 128 bytes)
+///     union     := (?=field{2…3})
+///     field     := value | [n element]                 (n in 1…4)
+///     element   := scalar | struct
+///
+/// About one signature in 50 puts an array by value as an argument or the result; the
+/// runtime must refuse it with `.invalidSignature`, as it must a 16-byte result that
+/// mixes `long double` with other members (see `Spec.expectedRefusal`).
+struct RandomSignatureGenerator {
+  var rng: SplitMix64
+
+  struct Spec {
+    var returnType: TypeEncoding
+    var arguments: [TypeEncoding]
+    /// The signature has an array by value and must be refused.
+    var refused: Bool
+
+    /// What the runtime must say when it refuses this signature, or nil if it must
+    /// accept it: arrays by value, and (x86-64) a 16-byte result that mixes `long double`
+    /// with other members — returned in memory, which libffi cannot describe.
+    var expectedRefusal: String? {
+      if refused { return "array" }
+      #if arch(x86_64)
+        if let layout = try? returnType.layout(), layout.size == 16, layout.alignment == 16,
+          !Self.isLongDoubleOnly(returnType)
+        {
+          return "long double"
+        }
+      #endif
+      return nil
+    }
+
+    /// A `long double`, or an aggregate whose every member is one at offset 0.
+    static func isLongDoubleOnly(_ t: TypeEncoding) -> Bool {
+      switch t.unqualified {
+      case .longDouble: return true
+      case .structure(_, let fields?): return fields.count == 1 && isLongDoubleOnly(fields[0])
+      case .union(_, let fields?): return !fields.isEmpty && fields.allSatisfy(isLongDoubleOnly)
+      case .array(1, let element): return isLongDoubleOnly(element)
+      default: return false
+      }
+    }
+
+    var encoding: String {
+      ([returnType, .object, .selector] + arguments).map(\.canonicalString).joined()
+    }
+  }
+
+  mutating func signature() -> Spec {
+    let count: Int
+    switch rng.below(10) {
+    case 0..<6: count = rng.below(5)
+    case 6..<9: count = 4 + rng.below(5)
+    default: count = 8 + rng.below(5)
+    }
+    var arguments = (0..<count).map { _ in qualified(value(depth: 0)) }
+    // Small aggregates are over-represented as results: register-pair returns are the
+    // ones with most ways to go wrong.
+    var returnType =
+      rng.chance(1, in: 6)
+      ? qualifiedVoid() : qualified(rng.chance(2, in: 5) ? small(depth: 0) : value(depth: 0))
+    var refused = false
+    if rng.chance(1, in: 50) {
+      refused = true
+      let array = TypeEncoding.array(count: 1 + rng.below(4), element: scalar())
+      if arguments.isEmpty || rng.chance(1, in: 3) {
+        returnType = array
+      } else {
+        arguments[rng.below(arguments.count)] = array
+      }
+    }
+    return Spec(returnType: returnType, arguments: arguments, refused: refused)
+  }
+
+  /// Sometimes a method qualifier, which the ABI ignores.
+  private mutating func qualified(_ t: TypeEncoding) -> TypeEncoding {
+    guard rng.chance(1, in: 12) else { return t }
+    let all: [TypeQualifiers] = [.const, .in, .inout, .out, .bycopy, .byref]
+    return .qualified(all[rng.below(all.count)], t)
+  }
+
+  private mutating func qualifiedVoid() -> TypeEncoding {
+    rng.chance(1, in: 4) ? .qualified(.oneway, .void) : .void
+  }
+
+  mutating func value(depth: Int) -> TypeEncoding {
+    let roll = rng.below(100)
+    if roll < 50 || depth >= 3 { return scalar() }
+    if roll < 58 { return pointer(depth: depth) }
+    if roll < 82 { return small(depth: depth) }
+    if roll < 93 { return structure(depth: depth) }
+    return union(depth: depth)
+  }
+
+  /// An aggregate of at most 16 bytes without `long double`: the ones the ABI splits
+  /// into registers, where classification mistakes show.
+  mutating func small(depth: Int) -> TypeEncoding {
+    for _ in 0..<8 {
+      let fields = (0..<(1 + rng.below(4))).map { _ -> TypeEncoding in
+        switch rng.below(10) {
+        case 0 where depth < 2: return small(depth: depth + 1)
+        case 1:
+          return .array(count: 1 + rng.below(3), element: rng.chance(1, in: 2) ? .float : .char)
+        default:
+          let t = scalar()
+          return t == .longDouble ? .double : t
+        }
+      }
+      let t: TypeEncoding =
+        rng.chance(1, in: 5) && fields.count > 1
+        ? .union(name: nil, fields: fields)
+        : .structure(name: rng.chance(1, in: 4) ? "P\(rng.below(100))" : nil, fields: fields)
+      if let size = try? t.layout().size, size <= 16 { return t }
+    }
+    return .structure(name: nil, fields: [.float, .int])
+  }
+
+  mutating func scalar() -> TypeEncoding {
+    if rng.chance(1, in: 60) { return .longDouble }
+    let all: [TypeEncoding] = [
+      .char, .unsignedChar, .short, .unsignedShort, .int, .unsignedInt, .long, .unsignedLong,
+      .longLong, .unsignedLongLong, .float, .double, .bool, .cString, .object, .classObject,
+      .selector, .float, .double, .double, .int, .longLong,
+    ]
+    return all[rng.below(all.count)]
+  }
+
+  mutating func pointer(depth: Int) -> TypeEncoding {
+    switch rng.below(6) {
+    case 0: return .pointer(.void)
+    case 1: return .pointer(.unknown)
+    case 2: return .pointer(.structure(name: "Opaque", fields: nil))
+    case 3: return .block
+    case 4: return .pointer(structure(depth: min(depth + 1, 3)))
+    default: return .pointer(scalar())
+    }
+  }
+
+  mutating func structure(depth: Int) -> TypeEncoding {
+    for _ in 0..<8 {
+      let fields = (0..<(1 + rng.below(5))).map { _ in field(depth: depth + 1) }
+      let name: String? = rng.chance(1, in: 4) ? "S\(rng.below(1000))" : nil
+      let t = TypeEncoding.structure(name: name, fields: fields)
+      if let size = try? t.layout().size, size <= 128 { return t }
+    }
+    return .structure(name: nil, fields: [scalar()])
+  }
+
+  mutating func union(depth: Int) -> TypeEncoding {
+    for _ in 0..<8 {
+      let fields = (0..<(2 + rng.below(2))).map { _ in field(depth: depth + 1) }
+      let t = TypeEncoding.union(name: nil, fields: fields)
+      if let size = try? t.layout().size, size <= 128 { return t }
+    }
+    return .union(name: nil, fields: [.int, .float])
+  }
+
+  mutating func field(depth: Int) -> TypeEncoding {
+    guard rng.chance(1, in: 6) else { return value(depth: depth) }
+    let element = depth < 3 && rng.chance(1, in: 3) ? structure(depth: depth) : scalar()
+    return .array(count: 1 + rng.below(4), element: element)
+  }
+}
+
+/// What a closure IMP received, per call.
+final class ClosureRecorder: @unchecked Sendable {
+  var calls = 0
+  var receiver: OpaquePointer?
+  var selector: Selector?
+  var arguments: [[UInt8]] = []
+}
+
+/// The result a closure IMP returns for arguments whose leaf bytes are `leaves`: each
+/// scalar leaf of `type` derived from their FNV-1a hash (valid values: 0/1 booleans,
+/// finite floating point). Padding is zero.
+func derivedResult(_ type: TypeEncoding, leaves: [UInt8]) -> [UInt8] {
+  var h: UInt64 = 0xCBF2_9CE4_8422_2325
+  for b in leaves { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+  var rng = SplitMix64(seed: h)
+  var out = [UInt8](repeating: 0, count: try! type.layout().size)
+  for leaf in Leaves.of(type) {
+    let bits = rng.next()
+    let value: [UInt8]
+    switch leaf.kind {
+    case .bool: value = [UInt8(bits & 1)]
+    case .float: value = withUnsafeBytes(of: Float(bits % 100_000) / 8) { Array($0) }
+    case .double: value = withUnsafeBytes(of: Double(bits % 100_000) / 8) { Array($0) }
+    case .longDouble: value = longDoubleBytes(Double(bits % 100_000), divideByThree: true)
+    default: value = littleEndian(bits, count: leaf.slotSize)
+    }
+    out.replaceSubrange(leaf.offset..<(leaf.offset + leaf.slotSize), with: value)
+  }
+  return out
+}
+
+/// `ffi_call` of `imp` with the frame's arguments: the runtime's libffi route, forced even
+/// where the runtime would replay registers (with its split call interface where a struct
+/// argument would hit libffi's r9/xmm0 bug — see `SplitFFICall`).
+func libffiCall(_ signature: MethodSignature, _ imp: IMP, _ frame: ArgumentFrame) {
+  if let split = signature.splitCall {
+    split.call(imp, arguments: frame.ffiArguments, result: frame.result)
+  } else {
+    dp_ffi_call(signature.cif, imp.cFunction, frame.result, frame.ffiArguments)
+  }
+}
+
+@Suite struct RandomSignatureTests {
+  /// Signatures are split into this many parallel test cases.
+  static let shards = 8
+
+  enum Path: String, CaseIterable {
+    /// `Invocation.invoke(target: target)`: register replay or libffi into the closure.
+    case invocation
+    /// `ffi_call` of the target's closure IMP.
+    case ffiDirect
+    /// `ffi_call` of the proxy's forwarding IMP (closure → forwardInvocation → invoke).
+    case ffiForwarding
+    /// `MethodSignature.call` of the forwarding IMP: replay when the signature has a plan.
+    case callForwarding
+    /// `Invocation.invoke(target: proxy)`.
+    case invocationToProxy
+  }
+
+  @Test(arguments: 0..<RandomSignatureTests.shards)
+  func randomSignaturesAgreeOnEveryPath(shard: Int) throws {
+    let seed = SignatureEnvironment.seed
+    var failures = 0
+    for index in stride(from: shard, to: SignatureEnvironment.count, by: Self.shards) {
+      if let only = SignatureEnvironment.onlyIndex, only != index { continue }
+      if try !check(index: index, seed: seed) { failures += 1 }
+      // A systematic bug fails most signatures; a few messages are enough to replay one.
+      if failures >= 5 {
+        Issue.record("shard \(shard): stopping after \(failures) failing signatures (seed \(seed))")
+        return
+      }
+    }
+  }
+
+  /// Checks random signature `index` of the run seeded with `seed`; false if it failed.
+  func check(index: Int, seed: UInt64) throws -> Bool {
+    var generator = RandomSignatureGenerator(rng: .stream(seed: seed, index: index))
+    let spec = generator.signature()
+    let replay = "DP_SIGNATURE_SEED=\(seed) DP_SIGNATURE_INDEX=\(index) (encoding \(spec.encoding))"
+    var ok = true
+    func verify(
+      _ condition: Bool, _ what: @autoclosure () -> String,
+      sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+      if !condition {
+        ok = false
+        Issue.record("\(what()) — \(replay)", sourceLocation: sourceLocation)
+      }
+    }
+
+    let signature: MethodSignature
+    do {
+      signature = try MethodSignature.make(
+        returnType: spec.returnType, arguments: [.object, .selector] + spec.arguments)
+    } catch {
+      if let expected = spec.expectedRefusal, case .invalidSignature(_, let reason) = error {
+        verify(reason.contains(expected), "refused for another reason than \(expected): \(reason)")
+      } else {
+        verify(false, "refused: \(error)")
+      }
+      return ok
+    }
+    if let expected = spec.expectedRefusal {
+      verify(false, "accepted as \(signature.encoding), but it must be refused (\(expected))")
+      return ok
+    }
+
+    // The canonical encoding parses back to the same interned signature.
+    verify(
+      (try? MethodSignature.parse(signature.encoding)) === signature,
+      "canonical encoding does not round-trip")
+    // Where there are no unions, the harness's leaves are the runtime's ScalarMap.
+    for type in signature.argumentTypes where !Leaves.containsUnion(type) {
+      let mine = Leaves.of(type).map { [$0.offset, $0.slotSize] }
+      let runtime = try ScalarMap.flatten(type).map { [$0.offset, $0.size] }
+      verify(mine == runtime, "leaves of \(type) differ from ScalarMap: \(mine) vs \(runtime)")
+    }
+
+    let n = signature.numberOfArguments
+    let types = signature.argumentTypes
+    let sel = selector(named: "random", arguments: n - 2)
+    let recorder = ClosureRecorder()
+    let target = RuntimeObject()
+    try target.setMethod(sel, signature: signature) { invocation in
+      recorder.calls += 1
+      recorder.receiver = invocation.targetHandle
+      recorder.selector = invocation.selector
+      recorder.arguments = (2..<n).map { try! invocation.argumentBytes(at: $0) }
+      if !signature.returnsVoid {
+        var leaves: [UInt8] = []
+        for (k, bytes) in recorder.arguments.enumerated() {
+          leaves += Leaves.bytes(bytes, of: types[k + 2])
+        }
+        try! invocation.setReturnBytes(derivedResult(signature.returnType, leaves: leaves))
+      }
+    }
+    let proxy = RetargetingProxy(target: target)
+    let methodIMP = try target.imp(for: sel)
+    let forwardingIMP = try proxy.imp(for: sel)
+    verify(
+      forwardingIMP == (try Runtime.forwardingIMP(for: signature)),
+      "proxy.imp(for:) is not the forwarding IMP")
+
+    let maker = ValueMaker(rng: generator.rng, realPointees: false)
+    let frame = ArgumentFrame(signature: signature)
+    var values: [[UInt8]] = []
+    var expectedLeaves: [[UInt8]] = []
+    for i in 2..<n {
+      let value = maker.value(of: types[i])
+      values.append(value)
+      expectedLeaves.append(Leaves.bytes(value, of: types[i]))
+      frame.set(i, value)
+    }
+    let expectedResult =
+      signature.returnsVoid
+      ? []
+      : Leaves.bytes(
+        derivedResult(signature.returnType, leaves: expectedLeaves.flatMap { $0 }),
+        of: signature.returnType)
+
+    for path in Path.allCases {
+      recorder.calls = 0
+      recorder.arguments = []
+      frame.clearResult()
+      let result: [UInt8]
+      switch path {
+      case .invocation, .invocationToProxy:
+        let invocation = Invocation(signature: signature, selector: sel)
+        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k + 2) }
+        try invocation.invoke(target: path == .invocation ? target : proxy)
+        result = invocation.returnBytes
+      case .ffiDirect:
+        frame.setReceiver(target.cObject, sel)
+        libffiCall(signature, methodIMP, frame)
+        result = frame.resultBytes
+      case .ffiForwarding:
+        frame.setReceiver(proxy.cObject, sel)
+        libffiCall(signature, forwardingIMP, frame)
+        result = frame.resultBytes
+      case .callForwarding:
+        frame.setReceiver(proxy.cObject, sel)
+        signature.call(forwardingIMP, arguments: frame.ffiArguments, result: frame.result)
+        result = frame.resultBytes
+      }
+
+      let context = "path \(path) (\(signature.travelsInRegisters ? "replay" : "libffi") signature)"
+      verify(recorder.calls == 1, "the IMP ran \(recorder.calls) times: \(context)")
+      verify(recorder.receiver == target.cObject, "self is not the target: \(context)")
+      verify(recorder.selector == sel, "_cmd: \(context)")
+      let recorded = zip(recorder.arguments, types.dropFirst(2)).map { Leaves.bytes($0, of: $1) }
+      if recorded != expectedLeaves {
+        let common = min(recorded.count, expectedLeaves.count)
+        let first = (0..<common).first { recorded[$0] != expectedLeaves[$0] } ?? common
+        let detail =
+          first < common
+          ? "argument \(first + 2) \(types[first + 2]): expected \(hex(expectedLeaves[first])) got \(hex(recorded[first]))"
+          : "\(recorded.count) arguments recorded"
+        verify(false, "arguments differ: \(context): \(detail)")
+      }
+      if !signature.returnsVoid {
+        let got = Leaves.bytes(result, of: signature.returnType)
+        verify(
+          got == expectedResult,
+          "result \(signature.returnType): \(context): expected \(hex(expectedResult)) got \(hex(got))"
+        )
+      }
+      if !ok { break }
+    }
+    return ok
+  }
+}
