@@ -11,7 +11,7 @@ swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-libr
 work="$(mktemp -d)"
 cp corpus/* "$work/"
 mkdir -p artifacts
-"$here/.build/release/EncodingFuzzer" "$work" -max_total_time="$seconds" -timeout=5 \
+LSAN_OPTIONS="suppressions=$here/../Tests/lsan-suppressions.txt" "$here/.build/release/EncodingFuzzer" "$work" -max_total_time="$seconds" -timeout=5 \
   -rss_limit_mb=4096 -artifact_prefix="$here/artifacts/" -print_final_stats=1 2>&1 |
   grep -E "stat::|Done|ERROR|SUMMARY|crash|timeout|leak" || true
 status=${PIPESTATUS[0]}
