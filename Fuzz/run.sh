@@ -13,7 +13,9 @@ cp corpus/* "$work/"
 mkdir -p artifacts
 LSAN_OPTIONS="suppressions=$here/../Tests/lsan-suppressions.txt" "$here/.build/release/EncodingFuzzer" "$work" -max_total_time="$seconds" -timeout=5 \
   -rss_limit_mb=4096 -artifact_prefix="$here/artifacts/" -print_final_stats=1 2>&1 |
-  grep -E "stat::|Done|ERROR|SUMMARY|crash|timeout|leak" || true
-status=${PIPESTATUS[0]}
+  tee "$work.log" | grep -E "stat::|Done|ERROR|SUMMARY|crash|timeout|leak" || true
+status=0
+grep -qE "ERROR: libFuzzer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY: libFuzzer" "$work.log" && status=1
+rm -f "$work.log"
 rm -rf "$work"
 exit "$status"

@@ -91,8 +91,8 @@ enum FFIType {
       // A struct or union that is one `long double` (`{?=D}`, `(?=D)`) travels exactly
       // as a `long double`: in memory as an argument, in x87 st(0) as a result. libffi
       // would return a struct of one long double in memory (sret) instead.
-      if let scalars = try? ScalarMap.flatten(t), !scalars.isEmpty,
-        scalars.allSatisfy({ $0.kind == .x87 && $0.offset == 0 }), (try? t.layout().size) == 16,
+      if (try? t.layout().size) == 16, let scalars = try? ScalarMap.flatten(t), !scalars.isEmpty,
+        scalars.allSatisfy({ $0.kind == .x87 && $0.offset == 0 }),
         let longDouble = dp_ffi_scalar_type(CChar(UInt8(ascii: "D")))
       {
         return longDouble
@@ -140,7 +140,9 @@ enum FFIType {
       throw .invalidSignature(
         encoding: t.canonicalString, reason: "an empty union cannot be passed by value")
     }
-    let scalars = try ScalarMap.flatten(t)
+    // Only a union of at most 16 bytes travels in registers, so only then does the
+    // class of each slot matter; flattening a larger one could be huge (arrays).
+    let scalars = layout.size <= 16 ? try ScalarMap.flatten(t) : []
     #if arch(x86_64)
       // A union with a `long double` member (and another kind of member: see
       // `aggregate`) is 16-aligned and, by the x87 merge rule, always passed and returned

@@ -52,6 +52,11 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
 
   private static let interned = Mutex<[String: MethodSignature]>([:])
 
+  /// The largest argument or result passed by value (64 KiB). Larger values are refused
+  /// with a typed error: building and calling such signatures would cost time and memory
+  /// in proportion to the value (an encoding of a few bytes can describe gigabytes).
+  public static let maximumValueSize = 65_536
+
   /// The signature for an ObjC method encoding such as `v@:@`, `q@:qd` or the old-style
   /// `v24@0:8@16`. Throws a typed error that names the problem and its position.
   public static func parse(_ encoding: String) throws(RuntimeError) -> MethodSignature {
@@ -93,9 +98,16 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
         throw .invalidSignature(
           encoding: canonical, reason: "\(what) is an array (\(t)); C passes arrays as pointers — use ^T")
       }
-      do { return try t.layout() } catch {
+      let layout: TypeLayout
+      do { layout = try t.layout() } catch {
         throw .invalidSignature(encoding: canonical, reason: "\(what): \(error)")
       }
+      guard layout.size <= MethodSignature.maximumValueSize else {
+        throw .invalidSignature(
+          encoding: canonical,
+          reason: "\(what) is \(layout.size) bytes; values passed by value are limited to \(MethodSignature.maximumValueSize) bytes")
+      }
+      return layout
     }
     var layouts: [TypeLayout] = []
     var offsets: [Int] = []

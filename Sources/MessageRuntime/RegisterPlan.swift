@@ -62,8 +62,10 @@ struct RegisterPlan: Sendable, Equatable {
 
     /// The class of each eightbyte of a value, or nil when it is passed in memory.
     static func classify(_ t: TypeEncoding) -> [Class]? {
-      guard let layout = try? t.layout(), let scalars = try? ScalarMap.flatten(t) else { return nil }
-      if layout.size > 16 || layout.size == 0 { return nil }
+      // Size first: anything over 16 bytes is MEMORY, and flattening it could be huge.
+      guard let layout = try? t.layout(), layout.size <= 16, layout.size > 0,
+        let scalars = try? ScalarMap.flatten(t)
+      else { return nil }
       var classes = [Class](repeating: .none, count: (layout.size + 7) / 8)
       for s in scalars {
         if s.kind == .x87 { return nil }
@@ -128,8 +130,8 @@ struct RegisterPlan: Sendable, Equatable {
     /// The member type and count of a homogeneous floating-point aggregate (1–4 members
     /// of one floating-point type), or nil.
     static func hfa(_ t: TypeEncoding) -> (size: Int, count: Int)? {
-      guard case .structure = t.unqualified, let scalars = try? ScalarMap.flatten(t),
-        let size = try? t.layout().size, let first = scalars.first
+      guard case .structure = t.unqualified, let size = try? t.layout().size, size <= 64,
+        let scalars = try? ScalarMap.flatten(t), let first = scalars.first
       else { return nil }
       guard scalars.count <= 4, first.kind == .float,
         scalars.allSatisfy({ $0.kind == .float && $0.size == first.size }),
@@ -145,8 +147,9 @@ struct RegisterPlan: Sendable, Equatable {
       let gpMax = Int(dp_replay_gp_count())
       let fpMax = Int(dp_replay_fp_count())
       for (index, arg) in arguments.enumerated() {
-        guard let scalars = try? ScalarMap.flatten(arg), let size = try? arg.layout().size,
-          size > 0
+        // Over 64 bytes is neither an HFA nor in registers; flattening it could be huge.
+        guard let size = try? arg.layout().size, size > 0, size <= 64,
+          let scalars = try? ScalarMap.flatten(arg)
         else { return nil }
         if scalars.contains(where: { $0.kind == .x87 }) { return nil }  // quad in q regs
         if let (member, count) = hfa(arg) {
@@ -173,7 +176,8 @@ struct RegisterPlan: Sendable, Equatable {
       var returnClass = UInt32(DP_RET_GP.rawValue)
       var resultPieces: [ResultPiece] = []
       if returnType.unqualified != .void {
-        guard let scalars = try? ScalarMap.flatten(returnType), let size = try? returnType.layout().size,
+        guard let size = try? returnType.layout().size, size <= 64,
+          let scalars = try? ScalarMap.flatten(returnType),
           !scalars.contains(where: { $0.kind == .x87 })
         else { return nil }
         if let (member, count) = hfa(returnType) {
