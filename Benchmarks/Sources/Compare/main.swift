@@ -1,0 +1,374 @@
+// Compare: the side-by-side benchmark of DelegateProxy's forwarding against a direct
+// call, hand-written Swift closures, a naive libffi forwarder and (rows read from the
+// GNUstep driver) a real NSProxy. One process measures every row below; prints a table
+// with ratios and writes results/latest.json.
+//
+//   swift run -c release Compare [--repetitions N] [--min-ms MS] [--output PATH]
+//                                [--gnustep-driver PATH | --gnustep-rows FILE]
+//                                [--gnustep-status TEXT]
+//                                [--swift-version TEXT] [--quick]
+//
+// `bash run.sh` (one directory up from Sources) compiles the GNUstep driver and passes
+// it here; it runs as a co-process whose sweeps interleave with ours. See README.md.
+
+import BenchmarkSupport
+import Foundation
+import ProxyFixtures
+
+// MARK: Arguments
+
+struct Options {
+  var settings = Settings()
+  var output: String?
+  var gnustepRows: String?
+  var gnustepDriver: String?
+  var gnustepStatus: String?
+  var swiftVersion: String?
+  var command = "swift run -c release Compare"
+  var quick = false
+}
+
+func parseOptions() -> Options {
+  var o = Options()
+  var args = CommandLine.arguments.dropFirst()
+  func value(_ flag: String) -> String {
+    guard let v = args.popFirst() else {
+      FileHandle.standardError.write(Data("Compare: \(flag) needs a value\n".utf8))
+      exit(2)
+    }
+    return v
+  }
+  while let a = args.popFirst() {
+    switch a {
+    case "--repetitions": o.settings.repetitions = Int(value(a)) ?? 9
+    case "--min-ms": o.settings.minRepetitionNanoseconds = UInt64((Double(value(a)) ?? 20) * 1e6)
+    case "--output": o.output = value(a)
+    case "--gnustep-rows": o.gnustepRows = value(a)
+    case "--gnustep-driver": o.gnustepDriver = value(a)
+    case "--gnustep-status": o.gnustepStatus = value(a)
+    case "--swift-version": o.swiftVersion = value(a)
+    case "--command": o.command = value(a)
+    case "--quick": o.quick = true
+    case "-h", "--help":
+      print(
+        """
+        usage: Compare [--repetitions N (≥7, default 9)] [--min-ms MS (default 20)] [--output PATH]
+                       [--gnustep-driver PATH | --gnustep-rows FILE] [--gnustep-status TEXT]
+                       [--swift-version TEXT] [--quick]
+        --gnustep-driver: run GNUstep/driver.m's executable alongside, one sweep of its rows after each of ours
+        --gnustep-rows: merge rows a driver printed earlier (one JSON object per line)
+        --quick: 7 repetitions of ≥2 ms, written to results/quick.json (smoke test, not for comparison)
+        """)
+      exit(0)
+    default:
+      FileHandle.standardError.write(Data("Compare: unknown argument \(a) (try --help)\n".utf8))
+      exit(2)
+    }
+  }
+  if o.quick {
+    o.settings.repetitions = 7
+    o.settings.minRepetitionNanoseconds = 2_000_000
+  }
+  if o.settings.repetitions < 7 {
+    FileHandle.standardError.write(Data("Compare: --repetitions raised to 7 (the minimum)\n".utf8))
+    o.settings.repetitions = 7
+  }
+  return o
+}
+
+/// Benchmarks/ (three levels above this file), where results/ lives.
+let benchmarksDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent()
+
+func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+
+// MARK: Measure
+
+let options = parseOptions()
+let fanouts = [1, 2, 4, 8, 64]
+let signatures = BenchSignature.allCases
+
+let problems = Fixtures.verify()
+guard problems.isEmpty else {
+  for p in problems { log("Compare: \(p)") }
+  exit(1)
+}
+let countingAllocations = Harness.interposerWorks()
+if !countingAllocations {
+  log("Compare: the malloc interposer is not counting in this process; allocs_per_message will be null")
+}
+
+let machine = Machine.current(swiftVersion: options.swiftVersion)
+log(
+  "Compare: \(options.settings.repetitions) repetitions of ≥\(options.settings.minRepetitionNanoseconds / 1_000_000) ms per row; \(machine.cpu), \(machine.logicalCores) cores"
+)
+
+var workloads: [Workload] = []
+for sig in signatures {
+  for fanout in fanouts {
+    workloads += RowKind.allCases.map { Workload.make($0, sig, fanout: fanout) }
+  }
+}
+workloads += [Workload.responders(members: 1000), Workload.responders(members: 3)]
+// The GNUstep driver, if given, calibrates first (alone on the machine), then takes a
+// sweep of its rows after each of ours.
+var driver: GNUstepDriver?
+var driverFailure: String?
+if let path = options.gnustepDriver {
+  log("  starting the GNUstep NSProxy driver (checking and calibrating its 25 rows)")
+  do {
+    driver = try GNUstepDriver(
+      path: path, minRepetitionMilliseconds: Double(options.settings.minRepetitionNanoseconds) / 1e6)
+  } catch {
+    driverFailure = "\(error)"
+    log("Compare: GNUstep driver: \(error)")
+  }
+}
+
+let started = Date()
+let results = Harness.measureAll(workloads, options.settings, progress: { log("  " + $0) }) {
+  guard let d = driver else { return }
+  do { try d.sweep() } catch {
+    driverFailure = "\(error)"
+    driver = nil
+    log("Compare: GNUstep driver: \(error)")
+  }
+}
+var driverRows: [ExternalRow] = []
+if let d = driver {
+  do { driverRows = try d.finish() } catch {
+    driverFailure = "\(error)"
+    log("Compare: GNUstep driver: \(error)")
+  }
+}
+let elapsed = Date().timeIntervalSince(started)
+
+// MARK: GNUstep rows
+
+var external: [ExternalRow] = []
+var gnustepStatus: [(String, JSON)]
+if options.gnustepDriver != nil {
+  if let failure = driverFailure {
+    gnustepStatus = [("status", .string("failed")), ("reason", .string(failure))]
+  } else {
+    external = driverRows
+    gnustepStatus = [
+      ("status", .string(external.isEmpty ? "no rows" : "measured")), ("rows", .int(external.count)),
+      ("how", .string("GNUstep/driver.m as a co-process: one sweep of its rows after each of Compare's")),
+    ]
+  }
+} else if let path = options.gnustepRows {
+  do {
+    external = try ExternalRow.read(path)
+    gnustepStatus = [("status", .string(external.isEmpty ? "no rows" : "measured")), ("rows", .int(external.count))]
+    if external.isEmpty { log("Compare: \(path) held no GNUstep rows") }
+  } catch {
+    gnustepStatus = [("status", .string("failed")), ("reason", .string("could not read \(path): \(error)"))]
+    log("Compare: could not read GNUstep rows from \(path): \(error)")
+  }
+} else {
+  // run.sh says "skipped: why" or "failed: why".
+  let text = options.gnustepStatus ?? "skipped: not run (bash Benchmarks/run.sh includes the GNUstep NSProxy rows)"
+  let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+  gnustepStatus =
+    parts.count == 2 && ["skipped", "failed"].contains(parts[0])
+    ? [("status", .string(parts[0])), ("reason", .string(parts[1]))]
+    : [("status", .string("skipped")), ("reason", .string(text))]
+}
+if let note = options.gnustepStatus, !external.isEmpty { gnustepStatus.append(("note", .string(note))) }
+
+// MARK: Table
+
+struct Cell {
+  var ns: Double?
+  var allocs: Double?
+  var frees: Double?
+}
+
+@MainActor func lookup(_ name: String, _ encoding: String, _ fanout: Int) -> Cell {
+  if let m = results.first(where: { $0.workload.name == name && $0.workload.signature.encoding == encoding && $0.workload.fanout == fanout }) {
+    return Cell(
+      ns: m.median, allocs: countingAllocations ? m.allocsPerMessage : nil,
+      frees: countingAllocations ? m.freesPerMessage : nil)
+  }
+  if let r = external.first(where: { $0.name == name && $0.signature == encoding && $0.fanout == fanout }) {
+    return Cell(ns: r.ns_per_message, allocs: r.allocs_per_message, frees: r.frees_per_message)
+  }
+  return Cell()
+}
+
+func formatNs(_ x: Double?) -> String {
+  guard let x, x.isFinite else { return "—" }
+  if x < 10 { return String(format: "%.2f", x) }
+  if x < 1000 { return String(format: "%.1f", x) }
+  return String(format: "%.0f", x)
+}
+
+func formatRatio(_ a: Double?, _ b: Double?) -> String {
+  guard let a, let b, a.isFinite, b.isFinite, b > 0 else { return "—" }
+  return a / b < 10 ? String(format: "%.2f×", a / b) : String(format: "%.0f×", a / b)
+}
+
+/// Allocations per message; "*" when fewer frees than allocations were seen.
+func formatAllocs(_ cell: Cell) -> String {
+  guard let x = cell.allocs, x.isFinite else { return "—" }
+  let text = x == x.rounded() ? String(format: "%.0f", x) : String(format: "%.2f", x)
+  if let f = cell.frees, f.isFinite, f < x - 0.01 { return text + "*" }
+  return text
+}
+
+func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
+  let n = s.count
+  if n >= width { return s }
+  let spaces = String(repeating: " ", count: width - n)
+  return left ? s + spaces : spaces + s
+}
+
+let kinds = RowKind.allCases.map(\.rawValue) + ["nsproxy_gnustep"]
+let shortNames = ["direct", "closures", "naive_ffi", "proxy_c", "proxy_swift", "nsproxy"]
+let ratioNames = ["proxy/direct", "proxy/naive_ffi", "nsproxy/proxy"]
+let width = 12
+
+var table = ""
+table += "ns per message (median of \(options.settings.repetitions) repetitions ≥ \(options.settings.minRepetitionNanoseconds / 1_000_000) ms each; one message = one send, whatever the fan-out)\n"
+table += "proxy = proxy_c (C caller → proxy's C entry); proxy path: \(proxyPath) (stand-in for MulticastProxy)\n"
+for sig in signatures {
+  table += "\n" + sig.encoding + "\n"
+  table += pad("fan-out", 8, left: true) + shortNames.map { pad($0, width) }.joined() + ratioNames.map { pad($0, 17) }.joined() + "\n"
+  for fanout in fanouts {
+    let cells = kinds.map { lookup($0, sig.encoding, fanout) }
+    let proxy = cells[3].ns
+    table += pad(String(fanout), 8, left: true) + cells.map { pad(formatNs($0.ns), width) }.joined()
+    table += pad(formatRatio(proxy, cells[0].ns), 17) + pad(formatRatio(proxy, cells[2].ns), 17)
+      + pad(formatRatio(cells[5].ns, proxy), 17) + "\n"
+  }
+}
+let r1000 = lookup("responders_3_of_1000", "q@:qd", 1000)
+let r3 = lookup("responders_3_of_3", "q@:qd", 3)
+table += "\nresponders (q@:qd, C caller → proxy): 3 of 1000 members respond vs a proxy of only those 3\n"
+table += "  responders_3_of_1000 \(pad(formatNs(r1000.ns), 10)) ns   responders_3_of_3 \(pad(formatNs(r3.ns), 10)) ns   ratio \(formatRatio(r1000.ns, r3.ns))\n"
+
+table += "\nallocations per message"
+table += countingAllocations ? " (malloc calls counted by ordo-one/malloc-interposer; GNUstep: the driver's own malloc counter)\n" : " (not counted: interposer inactive)\n"
+table += pad("sig / fan-out", 36, left: true) + shortNames.map { pad($0, width) }.joined() + "\n"
+for sig in signatures {
+  for fanout in fanouts {
+    let cells = kinds.map { lookup($0, sig.encoding, fanout) }
+    table += pad("\(sig.encoding) ×\(fanout)", 36, left: true) + cells.map { pad(formatAllocs($0), width) }.joined() + "\n"
+  }
+}
+table += pad("responders_3_of_1000 / 3_of_3", 36, left: true) + pad(formatAllocs(r1000), width) + pad(formatAllocs(r3), width) + "\n"
+table += "* fewer frees than allocations while counting: memory kept (or leaked) per message\n"
+if external.isEmpty {
+  func text(_ key: String) -> String {
+    if case .string(let s)? = gnustepStatus.first(where: { $0.0 == key })?.1 { return s }
+    return "?"
+  }
+  table += "\nGNUstep NSProxy rows: NOT MEASURED (\(text("status")): \(text("reason")))\n"
+} else {
+  table += "\nGNUstep NSProxy rows: measured alongside (co-process, interleaved sweeps)"
+  table += options.gnustepStatus.map { "; \($0)\n" } ?? "\n"
+}
+print(table)
+print("measured in \(String(format: "%.1f", elapsed)) s; sink \(bs_sink_value() & 0xff)")
+
+// MARK: latest.json
+
+var rows: [JSON] = []
+for m in results {
+  var fields: [(String, JSON)] = [
+    ("name", .string(m.workload.name)),
+    ("signature", .string(m.workload.signature.encoding)),
+    ("fanout", .int(m.workload.fanout)),
+    ("ns_per_message", .measured(m.median)),
+    ("allocs_per_message", countingAllocations ? .measured(m.allocsPerMessage) : .null),
+    ("frees_per_message", countingAllocations ? .measured(m.freesPerMessage) : .null),
+    ("path", .string(m.workload.path)),
+    ("median_of", .int(m.samples.count)),
+    ("messages_per_repetition", .int(m.messagesPerRepetition)),
+    ("repetitions", .array(m.samples.map { .measured($0) })),
+  ]
+  if m.workload.responders != m.workload.fanout { fields.append(("responders", .int(m.workload.responders))) }
+  rows.append(.object(fields))
+}
+for r in external {
+  var fields: [(String, JSON)] = [
+    ("name", .string(r.name)),
+    ("signature", .string(r.signature)),
+    ("fanout", .int(r.fanout)),
+    ("ns_per_message", .measured(r.ns_per_message)),
+    ("allocs_per_message", r.allocs_per_message.map { .measured($0) } ?? .null),
+    ("frees_per_message", r.frees_per_message.map { .measured($0) } ?? .null),
+    ("path", .string(r.path ?? "gnustep-nsproxy-forwardInvocation")),
+  ]
+  if let n = r.median_of { fields.append(("median_of", .int(n))) }
+  if let n = r.messages_per_repetition { fields.append(("messages_per_repetition", .int(n))) }
+  if let s = r.repetitions { fields.append(("repetitions", .array(s.map { .measured($0) }))) }
+  rows.append(.object(fields))
+}
+
+var ratios: [JSON] = []
+for sig in signatures {
+  for fanout in fanouts {
+    let d = lookup("direct", sig.encoding, fanout).ns
+    let n = lookup("naive_ffi", sig.encoding, fanout).ns
+    let p = lookup("proxy_c", sig.encoding, fanout).ns
+    let ns = lookup("nsproxy_gnustep", sig.encoding, fanout).ns
+    func ratio(_ a: Double?, _ b: Double?) -> JSON {
+      guard let a, let b, b > 0 else { return .null }
+      return .measured(a / b)
+    }
+    ratios.append(
+      .object([
+        ("signature", .string(sig.encoding)), ("fanout", .int(fanout)),
+        ("proxy_over_direct", ratio(p, d)), ("proxy_over_naive_ffi", ratio(p, n)), ("nsproxy_over_proxy", ratio(ns, p)),
+      ]))
+  }
+}
+
+let formatter = ISO8601DateFormatter()
+let document = JSON.object([
+  (
+    "machine",
+    .object([
+      ("cpu", .string(machine.cpu)), ("cores", .int(machine.logicalCores)), ("arch", .string(machine.hostArchitecture)),
+      ("kernel", .string(machine.kernel)), ("swift", .string(machine.swift)),
+    ])
+  ),
+  ("rows", .array(rows)),
+  ("generated_at", .string(formatter.string(from: Date()))),
+  ("command", .string(options.command)),
+  (
+    "method",
+    .object([
+      ("median_of", .int(options.settings.repetitions)),
+      ("min_repetition_ms", .number(Double(options.settings.minRepetitionNanoseconds) / 1e6)),
+      ("clock", .string("CLOCK_MONOTONIC around each repetition's loop; ns_per_message = median over repetitions of elapsed / messages")),
+      ("sweeps", .string("repetitions are taken in sweeps over all rows (GNUstep rows: one driver sweep after each Compare sweep)")),
+      ("message", .string("one send to the proxy (one pass over the N targets for direct and swift_closures), whatever the fan-out")),
+      (
+        "allocations",
+        .string(
+          countingAllocations
+            ? "allocation calls (malloc, calloc, realloc, …) and frees counted by ordo-one/malloc-interposer over one repetition's messages, divided by messages; GNUstep rows: the driver's own malloc/calloc/realloc/free counters, same method"
+            : "not counted: the malloc interposer was not active")
+      ),
+      ("proxy", .string("\(proxyPath): MessageRuntime ForwardingProxy stand-in for DelegateProxy.MulticastProxy (Benchmarks/Sources/ProxyFixtures/ProxySeam.swift)")),
+      ("quick", .bool(options.quick)),
+    ])
+  ),
+  ("gnustep", .object(gnustepStatus)),
+  ("ratios", .array(ratios)),
+])
+
+let outputURL =
+  options.output.map { URL(fileURLWithPath: $0) }
+  ?? benchmarksDirectory.appendingPathComponent("results").appendingPathComponent(options.quick ? "quick.json" : "latest.json")
+do {
+  try FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+  try (document.render() + "\n").write(to: outputURL, atomically: true, encoding: .utf8)
+  print("wrote \(outputURL.path)")
+} catch {
+  log("Compare: could not write \(outputURL.path): \(error)")
+  exit(1)
+}
