@@ -8,6 +8,7 @@ let package = Package(
   name: "DelegateProxy",
   products: [
     .library(name: "MessageRuntime", targets: ["MessageRuntime"]),
+    .library(name: "DelegateProxy", targets: ["DelegateProxy"]),
     .executable(name: "demo", targets: ["Demo"]),
   ],
   targets: [
@@ -23,6 +24,11 @@ let package = Package(
       name: "MessageRuntime",
       dependencies: ["CFFIShim"]
     ),
+    // Multicast delegate proxies, return policies, queues, injection, observers.
+    .target(
+      name: "DelegateProxy",
+      dependencies: ["MessageRuntime"]
+    ),
     .target(
       name: "CDemoSupport",
       dependencies: ["CFFIShim"],
@@ -30,7 +36,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "Demo",
-      dependencies: ["MessageRuntime", "CDemoSupport"],
+      dependencies: ["MessageRuntime", "DelegateProxy", "CDemoSupport"],
       path: "Examples/Demo"
     ),
     // C structs and recording IMPs the tests compare the runtime against.
@@ -42,6 +48,10 @@ let package = Package(
     .testTarget(
       name: "MessageRuntimeTests",
       dependencies: ["MessageRuntime", "CTestSupport"]
+    ),
+    .testTarget(
+      name: "DelegateProxyTests",
+      dependencies: ["DelegateProxy", "MessageRuntime"]
     ),
   ],
   swiftLanguageModes: [.v6]

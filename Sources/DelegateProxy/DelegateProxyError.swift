@@ -1,0 +1,34 @@
+import MessageRuntime
+
+/// An error raised by a delegate proxy. Each case names what was wrong.
+///
+/// Messages a proxy cannot deliver at all raise the runtime's own
+/// `RuntimeError.unrecognizedSelector(className:selector:)`, as an
+/// `NSProxy` raises `doesNotRecognizeSelector:`.
+public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// A delegate being added implements `selector` with a different encoding from a
+  /// delegate already present (or from the proxy's protocol). Caught when added, not as
+  /// memory corruption when called.
+  case signatureConflict(
+    selector: Selector, existingEncoding: String, existingOwner: String, newEncoding: String,
+    newClass: String)
+  /// A reducer cannot produce a value of the message's return type (e.g. ``Reducer/allTrue``
+  /// for a `double`).
+  case reducerTypeMismatch(reducer: String, returnType: String)
+  /// Asynchronous aggregation was asked for a message whose signature no delegate and no
+  /// protocol gives.
+  case unknownSignature(selector: Selector)
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String {
+    switch self {
+    case .signatureConflict(let sel, let oldEnc, let owner, let newEnc, let cls):
+      return
+        "signature conflict for \(sel.name): \(cls) implements it as \"\(newEnc)\" but \(owner) has \"\(oldEnc)\""
+    case .reducerTypeMismatch(let reducer, let type):
+      return "reducer \"\(reducer)\" cannot produce a value of type \"\(type)\""
+    case .unknownSignature(let sel):
+      return "no delegate and no protocol gives a signature for \(sel.name)"
+    }
+  }
+}

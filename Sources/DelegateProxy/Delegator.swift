@@ -1,0 +1,56 @@
+import MessageRuntime
+
+/// A delegator with one delegate slot that others may inject secondary delegates into:
+/// adopt it by owning a ``DelegateSlot`` and sending delegate messages to
+/// ``delegateTarget``.
+///
+/// ```swift
+/// final class ScrollView: Delegator {
+///   let delegateSlot = DelegateSlot()
+///   func didScroll() throws {
+///     if let target = delegateTarget, target.responds(to: didScrollMessage.selector) {
+///       try didScrollMessage.send(to: target, nil)
+///     }
+///   }
+/// }
+/// scrollView.delegate = controller                 // the owner
+/// try scrollView.setSecondaryDelegate(analytics)   // someone else (`secondaryDelegate`)
+/// ```
+public protocol Delegator: AnyObject {
+  /// The delegator's slot.
+  var delegateSlot: DelegateSlot { get }
+}
+
+extension Delegator {
+  /// The delegate the owner set (weak); setting it keeps injected secondaries.
+  public var delegate: RuntimeObject? {
+    get { delegateSlot.delegate }
+    set { delegateSlot.delegate = newValue }
+  }
+
+  /// What to send delegate messages to: the delegate, or the proxy that also reaches
+  /// the secondaries.
+  public var delegateTarget: RuntimeObject? { delegateSlot.target }
+
+  /// The (first) secondary delegate, as the original `secondaryDelegate` property.
+  public var secondaryDelegate: RuntimeObject? { delegateSlot.secondaryDelegates.first }
+
+  /// Replaces the secondary delegates with `secondary` (`setSecondaryDelegate:`); nil
+  /// removes them and restores the plain delegate.
+  public func setSecondaryDelegate(_ secondary: RuntimeObject?) throws(DelegateProxyError) {
+    for old in delegateSlot.secondaryDelegates where old !== secondary {
+      delegateSlot.removeSecondary(old)
+    }
+    if let secondary { try delegateSlot.addSecondary(secondary) }
+  }
+
+  /// Injects another secondary delegate.
+  public func addSecondaryDelegate(_ secondary: RuntimeObject) throws(DelegateProxyError) {
+    try delegateSlot.addSecondary(secondary)
+  }
+
+  /// Removes an injected secondary delegate.
+  public func removeSecondaryDelegate(_ secondary: RuntimeObject) {
+    delegateSlot.removeSecondary(secondary)
+  }
+}

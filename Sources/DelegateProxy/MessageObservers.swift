@@ -1,0 +1,136 @@
+import MessageRuntime
+import Synchronization
+
+/// When an observer hears a message: before it is delivered to the delegates (RxCocoa's
+/// `sentMessage`) or after (RxCocoa's `methodInvoked`).
+public enum ObservationPhase: Sendable, Hashable, CustomStringConvertible {
+  /// Before any delegate is called.
+  case before
+  /// After every delegate called on the sender's thread has returned (delegates on
+  /// queues may still be running).
+  case after
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String { self == .before ? "before" : "after" }
+}
+
+/// A registered observer: its phase, its handler, and a flag the dispatch loop reads so
+/// an observer cancelled mid-dispatch is not called again.
+final class MessageObserver: Sendable {
+  let id: UInt64
+  let phase: ObservationPhase
+  let handler: @Sendable (MessageSnapshot) -> Void
+  /// Ends an `AsyncStream` when the proxy goes away.
+  let finish: (@Sendable () -> Void)?
+  private let active = Atomic<Bool>(true)
+
+  private static let nextID = Atomic<UInt64>(1)
+
+  init(
+    phase: ObservationPhase, finish: (@Sendable () -> Void)? = nil,
+    handler: @escaping @Sendable (MessageSnapshot) -> Void
+  ) {
+    id = MessageObserver.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    self.phase = phase
+    self.finish = finish
+    self.handler = handler
+  }
+
+  var isActive: Bool { active.load(ordering: .acquiring) }
+  func deactivate() { active.store(false, ordering: .releasing) }
+}
+
+/// A registration made by `MulticastProxy.observe(_:_:_:)`. Keep it: dropping it (or
+/// calling ``cancel()``) removes the observer.
+public final class MessageObservation: Sendable {
+  private weak let proxy: MulticastProxy?
+  private let observer: MessageObserver
+  /// The selector observed.
+  public let selector: Selector
+  /// When the observer is called.
+  public var phase: ObservationPhase { observer.phase }
+
+  init(proxy: MulticastProxy, observer: MessageObserver, selector: Selector) {
+    self.proxy = proxy
+    self.observer = observer
+    self.selector = selector
+  }
+
+  deinit { cancel() }
+
+  /// Whether the observer is still registered.
+  public var isActive: Bool { observer.isActive }
+
+  /// Removes the observer; it is not called again (not even by a dispatch already
+  /// running). Idempotent.
+  public func cancel() {
+    guard observer.isActive else { return }
+    observer.deactivate()
+    proxy?.removeObserver(observer.id, for: selector)
+  }
+}
+
+extension MulticastProxy {
+  /// Calls `handler` with a snapshot of the arguments each time `selector` is sent to
+  /// the proxy, before or after delivery (RxCocoa's `sentMessage` / `methodInvoked`).
+  /// The handler runs on the sending thread. Keep the returned observation: dropping it
+  /// removes the observer.
+  ///
+  /// With a protocol (``init(policy:options:protocol:proxyClass:)``), observing a void method the
+  /// protocol declares makes the proxy answer `responds(to:)` true for it even when no
+  /// delegate implements it, so a delegator that checks first still sends it.
+  public func observe(
+    _ selector: Selector, _ phase: ObservationPhase = .after,
+    _ handler: @escaping @Sendable (MessageSnapshot) -> Void
+  ) -> MessageObservation {
+    let observer = MessageObserver(phase: phase, handler: handler)
+    addObserver(observer, for: selector)
+    return MessageObservation(proxy: self, observer: observer, selector: selector)
+  }
+
+  /// Observes a typed message: `handler` receives its arguments as their Swift types.
+  /// Messages sent with another signature under the same selector are not reported.
+  public func observe<R, each A: MessageArgument>(
+    _ message: Message<R, repeat each A>, _ phase: ObservationPhase = .after,
+    _ handler: @escaping @Sendable (repeat each A) -> Void
+  ) -> MessageObservation {
+    let signature = message.signature
+    return observe(message.selector, phase) { snapshot in
+      guard snapshot.signature === signature else { return }
+      var position = 0
+      func next<T: MessageArgument>(_: T.Type) -> T {
+        defer { position += 1 }
+        // The signature is the message's own, so the types match.
+        return try! snapshot.argument(position, as: T.self)
+      }
+      handler(repeat next((each A).self))
+    }
+  }
+
+  /// The messages sent with `selector`, as an `AsyncSequence` of argument snapshots.
+  /// Ending the iteration (or dropping the sequence) removes the observer; the sequence
+  /// finishes when the proxy is deallocated.
+  public func messages(
+    _ selector: Selector, _ phase: ObservationPhase = .after,
+    bufferingPolicy: AsyncStream<MessageSnapshot>.Continuation.BufferingPolicy = .unbounded
+  ) -> AsyncStream<MessageSnapshot> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: MessageSnapshot.self, bufferingPolicy: bufferingPolicy)
+    let observer = MessageObserver(
+      phase: phase, finish: { continuation.finish() }, handler: { continuation.yield($0) })
+    continuation.onTermination = { [weak self] _ in
+      observer.deactivate()
+      self?.removeObserver(observer.id, for: selector)
+    }
+    addObserver(observer, for: selector)
+    return stream
+  }
+
+  /// Calls the active observers of one phase with a snapshot of `invocation`.
+  func notify(_ observers: [MessageObserver], _ invocation: Invocation, _ phase: ObservationPhase) {
+    let active = observers.filter(\.isActive)
+    guard !active.isEmpty, let selector = invocation.selector else { return }
+    let snapshot = MessageSnapshot(copying: invocation, selector: selector, phase: phase)
+    for o in active where o.isActive { o.handler(snapshot) }
+  }
+}

@@ -1,0 +1,50 @@
+import MessageRuntime
+
+/// The arguments of one message a proxy received, copied for an observer: safe to keep
+/// and to send to another thread (objects are retained, C strings copied, structs and
+/// pointers travel as bytes). After delivery it also holds the return value.
+///
+/// Positions count the message's own arguments from 0 (`_cmd` and `self` are not
+/// included): for `tableView:didSelectRow:`, position 0 is the table view.
+public struct MessageSnapshot: Sendable, CustomStringConvertible {
+  /// The message's selector.
+  public let selector: Selector
+  /// Before or after delivery.
+  public let phase: ObservationPhase
+  /// An independent copy of the invocation (`Invocation.copy()`).
+  private let invocation: Invocation
+
+  init(copying invocation: Invocation, selector: Selector, phase: ObservationPhase) {
+    self.selector = selector
+    self.phase = phase
+    self.invocation = invocation.copy()
+  }
+
+  /// The message's signature.
+  public var signature: MethodSignature { invocation.signature }
+
+  /// How many arguments the message has (without `self` and `_cmd`).
+  public var count: Int { signature.numberOfArguments - 2 }
+
+  /// The argument at `position` as `T` (checked against the signature).
+  public func argument<T: MessageArgument>(_ position: Int, as _: T.Type = T.self)
+    throws(RuntimeError) -> T
+  {
+    try invocation.argument(at: position + 2, as: T.self)
+  }
+
+  /// The bytes of the argument at `position`.
+  public func argumentBytes(_ position: Int) throws(RuntimeError) -> [UInt8] {
+    try invocation.argumentBytes(at: position + 2)
+  }
+
+  /// The value the message returned, after delivery of a value-returning message
+  /// (nil before delivery and for void messages).
+  public var returnValue: ReturnValue? {
+    guard phase == .after, !signature.returnsVoid else { return nil }
+    return ReturnValue(of: invocation)
+  }
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String { "\(phase) \(invocation)" }
+}

@@ -1,0 +1,118 @@
+import MessageRuntime
+
+/// What a proxy will do with one selector — the answer to "why does my delegate
+/// message go nowhere?": who responds, with which signature, under which policy.
+public struct SelectorReport: Sendable, CustomStringConvertible {
+  /// The selector.
+  public let selector: Selector
+  /// The records that implement it, in the order they are called (forwarders included
+  /// only if they answer now), live or not.
+  public let responders: [DelegateEntry]
+  /// The signature messages to it have, and where it came from.
+  public let signature: MethodSignature?
+  /// Where ``signature`` came from.
+  public let signatureSource: SignatureSource
+  /// The policy in force.
+  public let policy: ReturnPolicy
+  /// Whether ``policy`` is an override for this selector.
+  public let policyIsOverride: Bool
+  /// How many observers are called before and after delivery.
+  public let observerCount: (before: Int, after: Int)
+  /// The proxy's answer to `responds(to:)`.
+  public let respondsTo: Bool
+  /// Whether an empty `lastResponder` send is dropped instead of raising.
+  public let silentWhenEmpty: Bool
+  /// All members, for context.
+  public let members: [DelegateEntry]
+
+  /// The responders that would be called now.
+  public var liveResponders: [DelegateEntry] { responders.filter { !$0.isRemoved && $0.isAlive } }
+
+  /// What a send does now, in one sentence.
+  public var outcome: String {
+    let live = liveResponders
+    if signature == nil && live.isEmpty {
+      return
+        "unrecognized selector: no member implements it and no protocol or declaration gives its signature"
+    }
+    if live.isEmpty {
+      if observerCount.before + observerCount.after > 0 {
+        return "no delegate is called; observers hear it"
+      }
+      if case .lastResponder = policy, !silentWhenEmpty {
+        return
+          "unrecognized selector: no live delegate implements it (set silentWhenEmpty to drop it)"
+      }
+      return "dropped: no live delegate implements it; a value-returning send returns zero"
+    }
+    if signature?.returnsVoid ?? true { return "delivered to \(live.count) delegate(s) in order" }
+    switch policy {
+    case .lastResponder: return "all \(live.count) called; the last one's value is returned"
+    case .firstResponder:
+      return "only the first (\(live[0].delegateClass.name)) is called; its value is returned"
+    case .reduce(let r): return "all \(live.count) called; values folded by \(r.name)"
+    }
+  }
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String {
+    var lines = ["\(selector.name):"]
+    lines.append("  signature: \(signature?.encoding ?? "none") (from \(signatureSource))")
+    lines.append("  policy: \(policy)\(policyIsOverride ? " (override)" : " (default)")")
+    lines.append("  responds(to:): \(respondsTo)")
+    if responders.isEmpty {
+      lines.append("  responders: none")
+    } else {
+      lines.append("  responders:")
+      for (i, r) in responders.enumerated() { lines.append("    \(i). \(r)") }
+    }
+    if observerCount.before + observerCount.after > 0 {
+      lines.append("  observers: \(observerCount.before) before, \(observerCount.after) after")
+    }
+    lines.append("  members: \(members.count)")
+    for (i, m) in members.enumerated() {
+      let implements =
+        m.isForwarder
+        ? "asks at each message"
+        : (m.methods[selector] != nil ? "implements it" : "does not implement it")
+      lines.append("    \(i). \(m) — \(implements)")
+    }
+    lines.append("  outcome: \(outcome)")
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension MulticastProxy {
+  /// What the proxy does with `selector` now: responders, signature and its source,
+  /// the policy in force, observers, and the outcome of a send.
+  public func report(for selector: Selector) -> SelectorReport {
+    let table = currentTable
+    let route = table.route(for: selector)
+    return SelectorReport(
+      selector: selector,
+      responders: route.responders.filter { !$0.isForwarder || responds($0, to: selector) },
+      signature: methodSignature(for: selector), signatureSource: route.signatureSource,
+      policy: route.policy, policyIsOverride: route.policyIsOverride,
+      observerCount: (route.before.count { $0.isActive }, route.after.count { $0.isActive }),
+      respondsTo: responds(to: selector), silentWhenEmpty: table.silentWhenEmpty,
+      members: table.members.filter { !$0.isRemoved })
+  }
+
+  /// The proxy and its members — class, weak or strong, queue, alive — one per line.
+  var membersDescription: String {
+    let table = currentTable
+    let members = table.members.filter { !$0.isRemoved }
+    var lines = [
+      "<\(runtimeClass.name) \(cObject): \(members.count) member(s), default policy \(table.defaultPolicy)"
+        + (table.silentWhenEmpty ? ", silent when empty" : "")
+        + (table.protocolDescription.map { ", protocol <\($0.name)>" } ?? "")
+        + ", generation \(table.generation)"
+    ]
+    for (i, m) in members.enumerated() { lines.append("  \(i). \(m)") }
+    let overrides = table.routes.values.filter(\.policyIsOverride).sorted {
+      $0.selector.name < $1.selector.name
+    }
+    for r in overrides { lines.append("  policy for \(r.selector.name): \(r.policy)") }
+    return lines.joined(separator: "\n") + ">"
+  }
+}

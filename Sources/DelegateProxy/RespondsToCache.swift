@@ -1,0 +1,61 @@
+import MessageRuntime
+import Synchronization
+
+/// An object whose answers to `responds(to:)` can change over time and that says when:
+/// the number changes whenever an answer may have changed.
+///
+/// ``MulticastProxy`` and ``DelegateSlot`` adopt it, so a delegator that caches
+/// `responds(to:)` — as UIKit views do when their delegate is set — can refresh its
+/// cache when delegates are added after the proxy was set, instead of never hearing them.
+public protocol RespondsToGeneration: AnyObject {
+  /// Changes whenever some `responds(to:)` answer may have changed.
+  var respondsToGeneration: UInt64 { get }
+}
+
+/// A delegator-side cache of `responds(to:)` answers for its delegate, refreshed when
+/// the delegate changes or reports a new ``RespondsToGeneration/respondsToGeneration``.
+///
+/// ```swift
+/// // In a delegator, before each optional delegate message:
+/// if respondsCache.responds(slot.target, to: didScroll.selector) { try didScroll.send(to: slot.target!, self) }
+/// ```
+///
+/// Answers are asked once per delegate, generation and selector; an object that does
+/// not adopt ``RespondsToGeneration`` is asked once per selector (the UIKit behaviour).
+public final class RespondsToCache: Sendable {
+  private struct State {
+    weak var target: RuntimeObject?
+    var generation: UInt64?
+    var answers: [Selector: Bool] = [:]
+  }
+  private let state = Lock(State())
+
+  /// An empty cache.
+  public init() {}
+
+  /// Whether `target` responds to `selector`, from the cache when still valid.
+  public func responds(_ target: RuntimeObject?, to selector: Selector) -> Bool {
+    guard let target else { return false }
+    let generation = (target as? any RespondsToGeneration)?.respondsToGeneration
+    let cached = state.withLock { s -> Bool? in
+      if s.target !== target || s.generation != generation {
+        s.target = target
+        s.generation = generation
+        s.answers = [:]
+        return nil
+      }
+      return s.answers[selector]
+    }
+    if let cached { return cached }
+    let answer = target.responds(to: selector)  // asked outside the lock
+    state.withLock { s in
+      if s.target === target && s.generation == generation { s.answers[selector] = answer }
+    }
+    return answer
+  }
+
+  /// Forgets every answer.
+  public func invalidate() {
+    state.withLock { $0 = State() }
+  }
+}

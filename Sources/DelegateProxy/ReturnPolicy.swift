@@ -1,0 +1,50 @@
+import MessageRuntime
+
+/// What a ``MulticastProxy`` does with a message that returns a value: which responders
+/// it calls and which value the sender receives. Void messages always go to every
+/// responder, in order, whatever the policy.
+///
+/// A policy is data, read by the proxy's one dispatch loop. A proxy has a default
+/// policy and may override it per selector, so one proxy can answer `shouldX` with
+/// ``reduce(_:)`` over ``Reducer/allTrue`` and `heightForRow` with ``firstResponder``:
+///
+/// ```swift
+/// let proxy = MulticastProxy(policy: .lastResponder)
+/// proxy.setPolicy(.reduce(.allTrue), for: "scrollViewShouldScrollToTop:")
+/// proxy.setPolicy(.firstResponder, for: "tableView:heightForRowAtIndexPath:")
+/// ```
+public enum ReturnPolicy: Sendable, CustomStringConvertible {
+  /// Every responder is called in order and the **last** one's value is returned
+  /// (`AIMultiDelegate`). With no responder the message is an unrecognized selector
+  /// (`RuntimeError.unrecognizedSelector`) unless the proxy is
+  /// ``MulticastProxy/silentWhenEmpty``.
+  case lastResponder
+  /// Only the **first** responder is called and its value returned
+  /// (`LBDelegateMatrioska`). With no responder nothing is called and the value is zero.
+  case firstResponder
+  /// Every responder is called in order and their values are folded by `reducer`
+  /// (`GCDMulticastDelegate`'s aggregation rules, e.g. any `NO` wins). With no
+  /// responder the value is the reducer's answer for no values.
+  case reduce(Reducer)
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String {
+    switch self {
+    case .lastResponder: return "last responder"
+    case .firstResponder: return "first responder"
+    case .reduce(let r): return "reduce(\(r.name))"
+    }
+  }
+
+  /// Whether a value-returning message stops after the first responder.
+  var stopsAtFirstValue: Bool {
+    if case .firstResponder = self { return true }
+    return false
+  }
+
+  /// The reducer, for ``reduce(_:)``.
+  var reducer: Reducer? {
+    if case .reduce(let r) = self { return r }
+    return nil
+  }
+}

@@ -1,0 +1,114 @@
+import Dispatch
+import MessageRuntime
+import Synchronization
+import Testing
+
+@testable import DelegateProxy
+
+/// A delegate that checks, when called, that it was not removed (its remover sets the
+/// flag right after `remove` returns) and not deallocated.
+final class Probe: RuntimeObject, @unchecked Sendable {
+  static let dead = Lock<Set<Int>>([])
+  static let violations = Atomic<Int>(0)
+  let serial: Int
+  let removeReturned = Atomic<Bool>(false)
+  let calls = Atomic<Int>(0)
+
+  init(_ cls: RuntimeClass, serial: Int) {
+    self.serial = serial
+    super.init(class: cls)
+  }
+
+  deinit { _ = Probe.dead.withLock { $0.insert(serial) } }
+
+  func hit() {
+    if removeReturned.load(ordering: .sequentiallyConsistent) {
+      Probe.violations.add(1, ordering: .relaxed)
+    }
+    if serial >= 0 && Probe.dead.withLock({ $0.contains(serial) }) {
+      Probe.violations.add(1, ordering: .relaxed)
+    }
+    calls.add(1, ordering: .relaxed)
+  }
+}
+
+@Suite("Thread safety") struct ConcurrencyTests {
+  static let tick = Message<Void, Int>("probeTick:")
+  static let senders = 4
+  static let messagesPerSender = 20_000
+
+  /// 4 threads send 20,000 messages each while 2 threads add delegates and either
+  /// remove them or let them deallocate. No call may reach a delegate after its
+  /// `remove` returned or after it was deallocated, and a delegate present throughout
+  /// receives every message.
+  @Test(.timeLimit(.minutes(2))) func sendersWhileOthersAddAndRemove() throws {
+    let cls = try RuntimeClass(name: uniqueClassName("Probe"))
+    try cls.addMethod(Self.tick) { r, _ in (r as! Probe).hit() }
+    let proxy = MulticastProxy()
+    let stable = Probe(cls, serial: -1)
+    try proxy.add(stable)
+
+    let sendersDone = Atomic<Int>(0)
+    let churned = Atomic<Int>(0)
+    let group = DispatchGroup()
+    for s in 0..<Self.senders {
+      DispatchQueue(label: "sender.\(s)").async(group: group) {
+        for i in 0..<Self.messagesPerSender { try! Self.tick.send(to: proxy, i) }
+        sendersDone.add(1, ordering: .sequentiallyConsistent)
+      }
+    }
+    for m in 0..<2 {
+      DispatchQueue(label: "mutator.\(m)").async(group: group) {
+        var serial = m * 1_000_000
+        while sendersDone.load(ordering: .sequentiallyConsistent) < Self.senders {
+          serial += 1
+          var probe: Probe? = Probe(cls, serial: serial)
+          if serial % 3 == 0 {
+            try! proxy.insert(probe!, at: 0)
+          } else {
+            try! proxy.add(probe!)
+          }
+          for _ in 0..<(serial % 50) { sched_yield() }
+          if serial % 2 == 0 {
+            proxy.remove(probe!)
+            probe!.removeReturned.store(true, ordering: .sequentiallyConsistent)
+          }
+          probe = nil  // deallocated, removed or not
+          churned.add(1, ordering: .relaxed)
+        }
+      }
+    }
+    #expect(group.wait(timeout: .now() + 100) == .success)
+    #expect(Probe.violations.load(ordering: .relaxed) == 0)
+    #expect(stable.calls.load(ordering: .relaxed) == Self.senders * Self.messagesPerSender)
+    #expect(churned.load(ordering: .relaxed) > 10)
+    #expect(proxy.delegates.count == 1)
+    print(
+      "thread safety: \(churned.load(ordering: .relaxed)) delegates added and removed or deallocated during the sends"
+    )
+  }
+
+  /// Queued delivery under the same churn: no queued call after remove returned.
+  @Test(.timeLimit(.minutes(1))) func queuedDeliveryWhileRemoving() throws {
+    let cls = try RuntimeClass(name: uniqueClassName("QueuedProbe"))
+    try cls.addMethod(Self.tick) { r, _ in (r as! Probe).hit() }
+    let proxy = MulticastProxy()
+    let queue = DispatchQueue(label: "probes")
+    let group = DispatchGroup()
+    DispatchQueue(label: "sender").async(group: group) {
+      for i in 0..<5_000 { try? Self.tick.send(to: proxy, i) }
+    }
+    DispatchQueue(label: "mutator").async(group: group) {
+      for serial in 2_000_000..<2_000_300 {
+        let probe = Probe(cls, serial: serial)
+        try! proxy.add(probe, queue: queue)
+        sched_yield()
+        proxy.remove(probe)
+        probe.removeReturned.store(true, ordering: .sequentiallyConsistent)
+      }
+    }
+    #expect(group.wait(timeout: .now() + 50) == .success)
+    queue.sync {}
+    #expect(Probe.violations.load(ordering: .relaxed) == 0)
+  }
+}

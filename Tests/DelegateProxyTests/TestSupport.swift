@@ -1,0 +1,93 @@
+import Dispatch
+import MessageRuntime
+import Synchronization
+
+@testable import DelegateProxy
+
+#if canImport(Glibc)
+  @_exported import Glibc
+#endif
+
+private let classCounter = Atomic<Int>(0)
+
+/// A class name no other test uses (classes register globally; tests run in parallel).
+func uniqueClassName(_ base: String = "Delegate") -> String {
+  "\(base)_DP\(classCounter.wrappingAdd(1, ordering: .relaxed).oldValue)"
+}
+
+/// A thread-safe, ordered log of calls.
+final class CallLog: Sendable {
+  private let storage = Lock<[String]>([])
+  func append(_ s: String) { storage.withLock { $0.append(s) } }
+  var entries: [String] { storage.withLock { $0 } }
+  func clear() { storage.withLock { $0.removeAll() } }
+  func count(_ s: String) -> Int { entries.count { $0 == s } }
+}
+
+/// A receiver with a name and some per-instance state, so class methods written as
+/// closures can tell instances apart.
+final class Named: RuntimeObject, @unchecked Sendable {
+  let name: String
+  let log: CallLog
+  let intValue = Atomic<Int>(0)
+  let boolValue = Atomic<Bool>(false)
+  let counter = Atomic<Int>(0)
+  /// Lets a test run code inside a delegate call.
+  let action = Lock<(@Sendable (Named) -> Void)?>(nil)
+
+  init(_ cls: RuntimeClass, _ name: String, log: CallLog = CallLog()) {
+    self.name = name
+    self.log = log
+    super.init(class: cls)
+  }
+
+  func runAction() { action.withLock { $0 }?(self) }
+}
+
+extension RuntimeObject {
+  /// The receiver as a `Named` (every delegate class in these tests makes Named objects).
+  var named: Named { self as! Named }
+}
+
+/// Messages shaped like UIScrollViewDelegate's, as in AIMultiDelegate's tests.
+enum ScrollMessages {
+  static let didScroll = Message<Void, RuntimeObject?>("scrollViewDidScroll:")
+  static let willBeginDecelerating = Message<Void, RuntimeObject?>(
+    "scrollViewWillBeginDecelerating:")
+  static let shouldScrollToTop = Message<Bool, RuntimeObject?>("scrollViewShouldScrollToTop:")
+}
+
+/// AIMultiDelegate's `AIScrollViewDelegate`: counts scrolls, answers `shouldScrollToTop`
+/// with its `boolValue`; logs "name:selector".
+func scrollDelegateClass() throws -> RuntimeClass {
+  let cls = try RuntimeClass(name: uniqueClassName("AIScrollViewDelegate"))
+  try cls.addMethod(ScrollMessages.didScroll) { receiver, _ in
+    let me = receiver.named
+    me.counter.add(1, ordering: .relaxed)
+    me.log.append("\(me.name):didScroll")
+    me.runAction()
+  }
+  try cls.addMethod(ScrollMessages.shouldScrollToTop) { receiver, _ in
+    let me = receiver.named
+    me.log.append("\(me.name):shouldScrollToTop")
+    return me.boolValue.load(ordering: .relaxed)
+  }
+  return cls
+}
+
+/// Waits (with a deadline) until `condition` holds; false on timeout.
+func eventually(timeout seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+  let deadline = DispatchTime.now() + seconds
+  while DispatchTime.now() < deadline {
+    if condition() { return true }
+    usleep(1000)
+  }
+  return condition()
+}
+
+/// A queue-specific marker, to check which queue code runs on.
+final class QueueMarker: Sendable {
+  static let key = DispatchSpecificKey<String>()
+  static func mark(_ queue: DispatchQueue) { queue.setSpecific(key: key, value: queue.label) }
+  static var current: String? { DispatchQueue.getSpecific(key: key) }
+}
