@@ -41,7 +41,8 @@ public final class DelegateEntry: Sendable, CustomStringConvertible {
 
   private weak let weakDelegate: RuntimeObject?
   private let strongDelegate: RuntimeObject?
-  private let removed = Atomic<Bool>(false)
+  /// The removed flag, shared with the proxy's C routes so both paths stop at once.
+  let membership = RouteMembership()
   private let handle: UInt
 
   private static let nextID = Atomic<UInt64>(1)
@@ -66,12 +67,12 @@ public final class DelegateEntry: Sendable, CustomStringConvertible {
 
   /// Whether the record was removed from its proxy (by `remove`, `removeAll` or
   /// compaction). A removed record is never called again.
-  public var isRemoved: Bool { removed.load(ordering: .sequentiallyConsistent) }
+  public var isRemoved: Bool { membership.isRemoved }
 
   /// Re-reads what the delegate implements (after methods were added to it or its class).
   func setMethods(_ methods: [Selector: MethodSignature]) { implemented.withLock { $0 = methods } }
 
-  func markRemoved() { removed.store(true, ordering: .sequentiallyConsistent) }
+  func markRemoved() { membership.markRemoved() }
 
   /// Whether this record holds `object` (compared by identity; false once dead).
   func holds(_ object: RuntimeObject) -> Bool { delegate === object }

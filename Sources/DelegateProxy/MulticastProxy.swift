@@ -73,6 +73,8 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     var deliveryErrorHandler: (@Sendable (any Error, DelegateEntry) -> Void)?
     /// The table last built from this state (the one published).
     var table: ResponderTable
+    /// Selectors served by a C route (see FastRoutes.swift).
+    var routed: Set<Selector> = []
   }
 
   let state: Lock<State>
@@ -439,7 +441,9 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   }
 
   private func ownResponds(to selector: Selector) -> Bool {
-    runtimeClass.instancesRespond(to: selector) || ownMethods.contains { $0.selector == selector }
+    // Route entries are per-object methods too, but they answer for the delegates.
+    runtimeClass.instancesRespond(to: selector)
+      || (ownMethods.contains { $0.selector == selector } && routePath(for: selector) == nil)
   }
 
   /// True when the proxy's protocol inherits from `proto`, the proxy itself declares it,
@@ -495,10 +499,10 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
       silentWhenEmpty: s.options.contains(.silentWhenEmpty),
       observers: s.observers, declared: s.declared)
     s.table = table
-    // FAST PATH HOOK: `table` is the new immutable snapshot; a lock-free C route table
-    // for this proxy would be built from it and swapped in here (and the old one retired
-    // after a grace period).
     published.withLock { $0 = table }
+    // The fast path: selectors whose every responder can be called directly get a C
+    // route; the rest keep forwardInvocation.
+    s.routed = installRoutes(from: table, replacing: s.routed)
     generationValue.store(s.generation, ordering: .releasing)
   }
 

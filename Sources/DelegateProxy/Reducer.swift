@@ -18,6 +18,8 @@ public struct Reducer: Sendable, CustomStringConvertible {
   let accepts: @Sendable (TypeEncoding) -> Bool
   /// The fold: the responders' values in order, the return type → the result's bytes.
   let body: @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8]
+  /// The C route rule computing the same answer (built-in reducers only).
+  var routeCombine: RouteCombine? = nil
 
   /// A reducer over raw values: `body` receives every responder's value in order and
   /// the message's return type, and returns the result's bytes (exactly the return
@@ -54,18 +56,25 @@ public struct Reducer: Sendable, CustomStringConvertible {
   /// For `BOOL`/`_Bool` and integer results: `shouldX` answered "any NO wins".
   public static let allTrue = Reducer(name: "all true", accepts: isTruthType) { values, type in
     try truthBytes(values.allSatisfy { !$0.isZero }, type)
-  }
+  }.routed(as: .allTrue)
 
   /// True when some responder returned true (nonzero); false with no responders.
   public static let anyTrue = Reducer(name: "any true", accepts: isTruthType) { values, type in
     try truthBytes(values.contains { !$0.isZero }, type)
-  }
+  }.routed(as: .anyTrue)
 
   /// The first responder's value that is not nil (not all-zero bytes); nil (zero) when
   /// every responder returned nil. For objects, pointers, selectors, C strings — any type.
   public static let firstNonNil = Reducer(name: "first non-nil") { values, type in
     if let found = values.first(where: { !$0.isZero }) { return found.bytes }
     return [UInt8](repeating: 0, count: try type.layout().size)
+  }.routed(as: .firstNonZero)
+
+  /// This reducer, marked as computed by the C route rule `combine`.
+  private func routed(as combine: RouteCombine) -> Reducer {
+    var r = self
+    r.routeCombine = combine
+    return r
   }
 
   /// Collects every responder's value as `T` and lets `finish` choose the result

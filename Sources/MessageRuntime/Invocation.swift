@@ -180,6 +180,11 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
     try body(UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))
   }
 
+  /// Sets the return value to zero bytes (the answer of a message not delivered).
+  func zeroReturnValue() {
+    result.initializeMemory(as: UInt8.self, repeating: 0, count: signature.returnLayout.size)
+  }
+
   /// Unchecked pointer to an argument's storage, for code that has checked the types.
   func rawArgument(_ index: Int) -> UnsafeMutableRawPointer { arguments[index]! }
   /// Unchecked pointer to the return storage.

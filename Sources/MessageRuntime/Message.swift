@@ -122,8 +122,11 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
         defer { index += 1 }
         return T.load(from: invocation.rawArgument(index))
       }
+      // The receiver is being deallocated (its last strong reference is gone): the
+      // message is not delivered, as a weak reference would not have delivered it.
       guard let receiver = invocation.target else {
-        fatalError("\(invocation.selector?.name ?? "?"): message sent to a handle with no object")
+        invocation.zeroReturnValue()
+        return
       }
       let value = body(receiver, repeat next((each Argument).self))
       store(value, invocation.rawResult)

@@ -74,8 +74,10 @@ public enum Runtime {
     try signature.forwarding.withLock { made throws(RuntimeError) -> IMP in
       if let made { return made.imp }
       let closure = try ClosureIMP(signature: signature) { invocation in
+        // A receiver being deallocated gets nothing and answers zero (see Message).
         guard let receiver = invocation.target else {
-          dp_fatal("forwarding: message \(invocation.selector?.name ?? "?") sent to a handle with no object")
+          invocation.zeroReturnValue()
+          return
         }
         do {
           try receiver.forwardInvocation(invocation)

@@ -1,0 +1,64 @@
+import MessageRuntime
+
+/// The fast path: a proxy's selectors served by C routes (register replay or libffi),
+/// with no Swift code, lock or allocation per message. A route is built from the
+/// responder table whenever it is rebuilt, for each selector where a direct call of every
+/// responder gives exactly what `forwardInvocation(_:)` would:
+///
+/// - the signature is known and the policy has a C rule (`lastResponder`; `firstResponder`;
+///   the built-in `allTrue`, `anyTrue`, `firstNonNil` reducers), allowed for the result
+///   type on its path;
+/// - no responder delivers on a queue or is itself a forwarder (nested proxies are asked
+///   `responds(to:)` per message), and no observer watches the selector.
+///
+/// Everything else — custom folds, collect, queues, observers, empty selectors with their
+/// error or silence — stays on the general path. Both paths share each member's removed
+/// flag (``DelegateEntry/membership``), so a removal stops them at the same moment.
+extension MulticastProxy {
+  /// The route rule for `route`, or nil when it must stay on the general path.
+  static func routeCombine(for route: Route) -> RouteCombine? {
+    guard let signature = route.signature, !route.responders.isEmpty, !route.hasObservers else {
+      return nil
+    }
+    if route.responders.contains(where: { $0.queue != nil || $0.isForwarder }) { return nil }
+    let combine: RouteCombine?
+    switch route.policy {
+    case .lastResponder: combine = .last
+    case .firstResponder: combine = signature.returnsVoid ? .last : .first
+    case .reduce(let reducer):
+      combine = signature.returnsVoid ? .last : reducer.routeCombine
+    }
+    guard let combine, RuntimeObject.routePath(for: signature, combine: combine) != nil else { return nil }
+    return combine
+  }
+
+  /// Installs a route for every eligible selector of `table` and removes the routes of
+  /// `previous` selectors that are no longer eligible. Returns the routed selectors.
+  /// Called under the proxy's lock; calls no delegate.
+  func installRoutes(from table: ResponderTable, replacing previous: Set<Selector>) -> Set<Selector> {
+    var routed: Set<Selector> = []
+    for (selector, route) in table.routes {
+      guard let combine = MulticastProxy.routeCombine(for: route), let signature = route.signature else {
+        continue
+      }
+      var targets: [RouteTarget] = []
+      for entry in route.responders where !entry.isRemoved {
+        guard let delegate = entry.delegate else { continue }  // dead: compacted later
+        targets.append(RouteTarget(delegate, membership: entry.membership))
+      }
+      guard !targets.isEmpty else { continue }
+      do {
+        try setRoute(selector, signature: signature, targets: targets, combine: combine)
+        routed.insert(selector)
+      } catch {
+        // A member whose method changed under it: the general path still answers.
+      }
+    }
+    for selector in previous.subtracting(routed) { removeRoute(selector) }
+    return routed
+  }
+
+  /// The path a message with `selector` takes right now: `.registers` or `.libffi` for a
+  /// C route, nil for `forwardInvocation(_:)`.
+  public func fastPath(for selector: Selector) -> RoutePath? { routePath(for: selector) }
+}
