@@ -34,6 +34,7 @@ let package = Package(
       dependencies: [
         "BenchmarkSupport",
         .product(name: "MessageRuntime", package: rootIdentity),
+        .product(name: "DelegateProxy", package: rootIdentity),
       ]
     ),
     // The side-by-side comparison: one process, every row, median of repetitions.

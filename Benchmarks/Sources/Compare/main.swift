@@ -231,7 +231,7 @@ let width = 12
 
 var table = ""
 table += "ns per message (median of \(options.settings.repetitions) repetitions ≥ \(options.settings.minRepetitionNanoseconds / 1_000_000) ms each; one message = one send, whatever the fan-out)\n"
-table += "proxy = proxy_c (C caller → proxy's C entry); proxy path: \(proxyPath) (stand-in for MulticastProxy)\n"
+table += "proxy = proxy_c (C caller → proxy's C entry); proxy: DelegateProxy.MulticastProxy (.lastResponder); each row's path is in the JSON\n"
 for sig in signatures {
   table += "\n" + sig.encoding + "\n"
   table += pad("fan-out", 8, left: true) + shortNames.map { pad($0, width) }.joined() + ratioNames.map { pad($0, 17) }.joined() + "\n"
@@ -353,7 +353,7 @@ let document = JSON.object([
             ? "allocation calls (malloc, calloc, realloc, …) and frees counted by ordo-one/malloc-interposer over one repetition's messages, divided by messages; GNUstep rows: the driver's own malloc/calloc/realloc/free counters, same method"
             : "not counted: the malloc interposer was not active")
       ),
-      ("proxy", .string("\(proxyPath): MessageRuntime ForwardingProxy stand-in for DelegateProxy.MulticastProxy (Benchmarks/Sources/ProxyFixtures/ProxySeam.swift)")),
+      ("proxy", .string("DelegateProxy.MulticastProxy, policy .lastResponder (Benchmarks/Sources/ProxyFixtures/ProxySeam.swift)")),
       ("quick", .bool(options.quick)),
     ])
   ),

@@ -3,6 +3,7 @@
 // pass over the N targets for `direct` and `swift_closures`), whatever the fan-out.
 
 import BenchmarkSupport
+import DelegateProxy
 import MessageRuntime
 
 /// The rows measured in this process (the GNUstep row comes from its own driver).
@@ -24,7 +25,7 @@ public enum RowKind: String, CaseIterable, Sendable {
     case .direct: "c-function-pointers"
     case .swiftClosures: "swift-closure-array"
     case .naiveFFI: "ffi-closure+ffi_call"
-    case .proxyC, .proxySwift: proxyPath
+    case .proxyC, .proxySwift: "multicast-proxy"
     }
   }
 }
@@ -108,12 +109,14 @@ extension Workload {
       }
     case .proxyC:
       let proxy = makeProxy(members: targets, signature: signature)
-      return callerWorkload(name: kind.rawValue, proxy: proxy, signature: signature, fanout: fanout, responders: fanout)
+      return callerWorkload(
+        name: kind.rawValue, proxy: proxy, members: targets, signature: signature, fanout: fanout,
+        responders: fanout)
     case .proxySwift:
       let proxy = makeProxy(members: targets, signature: signature)
       return Workload(
-        name: kind.rawValue, signature: signature, fanout: fanout, responders: fanout, path: kind.path,
-        keepAlive: [proxy] + targets, check: { SwiftSendRows.check(signature, proxy: proxy, responders: fanout) },
+        name: kind.rawValue, signature: signature, fanout: fanout, responders: fanout,
+        path: proxyPath(proxy, signature), keepAlive: [proxy] + targets, check: { SwiftSendRows.check(signature, proxy: proxy, responders: fanout) },
         run: SwiftSendRows.make(signature, proxy: proxy))
     }
   }
@@ -125,13 +128,14 @@ extension Workload {
     let objects = Fixtures.members(members, responderIndices: indices)
     let proxy = makeProxy(members: objects, signature: .qd)
     return callerWorkload(
-      name: "responders_3_of_\(members)", proxy: proxy, signature: .qd, fanout: members,
+      name: "responders_3_of_\(members)", proxy: proxy, members: objects, signature: .qd, fanout: members,
       responders: indices.count)
   }
 
   /// A C caller calling the proxy's IMP (its C entry) in a loop.
   static func callerWorkload(
-    name: String, proxy: RuntimeObject, signature: BenchSignature, fanout: Int, responders: Int
+    name: String, proxy: MulticastProxy, members: [RuntimeObject], signature: BenchSignature, fanout: Int,
+    responders: Int
   ) -> Workload {
     let imp: IMP
     do { imp = try proxy.imp(for: signature.selector) } catch {
@@ -140,8 +144,8 @@ extension Workload {
     let receiver = UnsafeMutableRawPointer(proxy.cObject)
     let sel = UnsafeRawPointer(signature.selector.cSelector)
     return Workload(
-      name: name, signature: signature, fanout: fanout, responders: responders, path: proxyPath,
-      keepAlive: [proxy], check: { probe(signature, imp: imp.address, receiver: receiver, responders: responders) }
+      name: name, signature: signature, fanout: fanout, responders: responders,
+      path: proxyPath(proxy, signature), keepAlive: [proxy] + members, check: { probe(signature, imp: imp.address, receiver: receiver, responders: responders) }
     ) { n in
       bs_caller_loop(signature.c, imp.address, receiver, sel, UInt64(n))
     }
