@@ -3,7 +3,11 @@
 
 #include "dp_ffi.h"
 
+#include <stdlib.h>
+
 #include <string.h>
+
+#include "dp_layout.h"
 
 int dp_replay_supported(void) { return DP_REPLAY_SUPPORTED; }
 int dp_replay_gp_count(void) { return DP_GP_REGS; }
@@ -69,3 +73,81 @@ void dp_replay_call(dp_imp imp, const dp_reg_frame *regs, dp_return_class ret_cl
 }
 
 #endif
+
+// MARK: replay programs
+
+dp_replay_program *dp_replay_program_create(uint32_t nsteps, uint32_t nresults) {
+  dp_replay_program *p =
+      calloc(1, sizeof *p + (size_t)(nsteps + nresults) * sizeof(dp_replay_step));
+  if (!p) dp_fatal("dp_replay_program_create: out of memory");
+  p->nsteps = nsteps;
+  p->nresults = nresults;
+  return p;
+}
+
+void dp_replay_program_free(dp_replay_program *p) { free(p); }
+
+dp_replay_step *dp_replay_program_steps(dp_replay_program *p) { return p->steps; }
+
+// Copies of 1, 2, 4 or 8 bytes as single loads/stores (a variable-size memcpy is a call).
+static inline uint64_t load_bytes(const unsigned char *src, unsigned size) {
+  uint8_t b1; uint16_t b2; uint32_t b4; uint64_t b8 = 0;
+  switch (size) {
+    case 8: memcpy(&b8, src, 8); return b8;
+    case 4: memcpy(&b4, src, 4); return b4;
+    case 2: memcpy(&b2, src, 2); return b2;
+    case 1: memcpy(&b1, src, 1); return b1;
+    default: memcpy(&b8, src, size); return b8;
+  }
+}
+
+static inline void store_bytes(unsigned char *dst, uint64_t word, unsigned size) {
+  switch (size) {
+    case 8: memcpy(dst, &word, 8); break;
+    case 4: { uint32_t v = (uint32_t)word; memcpy(dst, &v, 4); break; }
+    case 2: { uint16_t v = (uint16_t)word; memcpy(dst, &v, 2); break; }
+    case 1: *dst = (uint8_t)word; break;
+    default: memcpy(dst, &word, size); break;
+  }
+}
+
+static inline void load_step(dp_reg_frame *regs, const dp_replay_step *s, const unsigned char *src) {
+  uint64_t word = load_bytes(src, s->size);
+  if (s->sign_extend) word = s->size == 1 ? (uint64_t)(int64_t)(int8_t)word : (uint64_t)(int64_t)(int16_t)word;
+  if (s->fp)
+    memcpy(&regs->fp[s->reg], &word, 8);
+  else
+    regs->gp[s->reg] = word;
+}
+
+static inline void run(dp_imp imp, const dp_replay_program *p, const dp_reg_frame *regs, void *result) {
+  uint64_t words[4];
+  dp_replay_call(imp, regs, p->ret_class, words);
+  const dp_replay_step *r = p->steps + p->nsteps;
+  for (uint32_t i = 0; i < p->nresults; i++)
+    store_bytes((unsigned char *)result + r[i].offset, words[r[i].reg], r[i].size);
+}
+
+void dp_replay_args(dp_imp imp, const dp_replay_program *p, void *const *args, void *result) {
+  dp_reg_frame regs;
+  memset(&regs, 0, sizeof regs);
+  for (uint32_t i = 0; i < p->nsteps; i++) {
+    const dp_replay_step *s = &p->steps[i];
+    load_step(&regs, s, (const unsigned char *)args[s->argument] + s->offset);
+  }
+  run(imp, p, &regs, result);
+}
+
+bool dp_send_frame(dp_id obj, dp_sel sel, const dp_replay_program *p, const void *frame,
+                   void *result) {
+  const dp_method_entry *e = dp_lookup_entry(obj, sel);
+  if (!e || (e->types != p->types && (!e->types || strcmp(e->types, p->types) != 0))) return false;
+  dp_reg_frame regs;
+  memset(&regs, 0, sizeof regs);
+  for (uint32_t i = 0; i < p->nsteps; i++) {
+    const dp_replay_step *s = &p->steps[i];
+    load_step(&regs, s, (const unsigned char *)frame + s->frame_offset);
+  }
+  run(e->imp, p, &regs, result);
+  return true;
+}

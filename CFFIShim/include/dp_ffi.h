@@ -101,6 +101,48 @@ int dp_replay_fp_count(void);
 void dp_replay_call(dp_imp imp, const dp_reg_frame *regs, dp_return_class ret_class,
                     uint64_t ret[4]);
 
+/// One step of a replay program: `size` bytes of argument `argument` at `offset` within
+/// it (at `frame_offset` in a contiguous frame) go to register `reg` of the integer
+/// (`fp` = 0) or floating-point (`fp` = 1) bank, sign-extended from 1 or 2 bytes when
+/// `sign_extend` is set (clang callees rely on callers extending signed char/short).
+typedef struct dp_replay_step {
+  uint32_t frame_offset;
+  uint16_t argument;
+  uint8_t offset;
+  uint8_t size;
+  uint8_t fp;
+  uint8_t reg;
+  uint8_t sign_extend;
+  uint8_t unused;
+} dp_replay_step;
+
+/// A signature's register plan, compiled for C: argument steps, then result steps (for
+/// a result step, `offset` is the offset in the result and `reg` the result word).
+typedef struct dp_replay_program {
+  dp_return_class ret_class;
+  uint32_t nsteps;
+  uint32_t nresults;
+  const char *types;  // the signature's canonical encoding (interned)
+  dp_replay_step steps[];  // nsteps argument steps, then nresults result steps
+} dp_replay_program;
+
+/// Allocates a program with room for the steps (free with dp_replay_program_free).
+dp_replay_program *dp_replay_program_create(uint32_t nsteps, uint32_t nresults);
+void dp_replay_program_free(dp_replay_program *program);
+/// The program's steps (Swift does not see flexible array members).
+dp_replay_step *dp_replay_program_steps(dp_replay_program *program);
+
+/// Calls `imp` with the arguments at `args[i]` by the program; writes the result.
+void dp_replay_args(dp_imp imp, const dp_replay_program *program, void *const *args,
+                    void *result);
+
+/// The typed-send fast path: finds `sel` in `obj`'s own methods or its class cache; if
+/// the method's types are the program's, calls it with the arguments laid out in `frame`
+/// (self at 0, _cmd at 8) and returns true. False on a cache miss or other types, having
+/// called nothing (the caller takes the general path).
+bool dp_send_frame(dp_id obj, dp_sel sel, const dp_replay_program *program, const void *frame,
+                   void *result);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,3 +1,5 @@
+internal import CFFIShim
+
 /// A message declared once with its Swift argument and result types: the encoding is
 /// derived from them, sends and implementations are checked by the compiler, and the
 /// dispatch stays dynamic.
@@ -15,7 +17,7 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
   public let selector: Selector
   /// The signature derived from the Swift types.
   public let signature: MethodSignature
-  private let loadResult: @Sendable (UnsafeRawPointer) -> Result
+  @usableFromInline let loadResult: @Sendable (UnsafeRawPointer) -> Result
   private let storeResult: @Sendable (Result, UnsafeMutableRawPointer) -> Void
 
   private init(
@@ -64,42 +66,66 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
   /// its `forwardInvocation(_:)` if it forwards. Throws `.unrecognizedSelector` when it
   /// does neither, `.signatureMismatch` when its method has other types, and whatever
   /// a forwarder throws.
+  ///
+  /// Inlinable so that storing the arguments is specialised for their types in the
+  /// caller; everything after that is one non-generic call.
+  @inlinable
   public func send(to receiver: RuntimeObject, _ arguments: repeat each Argument) throws -> Result {
     let sig = signature
-    let n = sig.numberOfArguments
-    let pointersBytes = n * MemoryLayout<UnsafeRawPointer>.stride
-    return try withUnsafeTemporaryAllocation(
-      byteCount: sig.frameLength + sig.returnBufferLength + pointersBytes, alignment: 16
-    ) { buffer in
-      // One stack block: frame, result, then the argument pointers libffi wants.
+    return try withUnsafeTemporaryAllocation(byteCount: sig._sendBufferSize, alignment: 16) { buffer in
+      // One stack block: the frame (self, _cmd, arguments at their offsets), the result,
+      // then room for the argument pointers the general path needs.
       let frame = buffer.baseAddress!
-      let result = frame + sig.frameLength
-      result.initializeMemory(as: UInt8.self, repeating: 0, count: sig.returnBufferLength)
-      let pointers = (result + sig.returnBufferLength).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: n)
-      for i in 0..<n { pointers[i] = frame + sig.argumentOffsets[i] }
-      pointers[0]!.storeBytes(of: receiver.cObject, as: OpaquePointer.self)
-      pointers[1]!.storeBytes(of: selector.cSelector, as: OpaquePointer.self)
-      var index = 2
-      for argument in repeat each arguments {
-        argument.store(to: pointers[index]!)
-        index += 1
+      var slot = sig._argumentOffsetTable + 2
+      // A pack expansion of a generic call specialises per argument type and borrows
+      // each argument (a `for … in repeat each` loop copies them through value witnesses).
+      repeat _store(each arguments, frame, &slot)
+      try _deliver(to: receiver, frame: frame)
+      return loadResult(UnsafeRawPointer(frame + sig.frameLength))
+    }
+  }
+
+  /// Stores one argument at the frame offset `slot` points to, and advances `slot`.
+  @inlinable @inline(__always)
+  func _store<T: MessageArgument>(
+    _ value: borrowing T, _ frame: UnsafeMutableRawPointer, _ slot: inout UnsafeMutablePointer<Int>
+  ) {
+    value.store(to: frame + slot.pointee)
+    slot += 1
+  }
+
+  /// Delivers a message whose arguments are in `frame`: a C fast path (method cache probe,
+  /// types check and register replay in one call) when the signature travels in
+  /// registers, else the general path (lookup, libffi or forwarding).
+  @usableFromInline
+  func _deliver(to receiver: RuntimeObject, frame: UnsafeMutableRawPointer) throws {
+    let sig = signature
+    let result = frame + sig.frameLength
+    frame.storeBytes(of: receiver.cObject, as: OpaquePointer.self)
+    frame.storeBytes(of: selector.cSelector, toByteOffset: 8, as: OpaquePointer.self)
+    if let program = sig.replayProgram,
+      dp_send_frame(receiver.handle, selector.raw, program, frame, result)
+    {
+      return
+    }
+    result.initializeMemory(as: UInt8.self, repeating: 0, count: sig.returnBufferLength)
+    let n = sig.numberOfArguments
+    let pointers = (result + sig.returnBufferLength).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: n)
+    for i in 0..<n { pointers[i] = frame + sig.argumentOffsets[i] }
+    switch try Runtime.dispatch(receiver.cObject, selector) {
+    case .method(let imp, let types):
+      guard sig.matches(cTypes: types) else {
+        throw RuntimeError.signatureMismatch(
+          selector: selector, expected: types.map { String(cString: $0) } ?? "?", found: sig.encoding)
       }
-      switch try Runtime.dispatch(receiver.cObject, selector) {
-      case .method(let imp, let types):
-        guard sig.matches(cTypes: types) else {
-          throw RuntimeError.signatureMismatch(
-            selector: selector, expected: types.map { String(cString: $0) } ?? "?", found: sig.encoding)
-        }
-        sig.call(imp, arguments: pointers, result: result)
-      case .forward(let forwarder, let declared):
-        guard declared === sig else {
-          throw RuntimeError.signatureMismatch(selector: selector, expected: declared.encoding, found: sig.encoding)
-        }
-        try Invocation.withBorrowedFrame(signature: sig, arguments: pointers, result: result) {
-          try forwarder.forwardInvocation($0)
-        }
+      sig.call(imp, arguments: pointers, result: result)
+    case .forward(let forwarder, let declared):
+      guard declared === sig else {
+        throw RuntimeError.signatureMismatch(selector: selector, expected: declared.encoding, found: sig.encoding)
       }
-      return loadResult(UnsafeRawPointer(result))
+      try Invocation.withBorrowedFrame(signature: sig, arguments: pointers, result: result) {
+        try forwarder.forwardInvocation($0)
+      }
     }
   }
 

@@ -42,11 +42,11 @@ extension Optional: MessageArgument where Wrapped: NullableMessageArgument {
   /// The wrapped type's encoding.
   public static var typeEncoding: TypeEncoding { Wrapped.typeEncoding }
   /// Nil for a zero word, else the wrapped value.
-  public static func load(from pointer: UnsafeRawPointer) -> Self {
+  @inlinable public static func load(from pointer: UnsafeRawPointer) -> Self {
     pointer.loadUnaligned(as: UInt.self) == 0 ? nil : Wrapped.load(from: pointer)
   }
   /// A zero word for nil.
-  public func store(to pointer: UnsafeMutableRawPointer) {
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
     if let value = self { value.store(to: pointer) } else { pointer.storeBytes(of: 0, as: UInt.self) }
   }
 }
@@ -71,9 +71,9 @@ extension Bool: MessageArgument {
   /// `B`, C's `_Bool`.
   public static var typeEncoding: TypeEncoding { .bool }
   /// Any nonzero byte is true, as in C.
-  public static func load(from pointer: UnsafeRawPointer) -> Bool { pointer.load(as: UInt8.self) != 0 }
+  @inlinable public static func load(from pointer: UnsafeRawPointer) -> Bool { pointer.load(as: UInt8.self) != 0 }
   /// 1 or 0.
-  public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: self ? 1 : 0, as: UInt8.self) }
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: self ? 1 : 0, as: UInt8.self) }
 }
 
 extension UnsafeRawPointer: NullableMessageArgument {
@@ -105,11 +105,11 @@ extension Selector: NullableMessageArgument {
   /// `:`.
   public static var typeEncoding: TypeEncoding { .selector }
   /// The selector in the slot.
-  public static func load(from pointer: UnsafeRawPointer) -> Selector {
+  @inlinable public static func load(from pointer: UnsafeRawPointer) -> Selector {
     Selector(cSelector: pointer.load(as: OpaquePointer.self))
   }
   /// The interned pointer.
-  public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cSelector, as: OpaquePointer.self) }
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cSelector, as: OpaquePointer.self) }
 }
 
 extension RuntimeObject: NullableMessageArgument {
@@ -118,7 +118,7 @@ extension RuntimeObject: NullableMessageArgument {
   /// The object whose handle is in the slot. A nil handle, or an object of another
   /// class than the message declared, stops the process with a message naming both:
   /// declare the argument optional (`RuntimeObject?`) to accept nil.
-  public static func load(from pointer: UnsafeRawPointer) -> Self {
+  @inlinable public static func load(from pointer: UnsafeRawPointer) -> Self {
     let handle = pointer.load(as: OpaquePointer?.self)
     guard let object = RuntimeObject.object(forHandle: handle) else {
       fatalError("message argument: nil object where \(Self.self) was declared; declare it \(Self.self)?")
@@ -129,7 +129,7 @@ extension RuntimeObject: NullableMessageArgument {
     return typed
   }
   /// The object's handle.
-  public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cObject, as: OpaquePointer.self) }
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cObject, as: OpaquePointer.self) }
 }
 
 extension RuntimeClass: NullableMessageArgument {
@@ -137,12 +137,12 @@ extension RuntimeClass: NullableMessageArgument {
   public static var typeEncoding: TypeEncoding { .classObject }
   /// The class whose C record is in the slot (stops the process for nil: declare the
   /// argument optional to accept it).
-  public static func load(from pointer: UnsafeRawPointer) -> RuntimeClass {
+  @inlinable public static func load(from pointer: UnsafeRawPointer) -> RuntimeClass {
     guard let cls = RuntimeClass.class(forHandle: pointer.load(as: OpaquePointer?.self)) else {
       fatalError("message argument: nil class where RuntimeClass was declared; declare it RuntimeClass?")
     }
     return cls
   }
   /// The class's C record.
-  public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cClass, as: OpaquePointer.self) }
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cClass, as: OpaquePointer.self) }
 }

@@ -33,6 +33,12 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   nonisolated(unsafe) let cif: UnsafeMutablePointer<ffi_cif>
   /// How the call travels when every argument is in a register; nil → libffi.
   let registerPlan: RegisterPlan?
+  /// `registerPlan` compiled for C (`dp_replay_program`), nil when there is no plan.
+  nonisolated(unsafe) let replayProgram: UnsafeMutablePointer<dp_replay_program>?
+  /// `argumentOffsets` as a buffer, for inlined typed sends (no array traffic).
+  @usableFromInline nonisolated(unsafe) let _argumentOffsetTable: UnsafeMutablePointer<Int>
+  /// Bytes a typed send reserves on the stack: frame, result, argument pointers.
+  @usableFromInline let _sendBufferSize: Int
   /// The libffi call interface `call` uses instead of `cif` when a struct argument would
   /// hit a libffi bug (see `SplitFFICall`); nil almost always.
   let splitCall: SplitFFICall?
@@ -144,7 +150,14 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
     self.returnBufferLength = max((retLayout.size + 15) & ~15, 32)
     self.cif = cif
     self.cTypes = makeCString(canonical)
-    self.registerPlan = RegisterPlan.make(returnType: returnType, arguments: arguments)
+    let plan = RegisterPlan.make(returnType: returnType, arguments: arguments)
+    self.registerPlan = plan
+    let types = self.cTypes
+    self.replayProgram = plan.map { MethodSignature.compile($0, offsets: offsets, types: types) }
+    self._argumentOffsetTable = .allocate(capacity: offsets.count)
+    self._argumentOffsetTable.initialize(from: offsets, count: offsets.count)
+    self._sendBufferSize =
+      self.frameLength + self.returnBufferLength + offsets.count * MemoryLayout<UnsafeRawPointer>.stride
     self.splitCall = SplitFFICall.make(
       returnType: returnType, arguments: arguments, ffiReturn: ffiRet, ffiArguments: ffiArgs)
   }
@@ -152,6 +165,8 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// Interned signatures live for the life of the process (the table holds them); an
   /// un-interned one (see `makeUninterned`) frees its call interface here.
   deinit {
+    if let replayProgram { dp_replay_program_free(replayProgram) }
+    _argumentOffsetTable.deallocate()
     dp_ffi_cif_free(cif)
     if let splitCall { dp_ffi_cif_free(splitCall.cif) }
     cTypes.deallocate()
@@ -185,6 +200,28 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
 
   // MARK: Calling
 
+  /// Compiles a register plan into a C replay program (see `dp_replay_program`).
+  private static func compile(
+    _ plan: RegisterPlan, offsets: [Int], types: UnsafeMutablePointer<CChar>
+  ) -> UnsafeMutablePointer<dp_replay_program> {
+    let program = dp_replay_program_create(UInt32(plan.pieces.count), UInt32(plan.resultPieces.count))!
+    program.pointee.ret_class = dp_return_class(plan.returnClass)
+    program.pointee.types = UnsafePointer(types)
+    let steps = dp_replay_program_steps(program)!
+    for (i, piece) in plan.pieces.enumerated() {
+      steps[i] = dp_replay_step(
+        frame_offset: UInt32(offsets[piece.argument] + piece.offset), argument: UInt16(piece.argument),
+        offset: UInt8(piece.offset), size: UInt8(piece.size), fp: piece.bank == .fp ? 1 : 0,
+        reg: UInt8(piece.register), sign_extend: piece.signExtend ? 1 : 0, unused: 0)
+    }
+    for (i, piece) in plan.resultPieces.enumerated() {
+      steps[plan.pieces.count + i] = dp_replay_step(
+        frame_offset: 0, argument: 0, offset: UInt8(piece.offset), size: UInt8(piece.size), fp: 0,
+        reg: UInt8(piece.word), sign_extend: 0, unused: 0)
+    }
+    return program
+  }
+
   /// Calls `imp` with the arguments at `arguments[i]` and writes the result to `result`
   /// (at least `returnBufferLength` bytes, 16-byte aligned). Register replay when the
   /// signature has a plan, libffi otherwise.
@@ -195,31 +232,8 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
     _ imp: IMP, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     result: UnsafeMutableRawPointer
   ) {
-    if let plan = registerPlan {
-      var regs = dp_reg_frame()
-      withUnsafeMutableBytes(of: &regs.gp) { gp in
-        withUnsafeMutableBytes(of: &regs.fp) { fp in
-          for piece in plan.pieces {
-            let source = arguments[piece.argument]!.advanced(by: piece.offset)
-            let bank = piece.bank == .gp ? gp : fp
-            let register = bank.baseAddress!.advanced(by: piece.register * 8)
-            register.copyMemory(from: source, byteCount: piece.size)
-            if piece.signExtend {
-              let value = piece.size == 1 ? Int64(register.load(as: Int8.self)) : Int64(register.load(as: Int16.self))
-              register.storeBytes(of: value, as: Int64.self)
-            }
-          }
-        }
-      }
-      var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-      withUnsafeMutablePointer(to: &words) { w in
-        w.withMemoryRebound(to: UInt64.self, capacity: 4) { words in
-          dp_replay_call(imp.cFunction, &regs, dp_return_class(plan.returnClass), words)
-          for piece in plan.resultPieces {
-            result.advanced(by: piece.offset).copyMemory(from: words + piece.word, byteCount: piece.size)
-          }
-        }
-      }
+    if let replayProgram {
+      dp_replay_args(imp.cFunction, replayProgram, arguments, result)
     } else if let splitCall {
       splitCall.call(imp, arguments: arguments, result: result)
     } else {

@@ -24,19 +24,13 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   }
   private let own = Mutex(OwnState())
 
-  /// What the handle points back to: a weak reference, so that once the last strong
-  /// reference is gone (before deinit runs) a message arriving through the handle
-  /// finds no object and runs no Swift code of it.
-  final class OwnerBox: @unchecked Sendable {
-    weak var object: RuntimeObject?
-  }
-
   /// A receiver of class `runtimeClass`.
   public init(class runtimeClass: RuntimeClass = .root) {
     self.runtimeClass = runtimeClass
-    let box = OwnerBox()
-    handle = dp_object_create(runtimeClass.raw, Unmanaged.passRetained(box).toOpaque())
-    box.object = self
+    handle = dp_object_create(runtimeClass.raw, nil)
+    // Unretained: the object owns the handle. See object(forHandle:) for how a message
+    // arriving after the last strong reference went away is refused.
+    dp_object_set_owner(handle, Unmanaged.passUnretained(self).toOpaque())
     Runtime.install()
   }
 
@@ -48,9 +42,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
       return Array(s.deallocationHandlers.values)
     }
     for handler in handlers { handler(handle) }
-    let box = dp_object_owner(handle)
     dp_object_destroy(handle)
-    if let box { Unmanaged<OwnerBox>.fromOpaque(box).release() }
   }
 
   /// Registers `handler` to run when this object is deallocated, before its C handle is
@@ -78,7 +70,11 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// The handle itself must still be valid (the object not yet freed).
   public static func object(forHandle handle: OpaquePointer?) -> RuntimeObject? {
     guard let handle, let owner = dp_object_owner(handle) else { return nil }
-    return Unmanaged<OwnerBox>.fromOpaque(owner).takeUnretainedValue().object
+    // swift_tryRetain fails atomically once the strong count has reached zero (deinit
+    // begun), the check a weak load makes — without a weak reference, whose side table
+    // would put every retain and release of the object on the runtime's slow path.
+    guard let retained = swiftTryRetain(owner) else { return nil }
+    return Unmanaged<RuntimeObject>.fromOpaque(retained).takeRetainedValue()
   }
 
   /// The class name behind a C handle, for messages.
@@ -208,3 +204,8 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
 
   open var description: String { "<\(runtimeClass.name): \(handle)>" }
 }
+
+/// The Swift runtime's `swift_tryRetain` (exported by libswiftCore on every platform):
+/// retains a native object and returns it, or returns nil if it is being deallocated.
+@_silgen_name("swift_tryRetain")
+private func swiftTryRetain(_ object: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
