@@ -138,6 +138,10 @@ void dp_object_destroy(dp_id o) {
 }
 
 void *dp_object_owner(dp_id o) { return o ? o->owner : NULL; }
+
+// Exported by the Swift runtime (libswiftCore) that every program using this shim links.
+extern void *swift_tryRetain(void *object);
+void *dp_owner_try_retain(void *owner) { return swift_tryRetain(owner); }
 void dp_object_set_owner(dp_id o, void *owner) { o->owner = owner; }
 dp_class *dp_object_get_class(dp_id o) { return o ? o->isa : NULL; }
 dp_method_table *dp_object_methods(dp_id o) { return LOAD_ACQ(o->methods); }

@@ -123,6 +123,9 @@ void dp_class_set_owner(dp_class *cls, void *owner);
 dp_id dp_object_create(dp_class *cls, void *owner);
 void dp_object_destroy(dp_id obj);
 void *dp_object_owner(dp_id obj);
+/// Retains the Swift object `owner` and returns it, or returns NULL if it is being
+/// deallocated (the Swift runtime's swift_tryRetain, the check a weak load makes).
+void *dp_owner_try_retain(void *owner);
 void dp_object_set_owner(dp_id obj, void *owner);
 dp_method_table *dp_object_methods(dp_id obj);
 void dp_object_publish_methods(dp_id obj, dp_method_table *table);

@@ -1,5 +1,4 @@
 internal import CFFIShim
-import Synchronization
 
 /// Builds libffi type descriptors from type encodings. Descriptors are cached by
 /// canonical encoding and never freed: signatures are interned for the life of the
@@ -14,7 +13,7 @@ enum FFIType {
     let pointer: UnsafeMutablePointer<ffi_type>
   }
 
-  private static let cache = Mutex<[TypeEncoding: Handle]>([:])
+  private static let cache = Lock<[TypeEncoding: Handle]>([:])
 
   /// The libffi type for a value of `type` passed or returned by value.
   static func type(for type: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<ffi_type> {

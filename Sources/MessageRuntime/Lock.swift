@@ -6,19 +6,20 @@
   import Darwin
 #endif
 
-/// A value protected by a `pthread_mutex_t`: the proxy's membership, its published
-/// responder table and the other small shared states of this module.
+/// A value protected by a `pthread_mutex_t`: the lock of every shared state in the runtime
+/// (method tables, registries, interned signatures) and in the proxies built on it.
 ///
 /// `Synchronization.Mutex` would do the same job, but on Linux its lock and unlock run in
 /// the prebuilt (uninstrumented) Synchronization library, so ThreadSanitizer does not see
 /// them and reports every access the mutex protects as a race. A pthread mutex is
 /// intercepted by ThreadSanitizer, which keeps `--sanitize=thread` runs meaningful.
 /// Not recursive: never take it again while holding it.
-final class Lock<Value>: @unchecked Sendable {
+public final class Lock<Value>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var value: Value
 
-  init(_ value: Value) {
+  /// A lock protecting `value`.
+  public init(_ value: Value) {
     self.value = value
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -32,7 +33,7 @@ final class Lock<Value>: @unchecked Sendable {
   }
 
   /// Runs `body` with exclusive access to the value.
-  func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+  public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body(&value)

@@ -1,5 +1,4 @@
 internal import CFFIShim
-import Synchronization
 
 /// The types of a method's return value and arguments (`NSMethodSignature`), with
 /// their sizes, alignments and the frame an `Invocation` keeps them in.
@@ -43,10 +42,10 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// hit a libffi bug (see `SplitFFICall`); nil almost always.
   let splitCall: SplitFFICall?
   /// The forwarding IMP for this signature, made on first use (see `ForwardingIMP`).
-  let forwarding = Mutex<ClosureIMP?>(nil)
+  let forwarding = Lock<ClosureIMP?>(nil)
   /// The libffi route entry for this signature, made on first use (see `Route`); the
   /// closure lives as long as the signature (for the process).
-  let routeEntry = Mutex<IMP?>(nil)
+  let routeEntry = Lock<IMP?>(nil)
 
   /// The number of arguments, `self` and `_cmd` included (`numberOfArguments`).
   public var numberOfArguments: Int { argumentTypes.count }
@@ -56,7 +55,7 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// arguments and the result in registers on a supported ABI).
   public var travelsInRegisters: Bool { registerPlan != nil }
 
-  private static let interned = Mutex<[String: MethodSignature]>([:])
+  private static let interned = Lock<[String: MethodSignature]>([:])
 
   /// The largest argument or result passed by value (64 KiB). Larger values are refused
   /// with a typed error: building and calling such signatures would cost time and memory

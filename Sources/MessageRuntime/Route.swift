@@ -1,5 +1,4 @@
 internal import CFFIShim
-import Synchronization
 
 /// How the results of a route's targets combine into the sender's result.
 public enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
@@ -53,7 +52,7 @@ public final class RouteMembership: @unchecked Sendable {
   // Immutable pointer; the flag inside is atomic. Freed after a grace period.
   let node: OpaquePointer
   /// The receivers whose deallocation marks this membership removed.
-  private let watched = Mutex<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
+  private let watched = Lock<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
 
   struct Weak: @unchecked Sendable { weak var object: RuntimeObject? }
 
@@ -104,7 +103,7 @@ public struct RouteTarget: Sendable {
 }
 
 /// Serialises route writers (see `setRoute`).
-private let routeWriters = Mutex(())
+private let routeWriters = Lock(())
 
 /// The C route a per-object method serves; retired (freed after a grace period) when
 /// the method is replaced or removed.

@@ -1,5 +1,4 @@
 internal import CFFIShim
-import Synchronization
 
 /// A class: a name, a superclass and a method table, looked up through the superclass
 /// chain with a per-class cache (`Class`, `objc_allocateClassPair`, `class_addMethod`).
@@ -22,11 +21,11 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
     /// method tables before a change does not cache what it found after it.
     var generation: UInt64 = 0
   }
-  let state = Mutex(State())
+  let state = Lock(State())
 
   struct WeakClass { weak var value: RuntimeClass? }
 
-  private static let registry = Mutex<[String: WeakClass]>([:])
+  private static let registry = Lock<[String: WeakClass]>([:])
 
   /// Creates and registers a class (`objc_allocateClassPair` + `objc_registerClassPair`).
   /// Throws if a live class already has the name.

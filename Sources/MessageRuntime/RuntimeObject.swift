@@ -1,5 +1,4 @@
 internal import CFFIShim
-import Synchronization
 
 /// An object that can receive messages: it owns a C handle (what C sees as `id`,
 /// whose first word is its class) that points back to it (`NSObject`'s role).
@@ -22,7 +21,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     var deallocationHandlers: [UInt64: @Sendable (OpaquePointer) -> Void] = [:]
     var nextHandler: UInt64 = 0
   }
-  private let own = Mutex(OwnState())
+  private let own = Lock(OwnState())
 
   /// A receiver of class `runtimeClass`.
   public init(class runtimeClass: RuntimeClass = .root) {
@@ -73,7 +72,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     // swift_tryRetain fails atomically once the strong count has reached zero (deinit
     // begun), the check a weak load makes — without a weak reference, whose side table
     // would put every retain and release of the object on the runtime's slow path.
-    guard let retained = swiftTryRetain(owner) else { return nil }
+    guard let retained = dp_owner_try_retain(owner) else { return nil }
     return Unmanaged<RuntimeObject>.fromOpaque(retained).takeRetainedValue()
   }
 
@@ -205,7 +204,3 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   open var description: String { "<\(runtimeClass.name): \(handle)>" }
 }
 
-/// The Swift runtime's `swift_tryRetain` (exported by libswiftCore on every platform):
-/// retains a native object and returns it, or returns nil if it is being deallocated.
-@_silgen_name("swift_tryRetain")
-private func swiftTryRetain(_ object: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A protocol: a named set of required and optional method descriptions, possibly
 /// inheriting other protocols (`Protocol`, `protocol_addMethodDescription`).
@@ -31,7 +30,7 @@ public final class RuntimeProtocol: Sendable, Hashable, CustomStringConvertible 
   public let requirements: [Requirement]
   private let bySelector: [Selector: Requirement]
 
-  private static let registry = Mutex<[String: RuntimeProtocol]>([:])
+  private static let registry = Lock<[String: RuntimeProtocol]>([:])
 
   /// Creates and registers a protocol. The same name registered again must describe
   /// the same methods; the existing protocol is then returned by `named(_:)`.

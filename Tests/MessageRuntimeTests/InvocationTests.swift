@@ -62,7 +62,7 @@ import Testing
     weak var weakArgument: RuntimeObject?
     let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: 6)
     defer { buffer.deallocate() }
-    _ = "hello".withCString { buffer.initialize(from: $0, count: 6) }
+    "hello".withCString { buffer.initialize(from: $0, count: 6) }
     do {
       let argument = RuntimeObject()
       weakArgument = argument

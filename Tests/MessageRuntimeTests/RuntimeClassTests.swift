@@ -71,11 +71,11 @@ func uniqueClassName(_ base: String = #function) -> String {
   @Test func replacedClosureIMPIsFreed() throws {
     let cls = try RuntimeClass(name: uniqueClassName())
     try cls.addMethod(value) { _ in 1 }
-    weak var original = cls.method(for: value.selector)?.closure
+    weak let original = cls.method(for: value.selector)?.closure
     #expect(original != nil)
     try cls.replaceMethod(value) { _ in 2 }
     #expect(original == nil)
-    weak var replacement = cls.method(for: value.selector)?.closure
+    weak let replacement = cls.method(for: value.selector)?.closure
     cls.removeMethod(value.selector)
     #expect(replacement == nil)
   }

@@ -335,7 +335,7 @@ final class TableFixture {
       let pointee = (
         reset: { target.pointee = CGPoint(x: 100.5, y: -7) }, read: { self.raw(target.pointee) }
       )
-      let noResult: (Void) -> [UInt8] = { _ in [] }
+      let noResult: (()) -> [UInt8] = { _ in [] }
       try checkTyped(
         f, [bytes(object), bytes(velocity), bytes(target)], result: noResult, pointee: pointee
       ) {
