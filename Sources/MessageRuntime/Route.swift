@@ -102,8 +102,8 @@ public struct RouteTarget: Sendable {
   }
 }
 
-/// Serialises route writers (see `setRoute`).
-private let routeWriters = Lock(())
+/// Serialises route writers (see `setRoute`); the value counts route updates.
+private let routeWriters = Lock<UInt64>(0)
 
 /// The C route a per-object method serves; retired (freed after a grace period) when
 /// the method is replaced or removed.
@@ -165,8 +165,9 @@ extension RuntimeObject {
     _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine
   ) throws(RuntimeError) -> RoutePath {
     // Route changes are rare; one lock keeps a route's list and what it keeps alive in step.
-    try routeWriters.withLock { _ throws(RuntimeError) -> RoutePath in
-      try setRouteLocked(selector, signature: signature, targets: targets, combine: combine)
+    try routeWriters.withLock { updates throws(RuntimeError) -> RoutePath in
+      updates &+= 1
+      return try setRouteLocked(selector, signature: signature, targets: targets, combine: combine)
     }
   }
 
@@ -254,8 +255,11 @@ extension RuntimeObject {
   /// Dispatches already running finish on the old route; call
   /// ``Quiescence/synchronize()`` to wait for them on other threads.
   public func removeRoute(_ selector: Selector) {
-    routeWriters.withLock { _ in
-      if ownMethod(for: selector)?.route != nil { removeMethod(selector) }
+    routeWriters.withLock { updates in
+      if ownMethod(for: selector)?.route != nil {
+        updates &+= 1
+        removeMethod(selector)
+      }
     }
   }
 

@@ -8,7 +8,7 @@ import Testing
 final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   let target: RuntimeObject
   let before: (@Sendable (Invocation) throws -> Void)?
-  let kept = Mutex<[Invocation]>([])
+  let kept = Lock<[Invocation]>([])
   let keep: Bool
 
   init(target: RuntimeObject, keep: Bool = false, before: (@Sendable (Invocation) throws -> Void)? = nil) {

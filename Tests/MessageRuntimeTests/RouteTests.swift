@@ -230,7 +230,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test func deallocationHandlersRunBeforeTheHandleGoesAway() throws {
-    let seen = Mutex<(handle: UInt, objectVisible: Bool)>((0, true))
+    let seen = Lock<(handle: UInt, objectVisible: Bool)>((0, true))
     var expected: UInt = 0
     do {
       let obj = RuntimeObject()
@@ -250,7 +250,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test func concurrentSendsWhileTargetsAreRemoved() throws {
-    let removedAndReturned = Mutex<Set<Int>>([])
+    let removedAndReturned = Lock<Set<Int>>([])
     let violations = Atomic<Int>(0)
     let calls = Atomic<Int>(0)
     let ts = try (0..<6).map { tag in

@@ -73,7 +73,7 @@ import Testing
 
 /// A thread-safe log for tests.
 final class LockedLog: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = Lock<[String]>([])
   func append(_ s: String) { storage.withLock { $0.append(s) } }
   var entries: [String] { storage.withLock { $0 } }
 }

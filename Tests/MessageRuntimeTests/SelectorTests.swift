@@ -25,7 +25,7 @@ import Testing
 
   @Test func concurrentRegistrationYieldsOneSelectorPerName() {
     let names = (0..<2_000).map { "concurrent:sel\($0):" }
-    let results = Mutex<[[Selector]]>([])
+    let results = Lock<[[Selector]]>([])
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       let mine = names.map { Selector($0) }
       results.withLock { $0.append(mine) }
