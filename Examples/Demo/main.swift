@@ -1,7 +1,31 @@
 // `swift run demo` runs every scenario; `swift run demo NAME` runs one.
 
+import Glibc
+
 let scenarios: [(name: String, summary: String, run: () throws -> Void)] = [
-  ("runtime-tour", "a class, a message, a forwarding proxy and a C caller", runtimeTour)
+  ("runtime-tour", "a class, a message, a forwarding proxy and a C caller", runtimeTour),
+  (
+    "table-data-source", "a table view's data source split across two objects (AIMultiDelegate)",
+    tableDataSource
+  ),
+  (
+    "map-clustering",
+    "a clustering plugin as the outer layer of a map view's delegate (LBDelegateMatrioska)",
+    mapClustering
+  ),
+  (
+    "secondary-scroll-delegate",
+    "a controller injects a secondary delegate into a web view's scroll view (secondaryDelegate)",
+    secondaryScrollDelegate
+  ),
+  (
+    "xmpp-stream", "a stream broadcasting to listeners on their own queues (GCDMulticastDelegate)",
+    xmppStream
+  ),
+  (
+    "c-callbacks", "a C library's one-slot callback table fanned out to three Swift handlers",
+    cCallbacks
+  ),
 ]
 
 let requested = CommandLine.arguments.dropFirst().first
@@ -19,5 +43,3 @@ for scenario in selected {
   }
   print()
 }
-
-import Glibc

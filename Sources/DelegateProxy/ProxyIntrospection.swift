@@ -112,7 +112,7 @@ extension MulticastProxy {
     let overrides = table.routes.values.filter(\.policyIsOverride).sorted {
       $0.selector.name < $1.selector.name
     }
-    for r in overrides { lines.append("  policy for \(r.selector.name): \(r.policy)") }
+    for r in overrides { lines.append("  policy for \(r.selector.name) → \(r.policy)") }
     return lines.joined(separator: "\n") + ">"
   }
 }

@@ -25,7 +25,7 @@ import Testing
     #expect(lines[1].contains(cls.name) && lines[1].hasSuffix("weak alive"))
     #expect(lines[2].contains("strong queue=ui.queue alive"))
     #expect(lines[3].hasSuffix("weak deallocated"))
-    #expect(text.contains("policy for scrollViewShouldScrollToTop:: reduce(all true)"))
+    #expect(text.contains("policy for scrollViewShouldScrollToTop: → reduce(all true)"))
   }
 
   @Test func aMessageThatGoesNowhereIsExplained() throws {
