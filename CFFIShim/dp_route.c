@@ -8,6 +8,7 @@
 #include "dp_layout.h"
 #include "dp_quiesce.h"
 #include "dp_quiesce_inline.h"
+#include "dp_regs.h"
 
 #define LOAD_ACQ(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
@@ -61,34 +62,13 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 
 #if DP_REPLAY_SUPPORTED
 
-typedef struct { uint64_t a, b; } gp2;
-typedef struct { double a, b; } fp2;
-typedef struct { uint64_t a; double b; } gpfp;
-typedef struct { double a; uint64_t b; } fpgp;
-typedef struct { double a, b, c, d; } fp4;
-
-#if defined(__x86_64__)
-#define GP_PARAMS uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5
-#define GP_TYPES uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t
-#define GP_REST a2, a3, a4, a5
-#else
-#define GP_PARAMS \
-  uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7
-#define GP_TYPES uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, uint64_t
-#define GP_REST a2, a3, a4, a5, a6, a7
-#endif
-#define FP_PARAMS \
-  double f0, double f1, double f2, double f3, double f4, double f5, double f6, double f7
-#define FP_TYPES double, double, double, double, double, double, double, double
-#define FP_ARGS f0, f1, f2, f3, f4, f5, f6, f7
-
 // Word 0 of each result type, for the boolean and first-nonzero rules (integer results
 // only; Swift sends other rules to the general path).
-static inline uint64_t word0_gp2(gp2 v) { return v.a; }
-static inline uint64_t word0_fp2(fp2 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
-static inline uint64_t word0_gpfp(gpfp v) { return v.a; }
-static inline uint64_t word0_fpgp(fpgp v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
-static inline uint64_t word0_fp4(fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+static inline uint64_t word0_dp_gp2(dp_gp2 v) { return v.a; }
+static inline uint64_t word0_dp_fp2(dp_fp2 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+static inline uint64_t word0_dp_gpfp(dp_gpfp v) { return v.a; }
+static inline uint64_t word0_dp_fpgp(dp_fpgp v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
 
 // A stale IMP (looked up before the route was removed) finds no route: re-dispatch the
 // same registers to whatever the receiver runs now.
@@ -97,11 +77,11 @@ static inline uint64_t word0_fp4(fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); retur
     dp_imp now = dp_msg_lookup(self, cmd);                                            \
     if (now == (dp_imp)SELF_FN)                                                       \
       dp_fatal("dp_route: entry installed without a route (runtime bug)");            \
-    return ((T(*)(GP_TYPES, FP_TYPES))now)(a0, a1, GP_REST, FP_ARGS);                 \
+    return ((DP_REPLAY_FN(T))now)(a0, a1, DP_GP_REST, DP_FP_ARGS);                 \
   } while (0)
 
 #define DEFINE_ENTRY(NAME, T)                                                           \
-  static T NAME(GP_PARAMS, FP_PARAMS) {                                                 \
+  static T NAME(DP_GP_PARAMS, DP_FP_PARAMS) {                                                 \
     dp_id self = (dp_id)a0;                                                             \
     dp_sel cmd = (dp_sel)a1;                                                            \
     dp_read_enter_inline();                                                             \
@@ -121,8 +101,8 @@ static inline uint64_t word0_fp4(fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); retur
       const dp_route_target *t = &list->targets[i];                                     \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))    \
         continue;                                                                       \
-      T v = ((T(*)(GP_TYPES, FP_TYPES))t->imp)((uint64_t)t->target, a1, GP_REST,        \
-                                               FP_ARGS);                                \
+      T v = ((DP_REPLAY_FN(T))t->imp)((uint64_t)t->target, a1, DP_GP_REST,        \
+                                               DP_FP_ARGS);                                \
       any = true;                                                                       \
       switch (combine) {                                                                \
         case DP_COMBINE_LAST: result = v; break;                                        \
@@ -153,12 +133,12 @@ static inline uint64_t word0_fp4(fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); retur
     return result;                                                                      \
   }
 
-DEFINE_ENTRY(entry_gp2, gp2)
-DEFINE_ENTRY(entry_fp2, fp2)
-DEFINE_ENTRY(entry_gpfp, gpfp)
-DEFINE_ENTRY(entry_fpgp, fpgp)
+DEFINE_ENTRY(entry_gp2, dp_gp2)
+DEFINE_ENTRY(entry_fp2, dp_fp2)
+DEFINE_ENTRY(entry_gpfp, dp_gpfp)
+DEFINE_ENTRY(entry_fpgp, dp_fpgp)
 #if defined(__aarch64__)
-DEFINE_ENTRY(entry_fp4, fp4)
+DEFINE_ENTRY(entry_fp4, dp_fp4)
 #endif
 
 static dp_imp register_entry(dp_return_class rc) {

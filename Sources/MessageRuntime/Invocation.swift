@@ -273,14 +273,7 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
   public func invoke() throws {
     guard let handle = targetHandle else { throw RuntimeError.invocationIncomplete("the target is nil") }
     guard let selector else { throw RuntimeError.invocationIncomplete("the selector is not set") }
-    switch try Runtime.dispatch(handle, selector) {
-    case .method(let imp, let types):
-      guard signature.matches(cTypes: types) else {
-        throw RuntimeError.signatureMismatch(
-          selector: selector, expected: types.map { String(cString: $0) } ?? "?", found: signature.encoding)
-      }
-      signature.call(imp, arguments: arguments, result: result)
-    case .forward(let receiver, _):
+    try Runtime.deliver(handle, selector, signature, arguments: arguments, result: result) { receiver, _ in
       try receiver.forwardInvocation(self)
     }
   }

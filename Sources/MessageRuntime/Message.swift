@@ -112,14 +112,8 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
     let n = sig.numberOfArguments
     let pointers = (result + sig.returnBufferLength).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: n)
     for i in 0..<n { pointers[i] = frame + sig.argumentOffsets[i] }
-    switch try Runtime.dispatch(receiver.cObject, selector) {
-    case .method(let imp, let types):
-      guard sig.matches(cTypes: types) else {
-        throw RuntimeError.signatureMismatch(
-          selector: selector, expected: types.map { String(cString: $0) } ?? "?", found: sig.encoding)
-      }
-      sig.call(imp, arguments: pointers, result: result)
-    case .forward(let forwarder, let declared):
+    try Runtime.deliver(receiver.cObject, selector, sig, arguments: pointers, result: result) {
+      forwarder, declared in
       guard declared === sig else {
         throw RuntimeError.signatureMismatch(selector: selector, expected: declared.encoding, found: sig.encoding)
       }

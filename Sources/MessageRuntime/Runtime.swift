@@ -43,6 +43,27 @@ public enum Runtime {
     return .forward(receiver, signature)
   }
 
+  /// Delivers a message whose arguments are at `arguments[i]`: runs the receiver's method
+  /// (after checking its types are `signature`) or, when the receiver forwards, calls
+  /// `forward` with the receiver and the signature it declared. The one place Swift
+  /// senders (invocations, typed messages) turn a dispatch into a call.
+  static func deliver(
+    _ handle: OpaquePointer, _ selector: Selector, _ signature: MethodSignature,
+    arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, result: UnsafeMutableRawPointer,
+    forward: (RuntimeObject, MethodSignature) throws -> Void
+  ) throws {
+    switch try dispatch(handle, selector) {
+    case .method(let imp, let types):
+      guard signature.matches(cTypes: types) else {
+        throw RuntimeError.signatureMismatch(
+          selector: selector, expected: types.map { String(cString: $0) } ?? "?", found: signature.encoding)
+      }
+      signature.call(imp, arguments: arguments, result: result)
+    case .forward(let receiver, let declared):
+      try forward(receiver, declared)
+    }
+  }
+
   /// The method found through the class chain, cached in the receiver's class.
   private static func resolveMethod(_ obj: OpaquePointer, _ selector: Selector) -> Method? {
     guard let cls = RuntimeClass.class(forHandle: dp_object_get_class(obj)) else { return nil }
