@@ -47,7 +47,9 @@ let package = Package(
     ),
     .testTarget(
       name: "MessageRuntimeTests",
-      dependencies: ["MessageRuntime", "CTestSupport"]
+      // DelegateProxy: the random-signature suite also sends each signature through a
+      // MulticastProxy (its C routes and its forwarding path).
+      dependencies: ["MessageRuntime", "CTestSupport", "DelegateProxy"]
     ),
     .testTarget(
       name: "DelegateProxyTests",

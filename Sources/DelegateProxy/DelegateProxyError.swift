@@ -18,6 +18,10 @@ public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConverti
   /// Asynchronous aggregation was asked for a message whose signature no delegate and no
   /// protocol gives.
   case unknownSignature(selector: Selector)
+  /// Adding a multicast proxy would make a cycle of proxies: `path` names them (class and
+  /// handle) from the proxy being added to, through the members that lead back to it —
+  /// `[A, A]` for a proxy added to itself, `[A, B, A]` when `B` contains `A`.
+  case cycle(path: [String])
 
   /// A readable rendering, for logs and diagnostics.
   public var description: String {
@@ -29,6 +33,8 @@ public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConverti
       return "reducer \"\(reducer)\" cannot produce a value of type \"\(type)\""
     case .unknownSignature(let sel):
       return "no delegate and no protocol gives a signature for \(sel.name)"
+    case .cycle(let path):
+      return "adding the proxy would make a cycle of proxies: \(path.joined(separator: " → "))"
     }
   }
 }

@@ -35,6 +35,14 @@ import Synchronization
 /// by it from then on. After ``remove(_:)`` returns, no new call to the removed delegate
 /// starts on any thread; a call already running may finish.
 ///
+/// **Nesting.** A multicast proxy may be a member of another (a matrioska). Adding one
+/// that would close a cycle — the proxy itself, or a proxy that contains this one directly
+/// or through other multicast proxies — throws ``DelegateProxyError/cycle(path:)`` and
+/// changes nothing, so no message can recurse through the cycle. Forwarders of other kinds
+/// (`ForwardingProxy` subclasses of your own) cannot be looked into: a cycle closed through
+/// one of them is not detected, and a message sent into it recurses until the stack
+/// overflows, as it would between two `NSProxy` objects forwarding to each other.
+///
 /// **Methods are read when a delegate is added.** Call ``reloadMethods()`` after giving a
 /// member (or its class) new methods. Forwarding members (`ForwardingProxy` subclasses,
 /// such as a nested `MulticastProxy`) are asked `responds(to:)` at each message instead.
@@ -113,7 +121,10 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   }
 
   deinit {
-    let observers = state.withLock { $0.observers.values.flatMap { $0 } }
+    // Messages that still arrive through the handle while it is being deallocated — on a
+    // C route, whose entry runs no Swift code — reach no delegate and answer zero.
+    let (entries, observers) = state.withLock { ($0.entries, $0.observers.values.flatMap { $0 }) }
+    for e in entries { e.markRemoved() }
     for o in observers { o.finish?() }
   }
 
@@ -214,7 +225,9 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// asynchronously on that queue (`addDelegate:delegateQueue:`). Throws
   /// ``DelegateProxyError/signatureConflict(selector:existingEncoding:existingOwner:newEncoding:newClass:)``
   /// when it implements a selector with another signature than the members present.
-  /// With ``Options/unique``, adding a member again does nothing.
+  /// With ``Options/unique``, adding a member again does nothing. Throws
+  /// ``DelegateProxyError/cycle(path:)`` when `delegate` is this proxy or a multicast
+  /// proxy that contains it (see *Nesting*).
   public func add(
     _ delegate: RuntimeObject, queue: DispatchQueue? = nil, retention: Retention = .weak
   )
@@ -256,6 +269,58 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   }
 
   private func insert(
+    _ delegate: RuntimeObject, queue: DispatchQueue?, retention: Retention,
+    at position: ([DelegateEntry]) -> Int
+  ) throws(DelegateProxyError) {
+    guard let nested = delegate as? MulticastProxy else {
+      try insertEntry(delegate, queue: queue, retention: retention, at: position)
+      return
+    }
+    // A multicast proxy as a member: refuse a cycle. One process-wide lock covers the
+    // check and the insertion, so two threads cannot each close half of a cycle. The
+    // proxies the walk reached are released after the lock (one may be deallocated then).
+    var reached: [MulticastProxy] = []
+    try MulticastProxy.nesting.withLock { insertions throws(DelegateProxyError) in
+      if let cycle = cycle(adding: nested, reached: &reached) {
+        throw .cycle(path: cycle.map(\.cycleName))
+      }
+      try insertEntry(delegate, queue: queue, retention: retention, at: position)
+      insertions &+= 1
+    }
+    withExtendedLifetime(reached) {}
+  }
+
+  /// Serialises the insertions of multicast proxies into multicast proxies (see `insert`),
+  /// and counts them. (A value with storage: ThreadSanitizer misreads the exclusive access
+  /// to a zero-sized `Lock<()>` value as a race.)
+  private static let nesting = Lock<UInt64>(0)
+
+  /// The cycle adding `nested` would make: the proxies from this one through `nested` and
+  /// its member multicast proxies (depth first, in order) back to this one; nil if none.
+  /// Members of other kinds are not looked into: a `ForwardingProxy` subclass is opaque.
+  private func cycle(adding nested: MulticastProxy, reached: inout [MulticastProxy])
+    -> [MulticastProxy]?
+  {
+    var visited: Set<ObjectIdentifier> = []
+    func walk(_ proxy: MulticastProxy, _ path: [MulticastProxy]) -> [MulticastProxy]? {
+      if proxy === self { return path + [proxy] }
+      guard visited.insert(ObjectIdentifier(proxy)).inserted else { return nil }
+      for entry in proxy.currentTable.members where !entry.isRemoved {
+        guard let member = entry.delegate as? MulticastProxy else { continue }
+        reached.append(member)
+        if let found = walk(member, path + [proxy]) { return found }
+      }
+      return nil
+    }
+    return walk(nested, [self])
+  }
+
+  /// How a proxy is named in a cycle: its class and handle.
+  var cycleName: String {
+    "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(cObject))), radix: 16))>"
+  }
+
+  private func insertEntry(
     _ delegate: RuntimeObject, queue: DispatchQueue?, retention: Retention,
     at position: ([DelegateEntry]) -> Int
   ) throws(DelegateProxyError) {

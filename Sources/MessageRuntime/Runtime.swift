@@ -24,7 +24,9 @@ public enum Runtime {
 
   /// Finds what a message does, for Swift senders: method (through the caches), or
   /// forwarding; throws `.unrecognizedSelector` otherwise.
-  static func dispatch(_ handle: OpaquePointer, _ selector: Selector) throws(RuntimeError) -> Dispatch {
+  static func dispatch(_ handle: OpaquePointer, _ selector: Selector) throws(RuntimeError)
+    -> Dispatch
+  {
     let obj = handle
     var imp: dp_imp? = nil
     var types: UnsafePointer<CChar>? = nil
@@ -35,7 +37,8 @@ public enum Runtime {
       return .method(method.imp, UnsafePointer(method.signature.cTypes))
     }
     guard let receiver = RuntimeObject.object(forHandle: handle) else {
-      throw .unrecognizedSelector(className: RuntimeObject.className(forHandle: handle), selector: selector)
+      throw .unrecognizedSelector(
+        className: RuntimeObject.className(forHandle: handle), selector: selector)
     }
     guard let signature = receiver.methodSignature(for: selector) else {
       throw receiver.doesNotRecognize(selector)
@@ -56,7 +59,8 @@ public enum Runtime {
     case .method(let imp, let types):
       guard signature.matches(cTypes: types) else {
         throw RuntimeError.signatureMismatch(
-          selector: selector, expected: types.map { String(cString: $0) } ?? "?", found: signature.encoding)
+          selector: selector, expected: types.map { String(cString: $0) } ?? "?",
+          found: signature.encoding)
       }
       signature.call(imp, arguments: arguments, result: result)
     case .forward(let receiver, let declared):
@@ -78,7 +82,11 @@ public enum Runtime {
   private static let resolve: dp_resolver_fn = { obj, sel in
     let selector = Selector(raw: sel!)
     if let method = resolveMethod(obj!, selector) { return method.imp.cFunction }
-    if let receiver = RuntimeObject.object(forHandle: obj),
+    let receiver = RuntimeObject.object(forHandle: obj)
+    // A receiver being deallocated (its handle still valid, its last strong reference
+    // gone) gets nothing and answers zero, as on every other path; no trap.
+    if receiver == nil && dp_object_owner(obj) != nil { return dp_nil_imp() }
+    if let receiver,
       let signature = receiver.methodSignature(for: selector),
       let imp = try? forwardingIMP(for: signature)
     {
@@ -123,9 +131,12 @@ func dp_class_add_method_impl(
   _ cls: OpaquePointer?, _ sel: OpaquePointer?, _ imp: (@convention(c) () -> Void)?,
   _ types: UnsafePointer<CChar>?
 ) -> Bool {
-  guard let c = RuntimeClass.class(forHandle: cls), let sel, let imp, let types else { return false }
+  guard let c = RuntimeClass.class(forHandle: cls), let sel, let imp, let types else {
+    return false
+  }
   do {
-    try c.addMethod(Selector(cSelector: sel), imp: IMP(address: unsafeBitCast(imp, to: UnsafeRawPointer.self)),
+    try c.addMethod(
+      Selector(cSelector: sel), imp: IMP(address: unsafeBitCast(imp, to: UnsafeRawPointer.self)),
       types: String(cString: types))
     return true
   } catch { return false }

@@ -36,7 +36,9 @@ import Testing
 
   @Test func aDelegateRemovesALaterOne() throws {
     let ds = try delegates("a", "b", "c")
-    ds[0].action.withLock { [proxy] in $0 = { _ in proxy.remove(ds[2]) } }
+    // Capture the victim, not `ds`: ds[0] holding the array that holds it is a cycle.
+    let victim = ds[2]
+    ds[0].action.withLock { [proxy] in $0 = { _ in proxy.remove(victim) } }
     try M.didScroll.send(to: proxy, nil)
     #expect(log.entries == ["a:didScroll", "b:didScroll"])
   }

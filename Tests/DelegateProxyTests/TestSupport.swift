@@ -15,6 +15,14 @@ func uniqueClassName(_ base: String = "Delegate") -> String {
   "\(base)_DP\(classCounter.wrappingAdd(1, ordering: .relaxed).oldValue)"
 }
 
+/// A thread-safe counter that can be passed around (an `Atomic` cannot).
+final class Counter: Sendable {
+  private let storage = Atomic<Int>(0)
+  func bump() { storage.add(1, ordering: .relaxed) }
+  func reset() { storage.store(0, ordering: .relaxed) }
+  var value: Int { storage.load(ordering: .relaxed) }
+}
+
 /// A thread-safe, ordered log of calls.
 final class CallLog: Sendable {
   private let storage = Lock<[String]>([])

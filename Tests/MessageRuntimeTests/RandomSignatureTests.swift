@@ -2,14 +2,19 @@
 // records its arguments, and called along every path: Invocation (register replay or
 // libffi), a direct ffi_call of the IMP, ffi_call of a proxy's forwarding IMP,
 // MethodSignature.call of the forwarding IMP (replay into a libffi closure) and an
-// Invocation sent to the proxy. Every path must deliver the same argument leaves and
-// return the same result.
+// Invocation sent to the proxy. Then through a MulticastProxy with three delegates: its C
+// route (register replay or libffi) called by replay and by ffi_call, an Invocation sent to
+// it, and its general path (forwardInvocation). Every path must deliver the same argument
+// leaves and return the same result.
 //
 // Replay a failure with the seed and index from its message:
 //   DP_SIGNATURE_SEED=<seed> DP_SIGNATURE_INDEX=<index> swift test --filter RandomSignature
-// DP_SIGNATURE_COUNT sets how many signatures a run checks (default 1000).
+// DP_SIGNATURE_COUNT sets how many signatures a run checks (default 1000);
+// Scripts/signatures.sh checks 10,000.
 
 import CFFIShim
+import DelegateProxy
+import Synchronization
 import Testing
 
 @testable import MessageRuntime
@@ -230,9 +235,35 @@ func libffiCall(_ signature: MethodSignature, _ imp: IMP, _ frame: ArgumentFrame
   }
 }
 
+/// What a run of the random-signature suite checked, summed over its shards.
+final class SignatureTally: Sendable {
+  let checked = Atomic<Int>(0)
+  let refused = Atomic<Int>(0)
+  let failed = Atomic<Int>(0)
+  let registerRoutes = Atomic<Int>(0)
+  let libffiRoutes = Atomic<Int>(0)
+  let forwarded = Atomic<Int>(0)
+  let shardsDone = Atomic<Int>(0)
+
+  /// Called by each shard as it ends; the last one prints the run's totals.
+  func shardDone(of shards: Int) {
+    guard shardsDone.add(1, ordering: .sequentiallyConsistent).newValue == shards else { return }
+    let c = checked.load(ordering: .sequentiallyConsistent)
+    let r = refused.load(ordering: .sequentiallyConsistent)
+    print(
+      "random signatures: \(c) checked (\(c - r) accepted on 9 paths, \(r) refused as expected), "
+        + "\(failed.load(ordering: .sequentiallyConsistent)) failing; multicast proxy: "
+        + "\(registerRoutes.load(ordering: .sequentiallyConsistent)) on register routes, "
+        + "\(libffiRoutes.load(ordering: .sequentiallyConsistent)) on libffi routes, "
+        + "\(forwarded.load(ordering: .sequentiallyConsistent)) forwarded (seed \(SignatureEnvironment.seed))"
+    )
+  }
+}
+
 @Suite struct RandomSignatureTests {
   /// Signatures are split into this many parallel test cases.
   static let shards = 8
+  static let tally = SignatureTally()
 
   enum Path: String, CaseIterable {
     /// `Invocation.invoke(target: target)`: register replay or libffi into the closure.
@@ -247,13 +278,56 @@ func libffiCall(_ signature: MethodSignature, _ imp: IMP, _ frame: ArgumentFrame
     case invocationToProxy
   }
 
+  /// The paths through a `MulticastProxy` (`.lastResponder`) with three delegates.
+  enum MulticastPath: String, CaseIterable {
+    /// `MethodSignature.call` of `proxy.imp(for:)`: the proxy's C route when it routes
+    /// the selector (register entry or libffi closure), else its forwarding IMP.
+    case callProxyIMP
+    /// `ffi_call` of `proxy.imp(for:)`, as a C caller going through libffi would.
+    case ffiProxyIMP
+    /// `Invocation.invoke(target: proxy)`.
+    case invocationToProxy
+    /// `MethodSignature.call` of the forwarding IMP with the proxy as `self`: the general
+    /// path (`forwardInvocation`, one `invoke` per delegate), routed selector or not.
+    case forwardingToProxy
+  }
+
+  /// The body of a recording closure IMP: it records what it receives in `recorder` and,
+  /// for a value-returning signature, answers the result derived from the argument leaves
+  /// followed by `tag` (when given), so delegates of one proxy answer different values.
+  static func recordingBody(
+    _ recorder: ClosureRecorder, signature: MethodSignature, tag: UInt8?
+  ) -> @Sendable (Invocation) -> Void {
+    let n = signature.numberOfArguments
+    let types = signature.argumentTypes
+    return { invocation in
+      recorder.calls += 1
+      recorder.receiver = invocation.targetHandle
+      recorder.selector = invocation.selector
+      recorder.arguments = (2..<n).map { try! invocation.argumentBytes(at: $0) }
+      if !signature.returnsVoid {
+        var leaves: [UInt8] = []
+        for (k, bytes) in recorder.arguments.enumerated() {
+          leaves += Leaves.bytes(bytes, of: types[k + 2])
+        }
+        if let tag { leaves.append(tag) }
+        try! invocation.setReturnBytes(derivedResult(signature.returnType, leaves: leaves))
+      }
+    }
+  }
+
   @Test(arguments: 0..<RandomSignatureTests.shards)
   func randomSignaturesAgreeOnEveryPath(shard: Int) throws {
     let seed = SignatureEnvironment.seed
+    defer { Self.tally.shardDone(of: Self.shards) }
     var failures = 0
     for index in stride(from: shard, to: SignatureEnvironment.count, by: Self.shards) {
       if let only = SignatureEnvironment.onlyIndex, only != index { continue }
-      if try !check(index: index, seed: seed) { failures += 1 }
+      Self.tally.checked.add(1, ordering: .relaxed)
+      if try !check(index: index, seed: seed) {
+        failures += 1
+        Self.tally.failed.add(1, ordering: .relaxed)
+      }
       // A systematic bug fails most signatures; a few messages are enough to replay one.
       if failures >= 5 {
         Issue.record("shard \(shard): stopping after \(failures) failing signatures (seed \(seed))")
@@ -288,6 +362,7 @@ func libffiCall(_ signature: MethodSignature, _ imp: IMP, _ frame: ArgumentFrame
       } else {
         verify(false, "refused: \(error)")
       }
+      if ok { Self.tally.refused.add(1, ordering: .relaxed) }
       return ok
     }
     if let expected = spec.expectedRefusal {
@@ -311,19 +386,8 @@ func libffiCall(_ signature: MethodSignature, _ imp: IMP, _ frame: ArgumentFrame
     let sel = selector(named: "random", arguments: n - 2)
     let recorder = ClosureRecorder()
     let target = RuntimeObject()
-    try target.setMethod(sel, signature: signature) { invocation in
-      recorder.calls += 1
-      recorder.receiver = invocation.targetHandle
-      recorder.selector = invocation.selector
-      recorder.arguments = (2..<n).map { try! invocation.argumentBytes(at: $0) }
-      if !signature.returnsVoid {
-        var leaves: [UInt8] = []
-        for (k, bytes) in recorder.arguments.enumerated() {
-          leaves += Leaves.bytes(bytes, of: types[k + 2])
-        }
-        try! invocation.setReturnBytes(derivedResult(signature.returnType, leaves: leaves))
-      }
-    }
+    try target.setMethod(
+      sel, signature: signature, body: Self.recordingBody(recorder, signature: signature, tag: nil))
     let proxy = RetargetingProxy(target: target)
     let methodIMP = try target.imp(for: sel)
     let forwardingIMP = try proxy.imp(for: sel)
@@ -396,6 +460,111 @@ func libffiCall(_ signature: MethodSignature, _ imp: IMP, _ frame: ArgumentFrame
       }
       if !ok { break }
     }
+    if !ok { return false }
+
+    // The multicast proxy: three delegates, each an instance of its own class whose
+    // closure IMP records its arguments and answers a value derived from them and its
+    // position; under `.lastResponder` the proxy answers the last one's value.
+    let recorders = (0..<3).map { _ in ClosureRecorder() }
+    let classes = try (0..<3).map { k in
+      let cls = try RuntimeClass(name: "RandomMulticast_\(seed)_\(index)_\(k)")
+      try cls.addMethod(
+        sel, signature: signature,
+        body: Self.recordingBody(recorders[k], signature: signature, tag: UInt8(k)))
+      return cls
+    }
+    let delegates = classes.map { RuntimeObject(class: $0) }
+    let multicast = MulticastProxy(policy: .lastResponder)
+    for d in delegates { try multicast.add(d) }
+    let expectedMulticastResult =
+      signature.returnsVoid
+      ? []
+      : Leaves.bytes(
+        derivedResult(signature.returnType, leaves: expectedLeaves.flatMap { $0 } + [2]),
+        of: signature.returnType)
+
+    // The route the proxy installs is the one the runtime says the signature can have:
+    // registers for a register-class signature, libffi (or none) otherwise.
+    let expectedPath = RuntimeObject.routePath(for: signature, combine: .last)
+    if signature.travelsInRegisters {
+      verify(
+        expectedPath == .registers,
+        "register-class signature, route path \(String(describing: expectedPath))")
+    } else {
+      verify(expectedPath != .registers, "memory-class signature on a register route")
+    }
+    let fastPath = multicast.fastPath(for: sel)
+    verify(
+      fastPath == expectedPath,
+      "fastPath(for:) is \(String(describing: fastPath)), routePath(for:combine:) says \(String(describing: expectedPath))"
+    )
+    switch fastPath {
+    case .registers: Self.tally.registerRoutes.add(1, ordering: .relaxed)
+    case .libffi: Self.tally.libffiRoutes.add(1, ordering: .relaxed)
+    case nil: Self.tally.forwarded.add(1, ordering: .relaxed)
+    }
+    let proxyIMP = try multicast.imp(for: sel)
+    verify(
+      (proxyIMP == forwardingIMP) == (fastPath == nil),
+      "proxy.imp(for:) is \(proxyIMP == forwardingIMP ? "" : "not ")the forwarding IMP on path \(String(describing: fastPath))"
+    )
+
+    for path in MulticastPath.allCases {
+      for r in recorders {
+        r.calls = 0
+        r.arguments = []
+        r.receiver = nil
+        r.selector = nil
+      }
+      frame.clearResult()
+      let result: [UInt8]
+      switch path {
+      case .callProxyIMP, .ffiProxyIMP, .forwardingToProxy:
+        frame.setReceiver(multicast.cObject, sel)
+        switch path {
+        case .callProxyIMP:
+          signature.call(proxyIMP, arguments: frame.ffiArguments, result: frame.result)
+        case .ffiProxyIMP:
+          libffiCall(signature, proxyIMP, frame)
+        default:
+          signature.call(forwardingIMP, arguments: frame.ffiArguments, result: frame.result)
+        }
+        result = frame.resultBytes
+      case .invocationToProxy:
+        let invocation = Invocation(signature: signature, selector: sel)
+        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k + 2) }
+        try invocation.invoke(target: multicast)
+        result = invocation.returnBytes
+      }
+
+      let context =
+        "multicast path \(path) (route \(fastPath.map { "\($0)" } ?? "none, forwarded"))"
+      for (k, r) in recorders.enumerated() {
+        verify(r.calls == 1, "delegate \(k) ran \(r.calls) times: \(context)")
+        verify(
+          r.receiver == delegates[k].cObject, "delegate \(k): self is not the delegate: \(context)")
+        verify(r.selector == sel, "delegate \(k): _cmd: \(context)")
+        let recorded = zip(r.arguments, types.dropFirst(2)).map { Leaves.bytes($0, of: $1) }
+        if recorded != expectedLeaves {
+          let common = min(recorded.count, expectedLeaves.count)
+          let first = (0..<common).first { recorded[$0] != expectedLeaves[$0] } ?? common
+          let detail =
+            first < common
+            ? "argument \(first + 2) \(types[first + 2]): expected \(hex(expectedLeaves[first])) got \(hex(recorded[first]))"
+            : "\(recorded.count) arguments recorded"
+          verify(false, "delegate \(k): arguments differ: \(context): \(detail)")
+        }
+      }
+      if !signature.returnsVoid {
+        let got = Leaves.bytes(result, of: signature.returnType)
+        verify(
+          got == expectedMulticastResult,
+          "result \(signature.returnType) is not the last delegate's: \(context): expected \(hex(expectedMulticastResult)) got \(hex(got))"
+        )
+      }
+      if !ok { break }
+    }
+    withExtendedLifetime((delegates, classes)) {}
     return ok
   }
 }
