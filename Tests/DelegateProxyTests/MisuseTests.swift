@@ -393,23 +393,23 @@ import Testing
   /// through its handle, answers zero like the routed ones (the resolver sees no live
   /// receiver and hands out the zero-returning IMP instead of the unrecognized trap).
   @Test func forwardedSelectorOfAProxyBeingDeallocatedFromCAnswersZero() async {
-      await #expect(processExitsWith: .success) {
-        let answer = Lock<Int>(-1)
-        do {
-          let proxy = MulticastProxy()
-          try proxy.declare(MisuseTests.value)
-          proxy.setPolicy(
-            .reduce(.fold(Int.self, name: "sum", initial: 42, +)), for: MisuseTests.value.selector)
-          // A Swift fold: the general path, no route.
-          #expect(proxy.fastPath(for: MisuseTests.value.selector) == nil)
-          let selector = MisuseTests.value.selector
-          proxy.addDeallocationHandler { handle in
-            let v = MisuseTests.cSend(handle, selector, 1)
-            answer.withLock { $0 = v }
-          }
+    await #expect(processExitsWith: .success) {
+      let answer = Lock<Int>(-1)
+      do {
+        let proxy = MulticastProxy()
+        try proxy.declare(MisuseTests.value)
+        proxy.setPolicy(
+          .reduce(.fold(Int.self, name: "sum", initial: 42, +)), for: MisuseTests.value.selector)
+        // A Swift fold: the general path, no route.
+        #expect(proxy.fastPath(for: MisuseTests.value.selector) == nil)
+        let selector = MisuseTests.value.selector
+        proxy.addDeallocationHandler { handle in
+          let v = MisuseTests.cSend(handle, selector, 1)
+          answer.withLock { $0 = v }
         }
-        if answer.withLock({ $0 }) != 0 { exit(3) }
       }
+      if answer.withLock({ $0 }) != 0 { exit(3) }
+    }
   }
 
   // MARK: Re-entrancy
