@@ -442,13 +442,7 @@ final class SignatureTally: Sendable {
       verify(recorder.receiver == target.cObject, "self is not the target: \(context)")
       verify(recorder.selector == sel, "_cmd: \(context)")
       let recorded = zip(recorder.arguments, types.dropFirst(2)).map { Leaves.bytes($0, of: $1) }
-      if recorded != expectedLeaves {
-        let common = min(recorded.count, expectedLeaves.count)
-        let first = (0..<common).first { recorded[$0] != expectedLeaves[$0] } ?? common
-        let detail =
-          first < common
-          ? "argument \(first + 2) \(types[first + 2]): expected \(hex(expectedLeaves[first])) got \(hex(recorded[first]))"
-          : "\(recorded.count) arguments recorded"
+      if let detail = argumentMismatch(recorded, expectedLeaves, types) {
         verify(false, "arguments differ: \(context): \(detail)")
       }
       if !signature.returnsVoid {
@@ -545,13 +539,7 @@ final class SignatureTally: Sendable {
           r.receiver == delegates[k].cObject, "delegate \(k): self is not the delegate: \(context)")
         verify(r.selector == sel, "delegate \(k): _cmd: \(context)")
         let recorded = zip(r.arguments, types.dropFirst(2)).map { Leaves.bytes($0, of: $1) }
-        if recorded != expectedLeaves {
-          let common = min(recorded.count, expectedLeaves.count)
-          let first = (0..<common).first { recorded[$0] != expectedLeaves[$0] } ?? common
-          let detail =
-            first < common
-            ? "argument \(first + 2) \(types[first + 2]): expected \(hex(expectedLeaves[first])) got \(hex(recorded[first]))"
-            : "\(recorded.count) arguments recorded"
+        if let detail = argumentMismatch(recorded, expectedLeaves, types) {
           verify(false, "delegate \(k): arguments differ: \(context): \(detail)")
         }
       }
@@ -567,4 +555,18 @@ final class SignatureTally: Sendable {
     withExtendedLifetime((delegates, classes)) {}
     return ok
   }
+}
+
+/// Where recorded argument leaves first differ from the expected ones (argument index and
+/// type, expected and recorded bytes), or nil when they agree. `types` includes self and
+/// _cmd, so argument i of `recorded` is `types[i + 2]`.
+private func argumentMismatch(
+  _ recorded: [[UInt8]], _ expected: [[UInt8]], _ types: [TypeEncoding]
+) -> String? {
+  guard recorded != expected else { return nil }
+  let common = min(recorded.count, expected.count)
+  let first = (0..<common).first { recorded[$0] != expected[$0] } ?? common
+  return first < common
+    ? "argument \(first + 2) \(types[first + 2]): expected \(hex(expected[first])) got \(hex(recorded[first]))"
+    : "\(recorded.count) arguments recorded"
 }
