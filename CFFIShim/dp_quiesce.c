@@ -126,7 +126,12 @@ void dp_synchronize(void) {
         sched_yield();
     }
   }
-  if (inside) __atomic_store_n(&self->waiting, 0, __ATOMIC_SEQ_CST);
+  if (inside) {
+    // Writers skipped this thread while it waited, so its section's later loads (the
+    // removed flags it checks before each call) must not move above this store.
+    __atomic_store_n(&self->waiting, 0, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  }
   dp_reclaim();
 }
 

@@ -29,8 +29,10 @@ bool dp_in_read_section(void);
 /// Waits until every read section of another thread that began before this call has
 /// ended. Read sections of threads that are themselves blocked in dp_synchronize from
 /// inside a read section are not waited for (two threads removing inside dispatch would
-/// otherwise wait for each other); dispatch loops re-check a target's removed flag
-/// before each call, so those threads skip what was removed. Safe to call inside a read
+/// otherwise wait for each other); dispatch loops check a target's removed flag as the
+/// last step before each call — with nothing between check and call that could reach
+/// dp_synchronize (no release that may run a deinit) — so those threads skip what was
+/// removed. Safe to call inside a read
 /// section (the caller's own section is not waited for).
 void dp_synchronize(void);
 

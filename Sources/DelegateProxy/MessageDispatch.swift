@@ -56,12 +56,16 @@ extension MulticastProxy {
     var reached = 0
 
     for (position, entry) in route.responders.enumerated() {
-      if entry.isRemoved { continue }
       guard let delegate = entry.delegate else {
         needsCompaction.store(true, ordering: .relaxed)
         continue
       }
       if entry.isForwarder && !delegate.responds(to: selector) { continue }
+      // The removed check comes last before the call: a release in between could run a
+      // deinit whose grace period lets another thread's `remove` return (a thread
+      // waiting inside its read section is not waited for) before this call starts.
+      // `invoke(target:)` releases its previous target only after the call, for that.
+      if entry.isRemoved { continue }
       reached += 1
       if let queue = entry.queue {
         invocation.targetHandle = proxyHandle  // the copy retains the proxy, not a delegate
@@ -107,7 +111,7 @@ extension MulticastProxy {
     queue.async { [self] in
       defer { gathering?.group.leave() }
       Quiescence.readSection {
-        guard !entry.isRemoved, let delegate = entry.delegate else { return }
+        guard let delegate = entry.delegate, !entry.isRemoved else { return }
         do {
           try copy.invoke(target: delegate)
           gathering?.record(ReturnValue(of: copy), at: position)

@@ -46,7 +46,10 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
     self.selector = selector
   }
 
-  private init(borrowing signature: MethodSignature, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, result: UnsafeMutableRawPointer) {
+  private init(
+    borrowing signature: MethodSignature, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    result: UnsafeMutableRawPointer
+  ) {
     self.signature = signature
     self.arguments = arguments
     self.result = result
@@ -103,7 +106,9 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
   // MARK: Typed access
 
   /// The argument at `index` as `T`; `T`'s encoding must fit the signature's.
-  public func argument<T: MessageArgument>(at index: Int, as type: T.Type = T.self) throws(RuntimeError) -> T {
+  public func argument<T: MessageArgument>(at index: Int, as type: T.Type = T.self)
+    throws(RuntimeError) -> T
+  {
     try checkIndex(index)
     try checkType(T.typeEncoding, against: signature.argumentTypes[index], position: index)
     return T.load(from: arguments[index]!)
@@ -172,11 +177,15 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
     at index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R
   ) throws -> R {
     try checkIndex(index)
-    return try body(UnsafeMutableRawBufferPointer(start: arguments[index]!, count: signature.argumentLayouts[index].size))
+    return try body(
+      UnsafeMutableRawBufferPointer(
+        start: arguments[index]!, count: signature.argumentLayouts[index].size))
   }
 
   /// Calls `body` with a pointer to the return value (its type's size, writable).
-  public func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+  public func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows
+    -> R
+  {
     try body(UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))
   }
 
@@ -192,13 +201,17 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
 
   private func checkIndex(_ index: Int) throws(RuntimeError) {
     guard index >= 0, index < signature.numberOfArguments else {
-      throw .argumentIndexOutOfRange(index: index, count: signature.numberOfArguments, signature: signature.encoding)
+      throw .argumentIndexOutOfRange(
+        index: index, count: signature.numberOfArguments, signature: signature.encoding)
     }
   }
 
-  private func checkType(_ swift: TypeEncoding, against declared: TypeEncoding, position: Int) throws(RuntimeError) {
+  private func checkType(_ swift: TypeEncoding, against declared: TypeEncoding, position: Int)
+    throws(RuntimeError)
+  {
     guard declared.accepts(swift) else {
-      throw .typeMismatch(position: position, expected: declared.canonicalString, found: swift.canonicalString)
+      throw .typeMismatch(
+        position: position, expected: declared.canonicalString, found: swift.canonicalString)
     }
   }
 
@@ -216,9 +229,11 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
   private func retainArgument(at index: Int) {
     switch signature.argumentTypes[index] {
     case .object:
-      retainedObjects[index] = RuntimeObject.object(forHandle: arguments[index]!.load(as: OpaquePointer?.self))
+      retainedObjects[index] = RuntimeObject.object(
+        forHandle: arguments[index]!.load(as: OpaquePointer?.self))
     case .classObject:
-      retainedObjects[index] = RuntimeClass.class(forHandle: arguments[index]!.load(as: OpaquePointer?.self))
+      retainedObjects[index] = RuntimeClass.class(
+        forHandle: arguments[index]!.load(as: OpaquePointer?.self))
     case .cString:
       copiedStrings[index]?.deallocate()
       copiedStrings[index] = nil
@@ -239,7 +254,8 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
   public func copy() -> Invocation {
     let other = Invocation(signature: signature)
     for i in 0..<signature.numberOfArguments {
-      other.arguments[i]!.copyMemory(from: arguments[i]!, byteCount: signature.argumentLayouts[i].size)
+      other.arguments[i]!.copyMemory(
+        from: arguments[i]!, byteCount: signature.argumentLayouts[i].size)
     }
     other.result.copyMemory(from: result, byteCount: signature.returnLayout.size)
     other.retainArguments()
@@ -264,16 +280,24 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
 
   /// Sends the message to `target` (`invokeWithTarget:`); the result lands in the
   /// return value. Runs the target's method, or its `forwardInvocation(_:)`.
+  ///
+  /// The previous target is released after the call, not before: its deinit could
+  /// otherwise run between a caller's last check and the call (see ``Quiescence``).
   public func invoke(target: RuntimeObject) throws {
+    let previous = targetObject
     self.target = target
+    defer { withExtendedLifetime(previous) {} }
     try invoke()
   }
 
   /// Sends the message to the current target (`invoke`).
   public func invoke() throws {
-    guard let handle = targetHandle else { throw RuntimeError.invocationIncomplete("the target is nil") }
+    guard let handle = targetHandle else {
+      throw RuntimeError.invocationIncomplete("the target is nil")
+    }
     guard let selector else { throw RuntimeError.invocationIncomplete("the selector is not set") }
-    try Runtime.deliver(handle, selector, signature, arguments: arguments, result: result) { receiver, _ in
+    try Runtime.deliver(handle, selector, signature, arguments: arguments, result: result) {
+      receiver, _ in
       try receiver.forwardInvocation(self)
     }
   }
@@ -333,7 +357,8 @@ public final class Invocation: @unchecked Sendable, CustomStringConvertible {
       parts.append(describeValue(signature.argumentTypes[i], at: arguments[i]!))
     }
     let target = targetHandle.map { "\(RuntimeObject.className(forHandle: $0)) \($0)" } ?? "nil"
-    return "<Invocation \(signature.encoding) -[\(target) \(selector?.name ?? "?")] (\(parts.joined(separator: ", ")))>"
+    return
+      "<Invocation \(signature.encoding) -[\(target) \(selector?.name ?? "?")] (\(parts.joined(separator: ", ")))>"
   }
 }
 
@@ -351,7 +376,9 @@ func describeValue(_ type: TypeEncoding, at p: UnsafeRawPointer) -> String {
   case .unsignedLongLong: return "\(p.load(as: UInt64.self))"
   case .float: return "\(p.load(as: Float.self))"
   case .double: return "\(p.load(as: Double.self))"
-  case .selector: return p.load(as: OpaquePointer?.self).map { "@selector(\(Selector(cSelector: $0).name))" } ?? "nil"
+  case .selector:
+    return p.load(as: OpaquePointer?.self).map { "@selector(\(Selector(cSelector: $0).name))" }
+      ?? "nil"
   default:
     if (try? type.layout().size) == 8, FFIType.scalarCode(type) == CChar(UInt8(ascii: "p")) {
       return "\(p.load(as: UnsafeRawPointer?.self).map { "\($0)" } ?? "nil")"

@@ -6,8 +6,10 @@ internal import CFFIShim
 /// A dispatcher reads its current list inside ``readSection(_:)``; a writer publishes a
 /// new list, then calls ``synchronize()``, which returns once every read section that
 /// began earlier on another thread has ended. Re-entrant removal (inside a read section)
-/// is allowed: the caller's own section is not waited for, so dispatch loops also check
-/// each target's removed flag before calling it.
+/// is allowed: the caller's own section is not waited for, nor are other threads waiting
+/// in ``synchronize()`` inside their sections, so dispatch loops check each target's
+/// removed flag as the last step before calling it — after anything that could release
+/// an object (a deinit may call ``synchronize()``).
 public enum Quiescence {
   /// Runs `body` inside a read section (nestable; a thread-local store on entry and exit).
   @inlinable

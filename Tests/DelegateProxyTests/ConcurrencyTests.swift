@@ -120,4 +120,63 @@ final class Probe: RuntimeObject, @unchecked Sendable {
     queue.sync {}
     #expect(Probe.violations.load(ordering: .relaxed) == 0)
   }
+
+  /// The race the stress run found: a dispatch checked the next responder, then a
+  /// release ran a deinit that waited out a grace period inside the dispatch's read
+  /// section — during which another thread's `remove` of that responder returned — and
+  /// then called it. The deinit here waits until the other thread's `remove` returned.
+  @Test(.timeLimit(.minutes(1)))
+  func aDeinitDuringDispatchCannotLetARemovedResponderBeCalled() throws {
+    let tally = Message<Int, Int>("graceTally:")
+    let cls = try RuntimeClass(name: uniqueClassName("Grace"))
+    let removeReturned = Atomic<Bool>(false)
+    let callsAfterRemove = Atomic<Int>(0)
+    let lastReference = Lock<RuntimeObject?>(nil)
+    try cls.addMethod(tally) { receiver, _ in
+      if receiver is DeinitHook {
+        lastReference.withLock { $0 = nil }  // the dispatch now holds the only reference
+      } else if removeReturned.load(ordering: .sequentiallyConsistent) {
+        callsAfterRemove.add(1, ordering: .relaxed)
+      }
+      return 1
+    }
+    let proxy = MulticastProxy()
+    proxy.setPolicy(.reduce(.fold(Int.self, name: "count", initial: 0, +)), for: tally.selector)
+    let victim = Named(cls, "victim")
+    let dying = DeinitHook(cls) {
+      let removed = Atomic<Bool>(false)
+      let remover = Thread.start {
+        proxy.remove(victim)
+        removeReturned.store(true, ordering: .sequentiallyConsistent)
+        removed.store(true, ordering: .sequentiallyConsistent)
+      }
+      // Grace periods inside the read section: the remover does not wait for this thread.
+      while !removed.load(ordering: .sequentiallyConsistent) { Quiescence.synchronize() }
+      remover.join()
+    }
+    try proxy.add(dying)
+    try proxy.add(victim)
+    lastReference.withLock { $0 = dying }
+    _ = consume dying
+
+    let answered = try tally.send(to: proxy, 0)
+    let returned = removeReturned.load(ordering: .sequentiallyConsistent)
+    let violations = callsAfterRemove.load(ordering: .relaxed)
+    #expect(returned)
+    #expect(violations == 0)
+    #expect(answered == 2)  // both were called, each before its removal
+    #expect(try tally.send(to: proxy, 0) == 0)
+  }
+}
+
+/// Runs a closure first thing in its deinit.
+final class DeinitHook: RuntimeObject, @unchecked Sendable {
+  let onDeinit: @Sendable () -> Void
+
+  init(_ cls: RuntimeClass, onDeinit: @escaping @Sendable () -> Void) {
+    self.onDeinit = onDeinit
+    super.init(class: cls)
+  }
+
+  deinit { onDeinit() }
 }
