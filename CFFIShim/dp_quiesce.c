@@ -72,7 +72,7 @@ dp_reader *dp_reader_register(void) {
     __atomic_store_n(&readers, r, __ATOMIC_RELEASE);
   } else {
     r->nesting = 0;
-    r->waiting = 0;
+    __atomic_store_n(&r->waiting, 0, __ATOMIC_RELAXED);  // writers read it
     __atomic_store_n(&r->in_use, 1, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&registry_lock);

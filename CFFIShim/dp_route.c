@@ -33,6 +33,7 @@ struct dp_route {
   dp_combine combine;
   dp_return_class ret_class;
   uint64_t truth_mask;  // the bits of word 0 that hold the result (boolean rules)
+  uint32_t result_size;
   ffi_cif *cif;         // NULL for register routes
   dp_imp entry;
 };
@@ -68,42 +69,47 @@ static inline uint64_t word0_dp_gp2(dp_gp2 v) { return v.a; }
 static inline uint64_t word0_dp_fp2(dp_fp2 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
 static inline uint64_t word0_dp_gpfp(dp_gpfp v) { return v.a; }
 static inline uint64_t word0_dp_fpgp(dp_fpgp v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+#if defined(__aarch64__)
 static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+#endif
 
+// One entry body for every shape. PARAMS is the entry's parameter list; SELF and CMD
+// name the parameters holding self and _cmd; ARGS(t) is the argument list passed on to
+// target `t` (the entry's own parameters with self replaced). Each target is called
+// through the entry's own function type, so whatever the caller put in registers and
+// in its stack-argument area reaches the target unchanged.
+//
 // A stale IMP (looked up before the route was removed) finds no route: re-dispatch the
-// same registers to whatever the receiver runs now.
-#define FALLBACK(T, SELF_FN)                                                          \
-  do {                                                                                \
+// same arguments to whatever the receiver runs now.
+#define ROUTE_PROLOGUE(NAME, SELF, CMD, ARGS, RETURN)                                   \
+  dp_id self = (dp_id)(SELF);                                                         \
+  dp_sel cmd = (dp_sel)(CMD);                                                         \
+  dp_read_enter_inline();                                                             \
+  const dp_route *route = route_for(self, cmd);                                       \
+  if (__builtin_expect(route == NULL, 0)) {                                           \
+    dp_read_exit_inline();                                                            \
     dp_imp now = dp_msg_lookup(self, cmd);                                            \
-    if (now == (dp_imp)SELF_FN)                                                       \
-      dp_fatal("dp_route: entry installed without a route (runtime bug)");            \
-    return ((DP_REPLAY_FN(T))now)(a0, a1, DP_GP_REST, DP_FP_ARGS);                 \
-  } while (0)
+    if (now == (dp_imp)NAME) dp_fatal("dp_route: entry installed without a route (runtime bug)"); \
+    RETURN(((__typeof__(NAME) *)now)(ARGS(SELF)))                                      \
+  }                                                                                   \
+  const dp_route_list *list = LOAD_ACQ(route->list);
 
-#define DEFINE_ENTRY(NAME, T)                                                           \
-  static T NAME(DP_GP_PARAMS, DP_FP_PARAMS) {                                                 \
-    dp_id self = (dp_id)a0;                                                             \
-    dp_sel cmd = (dp_sel)a1;                                                            \
-    dp_read_enter_inline();                                                             \
-    const dp_route *route = route_for(self, cmd);                                       \
-    if (__builtin_expect(route == NULL, 0)) {                                           \
-      dp_read_exit_inline();                                                            \
-      FALLBACK(T, NAME);                                                                \
-    }                                                                                   \
-    const dp_route_list *list = LOAD_ACQ(route->list);                                  \
+#define RETURN_VALUE(call) return call;
+
+// Targets' results combine in registers (result type T).
+#define DEFINE_ENTRY(NAME, T, PARAMS, SELF, CMD, ARGS)                                 \
+  static T NAME(PARAMS) {                                                               \
+    ROUTE_PROLOGUE(NAME, SELF, CMD, ARGS, RETURN_VALUE)                                 \
     const dp_combine combine = route->combine;                                          \
     const uint64_t mask = route->truth_mask;                                            \
     T result;                                                                           \
     memset(&result, 0, sizeof result);                                                  \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NONZERO */ \
-    bool any = false;                                                                   \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
       const dp_route_target *t = &list->targets[i];                                     \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))    \
         continue;                                                                       \
-      T v = ((DP_REPLAY_FN(T))t->imp)((uint64_t)t->target, a1, DP_GP_REST,        \
-                                               DP_FP_ARGS);                                \
-      any = true;                                                                       \
+      T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
       switch (combine) {                                                                \
         case DP_COMBINE_LAST: result = v; break;                                        \
         case DP_COMBINE_FIRST: result = v; goto done;                                   \
@@ -123,7 +129,6 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
     }                                                                                   \
   done:                                                                                 \
     dp_read_exit_inline();                                                              \
-    (void)any;                                                                          \
     if (combine == DP_COMBINE_ALL_TRUE || combine == DP_COMBINE_ANY_TRUE) {             \
       /* An empty AND is true, an empty OR false; the value is 0 or 1. */               \
       uint64_t truth = combine == DP_COMBINE_ALL_TRUE ? !decided : decided;             \
@@ -133,12 +138,15 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
     return result;                                                                      \
   }
 
-DEFINE_ENTRY(entry_gp2, dp_gp2)
-DEFINE_ENTRY(entry_fp2, dp_fp2)
-DEFINE_ENTRY(entry_gpfp, dp_gpfp)
-DEFINE_ENTRY(entry_fpgp, dp_fpgp)
+#define REG_PARAMS DP_GP_PARAMS, DP_FP_PARAMS
+#define REG_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS
+
+DEFINE_ENTRY(entry_gp2, dp_gp2, REG_PARAMS, a0, a1, REG_ARGS)
+DEFINE_ENTRY(entry_fp2, dp_fp2, REG_PARAMS, a0, a1, REG_ARGS)
+DEFINE_ENTRY(entry_gpfp, dp_gpfp, REG_PARAMS, a0, a1, REG_ARGS)
+DEFINE_ENTRY(entry_fpgp, dp_fpgp, REG_PARAMS, a0, a1, REG_ARGS)
 #if defined(__aarch64__)
-DEFINE_ENTRY(entry_fp4, dp_fp4)
+DEFINE_ENTRY(entry_fp4, dp_fp4, REG_PARAMS, a0, a1, REG_ARGS)
 #endif
 
 static dp_imp register_entry(dp_return_class rc) {
@@ -154,9 +162,94 @@ static dp_imp register_entry(dp_return_class rc) {
   }
 }
 
+#if DP_ROUTE_STACK_SUPPORTED
+// x86-64 System V: arguments that do not fit in registers sit in the caller's
+// stack-argument area, in order, each in 8-byte slots. Declared after every argument
+// register, a by-value struct of K words *is* that area (an aggregate finds no register
+// left, so it is passed on the stack, first), and passing it on copies it to the
+// target's. A result over 16 bytes comes back through a caller-supplied pointer in the
+// first integer register (returned again in rax): an extra leading argument that each
+// target writes in turn, so the last writer's value stands.
+#define STACK_TYPE(K) typedef struct { uint64_t w[K]; } dp_stack##K;
+STACK_TYPE(1) STACK_TYPE(2) STACK_TYPE(3) STACK_TYPE(4) STACK_TYPE(5) STACK_TYPE(6)
+STACK_TYPE(7) STACK_TYPE(8) STACK_TYPE(9) STACK_TYPE(10) STACK_TYPE(11) STACK_TYPE(12)
+STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
+
+#define STACK_PARAMS(K) DP_GP_PARAMS, DP_FP_PARAMS, dp_stack##K s
+#define STACK_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS, s
+
+// Indirect results: the result pointer, then self and _cmd, three more integer
+// registers, every vector register, and (K > 0) the stack area.
+#define INDIRECT_PARAMS0 uint64_t r, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, \
+                         uint64_t a4, DP_FP_PARAMS
+#define INDIRECT_ARGS0(SELF) r, (uint64_t)(SELF), a1, a2, a3, a4, DP_FP_ARGS
+#define INDIRECT_PARAMS(K) INDIRECT_PARAMS0, dp_stack##K s
+#define INDIRECT_ARGS(SELF) INDIRECT_ARGS0(SELF), s
+
+#define RETURN_RESULT_POINTER(call) \
+  call;                             \
+  return (void *)r;
+
+// Only LAST and FIRST reach indirect routes (Swift checks); the result is zeroed first
+// so that no live target leaves zero, as on the other paths.
+#define DEFINE_INDIRECT_ENTRY(NAME, PARAMS, ARGS)                                  \
+  static void *NAME(PARAMS) {                                                    \
+    ROUTE_PROLOGUE(NAME, a0, a1, ARGS, RETURN_RESULT_POINTER)                    \
+    memset((void *)r, 0, route->result_size);                                    \
+    const dp_combine combine = route->combine;                                   \
+    for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
+      const dp_route_target *t = &list->targets[i];                              \
+      if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0)) \
+        continue;                                                                \
+      ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
+      if (combine == DP_COMBINE_FIRST) break;                                    \
+    }                                                                            \
+    dp_read_exit_inline();                                                       \
+    return (void *)r;                                                            \
+  }
+
+#define STACK_ENTRIES(K)                                                                     \
+  DEFINE_ENTRY(entry_gp2_s##K, dp_gp2, STACK_PARAMS(K), a0, a1, STACK_ARGS)                  \
+  DEFINE_ENTRY(entry_fp2_s##K, dp_fp2, STACK_PARAMS(K), a0, a1, STACK_ARGS)                  \
+  DEFINE_ENTRY(entry_gpfp_s##K, dp_gpfp, STACK_PARAMS(K), a0, a1, STACK_ARGS)                \
+  DEFINE_ENTRY(entry_fpgp_s##K, dp_fpgp, STACK_PARAMS(K), a0, a1, STACK_ARGS)                \
+  DEFINE_INDIRECT_ENTRY(entry_mem_s##K, INDIRECT_PARAMS(K), INDIRECT_ARGS)
+STACK_ENTRIES(1) STACK_ENTRIES(2) STACK_ENTRIES(3) STACK_ENTRIES(4) STACK_ENTRIES(5)
+STACK_ENTRIES(6) STACK_ENTRIES(7) STACK_ENTRIES(8) STACK_ENTRIES(9) STACK_ENTRIES(10)
+STACK_ENTRIES(11) STACK_ENTRIES(12) STACK_ENTRIES(13) STACK_ENTRIES(14) STACK_ENTRIES(15)
+STACK_ENTRIES(16)
+DEFINE_INDIRECT_ENTRY(entry_mem_s0, INDIRECT_PARAMS0, INDIRECT_ARGS0)
+
+#define STACK_ROW(K) \
+  {(dp_imp)entry_gp2_s##K, (dp_imp)entry_fp2_s##K, (dp_imp)entry_gpfp_s##K, (dp_imp)entry_fpgp_s##K}
+// By stack words (1…16), then return class (GP, FP, GP_FP, FP_GP).
+static const dp_imp stack_entries[DP_ROUTE_MAX_STACK_WORDS][4] = {
+    STACK_ROW(1),  STACK_ROW(2),  STACK_ROW(3),  STACK_ROW(4),  STACK_ROW(5),  STACK_ROW(6),
+    STACK_ROW(7),  STACK_ROW(8),  STACK_ROW(9),  STACK_ROW(10), STACK_ROW(11), STACK_ROW(12),
+    STACK_ROW(13), STACK_ROW(14), STACK_ROW(15), STACK_ROW(16)};
+static const dp_imp indirect_entries[DP_ROUTE_MAX_STACK_WORDS + 1] = {
+    (dp_imp)entry_mem_s0,  (dp_imp)entry_mem_s1,  (dp_imp)entry_mem_s2,  (dp_imp)entry_mem_s3,
+    (dp_imp)entry_mem_s4,  (dp_imp)entry_mem_s5,  (dp_imp)entry_mem_s6,  (dp_imp)entry_mem_s7,
+    (dp_imp)entry_mem_s8,  (dp_imp)entry_mem_s9,  (dp_imp)entry_mem_s10, (dp_imp)entry_mem_s11,
+    (dp_imp)entry_mem_s12, (dp_imp)entry_mem_s13, (dp_imp)entry_mem_s14, (dp_imp)entry_mem_s15,
+    (dp_imp)entry_mem_s16};
+
+static dp_imp replay_entry(dp_return_class rc, uint32_t stack_words, bool indirect) {
+  if (stack_words > DP_ROUTE_MAX_STACK_WORDS) return NULL;
+  if (indirect) return indirect_entries[stack_words];
+  if (stack_words == 0) return register_entry(rc);
+  if (rc > DP_RET_FP_GP) return NULL;
+  return stack_entries[stack_words - 1][rc];
+}
 #else
-static dp_imp register_entry(dp_return_class rc) {
-  (void)rc;
+static dp_imp replay_entry(dp_return_class rc, uint32_t stack_words, bool indirect) {
+  return stack_words == 0 && !indirect ? register_entry(rc) : NULL;
+}
+#endif
+
+#else
+static dp_imp replay_entry(dp_return_class rc, uint32_t stack_words, bool indirect) {
+  (void)rc, (void)stack_words, (void)indirect;
   return NULL;
 }
 #endif
@@ -207,8 +300,9 @@ dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
 // MARK: routes
 
 dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
-                          uint32_t result_size, ffi_cif *cif, dp_imp ffi_entry) {
-  dp_imp entry = cif ? ffi_entry : register_entry(ret_class);
+                          uint32_t result_size, uint32_t stack_words, bool indirect_result,
+                          ffi_cif *cif, dp_imp ffi_entry) {
+  dp_imp entry = cif ? ffi_entry : replay_entry(ret_class, stack_words, indirect_result);
   if (!entry) return NULL;
   dp_route *r = calloc(1, sizeof *r);
   if (!r) dp_fatal("dp_route_create: out of memory");
@@ -216,6 +310,7 @@ dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_cl
   r->combine = combine;
   r->ret_class = ret_class;
   r->truth_mask = result_size >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * result_size)) - 1);
+  r->result_size = result_size;
   r->cif = cif;
   r->entry = entry;
   r->list = calloc(1, sizeof(dp_route_list));

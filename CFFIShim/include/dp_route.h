@@ -6,9 +6,11 @@
 // the route's entry IMP with the route as the entry's context, so the entry finds the
 // route from self and _cmd alone — no closure, no lock, no allocation per message.
 //
-// Register routes use a static entry per return class that replays the caller's
-// argument registers to each target (only for signatures whose arguments all travel in
-// registers). libffi routes use one closure per signature and ffi_call per target.
+// Replay routes use a static entry per return class that replays the caller's argument
+// registers to each target — and, on x86-64, the caller's stack-argument area (up to
+// DP_ROUTE_MAX_STACK_WORDS words) and indirect-result pointer, so arguments and results
+// passed in memory are replayed with a plain C call too. libffi routes use one closure
+// per signature and ffi_call per target.
 //
 // Targets are read inside a read section (dp_quiesce.h). A target's node carries a
 // removed flag, checked right before each call, so a removal made while a dispatch is
@@ -45,11 +47,24 @@ bool dp_route_node_is_removed(const dp_route_node *node);
 /// Frees the node after a grace period.
 void dp_route_node_retire(dp_route_node *node);
 
-/// A register route (entry chosen by `ret_class`) when `cif` is NULL, else a libffi route
-/// over `cif` whose entry is `ffi_entry` (from dp_route_ffi_entry_create).
-/// `result_size` is the size of the return value (for the boolean rules).
+#if defined(__x86_64__) && !defined(_WIN32)
+/// Whether replay routes can also carry a stack-argument area and an indirect result.
+#define DP_ROUTE_STACK_SUPPORTED 1
+#else
+#define DP_ROUTE_STACK_SUPPORTED 0
+#endif
+/// The largest stack-argument area (in 8-byte words) a replay route carries.
+#define DP_ROUTE_MAX_STACK_WORDS 16
+
+/// A replay route when `cif` is NULL, else a libffi route over `cif` whose entry is
+/// `ffi_entry` (from dp_route_ffi_entry_create). A replay route's entry is chosen by
+/// `ret_class`, `stack_words` (the caller's stack-argument area, 0 when every argument
+/// travels in registers) and `indirect_result` (the result is returned through a hidden
+/// pointer); NULL when no entry has that shape. `result_size` is the size of the return
+/// value (for the boolean rules, and zeroing an indirect result).
 dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
-                          uint32_t result_size, ffi_cif *cif, dp_imp ffi_entry);
+                          uint32_t result_size, uint32_t stack_words, bool indirect_result,
+                          ffi_cif *cif, dp_imp ffi_entry);
 /// Publishes a new target list (copied); the old one is retired.
 void dp_route_set_targets(dp_route *route, uint32_t count, const dp_id *targets,
                           const dp_imp *imps, dp_route_node *const *nodes);

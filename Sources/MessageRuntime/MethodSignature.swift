@@ -32,6 +32,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   nonisolated(unsafe) let cif: UnsafeMutablePointer<ffi_cif>
   /// How the call travels when every argument is in a register; nil → libffi.
   let registerPlan: RegisterPlan?
+  /// How a route replays the call when it has no register plan but a C entry can still
+  /// carry its memory arguments and result; nil → libffi (or a register plan).
+  let memoryReplay: MemoryReplay?
   /// `registerPlan` compiled for C (`dp_replay_program`), nil when there is no plan.
   nonisolated(unsafe) let replayProgram: UnsafeMutablePointer<dp_replay_program>?
   /// `argumentOffsets` as a buffer, for inlined typed sends (no array traffic).
@@ -54,6 +57,10 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// Whether calls with this signature can be replayed register for register (all
   /// arguments and the result in registers on a supported ABI).
   public var travelsInRegisters: Bool { registerPlan != nil }
+  /// Whether calls with this signature, though they pass arguments or the result in
+  /// memory, can still be replayed by a route's C entry (x86-64: up to 16 words of stack
+  /// arguments, results through the caller's pointer, no `long double` result).
+  public var replaysThroughMemory: Bool { memoryReplay != nil }
 
   private static let interned = Lock<[String: MethodSignature]>([:])
 
@@ -67,7 +74,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   public static func parse(_ encoding: String) throws(RuntimeError) -> MethodSignature {
     if let found = interned.withLock({ $0[encoding] }) { return found }
     let types: [TypeEncoding]
-    do { types = try TypeEncoding.parseMethodTypes(encoding) } catch { throw .invalidEncoding(error) }
+    do { types = try TypeEncoding.parseMethodTypes(encoding) } catch {
+      throw .invalidEncoding(error)
+    }
     guard types.count >= 1 else {
       throw .invalidSignature(encoding: encoding, reason: "no return type")
     }
@@ -92,16 +101,21 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
     }
   }
 
-  private init(canonical: String, returnType: TypeEncoding, arguments: [TypeEncoding]) throws(RuntimeError) {
+  private init(canonical: String, returnType: TypeEncoding, arguments: [TypeEncoding])
+    throws(RuntimeError)
+  {
     guard arguments.count >= 2 else {
       throw .invalidSignature(
         encoding: canonical,
-        reason: "a method takes at least self and _cmd (found \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))")
+        reason:
+          "a method takes at least self and _cmd (found \(arguments.count) argument\(arguments.count == 1 ? "" : "s"))"
+      )
     }
     func check(_ t: TypeEncoding, _ what: String) throws(RuntimeError) -> TypeLayout {
       if case .array = t {
         throw .invalidSignature(
-          encoding: canonical, reason: "\(what) is an array (\(t)); C passes arrays as pointers — use ^T")
+          encoding: canonical,
+          reason: "\(what) is an array (\(t)); C passes arrays as pointers — use ^T")
       }
       let layout: TypeLayout
       do { layout = try t.layout() } catch {
@@ -110,7 +124,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
       guard layout.size <= MethodSignature.maximumValueSize else {
         throw .invalidSignature(
           encoding: canonical,
-          reason: "\(what) is \(layout.size) bytes; values passed by value are limited to \(MethodSignature.maximumValueSize) bytes")
+          reason:
+            "\(what) is \(layout.size) bytes; values passed by value are limited to \(MethodSignature.maximumValueSize) bytes"
+        )
       }
       return layout
     }
@@ -128,7 +144,8 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
       frame += max(layout.size, 1)
     }
     let retLayout =
-      returnType == .void ? TypeLayout(size: 0, alignment: 1, fieldOffsets: []) : try check(returnType, "return type")
+      returnType == .void
+      ? TypeLayout(size: 0, alignment: 1, fieldOffsets: []) : try check(returnType, "return type")
 
     var ffiArgs: [UnsafeMutablePointer<ffi_type>?] = []
     for t in arguments { ffiArgs.append(try FFIType.type(for: t)) }
@@ -151,12 +168,15 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
     self.cTypes = makeCString(canonical)
     let plan = RegisterPlan.make(returnType: returnType, arguments: arguments)
     self.registerPlan = plan
+    self.memoryReplay =
+      plan == nil ? MemoryReplay.make(returnType: returnType, arguments: arguments) : nil
     let types = self.cTypes
     self.replayProgram = plan.map { MethodSignature.compile($0, offsets: offsets, types: types) }
     self._argumentOffsetTable = .allocate(capacity: offsets.count)
     self._argumentOffsetTable.initialize(from: offsets, count: offsets.count)
     self._sendBufferSize =
-      self.frameLength + self.returnBufferLength + offsets.count * MemoryLayout<UnsafeRawPointer>.stride
+      self.frameLength + self.returnBufferLength + offsets.count
+      * MemoryLayout<UnsafeRawPointer>.stride
     self.splitCall = SplitFFICall.make(
       returnType: returnType, arguments: arguments, ffiReturn: ffiRet, ffiArguments: ffiArgs)
   }
@@ -177,7 +197,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   @_spi(Validation)
   public static func makeUninterned(_ encoding: String) throws(RuntimeError) -> MethodSignature {
     let types: [TypeEncoding]
-    do { types = try TypeEncoding.parseMethodTypes(encoding) } catch { throw .invalidEncoding(error) }
+    do { types = try TypeEncoding.parseMethodTypes(encoding) } catch {
+      throw .invalidEncoding(error)
+    }
     let ret = types[0].unqualified
     let args = types.dropFirst().map(\.unqualified)
     let canonical = ret.canonicalString + args.map(\.canonicalString).joined()
@@ -203,13 +225,15 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   private static func compile(
     _ plan: RegisterPlan, offsets: [Int], types: UnsafeMutablePointer<CChar>
   ) -> UnsafeMutablePointer<dp_replay_program> {
-    let program = dp_replay_program_create(UInt32(plan.pieces.count), UInt32(plan.resultPieces.count))!
+    let program = dp_replay_program_create(
+      UInt32(plan.pieces.count), UInt32(plan.resultPieces.count))!
     program.pointee.ret_class = dp_return_class(plan.returnClass)
     program.pointee.types = UnsafePointer(types)
     let steps = dp_replay_program_steps(program)!
     for (i, piece) in plan.pieces.enumerated() {
       steps[i] = dp_replay_step(
-        frame_offset: UInt32(offsets[piece.argument] + piece.offset), argument: UInt16(piece.argument),
+        frame_offset: UInt32(offsets[piece.argument] + piece.offset),
+        argument: UInt16(piece.argument),
         offset: UInt8(piece.offset), size: UInt8(piece.size), fp: piece.bank == .fp ? 1 : 0,
         reg: UInt8(piece.register), sign_extend: piece.signExtend ? 1 : 0, unused: 0)
     }

@@ -39,8 +39,12 @@ public enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
 public enum RoutePath: Sendable, Hashable {
   /// A static C entry that replays the caller's argument registers to each target.
   case registers
-  /// A libffi closure per signature that calls each target with `ffi_call` (arguments
-  /// in memory, large struct results, `long double`).
+  /// A static C entry that replays the caller's argument registers, its stack-argument
+  /// area and its result pointer to each target (x86-64: arguments past the registers,
+  /// structs over 16 bytes, up to 16 words of stack arguments).
+  case registersAndMemory
+  /// A libffi closure per signature that calls each target with `ffi_call` (what no
+  /// static entry can replay: a `long double` result, larger stack areas, other ABIs).
   case libffi
 }
 
@@ -131,21 +135,35 @@ extension RuntimeObject {
   /// nil when they cannot (a boolean rule on a result that is not an integer or
   /// pointer, a rule other than `.last`/`.first` on the libffi path, or a signature
   /// libffi 3.4.4 cannot call directly).
-  public static func routePath(for signature: MethodSignature, combine: RouteCombine) -> RoutePath? {
-    let path: RoutePath = signature.registerPlan != nil ? .registers : .libffi
-    // libffi 3.4.4 misplaces a float for these calls (see SplitFFICall); the route's C
-    // loop calls ffi_call directly, so leave them to the general path.
-    if path == .libffi && signature.splitCall != nil { return nil }
+  public static func routePath(for signature: MethodSignature, combine: RouteCombine) -> RoutePath?
+  {
+    let path: RoutePath =
+      signature.registerPlan != nil
+      ? .registers : signature.memoryReplay != nil ? .registersAndMemory : .libffi
+    return canRoute(signature, combine: combine, on: path) ? path : nil
+  }
+
+  /// Whether a route for `signature` and `combine` can run on `path`.
+  static func canRoute(_ signature: MethodSignature, combine: RouteCombine, on path: RoutePath)
+    -> Bool
+  {
+    switch path {
+    case .registers: if signature.registerPlan == nil { return false }
+    case .registersAndMemory: if signature.memoryReplay == nil { return false }
+    case .libffi:
+      // libffi 3.4.4 misplaces a float for these calls (see SplitFFICall); the route's C
+      // loop calls ffi_call directly, so leave them to the general path.
+      if signature.splitCall != nil { return false }
+    }
     switch combine {
     case .last, .first:
-      return path
+      return true
     case .allTrue, .anyTrue, .firstNonZero:
-      if signature.returnsVoid { return path }
-      guard path == .registers, signature.returnLayout.size <= 8,
-        FFIType.scalarCode(signature.returnType) != nil,
-        signature.returnType != .float, signature.returnType != .double
-      else { return nil }
-      return .registers
+      // Boolean readings of word 0 happen in the replay entries, on integer results.
+      if signature.returnsVoid { return true }
+      return path != .libffi && signature.returnLayout.size <= 8
+        && FFIType.scalarCode(signature.returnType) != nil
+        && signature.returnType != .float && signature.returnType != .double
     }
   }
 
@@ -160,23 +178,38 @@ extension RuntimeObject {
   /// the route is set again. Throws when a target's method has other types, a target
   /// does not handle the selector, or the rule cannot be routed (see
   /// ``routePath(for:combine:)``).
+  ///
+  /// `path` asks for a particular machinery instead of the fastest one the signature
+  /// can take — `.libffi` works for every routable signature, which is how tests compare
+  /// the paths; asking for a path the signature cannot take throws.
   @discardableResult
   public func setRoute(
-    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine
+    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine,
+    path: RoutePath? = nil
   ) throws(RuntimeError) -> RoutePath {
     // Route changes are rare; one lock keeps a route's list and what it keeps alive in step.
     try routeWriters.withLock { updates throws(RuntimeError) -> RoutePath in
       updates &+= 1
-      return try setRouteLocked(selector, signature: signature, targets: targets, combine: combine)
+      return try setRouteLocked(
+        selector, signature: signature, targets: targets, combine: combine, path: path)
     }
   }
 
   private func setRouteLocked(
-    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine
+    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine,
+    path requested: RoutePath?
   ) throws(RuntimeError) -> RoutePath {
-    guard let path = RuntimeObject.routePath(for: signature, combine: combine) else {
+    let chosen = requested.flatMap {
+      RuntimeObject.canRoute(signature, combine: combine, on: $0) ? $0 : nil
+    }
+    guard
+      let path = requested == nil
+        ? RuntimeObject.routePath(for: signature, combine: combine) : chosen
+    else {
+      let machinery = requested.map { " on the \($0) path" } ?? ""
       throw .invalidSignature(
-        encoding: signature.encoding, reason: "the \(combine) rule cannot be routed for this result type")
+        encoding: signature.encoding,
+        reason: "the \(combine) rule cannot be routed\(machinery) for this signature")
     }
     var imps: [dp_imp?] = []
     var kept: [Method] = []
@@ -185,13 +218,15 @@ extension RuntimeObject {
       case .method(let imp, let types):
         guard signature.matches(cTypes: types) else {
           throw .signatureMismatch(
-            selector: selector, expected: signature.encoding, found: types.map { String(cString: $0) } ?? "?")
+            selector: selector, expected: signature.encoding,
+            found: types.map { String(cString: $0) } ?? "?")
         }
         imps.append(imp.cFunction)
         if let m = target.receiver.method(for: selector) { kept.append(m) }
       case .forward(_, let declared):
         guard declared === signature else {
-          throw .signatureMismatch(selector: selector, expected: signature.encoding, found: declared.encoding)
+          throw .signatureMismatch(
+            selector: selector, expected: signature.encoding, found: declared.encoding)
         }
         imps.append(try Runtime.forwardingIMP(for: signature).cFunction)
       }
@@ -205,7 +240,8 @@ extension RuntimeObject {
     handles.withUnsafeMutableBufferPointer { h in
       imps.withUnsafeMutableBufferPointer { i in
         nodes.withUnsafeMutableBufferPointer { n in
-          dp_route_set_targets(box.raw, UInt32(targets.count), h.baseAddress, i.baseAddress, n.baseAddress)
+          dp_route_set_targets(
+            box.raw, UInt32(targets.count), h.baseAddress, i.baseAddress, n.baseAddress)
         }
       }
     }
@@ -218,19 +254,22 @@ extension RuntimeObject {
     for selector: Selector, signature: MethodSignature, combine: RouteCombine, path: RoutePath
   ) throws(RuntimeError) -> RouteBox {
     if let existing = ownMethod(for: selector)?.route, existing.signature === signature,
-      existing.combine == combine
+      existing.combine == combine, existing.path == path
     {
       return existing
     }
     var ffiEntry: dp_imp? = nil
     if path == .libffi { ffiEntry = try RuntimeObject.libffiRouteEntry(for: signature).cFunction }
-    let rc = dp_return_class(signature.registerPlan?.returnClass ?? 0)
+    let replay = path == .registersAndMemory ? signature.memoryReplay : nil
+    let rc = dp_return_class(signature.registerPlan?.returnClass ?? replay?.returnClass ?? 0)
     guard
       let raw = dp_route_create(
         selector.raw, combine.raw, rc, UInt32(signature.returnLayout.size),
+        UInt32(replay?.stackWords ?? 0), replay?.indirectResult ?? false,
         path == .libffi ? signature.cif : nil, ffiEntry)
     else {
-      throw .invalidSignature(encoding: signature.encoding, reason: "no route entry for this return class")
+      throw .invalidSignature(
+        encoding: signature.encoding, reason: "no route entry for this return class")
     }
     let box = RouteBox(raw: raw, signature: signature, combine: combine, path: path)
     let entry = IMP(dp_route_entry(raw)!)
@@ -264,7 +303,9 @@ extension RuntimeObject {
   }
 
   /// The path of the route serving `selector`, or nil when it is not routed.
-  public func routePath(for selector: Selector) -> RoutePath? { ownMethod(for: selector)?.route?.path }
+  public func routePath(for selector: Selector) -> RoutePath? {
+    ownMethod(for: selector)?.route?.path
+  }
 
   /// How many targets the route for `selector` has (nil when not routed).
   public func routeTargetCount(for selector: Selector) -> Int? {

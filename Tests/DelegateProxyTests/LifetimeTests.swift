@@ -67,7 +67,7 @@ import Testing
       let other = MulticastProxy()
       try other.add(weakMember)
       #expect(other.fastPath(for: Self.value.selector) == .registers)
-      #expect(other.fastPath(for: Self.big.selector) == .libffi)
+      #expect(other.fastPath(for: Self.big.selector) == memoryResultPath)
       #expect(try Self.big.send(to: other, 4).b == 4)
       queue.sync {}
       withExtendedLifetime((observation, stream)) {}
@@ -166,19 +166,19 @@ import Testing
     let cls = try Self.delegateClass(3)
     let member = RuntimeObject(class: cls)
     weak var weakRegisterRoute: RouteBox?
-    weak var weakLibffiRoute: RouteBox?
+    weak var weakMemoryRoute: RouteBox?
     do {
       let proxy = MulticastProxy()
       try proxy.add(member)
       #expect(proxy.fastPath(for: Self.value.selector) == .registers)
-      #expect(proxy.fastPath(for: Self.big.selector) == .libffi)
+      #expect(proxy.fastPath(for: Self.big.selector) == memoryResultPath)
       weakRegisterRoute = proxy.ownMethods.first { $0.selector == Self.value.selector }?.route
-      weakLibffiRoute = proxy.ownMethods.first { $0.selector == Self.big.selector }?.route
-      #expect(weakRegisterRoute != nil && weakLibffiRoute != nil)
+      weakMemoryRoute = proxy.ownMethods.first { $0.selector == Self.big.selector }?.route
+      #expect(weakRegisterRoute != nil && weakMemoryRoute != nil)
       #expect(try Self.big.send(to: proxy, 1).a == 3)
     }
     #expect(weakRegisterRoute == nil)
-    #expect(weakLibffiRoute == nil)
+    #expect(weakMemoryRoute == nil)
     #expect(try Self.value.send(to: member, 0) == 3)
   }
 
@@ -193,7 +193,7 @@ import Testing
       var proxy: MulticastProxy? = MulticastProxy()
       try! proxy!.add(member)
       guard proxy!.fastPath(for: LifetimeTests.value.selector) == .registers,
-        proxy!.fastPath(for: LifetimeTests.big.selector) == .libffi
+        proxy!.fastPath(for: LifetimeTests.big.selector) == memoryResultPath
       else { exit(2) }
       _ = try! LifetimeTests.value.send(to: proxy!, 1)
       // Earlier retirements (target lists replaced while the proxy was set up) go first.
@@ -202,7 +202,7 @@ import Testing
         proxy = nil
         return Quiescence.reclaim()
       }
-      // Three routes (value and ping on registers, big on libffi), each retired with its
+      // Three routes (value and ping on registers, big on the memory-result path), each retired with its
       // target list, and the member's removed flag: all still waiting for this section.
       guard pendingInside == 4 else { exit(Int32(10 + pendingInside)) }
       guard Quiescence.reclaim() == 0 else { exit(5) }

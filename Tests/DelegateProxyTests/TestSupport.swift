@@ -99,3 +99,11 @@ final class QueueMarker: Sendable {
   static func mark(_ queue: DispatchQueue) { queue.setSpecific(key: key, value: queue.label) }
   static var current: String? { DispatchQueue.getSpecific(key: key) }
 }
+
+/// The route path of a message with a struct result over 16 bytes: a replay entry on
+/// x86-64, libffi elsewhere.
+#if arch(x86_64)
+  let memoryResultPath = RoutePath.registersAndMemory
+#else
+  let memoryResultPath = RoutePath.libffi
+#endif

@@ -242,6 +242,7 @@ final class SignatureTally: Sendable {
   let failed = Atomic<Int>(0)
   let registerRoutes = Atomic<Int>(0)
   let libffiRoutes = Atomic<Int>(0)
+  let memoryRoutes = Atomic<Int>(0)
   let forwarded = Atomic<Int>(0)
   let shardsDone = Atomic<Int>(0)
 
@@ -251,9 +252,10 @@ final class SignatureTally: Sendable {
     let c = checked.load(ordering: .sequentiallyConsistent)
     let r = refused.load(ordering: .sequentiallyConsistent)
     print(
-      "random signatures: \(c) checked (\(c - r) accepted on 9 paths, \(r) refused as expected), "
+      "random signatures: \(c) checked (\(c - r) accepted on 10 paths, \(r) refused as expected), "
         + "\(failed.load(ordering: .sequentiallyConsistent)) failing; multicast proxy: "
         + "\(registerRoutes.load(ordering: .sequentiallyConsistent)) on register routes, "
+        + "\(memoryRoutes.load(ordering: .sequentiallyConsistent)) on register+memory routes, "
         + "\(libffiRoutes.load(ordering: .sequentiallyConsistent)) on libffi routes, "
         + "\(forwarded.load(ordering: .sequentiallyConsistent)) forwarded (seed \(SignatureEnvironment.seed))"
     )
@@ -290,6 +292,9 @@ final class SignatureTally: Sendable {
     /// `MethodSignature.call` of the forwarding IMP with the proxy as `self`: the general
     /// path (`forwardInvocation`, one `invoke` per delegate), routed selector or not.
     case forwardingToProxy
+    /// `MethodSignature.call` of a route over the same delegates forced onto libffi, so
+    /// signatures that replay are checked against the libffi path too.
+    case libffiRoute
   }
 
   /// The body of a recording closure IMP: it records what it receives in `recorder` and,
@@ -484,8 +489,14 @@ final class SignatureTally: Sendable {
       verify(
         expectedPath == .registers,
         "register-class signature, route path \(String(describing: expectedPath))")
+    } else if signature.replaysThroughMemory {
+      verify(
+        expectedPath == .registersAndMemory,
+        "memory-replay signature, route path \(String(describing: expectedPath))")
     } else {
-      verify(expectedPath != .registers, "memory-class signature on a register route")
+      verify(
+        expectedPath == .libffi || expectedPath == nil,
+        "signature with no replay on path \(String(describing: expectedPath))")
     }
     let fastPath = multicast.fastPath(for: sel)
     verify(
@@ -494,6 +505,7 @@ final class SignatureTally: Sendable {
     )
     switch fastPath {
     case .registers: Self.tally.registerRoutes.add(1, ordering: .relaxed)
+    case .registersAndMemory: Self.tally.memoryRoutes.add(1, ordering: .relaxed)
     case .libffi: Self.tally.libffiRoutes.add(1, ordering: .relaxed)
     case nil: Self.tally.forwarded.add(1, ordering: .relaxed)
     }
@@ -503,7 +515,17 @@ final class SignatureTally: Sendable {
       "proxy.imp(for:) is \(proxyIMP == forwardingIMP ? "" : "not ")the forwarding IMP on path \(String(describing: fastPath))"
     )
 
-    for path in MulticastPath.allCases {
+    // The same delegates behind a route forced onto libffi (when libffi can route it).
+    let libffiRouter = RuntimeObject(class: RuntimeClass.root)
+    let libffiRouted = RuntimeObject.canRoute(signature, combine: .last, on: .libffi)
+    if libffiRouted {
+      try libffiRouter.setRoute(
+        sel, signature: signature,
+        targets: delegates.map { RouteTarget($0, membership: RouteMembership()) }, combine: .last,
+        path: .libffi)
+    }
+
+    for path in MulticastPath.allCases where path != .libffiRoute || libffiRouted {
       for r in recorders {
         r.calls = 0
         r.arguments = []
@@ -523,6 +545,11 @@ final class SignatureTally: Sendable {
         default:
           signature.call(forwardingIMP, arguments: frame.ffiArguments, result: frame.result)
         }
+        result = frame.resultBytes
+      case .libffiRoute:
+        frame.setReceiver(libffiRouter.cObject, sel)
+        signature.call(
+          try libffiRouter.imp(for: sel), arguments: frame.ffiArguments, result: frame.result)
         result = frame.resultBytes
       case .invocationToProxy:
         let invocation = Invocation(signature: signature, selector: sel)
@@ -552,7 +579,7 @@ final class SignatureTally: Sendable {
       }
       if !ok { break }
     }
-    withExtendedLifetime((delegates, classes)) {}
+    withExtendedLifetime((delegates, classes, libffiRouter)) {}
     return ok
   }
 }

@@ -18,6 +18,7 @@ public func makeProxy(members: [RuntimeObject], signature: BenchSignature) -> Mu
 public func proxyPath(_ proxy: MulticastProxy, _ signature: BenchSignature) -> String {
   switch proxy.fastPath(for: signature.selector) {
   case .registers: "route-registers"
+  case .registersAndMemory: "route-registers-memory"
   case .libffi: "route-libffi"
   case nil: "forwarding-general"
   }

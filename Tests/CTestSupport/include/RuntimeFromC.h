@@ -13,6 +13,11 @@ void dp_test_c_send_void(dp_id obj, dp_sel sel);
 /// receiver when the result pointer shifts the arguments).
 typedef struct dp_test_big { int64_t a, b, c, d, e; } dp_test_big;
 dp_test_big dp_test_c_send_big(dp_id obj, dp_sel sel);
+/// Sends `a:b:c:d:e:f:g:h:i:j:` (d@:dddddddddd: two doubles on the stack) with 1…10.
+double dp_test_c_send_many(dp_id obj, dp_sel sel);
+/// Sends a message whose last arguments and result are in memory from C:
+/// `{dp_test_big}@:qqqqq{dp_test_big}D` with (1…5, {10,20,30,40,50}, 0.5).
+dp_test_big dp_test_c_send_spilled(dp_id obj, dp_sel sel);
 /// Adds `multiply:by:` (q@:qq), implemented in C, to the class registered as `class_name`.
 bool dp_test_c_add_multiply(const char *class_name);
 /// Whether obj responds to `name`, asked from C.
