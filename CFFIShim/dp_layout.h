@@ -49,4 +49,27 @@ struct dp_object {
 const dp_method_entry *dp_method_table_find(const dp_method_table *table, dp_sel sel);
 const dp_method_entry *dp_lookup_entry(dp_id obj, dp_sel sel);
 
+// The lookups inlined into the message paths (routes, typed sends, dp_msg_lookup).
+static inline __attribute__((always_inline)) const dp_method_entry *dp_method_table_find_inline(
+    const dp_method_table *t, dp_sel sel) {
+  if (!t) return NULL;
+  uint32_t mask = t->mask;
+  for (uint32_t i = (uint32_t)sel->hash & mask;; i = (i + 1) & mask) {
+    dp_sel s = __atomic_load_n(&t->entries[i].sel, __ATOMIC_ACQUIRE);
+    if (s == sel) return &t->entries[i];
+    if (!s) return NULL;
+  }
+}
+
+// The object's own method, else its class's (cached) one; NULL for neither.
+static inline __attribute__((always_inline)) const dp_method_entry *dp_lookup_entry_inline(
+    dp_id obj, dp_sel sel) {
+  const dp_method_table *own = __atomic_load_n(&obj->methods, __ATOMIC_ACQUIRE);
+  if (own) {
+    const dp_method_entry *e = dp_method_table_find_inline(own, sel);
+    if (e) return e;
+  }
+  return dp_method_table_find_inline(__atomic_load_n(&obj->isa->cache, __ATOMIC_ACQUIRE), sel);
+}
+
 #endif  // DP_LAYOUT_H

@@ -32,13 +32,7 @@ static inline uint32_t sel_index(dp_sel sel, uint32_t mask) {
 }
 
 const dp_method_entry *dp_method_table_find(const dp_method_table *t, dp_sel sel) {
-  if (!t) return NULL;
-  uint32_t mask = t->mask;
-  for (uint32_t i = sel_index(sel, mask);; i = (i + 1) & mask) {
-    dp_sel s = LOAD_ACQ(t->entries[i].sel);
-    if (s == sel) return &t->entries[i];
-    if (!s) return NULL;
-  }
+  return dp_method_table_find_inline(t, sel);
 }
 
 bool dp_method_table_has_room(const dp_method_table *t) {
@@ -162,12 +156,7 @@ void dp_object_set_context(dp_id o, void *ctx) { STORE_REL(o->context, ctx); }
 
 const dp_method_entry *dp_lookup_entry(dp_id obj, dp_sel sel) {
   if (!obj) return NULL;
-  const dp_method_table *own = LOAD_ACQ(obj->methods);
-  if (own) {
-    const dp_method_entry *e = dp_method_table_find(own, sel);
-    if (e) return e;
-  }
-  return dp_method_table_find(LOAD_ACQ(obj->isa->cache), sel);
+  return dp_lookup_entry_inline(obj, sel);
 }
 
 bool dp_lookup_method(dp_id obj, dp_sel sel, dp_imp *imp, const char **types) {
@@ -185,12 +174,7 @@ dp_imp dp_method_table_find_imp(const dp_method_table *t, dp_sel sel) {
 
 dp_imp dp_msg_lookup(dp_id obj, dp_sel sel) {
   if (__builtin_expect(!obj, 0)) return dp_nil_imp();
-  const dp_method_table *own = LOAD_ACQ(obj->methods);
-  if (own) {
-    const dp_method_entry *e = dp_method_table_find(own, sel);
-    if (e) return e->imp;
-  }
-  const dp_method_entry *e = dp_method_table_find(LOAD_ACQ(obj->isa->cache), sel);
+  const dp_method_entry *e = dp_lookup_entry_inline(obj, sel);
   if (__builtin_expect(e != NULL, 1)) return e->imp;
   dp_resolver_fn r = LOAD_ACQ(resolver);
   if (!r) dp_fatal("dp_msg_lookup: the MessageRuntime resolver is not installed");

@@ -130,16 +130,69 @@ void dp_replay_args(dp_imp imp, const dp_replay_program *p, void *const *args, v
   run(imp, p, &regs, result);
 }
 
+#if DP_REPLAY_SUPPORTED
+static inline double word_double(uint64_t w) {
+  double d;
+  memcpy(&d, &w, 8);
+  return d;
+}
+#if defined(__x86_64__)
+#define WORD_GP(w) w[0], w[1], w[2], w[3], w[4], w[5]
+#else
+#define WORD_GP(w) w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]
+#endif
+#define WORD_FP(w)                                                                        \
+  word_double(w[DP_GP_REGS]), word_double(w[DP_GP_REGS + 1]), word_double(w[DP_GP_REGS + 2]), \
+      word_double(w[DP_GP_REGS + 3]), word_double(w[DP_GP_REGS + 4]),                     \
+      word_double(w[DP_GP_REGS + 5]), word_double(w[DP_GP_REGS + 6]),                     \
+      word_double(w[DP_GP_REGS + 7])
+#define WORD_CALL(T, out)                                                \
+  do {                                                                   \
+    T r = ((DP_REPLAY_FN(T))imp)(WORD_GP(words), WORD_FP(words));        \
+    memcpy(out, &r, sizeof r);                                           \
+  } while (0)
+#endif
+
+// The typed-send path, kept short: the lookup inlined, each step a load of its size into
+// its register slot (precomputed), one call, the result words stored.
 bool dp_send_frame(dp_id obj, dp_sel sel, const dp_replay_program *p, const void *frame,
                    void *result) {
-  const dp_method_entry *e = dp_lookup_entry(obj, sel);
+#if DP_REPLAY_SUPPORTED
+  if (__builtin_expect(!obj, 0)) return false;
+  const dp_method_entry *e = dp_lookup_entry_inline(obj, sel);
   if (!e || (e->types != p->types && (!e->types || strcmp(e->types, p->types) != 0))) return false;
-  dp_reg_frame regs;
-  memset(&regs, 0, sizeof regs);
-  for (uint32_t i = 0; i < p->nsteps; i++) {
+  dp_imp imp = e->imp;
+  uint64_t words[DP_GP_REGS + DP_FP_REGS] = {0};
+  const unsigned char *f = frame;
+  for (uint32_t i = 0, n = p->nsteps; i < n; i++) {
     const dp_replay_step *s = &p->steps[i];
-    load_step(&regs, s, (const unsigned char *)frame + s->frame_offset);
+    const unsigned char *src = f + s->frame_offset;
+    uint64_t w;
+    switch (s->size | (s->sign_extend << 4)) {
+      case 8: memcpy(&w, src, 8); break;
+      case 4: { uint32_t v; memcpy(&v, src, 4); w = v; break; }
+      case 2: { uint16_t v; memcpy(&v, src, 2); w = v; break; }
+      case 1: w = *src; break;
+      case 0x12: { int16_t v; memcpy(&v, src, 2); w = (uint64_t)(int64_t)v; break; }
+      case 0x11: w = (uint64_t)(int64_t)(int8_t)*src; break;
+      default: w = load_bytes(src, s->size); break;
+    }
+    words[s->slot] = w;
   }
-  run(e->imp, p, &regs, result);
+  uint64_t out[4];
+  switch (p->ret_class) {
+    case DP_RET_GP: WORD_CALL(dp_gp2, out); break;
+    case DP_RET_FP: WORD_CALL(dp_fp2, out); break;
+    case DP_RET_GP_FP: WORD_CALL(dp_gpfp, out); break;
+    case DP_RET_FP_GP: WORD_CALL(dp_fpgp, out); break;
+    case DP_RET_FP4: WORD_CALL(dp_fp4, out); break;
+  }
+  const dp_replay_step *r = p->steps + p->nsteps;
+  for (uint32_t i = 0; i < p->nresults; i++)
+    store_bytes((unsigned char *)result + r[i].offset, out[r[i].reg], r[i].size);
   return true;
+#else
+  (void)obj, (void)sel, (void)p, (void)frame, (void)result;
+  return false;
+#endif
 }

@@ -55,7 +55,7 @@ bool dp_route_node_is_removed(const dp_route_node *n) {
 void dp_route_node_retire(dp_route_node *n) { dp_retire(n, free); }
 
 static const dp_route *route_for(dp_id self, dp_sel cmd) {
-  const dp_method_entry *e = dp_method_table_find(LOAD_ACQ(self->methods), cmd);
+  const dp_method_entry *e = dp_method_table_find_inline(LOAD_ACQ(self->methods), cmd);
   return e ? e->context : NULL;
 }
 
@@ -97,10 +97,10 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
 #define RETURN_VALUE(call) return call;
 
 // Targets' results combine in registers (result type T).
-#define DEFINE_ENTRY(NAME, T, PARAMS, SELF, CMD, ARGS)                                 \
+#define DEFINE_ENTRY(NAME, T, PARAMS, SELF, CMD, ARGS, COMBINE)                        \
   static T NAME(PARAMS) {                                                               \
     ROUTE_PROLOGUE(NAME, SELF, CMD, ARGS, RETURN_VALUE)                                 \
-    const dp_combine combine = route->combine;                                          \
+    const dp_combine combine = (COMBINE);                                               \
     const uint64_t mask = route->truth_mask;                                            \
     T result;                                                                           \
     memset(&result, 0, sizeof result);                                                  \
@@ -138,28 +138,50 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
     return result;                                                                      \
   }
 
-#define REG_PARAMS DP_GP_PARAMS, DP_FP_PARAMS
-#define REG_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS
+// Register entries come in variants the route picks from: by how many floating-point
+// registers the signature uses (0, up to 2, up to 8 — fewer to keep live across each
+// target's call; the rest carry nothing the targets read) and by rule (last and first
+// fixed at compile time, the boolean rules read from the route).
+#define FP0_PARAMS DP_GP_PARAMS
+#define FP0_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST
+#define FP2_PARAMS DP_GP_PARAMS, double f0, double f1
+#define FP2_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, f0, f1
+#define FP8_PARAMS DP_GP_PARAMS, DP_FP_PARAMS
+#define FP8_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS
 
-DEFINE_ENTRY(entry_gp2, dp_gp2, REG_PARAMS, a0, a1, REG_ARGS)
-DEFINE_ENTRY(entry_fp2, dp_fp2, REG_PARAMS, a0, a1, REG_ARGS)
-DEFINE_ENTRY(entry_gpfp, dp_gpfp, REG_PARAMS, a0, a1, REG_ARGS)
-DEFINE_ENTRY(entry_fpgp, dp_fpgp, REG_PARAMS, a0, a1, REG_ARGS)
+#define RULE_VARIANTS(NAME, T, FP)                                                          \
+  DEFINE_ENTRY(NAME##_last, T, FP##_PARAMS, a0, a1, FP##_ARGS, DP_COMBINE_LAST)             \
+  DEFINE_ENTRY(NAME##_first, T, FP##_PARAMS, a0, a1, FP##_ARGS, DP_COMBINE_FIRST)           \
+  DEFINE_ENTRY(NAME##_rule, T, FP##_PARAMS, a0, a1, FP##_ARGS, route->combine)
+#define REGISTER_VARIANTS(NAME, T) \
+  RULE_VARIANTS(NAME##_fp0, T, FP0) RULE_VARIANTS(NAME##_fp2, T, FP2) RULE_VARIANTS(NAME##_fp8, T, FP8)
+
+REGISTER_VARIANTS(entry_gp2, dp_gp2)
+REGISTER_VARIANTS(entry_fp2, dp_fp2)
+REGISTER_VARIANTS(entry_gpfp, dp_gpfp)
+REGISTER_VARIANTS(entry_fpgp, dp_fpgp)
 #if defined(__aarch64__)
-DEFINE_ENTRY(entry_fp4, dp_fp4, REG_PARAMS, a0, a1, REG_ARGS)
+REGISTER_VARIANTS(entry_fp4, dp_fp4)
+#define RETURN_CLASSES 5
+#else
+#define RETURN_CLASSES 4
 #endif
 
-static dp_imp register_entry(dp_return_class rc) {
-  switch (rc) {
-    case DP_RET_GP: return (dp_imp)entry_gp2;
-    case DP_RET_FP: return (dp_imp)entry_fp2;
-    case DP_RET_GP_FP: return (dp_imp)entry_gpfp;
-    case DP_RET_FP_GP: return (dp_imp)entry_fpgp;
+#define RULE_ROW(NAME) {(dp_imp)NAME##_last, (dp_imp)NAME##_first, (dp_imp)NAME##_rule}
+#define CLASS_ROW(NAME) {RULE_ROW(NAME##_fp0), RULE_ROW(NAME##_fp2), RULE_ROW(NAME##_fp8)}
+// By return class, floating-point variant, rule (last, first, read from the route).
+static const dp_imp register_entries[RETURN_CLASSES][3][3] = {
+    CLASS_ROW(entry_gp2), CLASS_ROW(entry_fp2), CLASS_ROW(entry_gpfp), CLASS_ROW(entry_fpgp),
 #if defined(__aarch64__)
-    case DP_RET_FP4: return (dp_imp)entry_fp4;
+    CLASS_ROW(entry_fp4),
 #endif
-    default: return NULL;
-  }
+};
+
+static dp_imp register_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers) {
+  if ((unsigned)rc >= RETURN_CLASSES) return NULL;
+  unsigned fp = fp_registers == 0 ? 0 : fp_registers <= 2 ? 1 : 2;
+  unsigned rule = combine == DP_COMBINE_LAST ? 0 : combine == DP_COMBINE_FIRST ? 1 : 2;
+  return register_entries[rc][fp][rule];
 }
 
 #if DP_ROUTE_STACK_SUPPORTED
@@ -209,10 +231,10 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
   }
 
 #define STACK_ENTRIES(K)                                                                     \
-  DEFINE_ENTRY(entry_gp2_s##K, dp_gp2, STACK_PARAMS(K), a0, a1, STACK_ARGS)                  \
-  DEFINE_ENTRY(entry_fp2_s##K, dp_fp2, STACK_PARAMS(K), a0, a1, STACK_ARGS)                  \
-  DEFINE_ENTRY(entry_gpfp_s##K, dp_gpfp, STACK_PARAMS(K), a0, a1, STACK_ARGS)                \
-  DEFINE_ENTRY(entry_fpgp_s##K, dp_fpgp, STACK_PARAMS(K), a0, a1, STACK_ARGS)                \
+  DEFINE_ENTRY(entry_gp2_s##K, dp_gp2, STACK_PARAMS(K), a0, a1, STACK_ARGS, route->combine)  \
+  DEFINE_ENTRY(entry_fp2_s##K, dp_fp2, STACK_PARAMS(K), a0, a1, STACK_ARGS, route->combine)  \
+  DEFINE_ENTRY(entry_gpfp_s##K, dp_gpfp, STACK_PARAMS(K), a0, a1, STACK_ARGS, route->combine) \
+  DEFINE_ENTRY(entry_fpgp_s##K, dp_fpgp, STACK_PARAMS(K), a0, a1, STACK_ARGS, route->combine) \
   DEFINE_INDIRECT_ENTRY(entry_mem_s##K, INDIRECT_PARAMS(K), INDIRECT_ARGS)
 STACK_ENTRIES(1) STACK_ENTRIES(2) STACK_ENTRIES(3) STACK_ENTRIES(4) STACK_ENTRIES(5)
 STACK_ENTRIES(6) STACK_ENTRIES(7) STACK_ENTRIES(8) STACK_ENTRIES(9) STACK_ENTRIES(10)
@@ -234,22 +256,25 @@ static const dp_imp indirect_entries[DP_ROUTE_MAX_STACK_WORDS + 1] = {
     (dp_imp)entry_mem_s12, (dp_imp)entry_mem_s13, (dp_imp)entry_mem_s14, (dp_imp)entry_mem_s15,
     (dp_imp)entry_mem_s16};
 
-static dp_imp replay_entry(dp_return_class rc, uint32_t stack_words, bool indirect) {
+static dp_imp replay_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers,
+                           uint32_t stack_words, bool indirect) {
   if (stack_words > DP_ROUTE_MAX_STACK_WORDS) return NULL;
   if (indirect) return indirect_entries[stack_words];
-  if (stack_words == 0) return register_entry(rc);
+  if (stack_words == 0) return register_entry(rc, combine, fp_registers);
   if (rc > DP_RET_FP_GP) return NULL;
   return stack_entries[stack_words - 1][rc];
 }
 #else
-static dp_imp replay_entry(dp_return_class rc, uint32_t stack_words, bool indirect) {
-  return stack_words == 0 && !indirect ? register_entry(rc) : NULL;
+static dp_imp replay_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers,
+                           uint32_t stack_words, bool indirect) {
+  return stack_words == 0 && !indirect ? register_entry(rc, combine, fp_registers) : NULL;
 }
 #endif
 
 #else
-static dp_imp replay_entry(dp_return_class rc, uint32_t stack_words, bool indirect) {
-  (void)rc, (void)stack_words, (void)indirect;
+static dp_imp replay_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers,
+                           uint32_t stack_words, bool indirect) {
+  (void)rc, (void)combine, (void)fp_registers, (void)stack_words, (void)indirect;
   return NULL;
 }
 #endif
@@ -300,9 +325,10 @@ dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
 // MARK: routes
 
 dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
-                          uint32_t result_size, uint32_t stack_words, bool indirect_result,
-                          ffi_cif *cif, dp_imp ffi_entry) {
-  dp_imp entry = cif ? ffi_entry : replay_entry(ret_class, stack_words, indirect_result);
+                          uint32_t result_size, uint32_t fp_registers, uint32_t stack_words,
+                          bool indirect_result, ffi_cif *cif, dp_imp ffi_entry) {
+  dp_imp entry = cif ? ffi_entry
+                     : replay_entry(ret_class, combine, fp_registers, stack_words, indirect_result);
   if (!entry) return NULL;
   dp_route *r = calloc(1, sizeof *r);
   if (!r) dp_fatal("dp_route_create: out of memory");

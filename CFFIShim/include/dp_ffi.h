@@ -113,7 +113,7 @@ typedef struct dp_replay_step {
   uint8_t fp;
   uint8_t reg;
   uint8_t sign_extend;
-  uint8_t unused;
+  uint8_t slot;  // reg for the integer bank, DP_GP_REGS + reg for the floating-point one
 } dp_replay_step;
 
 /// A signature's register plan, compiled for C: argument steps, then result steps (for

@@ -60,11 +60,13 @@ void dp_route_node_retire(dp_route_node *node);
 /// `ffi_entry` (from dp_route_ffi_entry_create). A replay route's entry is chosen by
 /// `ret_class`, `stack_words` (the caller's stack-argument area, 0 when every argument
 /// travels in registers) and `indirect_result` (the result is returned through a hidden
-/// pointer); NULL when no entry has that shape. `result_size` is the size of the return
-/// value (for the boolean rules, and zeroing an indirect result).
+/// pointer); NULL when no entry has that shape. `fp_registers` is how many
+/// floating-point argument registers the signature uses (8 when unsure): register
+/// entries that keep fewer live are faster. `result_size` is the size of the return value
+/// (for the boolean rules, and zeroing an indirect result). A route's rule is fixed.
 dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
-                          uint32_t result_size, uint32_t stack_words, bool indirect_result,
-                          ffi_cif *cif, dp_imp ffi_entry);
+                          uint32_t result_size, uint32_t fp_registers, uint32_t stack_words,
+                          bool indirect_result, ffi_cif *cif, dp_imp ffi_entry);
 /// Publishes a new target list (copied); the old one is retired.
 void dp_route_set_targets(dp_route *route, uint32_t count, const dp_id *targets,
                           const dp_imp *imps, dp_route_node *const *nodes);

@@ -19,6 +19,11 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
   public let signature: MethodSignature
   @usableFromInline let loadResult: @Sendable (UnsafeRawPointer) -> Result
   private let storeResult: @Sendable (Result, UnsafeMutableRawPointer) -> Void
+  /// When the arguments, as a Swift tuple, are laid out exactly as the frame after
+  /// `self` and `_cmd` and each is its own C representation or an object reference: the
+  /// frame offsets of the object references (converted to handles after the copy).
+  /// Nil otherwise: each argument is stored on its own.
+  @usableFromInline let _packedObjectOffsets: [Int]?
 
   private init(
     selector: Selector, returnType: TypeEncoding, swiftResult: Any.Type?,
@@ -33,28 +38,56 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
     }
     precondition(
       selector.argumentCount == types.count,
-      "Message \"\(selector.name)\": the selector takes \(selector.argumentCount) argument(s) but \(types.count) type(s) were declared")
+      "Message \"\(selector.name)\": the selector takes \(selector.argumentCount) argument(s) but \(types.count) type(s) were declared"
+    )
     do {
       for (t, swift) in zip(types, swiftTypes) { try Message.checkLayout(swift, t) }
       if let swiftResult { try Message.checkLayout(swiftResult, returnType) }
-      signature = try MethodSignature.make(returnType: returnType, arguments: [.object, .selector] + types)
+      signature = try MethodSignature.make(
+        returnType: returnType, arguments: [.object, .selector] + types)
     } catch {
       preconditionFailure("Message \"\(selector.name)\": \(error)")
     }
     self.selector = selector
     self.loadResult = load
     self.storeResult = store
+    self._packedObjectOffsets = Message.packedObjectOffsets(signature)
+  }
+
+  /// See `_packedObjectOffsets`. A Swift tuple places each element at the next multiple
+  /// of its alignment after the previous one's size, as C places arguments in the frame;
+  /// with every size and alignment checked equal to the encoding's, the offsets agree
+  /// once the tuple starts at an offset aligned for all of them (16).
+  private static func packedObjectOffsets(_ signature: MethodSignature) -> [Int]? {
+    var representations: [MessageArgumentRepresentation] = []
+    var alignments: [Int] = []
+    for t in repeat (each Argument).self {
+      representations.append(t.representation)
+      func alignment<T>(_: T.Type) -> Int { MemoryLayout<T>.alignment }
+      alignments.append(alignment(t))
+    }
+    let offsets = signature.argumentOffsets.dropFirst(2)
+    let frameEnd =
+      zip(offsets, signature.argumentLayouts.dropFirst(2)).map { $0 + $1.size }.max() ?? 16
+    guard !representations.contains(.stored), alignments.allSatisfy({ $0 <= 16 }),
+      offsets.first.map({ $0 == 16 }) ?? true,
+      MemoryLayout<(repeat each Argument)>.size == frameEnd - 16
+    else { return nil }
+    return zip(representations, offsets).compactMap { $0 == .objectHandle ? $1 : nil }
   }
 
   /// A Swift type's size and alignment must be its encoding's, or values would be
   /// copied with the wrong width.
-  private static func checkLayout(_ swift: Any.Type, _ encoding: TypeEncoding) throws(RuntimeError) {
+  private static func checkLayout(_ swift: Any.Type, _ encoding: TypeEncoding) throws(RuntimeError)
+  {
     func open<T>(_: T.Type) -> (Int, Int) { (MemoryLayout<T>.size, MemoryLayout<T>.alignment) }
     let (size, alignment) = _openExistential(swift, do: open)
     let layout: TypeLayout
     do { layout = try encoding.layout() } catch { throw .invalidEncoding(error) }
     if size != layout.size || alignment != layout.alignment {
-      throw .layoutMismatch(type: "\(swift)", encoding: encoding.canonicalString, swiftSize: size, encodedSize: layout.size)
+      throw .layoutMismatch(
+        type: "\(swift)", encoding: encoding.canonicalString, swiftSize: size,
+        encodedSize: layout.size)
     }
   }
 
@@ -72,7 +105,26 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
   @inlinable
   public func send(to receiver: RuntimeObject, _ arguments: repeat each Argument) throws -> Result {
     let sig = signature
-    return try withUnsafeTemporaryAllocation(byteCount: sig._sendBufferSize, alignment: 16) { buffer in
+    if let objectOffsets = _packedObjectOffsets {
+      // The arguments as one tuple, copied into the frame at once: storing them one by
+      // one goes through each type's witnesses, as pack expansions are not specialised.
+      let packed = (repeat each arguments)
+      return try withUnsafeTemporaryAllocation(byteCount: sig._sendBufferSize, alignment: 16) {
+        buffer in
+        let frame = buffer.baseAddress!
+        withUnsafeBytes(of: packed) { bytes in
+          // The references stay alive in `packed` until the message returns.
+          if let source = bytes.baseAddress {
+            (frame + 16).copyMemory(from: source, byteCount: bytes.count)
+          }
+        }
+        if !objectOffsets.isEmpty { Message._objectsToHandles(frame, objectOffsets) }
+        try _deliver(to: receiver, frame: frame)
+        return loadResult(UnsafeRawPointer(frame + sig.frameLength))
+      }
+    }
+    return try withUnsafeTemporaryAllocation(byteCount: sig._sendBufferSize, alignment: 16) {
+      buffer in
       // One stack block: the frame (self, _cmd, arguments at their offsets), the result,
       // then room for the argument pointers the general path needs.
       let frame = buffer.baseAddress!
@@ -82,6 +134,19 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
       repeat _store(each arguments, frame, &slot)
       try _deliver(to: receiver, frame: frame)
       return loadResult(UnsafeRawPointer(frame + sig.frameLength))
+    }
+  }
+
+  /// Replaces the object references at `offsets` in `frame` with their handles.
+  @usableFromInline
+  static func _objectsToHandles(_ frame: UnsafeMutableRawPointer, _ offsets: [Int]) {
+    for offset in offsets {
+      // A reference copied out of a live tuple: borrowed, never released from here.
+      guard let reference = frame.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) else {
+        continue
+      }
+      let object = Unmanaged<RuntimeObject>.fromOpaque(reference).takeUnretainedValue()
+      frame.storeBytes(of: object.cObject, toByteOffset: offset, as: OpaquePointer.self)
     }
   }
 
@@ -110,12 +175,14 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
     }
     result.initializeMemory(as: UInt8.self, repeating: 0, count: sig.returnBufferLength)
     let n = sig.numberOfArguments
-    let pointers = (result + sig.returnBufferLength).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: n)
+    let pointers = (result + sig.returnBufferLength).bindMemory(
+      to: UnsafeMutableRawPointer?.self, capacity: n)
     for i in 0..<n { pointers[i] = frame + sig.argumentOffsets[i] }
     try Runtime.deliver(receiver.cObject, selector, sig, arguments: pointers, result: result) {
       forwarder, declared in
       guard declared === sig else {
-        throw RuntimeError.signatureMismatch(selector: selector, expected: declared.encoding, found: sig.encoding)
+        throw RuntimeError.signatureMismatch(
+          selector: selector, expected: declared.encoding, found: sig.encoding)
       }
       try Invocation.withBorrowedFrame(signature: sig, arguments: pointers, result: result) {
         try forwarder.forwardInvocation($0)
@@ -158,7 +225,8 @@ extension Message where Result == Void {
   /// Declares a message that returns nothing.
   public init(_ selector: Selector) {
     self.init(
-      selector: selector, returnType: .void, swiftResult: nil, load: { _ in () }, store: { _, _ in })
+      selector: selector, returnType: .void, swiftResult: nil, load: { _ in () }, store: { _, _ in }
+    )
   }
 }
 

@@ -21,6 +21,45 @@ public protocol MessageArgument: SendableMetatype {
   static func load(from pointer: UnsafeRawPointer) -> Self
   /// Writes the value's C representation into a frame slot.
   func store(to pointer: UnsafeMutableRawPointer)
+  /// How the value's own bytes relate to its C representation. `.bitwise` and
+  /// `.objectHandle` let a typed send copy all its arguments into the frame at once
+  /// instead of storing them one by one. The provided default is `.stored`; the
+  /// library's integer, floating-point, pointer, `Bool` and `Selector` types are
+  /// `.bitwise`, `RuntimeObject` is `.objectHandle`. A C-layout struct that keeps the
+  /// provided `load`/`store` may declare `.bitwise` (never with a `store` of its own).
+  static var representation: MessageArgumentRepresentation { get }
+}
+
+/// How a ``MessageArgument``'s bytes relate to its C representation (see
+/// ``MessageArgument/representation``).
+public enum MessageArgumentRepresentation: Sendable, Equatable {
+  /// The value's bytes are its C representation.
+  case bitwise
+  /// The value's bytes are a reference to a ``RuntimeObject`` (or zero for nil); C sees
+  /// the object's handle.
+  case objectHandle
+  /// Only ``MessageArgument/store(to:)`` writes the C representation.
+  case stored
+}
+
+extension MessageArgument {
+  /// `.stored`: the value is written with `store(to:)`.
+  public static var representation: MessageArgumentRepresentation { .stored }
+}
+
+extension MessageArgument where Self: FixedWidthInteger & BitwiseCopyable {
+  /// `.bitwise`.
+  public static var representation: MessageArgumentRepresentation { .bitwise }
+}
+
+extension MessageArgument where Self: BinaryFloatingPoint & BitwiseCopyable {
+  /// `.bitwise`.
+  public static var representation: MessageArgumentRepresentation { .bitwise }
+}
+
+extension MessageArgument where Self: _Pointer {
+  /// `.bitwise`.
+  public static var representation: MessageArgumentRepresentation { .bitwise }
 }
 
 extension MessageArgument where Self: BitwiseCopyable {
@@ -47,33 +86,53 @@ extension Optional: MessageArgument where Wrapped: NullableMessageArgument {
   }
   /// A zero word for nil.
   @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
-    if let value = self { value.store(to: pointer) } else { pointer.storeBytes(of: 0, as: UInt.self) }
+    if let value = self {
+      value.store(to: pointer)
+    } else {
+      pointer.storeBytes(of: 0, as: UInt.self)
+    }
   }
+  /// The wrapped type's (its nil is the zero word, as in C).
+  public static var representation: MessageArgumentRepresentation { Wrapped.representation }
 }
 
 extension Int8: MessageArgument { public static var typeEncoding: TypeEncoding { .char } }
 extension UInt8: MessageArgument { public static var typeEncoding: TypeEncoding { .unsignedChar } }
 extension Int16: MessageArgument { public static var typeEncoding: TypeEncoding { .short } }
-extension UInt16: MessageArgument { public static var typeEncoding: TypeEncoding { .unsignedShort } }
+extension UInt16: MessageArgument {
+  public static var typeEncoding: TypeEncoding { .unsignedShort }
+}
 extension Int32: MessageArgument { public static var typeEncoding: TypeEncoding { .int } }
 extension UInt32: MessageArgument { public static var typeEncoding: TypeEncoding { .unsignedInt } }
 extension Int64: MessageArgument { public static var typeEncoding: TypeEncoding { .longLong } }
-extension UInt64: MessageArgument { public static var typeEncoding: TypeEncoding { .unsignedLongLong } }
+extension UInt64: MessageArgument {
+  public static var typeEncoding: TypeEncoding { .unsignedLongLong }
+}
 extension Int: MessageArgument { public static var typeEncoding: TypeEncoding { .longLong } }
-extension UInt: MessageArgument { public static var typeEncoding: TypeEncoding { .unsignedLongLong } }
+extension UInt: MessageArgument {
+  public static var typeEncoding: TypeEncoding { .unsignedLongLong }
+}
 extension Float: MessageArgument { public static var typeEncoding: TypeEncoding { .float } }
 extension Double: MessageArgument { public static var typeEncoding: TypeEncoding { .double } }
 #if arch(x86_64)
-  extension Float80: MessageArgument { public static var typeEncoding: TypeEncoding { .longDouble } }
+  extension Float80: MessageArgument {
+    public static var typeEncoding: TypeEncoding { .longDouble }
+  }
 #endif
 
 extension Bool: MessageArgument {
   /// `B`, C's `_Bool`.
   public static var typeEncoding: TypeEncoding { .bool }
   /// Any nonzero byte is true, as in C.
-  @inlinable public static func load(from pointer: UnsafeRawPointer) -> Bool { pointer.load(as: UInt8.self) != 0 }
+  @inlinable public static func load(from pointer: UnsafeRawPointer) -> Bool {
+    pointer.load(as: UInt8.self) != 0
+  }
   /// 1 or 0.
-  @inlinable public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: self ? 1 : 0, as: UInt8.self) }
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
+    pointer.storeBytes(of: self ? 1 : 0, as: UInt8.self)
+  }
+  /// `.bitwise`: a Swift `Bool` is the byte 0 or 1, as C's `_Bool`.
+  public static var representation: MessageArgumentRepresentation { .bitwise }
 }
 
 extension UnsafeRawPointer: NullableMessageArgument {
@@ -87,6 +146,8 @@ extension UnsafeMutableRawPointer: NullableMessageArgument {
 extension OpaquePointer: NullableMessageArgument {
   /// `^v`.
   public static var typeEncoding: TypeEncoding { .pointer(.void) }
+  /// `.bitwise`.
+  public static var representation: MessageArgumentRepresentation { .bitwise }
 }
 extension UnsafePointer: MessageArgument, NullableMessageArgument where Pointee: MessageArgument {
   /// `^T`, or `*` for a `char` pointer.
@@ -94,7 +155,8 @@ extension UnsafePointer: MessageArgument, NullableMessageArgument where Pointee:
     Pointee.self == CChar.self ? .cString : .pointer(Pointee.typeEncoding)
   }
 }
-extension UnsafeMutablePointer: MessageArgument, NullableMessageArgument where Pointee: MessageArgument {
+extension UnsafeMutablePointer: MessageArgument, NullableMessageArgument
+where Pointee: MessageArgument {
   /// `^T`, or `*` for a `char` pointer.
   public static var typeEncoding: TypeEncoding {
     Pointee.self == CChar.self ? .cString : .pointer(Pointee.typeEncoding)
@@ -109,7 +171,11 @@ extension Selector: NullableMessageArgument {
     Selector(cSelector: pointer.load(as: OpaquePointer.self))
   }
   /// The interned pointer.
-  @inlinable public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cSelector, as: OpaquePointer.self) }
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
+    pointer.storeBytes(of: cSelector, as: OpaquePointer.self)
+  }
+  /// `.bitwise`: a selector is its one interned pointer.
+  public static var representation: MessageArgumentRepresentation { .bitwise }
 }
 
 extension RuntimeObject: NullableMessageArgument {
@@ -121,7 +187,8 @@ extension RuntimeObject: NullableMessageArgument {
   @inlinable public static func load(from pointer: UnsafeRawPointer) -> Self {
     let handle = pointer.load(as: OpaquePointer?.self)
     guard let object = RuntimeObject.object(forHandle: handle) else {
-      fatalError("message argument: nil object where \(Self.self) was declared; declare it \(Self.self)?")
+      fatalError(
+        "message argument: nil object where \(Self.self) was declared; declare it \(Self.self)?")
     }
     guard let typed = object as? Self else {
       fatalError("message argument: \(type(of: object)) where \(Self.self) was declared")
@@ -129,7 +196,11 @@ extension RuntimeObject: NullableMessageArgument {
     return typed
   }
   /// The object's handle.
-  @inlinable public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cObject, as: OpaquePointer.self) }
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
+    pointer.storeBytes(of: cObject, as: OpaquePointer.self)
+  }
+  /// `.objectHandle`.
+  public static var representation: MessageArgumentRepresentation { .objectHandle }
 }
 
 extension RuntimeClass: NullableMessageArgument {
@@ -139,10 +210,13 @@ extension RuntimeClass: NullableMessageArgument {
   /// argument optional to accept it).
   @inlinable public static func load(from pointer: UnsafeRawPointer) -> RuntimeClass {
     guard let cls = RuntimeClass.class(forHandle: pointer.load(as: OpaquePointer?.self)) else {
-      fatalError("message argument: nil class where RuntimeClass was declared; declare it RuntimeClass?")
+      fatalError(
+        "message argument: nil class where RuntimeClass was declared; declare it RuntimeClass?")
     }
     return cls
   }
   /// The class's C record.
-  @inlinable public func store(to pointer: UnsafeMutableRawPointer) { pointer.storeBytes(of: cClass, as: OpaquePointer.self) }
+  @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
+    pointer.storeBytes(of: cClass, as: OpaquePointer.self)
+  }
 }

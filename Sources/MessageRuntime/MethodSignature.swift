@@ -235,12 +235,13 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
         frame_offset: UInt32(offsets[piece.argument] + piece.offset),
         argument: UInt16(piece.argument),
         offset: UInt8(piece.offset), size: UInt8(piece.size), fp: piece.bank == .fp ? 1 : 0,
-        reg: UInt8(piece.register), sign_extend: piece.signExtend ? 1 : 0, unused: 0)
+        reg: UInt8(piece.register), sign_extend: piece.signExtend ? 1 : 0,
+        slot: UInt8(piece.bank == .fp ? Int(DP_GP_REGS) + piece.register : piece.register))
     }
     for (i, piece) in plan.resultPieces.enumerated() {
       steps[plan.pieces.count + i] = dp_replay_step(
         frame_offset: 0, argument: 0, offset: UInt8(piece.offset), size: UInt8(piece.size), fp: 0,
-        reg: UInt8(piece.word), sign_extend: 0, unused: 0)
+        reg: UInt8(piece.word), sign_extend: 0, slot: 0)
     }
     return program
   }

@@ -9,15 +9,25 @@ import MessageRuntime
 public struct CGPoint: MessageArgument, BitwiseCopyable {
   public var x: Double
   public var y: Double
-  public init(x: Double, y: Double) { self.x = x; self.y = y }
-  public static let typeEncoding: TypeEncoding = .structure(name: "CGPoint", fields: [.double, .double])
+  public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+  public static let typeEncoding: TypeEncoding = .structure(
+    name: "CGPoint", fields: [.double, .double])
+  /// Its bytes are its C representation: typed sends copy it with the other arguments.
+  public static var representation: MessageArgumentRepresentation { .bitwise }
 }
 
 /// `{Big40=qqqqq}`: a 40-byte struct, returned in memory.
 public struct Big40: MessageArgument, BitwiseCopyable {
   public var a: Int64, b: Int64, c: Int64, d: Int64, e: Int64
   public init(a: Int64, b: Int64, c: Int64, d: Int64, e: Int64) {
-    self.a = a; self.b = b; self.c = c; self.d = d; self.e = e
+    self.a = a
+    self.b = b
+    self.c = c
+    self.d = d
+    self.e = e
   }
   public static let typeEncoding: TypeEncoding = .structure(
     name: "Big40", fields: [.longLong, .longLong, .longLong, .longLong, .longLong])
@@ -89,7 +99,8 @@ public enum Fixtures {
     _ = argumentObject
     var problems: [String] = []
     for sig in BenchSignature.allCases where Messages.encoding(of: sig) != sig.encoding {
-      problems.append("\(sig): Swift message encodes \(Messages.encoding(of: sig)), C table says \(sig.encoding)")
+      problems.append(
+        "\(sig): Swift message encodes \(Messages.encoding(of: sig)), C table says \(sig.encoding)")
     }
     return problems
   }
@@ -102,6 +113,8 @@ public enum Fixtures {
   /// `members` objects of which the ones at `responderIndices` are delegates and the
   /// rest bystanders.
   public static func members(_ members: Int, responderIndices: Set<Int>) -> [RuntimeObject] {
-    (0..<members).map { RuntimeObject(class: responderIndices.contains($0) ? delegateClass : bystanderClass) }
+    (0..<members).map {
+      RuntimeObject(class: responderIndices.contains($0) ? delegateClass : bystanderClass)
+    }
   }
 }
