@@ -12,6 +12,7 @@ struct CGPoint: MessageArgument, BitwiseCopyable, CustomStringConvertible {
   var x: Double
   var y: Double
   static let typeEncoding: TypeEncoding = .structure(name: "CGPoint", fields: [.double, .double])
+  static var representation: MessageArgumentRepresentation { .bitwise }
   var description: String { "(\(decimal(x)), \(decimal(y)))" }
 }
 

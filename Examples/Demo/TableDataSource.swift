@@ -11,6 +11,7 @@ struct IndexPath: MessageArgument, BitwiseCopyable, CustomStringConvertible {
   var row: Int
   static let typeEncoding: TypeEncoding = .structure(
     name: "IndexPath", fields: [.longLong, .longLong])
+  static var representation: MessageArgumentRepresentation { .bitwise }
   var description: String { "[\(section), \(row)]" }
 }
 

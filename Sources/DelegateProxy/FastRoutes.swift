@@ -58,7 +58,7 @@ extension MulticastProxy {
     return routed
   }
 
-  /// The path a message with `selector` takes right now: `.registers` or `.libffi` for a
-  /// C route, nil for `forwardInvocation(_:)`.
+  /// The path a message with `selector` takes right now: `.registers`,
+  /// `.registersAndMemory` or `.libffi` for a C route, nil for `forwardInvocation(_:)`.
   public func fastPath(for selector: Selector) -> RoutePath? { routePath(for: selector) }
 }

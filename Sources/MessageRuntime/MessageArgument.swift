@@ -9,6 +9,8 @@
 /// struct CGPoint: MessageArgument, BitwiseCopyable {
 ///   var x: Double, y: Double
 ///   static let typeEncoding: TypeEncoding = .structure(name: "CGPoint", fields: [.double, .double])
+///   // Optional: its bytes are its C layout, so typed sends copy it with the others.
+///   static var representation: MessageArgumentRepresentation { .bitwise }
 /// }
 /// ```
 ///
