@@ -14,58 +14,6 @@ int dp_replay_supported(void) { return DP_REPLAY_SUPPORTED; }
 int dp_replay_gp_count(void) { return DP_GP_REGS; }
 int dp_replay_fp_count(void) { return DP_FP_REGS; }
 
-#if DP_REPLAY_SUPPORTED
-
-#if defined(__x86_64__)
-#define GP_ARGS(r) r->gp[0], r->gp[1], r->gp[2], r->gp[3], r->gp[4], r->gp[5]
-#else
-#define GP_ARGS(r) r->gp[0], r->gp[1], r->gp[2], r->gp[3], r->gp[4], r->gp[5], r->gp[6], r->gp[7]
-#endif
-#define FP_ARGS(r) r->fp[0], r->fp[1], r->fp[2], r->fp[3], r->fp[4], r->fp[5], r->fp[6], r->fp[7]
-
-#define REPLAY(T) (((DP_REPLAY_FN(T))imp)(GP_ARGS(regs), FP_ARGS(regs)))
-
-void dp_replay_call(dp_imp imp, const dp_reg_frame *regs, dp_return_class ret_class,
-                    uint64_t ret[4]) {
-  switch (ret_class) {
-    case DP_RET_GP: {
-      dp_gp2 r = REPLAY(dp_gp2);
-      memcpy(ret, &r, sizeof r);
-      break;
-    }
-    case DP_RET_FP: {
-      dp_fp2 r = REPLAY(dp_fp2);
-      memcpy(ret, &r, sizeof r);
-      break;
-    }
-    case DP_RET_GP_FP: {
-      dp_gpfp r = REPLAY(dp_gpfp);
-      memcpy(ret, &r, sizeof r);
-      break;
-    }
-    case DP_RET_FP_GP: {
-      dp_fpgp r = REPLAY(dp_fpgp);
-      memcpy(ret, &r, sizeof r);
-      break;
-    }
-    case DP_RET_FP4: {
-      dp_fp4 r = REPLAY(dp_fp4);
-      memcpy(ret, &r, sizeof r);
-      break;
-    }
-  }
-}
-
-#else
-
-void dp_replay_call(dp_imp imp, const dp_reg_frame *regs, dp_return_class ret_class,
-                    uint64_t ret[4]) {
-  (void)imp; (void)regs; (void)ret_class; (void)ret;
-  dp_fatal("dp_replay_call: register replay is not supported on this ABI");
-}
-
-#endif
-
 // MARK: replay programs
 
 dp_replay_program *dp_replay_program_create(uint32_t nsteps, uint32_t nresults) {
@@ -103,33 +51,6 @@ static inline void store_bytes(unsigned char *dst, uint64_t word, unsigned size)
   }
 }
 
-static inline void load_step(dp_reg_frame *regs, const dp_replay_step *s, const unsigned char *src) {
-  uint64_t word = load_bytes(src, s->size);
-  if (s->sign_extend) word = s->size == 1 ? (uint64_t)(int64_t)(int8_t)word : (uint64_t)(int64_t)(int16_t)word;
-  if (s->fp)
-    memcpy(&regs->fp[s->reg], &word, 8);
-  else
-    regs->gp[s->reg] = word;
-}
-
-static inline void run(dp_imp imp, const dp_replay_program *p, const dp_reg_frame *regs, void *result) {
-  uint64_t words[4];
-  dp_replay_call(imp, regs, p->ret_class, words);
-  const dp_replay_step *r = p->steps + p->nsteps;
-  for (uint32_t i = 0; i < p->nresults; i++)
-    store_bytes((unsigned char *)result + r[i].offset, words[r[i].reg], r[i].size);
-}
-
-void dp_replay_args(dp_imp imp, const dp_replay_program *p, void *const *args, void *result) {
-  dp_reg_frame regs;
-  memset(&regs, 0, sizeof regs);
-  for (uint32_t i = 0; i < p->nsteps; i++) {
-    const dp_replay_step *s = &p->steps[i];
-    load_step(&regs, s, (const unsigned char *)args[s->argument] + s->offset);
-  }
-  run(imp, p, &regs, result);
-}
-
 #if DP_REPLAY_SUPPORTED
 static inline double word_double(uint64_t w) {
   double d;
@@ -146,50 +67,73 @@ static inline double word_double(uint64_t w) {
       word_double(w[DP_GP_REGS + 3]), word_double(w[DP_GP_REGS + 4]),                     \
       word_double(w[DP_GP_REGS + 5]), word_double(w[DP_GP_REGS + 6]),                     \
       word_double(w[DP_GP_REGS + 7])
-#define WORD_CALL(T, out)                                                \
-  do {                                                                   \
-    T r = ((DP_REPLAY_FN(T))imp)(WORD_GP(words), WORD_FP(words));        \
-    memcpy(out, &r, sizeof r);                                           \
+#define WORD_CALL(T)                                                       \
+  do {                                                                     \
+    T r = ((DP_REPLAY_FN(T))imp)(WORD_GP(words), WORD_FP(words));          \
+    memcpy(out, &r, sizeof r);                                             \
   } while (0)
+
+// One argument step: the value at `src`, of the step's size, zero- or sign-extended.
+static inline uint64_t load_word(const dp_replay_step *s, const unsigned char *src) {
+  switch (s->size | (s->sign_extend << 4)) {
+    case 8: { uint64_t v; memcpy(&v, src, 8); return v; }
+    case 4: { uint32_t v; memcpy(&v, src, 4); return v; }
+    case 2: { uint16_t v; memcpy(&v, src, 2); return v; }
+    case 1: return *src;
+    case 0x12: { int16_t v; memcpy(&v, src, 2); return (uint64_t)(int64_t)v; }
+    case 0x11: return (uint64_t)(int64_t)(int8_t)*src;
+    default: return load_bytes(src, s->size);
+  }
+}
+
+// Calls `imp` with every argument register taken from `words` (integer registers, then
+// floating-point ones, by slot) and stores the result words the program names. Unused
+// registers carry zeros that the callee ignores.
+static inline void call_words(dp_imp imp, const dp_replay_program *p,
+                              const uint64_t words[DP_GP_REGS + DP_FP_REGS], void *result) {
+  uint64_t out[4];
+  switch (p->ret_class) {
+    case DP_RET_GP: WORD_CALL(dp_gp2); break;
+    case DP_RET_FP: WORD_CALL(dp_fp2); break;
+    case DP_RET_GP_FP: WORD_CALL(dp_gpfp); break;
+    case DP_RET_FP_GP: WORD_CALL(dp_fpgp); break;
+    case DP_RET_FP4: WORD_CALL(dp_fp4); break;
+  }
+  const dp_replay_step *r = p->steps + p->nsteps;
+  for (uint32_t i = 0; i < p->nresults; i++)
+    store_bytes((unsigned char *)result + r[i].offset, out[r[i].reg], r[i].size);
+}
 #endif
 
-// The typed-send path, kept short: the lookup inlined, each step a load of its size into
-// its register slot (precomputed), one call, the result words stored.
+void dp_replay_args(dp_imp imp, const dp_replay_program *p, void *const *args, void *result) {
+#if DP_REPLAY_SUPPORTED
+  uint64_t words[DP_GP_REGS + DP_FP_REGS] = {0};
+  for (uint32_t i = 0; i < p->nsteps; i++) {
+    const dp_replay_step *s = &p->steps[i];
+    words[s->slot] = load_word(s, (const unsigned char *)args[s->argument] + s->offset);
+  }
+  call_words(imp, p, words, result);
+#else
+  (void)imp, (void)p, (void)args, (void)result;
+  dp_fatal("dp_replay_args: register replay is not supported on this ABI");
+#endif
+}
+
+// The typed-send path, kept short: the lookup inlined, each step a load into its
+// register slot, one call.
 bool dp_send_frame(dp_id obj, dp_sel sel, const dp_replay_program *p, const void *frame,
                    void *result) {
 #if DP_REPLAY_SUPPORTED
   if (__builtin_expect(!obj, 0)) return false;
   const dp_method_entry *e = dp_lookup_entry_inline(obj, sel);
   if (!e || (e->types != p->types && (!e->types || strcmp(e->types, p->types) != 0))) return false;
-  dp_imp imp = e->imp;
   uint64_t words[DP_GP_REGS + DP_FP_REGS] = {0};
   const unsigned char *f = frame;
   for (uint32_t i = 0, n = p->nsteps; i < n; i++) {
     const dp_replay_step *s = &p->steps[i];
-    const unsigned char *src = f + s->frame_offset;
-    uint64_t w;
-    switch (s->size | (s->sign_extend << 4)) {
-      case 8: memcpy(&w, src, 8); break;
-      case 4: { uint32_t v; memcpy(&v, src, 4); w = v; break; }
-      case 2: { uint16_t v; memcpy(&v, src, 2); w = v; break; }
-      case 1: w = *src; break;
-      case 0x12: { int16_t v; memcpy(&v, src, 2); w = (uint64_t)(int64_t)v; break; }
-      case 0x11: w = (uint64_t)(int64_t)(int8_t)*src; break;
-      default: w = load_bytes(src, s->size); break;
-    }
-    words[s->slot] = w;
+    words[s->slot] = load_word(s, f + s->frame_offset);
   }
-  uint64_t out[4];
-  switch (p->ret_class) {
-    case DP_RET_GP: WORD_CALL(dp_gp2, out); break;
-    case DP_RET_FP: WORD_CALL(dp_fp2, out); break;
-    case DP_RET_GP_FP: WORD_CALL(dp_gpfp, out); break;
-    case DP_RET_FP_GP: WORD_CALL(dp_fpgp, out); break;
-    case DP_RET_FP4: WORD_CALL(dp_fp4, out); break;
-  }
-  const dp_replay_step *r = p->steps + p->nsteps;
-  for (uint32_t i = 0; i < p->nresults; i++)
-    store_bytes((unsigned char *)result + r[i].offset, out[r[i].reg], r[i].size);
+  call_words(e->imp, p, words, result);
   return true;
 #else
   (void)obj, (void)sel, (void)p, (void)frame, (void)result;

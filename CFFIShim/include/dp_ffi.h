@@ -57,8 +57,8 @@ void dp_ffi_closure_free(void *closure);
 // MARK: Register replay
 
 // A call whose arguments all travel in registers is made by loading every argument
-// register from a frame and calling through a function type that takes them all;
-// unused registers carry zeros that the callee ignores. Float bits are moved, never
+// register (by a replay program, below) and calling through a function type that takes
+// them all; unused registers carry zeros that the callee ignores. Float bits are moved, never
 // converted. Only on ABIs where integer and floating-point registers are assigned
 // independently (x86-64 System V, AArch64 AAPCS64).
 #if defined(__x86_64__) && !defined(_WIN32)
@@ -75,11 +75,6 @@ void dp_ffi_closure_free(void *closure);
 #define DP_FP_REGS 8
 #endif
 
-typedef struct dp_reg_frame {
-  uint64_t gp[DP_GP_REGS];
-  double fp[DP_FP_REGS];
-} dp_reg_frame;
-
 /// Which registers carry the return value.
 typedef enum dp_return_class {
   DP_RET_GP = 0,     // void, integers, pointers, aggregates in 1–2 integer registers
@@ -93,13 +88,6 @@ typedef enum dp_return_class {
 int dp_replay_supported(void);
 int dp_replay_gp_count(void);
 int dp_replay_fp_count(void);
-
-/// Calls `imp` with every argument register loaded from `regs`; stores the return
-/// registers named by `ret_class` into `ret` (four 8-byte words: for GP/FP the two
-/// registers in order; for GP_FP/FP_GP the two eightbytes in memory order; for FP4
-/// four vector registers).
-void dp_replay_call(dp_imp imp, const dp_reg_frame *regs, dp_return_class ret_class,
-                    uint64_t ret[4]);
 
 /// One step of a replay program: `size` bytes of argument `argument` at `offset` within
 /// it (at `frame_offset` in a contiguous frame) go to register `reg` of the integer
@@ -117,7 +105,9 @@ typedef struct dp_replay_step {
 } dp_replay_step;
 
 /// A signature's register plan, compiled for C: argument steps, then result steps (for
-/// a result step, `offset` is the offset in the result and `reg` the result word).
+/// a result step, `offset` is the offset in the result and `reg` the result word: for
+/// GP/FP the two return registers in order, for GP_FP/FP_GP the two eightbytes in memory
+/// order, for FP4 the four vector registers).
 typedef struct dp_replay_program {
   dp_return_class ret_class;
   uint32_t nsteps;

@@ -29,7 +29,7 @@ struct RegisterPlan: Sendable, Equatable {
   }
 
   /// `size` bytes at `offset` within the result come from word `word` of the replay
-  /// result (see `dp_replay_call`).
+  /// result (see `call_words` in dp_replay.c).
   struct ResultPiece: Sendable, Equatable {
     var offset: Int
     var size: Int
