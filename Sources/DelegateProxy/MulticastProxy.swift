@@ -379,16 +379,21 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// Marks the matching records removed and publishes a table without them (under the
   /// lock), then waits — outside any lock — until no dispatch that could still see them
-  /// is running on another thread.
+  /// is running on another thread. The records and the old table (the last strong
+  /// references to strongly held delegates) are released only then: a delegate's deinit
+  /// waits out dispatches too, and one of them may be waiting for this proxy's lock.
   private func removeEntries(where match: (DelegateEntry) -> Bool) {
-    let removed = state.withLock { s -> Bool in
+    let released = state.withLock { s -> (gone: [DelegateEntry], old: ResponderTable)? in
       let gone = s.entries.filter(match)
-      guard !gone.isEmpty else { return false }
+      guard !gone.isEmpty else { return nil }
       for e in gone { e.markRemoved() }
+      let old = s.table
       rebuildResponders(&s)
-      return true
+      return (gone, old)
     }
-    if removed { Quiescence.synchronize() }
+    guard let released else { return }
+    Quiescence.synchronize()
+    withExtendedLifetime(released) {}
   }
 
   /// Re-reads what every member implements, after methods were added to or removed from

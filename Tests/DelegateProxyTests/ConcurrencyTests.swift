@@ -169,6 +169,50 @@ final class Probe: RuntimeObject, @unchecked Sendable {
   }
 }
 
+extension ConcurrencyTests {
+  /// Removing the last reference to a strongly held, routed delegate runs its deinit,
+  /// which waits out dispatches in flight. That must happen after the proxy's lock is
+  /// released: a dispatch in flight may itself be waiting for that lock (a delegate
+  /// adding another), and the two would wait for each other forever.
+  @Test(.timeLimit(.minutes(1)))
+  func removingTheLastReferenceWaitsOutsideTheLock() throws {
+    let ping = Message<Void, Int>("deadlockPing:")
+    let cls = try RuntimeClass(name: uniqueClassName("Deadlock"))
+    let inCall = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let blocker = Lock<RuntimeObject?>(nil)
+    let proxy = MulticastProxy()
+    let late = RuntimeObject(class: cls)
+    try cls.addMethod(ping) { receiver, _ in
+      guard receiver === blocker.withLock({ $0 }) else { return }
+      inCall.signal()
+      proceed.wait()
+      try? proxy.add(late)  // takes the proxy's lock, inside the dispatch's read section
+    }
+    let first = RuntimeObject(class: cls)
+    blocker.withLock { $0 = first }
+    try proxy.add(first)
+    do {
+      let strongOnly = RuntimeObject(class: cls)
+      try proxy.add(strongOnly, retention: .strong)
+    }
+    #expect(proxy.fastPath(for: ping.selector) == .registers)
+
+    let done = DispatchGroup()
+    DispatchQueue(label: "sender").async(group: done) { try? ping.send(to: proxy, 1) }
+    inCall.wait()
+    DispatchQueue(label: "remover").async(group: done) {
+      // The strong delegate's last reference goes; its deinit waits for the sender.
+      proxy.removeAll()
+    }
+    usleep(100_000)  // let the remover reach its grace period
+    proceed.signal()
+    let finished = done.wait(timeout: .now() + 20)
+    #expect(finished == .success)
+    #expect(proxy.contains(late))
+  }
+}
+
 /// Runs a closure first thing in its deinit.
 final class DeinitHook: RuntimeObject, @unchecked Sendable {
   let onDeinit: @Sendable () -> Void
