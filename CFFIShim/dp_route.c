@@ -197,16 +197,24 @@ STACK_TYPE(1) STACK_TYPE(2) STACK_TYPE(3) STACK_TYPE(4) STACK_TYPE(5) STACK_TYPE
 STACK_TYPE(7) STACK_TYPE(8) STACK_TYPE(9) STACK_TYPE(10) STACK_TYPE(11) STACK_TYPE(12)
 STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
 
-#define STACK_PARAMS(K) DP_GP_PARAMS, DP_FP_PARAMS, dp_stack##K s
-#define STACK_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS, s
+// Two variants each, as for register entries: no floating-point register used (FP0),
+// or all eight kept (FP8).
+#define STACK_FP0_PARAMS(K) DP_GP_PARAMS, dp_stack##K s
+#define STACK_FP0_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, s
+#define STACK_FP8_PARAMS(K) DP_GP_PARAMS, DP_FP_PARAMS, dp_stack##K s
+#define STACK_FP8_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS, s
 
 // Indirect results: the result pointer, then self and _cmd, three more integer
-// registers, every vector register, and (K > 0) the stack area.
-#define INDIRECT_PARAMS0 uint64_t r, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, \
-                         uint64_t a4, DP_FP_PARAMS
-#define INDIRECT_ARGS0(SELF) r, (uint64_t)(SELF), a1, a2, a3, a4, DP_FP_ARGS
-#define INDIRECT_PARAMS(K) INDIRECT_PARAMS0, dp_stack##K s
-#define INDIRECT_ARGS(SELF) INDIRECT_ARGS0(SELF), s
+// registers, the vector registers (FP8), and (K > 0) the stack area.
+#define INDIRECT_FP0_PARAMS0 uint64_t r, uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3, \
+                             uint64_t a4
+#define INDIRECT_FP0_ARGS0(SELF) r, (uint64_t)(SELF), a1, a2, a3, a4
+#define INDIRECT_FP8_PARAMS0 INDIRECT_FP0_PARAMS0, DP_FP_PARAMS
+#define INDIRECT_FP8_ARGS0(SELF) INDIRECT_FP0_ARGS0(SELF), DP_FP_ARGS
+#define INDIRECT_FP0_PARAMS(K) INDIRECT_FP0_PARAMS0, dp_stack##K s
+#define INDIRECT_FP0_ARGS(SELF) INDIRECT_FP0_ARGS0(SELF), s
+#define INDIRECT_FP8_PARAMS(K) INDIRECT_FP8_PARAMS0, dp_stack##K s
+#define INDIRECT_FP8_ARGS(SELF) INDIRECT_FP8_ARGS0(SELF), s
 
 #define RETURN_RESULT_POINTER(call) \
   call;                             \
@@ -230,39 +238,54 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     return (void *)r;                                                            \
   }
 
-#define STACK_ENTRIES(K)                                                                     \
-  DEFINE_ENTRY(entry_gp2_s##K, dp_gp2, STACK_PARAMS(K), a0, a1, STACK_ARGS, route->combine)  \
-  DEFINE_ENTRY(entry_fp2_s##K, dp_fp2, STACK_PARAMS(K), a0, a1, STACK_ARGS, route->combine)  \
-  DEFINE_ENTRY(entry_gpfp_s##K, dp_gpfp, STACK_PARAMS(K), a0, a1, STACK_ARGS, route->combine) \
-  DEFINE_ENTRY(entry_fpgp_s##K, dp_fpgp, STACK_PARAMS(K), a0, a1, STACK_ARGS, route->combine) \
-  DEFINE_INDIRECT_ENTRY(entry_mem_s##K, INDIRECT_PARAMS(K), INDIRECT_ARGS)
+#define STACK_ENTRIES_FP(K, FP)                                                               \
+  DEFINE_ENTRY(entry_gp2_##FP##_s##K, dp_gp2, STACK_##FP##_PARAMS(K), a0, a1, STACK_##FP##_ARGS, \
+               route->combine)                                                                \
+  DEFINE_ENTRY(entry_fp2_##FP##_s##K, dp_fp2, STACK_##FP##_PARAMS(K), a0, a1, STACK_##FP##_ARGS, \
+               route->combine)                                                                \
+  DEFINE_ENTRY(entry_gpfp_##FP##_s##K, dp_gpfp, STACK_##FP##_PARAMS(K), a0, a1,                \
+               STACK_##FP##_ARGS, route->combine)                                             \
+  DEFINE_ENTRY(entry_fpgp_##FP##_s##K, dp_fpgp, STACK_##FP##_PARAMS(K), a0, a1,                \
+               STACK_##FP##_ARGS, route->combine)                                             \
+  DEFINE_INDIRECT_ENTRY(entry_mem_##FP##_s##K, INDIRECT_##FP##_PARAMS(K), INDIRECT_##FP##_ARGS)
+#define STACK_ENTRIES(K) STACK_ENTRIES_FP(K, FP0) STACK_ENTRIES_FP(K, FP8)
 STACK_ENTRIES(1) STACK_ENTRIES(2) STACK_ENTRIES(3) STACK_ENTRIES(4) STACK_ENTRIES(5)
 STACK_ENTRIES(6) STACK_ENTRIES(7) STACK_ENTRIES(8) STACK_ENTRIES(9) STACK_ENTRIES(10)
 STACK_ENTRIES(11) STACK_ENTRIES(12) STACK_ENTRIES(13) STACK_ENTRIES(14) STACK_ENTRIES(15)
 STACK_ENTRIES(16)
-DEFINE_INDIRECT_ENTRY(entry_mem_s0, INDIRECT_PARAMS0, INDIRECT_ARGS0)
+DEFINE_INDIRECT_ENTRY(entry_mem_FP0_s0, INDIRECT_FP0_PARAMS0, INDIRECT_FP0_ARGS0)
+DEFINE_INDIRECT_ENTRY(entry_mem_FP8_s0, INDIRECT_FP8_PARAMS0, INDIRECT_FP8_ARGS0)
 
-#define STACK_ROW(K) \
-  {(dp_imp)entry_gp2_s##K, (dp_imp)entry_fp2_s##K, (dp_imp)entry_gpfp_s##K, (dp_imp)entry_fpgp_s##K}
-// By stack words (1…16), then return class (GP, FP, GP_FP, FP_GP).
-static const dp_imp stack_entries[DP_ROUTE_MAX_STACK_WORDS][4] = {
-    STACK_ROW(1),  STACK_ROW(2),  STACK_ROW(3),  STACK_ROW(4),  STACK_ROW(5),  STACK_ROW(6),
-    STACK_ROW(7),  STACK_ROW(8),  STACK_ROW(9),  STACK_ROW(10), STACK_ROW(11), STACK_ROW(12),
-    STACK_ROW(13), STACK_ROW(14), STACK_ROW(15), STACK_ROW(16)};
-static const dp_imp indirect_entries[DP_ROUTE_MAX_STACK_WORDS + 1] = {
-    (dp_imp)entry_mem_s0,  (dp_imp)entry_mem_s1,  (dp_imp)entry_mem_s2,  (dp_imp)entry_mem_s3,
-    (dp_imp)entry_mem_s4,  (dp_imp)entry_mem_s5,  (dp_imp)entry_mem_s6,  (dp_imp)entry_mem_s7,
-    (dp_imp)entry_mem_s8,  (dp_imp)entry_mem_s9,  (dp_imp)entry_mem_s10, (dp_imp)entry_mem_s11,
-    (dp_imp)entry_mem_s12, (dp_imp)entry_mem_s13, (dp_imp)entry_mem_s14, (dp_imp)entry_mem_s15,
-    (dp_imp)entry_mem_s16};
+#define STACK_ROW(K, FP)                                                 \
+  {(dp_imp)entry_gp2_##FP##_s##K, (dp_imp)entry_fp2_##FP##_s##K,         \
+   (dp_imp)entry_gpfp_##FP##_s##K, (dp_imp)entry_fpgp_##FP##_s##K}
+#define STACK_ROWS(FP)                                                                    \
+  {STACK_ROW(1, FP),  STACK_ROW(2, FP),  STACK_ROW(3, FP),  STACK_ROW(4, FP),           \
+   STACK_ROW(5, FP),  STACK_ROW(6, FP),  STACK_ROW(7, FP),  STACK_ROW(8, FP),           \
+   STACK_ROW(9, FP),  STACK_ROW(10, FP), STACK_ROW(11, FP), STACK_ROW(12, FP),          \
+   STACK_ROW(13, FP), STACK_ROW(14, FP), STACK_ROW(15, FP), STACK_ROW(16, FP)}
+// By variant (FP0, FP8), stack words (1…16), then return class (GP, FP, GP_FP, FP_GP).
+static const dp_imp stack_entries[2][DP_ROUTE_MAX_STACK_WORDS][4] = {STACK_ROWS(FP0),
+                                                                     STACK_ROWS(FP8)};
+#define INDIRECT_ROW(FP)                                                                   \
+  {(dp_imp)entry_mem_##FP##_s0,  (dp_imp)entry_mem_##FP##_s1,  (dp_imp)entry_mem_##FP##_s2,  \
+   (dp_imp)entry_mem_##FP##_s3,  (dp_imp)entry_mem_##FP##_s4,  (dp_imp)entry_mem_##FP##_s5,  \
+   (dp_imp)entry_mem_##FP##_s6,  (dp_imp)entry_mem_##FP##_s7,  (dp_imp)entry_mem_##FP##_s8,  \
+   (dp_imp)entry_mem_##FP##_s9,  (dp_imp)entry_mem_##FP##_s10, (dp_imp)entry_mem_##FP##_s11, \
+   (dp_imp)entry_mem_##FP##_s12, (dp_imp)entry_mem_##FP##_s13, (dp_imp)entry_mem_##FP##_s14, \
+   (dp_imp)entry_mem_##FP##_s15, (dp_imp)entry_mem_##FP##_s16}
+// By variant (FP0, FP8), then stack words (0…16).
+static const dp_imp indirect_entries[2][DP_ROUTE_MAX_STACK_WORDS + 1] = {INDIRECT_ROW(FP0),
+                                                                          INDIRECT_ROW(FP8)};
 
 static dp_imp replay_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers,
                            uint32_t stack_words, bool indirect) {
   if (stack_words > DP_ROUTE_MAX_STACK_WORDS) return NULL;
-  if (indirect) return indirect_entries[stack_words];
+  unsigned fp = fp_registers == 0 ? 0 : 1;
+  if (indirect) return indirect_entries[fp][stack_words];
   if (stack_words == 0) return register_entry(rc, combine, fp_registers);
   if (rc > DP_RET_FP_GP) return NULL;
-  return stack_entries[stack_words - 1][rc];
+  return stack_entries[fp][stack_words - 1][rc];
 }
 #else
 static dp_imp replay_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers,

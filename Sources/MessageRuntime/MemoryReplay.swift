@@ -14,6 +14,8 @@ struct MemoryReplay: Sendable, Equatable {
   var stackWords: Int
   /// Whether the result is returned through a hidden pointer (first integer register).
   var indirectResult: Bool
+  /// Floating-point argument registers used.
+  var fpCount: Int
 
   /// The replay shape of `types`, or nil when a route entry cannot replay them (or when
   /// a ``RegisterPlan`` covers them).
@@ -61,7 +63,8 @@ struct MemoryReplay: Sendable, Equatable {
       }
       let words = stack / 8
       guard words <= Int(DP_ROUTE_MAX_STACK_WORDS), words > 0 || indirect else { return nil }
-      return MemoryReplay(returnClass: returnClass, stackWords: words, indirectResult: indirect)
+      return MemoryReplay(
+        returnClass: returnClass, stackWords: words, indirectResult: indirect, fpCount: fp)
     #else
       return nil
     #endif

@@ -265,7 +265,7 @@ extension RuntimeObject {
     guard
       let raw = dp_route_create(
         selector.raw, combine.raw, rc, UInt32(signature.returnLayout.size),
-        UInt32(signature.registerPlan?.fpCount ?? Int(DP_FP_REGS)),
+        UInt32(signature.registerPlan?.fpCount ?? replay?.fpCount ?? Int(DP_FP_REGS)),
         UInt32(replay?.stackWords ?? 0), replay?.indirectResult ?? false,
         path == .libffi ? signature.cif : nil, ffiEntry)
     else {
