@@ -183,11 +183,16 @@ extension ConcurrencyTests {
     let blocker = Lock<RuntimeObject?>(nil)
     let proxy = MulticastProxy()
     let late = RuntimeObject(class: cls)
-    try cls.addMethod(ping) { receiver, _ in
+    let lateBox = Lock<RuntimeObject?>(late)
+    // Weak: a routed closure method holding its proxy would be a cycle (the route keeps
+    // the methods it calls). The boxes are emptied at the end, so the class's method
+    // keeps no delegate alive after the test.
+    try cls.addMethod(ping) { [weak proxy] receiver, _ in
       guard receiver === blocker.withLock({ $0 }) else { return }
       inCall.signal()
       proceed.wait()
-      try? proxy.add(late)  // takes the proxy's lock, inside the dispatch's read section
+      // Takes the proxy's lock, inside the dispatch's read section.
+      if let late = lateBox.withLock({ $0 }) { try? proxy?.add(late) }
     }
     let first = RuntimeObject(class: cls)
     blocker.withLock { $0 = first }
@@ -210,6 +215,8 @@ extension ConcurrencyTests {
     let finished = done.wait(timeout: .now() + 20)
     #expect(finished == .success)
     #expect(proxy.contains(late))
+    blocker.withLock { $0 = nil }
+    lateBox.withLock { $0 = nil }
   }
 }
 
