@@ -28,13 +28,8 @@ struct MemoryReplay: Sendable, Equatable {
       if returnType.unqualified != .void {
         guard let layout = try? returnType.layout() else { return nil }
         if let classes = SysV.classify(returnType) {
-          switch classes {
-          case [.integer], [.integer, .integer]: returnClass = UInt32(DP_RET_GP.rawValue)
-          case [.sse], [.sse, .sse]: returnClass = UInt32(DP_RET_FP.rawValue)
-          case [.integer, .sse]: returnClass = UInt32(DP_RET_GP_FP.rawValue)
-          case [.sse, .integer]: returnClass = UInt32(DP_RET_FP_GP.rawValue)
-          default: return nil
-          }
+          guard let rc = SysV.returnClass(of: classes) else { return nil }
+          returnClass = rc
         } else {
           // Up to 16 bytes, only a `long double` makes a result leave the registers, and
           // it comes back in x87 st(0), which no entry here carries.

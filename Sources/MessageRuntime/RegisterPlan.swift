@@ -82,6 +82,17 @@ struct RegisterPlan: Sendable, Equatable {
       return classes.map { $0 == .none ? .sse : $0 }
     }
 
+    /// The return class (`dp_return_class`) of a result whose eightbytes have `classes`.
+    static func returnClass(of classes: [Class]) -> UInt32? {
+      switch classes {
+      case [.integer], [.integer, .integer]: UInt32(DP_RET_GP.rawValue)
+      case [.sse], [.sse, .sse]: UInt32(DP_RET_FP.rawValue)
+      case [.integer, .sse]: UInt32(DP_RET_GP_FP.rawValue)
+      case [.sse, .integer]: UInt32(DP_RET_FP_GP.rawValue)
+      default: nil
+      }
+    }
+
     static func plan(returnType: TypeEncoding, arguments: [TypeEncoding]) -> RegisterPlan? {
       var pieces: [Piece] = []
       var gp = 0
@@ -107,15 +118,11 @@ struct RegisterPlan: Sendable, Equatable {
         guard let classes = classify(returnType), let size = try? returnType.layout().size else {
           return nil
         }
-        switch classes {
-        case [.integer], [.integer, .integer]: returnClass = UInt32(DP_RET_GP.rawValue)
-        case [.sse], [.sse, .sse]: returnClass = UInt32(DP_RET_FP.rawValue)
-        case [.integer, .sse]: returnClass = UInt32(DP_RET_GP_FP.rawValue)
-        case [.sse, .integer]: returnClass = UInt32(DP_RET_FP_GP.rawValue)
-        default: return nil
-        }
+        guard let rc = SysV.returnClass(of: classes) else { return nil }
+        returnClass = rc
         for word in classes.indices {
-          resultPieces.append(ResultPiece(offset: word * 8, size: min(8, size - word * 8), word: word))
+          resultPieces.append(
+            ResultPiece(offset: word * 8, size: min(8, size - word * 8), word: word))
         }
       }
       return RegisterPlan(
@@ -155,7 +162,8 @@ struct RegisterPlan: Sendable, Equatable {
         if let (member, count) = hfa(arg) {
           guard fp + count <= fpMax else { return nil }
           for i in 0..<count {
-            pieces.append(Piece(argument: index, offset: i * member, size: member, bank: .fp, register: fp))
+            pieces.append(
+              Piece(argument: index, offset: i * member, size: member, bank: .fp, register: fp))
             fp += 1
           }
         } else if scalars.count == 1, scalars[0].kind == .float {
@@ -168,7 +176,9 @@ struct RegisterPlan: Sendable, Equatable {
           guard gp + words <= gpMax else { return nil }
           for w in 0..<words {
             pieces.append(
-              Piece(argument: index, offset: w * 8, size: min(8, size - w * 8), bank: .gp, register: gp))
+              Piece(
+                argument: index, offset: w * 8, size: min(8, size - w * 8), bank: .gp, register: gp)
+            )
             gp += 1
           }
         }
@@ -182,7 +192,9 @@ struct RegisterPlan: Sendable, Equatable {
         else { return nil }
         if let (member, count) = hfa(returnType) {
           returnClass = UInt32(DP_RET_FP4.rawValue)
-          for i in 0..<count { resultPieces.append(ResultPiece(offset: i * member, size: member, word: i)) }
+          for i in 0..<count {
+            resultPieces.append(ResultPiece(offset: i * member, size: member, word: i))
+          }
         } else if scalars.count == 1, scalars[0].kind == .float {
           returnClass = UInt32(DP_RET_FP4.rawValue)
           resultPieces.append(ResultPiece(offset: 0, size: size, word: 0))
