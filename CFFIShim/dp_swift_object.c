@@ -8,10 +8,8 @@
 // target loads.
 extern void swift_unownedRetain(void *object);
 extern void swift_unownedRelease(void *object);
-extern void *swift_tryRetain(void *object);
 extern void swift_release(void *object);
 
 void dp_swift_unowned_retain(void *object) { swift_unownedRetain(object); }
 void dp_swift_unowned_release(void *object) { swift_unownedRelease(object); }
-bool dp_swift_try_retain(void *object) { return swift_tryRetain(object) != NULL; }
 void dp_swift_release(void *object) { swift_release(object); }

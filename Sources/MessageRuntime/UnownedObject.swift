@@ -1,4 +1,5 @@
-internal import CFFIShim
+// Public: the two calls a dispatch loop makes per weak delegate are inlined into it.
+public import CFFIShim
 
 /// A reference that keeps a Swift object's memory allocated but not the object alive
 /// (what Swift's `unowned` holds), and that can try to take a strong reference — which
@@ -39,12 +40,12 @@ public struct UnownedObject: Hashable, @unchecked Sendable {
 
   /// Takes a strong reference, unless the object's deinit has begun. Pair a `true`
   /// answer with ``release()``.
-  @inline(__always)
+  @inlinable
   public func tryRetain() -> Bool { dp_swift_try_retain(address) }
 
   /// Drops a strong reference taken by ``tryRetain()``.
-  @inline(__always)
-  public func release() { dp_swift_release(address) }
+  @inlinable
+  public func release() { Unmanaged<AnyObject>.fromOpaque(address).release() }
 
   /// Whether the object's deinit has not begun (a snapshot: it may begin right after).
   public var isAlive: Bool {

@@ -110,6 +110,10 @@ for sig in signatures {
   }
 }
 workloads += [Workload.responders(members: 1000), Workload.responders(members: 3)]
+// Swift protocols: hand-written loops and a @Delegate multicast (SwiftProtocolRows.swift).
+for sig in [BenchSignature.qd, .object] {
+  for fanout in fanouts { workloads += SwiftRowKind.allCases.map { Workload.swift($0, sig, fanout: fanout) } }
+}
 // The GNUstep driver, if given, calibrates first (alone on the machine), then takes a
 // sweep of its rows after each of ours.
 var driver: GNUstepDriver?
