@@ -1,3 +1,4 @@
+import Dispatch
 import MessageRuntime
 import Synchronization
 
@@ -21,6 +22,9 @@ final class DelegateMember<Delegate>: @unchecked Sendable {
   let strong: AnyObject?
   /// How the delegate is held.
   let retention: Retention
+  /// The queue the delegate is called on, or nil for the sender's thread
+  /// (`GCDMulticastDelegate`'s `delegateQueue`).
+  let queue: DispatchQueue?
   /// The delegate's class, for optional methods it does not implement and diagnostics.
   let typeID: ObjectIdentifier
   /// The class's name, for diagnostics after the object is gone.
@@ -28,7 +32,8 @@ final class DelegateMember<Delegate>: @unchecked Sendable {
   /// Set once by `remove` (or compaction); read by dispatches right before each call.
   @usableFromInline let removed = Atomic<Bool>(false)
 
-  init(_ delegate: Delegate, object: AnyObject, retention: Retention) {
+  init(_ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?) {
+    self.queue = queue
     id = delegateMemberIDs.wrappingAdd(1, ordering: .relaxed).oldValue
     self.object = UnownedObject(object)
     self.retention = retention

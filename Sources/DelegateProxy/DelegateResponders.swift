@@ -31,8 +31,11 @@ struct DelegateResponder<Delegate>: @unchecked Sendable {
   @usableFromInline let slot: UnsafeMutablePointer<Delegate>
   @usableFromInline let object: UnownedObject
   @usableFromInline let isStrong: Bool
+  /// Whether the member is called on a queue of its own.
+  @usableFromInline let isQueued: Bool
 
   init(_ member: DelegateMember<Delegate>) {
+    isQueued = member.queue != nil
     self.member = Unmanaged.passUnretained(member)
     slot = member.slot
     object = member.object
@@ -49,6 +52,9 @@ struct DelegateResponderList<Delegate>: @unchecked Sendable {
   // @unchecked Sendable: see DelegateResponder.
   @usableFromInline let responders: UnsafeBufferPointer<DelegateResponder<Delegate>>
   @usableFromInline let rule: DelegateRule
+  /// Some responder is called on a queue, or the method has observers, or a custom
+  /// reducer folds it: the dispatch takes the general path (DelegateMulticast+Delivery).
+  @usableFromInline let isGeneral: Bool
   /// An optional method: a responder may turn out not to implement it.
   @usableFromInline let isOptional: Bool
   /// A value-returning message with no responder answers zero instead of trapping
@@ -69,6 +75,8 @@ final class DelegateResponderTable<Delegate>: @unchecked Sendable {
   @usableFromInline let lists: UnsafeMutableBufferPointer<DelegateResponderList<Delegate>>
   /// The members, in order (the table keeps them, and so their slots, alive).
   let members: [DelegateMember<Delegate>]
+  /// By method index: the observers.
+  let observers: [[DelegateObserver]]
   /// By method index: the policy in force, for introspection and custom reducers.
   let policies: [ReturnPolicy]
   let generation: UInt64
@@ -76,9 +84,10 @@ final class DelegateResponderTable<Delegate>: @unchecked Sendable {
   init(
     members: [DelegateMember<Delegate>], description: DelegateProtocol<Delegate>,
     defaultPolicy: ReturnPolicy, overrides: [Int: ReturnPolicy], silentWhenEmpty: Bool,
-    generation: UInt64
+    observers: [Int: [DelegateObserver]], generation: UInt64
   ) {
     self.members = members
+    self.observers = description.methods.indices.map { observers[$0] ?? [] }
     self.generation = generation
     let methods = description.methods
     lists = .allocate(capacity: methods.count)
@@ -91,10 +100,12 @@ final class DelegateResponderTable<Delegate>: @unchecked Sendable {
       }
       let buffer = UnsafeMutableBufferPointer<DelegateResponder<Delegate>>.allocate(capacity: live.count)
       _ = buffer.initialize(from: live.map(DelegateResponder.init))
+      let rule = DelegateResponderTable.rule(policy, voidResult: method.result.isVoid)
       (lists.baseAddress! + index).initialize(
         to: DelegateResponderList(
-          responders: UnsafeBufferPointer(buffer),
-          rule: DelegateResponderTable.rule(policy, voidResult: method.result.isVoid),
+          responders: UnsafeBufferPointer(buffer), rule: rule,
+          isGeneral: rule == .custom || observers[index]?.isEmpty == false
+            || live.contains { $0.queue != nil },
           isOptional: !method.isRequired,
           silentWhenEmpty: silentWhenEmpty || method.result.isVoid))
     }

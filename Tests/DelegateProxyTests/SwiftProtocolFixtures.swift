@@ -50,10 +50,18 @@ final class SensorDelegateMulticast: DelegateMulticast<any SensorDelegate, Senso
     ])
   struct Messages: DelegateMessages {
     init() {}
-    var sensorDidRead: DelegateMessage<(Sensor, Reading), Void> { DelegateMessage(index: 0) }
-    var sensorShouldStart: DelegateMessage<Sensor, Bool> { DelegateMessage(index: 1) }
-    var sensorDidStop: DelegateMessage<Sensor, Void> { DelegateMessage(index: 2) }
-    var sensorThreshold: DelegateMessage<Sensor, Double> { DelegateMessage(index: 3) }
+    var sensorDidRead: DelegateMessage<any SensorDelegate, (Sensor, Reading), Void> {
+      DelegateMessage(index: 0) { d, a in d.sensor(a.0, didRead: a.1) }
+    }
+    var sensorShouldStart: DelegateMessage<any SensorDelegate, Sensor, Bool> {
+      DelegateMessage(index: 1) { d, a in d.sensorShouldStart(a) }
+    }
+    var sensorDidStop: DelegateMessage<any SensorDelegate, Sensor, Void> {
+      DelegateMessage(index: 2) { d, a in d.sensorDidStop(a) }
+    }
+    var sensorThreshold: DelegateMessage<any SensorDelegate, Sensor, Double> {
+      DelegateMessage(index: 3) { d, a in d.sensorThreshold(a) }
+    }
   }
   func sensor(_ sensor: Sensor, didRead reading: Reading) {
     send(0, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
