@@ -226,3 +226,41 @@ struct SwiftProtocolDelegateTests {
 extension SensorDelegateMulticast {
   func stop(_ sensor: Sensor) { sensorDidStop(sensor) }
 }
+
+@Suite("Swift protocols: a secondary delegate injected into a delegator's slot")
+struct SwiftProtocolInjectionTests {
+  @Test func theSecondaryHearsTheDelegatorBesideThePrimaryUntilRemoved() throws {
+    let log = SensorLog()
+    let device = SensorDevice()
+    let primary = RecordingSensorListener("primary", answer: false, log: log)
+    let secondary = RecordingSensorListener("secondary", answer: true, log: log)
+    device.delegate = primary
+    let injection = try SensorDelegateMulticast.inject(secondary, into: device, at: \.delegate)
+    #expect(device.delegate !== primary)
+    device.read(1)
+    #expect(log.entries == ["primary read 1.0", "secondary read 1.0"])
+    #expect(device.start() == true)  // both called; the last invoked (secondary) wins
+    injection.remove()
+    #expect(device.delegate === primary)
+    device.read(2)
+    #expect(log.entries.last == "primary read 2.0")
+  }
+
+  @Test func aLatePrimaryKeepsTheSecondaryAndDroppingTheInjectionRestoresThePrimary() throws {
+    let log = SensorLog()
+    let device = SensorDevice()
+    let secondary = RecordingSensorListener("secondary", log: log)
+    let late = RecordingSensorListener("late", log: log)
+    do {
+      let injection = try SensorDelegateMulticast.inject(secondary, into: device, at: \.delegate)
+      #expect(injection.primary == nil)
+      device.read(1)
+      try injection.setPrimary(late)
+      device.read(2)
+      #expect(log.entries == ["secondary read 1.0", "late read 2.0", "secondary read 2.0"])
+      #expect(injection.multicast.count == 2)
+    }
+    // The injection is gone: the slot holds the primary again (the late one).
+    #expect(device.delegate === late)
+  }
+}
