@@ -1,0 +1,14 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// The marker of an optional requirement in a `@Delegate` protocol. It generates nothing:
+/// `@Delegate` reads it.
+public struct OptionalMacro: PeerMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    []
+  }
+}
