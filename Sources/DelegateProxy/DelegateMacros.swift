@@ -44,4 +44,5 @@ public macro Optional() = #externalMacro(module: "DelegateProxyMacros", type: "O
 /// The selector needs one colon per parameter. Outside a `@Delegate` protocol it has no
 /// effect.
 @attached(peer)
-public macro Selector(_ name: String) = #externalMacro(module: "DelegateProxyMacros", type: "SelectorMacro")
+public macro Selector(_ name: String) =
+  #externalMacro(module: "DelegateProxyMacros", type: "SelectorMacro")

@@ -18,8 +18,8 @@ enum CTypeCheck {
   /// Swift types with no C form at all.
   static let nonCTypes: Set<String> = ["String", "Character", "Substring", "Any", "AnyHashable"]
 
-  /// Why `type` has no C ABI form (a phrase such as "a function type"), or `nil` if the
-  /// macro cannot tell. `isResult` accepts `()` as `Void`.
+  /// Why `type` has no C ABI form, as what the type is ("a function type", "type
+  /// 'String'"), or `nil` if the macro cannot tell. `isResult` accepts `()` as `Void`.
   static func problem(with type: TypeSyntax, isResult: Bool = false) -> String? {
     if let attributed = type.as(AttributedTypeSyntax.self) {
       return problem(with: attributed.baseType, isResult: isResult)
@@ -29,7 +29,7 @@ enum CTypeCheck {
     }
     if let tuple = type.as(TupleTypeSyntax.self) {
       if tuple.elements.isEmpty {
-        return isResult ? nil : "an empty tuple"
+        return isResult ? nil : "an empty tuple type"
       }
       if tuple.elements.count == 1, let only = tuple.elements.first, only.firstName == nil {
         return problem(with: only.type, isResult: isResult)
@@ -51,7 +51,7 @@ enum CTypeCheck {
     guard let (name, arguments) = nameAndArguments(of: type) else { return nil }
     switch name {
     case "Self":
-      return "'Self'"
+      return "type 'Self'"
     case "Array", "ContiguousArray", "ArraySlice":
       return arguments == nil ? nil : "an array type"
     case "Dictionary":
@@ -65,7 +65,7 @@ enum CTypeCheck {
       return nil
     default:
       if arguments == nil, nonCTypes.contains(name) {
-        return "'\(name)'"
+        return "type '\(name)'"
       }
       return nil
     }
@@ -79,7 +79,7 @@ enum CTypeCheck {
     if let (name, arguments) = nameAndArguments(of: wrapped), arguments == nil,
       knownValueTypes.contains(name)
     {
-      return "an optional '\(name)' (C has no optional value types)"
+      return "type '\(wrapped.trimmedDescription)?' (C has no optional value types)"
     }
     return nil
   }

@@ -24,7 +24,9 @@ struct DelegateProtocolModel {
       name = ""
       access = .internal
       diagnostics.append(
-        Diagnostic(node: Syntax(attribute), message: DelegateDiagnostic.notAProtocol(Self.kind(of: declaration))))
+        Diagnostic(
+          node: Syntax(attribute),
+          message: DelegateDiagnostic.notAProtocol(Self.kind(of: declaration))))
       return
     }
     name = proto.name.text
@@ -45,7 +47,9 @@ struct DelegateProtocolModel {
   /// Whether the model can be generated.
   var isValid: Bool { diagnostics.isEmpty }
 
-  private mutating func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic, notes: [Note] = []) {
+  private mutating func report(
+    _ node: some SyntaxProtocol, _ message: DelegateDiagnostic, notes: [Note] = []
+  ) {
     diagnostics.append(Diagnostic(node: Syntax(node), message: message, notes: notes))
   }
 
@@ -55,7 +59,9 @@ struct DelegateProtocolModel {
     for inherited in proto.inheritanceClause?.inheritedTypes ?? [] {
       let type = inherited.type
       let spelled = type.trimmedDescription
-      if type.is(ClassRestrictionTypeSyntax.self) || spelled == "AnyObject" || spelled == "Swift.AnyObject" {
+      if type.is(ClassRestrictionTypeSyntax.self) || spelled == "AnyObject"
+        || spelled == "Swift.AnyObject"
+      {
         isClassBound = true
       } else if spelled == "Sendable" || spelled == "Swift.Sendable" {
         continue
@@ -64,8 +70,29 @@ struct DelegateProtocolModel {
       }
     }
     if !isClassBound {
-      report(proto.name, .notClassBound(name))
+      diagnostics.append(
+        Diagnostic(
+          node: Syntax(proto.name), message: DelegateDiagnostic.notClassBound(name),
+          fixIts: [Self.addAnyObject(to: proto)]))
     }
+  }
+
+  /// The Fix-It that constrains `proto` to `AnyObject`.
+  private static func addAnyObject(to proto: ProtocolDeclSyntax) -> FixIt {
+    let message = DelegateFixIt(message: "constrain '\(proto.name.text)' to AnyObject")
+    guard let clause = proto.inheritanceClause else {
+      let newName = proto.name.with(\.tokenKind, .identifier(proto.name.text + ": AnyObject"))
+      return FixIt(
+        message: message, changes: [.replace(oldNode: Syntax(proto.name), newNode: Syntax(newName))]
+      )
+    }
+    let anyObject = InheritedTypeSyntax(
+      type: IdentifierTypeSyntax(name: .identifier("AnyObject")),
+      trailingComma: .commaToken(trailingTrivia: .space))
+    let newClause = clause.with(
+      \.inheritedTypes, InheritedTypeListSyntax([anyObject] + Array(clause.inheritedTypes)))
+    return FixIt(
+      message: message, changes: [.replace(oldNode: Syntax(clause), newNode: Syntax(newClause))])
   }
 
   /// Reads every member: methods become requirements; anything else is reported.
@@ -103,16 +130,26 @@ struct DelegateProtocolModel {
       if let other = bySelector[requirement.selector] {
         report(
           requirement.declaration.name,
-          .duplicateSelector(requirement.swiftName, selector: requirement.selector, other: other.swiftName),
-          notes: [Note(node: Syntax(other.declaration.name), message: DelegateNote(message: "'\(other.swiftName)' declared here"))])
+          .duplicateSelector(
+            requirement.swiftName, selector: requirement.selector, other: other.swiftName),
+          notes: [
+            Note(
+              node: Syntax(other.declaration.name),
+              message: DelegateNote(message: "'\(other.swiftName)' declared here"))
+          ])
         continue
       }
       bySelector[requirement.selector] = requirement
       if let other = byMessageName[requirement.messageName] {
         report(
           requirement.declaration.name,
-          .duplicateMessageName(requirement.swiftName, messageName: requirement.messageName, other: other.swiftName),
-          notes: [Note(node: Syntax(other.declaration.name), message: DelegateNote(message: "'\(other.swiftName)' declared here"))])
+          .duplicateMessageName(
+            requirement.swiftName, messageName: requirement.messageName, other: other.swiftName),
+          notes: [
+            Note(
+              node: Syntax(other.declaration.name),
+              message: DelegateNote(message: "'\(other.swiftName)' declared here"))
+          ])
         continue
       }
       byMessageName[requirement.messageName] = requirement

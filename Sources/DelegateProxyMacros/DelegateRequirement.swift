@@ -57,7 +57,8 @@ struct DelegateRequirement {
     switch parameters.count {
     case 0: return "Void"
     case 1: return parameters[0].type.trimmedDescription
-    default: return "(" + parameters.map { $0.type.trimmedDescription }.joined(separator: ", ") + ")"
+    default:
+      return "(" + parameters.map { $0.type.trimmedDescription }.joined(separator: ", ") + ")"
     }
   }
 
@@ -92,7 +93,8 @@ extension DelegateRequirement {
     let baseName = SwiftKeyword.unescaped(nameText)
     let parameterSyntax = Array(function.signature.parameterClause.parameters)
     let labels: [String?] = parameterSyntax.map { parameter in
-      parameter.firstName.tokenKind == .wildcard ? nil : SwiftKeyword.unescaped(parameter.firstName.text)
+      parameter.firstName.tokenKind == .wildcard
+        ? nil : SwiftKeyword.unescaped(parameter.firstName.text)
     }
     let swiftName = baseName + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
     let diagnosticsBefore = diagnostics.count
@@ -101,7 +103,8 @@ extension DelegateRequirement {
     }
 
     for modifier in function.modifiers {
-      if modifier.name.tokenKind == .keyword(.static) || modifier.name.tokenKind == .keyword(.class) {
+      if modifier.name.tokenKind == .keyword(.static) || modifier.name.tokenKind == .keyword(.class)
+      {
         report(modifier, .staticRequirement(swiftName, keyword: modifier.name.text))
       }
     }
@@ -164,7 +167,8 @@ extension DelegateRequirement {
     if let type = result {
       if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.isEmpty {
         result = nil
-      } else if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Void" {
+      } else if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Void"
+      {
         result = nil
       } else if let opaque = type.as(SomeOrAnyTypeSyntax.self),
         opaque.someOrAnySpecifier.tokenKind == .keyword(.some)

@@ -97,7 +97,9 @@ enum SelectorName {
   /// can.
   static func problem(with selector: String, parameterCount: Int) -> String? {
     if selector.isEmpty { return "is empty" }
-    if let bad = selector.first(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":")) }) {
+    if let bad = selector.first(where: {
+      !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ":"))
+    }) {
       return "contains '\(bad)'; a selector has only letters, digits, '_' and ':'"
     }
     if selector.first == ":" || selector.first!.isNumber {
@@ -105,7 +107,8 @@ enum SelectorName {
     }
     let colons = argumentCount(of: selector)
     if colons != parameterCount {
-      return "has \(colons) colon\(colons == 1 ? "" : "s") but the method takes \(parameterCount) parameter\(parameterCount == 1 ? "" : "s")"
+      return
+        "has \(colons) colon\(colons == 1 ? "" : "s") but the method takes \(parameterCount) parameter\(parameterCount == 1 ? "" : "s")"
     }
     if parameterCount > 0, selector.last != ":" {
       return "does not end with ':' although the method takes parameters"

@@ -19,6 +19,7 @@ func assertDelegateExpansion(
   _ source: String,
   expandedSource: String,
   diagnostics: [DiagnosticSpec] = [],
+  fixedSource: String? = nil,
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
   line: UInt = #line,
@@ -29,6 +30,7 @@ func assertDelegateExpansion(
     expandedSource: expandedSource,
     diagnostics: diagnostics,
     macroSpecs: delegateMacroSpecs,
+    fixedSource: fixedSource,
     indentationWidth: .spaces(2),
     failureHandler: { failure in
       Issue.record(
