@@ -36,7 +36,9 @@ struct MulticastGenerator {
     lines.append(
       "  \(access)override class var delegateProtocol: DelegateProtocol<\(existential)> { _delegateProtocol }"
     )
-    lines.append("  private static let _delegateProtocol = DelegateProtocol<\(existential)>(")
+    // nonisolated: a protocol isolated to a global actor (@MainActor) makes the class
+    // isolated too, while the overridden class property is not; the description is Sendable.
+    lines.append("  nonisolated private static let _delegateProtocol = DelegateProtocol<\(existential)>(")
     lines.append("    name: \(Self.stringLiteral(name)),")
     if model.requirements.isEmpty {
       lines.append("    methods: [])")

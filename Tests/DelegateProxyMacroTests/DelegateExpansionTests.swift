@@ -32,7 +32,7 @@ import Testing
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `SensorDelegate`'s methods as the runtime sees them.
           public override class var delegateProtocol: DelegateProtocol<any SensorDelegate> { _delegateProtocol }
-          private static let _delegateProtocol = DelegateProtocol<any SensorDelegate>(
+          nonisolated private static let _delegateProtocol = DelegateProtocol<any SensorDelegate>(
             name: "SensorDelegate",
             methods: [
               DelegateMethodDescription(
@@ -133,7 +133,7 @@ import Testing
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `EmptyDelegate`'s methods as the runtime sees them.
           override class var delegateProtocol: DelegateProtocol<any EmptyDelegate> { _delegateProtocol }
-          private static let _delegateProtocol = DelegateProtocol<any EmptyDelegate>(
+          nonisolated private static let _delegateProtocol = DelegateProtocol<any EmptyDelegate>(
             name: "EmptyDelegate",
             methods: [])
           /// Typed handles for `EmptyDelegate`'s methods, for policies, observers and introspection.
@@ -168,7 +168,7 @@ import Testing
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `HiddenDelegate`'s methods as the runtime sees them.
           fileprivate override class var delegateProtocol: DelegateProtocol<any HiddenDelegate> { _delegateProtocol }
-          private static let _delegateProtocol = DelegateProtocol<any HiddenDelegate>(
+          nonisolated private static let _delegateProtocol = DelegateProtocol<any HiddenDelegate>(
             name: "HiddenDelegate",
             methods: [
               DelegateMethodDescription(
@@ -196,7 +196,7 @@ import Testing
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `PackageDelegate`'s methods as the runtime sees them.
           package override class var delegateProtocol: DelegateProtocol<any PackageDelegate> { _delegateProtocol }
-          private static let _delegateProtocol = DelegateProtocol<any PackageDelegate>(
+          nonisolated private static let _delegateProtocol = DelegateProtocol<any PackageDelegate>(
             name: "PackageDelegate",
             methods: [
               DelegateMethodDescription(
@@ -261,7 +261,7 @@ import Testing
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `TableDelegate`'s methods as the runtime sees them.
           override class var delegateProtocol: DelegateProtocol<any TableDelegate> { _delegateProtocol }
-          private static let _delegateProtocol = DelegateProtocol<any TableDelegate>(
+          nonisolated private static let _delegateProtocol = DelegateProtocol<any TableDelegate>(
             name: "TableDelegate",
             methods: [
               DelegateMethodDescription(
