@@ -2,7 +2,7 @@ import SwiftDiagnostics
 
 /// The errors `@Delegate` reports, each on the declaration, parameter or attribute that
 /// causes it, naming it and saying what to do.
-struct DelegateDiagnostic: DiagnosticMessage, Error {
+struct DelegateDiagnostic: DiagnosticMessage {
   /// A stable identifier for the kind of problem (`notAProtocol`, `throwingMethod`, …).
   let id: String
   let message: String

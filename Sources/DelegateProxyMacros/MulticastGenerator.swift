@@ -38,7 +38,8 @@ struct MulticastGenerator {
     )
     // nonisolated: a protocol isolated to a global actor (@MainActor) makes the class
     // isolated too, while the overridden class property is not; the description is Sendable.
-    lines.append("  nonisolated private static let _delegateProtocol = DelegateProtocol<\(existential)>(")
+    lines.append(
+      "  nonisolated private static let _delegateProtocol = DelegateProtocol<\(existential)>(")
     lines.append("    name: \(Self.stringLiteral(name)),")
     if model.requirements.isEmpty {
       lines.append("    methods: [])")

@@ -473,4 +473,32 @@ import Testing
         """
     )
   }
+
+  @Test func typedThrowsAndRethrows() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: AnyObject {
+        func sensorDidFail(_ code: Int32) throws(SensorError)
+        func sensorWillRetry(_ code: Int32) rethrows
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: AnyObject {
+          func sensorDidFail(_ code: Int32) throws(SensorError)
+          func sensorWillRetry(_ code: Int32) rethrows
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'throws' methods yet ('sensorDidFail(_:)'); remove 'throws' and report failures through another delegate method",
+          line: 3, column: 37),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'rethrows' methods yet ('sensorWillRetry(_:)'); remove 'rethrows' and report failures through another delegate method",
+          line: 4, column: 39),
+      ]
+    )
+  }
 }
