@@ -3,7 +3,7 @@
 ///
 /// Everything generated calls DelegateProxy's public runtime API only: `DelegateMulticast`,
 /// `DelegateProtocol`, `DelegateMethodDescription`, `DelegateParameter`,
-/// `DelegateValueType`, `DelegateMessage` and `DelegateOptional`.
+/// `DelegateValueType`, `DelegateMessage`, `DelegateMessages` and `DelegateOptional`.
 struct MulticastGenerator {
   /// The protocol to generate for.
   var model: DelegateProtocolModel
@@ -53,7 +53,7 @@ struct MulticastGenerator {
     lines.append(
       "  /// Typed handles for `\(name)`'s methods, for policies, observers and introspection\(handleExample)."
     )
-    lines.append("  \(access)struct Messages: Sendable {")
+    lines.append("  \(access)struct Messages: DelegateMessages {")
     lines.append("    \(access)init() {}")
     for (index, requirement) in model.requirements.enumerated() {
       lines.append("    /// `\(requirement.swiftName)`, selector `\(requirement.selector)`.")
@@ -82,7 +82,7 @@ struct MulticastGenerator {
     else {
       return ""
     }
-    return ": `proxy.setPolicy(.lastResponder, for: \\.\(first.messageName))`"
+    return ": `try proxy.setPolicy(.firstResponder, for: \\.\(first.messageName))`"
   }
 
   /// One `DelegateMethodDescription(…)` expression.

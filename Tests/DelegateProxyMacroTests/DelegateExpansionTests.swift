@@ -60,8 +60,8 @@ import Testing
                 parameters: [],
                 result: DelegateValueType(Void.self)),
             ])
-          /// Typed handles for `SensorDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.lastResponder, for: \.sensorShouldStart)`.
-          public struct Messages: Sendable {
+          /// Typed handles for `SensorDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)`.
+          public struct Messages: DelegateMessages {
             public init() {}
             /// `sensor(_:didRead:)`, selector `sensor:didRead:`.
             public var sensorDidRead: DelegateMessage<(Sensor, Reading), Void> { DelegateMessage(index: 0) }
@@ -137,7 +137,7 @@ import Testing
             name: "EmptyDelegate",
             methods: [])
           /// Typed handles for `EmptyDelegate`'s methods, for policies, observers and introspection.
-          struct Messages: Sendable {
+          struct Messages: DelegateMessages {
             init() {}
           }
         }
@@ -176,8 +176,8 @@ import Testing
                 parameters: [DelegateParameter("value", Int32.self)],
                 result: DelegateValueType(Int32.self)),
             ])
-          /// Typed handles for `HiddenDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.lastResponder, for: \.hiddenDidChange)`.
-          fileprivate struct Messages: Sendable {
+          /// Typed handles for `HiddenDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.hiddenDidChange)`.
+          fileprivate struct Messages: DelegateMessages {
             fileprivate init() {}
             /// `hiddenDidChange(_:)`, selector `hiddenDidChange:`.
             fileprivate var hiddenDidChange: DelegateMessage<Int32, Int32> { DelegateMessage(index: 0) }
@@ -204,8 +204,8 @@ import Testing
                 parameters: [],
                 result: DelegateValueType(Void.self)),
             ])
-          /// Typed handles for `PackageDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.lastResponder, for: \.packageDidChange)`.
-          package struct Messages: Sendable {
+          /// Typed handles for `PackageDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.packageDidChange)`.
+          package struct Messages: DelegateMessages {
             package init() {}
             /// `packageDidChange()`, selector `packageDidChange`.
             package var packageDidChange: DelegateMessage<Void, Void> { DelegateMessage(index: 0) }
@@ -301,8 +301,8 @@ import Testing
                 parameters: [DelegateParameter("value", Int32.self)],
                 result: DelegateValueType(Void.self)),
             ])
-          /// Typed handles for `TableDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.lastResponder, for: \.tableRow)`.
-          struct Messages: Sendable {
+          /// Typed handles for `TableDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.tableRow)`.
+          struct Messages: DelegateMessages {
             init() {}
             /// `table(_:didSelect:p0:)`, selector `table:didSelect:p0:`.
             var tableDidSelectP0: DelegateMessage<(Table, Int, Int), Void> { DelegateMessage(index: 0) }
