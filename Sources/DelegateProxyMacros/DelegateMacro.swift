@@ -36,7 +36,9 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     let model = DelegateProtocolModel(declaration: declaration, attribute: node)
-    guard model.isValid, let text = MulticastGenerator(model: model).optionalDefaults,
+    guard model.isValid,
+      let text = MulticastGenerator(model: model).optionalDefaults(
+        extending: type.trimmedDescription),
       let extensionDecl = DeclSyntax(stringLiteral: text).as(ExtensionDeclSyntax.self)
     else { return [] }
     return [extensionDecl]

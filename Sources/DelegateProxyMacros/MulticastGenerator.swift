@@ -100,13 +100,13 @@ struct MulticastGenerator {
       """
   }
 
-  /// The members of the protocol extension: a default for each optional requirement, or
-  /// `nil` if there is none.
-  var optionalDefaults: String? {
+  /// The extension of `extendedType` (the protocol, qualified if it is nested) with a
+  /// default for each optional requirement, or `nil` if there is none.
+  func optionalDefaults(extending extendedType: String) -> String? {
     let optional = model.requirements.filter(\.isOptional)
     guard !optional.isEmpty else { return nil }
     let access = model.access.prefix
-    var lines: [String] = ["extension \(model.name) {"]
+    var lines: [String] = ["extension \(extendedType) {"]
     for requirement in optional {
       let selector = Self.stringLiteral(requirement.selector)
       lines.append(
