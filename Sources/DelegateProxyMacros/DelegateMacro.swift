@@ -15,6 +15,8 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
   /// The generated text is laid out already, in the project's two-space style.
   public static var formatMode: FormatMode { .disabled }
 
+  /// The peer: `<Protocol>Multicast`, or nothing and the diagnostics if the protocol
+  /// cannot become a multicast delegate.
   public static func expansion(
     of node: AttributeSyntax,
     providingPeersOf declaration: some DeclSyntaxProtocol,
@@ -28,6 +30,8 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
     return [DeclSyntax(stringLiteral: MulticastGenerator(model: model).multicastClass)]
   }
 
+  /// The extension: defaults for the optional requirements, if there are any and the
+  /// protocol is valid (the peer expansion reports what is not).
   public static func expansion(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
