@@ -11,6 +11,9 @@ struct DelegateProtocolModel {
   var name: String
   /// The access level of the generated declarations.
   var access: AccessLevel
+  /// Whether the protocol is isolated to the main actor (`@MainActor`): its methods are
+  /// then called from the typed handles through `MainActor.assumeIsolated`.
+  var isMainActor = false
   /// The method requirements, in declaration order (their index is their message index).
   var requirements: [DelegateRequirement]
   /// What `@Delegate` cannot support, each on its node. Nothing is generated if any.
@@ -31,6 +34,11 @@ struct DelegateProtocolModel {
     }
     name = proto.name.text
     access = AccessLevel(proto.modifiers)
+    isMainActor = proto.attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return false }
+      let spelled = attribute.attributeName.trimmedDescription
+      return spelled == "MainActor" || spelled == "_Concurrency.MainActor"
+    }
     readInheritance(of: proto)
     if let primary = proto.primaryAssociatedTypeClause {
       for associated in primary.primaryAssociatedTypes {

@@ -56,12 +56,32 @@ struct MulticastGenerator {
     lines.append("  \(access)struct Messages: DelegateMessages {")
     lines.append("    \(access)init() {}")
     for (index, requirement) in model.requirements.enumerated() {
+      let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("    /// `\(requirement.swiftName)`, selector `\(requirement.selector)`.")
       lines.append(
-        "    \(access)var \(requirement.messageName): DelegateMessage<\(requirement.argumentsTypeText), \(requirement.resultText)> { DelegateMessage(index: \(index)) }"
+        "    \(access)var \(requirement.messageName): DelegateMessage<\(existential), \(requirement.argumentsTypeText), \(requirement.resultText)> {"
       )
+      if model.isMainActor {
+        lines.append("      DelegateMessage(index: \(index)) { \(closureArguments) in")
+        lines.append(contentsOf: mainActorCall(requirement).map { "        " + $0 })
+        lines.append("      }")
+      } else {
+        lines.append(
+          "      DelegateMessage(index: \(index)) { \(closureArguments) in \(requirement.forwardingCallText) }"
+        )
+      }
+      lines.append("    }")
     }
     lines.append("  }")
+    if model.isMainActor && !model.requirements.isEmpty {
+      lines.append(
+        "  /// Carries a delegate, its arguments and its answer across `MainActor.assumeIsolated`, which runs on the calling thread (the main actor's, or it traps)."
+      )
+      lines.append("  private struct _MainActorCall<Value>: @unchecked Sendable {")
+      lines.append("    let value: Value")
+      lines.append("    init(_ value: Value) { self.value = value }")
+      lines.append("  }")
+    }
     for (index, requirement) in model.requirements.enumerated() {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// Sends `\(requirement.swiftName)` to the delegates.")
@@ -73,6 +93,18 @@ struct MulticastGenerator {
     }
     lines.append("}")
     return lines.joined(separator: "\n")
+  }
+
+  /// The body of a typed handle's `invoke` closure for a `@MainActor` protocol: the closure
+  /// is `@Sendable` and nonisolated, so the call goes through `MainActor.assumeIsolated`
+  /// (which traps off the main actor), the values carried across in `_MainActorCall`.
+  private func mainActorCall(_ requirement: DelegateRequirement) -> [String] {
+    let (captured, unpacked) =
+      requirement.parameters.isEmpty ? ("d", "let d = c.value") : ("(d, a)", "let (d, a) = c.value")
+    return [
+      "let c = _MainActorCall(\(captured))",
+      "return MainActor.assumeIsolated { \(unpacked); return _MainActorCall(\(requirement.forwardingCallText)) }.value",
+    ]
   }
 
   /// An example of a handle in use, for the `Messages` doc comment.

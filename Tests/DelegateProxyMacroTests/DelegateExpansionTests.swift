@@ -64,17 +64,29 @@ import Testing
           public struct Messages: DelegateMessages {
             public init() {}
             /// `sensor(_:didRead:)`, selector `sensor:didRead:`.
-            public var sensorDidRead: DelegateMessage<(Sensor, Reading), Void> { DelegateMessage(index: 0) }
+            public var sensorDidRead: DelegateMessage<any SensorDelegate, (Sensor, Reading), Void> {
+              DelegateMessage(index: 0) { d, a in d.sensor(a.0, didRead: a.1) }
+            }
             /// `sensorShouldStart(_:)`, selector `sensorShouldStart:`.
-            public var sensorShouldStart: DelegateMessage<Sensor, Bool> { DelegateMessage(index: 1) }
+            public var sensorShouldStart: DelegateMessage<any SensorDelegate, Sensor, Bool> {
+              DelegateMessage(index: 1) { d, a in d.sensorShouldStart(a) }
+            }
             /// `sensorDidStop(_:)`, selector `sensorDidStop:`.
-            public var sensorDidStop: DelegateMessage<Sensor, Void> { DelegateMessage(index: 2) }
+            public var sensorDidStop: DelegateMessage<any SensorDelegate, Sensor, Void> {
+              DelegateMessage(index: 2) { d, a in d.sensorDidStop(a) }
+            }
             /// `sensor(_:didFailWith:)`, selector `sensorFailed:code:`.
-            public var sensorFailedCode: DelegateMessage<(Sensor, Int32), Void> { DelegateMessage(index: 3) }
+            public var sensorFailedCode: DelegateMessage<any SensorDelegate, (Sensor, Int32), Void> {
+              DelegateMessage(index: 3) { d, a in d.sensor(a.0, didFailWith: a.1) }
+            }
             /// `sensorThreshold(_:)`, selector `sensorThreshold:`.
-            public var sensorThreshold: DelegateMessage<Sensor, Double> { DelegateMessage(index: 4) }
+            public var sensorThreshold: DelegateMessage<any SensorDelegate, Sensor, Double> {
+              DelegateMessage(index: 4) { d, a in d.sensorThreshold(a) }
+            }
             /// `reset()`, selector `reset`.
-            public var reset: DelegateMessage<Void, Void> { DelegateMessage(index: 5) }
+            public var reset: DelegateMessage<any SensorDelegate, Void, Void> {
+              DelegateMessage(index: 5) { d, _ in d.reset() }
+            }
           }
           /// Sends `sensor(_:didRead:)` to the delegates.
           public func sensor(_ sensor: Sensor, didRead reading: Reading) {
@@ -180,7 +192,9 @@ import Testing
           fileprivate struct Messages: DelegateMessages {
             fileprivate init() {}
             /// `hiddenDidChange(_:)`, selector `hiddenDidChange:`.
-            fileprivate var hiddenDidChange: DelegateMessage<Int32, Int32> { DelegateMessage(index: 0) }
+            fileprivate var hiddenDidChange: DelegateMessage<any HiddenDelegate, Int32, Int32> {
+              DelegateMessage(index: 0) { d, a in d.hiddenDidChange(a) }
+            }
           }
           /// Sends `hiddenDidChange(_:)` to the delegates.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
@@ -208,7 +222,9 @@ import Testing
           package struct Messages: DelegateMessages {
             package init() {}
             /// `packageDidChange()`, selector `packageDidChange`.
-            package var packageDidChange: DelegateMessage<Void, Void> { DelegateMessage(index: 0) }
+            package var packageDidChange: DelegateMessage<any PackageDelegate, Void, Void> {
+              DelegateMessage(index: 0) { d, _ in d.packageDidChange() }
+            }
           }
           /// Sends `packageDidChange()` to the delegates.
           package func packageDidChange() {
@@ -305,23 +321,41 @@ import Testing
           struct Messages: DelegateMessages {
             init() {}
             /// `table(_:didSelect:p0:)`, selector `table:didSelect:p0:`.
-            var tableDidSelectP0: DelegateMessage<(Table, Int, Int), Void> { DelegateMessage(index: 0) }
+            var tableDidSelectP0: DelegateMessage<any TableDelegate, (Table, Int, Int), Void> {
+              DelegateMessage(index: 0) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
+            }
             /// `table(_:row:)`, selector `table:row:`.
-            var tableRow: DelegateMessage<(Table, Int), Double> { DelegateMessage(index: 1) }
+            var tableRow: DelegateMessage<any TableDelegate, (Table, Int), Double> {
+              DelegateMessage(index: 1) { d, a in d.table(a.0, row: a.1) }
+            }
             /// `move(to:)`, selector `moveTo:`.
-            var moveTo: DelegateMessage<Point, Void> { DelegateMessage(index: 2) }
+            var moveTo: DelegateMessage<any TableDelegate, Point, Void> {
+              DelegateMessage(index: 2) { d, a in d.move(to: a) }
+            }
             /// `foo(bar:)`, selector `fooWithBar:`.
-            var fooWithBar: DelegateMessage<Int32, Void> { DelegateMessage(index: 3) }
+            var fooWithBar: DelegateMessage<any TableDelegate, Int32, Void> {
+              DelegateMessage(index: 3) { d, a in d.foo(bar: a) }
+            }
             /// `fetchDataFor(user:)`, selector `fetchDataForUser:`.
-            var fetchDataForUser: DelegateMessage<User?, Void> { DelegateMessage(index: 4) }
+            var fetchDataForUser: DelegateMessage<any TableDelegate, User?, Void> {
+              DelegateMessage(index: 4) { d, a in d.fetchDataFor(user: a) }
+            }
             /// `viewWillMove(toWindow:)`, selector `viewWillMoveToWindow:`.
-            var viewWillMoveToWindow: DelegateMessage<Window?, Void> { DelegateMessage(index: 5) }
+            var viewWillMoveToWindow: DelegateMessage<any TableDelegate, Window?, Void> {
+              DelegateMessage(index: 5) { d, a in d.viewWillMove(toWindow: a) }
+            }
             /// `combine(_:_:)`, selector `combine::`.
-            var combine: DelegateMessage<(Int32, Int32), Int32> { DelegateMessage(index: 6) }
+            var combine: DelegateMessage<any TableDelegate, (Int32, Int32), Int32> {
+              DelegateMessage(index: 6) { d, a in d.combine(a.0, a.1) }
+            }
             /// `useDefault()`, selector `default`.
-            var `default`: DelegateMessage<Void, Void> { DelegateMessage(index: 7) }
+            var `default`: DelegateMessage<any TableDelegate, Void, Void> {
+              DelegateMessage(index: 7) { d, _ in d.useDefault() }
+            }
             /// `default(for:)`, selector `defaultFor:`.
-            var defaultFor: DelegateMessage<Int32, Void> { DelegateMessage(index: 8) }
+            var defaultFor: DelegateMessage<any TableDelegate, Int32, Void> {
+              DelegateMessage(index: 8) { d, a in d.`default`(for: a) }
+            }
           }
           /// Sends `table(_:didSelect:p0:)` to the delegates.
           func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
@@ -417,7 +451,9 @@ import Testing
             struct Messages: DelegateMessages {
               init() {}
               /// `nestedDidStop(_:)`, selector `nestedDidStop:`.
-              var nestedDidStop: DelegateMessage<Sensor, Sensor?> { DelegateMessage(index: 0) }
+              var nestedDidStop: DelegateMessage<any NestedDelegate, Sensor, Sensor?> {
+                DelegateMessage(index: 0) { d, a in d.nestedDidStop(a) }
+              }
             }
             /// Sends `nestedDidStop(_:)` to the delegates.
             func nestedDidStop(_ sensor: Sensor) -> Sensor? {
@@ -430,6 +466,78 @@ import Testing
           /// The default for the optional requirement `nestedDidStop(_:)` (selector `nestedDidStop:`): a conforming class that does not implement it is never called for it.
           func nestedDidStop(_ sensor: Sensor) -> Sensor? {
             DelegateOptional.notImplemented(by: self, selector: "nestedDidStop:", returning: (Sensor?).self)
+          }
+        }
+        """#
+    )
+  }
+
+  /// A `@MainActor` protocol: the typed handles' `@Sendable` invoke closures reach the
+  /// delegate through `MainActor.assumeIsolated`.
+  @Test func mainActorProtocol() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      @MainActor
+      protocol ViewDelegate: AnyObject {
+        func viewShouldClose(_ view: View) -> Bool
+        func viewDidReset()
+      }
+      """,
+      expandedSource: #"""
+        @MainActor
+        protocol ViewDelegate: AnyObject {
+          func viewShouldClose(_ view: View) -> Bool
+          func viewDidReset()
+        }
+
+        /// A `ViewDelegate` that forwards each call to every delegate added to it, under its return policy (generated by `@Delegate`).
+        final class ViewDelegateMulticast: DelegateMulticast<any ViewDelegate, ViewDelegateMulticast.Messages>, ViewDelegate, @unchecked Sendable {
+          // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
+          /// `ViewDelegate`'s methods as the runtime sees them.
+          override class var delegateProtocol: DelegateProtocol<any ViewDelegate> { _delegateProtocol }
+          nonisolated private static let _delegateProtocol = DelegateProtocol<any ViewDelegate>(
+            name: "ViewDelegate",
+            methods: [
+              DelegateMethodDescription(
+                selector: "viewShouldClose:", swiftName: "viewShouldClose(_:)", isRequired: true,
+                parameters: [DelegateParameter("view", View.self)],
+                result: DelegateValueType(Bool.self)),
+              DelegateMethodDescription(
+                selector: "viewDidReset", swiftName: "viewDidReset()", isRequired: true,
+                parameters: [],
+                result: DelegateValueType(Void.self)),
+            ])
+          /// Typed handles for `ViewDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.viewShouldClose)`.
+          struct Messages: DelegateMessages {
+            init() {}
+            /// `viewShouldClose(_:)`, selector `viewShouldClose:`.
+            var viewShouldClose: DelegateMessage<any ViewDelegate, View, Bool> {
+              DelegateMessage(index: 0) { d, a in
+                let c = _MainActorCall((d, a))
+                return MainActor.assumeIsolated { let (d, a) = c.value; return _MainActorCall(d.viewShouldClose(a)) }.value
+              }
+            }
+            /// `viewDidReset()`, selector `viewDidReset`.
+            var viewDidReset: DelegateMessage<any ViewDelegate, Void, Void> {
+              DelegateMessage(index: 1) { d, _ in
+                let c = _MainActorCall(d)
+                return MainActor.assumeIsolated { let d = c.value; return _MainActorCall(d.viewDidReset()) }.value
+              }
+            }
+          }
+          /// Carries a delegate, its arguments and its answer across `MainActor.assumeIsolated`, which runs on the calling thread (the main actor's, or it traps).
+          private struct _MainActorCall<Value>: @unchecked Sendable {
+            let value: Value
+            init(_ value: Value) { self.value = value }
+          }
+          /// Sends `viewShouldClose(_:)` to the delegates.
+          func viewShouldClose(_ view: View) -> Bool {
+            self.send(0, view) { d, a in d.viewShouldClose(a) }
+          }
+          /// Sends `viewDidReset()` to the delegates.
+          func viewDidReset() {
+            self.send(1, ()) { d, _ in d.viewDidReset() }
           }
         }
         """#
