@@ -13,14 +13,22 @@ struct QueuedCall<Delegate, Arguments, Result>: @unchecked Sendable {
   let member: DelegateMember<Delegate>
   let arguments: Arguments
   let call: (Delegate, Arguments) -> Result
+  /// For an optional method: its selector, to drop the answer of a class that turns out
+  /// not to implement it.
+  var optionalSelector: String? = nil
 
-  /// Calls the delegate unless it was removed or is being deallocated; nil then.
+  /// Calls the delegate unless it was removed or is being deallocated, or its class
+  /// does not implement the (optional) method; nil then.
   func run() -> Result? {
     guard !member.isRemoved else { return nil }
     let strong = member.retention == .strong
     guard strong || member.object.tryRetain() else { return nil }
     defer { if !strong { member.object.release() } }
-    return call(member.slot.pointee, arguments)
+    let value = call(member.slot.pointee, arguments)
+    if let optionalSelector, DelegateOptional.isKnownMissing(optionalSelector, typeID: member.typeID) {
+      return nil
+    }
+    return value
   }
 }
 
@@ -39,7 +47,9 @@ extension DelegateMulticast {
     for responder in list.responders {
       let member = responder.member.takeUnretainedValue()
       if let queue = member.queue {
-        let queued = QueuedCall(member: member, arguments: arguments, call: call)
+        let queued = QueuedCall(
+          member: member, arguments: arguments, call: call,
+          optionalSelector: list.isOptional ? protocolDescription.methods[index].selector.name : nil)
         if list.rule == .every {
           queue.async { _ = queued.run() }
           continue
@@ -146,7 +156,10 @@ extension DelegateMulticast {
         let learned = table.lists[index].isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
         for responder in table.lists[index].responders {
           let member = responder.member.takeUnretainedValue()
-          let call = QueuedCall(member: member, arguments: arguments, call: call)
+          let optional = table.lists[index].isOptional
+          let call = QueuedCall(
+            member: member, arguments: arguments, call: call,
+            optionalSelector: optional ? protocolDescription.methods[index].selector.name : nil)
           if let queue = member.queue {
             work.append(.queued(queue, call))
           } else {

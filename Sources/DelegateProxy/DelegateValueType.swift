@@ -77,9 +77,13 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
       return .success((argument.typeEncoding, .messageArgument(argument)))
     }
     if type is AnyObject.Type { return .success((.pointer(.void), .object)) }
+    if let pointer = pointerEncoding(type) { return .success((pointer, .bitwise(swiftSize: 8, cSize: 8))) }
     if let optional = type as? any OptionalType.Type {
       let wrapped = optional.wrappedType
       if wrapped is AnyObject.Type { return .success((.pointer(.void), .object)) }
+      if let pointer = pointerEncoding(wrapped) {
+        return .success((pointer, .bitwise(swiftSize: 8, cSize: 8)))
+      }
       if let argument = wrapped as? any MessageArgument.Type,
         case let encoding = argument.typeEncoding.unqualified, encoding.isNullable
       {
@@ -102,6 +106,18 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
     case .other:
       return .failure(Reason(text: "\(type) has no C form"))
     }
+  }
+
+  /// A typed or raw pointer (`UnsafeMutablePointer<CGPoint>` → `^{CGPoint=dd}`; a
+  /// pointee with no C form, or a raw pointer, → `^v`).
+  private static func pointerEncoding(_ type: Any.Type) -> TypeEncoding? {
+    if type == UnsafeRawPointer.self || type == UnsafeMutableRawPointer.self || type == OpaquePointer.self {
+      return .pointer(.void)
+    }
+    guard let pointer = type as? any TypedPointer.Type else { return nil }
+    let target = pointer.pointeeType
+    if case .success(let (encoding, _)) = describe(target), encoding != .void { return .pointer(encoding) }
+    return .pointer(.void)
   }
 
   /// A struct: its stored properties in order, each of which must have a bitwise C form.
@@ -259,6 +275,19 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
 private func sizeOf(_ argument: any MessageArgument.Type) -> Int {
   func open<T: MessageArgument>(_: T.Type) -> Int { MemoryLayout<T>.size }
   return open(argument)
+}
+
+/// A typed pointer, seen through its pointee's type.
+protocol TypedPointer {
+  static var pointeeType: Any.Type { get }
+}
+
+extension UnsafePointer: TypedPointer where Pointee: Copyable {
+  static var pointeeType: Any.Type { Pointee.self }
+}
+
+extension UnsafeMutablePointer: TypedPointer where Pointee: Copyable {
+  static var pointeeType: Any.Type { Pointee.self }
 }
 
 /// `Optional`, seen through its wrapped type.
