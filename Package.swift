@@ -66,6 +66,11 @@ let package = Package(
       // MulticastProxy (its C routes and its forwarding path).
       dependencies: ["MessageRuntime", "CTestSupport", "DelegateProxy"]
     ),
+    // README.md's Swift code blocks, compiled and (where they can) run.
+    .testTarget(
+      name: "ReadmeTests",
+      dependencies: ["DelegateProxy", "MessageRuntime"]
+    ),
     .testTarget(
       name: "DelegateProxyTests",
       dependencies: ["DelegateProxy", "MessageRuntime"]
