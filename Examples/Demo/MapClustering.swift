@@ -97,10 +97,13 @@ final class ClusteringPlugin: MapViewDelegate {
         near.count == 1
           ? first
           : MapAnnotation(
-            title: "\(near.count) cafés around \(first.title)", x: first.x, y: first.y, members: near))
+            title: "\(near.count) cafés around \(first.title)", x: first.x, y: first.y,
+            members: near))
     }
     mapView.shownAnnotations = shown
-    say("← ClusteringPlugin: reclusters \(all.count) places → \(shown.map(\.title).joined(separator: ", "))", level: 2)
+    say(
+      "← ClusteringPlugin: reclusters \(all.count) places → \(shown.map(\.title).joined(separator: ", "))",
+      level: 2)
   }
 
   func mapView(_ mapView: MapView, viewFor annotation: MapAnnotation) -> AnnotationView? {
@@ -108,7 +111,8 @@ final class ClusteringPlugin: MapViewDelegate {
       say("← ClusteringPlugin: viewFor \(annotation.title) → nil (not a cluster)", level: 2)
       return nil
     }
-    let bubble = AnnotationView(look: "bubble \"\(annotation.members.count)\"", annotation: annotation)
+    let bubble = AnnotationView(
+      look: "bubble \"\(annotation.members.count)\"", annotation: annotation)
     bubbles.append(bubble)  // the plugin keeps the views it makes
     say("← ClusteringPlugin: viewFor \(annotation.title) → a bubble", level: 2)
     return bubble
@@ -125,7 +129,9 @@ final class PlacesViewController: MapViewDelegate {
   }
 
   func mapView(_ mapView: MapView, regionDidChangeAnimated animated: Bool) {
-    say("← PlacesViewController: title becomes \"\(mapView.shownAnnotations.count) markers in view\"", level: 2)
+    say(
+      "← PlacesViewController: title becomes \"\(mapView.shownAnnotations.count) markers in view\"",
+      level: 2)
   }
 
   func mapView(_ mapView: MapView, viewFor annotation: MapAnnotation) -> AnnotationView? {
@@ -159,7 +165,9 @@ func mapClustering() throws {
   map.shownAnnotations = places
   say("the controller adds \(places.count) cafés: \(places.map(\.title).joined(separator: ", "))")
 
-  steps.next("Plug in clustering: a first-responder multicast of [plugin, controller] — the plugin is the outer layer")
+  steps.next(
+    "Plug in clustering: a first-responder multicast of [plugin, controller] — the plugin is the outer layer"
+  )
   var plugin: ClusteringPlugin? = ClusteringPlugin()
   plugin!.all = places
   let matrioska = MapViewDelegateMulticast(policy: .firstResponder)
@@ -171,7 +179,8 @@ func mapClustering() throws {
   steps.next("The user zooms out to 6 km: void messages reach every layer, outer first")
   map.setRegion(width: 6)
 
-  steps.next("The map draws: mapView(_:viewFor:) returns a value, so only the FIRST responder is asked")
+  steps.next(
+    "The map draws: mapView(_:viewFor:) returns a value, so only the FIRST responder is asked")
   for view in map.draw() { say("MapView draws \(view.annotation.title) as a \(view.look)") }
   say("the controller's coffee-cup pins are never asked for (LBDelegateMatrioska's rule)")
 
@@ -180,11 +189,15 @@ func mapClustering() throws {
   let drawn = map.draw()
   for view in drawn { say("MapView draws \(view.annotation.title) as a \(view.look)") }
 
-  steps.next("The user taps a single café: only the controller implements didSelect, so only it hears it")
+  steps.next(
+    "The user taps a single café: only the controller implements didSelect, so only it hears it")
   if let view = drawn.first(where: { !$0.annotation.isCluster }) { map.tap(view) }
-  say("(the plugin's generated default ran once, and the multicast learned: responders for didSelect: \(matrioska.count(respondingTo: \.mapViewDidSelect)))")
+  say(
+    "(the plugin's generated default ran once, and the multicast learned: responders for didSelect: \(matrioska.count(respondingTo: \.mapViewDidSelect)))"
+  )
 
-  steps.next("The controller unplugs clustering by releasing the plugin (the multicast holds it weakly)")
+  steps.next(
+    "The controller unplugs clustering by releasing the plugin (the multicast holds it weakly)")
   plugin = nil
   say("live layers: \(matrioska.count)")
   map.shownAnnotations = places

@@ -38,10 +38,12 @@ final class ScrollView {
   /// The finger lifts with `velocity` (points per ms): the scroll view proposes where
   /// deceleration would stop, lets the delegate change it, then goes there.
   func endDragging(velocity: CGPoint) {
-    var target = CGPoint(x: contentOffset.x + velocity.x * 320, y: contentOffset.y + velocity.y * 320)
+    var target = CGPoint(
+      x: contentOffset.x + velocity.x * 320, y: contentOffset.y + velocity.y * 320)
     say("ScrollView: finger lifts at \(contentOffset), velocity \(velocity); proposes \(target)")
     withUnsafeMutablePointer(to: &target) { pointer in
-      delegate?.scrollViewWillEndDragging(self, withVelocity: velocity, targetContentOffset: pointer)
+      delegate?.scrollViewWillEndDragging(
+        self, withVelocity: velocity, targetContentOffset: pointer)
     }
     contentOffset = target
     say("ScrollView: decelerates to \(contentOffset)")
@@ -60,17 +62,23 @@ final class WebViewScrollDelegate: ScrollViewDelegate {
   static let pageHeight = 800.0
 
   func scrollViewDidScroll(_ scrollView: ScrollView) {
-    say("← WebView's delegate: renders tiles of page \(Int(scrollView.contentOffset.y / Self.pageHeight) + 1)", level: 2)
+    say(
+      "← WebView's delegate: renders tiles of page \(Int(scrollView.contentOffset.y / Self.pageHeight) + 1)",
+      level: 2)
   }
 
   func scrollViewWillEndDragging(
-    _ scrollView: ScrollView, withVelocity velocity: CGPoint, targetContentOffset: UnsafeMutablePointer<CGPoint>
+    _ scrollView: ScrollView, withVelocity velocity: CGPoint,
+    targetContentOffset: UnsafeMutablePointer<CGPoint>
   ) {
     let before = targetContentOffset.pointee
     let pages = before.y / Self.pageHeight
-    let page = velocity.y > 0 ? pages.rounded(.up) : velocity.y < 0 ? pages.rounded(.down) : pages.rounded()
+    let page =
+      velocity.y > 0 ? pages.rounded(.up) : velocity.y < 0 ? pages.rounded(.down) : pages.rounded()
     targetContentOffset.pointee.y = page * Self.pageHeight
-    say("← WebView's delegate: snaps \(before) to the top of page \(Int(page) + 1): \(targetContentOffset.pointee)", level: 2)
+    say(
+      "← WebView's delegate: snaps \(before) to the top of page \(Int(page) + 1): \(targetContentOffset.pointee)",
+      level: 2)
   }
 
   func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
@@ -94,15 +102,20 @@ final class ArticleViewController: ScrollViewDelegate {
   static let articleEnd = 2000.0
 
   func scrollViewDidScroll(_ scrollView: ScrollView) {
-    say("← ArticleViewController: reading progress \(Int(min(scrollView.contentOffset.y / Self.articleEnd, 1) * 100))%", level: 2)
+    say(
+      "← ArticleViewController: reading progress \(Int(min(scrollView.contentOffset.y / Self.articleEnd, 1) * 100))%",
+      level: 2)
   }
 
   func scrollViewWillEndDragging(
-    _ scrollView: ScrollView, withVelocity velocity: CGPoint, targetContentOffset: UnsafeMutablePointer<CGPoint>
+    _ scrollView: ScrollView, withVelocity velocity: CGPoint,
+    targetContentOffset: UnsafeMutablePointer<CGPoint>
   ) {
     let before = targetContentOffset.pointee
     targetContentOffset.pointee.y = min(targetContentOffset.pointee.y, Self.articleEnd)
-    say("← ArticleViewController: sees \(before); the article ends at \(decimal(Self.articleEnd)), so \(targetContentOffset.pointee)", level: 2)
+    say(
+      "← ArticleViewController: sees \(before); the article ends at \(decimal(Self.articleEnd)), so \(targetContentOffset.pointee)",
+      level: 2)
   }
 
   func scrollViewShouldScrollToTop(_ scrollView: ScrollView) -> Bool {
@@ -124,8 +137,11 @@ func secondaryScrollDelegate() throws {
 
   steps.next("viewDidLoad: the controller injects itself beside it — no subclass, no swizzling")
   let controller = ArticleViewController()
-  let injection = try ScrollViewDelegateMulticast.inject(controller, into: scrollView, at: \.delegate)
-  say("scrollView.delegate is now a \(type(of: scrollView.delegate!)): the web view's delegate, then the controller")
+  let injection = try ScrollViewDelegateMulticast.inject(
+    controller, into: scrollView, at: \.delegate)
+  say(
+    "scrollView.delegate is now a \(type(of: scrollView.delegate!)): the web view's delegate, then the controller"
+  )
   say("the injection owns that multicast (the slot is weak); the controller keeps the injection")
 
   steps.next("The user drags: both hear scrollViewDidScroll, in order")
@@ -145,7 +161,8 @@ func secondaryScrollDelegate() throws {
 
   steps.next("The controller goes away and removes itself: the web view's delegate is restored")
   injection.remove()
-  say("scrollView.delegate: \(scrollView.delegate.map { "\(type(of: $0))" } ?? "nil") (no multicast)")
+  say(
+    "scrollView.delegate: \(scrollView.delegate.map { "\(type(of: $0))" } ?? "nil") (no multicast)")
   scrollView.drag(to: 2100)
   scrollView.endDragging(velocity: CGPoint(x: 0, y: 0.8))
   scrollView.tapStatusBar()

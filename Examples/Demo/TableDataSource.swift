@@ -92,7 +92,9 @@ final class ContactsDataSource: TableViewDataSource {
   }
 
   /// The model makes no cells: the controller, after it, does.
-  func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell? { nil }
+  func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell? {
+    nil
+  }
 }
 
 /// The view controller ("the cell factory"): makes each cell from the model's data. It
@@ -122,7 +124,9 @@ final class ContactsViewController: TableViewDataSource {
 /// rows, no cell), which the first-nonzero policies pass over.
 final class SwipeToDelete: TableViewDataSource {
   func tableView(_ tableView: TableView, numberOfRowsInSection section: Int) -> Int { 0 }
-  func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell? { nil }
+  func tableView(_ tableView: TableView, cellForRowAt indexPath: IndexPath) -> TableViewCell? {
+    nil
+  }
   func tableView(_ tableView: TableView, canEditRowAt indexPath: IndexPath) -> Bool {
     indexPath.section == 1
   }
@@ -140,7 +144,8 @@ func tableDataSource() throws {
   say("ContactsDataSource knows the rows; ContactsViewController makes the cells")
 
   steps.next("The controller keeps a multicast (AIMultiDelegate) and adds itself, then the model:")
-  let multiDelegate = TableViewDataSourceMulticast(options: .silentWhenEmpty)  // last responder wins
+  // The default policy: the last responder's answer wins.
+  let multiDelegate = TableViewDataSourceMulticast(options: .silentWhenEmpty)
   try multiDelegate.add(controller)
   try multiDelegate.add(model)
   say("every member implements the required methods, so per-method policies pick the answer:")
@@ -149,7 +154,8 @@ func tableDataSource() throws {
   try multiDelegate.setPolicy(.reduce(.firstNonNil), for: \.tableViewCellForRowAt)
   for line in multiDelegate.description.split(separator: "\n") { say(String(line)) }
 
-  steps.next("table.dataSource = multiDelegate (the slot is weak: the controller keeps the multicast)")
+  steps.next(
+    "table.dataSource = multiDelegate (the slot is weak: the controller keeps the multicast)")
   table.dataSource = multiDelegate
 
   steps.next("table.reloadData()")
@@ -160,18 +166,24 @@ func tableDataSource() throws {
   steps.next("table.setEditing(true), while no object implements the optional canEditRowAt")
   let before = table.setEditing()
   say("editable rows: \(before.isEmpty ? "none" : before.joined(separator: " "))")
-  say("responds(to: \\.tableViewCanEditRowAt) → \(multiDelegate.responds(to: \.tableViewCanEditRowAt))")
+  say(
+    "responds(to: \\.tableViewCanEditRowAt) → \(multiDelegate.responds(to: \.tableViewCanEditRowAt))"
+  )
 
   steps.next("A SwipeToDelete helper is added later; the generation tells cached answers are stale")
   let generation = multiDelegate.generation
   let swipe = SwipeToDelete()
   try multiDelegate.add(swipe)
   say("generation \(generation) → \(multiDelegate.generation)")
-  say("responds(to: \\.tableViewCanEditRowAt) → \(multiDelegate.responds(to: \.tableViewCanEditRowAt))")
+  say(
+    "responds(to: \\.tableViewCanEditRowAt) → \(multiDelegate.responds(to: \.tableViewCanEditRowAt))"
+  )
 
   steps.next("table.setEditing(true) again")
   let after = table.setEditing()
-  say("editable rows: \(after.isEmpty ? "none" : after.joined(separator: " ")) — the late helper is heard")
+  say(
+    "editable rows: \(after.isEmpty ? "none" : after.joined(separator: " ")) — the late helper is heard"
+  )
 
   withExtendedLifetime((controller, model, swipe)) {}
 }

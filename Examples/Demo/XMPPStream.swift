@@ -89,7 +89,9 @@ final class XMPPStream: Sendable {
   /// none does, reply with an error (RFC 6120: an IQ get/set must be answered).
   func receive(_ iq: XMPPIQ) {
     streamQueue.async { [self] in
-      log("← wire: <iq type='get' id='\(iq.id)' from='\(iq.from)'><query xmlns='\(iq.namespace)'/></iq>")
+      log(
+        "← wire: <iq type='get' id='\(iq.id)' from='\(iq.from)'><query xmlns='\(iq.namespace)'/></iq>"
+      )
       do {
         try multicastDelegate.aggregate(
           \.xmppStreamDidReceiveIQ, (self, iq), reducer: .anyTrue, completionQueue: streamQueue
@@ -103,7 +105,9 @@ final class XMPPStream: Sendable {
             )
           }
         }
-        log("  aggregate(\\.xmppStreamDidReceiveIQ, reducer: .anyTrue) returned at once: the stream's queue is free")
+        log(
+          "  aggregate(\\.xmppStreamDidReceiveIQ, reducer: .anyTrue) returned at once: the stream's queue is free"
+        )
       } catch {
         log("  aggregate failed: \(error)")
       }
@@ -116,7 +120,9 @@ class XMPPListener: @unchecked Sendable {
   // @unchecked Sendable: each listener's mutable state is touched only on the one queue
   // it was added with (GCDMulticastDelegate's contract); the transcript is locked.
   let transcript = Transcript()
-  func log(_ line: String) { transcript.record("[\(QueueName.current)] \(type(of: self)): \(line)") }
+  func log(_ line: String) {
+    transcript.record("[\(QueueName.current)] \(type(of: self)): \(line)")
+  }
 }
 
 /// The chat window: shows messages; handles no IQ.
@@ -205,11 +211,15 @@ func xmppStream() throws {
   settle()
 
   steps.next("An IQ that no listener handles")
-  stream.receive(XMPPIQ(id: "q2", from: "juliet@capulet.lit/balcony", namespace: "urn:example:sonnet"))
+  stream.receive(
+    XMPPIQ(id: "q2", from: "juliet@capulet.lit/balcony", namespace: "urn:example:sonnet"))
   settle()
-  say("the notifier does not implement the IQ method: its class is known not to, \(proxy.count(respondingTo: \.xmppStreamDidReceiveIQ)) responders remain")
+  say(
+    "the notifier does not implement the IQ method: its class is known not to, \(proxy.count(respondingTo: \.xmppStreamDidReceiveIQ)) responders remain"
+  )
 
-  steps.next("The notifier is removed from its queue (removeDelegate:delegateQueue:); another message")
+  steps.next(
+    "The notifier is removed from its queue (removeDelegate:delegateQueue:); another message")
   stream.removeDelegate(notifier, delegateQueue: notifyQueue)
   say("count \(proxy.count)")
   stream.receive(XMPPMessage(from: "juliet@capulet.lit", body: "Good night!"))

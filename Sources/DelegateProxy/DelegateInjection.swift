@@ -59,7 +59,9 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
   public func remove() {
     guard let delegator else { return }
     lock.withLock { primary in
-      guard let current = delegator[keyPath: slot], (current as AnyObject) === multicast else { return }
+      guard let current = delegator[keyPath: slot], (current as AnyObject) === multicast else {
+        return
+      }
       delegator[keyPath: slot] = primary
     }
     self.delegator = nil
@@ -97,13 +99,15 @@ extension DelegateMulticastProtocol {
   /// now: the slot then holds a new multicast of the two (primary first). Keep the
   /// returned injection; dropping it puts the primary back.
   public static func inject<Delegator: AnyObject>(
-    _ secondary: Delegate, into delegator: Delegator, at slot: ReferenceWritableKeyPath<Delegator, Delegate?>
+    _ secondary: Delegate, into delegator: Delegator,
+    at slot: ReferenceWritableKeyPath<Delegator, Delegate?>
   ) throws(DelegateProxyError) -> DelegateInjection<Delegator, Self> {
     let primary = delegator[keyPath: slot]
     let multicast = Self(policy: .lastResponder, options: .silentWhenEmpty)
     if let primary { try multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
     try multicast.insert(secondary, at: 1, queue: nil, retention: .weak)
-    let injection = DelegateInjection(delegator: delegator, slot: slot, primary: primary, multicast: multicast)
+    let injection = DelegateInjection(
+      delegator: delegator, slot: slot, primary: primary, multicast: multicast)
     delegator[keyPath: slot] = multicast.asDelegate
     return injection
   }

@@ -25,7 +25,9 @@ struct QueuedCall<Delegate, Arguments, Result>: @unchecked Sendable {
     guard strong || member.object.tryRetain() else { return nil }
     defer { if !strong { member.object.release() } }
     let value = call(member.slot.pointee, arguments)
-    if let optionalSelector, DelegateOptional.isKnownMissing(optionalSelector, typeID: member.typeID) {
+    if let optionalSelector,
+      DelegateOptional.isKnownMissing(optionalSelector, typeID: member.typeID)
+    {
       return nil
     }
     return value
@@ -37,7 +39,8 @@ extension DelegateMulticast {
   /// for `void` methods; on their queue and waited for otherwise), custom reducers.
   @usableFromInline
   final func deliver<Arguments, Result>(
-    _ index: Int, _ list: DelegateResponderList<Delegate>, _ table: DelegateResponderTable<Delegate>,
+    _ index: Int, _ list: DelegateResponderList<Delegate>,
+    _ table: DelegateResponderTable<Delegate>,
     _ arguments: Arguments, _ call: @escaping (Delegate, Arguments) -> Result
   ) -> Result {
     let observers = table.observers[index]
@@ -49,7 +52,8 @@ extension DelegateMulticast {
       if let queue = member.queue {
         let queued = QueuedCall(
           member: member, arguments: arguments, call: call,
-          optionalSelector: list.isOptional ? protocolDescription.methods[index].selector.name : nil)
+          optionalSelector: list.isOptional ? protocolDescription.methods[index].selector.name : nil
+        )
         if list.rule == .every {
           queue.async { _ = queued.run() }
           continue
@@ -133,8 +137,11 @@ extension DelegateMulticast {
   /// ```swift
   /// await proxy.broadcast(\.sensorDidStop, sensor)   // every listener has stopped
   /// ```
-  public final func broadcast<Arguments>(_ message: MessageKey<Arguments, Void>, _ arguments: Arguments) async {
-    let _: [Void?] = await gather(index(of: message), arguments, Messages()[keyPath: message].invoke)
+  public final func broadcast<Arguments>(
+    _ message: MessageKey<Arguments, Void>, _ arguments: Arguments
+  ) async {
+    let _: [Void?] = await gather(
+      index(of: message), arguments, Messages()[keyPath: message].invoke)
   }
 
   /// One responder's part in an aggregation: answered already, or to be called on a queue.
@@ -153,7 +160,8 @@ extension DelegateMulticast {
         let observers = table.observers[index]
         for o in observers where o.phase == .before { o.notify(arguments) }
         var work: [GatheredCall<Arguments, Result>] = []
-        let learned = table.lists[index].isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+        let learned =
+          table.lists[index].isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
         for responder in table.lists[index].responders {
           let member = responder.member.takeUnretainedValue()
           let optional = table.lists[index].isOptional
@@ -164,7 +172,9 @@ extension DelegateMulticast {
             work.append(.queued(queue, call))
           } else {
             let value = call.run()
-            if value != nil, table.lists[index].isOptional, skipsOptional(index, responder, since: learned) {
+            if value != nil, table.lists[index].isOptional,
+              skipsOptional(index, responder, since: learned)
+            {
               continue
             }
             work.append(.done(value))
@@ -187,7 +197,8 @@ extension DelegateMulticast {
       switch work {
       case .done(let value): values.append(value)
       case .queued(let queue, let queued):
-        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<UncheckedSendable<Result?>, Never>) in
+        let answer = await withCheckedContinuation {
+          (continuation: CheckedContinuation<UncheckedSendable<Result?>, Never>) in
           queue.async { continuation.resume(returning: UncheckedSendable(queued.run())) }
         }
         values.append(answer.value)
@@ -203,7 +214,9 @@ extension DelegateMulticast {
     let reducer: Reducer?
   }
 
-  func prepareAggregate<Arguments, Result>(_ message: MessageKey<Arguments, Result>, _ reducer: Reducer?)
+  func prepareAggregate<Arguments, Result>(
+    _ message: MessageKey<Arguments, Result>, _ reducer: Reducer?
+  )
     throws(DelegateProxyError) -> AggregatePlan
   {
     let index = index(of: message)
@@ -220,16 +233,21 @@ extension DelegateMulticast {
     for v in values { if let v, fold.add(v) { break } }
     let method = protocolDescription.methods[plan.index]
     switch plan.rule {
-    case .allTrue, .anyTrue: return DelegateZero.truth(fold.truth, Result.self, for: method.selector.name)
+    case .allTrue, .anyTrue:
+      return DelegateZero.truth(fold.truth, Result.self, for: method.selector.name)
     case .custom:
       guard let reducer = plan.reducer, let type = method.result.encoding else { break }
-      let returnValues = fold.collected.compactMap { v in method.result.cBytes(of: v).map { ReturnValue(type: type, bytes: $0) } }
+      let returnValues = fold.collected.compactMap { v in
+        method.result.cBytes(of: v).map { ReturnValue(type: type, bytes: $0) }
+      }
       if let folded = try? reducer.reduce(returnValues, returning: type),
         let value = method.result.value(fromC: folded.bytes, as: Result.self)
       {
         return value
       }
-      fatalError("\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) could not fold \(Result.self)")
+      fatalError(
+        "\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) could not fold \(Result.self)"
+      )
     case .every, .last, .first, .firstNonZero:
       if let value = fold.result { return value }
     }
@@ -264,19 +282,21 @@ extension DelegateMulticast {
   /// ```
   public final func messages<Arguments, Result>(
     _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
-    bufferingPolicy: AsyncStream<UncheckedSendable<Arguments>>.Continuation.BufferingPolicy = .unbounded
+    bufferingPolicy: AsyncStream<UncheckedSendable<Arguments>>.Continuation.BufferingPolicy =
+      .unbounded
   ) -> DelegateMessageSequence<Arguments> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: UncheckedSendable<Arguments>.self, bufferingPolicy: bufferingPolicy)
-    let observer = DelegateObserver(phase: phase, finish: { continuation.finish() }) { (arguments: Arguments) in
-      continuation.yield(UncheckedSendable(arguments))
-    }
+    let yield: @Sendable (Arguments) -> Void = { continuation.yield(UncheckedSendable($0)) }
+    let observer = DelegateObserver(phase: phase, finish: { continuation.finish() }, yield)
     let observation = register(observer, for: message)
     continuation.onTermination = { _ in observation.cancel() }
     return DelegateMessageSequence(stream: stream)
   }
 
-  private func register<Arguments, Result>(_ observer: DelegateObserver, for message: MessageKey<Arguments, Result>)
+  private func register<Arguments, Result>(
+    _ observer: DelegateObserver, for message: MessageKey<Arguments, Result>
+  )
     -> MessageObservation
   {
     let index = index(of: message)
@@ -323,5 +343,7 @@ public struct DelegateMessageSequence<Arguments>: AsyncSequence {
   }
 
   /// Starts iterating.
-  public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: stream.makeAsyncIterator()) }
+  public func makeAsyncIterator() -> AsyncIterator {
+    AsyncIterator(base: stream.makeAsyncIterator())
+  }
 }

@@ -9,7 +9,9 @@ extension DelegateMulticast {
   /// contains it, and
   /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)``
   /// when the protocol has a parameter or result type with no C form.
-  public final func add(_ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention = .weak)
+  public final func add(
+    _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention = .weak
+  )
     throws(DelegateProxyError)
   {
     try insert(delegate, queue: queue, retention: retention) { $0.count }
@@ -57,7 +59,9 @@ extension DelegateMulticast {
       adding: object as? any DelegateMulticastNode, to: self
     ) { () throws(DelegateProxyError) -> UInt? in
       state.withLock { s -> UInt? in
-        if s.options.contains(.unique), s.members.contains(where: { !$0.isRemoved && $0.holds(object) }) {
+        if s.options.contains(.unique),
+          s.members.contains(where: { !$0.isRemoved && $0.holds(object) })
+        {
           return nil
         }
         let member = DelegateMember(delegate, object: object, retention: retention, queue: queue)
@@ -104,7 +108,9 @@ enum DelegateQueues {
   static let key = DispatchSpecificKey<ObjectIdentifier>()
 
   static func mark(_ queue: DispatchQueue) {
-    if queue.getSpecific(key: key) == nil { queue.setSpecific(key: key, value: ObjectIdentifier(queue)) }
+    if queue.getSpecific(key: key) == nil {
+      queue.setSpecific(key: key, value: ObjectIdentifier(queue))
+    }
   }
 
   /// Whether the current code runs on `queue` (or on a queue targeting it).

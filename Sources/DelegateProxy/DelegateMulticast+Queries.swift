@@ -28,13 +28,17 @@ extension DelegateMulticast {
     else {
       throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
     }
-    if reducer.routeCombine == .allTrue || reducer.routeCombine == .anyTrue, !Reducer.isTruthType(type) {
+    if reducer.routeCombine == .allTrue || reducer.routeCombine == .anyTrue,
+      !Reducer.isTruthType(type)
+    {
       throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
     }
   }
 
   /// The policy in force for a method.
-  public final func policy<Arguments, Result>(for message: MessageKey<Arguments, Result>) -> ReturnPolicy {
+  public final func policy<Arguments, Result>(for message: MessageKey<Arguments, Result>)
+    -> ReturnPolicy
+  {
     let index = index(of: message)
     return state.withLock { $0.overrides[index] ?? $0.defaultPolicy }
   }
@@ -84,16 +88,21 @@ extension DelegateMulticast {
   }
 
   /// How many live delegates implement the method (`countForSelector:`).
-  public final func count<Arguments, Result>(respondingTo message: MessageKey<Arguments, Result>) -> Int {
+  public final func count<Arguments, Result>(respondingTo message: MessageKey<Arguments, Result>)
+    -> Int
+  {
     responders(for: message).count
   }
 
   /// The live delegates that implement the method, in the order they are called.
-  public final func responders<Arguments, Result>(for message: MessageKey<Arguments, Result>) -> [Delegate] {
+  public final func responders<Arguments, Result>(for message: MessageKey<Arguments, Result>)
+    -> [Delegate]
+  {
     let method = protocolDescription.methods[index(of: message)]
     return currentMembers.compactMap { m in
       guard !m.isRemoved,
-        method.isRequired || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID)
+        method.isRequired
+          || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID)
       else { return nil }
       return m.delegate
     }
@@ -125,17 +134,22 @@ extension DelegateMulticast {
 
   /// Who answers a method, under which policy, with how many observers, and what a
   /// message answers with no responder — one line per fact, for logs.
-  public final func report<Arguments, Result>(for message: MessageKey<Arguments, Result>) -> String {
+  public final func report<Arguments, Result>(for message: MessageKey<Arguments, Result>) -> String
+  {
     let index = index(of: message)
     let method = protocolDescription.methods[index]
-    let (policy, observers) = state.withLock { ($0.overrides[index] ?? $0.defaultPolicy, $0.observers[index]?.count ?? 0) }
+    let (policy, observers) = state.withLock {
+      ($0.overrides[index] ?? $0.defaultPolicy, $0.observers[index]?.count ?? 0)
+    }
     var lines = ["\(protocolDescription.name).\(method.swiftName) [\(method.selector.name)]"]
     lines.append("  \(method.isRequired ? "required" : "optional"), result \(method.result.name)")
     if !method.result.isVoid { lines.append("  policy: \(policy)") }
     if observers > 0 { lines.append("  observers: \(observers)") }
     let members = currentMembers.filter { !$0.isRemoved }
     for m in members {
-      let responds = method.isRequired || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID)
+      let responds =
+        method.isRequired
+        || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID)
       var line = "  \(responds ? "responder" : "not implemented"): \(m.typeName) \(m.retention)"
       if let q = m.queue { line += " queue=\(q.label)" }
       lines.append(line + (m.isAlive ? "" : " deallocated"))

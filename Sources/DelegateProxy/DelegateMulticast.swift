@@ -87,7 +87,8 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// ``MulticastProxy``: ``MulticastProxy/Options/unique`` keeps each delegate once,
   /// ``MulticastProxy/Options/silentWhenEmpty`` answers zero instead of trapping when a
   /// value-returning method has no responder under ``ReturnPolicy/lastResponder``.
-  public required init(policy: ReturnPolicy = .lastResponder, options: MulticastProxy.Options = []) {
+  public required init(policy: ReturnPolicy = .lastResponder, options: MulticastProxy.Options = [])
+  {
     protocolDescription = Self.delegateProtocol
     state = Lock(State(defaultPolicy: policy, options: options))
     state.withLock { s in _ = publish(&s) }
@@ -131,7 +132,9 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
           }
           let value = call(responder.slot.pointee, arguments)
           if !responder.isStrong { responder.object.release() }
-          if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) { continue }
+          if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) {
+            continue
+          }
           if fold.add(value) { break }
         }
         return finish(fold, index, list, table)
@@ -146,7 +149,8 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   @inlinable
   final func withTable<R>(_ body: (DelegateResponderTable<Delegate>) -> R) -> R {
     let raw = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring))!
-    return Unmanaged<DelegateResponderTable<Delegate>>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    return Unmanaged<DelegateResponderTable<Delegate>>.fromOpaque(raw)._withUnsafeGuaranteedRef(
+      body)
   }
 
   /// The answer a finished fold gives: its value, the truth rules' 0 or 1, a custom
@@ -167,28 +171,37 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
       if fold.answered == 0 && !list.silentWhenEmpty && fold.rule == .last {
         fatalError(
           "-[\(Self.self) \(method.selector.name)]: no delegate implements \(method.swiftName) "
-            + "(last-responder policy; create the multicast with options: .silentWhenEmpty to answer zero)")
+            + "(last-responder policy; create the multicast with options: .silentWhenEmpty to answer zero)"
+        )
       }
       return DelegateZero.value(Result.self, for: method.selector.name)
     }
   }
 
   /// A custom reducer's fold of `values`, on their C form.
-  final func reduce<Result>(_ values: [Result], _ index: Int, _ table: DelegateResponderTable<Delegate>)
+  final func reduce<Result>(
+    _ values: [Result], _ index: Int, _ table: DelegateResponderTable<Delegate>
+  )
     -> Result
   {
     let method = protocolDescription.methods[index]
     // setPolicy accepted the reducer only for a result type with a C form.
-    guard case .reduce(let reducer) = table.policies[index], let type = method.result.encoding else {
+    guard case .reduce(let reducer) = table.policies[index], let type = method.result.encoding
+    else {
       fatalError("\(method.swiftName): no reducer for a custom fold (runtime bug)")
     }
-    let returnValues = values.compactMap { v in method.result.cBytes(of: v).map { ReturnValue(type: type, bytes: $0) } }
+    let returnValues = values.compactMap { v in
+      method.result.cBytes(of: v).map { ReturnValue(type: type, bytes: $0) }
+    }
     do {
       let folded = try reducer.reduce(returnValues, returning: type)
       if let value = method.result.value(fromC: folded.bytes, as: Result.self) { return value }
-      fatalError("\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) gave \(folded), not a \(Result.self)")
+      fatalError(
+        "\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) gave \(folded), not a \(Result.self)"
+      )
     } catch {
-      fatalError("\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) failed: \(error)")
+      fatalError(
+        "\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) failed: \(error)")
     }
   }
 
@@ -196,13 +209,16 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// to implement it (its generated default ran since `learned` was read). Schedules a
   /// rebuild that drops it.
   @usableFromInline
-  final func skipsOptional(_ index: Int, _ responder: DelegateResponder<Delegate>, since learned: UInt64)
+  final func skipsOptional(
+    _ index: Int, _ responder: DelegateResponder<Delegate>, since learned: UInt64
+  )
     -> Bool
   {
     guard DelegateOptional.learned.load(ordering: .acquiring) != learned else { return false }
     let typeID = responder.member._withUnsafeGuaranteedRef { $0.typeID }
     guard
-      DelegateOptional.isKnownMissing(protocolDescription.methods[index].selector.name, typeID: typeID)
+      DelegateOptional.isKnownMissing(
+        protocolDescription.methods[index].selector.name, typeID: typeID)
     else { return false }
     needsRebuild.store(true, ordering: .relaxed)
     return true
@@ -284,7 +300,8 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
       lines.append("  \(protocolDescription.methods[index].swiftName): \(policy)")
     }
     for (index, observers) in s.observers.sorted(by: { $0.key < $1.key }) {
-      lines.append("  \(protocolDescription.methods[index].swiftName): \(observers.count) observer(s)")
+      lines.append(
+        "  \(protocolDescription.methods[index].swiftName): \(observers.count) observer(s)")
     }
     for m in s.members where !m.isRemoved {
       var line = "  \(m.typeName) \(m.retention)"

@@ -6,7 +6,10 @@ final class DelegateObserver: Sendable {
   /// `(Arguments) -> Void` for the method's `Arguments`, checked when called.
   private let handler: @Sendable (Any) -> Void
 
-  init<Arguments>(phase: ObservationPhase, finish: (@Sendable () -> Void)? = nil, _ body: @escaping @Sendable (Arguments) -> Void) {
+  init<Arguments>(
+    phase: ObservationPhase, finish: (@Sendable () -> Void)? = nil,
+    _ body: @escaping @Sendable (Arguments) -> Void
+  ) {
     registration = MessageObserver(phase: phase, finish: finish) { _ in }
     handler = { arguments in
       // The multicast registers observers only under the method whose Arguments they take.

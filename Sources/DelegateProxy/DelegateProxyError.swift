@@ -26,7 +26,8 @@ public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConverti
   /// a tuple, a `String`, a struct holding references…). `parameter` is nil for the
   /// result. Raised where the protocol's runtime description is asked for: when a
   /// delegate is added to its multicast, or by `DelegateProtocol.runtimeProtocol()`.
-  case unsupportedType(protocol: String, method: String, parameter: String?, type: String, reason: String)
+  case unsupportedType(
+    protocol: String, method: String, parameter: String?, type: String, reason: String)
 
   /// A readable rendering, for logs and diagnostics.
   public var description: String {

@@ -96,9 +96,12 @@ final class DelegateResponderTable<Delegate>: @unchecked Sendable {
       let policy = overrides[index] ?? defaultPolicy
       policies.append(policy)
       let live = members.filter { m in
-        !m.isRemoved && (method.isRequired || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID))
+        !m.isRemoved
+          && (method.isRequired
+            || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID))
       }
-      let buffer = UnsafeMutableBufferPointer<DelegateResponder<Delegate>>.allocate(capacity: live.count)
+      let buffer = UnsafeMutableBufferPointer<DelegateResponder<Delegate>>.allocate(
+        capacity: live.count)
       _ = buffer.initialize(from: live.map(DelegateResponder.init))
       let rule = DelegateResponderTable.rule(policy, voidResult: method.result.isVoid)
       (lists.baseAddress! + index).initialize(

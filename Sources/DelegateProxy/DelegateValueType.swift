@@ -1,5 +1,5 @@
-@_spi(Reflection) import Swift
 import MessageRuntime
+@_spi(Reflection) import Swift
 
 /// A Swift type as a parameter or result of a delegate protocol's method: its name and
 /// its C form — the type encoding C callers and the runtime see — or the reason it has
@@ -77,7 +77,9 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
       return .success((argument.typeEncoding, .messageArgument(argument)))
     }
     if type is AnyObject.Type { return .success((.pointer(.void), .object)) }
-    if let pointer = pointerEncoding(type) { return .success((pointer, .bitwise(swiftSize: 8, cSize: 8))) }
+    if let pointer = pointerEncoding(type) {
+      return .success((pointer, .bitwise(swiftSize: 8, cSize: 8)))
+    }
     if let optional = type as? any OptionalType.Type {
       let wrapped = optional.wrappedType
       if wrapped is AnyObject.Type { return .success((.pointer(.void), .object)) }
@@ -102,7 +104,8 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
     case .function:
       return .failure(Reason(text: "a Swift closure has no C form"))
     case .existential:
-      return .failure(Reason(text: "an existential (`any P`) has no C form; use a class-bound type"))
+      return .failure(
+        Reason(text: "an existential (`any P`) has no C form; use a class-bound type"))
     case .other:
       return .failure(Reason(text: "\(type) has no C form"))
     }
@@ -111,17 +114,23 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
   /// A typed or raw pointer (`UnsafeMutablePointer<CGPoint>` → `^{CGPoint=dd}`; a
   /// pointee with no C form, or a raw pointer, → `^v`).
   private static func pointerEncoding(_ type: Any.Type) -> TypeEncoding? {
-    if type == UnsafeRawPointer.self || type == UnsafeMutableRawPointer.self || type == OpaquePointer.self {
+    if type == UnsafeRawPointer.self || type == UnsafeMutableRawPointer.self
+      || type == OpaquePointer.self
+    {
       return .pointer(.void)
     }
     guard let pointer = type as? any TypedPointer.Type else { return nil }
     let target = pointer.pointeeType
-    if case .success(let (encoding, _)) = describe(target), encoding != .void { return .pointer(encoding) }
+    if case .success(let (encoding, _)) = describe(target), encoding != .void {
+      return .pointer(encoding)
+    }
     return .pointer(.void)
   }
 
   /// A struct: its stored properties in order, each of which must have a bitwise C form.
-  private static func describeStruct(_ type: Any.Type) -> Result<(TypeEncoding, Conversion?), Reason> {
+  private static func describeStruct(_ type: Any.Type) -> Result<
+    (TypeEncoding, Conversion?), Reason
+  > {
     guard isPOD(type) else {
       return .failure(
         Reason(text: "\(type) holds references (classes, strings, arrays…), so it has no C layout"))
@@ -167,7 +176,8 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
       for c in leaf.copies {
         copies.append(
           FieldCopy(
-            swiftOffset: leaf.swiftOffset + c.swiftOffset, cOffset: layout.fieldOffsets[i] + c.cOffset,
+            swiftOffset: leaf.swiftOffset + c.swiftOffset,
+            cOffset: layout.fieldOffsets[i] + c.cOffset,
             size: c.size))
       }
     }
@@ -217,7 +227,9 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
     case .bitwise(let swiftSize, let cSize)?:
       var out = [UInt8](repeating: 0, count: cSize)
       withUnsafeBytes(of: value) { src in
-        out.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[0..<swiftSize])) }
+        out.withUnsafeMutableBytes {
+          $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[0..<swiftSize]))
+        }
       }
       return out
     case .fields(let copies, _, let cSize)?:
@@ -225,7 +237,8 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
       withUnsafeBytes(of: value) { src in
         out.withUnsafeMutableBytes { dst in
           for c in copies {
-            (dst.baseAddress! + c.cOffset).copyMemory(from: src.baseAddress! + c.swiftOffset, byteCount: c.size)
+            (dst.baseAddress! + c.cOffset).copyMemory(
+              from: src.baseAddress! + c.swiftOffset, byteCount: c.size)
           }
         }
       }

@@ -8,7 +8,9 @@ final class SensorDevice {
   let sensor = Sensor(name: "probe")
 
   func start() -> Bool { delegate?.sensorShouldStart(sensor) ?? true }
-  func read(_ celsius: Double) { delegate?.sensor(sensor, didRead: Reading(celsius: celsius, sensorID: 7)) }
+  func read(_ celsius: Double) {
+    delegate?.sensor(sensor, didRead: Reading(celsius: celsius, sensorID: 7))
+  }
   func stop() { delegate?.sensorDidStop(sensor) }
 }
 
@@ -54,7 +56,10 @@ struct SwiftProtocolDelegateTests {
 
   @Test func aReducerThatCannotMakeTheResultTypeIsRefusedWhenSet() throws {
     let proxy = SensorDelegateMulticast()
-    #expect(throws: DelegateProxyError.reducerTypeMismatch(reducer: "all true", returnType: "Swift.Double")) {
+    #expect(
+      throws: DelegateProxyError.reducerTypeMismatch(
+        reducer: "all true", returnType: "Swift.Double")
+    ) {
       try proxy.setPolicy(.reduce(.allTrue), for: \.sensorThreshold)
     }
   }
@@ -66,7 +71,8 @@ struct SwiftProtocolDelegateTests {
     let b = StoppingSensorListener(log: log, threshold: 32.5)
     try proxy.add(a)
     try proxy.add(b)
-    try proxy.setPolicy(.reduce(.fold(Double.self, name: "sum", initial: 0, +)), for: \.sensorThreshold)
+    try proxy.setPolicy(
+      .reduce(.fold(Double.self, name: "sum", initial: 0, +)), for: \.sensorThreshold)
     #expect(proxy.sensorThreshold(Sensor(name: "s")) == 42.5)
   }
 

@@ -29,7 +29,9 @@ final class RecordingSensorListener: SensorDelegate, @unchecked Sendable {
     self.answer = answer
     self.log = log
   }
-  func sensor(_ sensor: Sensor, didRead reading: Reading) { log.append("\(name) read \(reading.celsius)") }
+  func sensor(_ sensor: Sensor, didRead reading: Reading) {
+    log.append("\(name) read \(reading.celsius)")
+  }
   func sensorShouldStart(_ sensor: Sensor) -> Bool {
     log.append("\(name) shouldStart")
     return answer

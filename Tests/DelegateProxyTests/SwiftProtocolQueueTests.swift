@@ -25,7 +25,9 @@ struct SwiftProtocolQueueTests {
       log.append("\(name) shouldStart on \(SwiftProtocolQueueTests.currentLabel())")
       return answer
     }
-    func sensorDidStop(_ sensor: Sensor) { log.append("\(name) stopped on \(SwiftProtocolQueueTests.currentLabel())") }
+    func sensorDidStop(_ sensor: Sensor) {
+      log.append("\(name) stopped on \(SwiftProtocolQueueTests.currentLabel())")
+    }
   }
 
   static func currentLabel() -> String { DispatchQueue.getSpecific(key: labelKey) ?? "caller" }
@@ -61,7 +63,9 @@ struct SwiftProtocolQueueTests {
     let log = SensorLog()
     let proxy = SensorDelegateMulticast()
     let listeners = (0..<4).map { QueueListener("l\($0)", log: log) }
-    for (i, l) in listeners.enumerated() { try proxy.add(l, queue: SwiftProtocolQueueTests.queue("q\(i)")) }
+    for (i, l) in listeners.enumerated() {
+      try proxy.add(l, queue: SwiftProtocolQueueTests.queue("q\(i)"))
+    }
     await proxy.broadcast(\.sensorDidStop, Sensor(name: "s"))
     #expect(Set(log.entries) == Set((0..<4).map { "l\($0) stopped on q\($0)" }))
   }
@@ -93,8 +97,10 @@ struct SwiftProtocolQueueTests {
     try proxy.add(listeners[0], queue: SwiftProtocolQueueTests.queue("a"))
     try proxy.add(listeners[1], queue: SwiftProtocolQueueTests.queue("b"))
     try proxy.add(listeners[2])
-    #expect(try await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .allTrue) == false)
-    #expect(try await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .anyTrue) == true)
+    #expect(
+      try await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .allTrue) == false)
+    #expect(
+      try await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .anyTrue) == true)
     // The method's own policy when no reducer is given: last responder (c, unqueued).
     #expect(try await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s")) == true)
     await #expect(throws: DelegateProxyError.self) {
@@ -104,7 +110,8 @@ struct SwiftProtocolQueueTests {
     let done = DispatchSemaphore(value: 0)
     let answer = Lock<Bool?>(nil)
     try proxy.aggregate(
-      \.sensorShouldStart, Sensor(name: "s"), reducer: .allTrue, completionQueue: SwiftProtocolQueueTests.queue("done")
+      \.sensorShouldStart, Sensor(name: "s"), reducer: .allTrue,
+      completionQueue: SwiftProtocolQueueTests.queue("done")
     ) { value in
       answer.withLock { $0 = value }
       done.signal()
@@ -122,7 +129,9 @@ struct SwiftProtocolQueueTests {
     let before = proxy.observe(\.sensorDidRead, .before) { sensor, reading in
       log.append("before \(sensor.name) \(reading.celsius)")
     }
-    let after = proxy.observe(\.sensorDidRead) { _, reading in log.append("after \(reading.sensorID)") }
+    let after = proxy.observe(\.sensorDidRead) { _, reading in
+      log.append("after \(reading.sensorID)")
+    }
     proxy.sensor(Sensor(name: "probe"), didRead: Reading(celsius: 2.5, sensorID: 9))
     #expect(log.entries.count == 3)
     #expect(log.entries.first == "before probe 2.5")

@@ -51,8 +51,6 @@ final class Highlighter: ListDelegate {
   }
 }
 
-
-
 @Suite("AIMultiDelegate with Swift protocols")
 struct AIMultiDelegateSwiftTests {
   @Test func addDelegateAndForwardToEveryResponderInOrder() throws {

@@ -1,5 +1,5 @@
-import Dispatch
 import DelegateProxy
+import Dispatch
 import MessageRuntime
 import Synchronization
 import Testing

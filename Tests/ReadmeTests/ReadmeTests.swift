@@ -21,9 +21,11 @@ struct ReadmeTests {
   }
 
   @Test func everySwiftBlockOfTheReadmeIsCompiledHere() throws {
-    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(
+      contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
     let examples = try String(
-      contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/ReadmeExamples.swift"), encoding: .utf8)
+      contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/ReadmeExamples.swift"),
+      encoding: .utf8)
     let source = Self.normalized(examples).joined(separator: "\n")
     var blocks: [String] = []
     var current: [String]? = nil
@@ -64,7 +66,8 @@ struct ReadmeTests {
     let table = ReadmeTableView()
     let (proxy, handled, watching) = try await readmeOneSlotManyDelegates(
       viewController: viewController, dataSource: dataSource, tableView: table, logger: logger,
-      loggingQueue: DispatchQueue(label: "logging"), didReceiveIQ: didReceiveIQ, stream: RuntimeObject(),
+      loggingQueue: DispatchQueue(label: "logging"), didReceiveIQ: didReceiveIQ,
+      stream: RuntimeObject(),
       iq: RuntimeObject(), didScroll: didScroll)
     #expect(handled)  // the logger, on its queue, handled the IQ
     #expect(table.dataSource === proxy)
@@ -74,7 +77,8 @@ struct ReadmeTests {
   }
 
   @Test func thePackageLinesNameRealProducts() throws {
-    let manifest = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    let manifest = try String(
+      contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
     for product in ["DelegateProxy", "MessageRuntime"] {
       #expect(manifest.contains(".library(name: \"\(product)\""))
     }

@@ -81,10 +81,13 @@ nonisolated(unsafe) private let sink: UnsafeMutablePointer<Int> = {
 
 extension Workload {
   /// The Swift row `kind` at `fanout` delegates, for `.qd` or `.object`.
-  public static func swift(_ kind: SwiftRowKind, _ signature: BenchSignature, fanout: Int) -> Workload {
+  public static func swift(_ kind: SwiftRowKind, _ signature: BenchSignature, fanout: Int)
+    -> Workload
+  {
     precondition(signature == .qd || signature == .object, "Swift rows measure q@:qd and v@:@")
     let listeners: [any BenchListener] = (0..<fanout).map { i in
-      i % 2 == 0 ? ListenerA(sink: sink, bias: i) as any BenchListener : ListenerB(sink: sink, bias: i)
+      i % 2 == 0
+        ? ListenerA(sink: sink, bias: i) as any BenchListener : ListenerB(sink: sink, bias: i)
     }
     let subject = BenchSubject(id: 3)
     // What the last delegate answers to value(i, 0.5), for the check.
@@ -94,11 +97,18 @@ extension Workload {
     var check: () -> String? = { nil }
     switch kind {
     case .strongArray:
-      run = signature == .qd ? { n in SwiftRows.strongValue(listeners, n) } : { n in SwiftRows.strongObserve(listeners, subject, n) }
-      check = { SwiftRows.strongValue1(listeners, 5) == expected(5) ? nil : "strong array: wrong value" }
+      run =
+        signature == .qd
+        ? { n in SwiftRows.strongValue(listeners, n) }
+        : { n in SwiftRows.strongObserve(listeners, subject, n) }
+      check = {
+        SwiftRows.strongValue1(listeners, 5) == expected(5) ? nil : "strong array: wrong value"
+      }
     case .weakArray:
       let boxes = listeners.map { WeakListener(value: $0) }
-      run = signature == .qd ? { n in SwiftRows.weakValue(boxes, n) } : { n in SwiftRows.weakObserve(boxes, subject, n) }
+      run =
+        signature == .qd
+        ? { n in SwiftRows.weakValue(boxes, n) } : { n in SwiftRows.weakObserve(boxes, subject, n) }
     case .protocolProxy:
       let proxy = BenchListenerMulticast()
       for l in listeners { try! proxy.add(l) }
@@ -106,21 +116,33 @@ extension Workload {
       delegator.delegate = proxy
       keep.append(proxy)
       keep.append(delegator)
-      run = signature == .qd ? { n in SwiftRows.delegatorValue(delegator, n) } : { n in SwiftRows.delegatorObserve(delegator, subject, n) }
+      run =
+        signature == .qd
+        ? { n in SwiftRows.delegatorValue(delegator, n) }
+        : { n in SwiftRows.delegatorObserve(delegator, subject, n) }
       check = {
         let got = delegator.delegate?.value(5, scale: 0.5)
-        return got == expected(5) ? nil : "swift_protocol_proxy: value(5) answered \(got.map(String.init) ?? "nil"), expected \(expected(5))"
+        return got == expected(5)
+          ? nil
+          : "swift_protocol_proxy: value(5) answered \(got.map(String.init) ?? "nil"), expected \(expected(5))"
       }
     case .protocolProxyStrongSlot:
       let proxy = BenchListenerMulticast()
       for l in listeners { try! proxy.add(l) }
       keep.append(proxy)
-      run = signature == .qd ? { n in SwiftRows.strongValue([proxy], n) } : { n in SwiftRows.strongObserve([proxy], subject, n) }
-      check = { proxy.value(5, scale: 0.5) == expected(5) ? nil : "swift_protocol_proxy_strong_slot: wrong value" }
+      run =
+        signature == .qd
+        ? { n in SwiftRows.strongValue([proxy], n) }
+        : { n in SwiftRows.strongObserve([proxy], subject, n) }
+      check = {
+        proxy.value(5, scale: 0.5) == expected(5)
+          ? nil : "swift_protocol_proxy_strong_slot: wrong value"
+      }
     }
     return Workload(
       name: kind.rawValue, signature: signature, fanout: fanout, responders: fanout,
-      path: kind == .protocolProxy || kind == .protocolProxyStrongSlot ? "swift-delegate-multicast" : "swift-loop", keepAlive: keep + [subject],
+      path: kind == .protocolProxy || kind == .protocolProxyStrongSlot
+        ? "swift-delegate-multicast" : "swift-loop", keepAlive: keep + [subject],
       check: check, run: run)
   }
 }
@@ -145,7 +167,9 @@ enum SwiftRows {
     return end &- start
   }
 
-  @inline(never) static func strongObserve(_ listeners: [any BenchListener], _ subject: BenchSubject, _ n: Int)
+  @inline(never) static func strongObserve(
+    _ listeners: [any BenchListener], _ subject: BenchSubject, _ n: Int
+  )
     -> UInt64
   {
     let start = bs_now_ns()
@@ -168,7 +192,9 @@ enum SwiftRows {
     return end &- start
   }
 
-  @inline(never) static func weakObserve(_ boxes: [WeakListener], _ subject: BenchSubject, _ n: Int) -> UInt64 {
+  @inline(never) static func weakObserve(_ boxes: [WeakListener], _ subject: BenchSubject, _ n: Int)
+    -> UInt64
+  {
     let start = bs_now_ns()
     for _ in 0..<n {
       for b in boxes { b.value?.observe(subject) }
@@ -185,7 +211,9 @@ enum SwiftRows {
     return end &- start
   }
 
-  @inline(never) static func delegatorObserve(_ delegator: BenchDelegator, _ subject: BenchSubject, _ n: Int)
+  @inline(never) static func delegatorObserve(
+    _ delegator: BenchDelegator, _ subject: BenchSubject, _ n: Int
+  )
     -> UInt64
   {
     let start = bs_now_ns()
