@@ -1,6 +1,8 @@
-import DelegateProxy
+import MessageRuntime
 import Synchronization
 import Testing
+
+@testable import DelegateProxy
 
 /// The AIMultiDelegate and LBDelegateMatrioska scenarios again, written as a Swift
 /// programmer writes them: a protocol with the attribute and plain classes.
@@ -156,5 +158,87 @@ struct LBDelegateMatrioskaSwiftTests {
     try outer.add(inner)
     #expect(outer.heightForRow(0) == 7)
     #expect(throws: DelegateProxyError.self) { try inner.add(outer) }
+  }
+}
+
+/// A type the macro cannot see into: checked when a delegate is added.
+enum Mood { case calm, stormy }
+
+/// Swift lays `Packed.tag` into `Inner`'s tail padding (offset 9); C puts it at 16.
+struct Inner {
+  var value: Int64
+  var flag: Int8
+}
+
+struct Packed {
+  var inner: Inner
+  var tag: Int8
+}
+
+@Delegate
+protocol WeatherDelegate: AnyObject {
+  func weather(_ mood: Mood)
+}
+
+@Delegate
+protocol PackedDelegate: AnyObject {
+  func take(_ packed: Packed) -> Packed
+}
+
+final class Forecaster: WeatherDelegate {
+  func weather(_ mood: Mood) {}
+}
+
+final class PackedEcho: PackedDelegate {
+  func take(_ packed: Packed) -> Packed { packed }
+}
+
+@Suite("Swift protocols: types checked at run time")
+struct SwiftProtocolTypeTests {
+  @Test func aParameterWithNoCFormIsATypedErrorWhenADelegateIsAdded() throws {
+    let proxy = WeatherDelegateMulticast()
+    let forecaster = Forecaster()
+    let error = #expect(throws: DelegateProxyError.self) { try proxy.add(forecaster) }
+    guard case .unsupportedType(let proto, let method, let parameter, let type, let reason)? = error
+    else {
+      Issue.record("expected unsupportedType, got \(String(describing: error))")
+      return
+    }
+    #expect(proto == "WeatherDelegate")
+    #expect(method == "weather(_:)")
+    #expect(parameter == "mood")
+    #expect(type.hasSuffix("Mood"))
+    #expect(reason.contains("enum"))
+    #expect(error?.description.contains("parameter 'mood'") == true)
+    #expect(proxy.count == 0)
+  }
+
+  @Test func aStructWhoseSwiftLayoutDiffersFromCIsConvertedFieldByField() throws {
+    let type = DelegateValueType(Packed.self)
+    #expect(type.encoding?.canonicalString == "{Packed={Inner=qc}c}")
+    #expect(MemoryLayout<Packed>.size == 10)  // Swift: tag at offset 9
+    let value = Packed(inner: Inner(value: 0x0102_0304_0506_0708, flag: 5), tag: 9)
+    let c = try #require(type.cBytes(of: value))
+    #expect(c.count == 24)  // C: {q c [pad 7]} c [pad 7]
+    #expect(c[8] == 5 && c[16] == 9)
+    #expect(c[9..<16].allSatisfy { $0 == 0 } && c[17..<24].allSatisfy { $0 == 0 })
+    let back = try #require(type.value(fromC: c, as: Packed.self))
+    #expect(back.inner.value == value.inner.value && back.inner.flag == 5 && back.tag == 9)
+
+    // Through a dispatch: a reducer on raw C values sees C's layout and its answer comes
+    // back as the Swift value.
+    let proxy = PackedDelegateMulticast()
+    let echo = PackedEcho()
+    try proxy.add(echo)
+    let lastC = Reducer(name: "last C value") { values, _ in
+      #expect(values.last?.bytes[16] == 9)
+      return values.last?.bytes ?? []
+    }
+    try proxy.setPolicy(.reduce(lastC), for: \.take)
+    let answer = proxy.take(value)
+    #expect(answer.inner.value == value.inner.value && answer.inner.flag == 5 && answer.tag == 9)
+    #expect(throws: DelegateProxyError.self) {
+      try proxy.setPolicy(.reduce(.allTrue), for: \.take)
+    }
   }
 }
