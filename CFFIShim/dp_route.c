@@ -29,12 +29,9 @@ typedef struct dp_route_list {
 
 struct dp_route {
   dp_route_list *list;  // atomic
-  dp_sel sel;
   dp_combine combine;
-  dp_return_class ret_class;
   uint64_t truth_mask;  // the bits of word 0 that hold the result (boolean rules)
   uint32_t result_size;
-  ffi_cif *cif;         // NULL for register routes
   dp_imp entry;
 };
 
@@ -347,22 +344,20 @@ dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
 
 // MARK: routes
 
-dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
-                          uint32_t result_size, uint32_t fp_registers, uint32_t stack_words,
-                          bool indirect_result, ffi_cif *cif, dp_imp ffi_entry) {
+dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_t result_size,
+                          uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
+                          ffi_cif *cif, dp_imp ffi_entry) {
   dp_imp entry = cif ? ffi_entry
                      : replay_entry(ret_class, combine, fp_registers, stack_words, indirect_result);
   if (!entry) return NULL;
   dp_route *r = calloc(1, sizeof *r);
   if (!r) dp_fatal("dp_route_create: out of memory");
-  r->sel = sel;
   r->combine = combine;
-  r->ret_class = ret_class;
   r->truth_mask = result_size >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * result_size)) - 1);
   r->result_size = result_size;
-  r->cif = cif;
   r->entry = entry;
   r->list = calloc(1, sizeof(dp_route_list));
+  if (!r->list) dp_fatal("dp_route_create: out of memory");
   return r;
 }
 

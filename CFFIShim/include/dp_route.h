@@ -64,9 +64,9 @@ void dp_route_node_retire(dp_route_node *node);
 /// floating-point argument registers the signature uses (8 when unsure): register
 /// entries that keep fewer live are faster. `result_size` is the size of the return value
 /// (for the boolean rules, and zeroing an indirect result). A route's rule is fixed.
-dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
-                          uint32_t result_size, uint32_t fp_registers, uint32_t stack_words,
-                          bool indirect_result, ffi_cif *cif, dp_imp ffi_entry);
+dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_t result_size,
+                          uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
+                          ffi_cif *cif, dp_imp ffi_entry);
 /// Publishes a new target list (copied); the old one is retired.
 void dp_route_set_targets(dp_route *route, uint32_t count, const dp_id *targets,
                           const dp_imp *imps, dp_route_node *const *nodes);

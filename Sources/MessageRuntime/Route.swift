@@ -264,7 +264,7 @@ extension RuntimeObject {
     let rc = dp_return_class(signature.registerPlan?.returnClass ?? replay?.returnClass ?? 0)
     guard
       let raw = dp_route_create(
-        selector.raw, combine.raw, rc, UInt32(signature.returnLayout.size),
+        combine.raw, rc, UInt32(signature.returnLayout.size),
         UInt32(signature.registerPlan?.fpCount ?? replay?.fpCount ?? Int(DP_FP_REGS)),
         UInt32(replay?.stackWords ?? 0), replay?.indirectResult ?? false,
         path == .libffi ? signature.cif : nil, ffiEntry)

@@ -1,4 +1,5 @@
 import CFFIShim
+import CMessageRuntime
 import Dispatch
 import MessageRuntime
 import Synchronization
