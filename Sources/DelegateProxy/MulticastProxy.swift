@@ -48,6 +48,8 @@ import Synchronization
 /// such as a nested `MulticastProxy`) are asked `responds(to:)` at each message instead.
 ///
 /// All methods are thread-safe. No lock is held while a delegate is called.
+// @unchecked Sendable (restating RuntimeObject's): every stored property is a `let` of a
+// Sendable type, a `Lock` or an `Atomic`; all mutable state is behind those.
 public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unchecked Sendable {
   /// Options that change membership and empty-proxy behaviour.
   public struct Options: OptionSet, Sendable, Hashable {

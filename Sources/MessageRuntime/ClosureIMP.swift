@@ -7,6 +7,9 @@ internal import CFFIShim
 ///
 /// As with `imp_removeBlock`, a caller must not keep calling an IMP it looked up
 /// after the method was replaced.
+// @unchecked Sendable: `closure` and `imp` are written only in init (they need `self` for
+// libffi's user data, so they cannot be `let`) and only read afterwards; the body is a
+// @Sendable closure.
 final class ClosureIMP: @unchecked Sendable {
   let signature: MethodSignature
   let body: @Sendable (Invocation) -> Void

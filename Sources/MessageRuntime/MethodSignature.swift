@@ -26,6 +26,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// register replay write).
   public let returnBufferLength: Int
 
+  // The four raw pointers below are nonisolated(unsafe) because pointers are not Sendable:
+  // each is allocated and filled in init, never written afterwards, and never freed
+  // (signatures are interned for the life of the process), so sharing them is reading.
   /// The encoding as a C string, for method tables (lives as long as the signature).
   nonisolated(unsafe) let cTypes: UnsafeMutablePointer<CChar>
   /// The prepared libffi call interface; immutable after preparation.

@@ -9,6 +9,9 @@ internal import CFFIShim
 ///
 /// A receiver is used from whatever thread sends to it; like an `NSObject`, a subclass
 /// protects its own mutable state.
+// @unchecked Sendable: its own stored state is `let`s (the class, the C handle, whose
+// fields C reads and writes atomically) and a `Lock`. A non-final class cannot be checked
+// by the compiler, so each subclass restates the conformance for its own state.
 open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// The object's class (`object_getClass`).
   public let runtimeClass: RuntimeClass
