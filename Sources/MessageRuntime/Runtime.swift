@@ -31,7 +31,8 @@ public enum Runtime {
     var imp: dp_imp? = nil
     var types: UnsafePointer<CChar>? = nil
     if dp_lookup_method(obj, selector.raw, &imp, &types), let imp {
-      return .method(IMP(imp), types)
+      // A route emptied of targets that forwards when empty: as if it were not there.
+      if !dp_route_would_fall_back(obj, selector.raw) { return .method(IMP(imp), types) }
     }
     if let method = resolveMethod(obj, selector) {
       return .method(method.imp, UnsafePointer(method.signature.cTypes))

@@ -386,7 +386,7 @@ static dp_route_node *nodes[TARGETS];
 
 static dp_route *make_route(dp_combine combine, dp_return_class rc, uint32_t result_size,
                             uint32_t fp, uint32_t stack_words, ffi_cif *cif, dp_imp ffi_entry) {
-  return dp_route_create(combine, rc, result_size, fp, stack_words, false, cif, ffi_entry);
+  return dp_route_create(combine, rc, result_size, fp, stack_words, false, cif, ffi_entry, NULL);
 }
 
 static void set_all_targets(dp_route *r, const char *name) {
@@ -401,6 +401,11 @@ static void reset_calls(void) {
 }
 
 typedef int64_t (*qd_fn)(dp_id, dp_sel, int64_t, double);
+
+static int64_t fallback_qd(dp_id self, dp_sel cmd, int64_t a, double b) {
+  (void)self, (void)cmd;
+  return -(a * 1000 + (int64_t)(b * 100));
+}
 
 static void test_routes(void) {
   target_class = dp_class_create("Target", NULL, NULL);
@@ -510,7 +515,7 @@ static void test_routes(void) {
     dp_route_retire(r);
   }
 #else
-  CHECK(dp_route_create(DP_COMBINE_LAST, DP_RET_FP4, 32, 1, 0, false, NULL, NULL) == NULL,
+  CHECK(dp_route_create(DP_COMBINE_LAST, DP_RET_FP4, 32, 1, 0, false, NULL, NULL, NULL) == NULL,
         "no FP4 register entry off AArch64");
 #endif
 
@@ -529,7 +534,7 @@ static void test_routes(void) {
     dp_route_retire(r);
   }
 #else
-  CHECK(dp_route_create(DP_COMBINE_LAST, DP_RET_GP, 8, 0, 3, false, NULL, NULL) == NULL,
+  CHECK(dp_route_create(DP_COMBINE_LAST, DP_RET_GP, 8, 0, 3, false, NULL, NULL, NULL) == NULL,
         "no stack-argument entries off x86-64 (libffi routes carry them)");
 #endif
 
@@ -570,6 +575,47 @@ static void test_routes(void) {
     dp_object_destroy(proxy);
     dp_route_retire(r);
   }
+  // A route whose targets are all removed runs its fallback with the caller's arguments
+  // (register entry and libffi entry alike); without one it answers zero.
+  {
+    for (int i = 0; i < TARGETS; i++) dp_route_node_mark_removed(nodes[i]);
+    dp_route *r = dp_route_create(DP_COMBINE_LAST, DP_RET_GP, 8, 1, 0, false, NULL, NULL,
+                                  (dp_imp)fallback_qd);
+    set_all_targets(r, "add:to:");
+    dp_id proxy = route_proxy("add:to:", r, "q@:qd");
+    reset_calls();
+    int64_t v = DP_MSG_SEND(qd_fn, proxy, add, 5, 2.75);
+    CHECK(v == -5275 && order_count == 0 && dp_route_would_fall_back(proxy, add),
+          "emptied register route runs its fallback: %lld", (long long)v);
+    dp_object_destroy(proxy);
+    dp_route_retire(r);
+
+    ffi_type *atypes[] = {&ffi_type_pointer, &ffi_type_pointer, &ffi_type_sint64, &ffi_type_double};
+    int status = 0;
+    ffi_cif *cif = dp_ffi_cif_create(&ffi_type_sint64, atypes, 4, &status);
+    void *closure = NULL;
+    dp_imp entry = dp_route_ffi_entry_create(cif, &closure);
+    r = dp_route_create(DP_COMBINE_LAST, DP_RET_GP, 8, 8, 0, false, cif, entry,
+                        (dp_imp)fallback_qd);
+    set_all_targets(r, "add:to:");
+    proxy = route_proxy("add:to:", r, "q@:qd");
+    v = DP_MSG_SEND(qd_fn, proxy, add, 5, 2.75);
+    CHECK(v == -5275, "emptied libffi route runs its fallback: %lld", (long long)v);
+    dp_object_destroy(proxy);
+    dp_route_retire(r);
+    dp_ffi_closure_free(closure);
+    dp_ffi_cif_free(cif);
+
+    r = make_route(DP_COMBINE_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
+    set_all_targets(r, "add:to:");
+    proxy = route_proxy("add:to:", r, "q@:qd");
+    v = DP_MSG_SEND(qd_fn, proxy, add, 5, 2.75);
+    CHECK(v == 0 && !dp_route_would_fall_back(proxy, add),
+          "emptied route without a fallback answers zero: %lld", (long long)v);
+    dp_object_destroy(proxy);
+    dp_route_retire(r);
+  }
+
   // Fresh nodes for the concurrency test.
   for (int i = 0; i < TARGETS; i++) {
     dp_route_node_retire(nodes[i]);
