@@ -488,17 +488,38 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// empty ``silentWhenEmpty`` proxy accepts any message as `void` with object arguments
   /// (`AIMultiDelegate`'s "any signature") — declare a protocol to be exact.
   public override func methodSignature(for selector: Selector) -> MethodSignature? {
-    if let own = super.methodSignature(for: selector) { return own }
     let table = currentTable
-    let route = table.route(for: selector)
-    if let signature = route.signature { return signature }
-    for f in route.responders where responds(f, to: selector) {
-      if let signature = f.delegate?.methodSignature(for: selector) { return signature }
-    }
+    if let known = knownSignature(for: selector, in: table) { return known }
     if table.silentWhenEmpty && !table.hasLiveMembers {
       return try? MethodSignature.make(
         returnType: .void,
         arguments: [.object, .selector] + Array(repeating: .object, count: selector.argumentCount))
+    }
+    return nil
+  }
+
+  /// The signature for a message a Swift sender declared (a typed `Message`, an
+  /// `Invocation`): what ``methodSignature(for:)`` knows, else — under
+  /// ``silentWhenEmpty`` — the sender's own, so that a message no member implements is
+  /// dropped whatever its argument types, members present or not.
+  public override func methodSignature(for selector: Selector, proposed: MethodSignature)
+    -> MethodSignature?
+  {
+    let table = currentTable
+    if let known = knownSignature(for: selector, in: table) { return known }
+    return table.silentWhenEmpty ? proposed : methodSignature(for: selector)
+  }
+
+  /// The proxy's own method's signature, else the selector's in `table` (protocol,
+  /// declared or remembered), else the first live responder's.
+  private func knownSignature(for selector: Selector, in table: ResponderTable)
+    -> MethodSignature?
+  {
+    if let own = super.methodSignature(for: selector) { return own }
+    let route = table.route(for: selector)
+    if let signature = route.signature { return signature }
+    for f in route.responders where responds(f, to: selector) {
+      if let signature = f.delegate?.methodSignature(for: selector) { return signature }
     }
     return nil
   }

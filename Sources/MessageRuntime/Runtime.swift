@@ -24,9 +24,9 @@ public enum Runtime {
 
   /// Finds what a message does, for Swift senders: method (through the caches), or
   /// forwarding; throws `.unrecognizedSelector` otherwise.
-  static func dispatch(_ handle: OpaquePointer, _ selector: Selector) throws(RuntimeError)
-    -> Dispatch
-  {
+  static func dispatch(
+    _ handle: OpaquePointer, _ selector: Selector, proposed: MethodSignature? = nil
+  ) throws(RuntimeError) -> Dispatch {
     let obj = handle
     var imp: dp_imp? = nil
     var types: UnsafePointer<CChar>? = nil
@@ -41,7 +41,10 @@ public enum Runtime {
       throw .unrecognizedSelector(
         className: RuntimeObject.className(forHandle: handle), selector: selector)
     }
-    guard let signature = receiver.methodSignature(for: selector) else {
+    let declared =
+      proposed.map { receiver.methodSignature(for: selector, proposed: $0) }
+      ?? receiver.methodSignature(for: selector)
+    guard let signature = declared else {
       throw receiver.doesNotRecognize(selector)
     }
     return .forward(receiver, signature)
@@ -56,7 +59,7 @@ public enum Runtime {
     arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, result: UnsafeMutableRawPointer,
     forward: (RuntimeObject, MethodSignature) throws -> Void
   ) throws {
-    switch try dispatch(handle, selector) {
+    switch try dispatch(handle, selector, proposed: signature) {
     case .method(let imp, let types):
       guard signature.matches(cTypes: types) else {
         throw RuntimeError.signatureMismatch(

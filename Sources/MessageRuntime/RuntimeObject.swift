@@ -94,6 +94,17 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     return runtimeClass.method(for: selector)?.signature
   }
 
+  /// The signature for a message whose Swift sender declared its types (`proposed`: a
+  /// typed `Message`'s or an `Invocation`'s signature). The default is
+  /// `methodSignature(for:)`, whatever was proposed. A forwarder that accepts messages
+  /// it knows nothing about (a proxy that drops unanswered messages) overrides it to take
+  /// the sender's types; a C sender proposes nothing and gets `methodSignature(for:)`.
+  open func methodSignature(for selector: Selector, proposed: MethodSignature)
+    -> MethodSignature?
+  {
+    methodSignature(for: selector)
+  }
+
   /// Handles a message the object has no method for (`forwardInvocation:`), with the
   /// signature `methodSignature(for:)` gave. Set the invocation's return value; the
   /// caller receives it. The default throws `.unrecognizedSelector`.
