@@ -59,15 +59,23 @@ let package = Package(
       dependencies: ["CMessageRuntime"],
       path: "Tests/CTestSupport"
     ),
+    // Helpers both test targets share: threads, unique class names, a call log.
+    .target(
+      name: "TestSupport",
+      dependencies: ["MessageRuntime"],
+      path: "Tests/TestSupport"
+    ),
     .testTarget(
       name: "MessageRuntimeTests",
       // DelegateProxy: the random-signature suite also sends each signature through a
       // MulticastProxy (its C routes and its forwarding path).
-      dependencies: ["MessageRuntime", "CTestSupport", "DelegateProxy", "CMessageRuntime"]
+      dependencies: [
+        "MessageRuntime", "CTestSupport", "DelegateProxy", "CMessageRuntime", "TestSupport",
+      ]
     ),
     .testTarget(
       name: "DelegateProxyTests",
-      dependencies: ["DelegateProxy", "MessageRuntime", "CMessageRuntime"]
+      dependencies: ["DelegateProxy", "MessageRuntime", "CMessageRuntime", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]
