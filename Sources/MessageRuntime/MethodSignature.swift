@@ -47,7 +47,8 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// The libffi call interface `call` uses instead of `cif` when a struct argument would
   /// hit a libffi bug (see `SplitFFICall`); nil almost always.
   let splitCall: SplitFFICall?
-  /// The forwarding IMP for this signature, made on first use (see `ForwardingIMP`).
+  /// The forwarding IMP for this signature, made on first use by
+  /// `Runtime.forwardingIMP(for:)`; it lives as long as the signature (for the process).
   let forwarding = Lock<ClosureIMP?>(nil)
   /// The libffi route entry for this signature, made on first use (see `Route`); the
   /// closure lives as long as the signature (for the process).

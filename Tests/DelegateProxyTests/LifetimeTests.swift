@@ -214,8 +214,9 @@ import Testing
   }
 
   /// Closure IMPs go with the class or object that owns their method, even after a
-  /// proxy routed to them: a route keeps the methods it calls only until its proxy
-  /// rebuilds (any change of membership) or is deallocated.
+  /// proxy routed to them: a route keeps the methods it calls only until the target is
+  /// removed or deallocated, the proxy rebuilds (any change of membership) or is
+  /// deallocated — and then lets go of them after a grace period.
   @Test func closureIMPsAreFreedAfterBeingRouted() throws {
     weak var classIMP: ClosureIMP?
     weak var ownIMP: ClosureIMP?
