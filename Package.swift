@@ -19,6 +19,10 @@ let package = Package(
     .library(name: "CMessageRuntime", targets: ["CMessageRuntime"]),
     .executable(name: "demo", targets: ["Demo"]),
   ],
+  dependencies: [
+    // `swift package generate-documentation` (both DocC catalogs); no target uses it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
+  ],
   targets: [
     // C: the libffi surface Swift needs, the runtime's C-visible structures
     // (selectors, object handles, method caches) and the few hot paths that must be C.

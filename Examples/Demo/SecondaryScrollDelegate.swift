@@ -34,7 +34,7 @@ enum ScrollViewDelegateMessages {
     ])
 }
 
-/// `UIScrollView`, reduced: ONE delegate slot (a ``DelegateSlot``, so others can inject
+/// `UIScrollView`, reduced: ONE delegate slot (a `DelegateSlot`, so others can inject
 /// secondary delegates), a content offset, and a `responds(to:)` cache kept valid by
 /// the slot's generation. It sends to `delegateTarget`: the delegate, or the injection
 /// proxy while there are secondaries.
