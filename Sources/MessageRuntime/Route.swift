@@ -180,7 +180,8 @@ final class RouteBox: @unchecked Sendable {
     handles.withUnsafeMutableBufferPointer { h in
       imps.withUnsafeMutableBufferPointer { i in
         nodes.withUnsafeMutableBufferPointer { n in
-          dp_route_set_targets(raw, UInt32(targets.count), h.baseAddress, i.baseAddress, n.baseAddress)
+          dp_route_set_targets(
+            raw, UInt32(targets.count), h.baseAddress, i.baseAddress, n.baseAddress)
         }
       }
     }

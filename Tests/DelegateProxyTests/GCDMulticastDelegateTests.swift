@@ -286,7 +286,8 @@ struct Point: MessageArgument, BitwiseCopyable, Equatable {
     let loud = MulticastProxy()
     try loud.add(Named(cls, "l"), queue: queue("l"))
     #expect(
-      throws: RuntimeError.unrecognizedSelector(className: "MulticastProxy", selector: vanish.selector)
+      throws: RuntimeError.unrecognizedSelector(
+        className: "MulticastProxy", selector: vanish.selector)
     ) { try vanish.send(to: loud, 1, 2.5) }
   }
 
