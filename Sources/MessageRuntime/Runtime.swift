@@ -124,7 +124,9 @@ public enum Runtime {
     }
   }
 
-  /// How many closure IMPs (method closures and forwarding entries) are alive.
+  /// How many closure IMPs (method closures and forwarding entries) are alive. A method a
+  /// route was calling is released after a grace period, on a queue of its own, once the
+  /// route lets go of it: the count can lag such a removal briefly.
   public static var liveClosureIMPCount: Int { ClosureIMP.live.current }
 }
 
