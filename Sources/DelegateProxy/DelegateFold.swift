@@ -1,6 +1,7 @@
 /// One dispatch's running combination of its responders' results, by the method's
 /// ``DelegateRule``: the one place a Swift multicast folds values, for its fast path,
-/// its queued path and its asynchronous aggregation.
+/// its queued path and its asynchronous aggregation. Trivially copyable, so the fast
+/// path keeps it in registers; a custom reducer's values are collected by the caller.
 @usableFromInline
 struct DelegateFold<Result> {
   @usableFromInline let rule: DelegateRule
@@ -10,8 +11,6 @@ struct DelegateFold<Result> {
   @usableFromInline var truth: Bool
   /// How many responders answered.
   @usableFromInline var answered = 0
-  /// Every value, for a custom reducer.
-  @usableFromInline var collected: [Result] = []
 
   @inlinable
   init(_ rule: DelegateRule) {
@@ -31,7 +30,7 @@ struct DelegateFold<Result> {
     case .allTrue: if truth && !DelegateFold.isNonZero(value) { truth = false }
     case .anyTrue: if !truth && DelegateFold.isNonZero(value) { truth = true }
     case .firstNonZero: if result == nil && DelegateFold.isNonZero(value) { result = value }
-    case .custom: collected.append(value)
+    case .custom: break  // the caller collects the values (the general path only)
     }
     return false
   }

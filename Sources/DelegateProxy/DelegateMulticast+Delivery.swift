@@ -46,6 +46,11 @@ extension DelegateMulticast {
     let observers = table.observers[index]
     for o in observers where o.phase == .before { o.notify(arguments) }
     var fold = DelegateFold<Result>(list.rule)
+    var collected: [Result] = []
+    func add(_ value: Result) -> Bool {
+      if list.rule == .custom { collected.append(value) }
+      return fold.add(value)
+    }
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     for responder in list.responders {
       let member = responder.member.takeUnretainedValue()
@@ -61,7 +66,7 @@ extension DelegateMulticast {
         let value = DelegateQueues.isCurrent(queue) ? queued.run() : queue.sync { queued.run() }
         guard let value else { continue }
         if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
-        if fold.add(value) { break }
+        if add(value) { break }
         continue
       }
       if responder.isRemoved { continue }
@@ -74,10 +79,10 @@ extension DelegateMulticast {
       let value = call(responder.slot.pointee, arguments)
       if !responder.isStrong { responder.object.release() }
       if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
-      if fold.add(value) { break }
+      if add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
-    return finish(fold, index, list, table)
+    return finish(fold, index, list, table, collected: collected)
   }
 
   // MARK: Asynchronous aggregation and broadcast
@@ -233,14 +238,15 @@ extension DelegateMulticast {
 
   func fold<Result>(_ values: [Result?], _ plan: AggregatePlan) -> Result {
     var fold = DelegateFold<Result>(plan.rule)
-    for v in values { if let v, fold.add(v) { break } }
+    let answered = values.compactMap { $0 }
+    for v in answered { if fold.add(v) { break } }
     let method = protocolDescription.methods[plan.index]
     switch plan.rule {
     case .allTrue, .anyTrue:
       return DelegateZero.truth(fold.truth, Result.self, for: method.selector.name)
     case .custom:
       guard let reducer = plan.reducer, let type = method.result.encoding else { break }
-      let returnValues = fold.collected.compactMap { v in
+      let returnValues = answered.compactMap { v in
         method.result.cBytes(of: v).map { ReturnValue(type: type, bytes: $0) }
       }
       if let folded = try? reducer.reduce(returnValues, returning: type),

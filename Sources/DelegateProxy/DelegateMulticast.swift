@@ -107,17 +107,23 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
 
   // MARK: Dispatch
 
-  /// Calls `call` on each responder of the method at `index`, under its policy
-  /// (generated conformances call this; `arguments` are the call's arguments).
+  /// Calls `call` on each responder of `message`, under its policy (generated
+  /// conformances call this; `arguments` are the call's arguments). `call` is the
+  /// message's own `invoke`, written out so the loop inlines it; the general path
+  /// (queues, observers) uses `invoke`, which may escape to a delegate's queue.
   @inlinable
   public final func send<Arguments, Result>(
-    _ index: Int, _ arguments: Arguments, _ call: @escaping (Delegate, Arguments) -> Result
+    _ message: DelegateMessage<Delegate, Arguments, Result>, _ arguments: Arguments,
+    _ call: (Delegate, Arguments) -> Result
   ) -> Result {
+    let index = message.index
     let result: Result = Quiescence.readSection {
-      withTable { table in
+      let raw = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring))!
+      return Unmanaged<DelegateResponderTable<Delegate>>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+        table in
         let list = table.lists[index]
         if _slowPath(list.isGeneral) {
-          return deliver(index, list, table, arguments, call)
+          return deliver(index, list, table, arguments, message.invoke)
         }
         var fold = DelegateFold<Result>(list.rule)
         let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
@@ -130,6 +136,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
               continue
             }
           }
+          // Borrowed from the slot: the reference taken above keeps it alive.
           let value = call(responder.slot.pointee, arguments)
           if !responder.isStrong { responder.object.release() }
           if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) {
@@ -137,6 +144,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
           }
           if fold.add(value) { break }
         }
+        if let value = fold.result, list.rule != .allTrue, list.rule != .anyTrue { return value }
         return finish(fold, index, list, table)
       }
     }
@@ -158,24 +166,31 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   @usableFromInline
   final func finish<Result>(
     _ fold: DelegateFold<Result>, _ index: Int, _ list: DelegateResponderList<Delegate>,
-    _ table: DelegateResponderTable<Delegate>
+    _ table: DelegateResponderTable<Delegate>, collected: [Result] = []
   ) -> Result {
-    let method = protocolDescription.methods[index]
+    // The method's description is read only off the common path: copying it retains its
+    // strings and arrays.
     switch fold.rule {
     case .allTrue, .anyTrue:
-      return DelegateZero.truth(fold.truth, Result.self, for: method.selector.name)
+      return DelegateZero.truth(fold.truth, Result.self, for: self.selectorName(index))
     case .custom:
-      return reduce(fold.collected, index, table)
+      return reduce(collected, index, table)
     case .every, .last, .first, .firstNonZero:
       if let value = fold.result { return value }
       if fold.answered == 0 && !list.silentWhenEmpty && fold.rule == .last {
+        let method = protocolDescription.methods[index]
         fatalError(
           "-[\(Self.self) \(method.selector.name)]: no delegate implements \(method.swiftName) "
             + "(last-responder policy; create the multicast with options: .silentWhenEmpty to answer zero)"
         )
       }
-      return DelegateZero.value(Result.self, for: method.selector.name)
+      return DelegateZero.value(Result.self, for: self.selectorName(index))
     }
+  }
+
+  /// The selector name of the method at `index`, for diagnostics.
+  final func selectorName(_ index: Int) -> String {
+    protocolDescription.methods[index].selector.name
   }
 
   /// A custom reducer's fold of `values`, on their C form.

@@ -82,12 +82,12 @@ struct MulticastGenerator {
       lines.append("    init(_ value: Value) { self.value = value }")
       lines.append("  }")
     }
-    for (index, requirement) in model.requirements.enumerated() {
+    for requirement in model.requirements {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// Sends `\(requirement.swiftName)` to the delegates.")
       lines.append("  \(access)\(requirement.signature) {")
       lines.append(
-        "    self.send(\(index), \(requirement.argumentsValueText)) { \(closureArguments) in \(requirement.forwardingCallText) }"
+        "    self.send(Messages().\(requirement.messageName), \(requirement.argumentsValueText)) { \(closureArguments) in \(requirement.forwardingCallText) }"
       )
       lines.append("  }")
     }

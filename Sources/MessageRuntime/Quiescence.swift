@@ -20,10 +20,11 @@ public enum Quiescence {
     return try body()
   }
 
-  /// Enters a read section; pair with ``exit()``.
-  @inlinable static func enter() { dp_read_enter_inline() }
-  /// Leaves a read section.
-  @inlinable static func exit() { dp_read_exit_inline() }
+  /// Enters a read section (nestable); pair with ``exit()`` on the same thread. What
+  /// ``readSection(_:)`` does, for dispatch loops that must not go through a closure.
+  @inlinable public static func enter() { dp_read_enter_inline() }
+  /// Leaves a read section entered with ``enter()``.
+  @inlinable public static func exit() { dp_read_exit_inline() }
 
   /// Whether the calling thread is inside a read section.
   public static var isInReadSection: Bool { dp_in_read_section() }

@@ -90,27 +90,27 @@ import Testing
           }
           /// Sends `sensor(_:didRead:)` to the delegates.
           public func sensor(_ sensor: Sensor, didRead reading: Reading) {
-            self.send(0, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
+            self.send(Messages().sensorDidRead, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
           }
           /// Sends `sensorShouldStart(_:)` to the delegates.
           public func sensorShouldStart(_ sensor: Sensor) -> Bool {
-            self.send(1, sensor) { d, a in d.sensorShouldStart(a) }
+            self.send(Messages().sensorShouldStart, sensor) { d, a in d.sensorShouldStart(a) }
           }
           /// Sends `sensorDidStop(_:)` to the delegates.
           public func sensorDidStop(_ sensor: Sensor) {
-            self.send(2, sensor) { d, a in d.sensorDidStop(a) }
+            self.send(Messages().sensorDidStop, sensor) { d, a in d.sensorDidStop(a) }
           }
           /// Sends `sensor(_:didFailWith:)` to the delegates.
           public func sensor(_ sensor: Sensor, didFailWith code: Int32) {
-            self.send(3, (sensor, code)) { d, a in d.sensor(a.0, didFailWith: a.1) }
+            self.send(Messages().sensorFailedCode, (sensor, code)) { d, a in d.sensor(a.0, didFailWith: a.1) }
           }
           /// Sends `sensorThreshold(_:)` to the delegates.
           public func sensorThreshold(_ sensor: Sensor) -> Double {
-            self.send(4, sensor) { d, a in d.sensorThreshold(a) }
+            self.send(Messages().sensorThreshold, sensor) { d, a in d.sensorThreshold(a) }
           }
           /// Sends `reset()` to the delegates.
           public func reset() {
-            self.send(5, ()) { d, _ in d.reset() }
+            self.send(Messages().reset, ()) { d, _ in d.reset() }
           }
         }
 
@@ -198,7 +198,7 @@ import Testing
           }
           /// Sends `hiddenDidChange(_:)` to the delegates.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
-            self.send(0, value) { d, a in d.hiddenDidChange(a) }
+            self.send(Messages().hiddenDidChange, value) { d, a in d.hiddenDidChange(a) }
           }
         }
         package protocol PackageDelegate: AnyObject {
@@ -228,7 +228,7 @@ import Testing
           }
           /// Sends `packageDidChange()` to the delegates.
           package func packageDidChange() {
-            self.send(0, ()) { d, _ in d.packageDidChange() }
+            self.send(Messages().packageDidChange, ()) { d, _ in d.packageDidChange() }
           }
         }
 
@@ -359,39 +359,39 @@ import Testing
           }
           /// Sends `table(_:didSelect:p0:)` to the delegates.
           func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
-            self.send(0, (_p0, p1, p0)) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
+            self.send(Messages().tableDidSelectP0, (_p0, p1, p0)) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
           }
           /// Sends `table(_:row:)` to the delegates.
           func table(_ table: Table, row p1: Int) -> Double {
-            self.send(1, (table, p1)) { d, a in d.table(a.0, row: a.1) }
+            self.send(Messages().tableRow, (table, p1)) { d, a in d.table(a.0, row: a.1) }
           }
           /// Sends `move(to:)` to the delegates.
           func move(to point: Point) {
-            self.send(2, point) { d, a in d.move(to: a) }
+            self.send(Messages().moveTo, point) { d, a in d.move(to: a) }
           }
           /// Sends `foo(bar:)` to the delegates.
           func foo(bar: Int32) {
-            self.send(3, bar) { d, a in d.foo(bar: a) }
+            self.send(Messages().fooWithBar, bar) { d, a in d.foo(bar: a) }
           }
           /// Sends `fetchDataFor(user:)` to the delegates.
           func fetchDataFor(user: User?) {
-            self.send(4, user) { d, a in d.fetchDataFor(user: a) }
+            self.send(Messages().fetchDataForUser, user) { d, a in d.fetchDataFor(user: a) }
           }
           /// Sends `viewWillMove(toWindow:)` to the delegates.
           func viewWillMove(toWindow window: Window?) {
-            self.send(5, window) { d, a in d.viewWillMove(toWindow: a) }
+            self.send(Messages().viewWillMoveToWindow, window) { d, a in d.viewWillMove(toWindow: a) }
           }
           /// Sends `combine(_:_:)` to the delegates.
           func combine(_ a: Int32, _ b: Int32) -> Int32 {
-            self.send(6, (a, b)) { d, a in d.combine(a.0, a.1) }
+            self.send(Messages().combine, (a, b)) { d, a in d.combine(a.0, a.1) }
           }
           /// Sends `useDefault()` to the delegates.
           func useDefault() {
-            self.send(7, ()) { d, _ in d.useDefault() }
+            self.send(Messages().`default`, ()) { d, _ in d.useDefault() }
           }
           /// Sends `default(for:)` to the delegates.
           func `default`(for value: Int32) {
-            self.send(8, value) { d, a in d.`default`(for: a) }
+            self.send(Messages().defaultFor, value) { d, a in d.`default`(for: a) }
           }
         }
         """#
@@ -457,7 +457,7 @@ import Testing
             }
             /// Sends `nestedDidStop(_:)` to the delegates.
             func nestedDidStop(_ sensor: Sensor) -> Sensor? {
-              self.send(0, sensor) { d, a in d.nestedDidStop(a) }
+              self.send(Messages().nestedDidStop, sensor) { d, a in d.nestedDidStop(a) }
             }
           }
         }
@@ -533,11 +533,11 @@ import Testing
           }
           /// Sends `viewShouldClose(_:)` to the delegates.
           func viewShouldClose(_ view: View) -> Bool {
-            self.send(0, view) { d, a in d.viewShouldClose(a) }
+            self.send(Messages().viewShouldClose, view) { d, a in d.viewShouldClose(a) }
           }
           /// Sends `viewDidReset()` to the delegates.
           func viewDidReset() {
-            self.send(1, ()) { d, _ in d.viewDidReset() }
+            self.send(Messages().viewDidReset, ()) { d, _ in d.viewDidReset() }
           }
         }
         """#
