@@ -68,7 +68,8 @@ let package = Package(
     ),
     .testTarget(
       name: "DelegateProxyTests",
-      dependencies: ["DelegateProxy", "MessageRuntime"]
+      // CTestSupport: C callers of Swift multicasts' IMPs (SwiftProtocolCFaceTests).
+      dependencies: ["DelegateProxy", "MessageRuntime", "CTestSupport"]
     ),
     // Expansion tests of the @Delegate macro and its diagnostics.
     .testTarget(
