@@ -69,14 +69,19 @@ final class DelegateCAdapter<Delegate>: SwiftEntryObject, @unchecked Sendable {
   private func call(_ index: Int, _ frame: DelegateCFrame) {
     // The removed check is the last step before the call (see Quiescence).
     guard !member.isRemoved else { return leave(index, frame) }
-    let weak = member.strong == nil
-    if weak {
-      guard member.object.tryRetain() else { return leave(index, frame) }
+    // One strong reference for the call (a strong member's object is alive, so this
+    // succeeds for it too), handed to the delegate value below and released with it.
+    guard member.object.tryRetain() else { return leave(index, frame) }
+    let delegate = withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { value in
+      // The slot holds the existential at +0: its bits plus the reference just taken make
+      // an owned value, without a second retain.
+      UnsafeMutableRawPointer(value.baseAddress!).copyMemory(
+        from: member.slot, byteCount: MemoryLayout<Delegate>.size)
+      return value.baseAddress!.move()
     }
     let optional = methods.plans[index].isOptional
     let learned = optional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-    methods.calls[index](member.slot.pointee, frame)
-    if weak { member.object.release() }
+    methods.calls[index](delegate, frame)
     if optional && DelegateOptional.learned.load(ordering: .acquiring) != learned {
       face.needsSync.store(true, ordering: .releasing)
     }

@@ -3,14 +3,16 @@ import MessageRuntime
 /// The C face: C code reaches a multicast's plain Swift delegates through real C function
 /// pointers.
 ///
-/// ```c
-/// // C: a message-shaped call, as to any runtime object
-/// typedef void (*did_read_fn)(dp_id, dp_sel, void *sensor, struct Reading);
-/// ((did_read_fn)imp)(proxy, sel, sensor, reading);
-/// ```
 /// ```swift
-/// let imp = try multicast.imp(for: \.sensorDidRead)   // IMP.cFunction for C
-/// callFromC(imp.cFunction, multicast.cObject, multicast.selector(for: \.sensorDidRead).cSelector)
+/// let proxy = SensorDelegateMulticast()
+/// try proxy.add(display)                                   // plain Swift classes
+/// c_library_set_reading_callback(                          // a C library's one slot
+///   try proxy.imp(for: \.sensorDidRead).cFunction, try proxy.cObject,
+///   proxy.selector(for: \.sensorDidRead).cSelector)
+/// ```
+/// ```c
+/// // C: calls it as any IMP; a Swift object travels as void *, a struct by value
+/// ((void (*)(dp_id, dp_sel, void *, struct reading))imp)(self, cmd, sensor, r);
 /// ```
 ///
 /// Behind `cObject` is ``runtimeProxy``, a ``MulticastProxy`` the multicast keeps in step
