@@ -22,7 +22,9 @@ final class DelegateCAdapter<Delegate>: SwiftEntryObject, @unchecked Sendable {
   /// The adapter's membership in the runtime proxy's routes, once added.
   let membership = Lock<RouteMembership?>(nil)
 
-  init(member: DelegateMember<Delegate>, methods: DelegateCMethods<Delegate>, face: DelegateCFaceFlags) {
+  init(
+    member: DelegateMember<Delegate>, methods: DelegateCMethods<Delegate>, face: DelegateCFaceFlags
+  ) {
     self.member = member
     self.methods = methods
     self.face = face
@@ -50,7 +52,8 @@ final class DelegateCAdapter<Delegate>: SwiftEntryObject, @unchecked Sendable {
         if !setEntryMethod(plan.selector, signature: plan.signature) {
           // Arguments or result in memory: libffi's closure path, decoding from the
           // invocation. Unowned: the method belongs to this adapter.
-          _ = try? setMethod(plan.selector, signature: plan.signature) { [unowned self] invocation in
+          _ = try? setMethod(plan.selector, signature: plan.signature) {
+            [unowned self] invocation in
             self.call(index, DelegateCFrame(method: plan, invocation: invocation))
           }
         }

@@ -33,7 +33,8 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
     let proto = try description.runtimeProtocol()
     guard calls.count == description.methods.count else {
       fatalError(
-        "\(description.name): the multicast has \(calls.count) C calls for \(description.methods.count) methods; declare the protocol with @Delegate")
+        "\(description.name): the multicast has \(calls.count) C calls for \(description.methods.count) methods; declare the protocol with @Delegate"
+      )
     }
     let plans = description.methods.map { m in
       DelegateCMethod(m, signature: proto.requirement(for: m.selector)!.signature)
@@ -48,7 +49,9 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
   func dropGone(_ members: [DelegateMember<Delegate>]) {
     let gone = members.filter { $0.isRemoved || !$0.isAlive }
     guard !gone.isEmpty else { return }
-    let memberships = adapters.withLock { a in gone.compactMap { a[$0.id] } }.map { $0.membership.withLock { $0 } }
+    let memberships = adapters.withLock { a in gone.compactMap { a[$0.id] } }.map {
+      $0.membership.withLock { $0 }
+    }
     for m in memberships { m?.markRemoved() }
   }
 

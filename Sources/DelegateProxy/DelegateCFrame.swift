@@ -98,11 +98,13 @@ final class DelegateCMethod: @unchecked Sendable {
     let argumentSlots = parameters.indices.map { i in slots.filter { $0.argument == i + 2 } }
     let resultSlots = signature.entryResultSlots ?? []
     directArguments = parameters.indices.map { i in
-      DelegateCMethod.directOffset(argumentSlots[i], parameters[i], signature.argumentLayouts[i + 2].size)
+      DelegateCMethod.directOffset(
+        argumentSlots[i], parameters[i], signature.argumentLayouts[i + 2].size)
     }
     directResult =
       signature.returnsVoid
-      ? -1 : DelegateCMethod.directOffset(resultSlots, description.result, signature.returnLayout.size)
+      ? -1
+      : DelegateCMethod.directOffset(resultSlots, description.result, signature.returnLayout.size)
     self.parameters = parameters
     self.argumentSlots = argumentSlots
     self.resultSlots = resultSlots
@@ -111,7 +113,9 @@ final class DelegateCMethod: @unchecked Sendable {
 
   /// The frame offset of a value of `type` and C size `cSize` held whole in one slot,
   /// whose Swift bytes are its C bytes; -1 otherwise.
-  private static func directOffset(_ slots: [SwiftEntrySlot], _ type: DelegateValueType, _ cSize: Int)
+  private static func directOffset(
+    _ slots: [SwiftEntrySlot], _ type: DelegateValueType, _ cSize: Int
+  )
     -> Int
   {
     guard slots.count == 1, slots[0].offset == 0, slots[0].size == cSize, type.isBitwiseInC else {
@@ -136,7 +140,8 @@ final class DelegateCMethod: @unchecked Sendable {
       let c = buffer.baseAddress!
       c.initializeMemory(as: UInt8.self, repeating: 0, count: 32)
       for slot in argumentSlots[index] {
-        (c + slot.offset).copyMemory(from: frame.registers! + slot.frameOffset, byteCount: slot.size)
+        (c + slot.offset).copyMemory(
+          from: frame.registers! + slot.frameOffset, byteCount: slot.size)
       }
       return type.readC(from: c, as: T.self)
     }
@@ -169,7 +174,8 @@ final class DelegateCMethod: @unchecked Sendable {
       c.initializeMemory(as: UInt8.self, repeating: 0, count: 32)
       result.writeC(value, to: c)
       for slot in resultSlots {
-        (frame.registers! + slot.frameOffset).copyMemory(from: c + slot.offset, byteCount: slot.size)
+        (frame.registers! + slot.frameOffset).copyMemory(
+          from: c + slot.offset, byteCount: slot.size)
       }
     }
   }

@@ -39,14 +39,17 @@ extension DelegateMulticast {
   }
 
   /// The selector of the method `message` names (`_cmd` for C callers).
-  public final func selector<Arguments, Result>(for message: MessageKey<Arguments, Result>) -> Selector {
+  public final func selector<Arguments, Result>(for message: MessageKey<Arguments, Result>)
+    -> Selector
+  {
     protocolDescription.methods[index(of: message)].selector
   }
 
   /// The implementation C calls for `message` with ``cObject`` as `self`
   /// (`methodForSelector:`): a real C function pointer that reaches every delegate under
   /// the method's policy. Look it up again after changing membership or policies.
-  public final func imp<Arguments, Result>(for message: MessageKey<Arguments, Result>) throws -> IMP {
+  public final func imp<Arguments, Result>(for message: MessageKey<Arguments, Result>) throws -> IMP
+  {
     let face = try cFace()
     if face.flags.needsSync.load(ordering: .acquiring) { syncCFace() }
     return try face.proxy.imp(for: selector(for: message))
@@ -71,7 +74,8 @@ extension DelegateMulticast {
     guard let face = cFaceSlot.withLock({ $0 }) else { return }
     face.sync {
       state.withLock { s in
-        DelegateCSnapshot(members: s.members, defaultPolicy: s.defaultPolicy, overrides: s.overrides)
+        DelegateCSnapshot(
+          members: s.members, defaultPolicy: s.defaultPolicy, overrides: s.overrides)
       }
     }
   }

@@ -31,7 +31,9 @@ extension DelegateValueType {
       return withUnsafeTemporaryAllocation(of: T.self, capacity: 1) { slot in
         let raw = UnsafeMutableRawPointer(slot.baseAddress!)
         raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.size)
-        for c in copies { (raw + c.swiftOffset).copyMemory(from: source + c.cOffset, byteCount: c.size) }
+        for c in copies {
+          (raw + c.swiftOffset).copyMemory(from: source + c.cOffset, byteCount: c.size)
+        }
         return slot.baseAddress!.move()
       }
     case .messageArgument(let argument)?:
@@ -48,14 +50,17 @@ extension DelegateValueType {
   func writeC<T>(_ value: T, to destination: UnsafeMutableRawPointer) {
     switch conversion {
     case .bitwise(let swiftSize, _)?:
-      withUnsafeBytes(of: value) { destination.copyMemory(from: $0.baseAddress!, byteCount: swiftSize) }
+      withUnsafeBytes(of: value) {
+        destination.copyMemory(from: $0.baseAddress!, byteCount: swiftSize)
+      }
     case .object?:
       // The address, +0: the C caller receives the object without a reference.
       withUnsafeBytes(of: value) { destination.copyMemory(from: $0.baseAddress!, byteCount: 8) }
     case .fields(let copies, _, _)?:
       withUnsafeBytes(of: value) { src in
         for c in copies {
-          (destination + c.cOffset).copyMemory(from: src.baseAddress! + c.swiftOffset, byteCount: c.size)
+          (destination + c.cOffset).copyMemory(
+            from: src.baseAddress! + c.swiftOffset, byteCount: c.size)
         }
       }
     case .messageArgument?:

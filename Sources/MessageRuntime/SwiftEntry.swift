@@ -102,7 +102,8 @@ extension MethodSignature {
     guard let plan = registerPlan else { return nil }
     let resultBase = (Int(DP_GP_REGS) + Int(DP_FP_REGS)) * 8
     return plan.resultPieces.map { p in
-      SwiftEntrySlot(argument: 0, offset: p.offset, size: p.size, frameOffset: resultBase + p.word * 8)
+      SwiftEntrySlot(
+        argument: 0, offset: p.offset, size: p.size, frameOffset: resultBase + p.word * 8)
     }
   }
 }

@@ -55,7 +55,9 @@ struct SwiftProtocolCFaceTests {
 
   @Test func aPaddedStructByValueFromCReachesEveryDelegateInOrderOnTheRegisterRoute() throws {
     let log = SensorLog()
-    let (a, b, c) = (CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log))
+    let (a, b, c) = (
+      CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log)
+    )
     let proxy = SensorDelegateMulticast()
     try proxy.add(a)
     try proxy.add(b)
@@ -83,7 +85,8 @@ struct SwiftProtocolCFaceTests {
     let selector = proxy.selector(for: \.sensorShouldStart)
 
     #expect(try shouldStart(proxy) == true)  // last responder
-    #expect(log.entries == ["no shouldStart probe", "yes1 shouldStart probe", "yes2 shouldStart probe"])
+    #expect(
+      log.entries == ["no shouldStart probe", "yes1 shouldStart probe", "yes2 shouldStart probe"])
     #expect(try proxy.runtimeProxy.fastPath(for: selector) == .registers)
 
     try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
@@ -110,7 +113,8 @@ struct SwiftProtocolCFaceTests {
     try proxy.add(low)
     try proxy.add(high)
     #expect(try threshold(proxy) == -30.5)
-    #expect(try proxy.runtimeProxy.fastPath(for: proxy.selector(for: \.sensorThreshold)) == .registers)
+    #expect(
+      try proxy.runtimeProxy.fastPath(for: proxy.selector(for: \.sensorThreshold)) == .registers)
     try proxy.setPolicy(.firstResponder, for: \.sensorThreshold)
     #expect(try threshold(proxy) == 10.25)
     withExtendedLifetime((low, high)) {}
@@ -147,13 +151,16 @@ struct SwiftProtocolCFaceTests {
 
   @Test func aRemovedDelegateIsNeverCalledFromC() throws {
     let log = SensorLog()
-    let (a, b, c) = (CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log))
+    let (a, b, c) = (
+      CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log)
+    )
     let proxy = SensorDelegateMulticast()
     for d in [a, b, c] { try proxy.add(d) }
     let imp = try proxy.imp(for: \.sensorDidRead)  // looked up before the removal
     proxy.remove(b)
     dp_test_c_sensor_did_read(
-      imp.cFunction, try proxy.cObject, proxy.selector(for: \.sensorDidRead).cSelector, sensorPointer,
+      imp.cFunction, try proxy.cObject, proxy.selector(for: \.sensorDidRead).cSelector,
+      sensorPointer,
       dp_test_reading(celsius: 4, sensor_id: 4))
     #expect(log.entries == ["a probe 4.0 #4", "c probe 4.0 #4"])
     #expect(try proxy.runtimeProxy.count == 2)
