@@ -18,3 +18,7 @@ void dp_test_c_sensor_did_stop(dp_imp imp, dp_id self, dp_sel cmd, void *sensor)
 double dp_test_c_sensor_threshold(dp_imp imp, dp_id self, dp_sel cmd, void *sensor) {
   return ((double (*)(dp_id, dp_sel, void *))imp)(self, cmd, sensor);
 }
+
+dp_test_box dp_test_c_place(dp_imp imp, dp_id self, dp_sel cmd, dp_test_box box, int64_t at) {
+  return ((dp_test_box (*)(dp_id, dp_sel, dp_test_box, int64_t))imp)(self, cmd, box, at);
+}

@@ -22,6 +22,31 @@ final class CFaceListener: SensorDelegate, @unchecked Sendable {
   }
 }
 
+struct Box: Equatable {
+  var x: Double
+  var y: Double
+  var z: Double
+}
+
+/// A protocol whose method passes and returns a struct in memory.
+@Delegate
+protocol BoxDelegate: AnyObject {
+  func place(_ box: Box, at index: Int) -> Box
+}
+
+final class BoxMover: BoxDelegate, @unchecked Sendable {
+  let shift: Double
+  let log: SensorLog
+  init(shift: Double, log: SensorLog) {
+    self.shift = shift
+    self.log = log
+  }
+  func place(_ box: Box, at index: Int) -> Box {
+    log.append("\(shift) \(box.x) \(box.y) \(box.z) @\(index)")
+    return Box(x: box.x + shift, y: box.y, z: box.z * Double(index))
+  }
+}
+
 /// C callers reaching plain Swift delegates through `imp(for:)` and the C routes.
 @Suite("Swift protocols from C")
 struct SwiftProtocolCFaceTests {
@@ -209,5 +234,23 @@ struct SwiftProtocolCFaceTests {
     }
     #expect(weakDelegate == nil)
     #expect(weakProxy == nil)
+  }
+
+  @Test func aSignatureInMemoryTakesTheClosurePathFromC() throws {
+    let log = SensorLog()
+    let (a, b) = (BoxMover(shift: 1, log: log), BoxMover(shift: 100, log: log))
+    let proxy = BoxDelegateMulticast()
+    try proxy.add(a)
+    try proxy.add(b)
+    let selector = proxy.selector(for: \.placeAt)
+    let result = dp_test_c_place(
+      try proxy.imp(for: \.placeAt).cFunction, try proxy.cObject, selector.cSelector,
+      dp_test_box(x: 1.5, y: -2, z: 3), 4)
+    #expect(log.entries == ["1.0 1.5 -2.0 3.0 @4", "100.0 1.5 -2.0 3.0 @4"])
+    #expect(result.x == 101.5 && result.y == -2 && result.z == 12)  // the last responder's
+    for adapter in try proxy.runtimeProxy.delegates {
+      #expect(adapter.method(for: selector)?.isClosureBacked == true)
+    }
+    withExtendedLifetime((a, b)) {}
   }
 }

@@ -26,4 +26,13 @@ void dp_test_c_sensor_did_stop(dp_imp imp, dp_id self, dp_sel cmd, void *sensor)
 /// `sensorThreshold:` (d@:^v).
 double dp_test_c_sensor_threshold(dp_imp imp, dp_id self, dp_sel cmd, void *sensor);
 
+/// The C form of the tests' `struct Box { var x, y, z: Double }`: 24 bytes, passed and
+/// returned in memory (no register entry: the adapters take libffi's closure path).
+typedef struct dp_test_box {
+  double x, y, z;
+} dp_test_box;
+
+/// `place:at:` ({Box=ddd}@:{Box=ddd}q).
+dp_test_box dp_test_c_place(dp_imp imp, dp_id self, dp_sel cmd, dp_test_box box, int64_t at);
+
 #endif
