@@ -22,3 +22,7 @@ double dp_test_c_sensor_threshold(dp_imp imp, dp_id self, dp_sel cmd, void *sens
 dp_test_box dp_test_c_place(dp_imp imp, dp_id self, dp_sel cmd, dp_test_box box, int64_t at) {
   return ((dp_test_box (*)(dp_id, dp_sel, dp_test_box, int64_t))imp)(self, cmd, box, at);
 }
+
+int64_t dp_test_c_frames(dp_imp imp, dp_id self, dp_sel cmd, int64_t count) {
+  return ((int64_t (*)(dp_id, dp_sel, int64_t))imp)(self, cmd, count);
+}

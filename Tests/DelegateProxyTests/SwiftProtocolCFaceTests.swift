@@ -47,6 +47,22 @@ final class BoxMover: BoxDelegate, @unchecked Sendable {
   }
 }
 
+/// A main-actor protocol: its C calls reach the delegates through MainActor.assumeIsolated.
+@MainActor
+@Delegate
+protocol ScreenDelegate: AnyObject {
+  func frames(_ count: Int) -> Int
+}
+
+@MainActor
+final class ScreenCounter: ScreenDelegate {
+  var seen = 0
+  func frames(_ count: Int) -> Int {
+    seen += count
+    return seen * 10
+  }
+}
+
 /// C callers reaching plain Swift delegates through `imp(for:)` and the C routes.
 @Suite("Swift protocols from C")
 struct SwiftProtocolCFaceTests {
@@ -252,5 +268,19 @@ struct SwiftProtocolCFaceTests {
       #expect(adapter.method(for: selector)?.isClosureBacked == true)
     }
     withExtendedLifetime((a, b)) {}
+  }
+
+  @MainActor
+  @Test func aMainActorProtocolIsReachedFromCOnTheMainActor() throws {
+    let (a, b) = (ScreenCounter(), ScreenCounter())
+    let proxy = ScreenDelegateMulticast()
+    try proxy.add(a)
+    try proxy.add(b)
+    _ = b.frames(1)
+    let got = dp_test_c_frames(
+      try proxy.imp(for: \.frames).cFunction, try proxy.cObject,
+      proxy.selector(for: \.frames).cSelector, 2)
+    #expect(a.seen == 2 && b.seen == 3)
+    #expect(got == 30)
   }
 }

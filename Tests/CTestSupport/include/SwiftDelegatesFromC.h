@@ -35,4 +35,7 @@ typedef struct dp_test_box {
 /// `place:at:` ({Box=ddd}@:{Box=ddd}q).
 dp_test_box dp_test_c_place(dp_imp imp, dp_id self, dp_sel cmd, dp_test_box box, int64_t at);
 
+/// `frames:` (q@:q).
+int64_t dp_test_c_frames(dp_imp imp, dp_id self, dp_sel cmd, int64_t count);
+
 #endif
