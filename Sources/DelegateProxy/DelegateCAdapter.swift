@@ -9,27 +9,22 @@ import Synchronization
 /// It holds the delegate's ``DelegateMember`` (so the delegate as the multicast does:
 /// unowned unless strong), never calls a removed member or one whose deinit has begun,
 /// and holds nothing that leads back to the multicast.
-final class DelegateCAdapter<Delegate>: SwiftEntryObject, @unchecked Sendable {
-  // @unchecked Sendable: `member` and `methods` are immutable; `installed` and
-  // `membership` are behind locks; `face` is an atomic flag holder.
+///
+/// The per-message path (``DelegateCReceiver``) is not generic: unspecialized generic
+/// code would look up type metadata (the calls' function types) on every message.
+final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
+  // @unchecked Sendable: `member` is immutable; `installed` is behind a lock.
 
   let member: DelegateMember<Delegate>
-  let methods: DelegateCMethods<Delegate>
-  /// Set when a call learned that the delegate's class lacks an optional method.
-  let face: DelegateCFaceFlags
   /// The selectors installed as methods (by method index).
   private let installed: Lock<[Bool]>
-  /// The adapter's membership in the runtime proxy's routes, once added.
-  let membership = Lock<RouteMembership?>(nil)
 
-  init(
-    member: DelegateMember<Delegate>, methods: DelegateCMethods<Delegate>, face: DelegateCFaceFlags
-  ) {
+  init(member: DelegateMember<Delegate>, methods: DelegateCMethods, face: DelegateCFaceFlags) {
     self.member = member
-    self.methods = methods
-    self.face = face
     installed = Lock([Bool](repeating: false, count: methods.plans.count))
-    super.init()
+    super.init(
+      object: member.object, slot: UnsafeMutableRawPointer(member.slot),
+      slotSize: MemoryLayout<Delegate>.size, state: member, methods: methods, face: face)
     _ = installMethods()
   }
 
@@ -61,30 +56,66 @@ final class DelegateCAdapter<Delegate>: SwiftEntryObject, @unchecked Sendable {
       return changed
     }
   }
+}
 
-  override func receive(_ selector: Selector, frame: SwiftEntryFrame) {
+/// What an adapter needs to know of its member per message.
+protocol DelegateCMemberState: AnyObject {
+  /// Whether the member was removed.
+  var isRemoved: Bool { get }
+}
+
+extension DelegateMember: DelegateCMemberState {}
+
+/// The per-message half of ``DelegateCAdapter``, free of generics.
+class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
+  // @unchecked Sendable: every property is immutable except `membership`, behind a lock.
+
+  /// The delegate's object (kept allocated by its member) and its existential slot (+0).
+  let object: UnownedObject
+  let slot: UnsafeMutableRawPointer
+  let slotSize: Int
+  let state: any DelegateCMemberState
+  let methods: DelegateCMethods
+  /// Raised when a call found its member gone or learned a missing optional method.
+  let face: DelegateCFaceFlags
+  /// The adapter's membership in the runtime proxy's routes, once added.
+  let membership = Lock<RouteMembership?>(nil)
+
+  init(
+    object: UnownedObject, slot: UnsafeMutableRawPointer, slotSize: Int,
+    state: any DelegateCMemberState, methods: DelegateCMethods, face: DelegateCFaceFlags
+  ) {
+    self.object = object
+    self.slot = slot
+    self.slotSize = slotSize
+    self.state = state
+    self.methods = methods
+    self.face = face
+    super.init()
+  }
+
+  override final func receive(_ selector: Selector, frame: SwiftEntryFrame) {
     guard let index = methods.index(of: selector) else { return }
     call(index, DelegateCFrame(method: methods.plans[index], registers: frame.base))
   }
 
   /// Calls the delegate's method `index` unless it was removed or is being deallocated
-  /// (then the C caller receives zero, and the adapter leaves the routes).
-  private func call(_ index: Int, _ frame: DelegateCFrame) {
+  /// (then the C caller receives zero, or true under all-true, and the adapter leaves
+  /// the routes).
+  final func call(_ index: Int, _ frame: DelegateCFrame) {
     // The removed check is the last step before the call (see Quiescence).
-    guard !member.isRemoved else { return leave(index, frame) }
+    guard !state.isRemoved else { return leave(index, frame) }
     // One strong reference for the call (a strong member's object is alive, so this
-    // succeeds for it too), handed to the delegate value below and released with it.
-    guard member.object.tryRetain() else { return leave(index, frame) }
-    let delegate = withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { value in
-      // The slot holds the existential at +0: its bits plus the reference just taken make
-      // an owned value, without a second retain.
-      UnsafeMutableRawPointer(value.baseAddress!).copyMemory(
-        from: member.slot, byteCount: MemoryLayout<Delegate>.size)
-      return value.baseAddress!.move()
-    }
+    // succeeds for it too), handed to the delegate value the call takes and releases.
+    guard object.tryRetain() else { return leave(index, frame) }
     let optional = methods.plans[index].isOptional
     let learned = optional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-    methods.calls[index](delegate, frame)
+    withUnsafeTemporaryAllocation(byteCount: slotSize, alignment: 16) { value in
+      // The slot holds the existential at +0: its bits plus the reference just taken
+      // make an owned value, which the call moves out.
+      value.baseAddress!.copyMemory(from: slot, byteCount: slotSize)
+      methods.calls[index](value.baseAddress!, frame)
+    }
     if optional && DelegateOptional.learned.load(ordering: .acquiring) != learned {
       face.needsSync.store(true, ordering: .releasing)
     }
@@ -99,16 +130,19 @@ final class DelegateCAdapter<Delegate>: SwiftEntryObject, @unchecked Sendable {
 }
 
 /// What every adapter of one multicast shares: the protocol's methods as C reaches them
-/// and the generated calls, by method index.
-final class DelegateCMethods<Delegate>: Sendable {
+/// and the generated calls, by method index, with the delegate's type erased.
+final class DelegateCMethods: Sendable {
   let plans: [DelegateCMethod]
-  let calls: [DelegateCCall<Delegate>]
+  /// Each takes an owned delegate value (moved out of the pointer) and the frame.
+  let calls: [@Sendable (UnsafeMutableRawPointer, DelegateCFrame) -> Void]
   /// The selectors, for finding a method from `_cmd` (protocols are short: a scan).
   private let selectors: [Selector]
 
-  init(plans: [DelegateCMethod], calls: [DelegateCCall<Delegate>]) {
+  init<Delegate>(plans: [DelegateCMethod], calls: [DelegateCCall<Delegate>]) {
     self.plans = plans
-    self.calls = calls
+    self.calls = calls.map { call in
+      { value, frame in call(value.assumingMemoryBound(to: Delegate.self).move(), frame) }
+    }
     selectors = plans.map(\.selector)
   }
 

@@ -16,7 +16,7 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
 
   /// The runtime face C messages.
   let proxy: MulticastProxy
-  let methods: DelegateCMethods<Delegate>
+  let methods: DelegateCMethods
   let flags = DelegateCFaceFlags()
   /// Adapters by member id. A leaf lock: nothing is called while it is held.
   private let adapters = Lock<[UInt64: DelegateCAdapter<Delegate>]>([:])
