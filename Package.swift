@@ -97,7 +97,10 @@ let package = Package(
     ),
     .testTarget(
       name: "DelegateProxyTests",
-      dependencies: ["DelegateProxy", "MessageRuntime", "CMessageRuntime", "TestSupport"]
+      // CTestSupport: C callers of Swift multicasts' IMPs (SwiftProtocolCFaceTests).
+      dependencies: [
+        "DelegateProxy", "MessageRuntime", "CMessageRuntime", "TestSupport", "CTestSupport",
+      ]
     ),
     // Expansion tests of the @Delegate macro and its diagnostics.
     .testTarget(

@@ -6,3 +6,4 @@
 #include "dp_quiesce_inline.h"
 #include "dp_route.h"
 #include "dp_swift_object.h"
+#include "dp_swift_entry.h"

@@ -82,6 +82,7 @@ struct MulticastGenerator {
       lines.append("    init(_ value: Value) { self.value = value }")
       lines.append("  }")
     }
+    lines.append(contentsOf: cCalls)
     for requirement in model.requirements {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// Sends `\(requirement.swiftName)` to the delegates.")
@@ -105,6 +106,43 @@ struct MulticastGenerator {
       "let c = _MainActorCall(\(captured))",
       "return MainActor.assumeIsolated { \(unpacked); return _MainActorCall(\(requirement.forwardingCallText)) }.value",
     ]
+  }
+
+  /// The override of `cCalls`: per method, in declaration order, a closure that reads the
+  /// arguments of a C call from its frame, calls one delegate and writes the result back
+  /// (`DelegateMulticast+C.swift` runs them for C callers of `imp(for:)`).
+  private var cCalls: [String] {
+    guard !model.requirements.isEmpty else { return [] }
+    let access = model.access.prefix
+    let existential = "any \(model.name)"
+    var lines = [
+      "  /// `\(model.name)`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.",
+      "  \(access)override class var cCalls: [DelegateCCall<\(existential)>] { _cCalls }",
+      "  nonisolated private static let _cCalls: [DelegateCCall<\(existential)>] = [",
+    ]
+    for requirement in model.requirements {
+      let call = Self.frameCallText(requirement)
+      if model.isMainActor {
+        lines.append("    { d, f in")
+        lines.append("      let c = _MainActorCall((d, f))")
+        lines.append("      MainActor.assumeIsolated { let (d, f) = c.value; \(call) }")
+        lines.append("    },")
+      } else {
+        lines.append("    { d, f in \(call) },")
+      }
+    }
+    lines.append("  ]")
+    return lines
+  }
+
+  /// The call of `requirement` on delegate `d` with its arguments read from frame `f`,
+  /// its result (if any) written back: `f.setResult(d.sensorShouldStart(f.argument(0)))`.
+  static func frameCallText(_ requirement: DelegateRequirement) -> String {
+    let arguments = requirement.parameters.enumerated().map { index, parameter in
+      parameter.label == nil ? "f.argument(\(index))" : "\(parameter.labelText): f.argument(\(index))"
+    }
+    let call = "d.\(requirement.nameText)(\(arguments.joined(separator: ", ")))"
+    return requirement.result == nil ? call : "f.setResult(\(call))"
   }
 
   /// An example of a handle in use, for the `Messages` doc comment.

@@ -88,6 +88,16 @@ import Testing
               DelegateMessage(index: 5) { d, _ in d.reset() }
             }
           }
+          /// `SensorDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
+          public override class var cCalls: [DelegateCCall<any SensorDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [DelegateCCall<any SensorDelegate>] = [
+            { d, f in d.sensor(f.argument(0), didRead: f.argument(1)) },
+            { d, f in f.setResult(d.sensorShouldStart(f.argument(0))) },
+            { d, f in d.sensorDidStop(f.argument(0)) },
+            { d, f in d.sensor(f.argument(0), didFailWith: f.argument(1)) },
+            { d, f in f.setResult(d.sensorThreshold(f.argument(0))) },
+            { d, f in d.reset() },
+          ]
           /// Sends `sensor(_:didRead:)` to the delegates.
           public func sensor(_ sensor: Sensor, didRead reading: Reading) {
             self.send(Messages().sensorDidRead, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
@@ -196,6 +206,11 @@ import Testing
               DelegateMessage(index: 0) { d, a in d.hiddenDidChange(a) }
             }
           }
+          /// `HiddenDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
+          fileprivate override class var cCalls: [DelegateCCall<any HiddenDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [DelegateCCall<any HiddenDelegate>] = [
+            { d, f in f.setResult(d.hiddenDidChange(f.argument(0))) },
+          ]
           /// Sends `hiddenDidChange(_:)` to the delegates.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
             self.send(Messages().hiddenDidChange, value) { d, a in d.hiddenDidChange(a) }
@@ -226,6 +241,11 @@ import Testing
               DelegateMessage(index: 0) { d, _ in d.packageDidChange() }
             }
           }
+          /// `PackageDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
+          package override class var cCalls: [DelegateCCall<any PackageDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [DelegateCCall<any PackageDelegate>] = [
+            { d, f in d.packageDidChange() },
+          ]
           /// Sends `packageDidChange()` to the delegates.
           package func packageDidChange() {
             self.send(Messages().packageDidChange, ()) { d, _ in d.packageDidChange() }
@@ -357,6 +377,19 @@ import Testing
               DelegateMessage(index: 8) { d, a in d.`default`(for: a) }
             }
           }
+          /// `TableDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
+          override class var cCalls: [DelegateCCall<any TableDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [DelegateCCall<any TableDelegate>] = [
+            { d, f in d.table(f.argument(0), didSelect: f.argument(1), p0: f.argument(2)) },
+            { d, f in f.setResult(d.table(f.argument(0), row: f.argument(1))) },
+            { d, f in d.move(to: f.argument(0)) },
+            { d, f in d.foo(bar: f.argument(0)) },
+            { d, f in d.fetchDataFor(user: f.argument(0)) },
+            { d, f in d.viewWillMove(toWindow: f.argument(0)) },
+            { d, f in f.setResult(d.combine(f.argument(0), f.argument(1))) },
+            { d, f in d.useDefault() },
+            { d, f in d.`default`(for: f.argument(0)) },
+          ]
           /// Sends `table(_:didSelect:p0:)` to the delegates.
           func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
             self.send(Messages().tableDidSelectP0, (_p0, p1, p0)) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
@@ -455,6 +488,11 @@ import Testing
                 DelegateMessage(index: 0) { d, a in d.nestedDidStop(a) }
               }
             }
+            /// `NestedDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
+            override class var cCalls: [DelegateCCall<any NestedDelegate>] { _cCalls }
+            nonisolated private static let _cCalls: [DelegateCCall<any NestedDelegate>] = [
+              { d, f in f.setResult(d.nestedDidStop(f.argument(0))) },
+            ]
             /// Sends `nestedDidStop(_:)` to the delegates.
             func nestedDidStop(_ sensor: Sensor) -> Sensor? {
               self.send(Messages().nestedDidStop, sensor) { d, a in d.nestedDidStop(a) }
@@ -531,6 +569,18 @@ import Testing
             let value: Value
             init(_ value: Value) { self.value = value }
           }
+          /// `ViewDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
+          override class var cCalls: [DelegateCCall<any ViewDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [DelegateCCall<any ViewDelegate>] = [
+            { d, f in
+              let c = _MainActorCall((d, f))
+              MainActor.assumeIsolated { let (d, f) = c.value; f.setResult(d.viewShouldClose(f.argument(0))) }
+            },
+            { d, f in
+              let c = _MainActorCall((d, f))
+              MainActor.assumeIsolated { let (d, f) = c.value; d.viewDidReset() }
+            },
+          ]
           /// Sends `viewShouldClose(_:)` to the delegates.
           func viewShouldClose(_ view: View) -> Bool {
             self.send(Messages().viewShouldClose, view) { d, a in d.viewShouldClose(a) }

@@ -65,6 +65,13 @@ public enum SwiftRowKind: String, CaseIterable, Sendable {
   /// without the delegator's weak load (every weak load of an object goes through its
   /// side table).
   case protocolProxyStrongSlot = "swift_protocol_proxy_strong_slot"
+  /// A C loop calling N `@convention(c)` functions, each calling one delegate's Swift
+  /// method (found from `self`, unretained): the limit for C calling Swift.
+  case cToSwiftDirect = "c_to_swift_direct"
+  /// The C caller loop calling a @Delegate multicast's `imp(for:)` with its `cObject`:
+  /// the C route replays into each weak member's static C entry into Swift
+  /// (last-responder policy).
+  case cToSwiftProxy = "c_to_swift_proxy"
 }
 
 struct WeakListener {
@@ -130,20 +137,24 @@ extension Workload {
       let proxy = BenchListenerMulticast()
       for l in listeners { try! proxy.add(l) }
       keep.append(proxy)
-      run =
-        signature == .qd
-        ? { n in SwiftRows.strongValue([proxy], n) }
-        : { n in SwiftRows.strongObserve([proxy], subject, n) }
-      check = {
-        proxy.value(5, scale: 0.5) == expected(5)
-          ? nil : "swift_protocol_proxy_strong_slot: wrong value"
-      }
+      run = signature == .qd ? { n in SwiftRows.strongValue([proxy], n) } : { n in SwiftRows.strongObserve([proxy], subject, n) }
+      check = { proxy.value(5, scale: 0.5) == expected(5) ? nil : "swift_protocol_proxy_strong_slot: wrong value" }
+    case .cToSwiftDirect, .cToSwiftProxy:
+      let c = CToSwiftRows.make(kind, signature, listeners: listeners, subject: subject, expected: expected(5))
+      run = c.run
+      check = c.check
+      keep += c.keep
+    }
+    let path: String
+    switch kind {
+    case .protocolProxy, .protocolProxyStrongSlot: path = "swift-delegate-multicast"
+    case .cToSwiftDirect: path = "c-to-swift-thunks"
+    case .cToSwiftProxy: path = "c-route-to-swift-entries"
+    case .strongArray, .weakArray: path = "swift-loop"
     }
     return Workload(
       name: kind.rawValue, signature: signature, fanout: fanout, responders: fanout,
-      path: kind == .protocolProxy || kind == .protocolProxyStrongSlot
-        ? "swift-delegate-multicast" : "swift-loop", keepAlive: keep + [subject],
-      check: check, run: run)
+      path: path, keepAlive: keep + [subject], check: check, run: run)
   }
 }
 
@@ -219,5 +230,83 @@ enum SwiftRows {
     let start = bs_now_ns()
     for _ in 0..<n { delegator.delegate?.observe(subject) }
     return bs_now_ns() &- start
+  }
+}
+
+// MARK: C calling Swift
+
+/// `@convention(c)` thunks of the benchmark signatures, one per listener class: each finds
+/// its listener from `self` (unretained) and calls its Swift method.
+private let valueThunkA: @convention(c) (bs_id?, bs_sel?, Int64, Double) -> Int64 = { me, _, a, d in
+  Int64(Unmanaged<ListenerA>.fromOpaque(me!)._withUnsafeGuaranteedRef { $0.value(Int(a), scale: d) })
+}
+private let valueThunkB: @convention(c) (bs_id?, bs_sel?, Int64, Double) -> Int64 = { me, _, a, d in
+  Int64(Unmanaged<ListenerB>.fromOpaque(me!)._withUnsafeGuaranteedRef { $0.value(Int(a), scale: d) })
+}
+private let observeThunkA: @convention(c) (bs_id?, bs_sel?, bs_id?) -> Void = { me, _, subject in
+  let s = Unmanaged<BenchSubject>.fromOpaque(subject!).takeUnretainedValue()
+  Unmanaged<ListenerA>.fromOpaque(me!)._withUnsafeGuaranteedRef { $0.observe(s) }
+}
+private let observeThunkB: @convention(c) (bs_id?, bs_sel?, bs_id?) -> Void = { me, _, subject in
+  let s = Unmanaged<BenchSubject>.fromOpaque(subject!).takeUnretainedValue()
+  Unmanaged<ListenerB>.fromOpaque(me!)._withUnsafeGuaranteedRef { $0.observe(s) }
+}
+
+enum CToSwiftRows {
+  /// The run, check and kept objects of a `c_to_swift_*` row.
+  static func make(
+    _ kind: SwiftRowKind, _ signature: BenchSignature, listeners: [any BenchListener],
+    subject: BenchSubject, expected: Int
+  ) -> (run: (Int) -> UInt64, check: () -> String?, keep: [AnyObject]) {
+    let subjectPointer = Unmanaged.passUnretained(subject).toOpaque()
+    let sig = signature.c
+    switch kind {
+    case .cToSwiftDirect:
+      let targets: [bs_id?] = listeners.map { Unmanaged.passUnretained($0 as AnyObject).toOpaque() }
+      let imps: [UnsafeRawPointer?] = listeners.map { l in
+        switch (l is ListenerA, signature == .qd) {
+        case (true, true): unsafeBitCast(valueThunkA, to: UnsafeRawPointer.self)
+        case (false, true): unsafeBitCast(valueThunkB, to: UnsafeRawPointer.self)
+        case (true, false): unsafeBitCast(observeThunkA, to: UnsafeRawPointer.self)
+        case (false, false): unsafeBitCast(observeThunkB, to: UnsafeRawPointer.self)
+        }
+      }
+      let run: (Int) -> UInt64 = { n in
+        bs_set_object_argument(subjectPointer)
+        return imps.withUnsafeBufferPointer { i in
+          targets.withUnsafeBufferPointer { t in
+            bs_direct_loop(sig, i.baseAddress, t.baseAddress, Int32(t.count), nil, UInt64(n))
+          }
+        }
+      }
+      let check: () -> String? = {
+        guard signature == .qd else { return nil }
+        let last = imps.last!, target = targets.last!
+        let got = bs_probe(sig, last, target, nil)
+        return got == Int64(expected) ? nil : "c_to_swift_direct: value(5) answered \(got), expected \(expected)"
+      }
+      return (run, check, [])
+    default:
+      let proxy = BenchListenerMulticast()
+      for l in listeners { try! proxy.add(l) }
+      let imp = try! signature == .qd ? proxy.imp(for: \.valueScale) : proxy.imp(for: \.observe)
+      let selector = signature == .qd ? proxy.selector(for: \.valueScale) : proxy.selector(for: \.observe)
+      let code = UnsafeRawPointer(imp.address)
+      let receiver = UnsafeMutableRawPointer(try! proxy.cObject)
+      let sel = UnsafeRawPointer(selector.cSelector)
+      let run: (Int) -> UInt64 = { n in
+        bs_set_object_argument(subjectPointer)
+        return bs_caller_loop(sig, code, receiver, sel, UInt64(n))
+      }
+      let check: () -> String? = {
+        guard (try? proxy.runtimeProxy.fastPath(for: selector)) == .registers else {
+          return "c_to_swift_proxy: \(selector) is not on the register route"
+        }
+        guard signature == .qd else { return nil }
+        let got = bs_probe(sig, code, receiver, sel)
+        return got == Int64(expected) ? nil : "c_to_swift_proxy: value(5) answered \(got), expected \(expected)"
+      }
+      return (run, check, [proxy])
+    }
   }
 }

@@ -1,0 +1,153 @@
+import MessageRuntime
+import Synchronization
+
+/// A plain Swift delegate as the runtime sees it: a receiver whose methods are the
+/// protocol's (the optional ones its class is not known to lack), each a static C entry
+/// (``SwiftEntryObject``) that reads the C call's arguments, calls the delegate and
+/// writes its result back — no libffi closure on the register path.
+///
+/// It holds the delegate's ``DelegateMember`` (so the delegate as the multicast does:
+/// unowned unless strong), never calls a removed member or one whose deinit has begun,
+/// and holds nothing that leads back to the multicast.
+///
+/// The per-message path (``DelegateCReceiver``) is not generic: unspecialized generic
+/// code would look up type metadata (the calls' function types) on every message.
+final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
+  // @unchecked Sendable: `member` is immutable; `installed` is behind a lock.
+
+  let member: DelegateMember<Delegate>
+  /// The selectors installed as methods (by method index).
+  private let installed: Lock<[Bool]>
+
+  init(member: DelegateMember<Delegate>, methods: DelegateCMethods, face: DelegateCFaceFlags) {
+    self.member = member
+    installed = Lock([Bool](repeating: false, count: methods.plans.count))
+    super.init(
+      object: member.object, slot: UnsafeMutableRawPointer(member.slot),
+      slotSize: MemoryLayout<Delegate>.size, state: member, methods: methods, face: face)
+    _ = installMethods()
+  }
+
+  /// Installs the methods the delegate answers and removes those its class turned out to
+  /// lack. Returns whether anything changed.
+  func installMethods() -> Bool {
+    installed.withLock { installed in
+      var changed = false
+      for (index, plan) in methods.plans.enumerated() {
+        let wanted =
+          !plan.isOptional
+          || !DelegateOptional.isKnownMissing(plan.selector.name, typeID: member.typeID)
+        guard wanted != installed[index] else { continue }
+        changed = true
+        installed[index] = wanted
+        guard wanted else {
+          removeMethod(plan.selector)
+          continue
+        }
+        if !setEntryMethod(plan.selector, signature: plan.signature) {
+          // Arguments or result in memory: libffi's closure path, decoding from the
+          // invocation. Unowned: the method belongs to this adapter.
+          _ = try? setMethod(plan.selector, signature: plan.signature) {
+            [unowned self] invocation in
+            self.call(index, DelegateCFrame(method: plan, invocation: invocation))
+          }
+        }
+      }
+      return changed
+    }
+  }
+}
+
+/// What an adapter needs to know of its member per message.
+protocol DelegateCMemberState: AnyObject {
+  /// Whether the member was removed.
+  var isRemoved: Bool { get }
+}
+
+extension DelegateMember: DelegateCMemberState {}
+
+/// The per-message half of ``DelegateCAdapter``, free of generics.
+class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
+  // @unchecked Sendable: every property is immutable except `membership`, behind a lock.
+
+  /// The delegate's object (kept allocated by its member) and its existential slot (+0).
+  let object: UnownedObject
+  let slot: UnsafeMutableRawPointer
+  let slotSize: Int
+  let state: any DelegateCMemberState
+  let methods: DelegateCMethods
+  /// Raised when a call found its member gone or learned a missing optional method.
+  let face: DelegateCFaceFlags
+  /// The adapter's membership in the runtime proxy's routes, once added.
+  let membership = Lock<RouteMembership?>(nil)
+
+  init(
+    object: UnownedObject, slot: UnsafeMutableRawPointer, slotSize: Int,
+    state: any DelegateCMemberState, methods: DelegateCMethods, face: DelegateCFaceFlags
+  ) {
+    self.object = object
+    self.slot = slot
+    self.slotSize = slotSize
+    self.state = state
+    self.methods = methods
+    self.face = face
+    super.init()
+  }
+
+  override final func receive(_ selector: Selector, frame: SwiftEntryFrame) {
+    guard let index = methods.index(of: selector) else { return }
+    call(index, DelegateCFrame(method: methods.plans[index], registers: frame.base))
+  }
+
+  /// Calls the delegate's method `index` unless it was removed or is being deallocated
+  /// (then the C caller receives zero, or true under all-true, and the adapter leaves
+  /// the routes).
+  final func call(_ index: Int, _ frame: DelegateCFrame) {
+    // The removed check is the last step before the call (see Quiescence).
+    guard !state.isRemoved else { return leave(index, frame) }
+    // One strong reference for the call (a strong member's object is alive, so this
+    // succeeds for it too), handed to the delegate value the call takes and releases.
+    guard object.tryRetain() else { return leave(index, frame) }
+    let optional = methods.plans[index].isOptional
+    let learned = optional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    withUnsafeTemporaryAllocation(byteCount: slotSize, alignment: 16) { value in
+      // The slot holds the existential at +0: its bits plus the reference just taken
+      // make an owned value, which the call moves out.
+      value.baseAddress!.copyMemory(from: slot, byteCount: slotSize)
+      methods.calls[index](value.baseAddress!, frame)
+    }
+    if optional && DelegateOptional.learned.load(ordering: .acquiring) != learned {
+      face.needsSync.store(true, ordering: .releasing)
+    }
+  }
+
+  /// Stops the routes from calling this adapter again (its member is gone).
+  private func leave(_ index: Int, _ frame: DelegateCFrame) {
+    methods.plans[index].answerForGoneMember(frame)
+    membership.withLock { $0 }?.markRemoved()
+    face.needsSync.store(true, ordering: .releasing)
+  }
+}
+
+/// What every adapter of one multicast shares: the protocol's methods as C reaches them
+/// and the generated calls, by method index, with the delegate's type erased.
+final class DelegateCMethods: Sendable {
+  let plans: [DelegateCMethod]
+  /// Each takes an owned delegate value (moved out of the pointer) and the frame.
+  let calls: [@Sendable (UnsafeMutableRawPointer, DelegateCFrame) -> Void]
+  /// The selectors, for finding a method from `_cmd` (protocols are short: a scan).
+  private let selectors: [Selector]
+
+  init<Delegate>(plans: [DelegateCMethod], calls: [DelegateCCall<Delegate>]) {
+    self.plans = plans
+    self.calls = calls.map { call in
+      { value, frame in call(value.assumingMemoryBound(to: Delegate.self).move(), frame) }
+    }
+    selectors = plans.map(\.selector)
+  }
+
+  func index(of selector: Selector) -> Int? {
+    for i in selectors.indices where selectors[i] == selector { return i }
+    return nil
+  }
+}

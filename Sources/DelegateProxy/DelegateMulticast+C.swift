@@ -1,0 +1,88 @@
+import MessageRuntime
+
+/// The C face: C code reaches a multicast's plain Swift delegates through real C function
+/// pointers.
+///
+/// ```swift
+/// let proxy = SensorDelegateMulticast()
+/// try proxy.add(display)                                   // plain Swift classes
+/// c_library_set_reading_callback(                          // a C library's one slot
+///   try proxy.imp(for: \.sensorDidRead).cFunction, try proxy.cObject,
+///   proxy.selector(for: \.sensorDidRead).cSelector)
+/// ```
+/// ```c
+/// // C: calls it as any IMP; a Swift object travels as void *, a struct by value
+/// ((void (*)(dp_id, dp_sel, void *, struct reading))imp)(self, cmd, sensor, r);
+/// ```
+///
+/// Behind `cObject` is ``runtimeProxy``, a ``MulticastProxy`` the multicast keeps in step
+/// with itself (its protocol, policies and members in order). Each member appears there as
+/// an adapter whose methods are static C entries into Swift (``SwiftEntryObject``), so the
+/// proxy's C routes replay the caller's registers straight into Swift code. A removed or
+/// deallocated delegate is never called from C either; adapters hold delegates as the
+/// multicast does (weakly unless strong) and nothing that leads back to the multicast.
+///
+/// A Swift class instance travels as its address (+0, `void *` in C), a struct by value
+/// in its C layout (`{Reading=di}`). Signatures whose arguments or result do not travel
+/// in registers reach the delegates through libffi closures instead of entries.
+extension DelegateMulticast {
+  /// The multicast's runtime face: a ``MulticastProxy`` C code messages (made on first
+  /// use). Configure the multicast, not this proxy: the multicast overwrites its policies
+  /// and members.
+  public final var runtimeProxy: MulticastProxy {
+    get throws(DelegateProxyError) { try cFace().proxy }
+  }
+
+  /// The handle C passes as `self` (`dp_id`). Valid while the multicast lives.
+  public final var cObject: OpaquePointer {
+    get throws(DelegateProxyError) { try cFace().proxy.cObject }
+  }
+
+  /// The selector of the method `message` names (`_cmd` for C callers).
+  public final func selector<Arguments, Result>(for message: MessageKey<Arguments, Result>)
+    -> Selector
+  {
+    protocolDescription.methods[index(of: message)].selector
+  }
+
+  /// The implementation C calls for `message` with ``cObject`` as `self`
+  /// (`methodForSelector:`): a real C function pointer that reaches every delegate under
+  /// the method's policy. Look it up again after changing membership or policies.
+  public final func imp<Arguments, Result>(for message: MessageKey<Arguments, Result>) throws -> IMP
+  {
+    let face = try cFace()
+    if face.flags.needsSync.load(ordering: .acquiring) { syncCFace() }
+    return try face.proxy.imp(for: selector(for: message))
+  }
+
+  /// The C face, made and brought in step on first use.
+  private func cFace() throws(DelegateProxyError) -> DelegateCFace<Delegate> {
+    let (face, made) = try cFaceSlot.withLock { slot throws(DelegateProxyError) in
+      if let face = slot { return (face, false) }
+      let face = try DelegateCFace(
+        description: protocolDescription, calls: Self.cCalls, options: options)
+      slot = face
+      return (face, true)
+    }
+    if made { syncCFace() }
+    return face
+  }
+
+  /// Brings the C face, if there is one, in step with the multicast (after each change;
+  /// with no lock held).
+  func syncCFace() {
+    guard let face = cFaceSlot.withLock({ $0 }) else { return }
+    face.sync {
+      state.withLock { s in
+        DelegateCSnapshot(
+          members: s.members, defaultPolicy: s.defaultPolicy, overrides: s.overrides)
+      }
+    }
+  }
+
+  /// Takes gone members' adapters out of the C routes at once (under `state`, from
+  /// `publish`, before compaction drops them).
+  func dropGoneFromCFace(_ members: [DelegateMember<Delegate>]) {
+    cFaceSlot.withLock { $0 }?.dropGone(members)
+  }
+}

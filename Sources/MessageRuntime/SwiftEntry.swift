@@ -1,0 +1,109 @@
+internal import CFFIShim
+
+/// A receiver whose methods are implemented in Swift and entered through static C
+/// entries (one per return class, `dp_swift_entry.c`) instead of libffi closures: each
+/// method's IMP is a real C function that stores the caller's argument registers in a
+/// ``SwiftEntryFrame`` and calls ``receive(_:frame:)``. C routes replay straight into it.
+///
+/// Subclass it and override ``receive(_:frame:)``; install methods with
+/// ``setEntryMethod(_:signature:)``. Only signatures that travel in registers have an
+/// entry (see ``MethodSignature/travelsInRegisters``); give others a closure method
+/// (``RuntimeObject/setMethod(_:signature:body:)``).
+///
+/// The handle's context (`dp_object_context`) points at this object, unretained: whoever
+/// hands the handle to C keeps the object alive while C may call it (a route target is
+/// removed from its routes, and dispatches waited out, before its deinit finishes).
+open class SwiftEntryObject: RuntimeObject, @unchecked Sendable {
+  // @unchecked Sendable: no state of its own beyond RuntimeObject's.
+
+  /// A receiver of class `runtimeClass` whose handle leads C entries back to it.
+  public override init(class runtimeClass: RuntimeClass = .root) {
+    super.init(class: runtimeClass)
+    _ = SwiftEntryObject.installHandler
+    dp_object_set_context(handle, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  /// Installs a method for `selector` whose IMP is the static entry for `signature`'s
+  /// return class. Returns false (installing nothing) when the signature does not travel
+  /// in registers or this build has no entries.
+  @discardableResult
+  public func setEntryMethod(_ selector: Selector, signature: MethodSignature) -> Bool {
+    guard let plan = signature.registerPlan,
+      let entry = dp_swift_entry(dp_return_class(plan.returnClass))
+    else { return false }
+    setMethod(selector, imp: IMP(entry), signature: signature)
+    return true
+  }
+
+  /// Handles one message that arrived through an entry. `selector` is the call's `_cmd`;
+  /// read the arguments from `frame` and write the result into it. Runs on the caller's
+  /// thread; must not throw or trap for a message it cannot serve (write no result: the
+  /// caller receives zero). The default does nothing.
+  open func receive(_ selector: Selector, frame: SwiftEntryFrame) {}
+
+  /// Installs the one handler every entry calls (once per process).
+  private static let installHandler: Void = dp_swift_entry_set_handler(swiftEntryHandler)
+}
+
+/// The handler the C entries call: finds the receiver from self's context.
+private func swiftEntryHandler(_ frame: UnsafeMutablePointer<dp_swift_frame>?) {
+  guard let frame else { return }
+  let raw = UnsafeMutableRawPointer(frame)
+  // self and _cmd are the first two integer registers.
+  guard let handle = OpaquePointer(bitPattern: raw.load(as: UInt.self)),
+    let sel = OpaquePointer(bitPattern: raw.load(fromByteOffset: 8, as: UInt.self)),
+    let context = dp_object_context(handle)
+  else { return }
+  // Unretained: the receiver outlives every call that can reach it (see the type).
+  Unmanaged<SwiftEntryObject>.fromOpaque(context)._withUnsafeGuaranteedRef {
+    $0.receive(Selector(raw: sel), frame: SwiftEntryFrame(raw))
+  }
+}
+
+/// The registers of one call that entered Swift through a ``SwiftEntryObject`` entry:
+/// the integer registers, the floating-point registers (as bits) and the result words.
+/// Valid only during ``SwiftEntryObject/receive(_:frame:)``.
+public struct SwiftEntryFrame {
+  /// The frame's first byte (a `dp_swift_frame`). Byte offsets into it come from
+  /// ``MethodSignature/entryArgumentSlots`` and ``MethodSignature/entryResultSlots``.
+  public let base: UnsafeMutableRawPointer
+
+  init(_ base: UnsafeMutableRawPointer) { self.base = base }
+}
+
+/// Where some bytes of an argument or of the result sit in a ``SwiftEntryFrame``.
+public struct SwiftEntrySlot: Sendable, Equatable {
+  /// The argument's index (self is 0, `_cmd` 1); 0 for the result.
+  public let argument: Int
+  /// The bytes' offset within the value.
+  public let offset: Int
+  /// How many bytes (at most 8, from the slot's first byte).
+  public let size: Int
+  /// The slot's byte offset from the frame's start.
+  public let frameOffset: Int
+}
+
+extension MethodSignature {
+  /// Where each argument's bytes travel in a ``SwiftEntryFrame``, in register order; nil
+  /// when the signature does not travel in registers.
+  public var entryArgumentSlots: [SwiftEntrySlot]? {
+    guard let plan = registerPlan else { return nil }
+    let fpBase = Int(DP_GP_REGS) * 8
+    return plan.pieces.map { p in
+      SwiftEntrySlot(
+        argument: p.argument, offset: p.offset, size: p.size,
+        frameOffset: p.bank == .gp ? p.register * 8 : fpBase + p.register * 8)
+    }
+  }
+
+  /// Where the result's bytes go in a ``SwiftEntryFrame``; nil when the signature does
+  /// not travel in registers, empty for `void`.
+  public var entryResultSlots: [SwiftEntrySlot]? {
+    guard let plan = registerPlan else { return nil }
+    let resultBase = (Int(DP_GP_REGS) + Int(DP_FP_REGS)) * 8
+    return plan.resultPieces.map { p in
+      SwiftEntrySlot(
+        argument: 0, offset: p.offset, size: p.size, frameOffset: resultBase + p.word * 8)
+    }
+  }
+}

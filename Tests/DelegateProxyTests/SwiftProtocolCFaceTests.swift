@@ -1,0 +1,286 @@
+import CTestSupport
+import DelegateProxy
+import MessageRuntime
+import Testing
+
+/// Records every C call it receives, with the values as Swift sees them.
+final class CFaceListener: SensorDelegate, @unchecked Sendable {
+  let name: String
+  let answer: Bool
+  let log: SensorLog
+  init(_ name: String, answer: Bool = true, log: SensorLog) {
+    self.name = name
+    self.answer = answer
+    self.log = log
+  }
+  func sensor(_ sensor: Sensor, didRead reading: Reading) {
+    log.append("\(name) \(sensor.name) \(reading.celsius) #\(reading.sensorID)")
+  }
+  func sensorShouldStart(_ sensor: Sensor) -> Bool {
+    log.append("\(name) shouldStart \(sensor.name)")
+    return answer
+  }
+}
+
+struct Box: Equatable {
+  var x: Double
+  var y: Double
+  var z: Double
+}
+
+/// A protocol whose method passes and returns a struct in memory.
+@Delegate
+protocol BoxDelegate: AnyObject {
+  func place(_ box: Box, at index: Int) -> Box
+}
+
+final class BoxMover: BoxDelegate, @unchecked Sendable {
+  let shift: Double
+  let log: SensorLog
+  init(shift: Double, log: SensorLog) {
+    self.shift = shift
+    self.log = log
+  }
+  func place(_ box: Box, at index: Int) -> Box {
+    log.append("\(shift) \(box.x) \(box.y) \(box.z) @\(index)")
+    return Box(x: box.x + shift, y: box.y, z: box.z * Double(index))
+  }
+}
+
+/// A main-actor protocol: its C calls reach the delegates through MainActor.assumeIsolated.
+@MainActor
+@Delegate
+protocol ScreenDelegate: AnyObject {
+  func frames(_ count: Int) -> Int
+}
+
+@MainActor
+final class ScreenCounter: ScreenDelegate {
+  var seen = 0
+  func frames(_ count: Int) -> Int {
+    seen += count
+    return seen * 10
+  }
+}
+
+/// C callers reaching plain Swift delegates through `imp(for:)` and the C routes.
+@Suite("Swift protocols from C")
+struct SwiftProtocolCFaceTests {
+  let sensor = Sensor(name: "probe")
+  var sensorPointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(sensor).toOpaque() }
+
+  func didRead(_ proxy: SensorDelegateMulticast, _ celsius: Double, id: Int32) throws {
+    dp_test_c_sensor_did_read(
+      try proxy.imp(for: \.sensorDidRead).cFunction, try proxy.cObject,
+      proxy.selector(for: \.sensorDidRead).cSelector, sensorPointer,
+      dp_test_reading(celsius: celsius, sensor_id: id))
+  }
+
+  func shouldStart(_ proxy: SensorDelegateMulticast) throws -> Bool {
+    dp_test_c_sensor_should_start(
+      try proxy.imp(for: \.sensorShouldStart).cFunction, try proxy.cObject,
+      proxy.selector(for: \.sensorShouldStart).cSelector, sensorPointer)
+  }
+
+  func threshold(_ proxy: SensorDelegateMulticast) throws -> Double {
+    dp_test_c_sensor_threshold(
+      try proxy.imp(for: \.sensorThreshold).cFunction, try proxy.cObject,
+      proxy.selector(for: \.sensorThreshold).cSelector, sensorPointer)
+  }
+
+  func didStop(_ proxy: SensorDelegateMulticast) throws {
+    dp_test_c_sensor_did_stop(
+      try proxy.imp(for: \.sensorDidStop).cFunction, try proxy.cObject,
+      proxy.selector(for: \.sensorDidStop).cSelector, sensorPointer)
+  }
+
+  @Test func aPaddedStructByValueFromCReachesEveryDelegateInOrderOnTheRegisterRoute() throws {
+    let log = SensorLog()
+    let (a, b, c) = (
+      CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log)
+    )
+    let proxy = SensorDelegateMulticast()
+    try proxy.add(a)
+    try proxy.add(b)
+    try proxy.add(c, retention: .strong)
+    try didRead(proxy, 21.5, id: -7)
+    #expect(log.entries == ["a probe 21.5 #-7", "b probe 21.5 #-7", "c probe 21.5 #-7"])
+    // The C route replays the caller's registers; the delegates' methods are C entries.
+    let runtime = try proxy.runtimeProxy
+    #expect(runtime.fastPath(for: proxy.selector(for: \.sensorDidRead)) == .registers)
+    #expect(runtime.count == 3)
+    for entry in runtime.delegates {
+      let method = entry.method(for: proxy.selector(for: \.sensorDidRead))
+      #expect(method?.isClosureBacked == false)
+    }
+    withExtendedLifetime((a, b, c)) {}
+  }
+
+  @Test func boolResultsFollowThePolicyFromC() throws {
+    let log = SensorLog()
+    let no = CFaceListener("no", answer: false, log: log)
+    let yes1 = CFaceListener("yes1", log: log)
+    let yes2 = CFaceListener("yes2", log: log)
+    let proxy = SensorDelegateMulticast()
+    for d in [no, yes1, yes2] { try proxy.add(d) }
+    let selector = proxy.selector(for: \.sensorShouldStart)
+
+    #expect(try shouldStart(proxy) == true)  // last responder
+    #expect(
+      log.entries == ["no shouldStart probe", "yes1 shouldStart probe", "yes2 shouldStart probe"])
+    #expect(try proxy.runtimeProxy.fastPath(for: selector) == .registers)
+
+    try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+    #expect(try shouldStart(proxy) == false)
+    #expect(log.entries.count == 6)  // every responder called
+    #expect(try proxy.runtimeProxy.fastPath(for: selector) == .registers)
+
+    try proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)
+    #expect(try shouldStart(proxy) == false)
+    #expect(log.entries.suffix(1) == ["no shouldStart probe"])
+    #expect(log.entries.count == 7)
+
+    try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+    proxy.remove(no)
+    #expect(try shouldStart(proxy) == true)
+    withExtendedLifetime((no, yes1, yes2)) {}
+  }
+
+  @Test func aDoubleResultFromC() throws {
+    let log = SensorLog()
+    let low = StoppingSensorListener(log: log, threshold: 10.25)
+    let high = StoppingSensorListener(log: log, threshold: -30.5)
+    let proxy = SensorDelegateMulticast()
+    try proxy.add(low)
+    try proxy.add(high)
+    #expect(try threshold(proxy) == -30.5)
+    #expect(
+      try proxy.runtimeProxy.fastPath(for: proxy.selector(for: \.sensorThreshold)) == .registers)
+    try proxy.setPolicy(.firstResponder, for: \.sensorThreshold)
+    #expect(try threshold(proxy) == 10.25)
+    withExtendedLifetime((low, high)) {}
+  }
+
+  @Test func aDeallocatedWeakDelegateIsNeverCalledFromC() throws {
+    let log = SensorLog()
+    let a = CFaceListener("a", log: log)
+    let c = CFaceListener("c", log: log)
+    let proxy = SensorDelegateMulticast()
+    try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+    try proxy.add(a)
+    weak var gone: CFaceListener?
+    do {
+      let b = CFaceListener("b", answer: true, log: log)
+      gone = b
+      try proxy.add(b)
+      try proxy.add(c)
+      try didRead(proxy, 1, id: 1)
+      #expect(log.entries.count == 3)
+    }
+    #expect(gone == nil)
+    // The route still lists b's adapter: the adapter finds b gone, does not call it, and
+    // answers true, so it does not turn all-true false.
+    #expect(try shouldStart(proxy) == true)
+    #expect(log.entries.suffix(2) == ["a shouldStart probe", "c shouldStart probe"])
+    try didRead(proxy, 2, id: 2)
+    #expect(log.entries.suffix(2) == ["a probe 2.0 #2", "c probe 2.0 #2"])
+    try didRead(proxy, 3, id: 3)
+    #expect(log.entries.suffix(2) == ["a probe 3.0 #3", "c probe 3.0 #3"])
+    #expect(!log.entries.contains { $0.hasPrefix("b") && !$0.hasSuffix("#1") })
+    withExtendedLifetime((a, c)) {}
+  }
+
+  @Test func aRemovedDelegateIsNeverCalledFromC() throws {
+    let log = SensorLog()
+    let (a, b, c) = (
+      CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log)
+    )
+    let proxy = SensorDelegateMulticast()
+    for d in [a, b, c] { try proxy.add(d) }
+    let imp = try proxy.imp(for: \.sensorDidRead)  // looked up before the removal
+    proxy.remove(b)
+    dp_test_c_sensor_did_read(
+      imp.cFunction, try proxy.cObject, proxy.selector(for: \.sensorDidRead).cSelector,
+      sensorPointer,
+      dp_test_reading(celsius: 4, sensor_id: 4))
+    #expect(log.entries == ["a probe 4.0 #4", "c probe 4.0 #4"])
+    #expect(try proxy.runtimeProxy.count == 2)
+    try proxy.insert(b, at: 0)
+    try didRead(proxy, 5, id: 5)
+    #expect(log.entries.suffix(3) == ["b probe 5.0 #5", "a probe 5.0 #5", "c probe 5.0 #5"])
+    withExtendedLifetime((a, b, c)) {}
+  }
+
+  @Test func optionalMethodsReachOnlyTheClassesThatImplementThem() throws {
+    let log = SensorLog()
+    let plain = CFaceListener("plain", log: log)  // implements neither optional method
+    let stopper = StoppingSensorListener(log: log, threshold: 12)
+    let proxy = SensorDelegateMulticast()
+    try proxy.add(stopper)
+    try proxy.add(plain)
+    let stop = proxy.selector(for: \.sensorDidStop)
+    // The first call teaches the multicast that CFaceListener lacks the method (its
+    // generated default runs, none of its code); the next lookup leaves it out.
+    try didStop(proxy)
+    #expect(log.entries == ["stopper stopped"])
+    try didStop(proxy)
+    #expect(log.entries == ["stopper stopped", "stopper stopped"])
+    #expect(try proxy.runtimeProxy.count(respondingTo: stop) == 1)
+    #expect(DelegateOptional.isKnownMissing("sensorThreshold:", in: CFaceListener.self) == false)
+    // Learned on the Swift path, honoured on the C path: last responder is the stopper.
+    _ = proxy.sensorThreshold(sensor)
+    _ = try proxy.imp(for: \.sensorThreshold)
+    #expect(try proxy.runtimeProxy.count(respondingTo: proxy.selector(for: \.sensorThreshold)) == 1)
+    #expect(try threshold(proxy) == 12)
+    withExtendedLifetime((plain, stopper)) {}
+  }
+
+  @Test func theCFaceKeepsNeitherTheMulticastNorWeakDelegatesAlive() throws {
+    weak var weakProxy: SensorDelegateMulticast?
+    weak var weakDelegate: CFaceListener?
+    let log = SensorLog()
+    do {
+      let proxy = SensorDelegateMulticast()
+      weakProxy = proxy
+      let d = CFaceListener("d", log: log)
+      weakDelegate = d
+      try proxy.add(d)
+      try didRead(proxy, 6, id: 6)
+      #expect(log.entries == ["d probe 6.0 #6"])
+    }
+    #expect(weakDelegate == nil)
+    #expect(weakProxy == nil)
+  }
+
+  @Test func aSignatureInMemoryTakesTheClosurePathFromC() throws {
+    let log = SensorLog()
+    let (a, b) = (BoxMover(shift: 1, log: log), BoxMover(shift: 100, log: log))
+    let proxy = BoxDelegateMulticast()
+    try proxy.add(a)
+    try proxy.add(b)
+    let selector = proxy.selector(for: \.placeAt)
+    let result = dp_test_c_place(
+      try proxy.imp(for: \.placeAt).cFunction, try proxy.cObject, selector.cSelector,
+      dp_test_box(x: 1.5, y: -2, z: 3), 4)
+    #expect(log.entries == ["1.0 1.5 -2.0 3.0 @4", "100.0 1.5 -2.0 3.0 @4"])
+    #expect(result.x == 101.5 && result.y == -2 && result.z == 12)  // the last responder's
+    for adapter in try proxy.runtimeProxy.delegates {
+      #expect(adapter.method(for: selector)?.isClosureBacked == true)
+    }
+    withExtendedLifetime((a, b)) {}
+  }
+
+  @MainActor
+  @Test func aMainActorProtocolIsReachedFromCOnTheMainActor() throws {
+    let (a, b) = (ScreenCounter(), ScreenCounter())
+    let proxy = ScreenDelegateMulticast()
+    try proxy.add(a)
+    try proxy.add(b)
+    _ = b.frames(1)
+    let got = dp_test_c_frames(
+      try proxy.imp(for: \.frames).cFunction, try proxy.cObject,
+      proxy.selector(for: \.frames).cSelector, 2)
+    #expect(a.seen == 2 && b.seen == 3)
+    #expect(got == 30)
+  }
+}
