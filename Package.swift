@@ -34,9 +34,16 @@ let package = Package(
       dependencies: ["CFFIShim"],
       path: "Examples/CDemoSupport"
     ),
+    // expat, the real C library the c-callbacks demo parses with (libexpat1-dev).
+    .systemLibrary(
+      name: "CExpat",
+      path: "Examples/CExpat",
+      pkgConfig: "expat",
+      providers: [.apt(["libexpat1-dev"])]
+    ),
     .executableTarget(
       name: "Demo",
-      dependencies: ["MessageRuntime", "DelegateProxy", "CDemoSupport"],
+      dependencies: ["MessageRuntime", "DelegateProxy", "CDemoSupport", "CExpat"],
       path: "Examples/Demo"
     ),
     // C structs and recording IMPs the tests compare the runtime against.
@@ -54,6 +61,19 @@ let package = Package(
     .testTarget(
       name: "DelegateProxyTests",
       dependencies: ["DelegateProxy", "MessageRuntime"]
+    ),
+    // Real C libraries calling CallbackAdapter function pointers: expat, SQLite, libcurl
+    // (libexpat1-dev, libsqlite3-dev, libcurl4-openssl-dev; .ci/run installs them).
+    .target(
+      name: "CCallbackSupport",
+      path: "Tests/CCallbackSupport",
+      linkerSettings: [
+        .linkedLibrary("expat"), .linkedLibrary("sqlite3"), .linkedLibrary("curl"),
+      ]
+    ),
+    .testTarget(
+      name: "CCallbackTests",
+      dependencies: ["DelegateProxy", "MessageRuntime", "CCallbackSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -4,3 +4,4 @@
 #include "dp_tls.h"
 #include "dp_quiesce.h"
 #include "dp_route.h"
+#include "dp_callback.h"

@@ -1,0 +1,304 @@
+// C callbacks delivered as messages. See dp_callback.h.
+
+#include "dp_callback.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dp_layout.h"
+#include "dp_quiesce_inline.h"
+#include "dp_regs.h"
+
+typedef struct dp_callback_slot {
+  dp_sel sel;              // atomic; NULL when unused or released
+  uint64_t context_value;  // what the message gets in the context's place (pass entries)
+  uint32_t use_default;    // nonzero: return default_result, not the message's result
+  uint32_t default_size;
+  _Alignas(16) unsigned char default_result[DP_CALLBACK_MAX_RESULT];
+  // Closure entries only.
+  struct dp_callback *owner;
+  uint32_t index;
+  ffi_cif *message_cif;
+  int context_index;
+  bool pass_context;
+  bool callback_returns_void;
+  uint32_t message_result_size;
+  void *closure;
+  char *description;  // never freed (the trap of a released slot prints it)
+} dp_callback_slot;
+
+struct dp_callback {
+  dp_id receiver;  // atomic; NULL once released
+  struct dp_callback *next_released;  // the tombstone list (keeps released records reachable)
+  dp_callback_slot slots[DP_CALLBACK_SLOTS];
+};
+
+static dp_callback *released_records;  // atomic head of the tombstone list
+static uint64_t released_total;        // atomic
+
+dp_callback *dp_callback_create(dp_id receiver) {
+  dp_callback *cb = calloc(1, sizeof *cb);
+  if (!cb) dp_fatal("dp_callback_create: out of memory");
+  cb->receiver = receiver;
+  for (uint32_t i = 0; i < DP_CALLBACK_SLOTS; i++) {
+    cb->slots[i].owner = cb;
+    cb->slots[i].index = i;
+    cb->slots[i].context_index = -1;
+  }
+  return cb;
+}
+
+static dp_callback_slot *slot_at(dp_callback *cb, uint32_t slot) {
+  if (slot >= DP_CALLBACK_SLOTS) dp_fatal("dp_callback: slot out of range");
+  return &cb->slots[slot];
+}
+
+void dp_callback_set_slot(dp_callback *cb, uint32_t slot, dp_sel sel, const char *description) {
+  dp_callback_slot *s = slot_at(cb, slot);
+  s->description = strdup(description ? description : "?");
+  if (!s->description) dp_fatal("dp_callback_set_slot: out of memory");
+  __atomic_store_n(&s->sel, sel, __ATOMIC_RELEASE);
+}
+
+void dp_callback_set_context_value(dp_callback *cb, uint32_t slot, uint64_t value) {
+  slot_at(cb, slot)->context_value = value;
+}
+
+void dp_callback_set_default_result(dp_callback *cb, uint32_t slot, const void *bytes,
+                                    uint32_t size) {
+  if (size > DP_CALLBACK_MAX_RESULT) dp_fatal("dp_callback_set_default_result: result too large");
+  dp_callback_slot *s = slot_at(cb, slot);
+  memset(s->default_result, 0, sizeof s->default_result);
+  memcpy(s->default_result, bytes, size);
+  s->default_size = size;
+  s->use_default = 1;
+}
+
+void dp_callback_release_slot(dp_callback *cb, uint32_t slot) {
+  __atomic_store_n(&slot_at(cb, slot)->sel, NULL, __ATOMIC_SEQ_CST);
+}
+
+void dp_callback_release(dp_callback *cb) {
+  __atomic_store_n(&cb->receiver, NULL, __ATOMIC_SEQ_CST);
+  // Kept reachable (a leak checker sees no leak) and never freed: the library may still
+  // hold the function pointers and the context.
+  dp_callback *head = __atomic_load_n(&released_records, __ATOMIC_RELAXED);
+  do {
+    cb->next_released = head;
+  } while (!__atomic_compare_exchange_n(&released_records, &head, cb, true, __ATOMIC_RELEASE,
+                                        __ATOMIC_RELAXED));
+  __atomic_add_fetch(&released_total, 1, __ATOMIC_RELAXED);
+}
+
+bool dp_callback_is_released(const dp_callback *cb) {
+  return __atomic_load_n(&cb->receiver, __ATOMIC_ACQUIRE) == NULL;
+}
+
+uint64_t dp_callback_released_count(void) {
+  return __atomic_load_n(&released_total, __ATOMIC_RELAXED);
+}
+
+static __attribute__((noinline, cold, noreturn)) void released_trap(const dp_callback_slot *s) {
+  char message[1024];
+  snprintf(message, sizeof message,
+           "DelegateProxy: a C callback was called after its CallbackAdapter was released "
+           "(%s); keep the adapter alive while the library holds its function pointer",
+           s->description ? s->description : "a slot never set up");
+  dp_fatal(message);
+}
+
+// The receiver's IMP for the selector: its own or class method (inlined), else the
+// resolver's answer (forwarding, or the trap naming class and selector).
+static inline __attribute__((always_inline)) dp_imp lookup(dp_id self, dp_sel sel) {
+  const dp_method_entry *e = dp_lookup_entry_inline(self, sel);
+  if (__builtin_expect(e != NULL, 1)) return e->imp;
+  return dp_msg_lookup(self, sel);
+}
+
+// MARK: register entries
+
+#if DP_REPLAY_SUPPORTED
+
+// A register entry takes every integer argument register (a0…) and, for FP8, every
+// floating-point one, so whatever the library passed is in its parameters. The context
+// is the integer register CTX; the message gets self and _cmd, then the other integer
+// registers in order (DROP: the context removed, so the ones after it move down by one)
+// or with the record's context value in the context's place (PASS: the ones after it
+// move down by two). Floating-point registers keep their places: the context is an
+// integer register, so removing it does not renumber them.
+//
+// The message's integer registers are self, _cmd and GP-2 more: a callback whose
+// message would need more integer registers has no register entry (Swift checks).
+#if defined(__x86_64__)
+#define MSG_GP_DROP_0 a1, a2, a3, a4
+#define MSG_GP_DROP_1 a0, a2, a3, a4
+#define MSG_GP_DROP_2 a0, a1, a3, a4
+#define MSG_GP_DROP_3 a0, a1, a2, a4
+#define MSG_GP_DROP_4 a0, a1, a2, a3
+#define MSG_GP_PASS_0 cb->context_value, a1, a2, a3
+#define MSG_GP_PASS_1 a0, cb->context_value, a2, a3
+#define MSG_GP_PASS_2 a0, a1, cb->context_value, a3
+#define MSG_GP_PASS_3 a0, a1, a2, cb->context_value
+#define CONTEXT_REGISTERS 5  // a0…a4: a context in a5 leaves 5 arguments + self + _cmd
+#else
+#define MSG_GP_DROP_0 a1, a2, a3, a4, a5, a6
+#define MSG_GP_DROP_1 a0, a2, a3, a4, a5, a6
+#define MSG_GP_DROP_2 a0, a1, a3, a4, a5, a6
+#define MSG_GP_DROP_3 a0, a1, a2, a4, a5, a6
+#define MSG_GP_DROP_4 a0, a1, a2, a3, a5, a6
+#define MSG_GP_DROP_5 a0, a1, a2, a3, a4, a6
+#define MSG_GP_DROP_6 a0, a1, a2, a3, a4, a5
+#define MSG_GP_PASS_0 cb->context_value, a1, a2, a3, a4, a5
+#define MSG_GP_PASS_1 a0, cb->context_value, a2, a3, a4, a5
+#define MSG_GP_PASS_2 a0, a1, cb->context_value, a3, a4, a5
+#define MSG_GP_PASS_3 a0, a1, a2, cb->context_value, a4, a5
+#define MSG_GP_PASS_4 a0, a1, a2, a3, cb->context_value, a5
+#define MSG_GP_PASS_5 a0, a1, a2, a3, a4, cb->context_value
+#define CONTEXT_REGISTERS 7
+#endif
+
+#define FP0_PARAMS DP_GP_PARAMS
+#define FP0_MSG(...) (uint64_t)self, (uint64_t)cmd, __VA_ARGS__
+#define FP8_PARAMS DP_GP_PARAMS, DP_FP_PARAMS
+#define FP8_MSG(...) (uint64_t)self, (uint64_t)cmd, __VA_ARGS__, DP_FP_ARGS
+
+// One entry: the record from the context register, the receiver read inside a read
+// section (a release followed by dp_synchronize waits for it), the IMP looked up, the
+// message sent through the entry's own function type (the same registers, renumbered).
+#define DEFINE_CALLBACK_ENTRY(NAME, T, FP, SLOT, CTX, GP)                             \
+  static T NAME(FP##_PARAMS) {                                                         \
+    const dp_callback_slot *cb = &((const dp_callback *)(CTX))->slots[SLOT];          \
+    dp_read_enter_inline();                                                            \
+    dp_id self = __atomic_load_n(&cb->owner->receiver, __ATOMIC_ACQUIRE);             \
+    dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                         \
+    if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);          \
+    T result = ((__typeof__(NAME) *)lookup(self, cmd))(FP##_MSG(GP));                 \
+    dp_read_exit_inline();                                                             \
+    if (__builtin_expect(cb->use_default != 0, 0))                                     \
+      memcpy(&result, cb->default_result, sizeof result);                              \
+    return result;                                                                     \
+  }
+
+// Entries by slot K, context register J, mode (DROP, PASS), floating-point variant and
+// return class: cb_<class>_<mode><J>_<fp>_s<K>.
+#define ENTRY_CLASSES(K, J, MODE, FP)                                                          \
+  DEFINE_CALLBACK_ENTRY(cb_gp2_##MODE##J##_##FP##_s##K, dp_gp2, FP, K, a##J, MSG_GP_##MODE##_##J)  \
+  DEFINE_CALLBACK_ENTRY(cb_fp2_##MODE##J##_##FP##_s##K, dp_fp2, FP, K, a##J, MSG_GP_##MODE##_##J)  \
+  DEFINE_CALLBACK_ENTRY(cb_gpfp_##MODE##J##_##FP##_s##K, dp_gpfp, FP, K, a##J, MSG_GP_##MODE##_##J) \
+  DEFINE_CALLBACK_ENTRY(cb_fpgp_##MODE##J##_##FP##_s##K, dp_fpgp, FP, K, a##J, MSG_GP_##MODE##_##J) \
+  ENTRY_FP4(K, J, MODE, FP)
+#if defined(__aarch64__)
+#define ENTRY_FP4(K, J, MODE, FP) \
+  DEFINE_CALLBACK_ENTRY(cb_fp4_##MODE##J##_##FP##_s##K, dp_fp4, FP, K, a##J, MSG_GP_##MODE##_##J)
+#define ROW_FP4(K, J, MODE, FP) , (dp_imp)cb_fp4_##MODE##J##_##FP##_s##K
+#define RETURN_CLASSES 5
+#else
+#define ENTRY_FP4(K, J, MODE, FP)
+#define ROW_FP4(K, J, MODE, FP)
+#define RETURN_CLASSES 4
+#endif
+#define ENTRIES_K(K, J, MODE) ENTRY_CLASSES(K, J, MODE, FP0) ENTRY_CLASSES(K, J, MODE, FP8)
+#define ENTRIES(J, MODE)                                                                   \
+  ENTRIES_K(0, J, MODE) ENTRIES_K(1, J, MODE) ENTRIES_K(2, J, MODE) ENTRIES_K(3, J, MODE)  \
+  ENTRIES_K(4, J, MODE) ENTRIES_K(5, J, MODE) ENTRIES_K(6, J, MODE) ENTRIES_K(7, J, MODE)
+#define ROW(K, J, MODE, FP)                                                                \
+  {(dp_imp)cb_gp2_##MODE##J##_##FP##_s##K, (dp_imp)cb_fp2_##MODE##J##_##FP##_s##K,         \
+   (dp_imp)cb_gpfp_##MODE##J##_##FP##_s##K,                                                \
+   (dp_imp)cb_fpgp_##MODE##J##_##FP##_s##K ROW_FP4(K, J, MODE, FP)}
+#define ROWS_K(K, J, MODE) {ROW(K, J, MODE, FP0), ROW(K, J, MODE, FP8)}
+#define ROWS(J, MODE)                                                                      \
+  {ROWS_K(0, J, MODE), ROWS_K(1, J, MODE), ROWS_K(2, J, MODE), ROWS_K(3, J, MODE),         \
+   ROWS_K(4, J, MODE), ROWS_K(5, J, MODE), ROWS_K(6, J, MODE), ROWS_K(7, J, MODE)}
+#define NONE_ROWS {{{NULL}}}
+
+#if DP_CALLBACK_SLOTS != 8
+#error "ENTRIES and ROWS spell out 8 slots"
+#endif
+
+ENTRIES(0, DROP) ENTRIES(1, DROP) ENTRIES(2, DROP) ENTRIES(3, DROP) ENTRIES(4, DROP)
+ENTRIES(0, PASS) ENTRIES(1, PASS) ENTRIES(2, PASS) ENTRIES(3, PASS)
+#if defined(__aarch64__)
+ENTRIES(5, DROP) ENTRIES(6, DROP) ENTRIES(4, PASS) ENTRIES(5, PASS)
+#endif
+
+// By mode (drop, pass), context register, slot, floating-point variant (FP0, FP8),
+// return class.
+static const dp_imp
+    register_entries[2][CONTEXT_REGISTERS][DP_CALLBACK_SLOTS][2][RETURN_CLASSES] = {
+#if defined(__x86_64__)
+        {ROWS(0, DROP), ROWS(1, DROP), ROWS(2, DROP), ROWS(3, DROP), ROWS(4, DROP)},
+        {ROWS(0, PASS), ROWS(1, PASS), ROWS(2, PASS), ROWS(3, PASS), NONE_ROWS},
+#else
+        {ROWS(0, DROP), ROWS(1, DROP), ROWS(2, DROP), ROWS(3, DROP), ROWS(4, DROP),
+         ROWS(5, DROP), ROWS(6, DROP)},
+        {ROWS(0, PASS), ROWS(1, PASS), ROWS(2, PASS), ROWS(3, PASS), ROWS(4, PASS),
+         ROWS(5, PASS), NONE_ROWS},
+#endif
+};
+
+dp_imp dp_callback_register_entry(uint32_t slot, dp_return_class rc, uint32_t context_register,
+                                  bool pass_context, uint32_t fp_registers) {
+  if ((unsigned)rc >= RETURN_CLASSES || context_register >= CONTEXT_REGISTERS ||
+      slot >= DP_CALLBACK_SLOTS)
+    return NULL;
+  return register_entries[pass_context ? 1 : 0][context_register][slot][fp_registers == 0 ? 0 : 1]
+                         [rc];
+}
+
+#else
+dp_imp dp_callback_register_entry(uint32_t slot, dp_return_class rc, uint32_t context_register,
+                                  bool pass_context, uint32_t fp_registers) {
+  (void)slot, (void)rc, (void)context_register, (void)pass_context, (void)fp_registers;
+  return NULL;
+}
+#endif
+// MARK: closure entries
+
+// The message's arguments: self, _cmd, then the callback's without the context (or with
+// the record's context value in its place). The result goes straight to libffi's buffer
+// when the library reads the message's result; otherwise to a local one.
+static void closure_handler(ffi_cif *cif, void *ret, void **args, void *user_data) {
+  const dp_callback_slot *cb = user_data;
+  unsigned nargs = cb->message_cif->nargs;
+  void *margs[nargs > 0 ? nargs : 1];
+  _Alignas(16) unsigned char local[cb->message_result_size];
+  dp_read_enter_inline();
+  dp_id self = __atomic_load_n(&cb->owner->receiver, __ATOMIC_ACQUIRE);
+  dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);
+  if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);
+  uint64_t context_value = cb->context_value;
+  margs[0] = &self;
+  margs[1] = &cmd;
+  unsigned m = 2;
+  for (unsigned i = 0; i < cif->nargs && m <= nargs; i++) {
+    if ((int)i == cb->context_index) {
+      if (cb->pass_context) margs[m++] = &context_value;
+      continue;
+    }
+    margs[m++] = args[i];
+  }
+  if (m != nargs) dp_fatal("dp_callback: argument count mismatch (runtime bug)");
+  bool direct = !cb->callback_returns_void && !cb->use_default;
+  dp_ffi_call(cb->message_cif, lookup(self, cmd), direct ? ret : local, margs);
+  dp_read_exit_inline();
+  if (cb->use_default && !cb->callback_returns_void)
+    memcpy(ret, cb->default_result, cb->default_size);
+}
+
+dp_imp dp_callback_closure_create(dp_callback *owner, uint32_t slot, ffi_cif *callback_cif,
+                                  ffi_cif *message_cif, int context_index, bool pass_context,
+                                  bool callback_returns_void, uint32_t message_result_size) {
+  dp_callback_slot *cb = slot_at(owner, slot);
+  cb->message_cif = message_cif;
+  cb->context_index = context_index;
+  cb->pass_context = pass_context;
+  cb->callback_returns_void = callback_returns_void;
+  cb->message_result_size = (message_result_size + 15) & ~15u;
+  if (cb->message_result_size < 16) cb->message_result_size = 16;
+  dp_imp code = NULL;
+  void *closure = dp_ffi_closure_create(callback_cif, closure_handler, cb, &code);
+  if (!closure) return NULL;
+  cb->closure = closure;
+  return code;
+}
