@@ -9,6 +9,7 @@
 #include "dp_layout.h"
 #include "dp_quiesce_inline.h"
 #include "dp_regs.h"
+#include "dp_route_layout.h"
 
 typedef struct dp_callback_slot {
   dp_sel sel;              // atomic; NULL when unused or released
@@ -159,25 +160,104 @@ static inline __attribute__((always_inline)) dp_imp lookup(dp_id self, dp_sel se
 #endif
 
 #define FP0_PARAMS DP_GP_PARAMS
-#define FP0_MSG(...) (uint64_t)self, (uint64_t)cmd, __VA_ARGS__
+#define FP0_MSG(SELF, ...) (uint64_t)(SELF), (uint64_t)cmd, __VA_ARGS__
 #define FP8_PARAMS DP_GP_PARAMS, DP_FP_PARAMS
-#define FP8_MSG(...) (uint64_t)self, (uint64_t)cmd, __VA_ARGS__, DP_FP_ARGS
+#define FP8_MSG(SELF, ...) (uint64_t)(SELF), (uint64_t)cmd, __VA_ARGS__, DP_FP_ARGS
 
-// One entry: the record from the context register, the receiver read inside a read
-// section (a release followed by dp_synchronize waits for it), the IMP looked up, the
-// message sent through the entry's own function type (the same registers, renumbered).
-#define DEFINE_CALLBACK_ENTRY(NAME, T, FP, SLOT, CTX, GP)                             \
-  static T NAME(FP##_PARAMS) {                                                         \
-    const dp_callback_slot *cb = &((const dp_callback *)(CTX))->slots[SLOT];          \
-    dp_read_enter_inline();                                                            \
-    dp_id self = __atomic_load_n(&cb->owner->receiver, __ATOMIC_ACQUIRE);             \
-    dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                         \
-    if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);          \
-    T result = ((__typeof__(NAME) *)lookup(self, cmd))(FP##_MSG(GP));                 \
-    dp_read_exit_inline();                                                             \
-    if (__builtin_expect(cb->use_default != 0, 0))                                     \
-      memcpy(&result, cb->default_result, sizeof result);                              \
-    return result;                                                                     \
+// Word 0 of each result type, for the boolean and first-nonzero rules (as in dp_route.c).
+static inline uint64_t word0_dp_gp2(dp_gp2 v) { return v.a; }
+static inline uint64_t word0_dp_fp2(dp_fp2 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+static inline uint64_t word0_dp_gpfp(dp_gpfp v) { return v.a; }
+static inline uint64_t word0_dp_fpgp(dp_fpgp v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+#if defined(__aarch64__)
+static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+#endif
+
+// The rules other than LAST, out of line so that LAST's loop keeps its registers: every
+// live target called with `cmd` and the registers (the first parameter is replaced by
+// each target), results combined as dp_route.c's entries combine them.
+#define DEFINE_RULE_LOOP(T, FP)                                                      \
+  static __attribute__((noinline)) T rule_##T##_##FP(const dp_route *route,                  \
+                                                 const dp_route_list *list, FP##_PARAMS) { \
+    const dp_combine combine = route->combine;                                             \
+    const uint64_t mask = route->truth_mask;                                               \
+    T result;                                                                              \
+    memset(&result, 0, sizeof result);                                                     \
+    bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NONZERO */   \
+    for (uint32_t i = 0, n = list->count; i < n; i++) {                                    \
+      const dp_route_target *t = &list->targets[i];                                        \
+      if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))       \
+        continue;                                                                          \
+      T v = ((T(*)(FP##_PARAMS))t->imp)(RULE_ARGS_##FP(t->target));                       \
+      if (combine == DP_COMBINE_FIRST) {                                                   \
+        result = v;                                                                        \
+        break;                                                                             \
+      }                                                                                    \
+      if (combine == DP_COMBINE_LAST) {                                                    \
+        result = v;                                                                        \
+      } else if (!decided) {                                                               \
+        bool nonzero = (word0_##T(v) & mask) != 0;                                         \
+        if (combine == DP_COMBINE_ALL_TRUE ? !nonzero : nonzero) decided = true;           \
+        if (decided && combine == DP_COMBINE_FIRST_NONZERO) result = v;                    \
+      }                                                                                    \
+    }                                                                                      \
+    if (combine == DP_COMBINE_ALL_TRUE || combine == DP_COMBINE_ANY_TRUE) {                \
+      /* An empty AND is true, an empty OR false; the value is 0 or 1. */                  \
+      uint64_t truth = combine == DP_COMBINE_ALL_TRUE ? !decided : decided;                \
+      memset(&result, 0, sizeof result);                                                   \
+      memcpy(&result, &truth, sizeof truth);                                               \
+    }                                                                                      \
+    return result;                                                                         \
+  }
+#define RULE_ARGS_FP0(SELF) (uint64_t)(SELF), a1, DP_GP_REST
+#define RULE_ARGS_FP8(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS
+#define RULE_LOOPS(T) DEFINE_RULE_LOOP(T, FP0) DEFINE_RULE_LOOP(T, FP8)
+RULE_LOOPS(dp_gp2) RULE_LOOPS(dp_fp2) RULE_LOOPS(dp_gpfp) RULE_LOOPS(dp_fpgp)
+#if defined(__aarch64__)
+RULE_LOOPS(dp_fp4)
+#endif
+
+// One entry. The record comes from the context register; the receiver and the slot's
+// selector are read inside a read section (a release followed by dp_synchronize waits
+// for it); a released record or slot traps. Then the receiver's method for the selector:
+//
+// - a register route (a MulticastProxy's fast path): its targets are called here, each
+//   through the entry's own function type with the registers renumbered, and their
+//   results combined by the route's rule — the loop of dp_route.c's entries, without
+//   a second lookup, call or read section;
+// - anything else (a single object's method, a forwarding IMP, the trap for an
+//   unrecognized selector): called once the same way.
+#define DEFINE_CALLBACK_ENTRY(NAME, T, FP, SLOT, CTX, GP)                                 \
+  static T NAME(FP##_PARAMS) {                                                             \
+    const dp_callback *record = (const dp_callback *)(CTX);                               \
+    const dp_callback_slot *cb = &record->slots[SLOT];                                    \
+    dp_read_enter_inline();                                                                \
+    dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
+    dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
+    if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
+    T result;                                                                              \
+    const dp_method_entry *e = dp_lookup_entry_inline(self, cmd);                         \
+    const dp_route *route = e ? (const dp_route *)e->context : NULL;                      \
+    if (__builtin_expect(route != NULL && route->entry == e->imp && route->cif == NULL, 1)) { \
+      const dp_route_list *list = __atomic_load_n(&route->list, __ATOMIC_ACQUIRE);        \
+      const dp_combine combine = route->combine;                                           \
+      memset(&result, 0, sizeof result);                                                   \
+      if (__builtin_expect(combine == DP_COMBINE_LAST, 1)) {                               \
+        for (uint32_t i = 0, n = list->count; i < n; i++) {                                \
+          const dp_route_target *t = &list->targets[i];                                    \
+          if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))   \
+            continue;                                                                      \
+          result = ((__typeof__(NAME) *)t->imp)(FP##_MSG(t->target, GP));                  \
+        }                                                                                  \
+      } else {                                                                             \
+        result = rule_##T##_##FP(route, list, FP##_MSG(cmd, GP));                            \
+      }                                                                                    \
+    } else {                                                                               \
+      dp_imp imp = e ? e->imp : dp_msg_lookup(self, cmd);                                  \
+      result = ((__typeof__(NAME) *)imp)(FP##_MSG(self, GP));                              \
+    }                                                                                      \
+    dp_read_exit_inline();                                                                 \
+    return result;                                                                         \
   }
 
 // Entries by slot K, context register J, mode (DROP, PASS), floating-point variant and

@@ -10,7 +10,9 @@
 // Two machineries:
 // - register entries (x86-64 System V, AArch64): a static C function per shape that
 //   reads the record from the context register and replays the other argument registers
-//   after self and _cmd — no closure, lock, allocation or Swift per call;
+//   after self and _cmd — no closure, lock, allocation or Swift per call. When the
+//   receiver's method is a register route (dp_route.h), the entry runs the route's
+//   targets itself (one lookup, one read section);
 // - closure entries: one libffi closure per record (the record is its user data), which
 //   builds the message's argument list and calls the IMP with ffi_call. Serves callbacks
 //   with no context (bound trampolines) and every shape the register entries cannot.
@@ -51,7 +53,8 @@ void dp_callback_set_slot(dp_callback *cb, uint32_t slot, dp_sel sel, const char
 /// (instead of no argument at all).
 void dp_callback_set_context_value(dp_callback *cb, uint32_t slot, uint64_t value);
 
-/// Every call through slot `slot` returns these `size` bytes (at most
+/// Every call through slot `slot`'s closure entry (register entries ignore it) returns
+/// these `size` bytes (at most
 /// DP_CALLBACK_MAX_RESULT, integers widened to a register) instead of the message's
 /// result: for a void message behind a callback that returns a value.
 void dp_callback_set_default_result(dp_callback *cb, uint32_t slot, const void *bytes,

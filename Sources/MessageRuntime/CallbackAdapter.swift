@@ -203,7 +203,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
     let chosen: (CallbackPath, UnsafeRawPointer)
     do {
       chosen = try CallbackAdapter.entry(
-        record.raw, slot, callback, callbackTypes, contextIndex, passContext, signature)
+        record.raw, slot, callback, callbackTypes, contextIndex, passContext, signature,
+        registers: !useDefault)
     } catch {
       dp_callback_release_slot(record.raw, slot)
       throw error
@@ -279,13 +280,14 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
 
   // MARK: Machinery
 
-  /// The register entry when the callback can take one, else a libffi closure.
+  /// The register entry when the callback can take one (and `registers`: an adapter with
+  /// a default result takes the closure), else a libffi closure.
   private static func entry(
     _ record: OpaquePointer, _ slot: UInt32, _ callback: CallbackSignature,
     _ callbackTypes: MethodSignature,
-    _ contextIndex: Int?, _ passContext: Bool, _ message: MethodSignature
+    _ contextIndex: Int?, _ passContext: Bool, _ message: MethodSignature, registers: Bool
   ) throws(CallbackAdapterError) -> (CallbackPath, UnsafeRawPointer) {
-    if let index = contextIndex,
+    if registers, let index = contextIndex,
       let plan = RegisterPlan.make(returnType: callback.returnType, arguments: callback.argumentTypes),
       let messagePlan = message.registerPlan,
       let piece = plan.pieces.first(where: { $0.argument == index }), piece.bank == .gp,

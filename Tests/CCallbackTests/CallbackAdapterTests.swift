@@ -122,13 +122,13 @@ import Testing
         CallbackSignature(parsing: "i^v"), context: .first, receiver: r,
         selector: Self.nothing.selector, defaultResult: CallbackResult(2.5))
     }
-    // With a default, every call answers it (register and libffi paths).
-    let registers = try CallbackAdapter(
+    // With a default, every call answers it (a default takes the libffi closure).
+    let withDefault = try CallbackAdapter(
       CallbackSignature(parsing: "i^v"), context: .first, receiver: r,
       selector: Self.nothing.selector, defaultResult: CallbackResult(Int32(-7)))
-    #expect(registers.path == .registers)
-    let f = registers.function(as: (@convention(c) (UnsafeMutableRawPointer?) -> Int32).self)
-    #expect(f(registers.context) == -7)
+    #expect(withDefault.path == .libffi)
+    let f = withDefault.function(as: (@convention(c) (UnsafeMutableRawPointer?) -> Int32).self)
+    #expect(f(withDefault.context) == -7)
     let six = Message<Void, Int, Int, Int, Int, Int, Int>("six:b:c:d:e:f:")
     let seen = Atomic<Int>(0)
     try r.setMethod(six) { _, a, _, _, _, _, f in seen.store(a + f, ordering: .relaxed) }
