@@ -12,7 +12,9 @@ import Synchronization
 /// expat's three callbacks, as messages (the context removed).
 enum FeedMessages {
   /// `void (*)(void *userData, const XML_Char *name, const XML_Char **atts)`.
-  static let start = Message<Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?>(
+  static let start = Message<
+    Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?
+  >(
     "parserDidStartElement:attributes:")
   /// `void (*)(void *userData, const XML_Char *name)`.
   static let end = Message<Void, UnsafePointer<CChar>?>("parserDidEndElement:")
@@ -44,7 +46,10 @@ final class Outline: RuntimeObject, @unchecked Sendable {
         attributes += " \(string(key))=\"\(string(value))\""
         i += 2
       }
-      let d = me.depth.withLock { d in defer { d += 1 }; return d }
+      let d = me.depth.withLock { d in
+        defer { d += 1 }
+        return d
+      }
       say("← Outline: \(String(repeating: "  ", count: d))<\(string(name))\(attributes)>", level: 2)
     }
     try! setMethod(FeedMessages.end) { receiver, _ in
@@ -63,7 +68,10 @@ final class WordCounter: RuntimeObject, @unchecked Sendable {
     try! setMethod(FeedMessages.text) { receiver, s, length in
       let n = string(s, count: length).split(whereSeparator: { $0 == " " || $0 == "\n" }).count
       guard n > 0 else { return }
-      let total = (receiver as! WordCounter).words.withLock { $0 += n; return $0 }
+      let total = (receiver as! WordCounter).words.withLock {
+        $0 += n
+        return $0
+      }
       say("← WordCounter: +\(n) word\(n == 1 ? "" : "s") (\(total))", level: 2)
     }
   }
@@ -99,10 +107,14 @@ func cCallbacks() throws {
   let m = FeedMessages.self
 
   steps.next("expat (a real C library) has one userData and one handler per event, context first")
-  say("XML_StartElementHandler  void (*)(void *userData, const XML_Char *name, const XML_Char **atts)")
+  say(
+    "XML_StartElementHandler  void (*)(void *userData, const XML_Char *name, const XML_Char **atts)"
+  )
   say("XML_EndElementHandler    void (*)(void *userData, const XML_Char *name)")
   say("XML_CharacterDataHandler void (*)(void *userData, const XML_Char *s, int len)")
-  say("imp(for:) would not fit: its functions take (self, _cmd, …) — the element name would land in _cmd")
+  say(
+    "imp(for:) would not fit: its functions take (self, _cmd, …) — the element name would land in _cmd"
+  )
 
   steps.next("Three Swift handlers behind one MulticastProxy")
   let outline = Outline()
@@ -113,10 +125,14 @@ func cCallbacks() throws {
 
   steps.next("CallbackAdapters: expat's own function types, one shared context (context first)")
   let start = try CallbackAdapter(for: m.start, context: .first, receiver: proxy)
-  let end = try CallbackAdapter(for: m.end, context: .first, receiver: proxy, sharingContextWith: start)
-  let text = try CallbackAdapter(for: m.text, context: .first, receiver: proxy, sharingContextWith: start)
+  let end = try CallbackAdapter(
+    for: m.end, context: .first, receiver: proxy, sharingContextWith: start)
+  let text = try CallbackAdapter(
+    for: m.text, context: .first, receiver: proxy, sharingContextWith: start)
   for adapter in [start, end, text] {
-    say("\(adapter.callback.encoding) → \(adapter.selector.name) — \(adapter.path) entry; proxy route: \(proxy.fastPath(for: adapter.selector).map { "\($0)" } ?? "general")")
+    say(
+      "\(adapter.callback.encoding) → \(adapter.selector.name) — \(adapter.path) entry; proxy route: \(proxy.fastPath(for: adapter.selector).map { "\($0)" } ?? "general")"
+    )
   }
   say("the context identifies the proxy; each function pointer, the message")
 
@@ -124,7 +140,8 @@ func cCallbacks() throws {
   defer { XML_ParserFree(parser) }
   XML_SetUserData(parser, start.context)
   XML_SetElementHandler(
-    parser, start.function(as: XML_StartElementHandler.self), end.function(as: XML_EndElementHandler.self))
+    parser, start.function(as: XML_StartElementHandler.self),
+    end.function(as: XML_EndElementHandler.self))
   XML_SetCharacterDataHandler(parser, text.function(as: XML_CharacterDataHandler.self))
 
   steps.next("expat parses a feed: every event reaches the handlers that implement it, in order")
@@ -136,10 +153,13 @@ func cCallbacks() throws {
   guard status == XML_STATUS_OK else {
     throw DemoError.expat(string(XML_ErrorString(XML_GetErrorCode(parser))))
   }
-  say("expat: done; \(counter.words.withLock { $0 }) words, links \(collector.links.withLock { $0 })")
+  say(
+    "expat: done; \(counter.words.withLock { $0 }) words, links \(collector.links.withLock { $0 })")
 
   steps.next("The adapters keep the proxy alive; expat may call them as long as they live")
-  say("a call after an adapter is released stops the process with a message naming it — never freed memory")
+  say(
+    "a call after an adapter is released stops the process with a message naming it — never freed memory"
+  )
   withExtendedLifetime((outline, counter, collector, start, end, text)) {}
 }
 

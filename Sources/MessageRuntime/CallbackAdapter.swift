@@ -125,7 +125,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
       callbackTypes = try MethodSignature.make(
         returnType: callback.returnType, arguments: [.object, .selector] + callback.argumentTypes)
     } catch {
-      throw .unsupportedSignature(encoding: callback.encoding, reason: CallbackAdapter.reason(error))
+      throw .unsupportedSignature(
+        encoding: callback.encoding, reason: CallbackAdapter.reason(error))
     }
     // 2. The context.
     let contextIndex = position.index(arity: callback.arity)
@@ -149,7 +150,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
         signature = try MethodSignature.make(
           returnType: callback.returnType, arguments: [.object, .selector] + messageArguments)
       } catch {
-        throw .unsupportedSignature(encoding: callback.encoding, reason: CallbackAdapter.reason(error))
+        throw .unsupportedSignature(
+          encoding: callback.encoding, reason: CallbackAdapter.reason(error))
       }
     }
     let declared = Array(signature.argumentTypes.dropFirst(2))
@@ -165,7 +167,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
     if returnsValue {
       if signature.returnsVoid {
         guard defaultResult != nil else {
-          throw .missingDefaultResult(selector: selector, callbackResult: callback.returnType.canonicalString)
+          throw .missingDefaultResult(
+            selector: selector, callbackResult: callback.returnType.canonicalString)
         }
         useDefault = true
       } else if !(signature.returnType.accepts(callback.returnType)
@@ -224,7 +227,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   /// `void *` context inserted at `position`, and it returns the message's result.
   public convenience init<Result, each Argument: MessageArgument>(
     for message: Message<Result, repeat each Argument>, context position: CallbackContext,
-    receiver: RuntimeObject, passContext: Bool = false, contextValue: UnsafeMutableRawPointer? = nil,
+    receiver: RuntimeObject, passContext: Bool = false,
+    contextValue: UnsafeMutableRawPointer? = nil,
     sharingContextWith other: CallbackAdapter? = nil
   ) throws(CallbackAdapterError) {
     var arguments = Array(message.signature.argumentTypes.dropFirst(2))
@@ -288,7 +292,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
     _ contextIndex: Int?, _ passContext: Bool, _ message: MethodSignature, registers: Bool
   ) throws(CallbackAdapterError) -> (CallbackPath, UnsafeRawPointer) {
     if registers, let index = contextIndex,
-      let plan = RegisterPlan.make(returnType: callback.returnType, arguments: callback.argumentTypes),
+      let plan = RegisterPlan.make(
+        returnType: callback.returnType, arguments: callback.argumentTypes),
       let messagePlan = message.registerPlan,
       let piece = plan.pieces.first(where: { $0.argument == index }), piece.bank == .gp,
       messagePlan.fpCount == plan.fpCount,
@@ -321,7 +326,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   }
   private static let cifs = Lock<[String: CIF]>([:])
 
-  private static func callbackCIF(_ callback: CallbackSignature) throws(CallbackAdapterError) -> CIF {
+  private static func callbackCIF(_ callback: CallbackSignature) throws(CallbackAdapterError) -> CIF
+  {
     if let made = cifs.withLock({ $0[callback.encoding] }) { return made }
     var types: [UnsafeMutablePointer<ffi_type>?] = []
     let rtype: UnsafeMutablePointer<ffi_type>

@@ -31,17 +31,21 @@ public enum CallbackAdapterError: Error, Sendable, Equatable, CustomStringConver
   public var description: String {
     switch self {
     case .contextOutOfRange(let position, let arity):
-      return "context position \(position) is outside the callback's \(arity) argument\(arity == 1 ? "" : "s")"
+      return
+        "context position \(position) is outside the callback's \(arity) argument\(arity == 1 ? "" : "s")"
     case .contextNotAPointer(let position, let found):
       return "the context (argument \(position)) must be a pointer, found \"\(found)\""
     case .unsupportedSignature(let encoding, let reason):
       return "cannot adapt the callback signature \"\(encoding)\": \(reason)"
     case .argumentMismatch(let selector, let callback, let message):
-      return "\(selector.name): the callback's arguments without the context (\"\(callback)\") differ from the message's (\"\(message)\")"
+      return
+        "\(selector.name): the callback's arguments without the context (\"\(callback)\") differ from the message's (\"\(message)\")"
     case .resultMismatch(let selector, let callback, let message):
-      return "\(selector.name): the callback returns \"\(callback)\" but the message returns \"\(message)\""
+      return
+        "\(selector.name): the callback returns \"\(callback)\" but the message returns \"\(message)\""
     case .missingDefaultResult(let selector, let result):
-      return "\(selector.name) returns nothing but the callback returns \"\(result)\": give a default result"
+      return
+        "\(selector.name) returns nothing but the callback returns \"\(result)\": give a default result"
     case .defaultResultMismatch(let result, let found):
       return "the default result is \"\(found)\" but the callback returns \"\(result)\""
     case .sharedContextReceiverMismatch(let expected, let found):

@@ -111,7 +111,8 @@ import Testing
   @Test func voidMessageBehindAValueReturningCallback() throws {
     let r = try receiver()
     #expect(
-      throws: CallbackAdapterError.missingDefaultResult(selector: Self.nothing.selector, callbackResult: "i")
+      throws: CallbackAdapterError.missingDefaultResult(
+        selector: Self.nothing.selector, callbackResult: "i")
     ) {
       try CallbackAdapter(
         CallbackSignature(parsing: "i^v"), context: .first, receiver: r,
@@ -145,15 +146,18 @@ import Testing
     let r = try receiver()
     let other = try receiver()
     let first = try CallbackAdapter(for: Self.count, context: .first, receiver: r)
-    #expect(throws: CallbackAdapterError.sharedContextReceiverMismatch(
-      expected: r.description, found: other.description)
+    #expect(
+      throws: CallbackAdapterError.sharedContextReceiverMismatch(
+        expected: r.description, found: other.description)
     ) {
-      try CallbackAdapter(for: Self.count, context: .first, receiver: other, sharingContextWith: first)
+      try CallbackAdapter(
+        for: Self.count, context: .first, receiver: other, sharingContextWith: first)
     }
     var shared = [first]
     for _ in 1..<CallbackAdapter.maximumSharedContexts {
       shared.append(
-        try CallbackAdapter(for: Self.count, context: .first, receiver: r, sharingContextWith: first))
+        try CallbackAdapter(
+          for: Self.count, context: .first, receiver: r, sharingContextWith: first))
     }
     #expect(Set(shared.map(\.context)).count == 1)
     #expect(Set(shared.map(\.function)).count == CallbackAdapter.maximumSharedContexts)
@@ -161,7 +165,9 @@ import Testing
       try CallbackAdapter(for: Self.count, context: .first, receiver: r, sharingContextWith: first)
     }
     typealias F = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
-    for (i, a) in shared.enumerated() { #expect(a.function(as: F.self)(a.context, Int32(i)) == Int32(i) + 1) }
+    for (i, a) in shared.enumerated() {
+      #expect(a.function(as: F.self)(a.context, Int32(i)) == Int32(i) + 1)
+    }
   }
 
   // MARK: Shapes and machinery
@@ -184,14 +190,17 @@ import Testing
   @Test func callbacksBeyondTheRegistersTakeLibffi() throws {
     let six = Message<Int, Int, Int, Int, Int, Int, Int>("a:b:c:d:e:f:")
     let target = RuntimeObject()
-    try target.setMethod(six) { _, a, b, c, d, e, f in a + 10 * b + 100 * c + 1000 * d + 10000 * e + 100000 * f }
+    try target.setMethod(six) { _, a, b, c, d, e, f in
+      a + 10 * b + 100 * c + 1000 * d + 10000 * e + 100000 * f
+    }
     let last = try CallbackAdapter(for: six, context: .last, receiver: target)
     #expect(last.path == .libffi)
     typealias Last = @convention(c) (Int, Int, Int, Int, Int, Int, UnsafeMutableRawPointer?) -> Int
     #expect(last.function(as: Last.self)(1, 2, 3, 4, 5, 6, last.context) == 654321)
     let middle = try CallbackAdapter(for: six, context: .argument(3), receiver: target)
     #expect(middle.path == .libffi)
-    typealias Middle = @convention(c) (Int, Int, Int, UnsafeMutableRawPointer?, Int, Int, Int) -> Int
+    typealias Middle =
+      @convention(c) (Int, Int, Int, UnsafeMutableRawPointer?, Int, Int, Int) -> Int
     #expect(middle.function(as: Middle.self)(1, 2, 3, middle.context, 4, 5, 6) == 654321)
   }
 
@@ -227,7 +236,9 @@ import Testing
     #expect(adapter.context == nil)
     var values: [Int32] = [5, 3, 9, 1, 7, 2]
     values.withUnsafeMutableBufferPointer {
-      qsort($0.baseAddress!, $0.count, 4, adapter.function(as: (@convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32).self))
+      qsort(
+        $0.baseAddress!, $0.count, 4,
+        adapter.function(as: (@convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32).self))
     }
     #expect(values == [9, 7, 5, 3, 2, 1])
     #expect(comparisons.load(ordering: .relaxed) > 0)
@@ -257,8 +268,10 @@ import Testing
       let message = Message<Int32, Int32>("count:")
       let target = RuntimeObject()
       try target.setMethod(message) { _, n in n + 1 }
-      var adapter: CallbackAdapter? = try CallbackAdapter(for: message, context: .first, receiver: target)
-      let function = adapter!.function(as: (@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32).self)
+      var adapter: CallbackAdapter? = try CallbackAdapter(
+        for: message, context: .first, receiver: target)
+      let function = adapter!.function(
+        as: (@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32).self)
       let context = adapter!.context
       adapter = nil
       _ = function(context, 1)  // a library calling after the adapter went away

@@ -56,7 +56,9 @@ import Testing
     var error = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE))
     let code = ccb_curl_fetch(
       "file://" + path, adapter.function(as: ccb_write_fn.self), adapter.context, 1024, &error)
-    #expect(code == Int32(CURLE_OK.rawValue), "\(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
+    #expect(
+      code == Int32(CURLE_OK.rawValue),
+      "\(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
     for sink in sinks {
       #expect(sink.bytes.withLock { $0 } == contents)
       #expect(sink.chunks.load(ordering: .relaxed) >= 2)

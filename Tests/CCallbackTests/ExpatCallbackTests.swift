@@ -1,6 +1,6 @@
 import CCallbackSupport
-import Glibc
 import DelegateProxy
+import Glibc
 import MessageRuntime
 import Testing
 
@@ -8,7 +8,9 @@ import Testing
 /// handlers.
 @Suite("expat callbacks (context first)") struct ExpatCallbackTests {
   // void (*)(void *userData, const XML_Char *name, const XML_Char **atts)
-  static let start = Message<Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?>(
+  static let start = Message<
+    Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?
+  >(
     "xmlStartElement:attributes:")
   // void (*)(void *userData, const XML_Char *name)
   static let end = Message<Void, UnsafePointer<CChar>?>("xmlEndElement:")

@@ -59,7 +59,10 @@ import Testing
     #expect(adapter.path == .registers)
     let db = try Database()
     sqlite3_update_hook(db.handle, adapter.function(as: UpdateHook.self), adapter.context)
-    #expect(db.exec("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2); UPDATE t SET x = 3 WHERE rowid = 2; DELETE FROM t WHERE rowid = 1") == SQLITE_OK)
+    #expect(
+      db.exec(
+        "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2); UPDATE t SET x = 3 WHERE rowid = 2; DELETE FROM t WHERE rowid = 1"
+      ) == SQLITE_OK)
     #expect(
       log.entries == [
         "audit insert t #1", "cache insert t #1", "audit insert t #2", "cache insert t #2",
@@ -69,7 +72,9 @@ import Testing
   }
 
   typealias UpdateHook =
-    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, sqlite3_int64) -> Void
+    @convention(c) (
+      UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, sqlite3_int64
+    ) -> Void
   typealias IntHook = @convention(c) (UnsafeMutableRawPointer?) -> Int32
 
   /// A handler that vetoes commits while `veto` is set, and counts the times it was asked.
@@ -104,7 +109,8 @@ import Testing
     // The middle one vetoes: every handler is asked, the transaction is rolled back.
     guards[1].veto.store(true, ordering: .relaxed)
     #expect(db.exec("BEGIN; INSERT INTO t VALUES (2); COMMIT") == SQLITE_CONSTRAINT)
-    #expect(sqlite3_extended_errcode(db.handle) == SQLITE_CONSTRAINT | (2 << 8))  // SQLITE_CONSTRAINT_COMMITHOOK
+    // SQLITE_CONSTRAINT_COMMITHOOK (a macro Swift does not import)
+    #expect(sqlite3_extended_errcode(db.handle) == SQLITE_CONSTRAINT | (2 << 8))
     #expect(sqlite3_get_autocommit(db.handle) != 0)  // no transaction left open
     #expect(db.integer("SELECT count(*) FROM t") == 1)
     #expect(guards.map { $0.asked.load(ordering: .relaxed) } == [2, 2, 2])
@@ -128,7 +134,8 @@ import Testing
     #expect(adapter.path == .registers)
     let db = try Database()
     sqlite3_progress_handler(db.handle, 100, adapter.function(as: IntHook.self), adapter.context)
-    let query = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT sum(i) FROM n"
+    let query =
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT sum(i) FROM n"
     #expect(db.integer(query) == 200_010_000)
     let full = calls.load(ordering: .relaxed)
     #expect(full > 10)

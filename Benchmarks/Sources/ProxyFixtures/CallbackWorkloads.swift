@@ -51,12 +51,17 @@ extension Fixtures {
 
 extension Workload {
   /// The `kind` row for `shape` at `fanout` handlers.
-  public static func callback(_ kind: CallbackRowKind, _ shape: CallbackShape, fanout: Int) -> Workload {
+  public static func callback(_ kind: CallbackRowKind, _ shape: CallbackShape, fanout: Int)
+    -> Workload
+  {
     let delegates = (0..<fanout).map { _ in RuntimeObject(class: Fixtures.callbackDelegateClass) }
     switch kind {
     case .direct:
-      let handlers: [UnsafeRawPointer?] = Array(repeating: bs_callback_handler(shape.c), count: fanout)
-      let contexts: [UnsafeMutableRawPointer?] = delegates.map { UnsafeMutableRawPointer($0.cObject) }
+      let handlers: [UnsafeRawPointer?] = Array(
+        repeating: bs_callback_handler(shape.c), count: fanout)
+      let contexts: [UnsafeMutableRawPointer?] = delegates.map {
+        UnsafeMutableRawPointer($0.cObject)
+      }
       return Workload(
         name: kind.rawValue, signature: .object, fanout: fanout, responders: fanout,
         path: "c-function-pointers", keepAlive: delegates, encoding: shape.encoding
@@ -88,10 +93,8 @@ extension Workload {
           let got = bs_callback_probe(shape.c, function, context)
           let want = shape.expectedProbe(fanout: fanout)
           return got == want ? nil : "\(shape.encoding): got \(got), expected \(want)"
-        }, encoding: shape.encoding
-      ) { n in
-        bs_callback_caller_loop(shape.c, function, context, UInt64(n))
-      }
+        }, encoding: shape.encoding,
+        run: { n in bs_callback_caller_loop(shape.c, function, context, UInt64(n)) })
     }
   }
 }
