@@ -142,6 +142,8 @@ static inline __attribute__((always_inline)) dp_imp lookup(dp_id self, dp_sel se
 #define MSG_GP_PASS_2 a0, a1, cb->context_value, a3
 #define MSG_GP_PASS_3 a0, a1, a2, cb->context_value
 #define CONTEXT_REGISTERS 5  // a0…a4: a context in a5 leaves 5 arguments + self + _cmd
+// Registers an entry takes but a shape may not pass on (for -Wunused-parameter).
+#define TOUCH_GP (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5
 #else
 #define MSG_GP_DROP_0 a1, a2, a3, a4, a5, a6
 #define MSG_GP_DROP_1 a0, a2, a3, a4, a5, a6
@@ -157,6 +159,7 @@ static inline __attribute__((always_inline)) dp_imp lookup(dp_id self, dp_sel se
 #define MSG_GP_PASS_4 a0, a1, a2, a3, cb->context_value, a5
 #define MSG_GP_PASS_5 a0, a1, a2, a3, a4, cb->context_value
 #define CONTEXT_REGISTERS 7
+#define TOUCH_GP (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7
 #endif
 
 #define FP0_PARAMS DP_GP_PARAMS
@@ -179,6 +182,7 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
 #define DEFINE_RULE_LOOP(T, FP)                                                      \
   static __attribute__((noinline)) T rule_##T##_##FP(const dp_route *route,                  \
                                                  const dp_route_list *list, FP##_PARAMS) { \
+    (void)a0; /* the placeholder for each target */                                        \
     const dp_combine combine = route->combine;                                             \
     const uint64_t mask = route->truth_mask;                                               \
     T result;                                                                              \
@@ -229,6 +233,7 @@ RULE_LOOPS(dp_fp4)
 //   unrecognized selector): called once the same way.
 #define DEFINE_CALLBACK_ENTRY(NAME, T, FP, SLOT, CTX, GP)                                 \
   static T NAME(FP##_PARAMS) {                                                             \
+    TOUCH_GP;                                                                              \
     const dp_callback *record = (const dp_callback *)(CTX);                               \
     const dp_callback_slot *cb = &record->slots[SLOT];                                    \
     dp_read_enter_inline();                                                                \
