@@ -119,14 +119,22 @@ static inline __attribute__((always_inline)) dp_imp lookup(dp_id self, dp_sel se
 
 // MARK: register entries
 
+// The receiver's own method (a proxy's route is one), probed inline; its class's out of
+// line (keeps each of the many entries small).
+static inline __attribute__((always_inline)) const dp_method_entry *own_entry(dp_id self,
+                                                                             dp_sel cmd) {
+  const dp_method_entry *e =
+      dp_method_table_find_inline(__atomic_load_n(&self->methods, __ATOMIC_ACQUIRE), cmd);
+  return e ? e : dp_lookup_entry(self, cmd);
+}
+
 #if DP_REPLAY_SUPPORTED
 
 // A register entry takes every integer argument register (a0…) and, for FP8, every
 // floating-point one, so whatever the library passed is in its parameters. The context
 // is the integer register CTX; the message gets self and _cmd, then the other integer
-// registers in order (DROP: the context removed, so the ones after it move down by one)
-// or with the record's context value in the context's place (PASS: the ones after it
-// move down by two). Floating-point registers keep their places: the context is an
+// registers in order (the context removed, so the ones after it move down by one). A
+// context passed on (replaced by the slot's value) takes the closure entry. Floating-point registers keep their places: the context is an
 // integer register, so removing it does not renumber them.
 //
 // The message's integer registers are self, _cmd and GP-2 more: a callback whose
@@ -137,10 +145,6 @@ static inline __attribute__((always_inline)) dp_imp lookup(dp_id self, dp_sel se
 #define MSG_GP_DROP_2 a0, a1, a3, a4
 #define MSG_GP_DROP_3 a0, a1, a2, a4
 #define MSG_GP_DROP_4 a0, a1, a2, a3
-#define MSG_GP_PASS_0 cb->context_value, a1, a2, a3
-#define MSG_GP_PASS_1 a0, cb->context_value, a2, a3
-#define MSG_GP_PASS_2 a0, a1, cb->context_value, a3
-#define MSG_GP_PASS_3 a0, a1, a2, cb->context_value
 #define CONTEXT_REGISTERS 5  // a0…a4: a context in a5 leaves 5 arguments + self + _cmd
 // Registers an entry takes but a shape may not pass on (for -Wunused-parameter).
 #define TOUCH_GP (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5
@@ -152,12 +156,6 @@ static inline __attribute__((always_inline)) dp_imp lookup(dp_id self, dp_sel se
 #define MSG_GP_DROP_4 a0, a1, a2, a3, a5, a6
 #define MSG_GP_DROP_5 a0, a1, a2, a3, a4, a6
 #define MSG_GP_DROP_6 a0, a1, a2, a3, a4, a5
-#define MSG_GP_PASS_0 cb->context_value, a1, a2, a3, a4, a5
-#define MSG_GP_PASS_1 a0, cb->context_value, a2, a3, a4, a5
-#define MSG_GP_PASS_2 a0, a1, cb->context_value, a3, a4, a5
-#define MSG_GP_PASS_3 a0, a1, a2, cb->context_value, a4, a5
-#define MSG_GP_PASS_4 a0, a1, a2, a3, cb->context_value, a5
-#define MSG_GP_PASS_5 a0, a1, a2, a3, a4, cb->context_value
 #define CONTEXT_REGISTERS 7
 #define TOUCH_GP (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7
 #endif
@@ -241,7 +239,7 @@ RULE_LOOPS(dp_fp4)
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
     if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
     T result;                                                                              \
-    const dp_method_entry *e = dp_lookup_entry_inline(self, cmd);                         \
+    const dp_method_entry *e = own_entry(self, cmd);                                       \
     const dp_route *route = e ? (const dp_route *)e->context : NULL;                      \
     if (__builtin_expect(route != NULL && route->entry == e->imp && route->cif == NULL, 1)) { \
       const dp_route_list *list = __atomic_load_n(&route->list, __ATOMIC_ACQUIRE);        \
@@ -265,7 +263,7 @@ RULE_LOOPS(dp_fp4)
     return result;                                                                         \
   }
 
-// Entries by slot K, context register J, mode (DROP, PASS), floating-point variant and
+// Entries by slot K, context register J, floating-point variant and
 // return class: cb_<class>_<mode><J>_<fp>_s<K>.
 #define ENTRY_CLASSES(K, J, MODE, FP)                                                          \
   DEFINE_CALLBACK_ENTRY(cb_gp2_##MODE##J##_##FP##_s##K, dp_gp2, FP, K, a##J, MSG_GP_##MODE##_##J)  \
@@ -295,40 +293,32 @@ RULE_LOOPS(dp_fp4)
 #define ROWS(J, MODE)                                                                      \
   {ROWS_K(0, J, MODE), ROWS_K(1, J, MODE), ROWS_K(2, J, MODE), ROWS_K(3, J, MODE),         \
    ROWS_K(4, J, MODE), ROWS_K(5, J, MODE), ROWS_K(6, J, MODE), ROWS_K(7, J, MODE)}
-#define NONE_ROWS {{{NULL}}}
 
 #if DP_CALLBACK_SLOTS != 8
 #error "ENTRIES and ROWS spell out 8 slots"
 #endif
 
 ENTRIES(0, DROP) ENTRIES(1, DROP) ENTRIES(2, DROP) ENTRIES(3, DROP) ENTRIES(4, DROP)
-ENTRIES(0, PASS) ENTRIES(1, PASS) ENTRIES(2, PASS) ENTRIES(3, PASS)
 #if defined(__aarch64__)
-ENTRIES(5, DROP) ENTRIES(6, DROP) ENTRIES(4, PASS) ENTRIES(5, PASS)
+ENTRIES(5, DROP) ENTRIES(6, DROP)
 #endif
 
-// By mode (drop, pass), context register, slot, floating-point variant (FP0, FP8),
-// return class.
-static const dp_imp
-    register_entries[2][CONTEXT_REGISTERS][DP_CALLBACK_SLOTS][2][RETURN_CLASSES] = {
+// By context register, slot, floating-point variant (FP0, FP8), return class.
+static const dp_imp register_entries[CONTEXT_REGISTERS][DP_CALLBACK_SLOTS][2][RETURN_CLASSES] = {
 #if defined(__x86_64__)
-        {ROWS(0, DROP), ROWS(1, DROP), ROWS(2, DROP), ROWS(3, DROP), ROWS(4, DROP)},
-        {ROWS(0, PASS), ROWS(1, PASS), ROWS(2, PASS), ROWS(3, PASS), NONE_ROWS},
+    ROWS(0, DROP), ROWS(1, DROP), ROWS(2, DROP), ROWS(3, DROP), ROWS(4, DROP),
 #else
-        {ROWS(0, DROP), ROWS(1, DROP), ROWS(2, DROP), ROWS(3, DROP), ROWS(4, DROP),
-         ROWS(5, DROP), ROWS(6, DROP)},
-        {ROWS(0, PASS), ROWS(1, PASS), ROWS(2, PASS), ROWS(3, PASS), ROWS(4, PASS),
-         ROWS(5, PASS), NONE_ROWS},
+    ROWS(0, DROP), ROWS(1, DROP), ROWS(2, DROP), ROWS(3, DROP), ROWS(4, DROP), ROWS(5, DROP),
+    ROWS(6, DROP),
 #endif
 };
 
 dp_imp dp_callback_register_entry(uint32_t slot, dp_return_class rc, uint32_t context_register,
                                   bool pass_context, uint32_t fp_registers) {
-  if ((unsigned)rc >= RETURN_CLASSES || context_register >= CONTEXT_REGISTERS ||
+  if (pass_context || (unsigned)rc >= RETURN_CLASSES || context_register >= CONTEXT_REGISTERS ||
       slot >= DP_CALLBACK_SLOTS)
     return NULL;
-  return register_entries[pass_context ? 1 : 0][context_register][slot][fp_registers == 0 ? 0 : 1]
-                         [rc];
+  return register_entries[context_register][slot][fp_registers == 0 ? 0 : 1][rc];
 }
 
 #else

@@ -63,9 +63,9 @@ void dp_callback_set_default_result(dp_callback *cb, uint32_t slot, const void *
 /// The static register entry of slot `slot` for callbacks whose arguments all travel in
 /// registers, with the context in integer argument register `context_register` (0 for
 /// the first), a result of return class `ret_class` and `fp_registers` floating-point
-/// argument registers used. `pass_context` selects entries that put the slot's context
-/// value in the context's place. NULL when no entry has that shape (the message would
-/// need more integer registers than there are, or replay is unsupported here).
+/// argument registers used. NULL when no entry has that shape: the message would need
+/// more integer registers than there are, replay is unsupported here, or `pass_context`
+/// (a context passed on takes the closure entry).
 dp_imp dp_callback_register_entry(uint32_t slot, dp_return_class ret_class,
                                   uint32_t context_register, bool pass_context,
                                   uint32_t fp_registers);

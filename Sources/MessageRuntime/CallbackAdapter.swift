@@ -14,7 +14,7 @@ internal import CFFIShim
 ///
 /// ```swift
 /// let start = Message<Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?>(
-///   "parser:didStartElement:attributes:")   // hypothetical selector; any name works
+///   "parserDidStartElement:attributes:")   // any selector with two arguments
 /// let adapter = try CallbackAdapter(for: start, context: .first, receiver: proxy)
 /// XML_SetUserData(parser, adapter.context)
 /// XML_SetStartElementHandler(parser, adapter.function(as: XML_StartElementHandler.self))
@@ -24,10 +24,14 @@ internal import CFFIShim
 /// - ``CallbackPath/registers``: context first, last or at any index, every argument in
 ///   registers (x86-64 System V, AArch64) and the message fitting the integer registers
 ///   once `self` and `_cmd` are added — a static C entry reads the adapter from the context
-///   register and replays the other registers to the receiver's IMP (looked up per call
-///   in its method table): no closure, lock, allocation or Swift code per call.
-/// - ``CallbackPath/libffi``: every other context callback — one libffi closure per
-///   adapter, `ffi_call` per message (about 50–100 ns more per call).
+///   register and replays the other registers to the receiver's IMP, looked up per call
+///   in its method table; when that IMP is the receiver's register route (a
+///   `MulticastProxy`'s fast path) the entry runs the route's targets itself. No closure,
+///   lock, allocation or Swift code per call: at fan-out 1 about the cost of calling the
+///   proxy's own IMP from C.
+/// - ``CallbackPath/libffi``: every other context callback, and adapters with a default
+///   result or a context passed on — one libffi closure per adapter, `ffi_call` per message (about 50–100 ns
+///   more per call).
 /// - ``CallbackPath/bound``: callbacks with no context (`signal`, `atexit`, a `qsort`
 ///   comparator). The adapter's own libffi closure is the function pointer: each bound
 ///   adapter costs one closure (executable memory) that is never returned to libffi (see
