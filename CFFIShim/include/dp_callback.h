@@ -13,14 +13,15 @@
 //   after self and _cmd — no closure, lock, allocation or Swift per call. When the
 //   receiver's method is a register route (dp_route.h), the entry runs the route's
 //   targets itself (one lookup, one read section);
-// - closure entries: one libffi closure per record (the record is its user data), which
+// - closure entries: one libffi closure per slot (the slot is its user data), which
 //   builds the message's argument list and calls the IMP with ffi_call. Serves callbacks
 //   with no context (bound trampolines) and every shape the register entries cannot.
 //
 // A record is never freed. Releasing it (or one of its slots) clears its receiver (or
 // the slot's selector); a later call through its function pointer and context traps with
-// the slot's description instead of reading freed memory. Calls read the receiver inside a read section (dp_quiesce.h): release,
-// then dp_synchronize, and no call still uses the receiver. No policy here.
+// the slot's description instead of reading freed memory. Calls read the receiver inside
+// a read section (dp_quiesce.h): release, then dp_synchronize, and no call still uses the
+// receiver. No policy here.
 
 #ifndef DP_CALLBACK_H
 #define DP_CALLBACK_H
