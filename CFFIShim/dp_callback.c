@@ -16,6 +16,7 @@ typedef struct dp_callback_slot {
   uint64_t context_value;  // what the message gets in the context's place (pass entries)
   uint32_t use_default;    // nonzero: return default_result, not the message's result
   uint32_t default_size;
+  uint32_t message_registers;  // integer registers the message uses after self and _cmd
   _Alignas(16) unsigned char default_result[DP_CALLBACK_MAX_RESULT];
   // Closure entries only.
   struct dp_callback *owner;
@@ -46,6 +47,7 @@ dp_callback *dp_callback_create(dp_id receiver) {
     cb->slots[i].owner = cb;
     cb->slots[i].index = i;
     cb->slots[i].context_index = -1;
+    cb->slots[i].message_registers = DP_GP_REGS;
   }
   return cb;
 }
@@ -74,6 +76,10 @@ void dp_callback_set_default_result(dp_callback *cb, uint32_t slot, const void *
   memcpy(s->default_result, bytes, size);
   s->default_size = size;
   s->use_default = 1;
+}
+
+void dp_callback_set_message_registers(dp_callback *cb, uint32_t slot, uint32_t count) {
+  slot_at(cb, slot)->message_registers = count;
 }
 
 void dp_callback_release_slot(dp_callback *cb, uint32_t slot) {
@@ -219,6 +225,22 @@ RULE_LOOPS(dp_gp2) RULE_LOOPS(dp_fp2) RULE_LOOPS(dp_gpfp) RULE_LOOPS(dp_fpgp)
 RULE_LOOPS(dp_fp4)
 #endif
 
+// The LAST rule's loop: every live target, the last result kept.
+#define LAST_LOOP(CALL)                                                                    \
+  for (const dp_route_target *t = list->targets, *end = t + list->count; t != end; t++) {  \
+    if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))         \
+      continue;                                                                            \
+    result = CALL;                                                                         \
+  }
+// The first 2 or 3 of the message's integer registers, and function types taking only
+// those after self and _cmd (the floating-point registers are assigned independently).
+#define TAKE2(a, b, ...) a, b
+#define TAKE3(a, b, c, ...) a, b, c
+#define CALL_TYPE_FP0_2(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t)
+#define CALL_TYPE_FP0_3(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
+#define CALL_TYPE_FP8_2(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, DP_FP_TYPES)
+#define CALL_TYPE_FP8_3(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, DP_FP_TYPES)
+
 // One entry. The record comes from the context register; the receiver and the slot's
 // selector are read inside a read section (a release followed by dp_synchronize waits
 // for it); a released record or slot traps. Then the receiver's method for the selector:
@@ -246,11 +268,13 @@ RULE_LOOPS(dp_fp4)
       const dp_combine combine = route->combine;                                           \
       memset(&result, 0, sizeof result);                                                   \
       if (__builtin_expect(combine == DP_COMBINE_LAST, 1)) {                               \
-        for (uint32_t i = 0, n = list->count; i < n; i++) {                                \
-          const dp_route_target *t = &list->targets[i];                                    \
-          if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))   \
-            continue;                                                                      \
-          result = ((__typeof__(NAME) *)t->imp)(FP##_MSG(t->target, GP));                  \
+        /* Only the registers the message uses stay live across the calls. */              \
+        if (cb->message_registers <= 2) {                                                  \
+          LAST_LOOP(((CALL_TYPE_##FP##_2(T))t->imp)(FP##_MSG(t->target, TAKE2(GP))));      \
+        } else if (cb->message_registers == 3) {                                           \
+          LAST_LOOP(((CALL_TYPE_##FP##_3(T))t->imp)(FP##_MSG(t->target, TAKE3(GP))));      \
+        } else {                                                                           \
+          LAST_LOOP(((__typeof__(NAME) *)t->imp)(FP##_MSG(t->target, GP)));                \
         }                                                                                  \
       } else {                                                                             \
         result = rule_##T##_##FP(route, list, FP##_MSG(cmd, GP));                            \

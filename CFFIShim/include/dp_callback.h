@@ -71,6 +71,10 @@ dp_imp dp_callback_register_entry(uint32_t slot, dp_return_class ret_class,
                                   uint32_t context_register, bool pass_context,
                                   uint32_t fp_registers);
 
+/// How many integer registers slot `slot`'s message uses after self and _cmd (register
+/// entries pass on only those to a route's targets; all of them until set).
+void dp_callback_set_message_registers(dp_callback *cb, uint32_t slot, uint32_t count);
+
 /// A libffi closure over `callback_cif` (the library's signature) that sends slot
 /// `slot`'s message with `message_cif` (self and _cmd first). `context_index` is the
 /// callback argument holding the context, or -1 for none; with `pass_context` the slot's

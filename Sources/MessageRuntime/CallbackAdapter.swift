@@ -306,6 +306,7 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
         slot, dp_return_class(plan.returnClass), UInt32(piece.register), passContext,
         UInt32(plan.fpCount))
     {
+      dp_callback_set_message_registers(record, slot, UInt32(messagePlan.gpCount - 2))
       return (.registers, unsafeBitCast(code, to: UnsafeRawPointer.self))
     }
     if message.splitCall != nil || callbackTypes.splitCall != nil {
