@@ -12,13 +12,13 @@
 #include "dp_route_layout.h"
 
 typedef struct dp_callback_slot {
-  dp_sel sel;              // atomic; NULL when unused or released
-  uint64_t context_value;  // what the message gets in the context's place (pass entries)
+  dp_sel sel;                  // atomic; NULL when unused or released
+  uint32_t message_registers;  // integer registers the message uses after self and _cmd
+  // Closure entries only.
   uint32_t use_default;    // nonzero: return default_result, not the message's result
   uint32_t default_size;
-  uint32_t message_registers;  // integer registers the message uses after self and _cmd
+  uint64_t context_value;  // what the message gets in the context's place (pass_context)
   _Alignas(16) unsigned char default_result[DP_CALLBACK_MAX_RESULT];
-  // Closure entries only.
   struct dp_callback *owner;
   uint32_t index;
   ffi_cif *message_cif;
@@ -139,9 +139,10 @@ static inline __attribute__((always_inline)) const dp_method_entry *own_entry(dp
 // A register entry takes every integer argument register (a0…) and, for FP8, every
 // floating-point one, so whatever the library passed is in its parameters. The context
 // is the integer register CTX; the message gets self and _cmd, then the other integer
-// registers in order (the context removed, so the ones after it move down by one). A
-// context passed on (replaced by the slot's value) takes the closure entry. Floating-point registers keep their places: the context is an
-// integer register, so removing it does not renumber them.
+// registers in order (the context removed, so the ones after it move down by one).
+// Floating-point registers keep their places: the context is an integer register, so
+// removing it does not renumber them. A context passed on (replaced by the slot's value)
+// or a default result takes the closure entry.
 //
 // The message's integer registers are self, _cmd and GP-2 more: a callback whose
 // message would need more integer registers has no register entry (Swift checks).
