@@ -14,6 +14,11 @@
 typedef struct dp_callback_slot {
   dp_sel sel;                  // atomic; NULL when unused or released
   uint32_t message_registers;  // integer registers the message uses after self and _cmd
+  // Register entries: the receiver's route for `sel` and the method table it was found
+  // in (a seqlock: cache_seq is odd while a writer updates the pair).
+  uint64_t cache_seq;
+  const dp_method_table *cache_table;
+  const dp_route *cache_route;
   // Closure entries only.
   uint32_t use_default;    // nonzero: return default_result, not the message's result
   uint32_t default_size;
@@ -125,13 +130,39 @@ static inline __attribute__((always_inline)) dp_imp lookup(dp_id self, dp_sel se
 
 // MARK: register entries
 
-// The receiver's own method (a proxy's route is one), probed inline; its class's out of
-// line (keeps each of the many entries small).
-static inline __attribute__((always_inline)) const dp_method_entry *own_entry(dp_id self,
-                                                                             dp_sel cmd) {
-  const dp_method_entry *e =
-      dp_method_table_find_inline(__atomic_load_n(&self->methods, __ATOMIC_ACQUIRE), cmd);
-  return e ? e : dp_lookup_entry(self, cmd);
+// A register route (the context of a method-table entry is a route, and that route's
+// entry is the method's IMP: the fast path of a MulticastProxy), else NULL.
+static inline __attribute__((always_inline)) const dp_route *register_route(
+    const dp_method_entry *e) {
+  const dp_route *route = e ? (const dp_route *)e->context : NULL;
+  return route != NULL && route->entry == e->imp && route->cif == NULL ? route : NULL;
+}
+
+// The route cached for `own`, the receiver's current own-method table, or NULL. A table
+// is immutable and never freed while its object lives, and any change of the object's
+// own methods publishes a new one: while `own` is the table the route was found in, the
+// route is still the object's method (and, inside the caller's read section, not freed).
+static inline __attribute__((always_inline)) const dp_route *cached_route(
+    dp_callback_slot *s, const dp_method_table *own) {
+  uint64_t before = __atomic_load_n(&s->cache_seq, __ATOMIC_ACQUIRE);
+  const dp_method_table *table = __atomic_load_n(&s->cache_table, __ATOMIC_ACQUIRE);
+  const dp_route *route = __atomic_load_n(&s->cache_route, __ATOMIC_ACQUIRE);
+  uint64_t after = __atomic_load_n(&s->cache_seq, __ATOMIC_RELAXED);
+  return before == after && (before & 1) == 0 && own != NULL && table == own ? route : NULL;
+}
+
+// Caches `route` for `own`; a writer that finds another one updating skips (no waiting).
+static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
+                                                  const dp_method_table *own,
+                                                  const dp_route *route) {
+  uint64_t seq = __atomic_load_n(&s->cache_seq, __ATOMIC_RELAXED);
+  if ((seq & 1) != 0 ||
+      !__atomic_compare_exchange_n(&s->cache_seq, &seq, seq + 1, false, __ATOMIC_ACQUIRE,
+                                   __ATOMIC_RELAXED))
+    return;
+  __atomic_store_n(&s->cache_table, own, __ATOMIC_RELEASE);
+  __atomic_store_n(&s->cache_route, route, __ATOMIC_RELEASE);
+  __atomic_store_n(&s->cache_seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 #if DP_REPLAY_SUPPORTED
@@ -256,15 +287,22 @@ RULE_LOOPS(dp_fp4)
   static T NAME(FP##_PARAMS) {                                                             \
     TOUCH_GP;                                                                              \
     const dp_callback *record = (const dp_callback *)(CTX);                               \
-    const dp_callback_slot *cb = &record->slots[SLOT];                                    \
+    dp_callback_slot *cb = (dp_callback_slot *)&record->slots[SLOT];                     \
     dp_read_enter_inline();                                                                \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
     if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
     T result;                                                                              \
-    const dp_method_entry *e = own_entry(self, cmd);                                       \
-    const dp_route *route = e ? (const dp_route *)e->context : NULL;                      \
-    if (__builtin_expect(route != NULL && route->entry == e->imp && route->cif == NULL, 1)) { \
+    const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
+    const dp_route *route = cached_route(cb, own);                                         \
+    const dp_method_entry *e = NULL;                                                       \
+    if (__builtin_expect(route == NULL, 0)) {                                              \
+      e = dp_method_table_find_inline(own, cmd);                                           \
+      route = register_route(e);                                                           \
+      if (route != NULL) cache_route(cb, own, route);                                      \
+      else if (e == NULL) e = dp_lookup_entry(self, cmd);                                  \
+    }                                                                                      \
+    if (__builtin_expect(route != NULL, 1)) {                                              \
       const dp_route_list *list = __atomic_load_n(&route->list, __ATOMIC_ACQUIRE);        \
       const dp_combine combine = route->combine;                                           \
       memset(&result, 0, sizeof result);                                                   \

@@ -53,6 +53,25 @@ import Testing
     #expect(adapter.function(as: Last.self)(1, adapter.context) == 4)
   }
 
+  /// The entry caches the route it found; a new route (a policy change) is seen at once.
+  @Test func aPolicyChangeIsSeenByTheNextCall() throws {
+    let hs = try handlers([3, 0], log: EventLog())
+    let proxy = try MulticastProxy(delegates: hs)
+    let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
+    let vote = adapter.function(as: Vote.self)
+    #expect(vote(adapter.context, 1) == 0)  // last responder
+    proxy.setPolicy(.firstResponder, for: Self.vote.selector)
+    #expect(vote(adapter.context, 1) == 3)
+    proxy.setPolicy(.reduce(.allTrue), for: Self.vote.selector)
+    #expect(vote(adapter.context, 1) == 0)
+    proxy.setPolicy(nil, for: Self.vote.selector)
+    #expect(vote(adapter.context, 1) == 0)
+    let extra = try handlers([7], log: EventLog())
+    try proxy.add(extra[0])
+    #expect(vote(adapter.context, 1) == 7)
+    withExtendedLifetime(hs + extra) {}
+  }
+
   @Test func floatingPointMessagesThroughARoute() throws {
     let hs = try handlers([0, 0], log: EventLog())
     let proxy = try MulticastProxy(delegates: hs)
