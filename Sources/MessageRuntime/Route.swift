@@ -232,7 +232,8 @@ extension RuntimeObject {
       }
     }
     for target in targets { target.membership.watch(target.receiver) }
-    let box = try routeBox(for: selector, signature: signature, combine: combine, path: path)
+    let (box, isNew) = try routeBox(
+      for: selector, signature: signature, combine: combine, path: path)
     box.keptMethods = kept
     box.memberships = targets.map(\.membership)
     var handles: [dp_id?] = targets.map { $0.receiver.cObject }
@@ -245,18 +246,25 @@ extension RuntimeObject {
         }
       }
     }
+    // A new route is installed only now, with its targets: installed first, it would
+    // answer messages sent meanwhile with no target at all.
+    if isNew {
+      let entry = IMP(dp_route_entry(box.raw)!)
+      setOwn(Method(selector: selector, signature: signature, imp: entry, route: box))
+    }
     return path
   }
 
   /// The route serving `selector` if it has this signature and rule, else a new one
-  /// installed as this object's own method for `selector`.
+  /// (`isNew`) for the caller to install as this object's own method for `selector` once
+  /// its targets are set.
   private func routeBox(
     for selector: Selector, signature: MethodSignature, combine: RouteCombine, path: RoutePath
-  ) throws(RuntimeError) -> RouteBox {
+  ) throws(RuntimeError) -> (box: RouteBox, isNew: Bool) {
     if let existing = ownMethod(for: selector)?.route, existing.signature === signature,
       existing.combine == combine, existing.path == path
     {
-      return existing
+      return (existing, false)
     }
     var ffiEntry: dp_imp? = nil
     if path == .libffi { ffiEntry = try RuntimeObject.libffiRouteEntry(for: signature).cFunction }
@@ -272,10 +280,7 @@ extension RuntimeObject {
       throw .invalidSignature(
         encoding: signature.encoding, reason: "no route entry for this return class")
     }
-    let box = RouteBox(raw: raw, signature: signature, combine: combine, path: path)
-    let entry = IMP(dp_route_entry(raw)!)
-    setOwn(Method(selector: selector, signature: signature, imp: entry, route: box))
-    return box
+    return (RouteBox(raw: raw, signature: signature, combine: combine, path: path), true)
   }
 
   private static func libffiRouteEntry(for signature: MethodSignature) throws(RuntimeError) -> IMP {
