@@ -12,7 +12,9 @@
 //   reads the record from the context register and replays the other argument registers
 //   after self and _cmd — no closure, lock, allocation or Swift per call. When the
 //   receiver's method is a register route (dp_route.h), the entry runs the route's
-//   targets itself (one lookup, one read section);
+//   targets itself, in one read section; the route found is cached per slot, valid while
+//   the receiver's method table is the one it was found in (a load and a compare per call
+//   instead of a lookup);
 // - closure entries: one libffi closure per slot (the slot is its user data), which
 //   builds the message's argument list and calls the IMP with ffi_call. Serves callbacks
 //   with no context (bound trampolines) and every shape the register entries cannot.

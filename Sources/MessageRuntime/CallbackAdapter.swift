@@ -26,12 +26,13 @@ internal import CFFIShim
 ///   once `self` and `_cmd` are added — a static C entry reads the adapter from the context
 ///   register and replays the other registers to the receiver's IMP, looked up per call
 ///   in its method table; when that IMP is the receiver's register route (a
-///   `MulticastProxy`'s fast path) the entry runs the route's targets itself. No closure,
-///   lock, allocation or Swift code per call: at fan-out 1 about the cost of calling the
-///   proxy's own IMP from C.
+///   `MulticastProxy`'s fast path) the entry runs the route's targets itself, and keeps
+///   the route it found until the receiver's methods change. No closure, lock, allocation
+///   or Swift code per call: at fan-out 1 about the cost of calling the proxy's own IMP
+///   from C.
 /// - ``CallbackPath/libffi``: every other context callback, and adapters with a default
-///   result or a context passed on — one libffi closure per adapter, `ffi_call` per message (about 50–100 ns
-///   more per call).
+///   result or a context passed on — one libffi closure per adapter, `ffi_call` per
+///   message (about 100 ns more per call).
 /// - ``CallbackPath/bound``: callbacks with no context (`signal`, `atexit`, a `qsort`
 ///   comparator). The adapter's own libffi closure is the function pointer: each bound
 ///   adapter costs one closure (executable memory) that is never returned to libffi (see
