@@ -2,6 +2,7 @@
 // DelegateProxy: Cocoa-style dynamic delegate proxies (NSProxy, forwardInvocation:,
 // NSInvocation, multicast delegates) for platforms without an Objective-C runtime.
 
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -10,6 +11,9 @@ let package = Package(
     .library(name: "MessageRuntime", targets: ["MessageRuntime"]),
     .library(name: "DelegateProxy", targets: ["DelegateProxy"]),
     .executable(name: "demo", targets: ["Demo"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
   ],
   targets: [
     // C: the libffi surface Swift needs, the runtime's C-visible structures
@@ -27,7 +31,18 @@ let package = Package(
     // Multicast delegate proxies, return policies, queues, injection, observers.
     .target(
       name: "DelegateProxy",
-      dependencies: ["MessageRuntime"]
+      dependencies: ["MessageRuntime", "DelegateProxyMacros"]
+    ),
+    // The compiler plugin behind @Delegate: turns a Swift protocol into a multicast delegate.
+    .macro(
+      name: "DelegateProxyMacros",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+      ],
+      path: "Sources/DelegateProxyMacros"
     ),
     .target(
       name: "CDemoSupport",
@@ -58,9 +73,25 @@ let package = Package(
       // MulticastProxy (its C routes and its forwarding path).
       dependencies: ["MessageRuntime", "CTestSupport", "DelegateProxy"]
     ),
+    // README.md's Swift code blocks, compiled and (where they can) run.
+    .testTarget(
+      name: "ReadmeTests",
+      dependencies: ["DelegateProxy", "MessageRuntime"]
+    ),
     .testTarget(
       name: "DelegateProxyTests",
       dependencies: ["DelegateProxy", "MessageRuntime"]
+    ),
+    // Expansion tests of the @Delegate macro and its diagnostics.
+    .testTarget(
+      name: "DelegateProxyMacroTests",
+      dependencies: [
+        "DelegateProxyMacros",
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+      ]
     ),
     // Real C libraries calling CallbackAdapter function pointers: expat, SQLite, libcurl
     // (libexpat1-dev, libsqlite3-dev, libcurl4-openssl-dev; .ci/run installs them).

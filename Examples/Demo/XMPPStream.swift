@@ -1,63 +1,50 @@
 // GCDMulticastDelegate, as XMPPFramework's XMPPStream uses it: listeners each on their
 // own dispatch queue; a received message broadcast to all of them asynchronously; an IQ
 // answered "handled" if any listener handles it, else with an error reply — decided
-// without ever blocking the stream's queue.
+// without ever blocking the stream's queue. A Swift protocol and plain classes.
 
 import DelegateProxy
 import Dispatch
-import MessageRuntime
-
-/// `XMPPStreamDelegate`, declared once with Swift types (all optional).
-enum XMPPStreamDelegateMessages {
-  static let didReceiveMessage = Message<Void, RuntimeObject?, RuntimeObject?>(
-    "xmppStream:didReceiveMessage:")
-  static let didReceiveIQ = Message<Bool, RuntimeObject?, RuntimeObject?>(
-    "xmppStream:didReceiveIQ:")
-
-  static let delegateProtocol = RuntimeProtocol(
-    name: "XMPPStreamDelegate",
-    requirements: [
-      .init(didReceiveMessage.selector, didReceiveMessage.signature, required: false),
-      .init(didReceiveIQ.selector, didReceiveIQ.signature, required: false),
-    ])
-}
 
 /// A `<message>` stanza (`XMPPMessage`).
-final class XMPPMessage: RuntimeObject, @unchecked Sendable {
+final class XMPPMessage: Sendable {
   let from: String
   let body: String
 
-  init(class runtimeClass: RuntimeClass, from: String, body: String) {
+  init(from: String, body: String) {
     self.from = from
     self.body = body
-    super.init(class: runtimeClass)
   }
 
   var sender: String { String(from.prefix { $0 != "@" }) }
 }
 
 /// An `<iq type='get'>` stanza (`XMPPIQ`) whose child element is in `namespace`.
-final class XMPPIQ: RuntimeObject, @unchecked Sendable {
+final class XMPPIQ: Sendable {
   let id: String
   let from: String
   let namespace: String
 
-  init(class runtimeClass: RuntimeClass, id: String, from: String, namespace: String) {
+  init(id: String, from: String, namespace: String) {
     self.id = id
     self.from = from
     self.namespace = namespace
-    super.init(class: runtimeClass)
   }
 }
 
+/// `XMPPStreamDelegate` (all optional).
+@Delegate
+protocol XMPPStreamDelegate: AnyObject {
+  @Optional func xmppStream(_ sender: XMPPStream, didReceiveMessage message: XMPPMessage)
+  @Optional func xmppStream(_ sender: XMPPStream, didReceiveIQ iq: XMPPIQ) -> Bool
+}
+
 /// `XMPPStream`, reduced: its own serial queue, where stanzas are read and handled, and a
-/// `MulticastProxy` (GCDMulticastDelegate) whose delegates each come with a queue. It
-/// writes what it would put on the wire into a transcript.
-final class XMPPStream: RuntimeObject, @unchecked Sendable {
+/// multicast delegate whose listeners each come with a queue. It writes what it would
+/// put on the wire into a transcript.
+final class XMPPStream: Sendable {
   let streamQueue = QueueName.serialQueue("xmpp.stream")
-  /// Messages no listener implements are dropped, as GCDMulticastDelegate does.
-  let multicastDelegate = MulticastProxy(
-    options: .silentWhenEmpty, protocol: XMPPStreamDelegateMessages.delegateProtocol)
+  let multicastDelegate = XMPPStreamDelegateMulticast(options: .silentWhenEmpty)
   let transcript = Transcript()
   private let jid = "romeo@montague.lit/orchard"
 
@@ -75,12 +62,12 @@ final class XMPPStream: RuntimeObject, @unchecked Sendable {
   }
 
   /// `addDelegate:delegateQueue:`.
-  func addDelegate(_ delegate: RuntimeObject, delegateQueue: DispatchQueue) throws {
+  func addDelegate(_ delegate: any XMPPStreamDelegate, delegateQueue: DispatchQueue) throws {
     try multicastDelegate.add(delegate, queue: delegateQueue)
   }
 
   /// `removeDelegate:delegateQueue:`.
-  func removeDelegate(_ delegate: RuntimeObject, delegateQueue: DispatchQueue) {
+  func removeDelegate(_ delegate: any XMPPStreamDelegate, delegateQueue: DispatchQueue) {
     multicastDelegate.remove(delegate, queue: delegateQueue)
   }
 
@@ -93,12 +80,8 @@ final class XMPPStream: RuntimeObject, @unchecked Sendable {
   func receive(_ message: XMPPMessage) {
     streamQueue.async { [self] in
       log("← wire: <message from='\(message.from)'><body>\(message.body)</body></message>")
-      do {
-        try XMPPStreamDelegateMessages.didReceiveMessage.send(to: multicastDelegate, self, message)
-        log("  broadcast xmppStream:didReceiveMessage: (each listener is called on its own queue)")
-      } catch {
-        log("  broadcast failed: \(error)")
-      }
+      multicastDelegate.xmppStream(self, didReceiveMessage: message)
+      log("  broadcast xmppStream(_:didReceiveMessage:) (each listener is called on its own queue)")
     }
   }
 
@@ -111,10 +94,8 @@ final class XMPPStream: RuntimeObject, @unchecked Sendable {
       )
       do {
         try multicastDelegate.aggregate(
-          XMPPStreamDelegateMessages.didReceiveIQ, self, iq, reducer: .anyTrue,
-          completionQueue: streamQueue
-        ) { [self] result in
-          let handled = (try? result.get()) ?? false
+          \.xmppStreamDidReceiveIQ, (self, iq), reducer: .anyTrue, completionQueue: streamQueue
+        ) { [self] handled in
           if handled {
             log("  iq \(iq.id): handled by a listener (any true) — the stream adds nothing")
           } else {
@@ -125,7 +106,7 @@ final class XMPPStream: RuntimeObject, @unchecked Sendable {
           }
         }
         log(
-          "  aggregate(xmppStream:didReceiveIQ:, reducer: .anyTrue) returned at once: the stream's queue is free"
+          "  aggregate(\\.xmppStreamDidReceiveIQ, reducer: .anyTrue) returned at once: the stream's queue is free"
         )
       } catch {
         log("  aggregate failed: \(error)")
@@ -135,73 +116,55 @@ final class XMPPStream: RuntimeObject, @unchecked Sendable {
 }
 
 /// A listener: records what it does, with the queue it runs on, in its transcript.
-class XMPPListener: RuntimeObject, @unchecked Sendable {
+class XMPPListener: @unchecked Sendable {
+  // @unchecked Sendable: each listener's mutable state is touched only on the one queue
+  // it was added with (GCDMulticastDelegate's contract); the transcript is locked.
   let transcript = Transcript()
   func log(_ line: String) {
-    transcript.record("[\(QueueName.current)] \(runtimeClass.name): \(line)")
+    transcript.record("[\(QueueName.current)] \(type(of: self)): \(line)")
   }
 }
 
 /// The chat window: shows messages; handles no IQ.
-final class ChatWindow: XMPPListener, @unchecked Sendable {
-  static func makeClass() throws -> RuntimeClass {
-    let m = XMPPStreamDelegateMessages.self
-    let cls = try RuntimeClass(name: "ChatWindow")
-    try cls.addMethod(m.didReceiveMessage) { receiver, _, message in
-      guard let message = message as? XMPPMessage else { return }
-      (receiver as! ChatWindow).log("shows \"\(message.sender): \(message.body)\"")
-    }
-    try cls.addMethod(m.didReceiveIQ) { receiver, _, iq in
-      (receiver as! ChatWindow).log("iq \((iq as? XMPPIQ)?.id ?? "?") is not mine → NO")
-      return false
-    }
-    return cls
+final class ChatWindow: XMPPListener, XMPPStreamDelegate, @unchecked Sendable {
+  func xmppStream(_ sender: XMPPStream, didReceiveMessage message: XMPPMessage) {
+    log("shows \"\(message.sender): \(message.body)\"")
+  }
+
+  func xmppStream(_ sender: XMPPStream, didReceiveIQ iq: XMPPIQ) -> Bool {
+    log("iq \(iq.id) is not mine → NO")
+    return false
   }
 }
 
 /// The history logger: archives messages and answers message-archive queries
 /// (`urn:xmpp:mam:2`) itself.
-final class HistoryLogger: XMPPListener, @unchecked Sendable {
+final class HistoryLogger: XMPPListener, XMPPStreamDelegate, @unchecked Sendable {
   private var archived = 0
 
-  static func makeClass() throws -> RuntimeClass {
-    let m = XMPPStreamDelegateMessages.self
-    let cls = try RuntimeClass(name: "HistoryLogger")
-    try cls.addMethod(m.didReceiveMessage) { receiver, _, message in
-      let logger = receiver as! HistoryLogger
-      logger.archived += 1
-      logger.log(
-        "archives message #\(logger.archived) from \((message as? XMPPMessage)?.sender ?? "?")")
+  func xmppStream(_ sender: XMPPStream, didReceiveMessage message: XMPPMessage) {
+    archived += 1
+    log("archives message #\(archived) from \(message.sender)")
+  }
+
+  func xmppStream(_ sender: XMPPStream, didReceiveIQ iq: XMPPIQ) -> Bool {
+    guard iq.namespace == "urn:xmpp:mam:2" else {
+      log("iq \(iq.id) is not an archive query → NO")
+      return false
     }
-    try cls.addMethod(m.didReceiveIQ) { receiver, sender, iq in
-      let logger = receiver as! HistoryLogger
-      guard let iq = iq as? XMPPIQ, let stream = sender as? XMPPStream else { return false }
-      guard iq.namespace == "urn:xmpp:mam:2" else {
-        logger.log("iq \(iq.id) is not an archive query → NO")
-        return false
-      }
-      // A synchronous hop onto the stream's queue: a stream blocked waiting for its
-      // listeners would deadlock here.
-      let me = stream.myJID
-      logger.log(
-        "iq \(iq.id) is an archive query for \(me) → replies with \(logger.archived) message(s), YES"
-      )
-      stream.send("<iq type='result' id='\(iq.id)' to='\(iq.from)'><fin complete='true'/></iq>")
-      return true
-    }
-    return cls
+    // A synchronous hop onto the stream's queue: a stream blocked waiting for its
+    // listeners would deadlock here.
+    let me = sender.myJID
+    log("iq \(iq.id) is an archive query for \(me) → replies with \(archived) message(s), YES")
+    sender.send("<iq type='result' id='\(iq.id)' to='\(iq.from)'><fin complete='true'/></iq>")
+    return true
   }
 }
 
 /// The notifier: shows a banner for each message; does not implement the IQ method.
-final class Notifier: XMPPListener, @unchecked Sendable {
-  static func makeClass() throws -> RuntimeClass {
-    let cls = try RuntimeClass(name: "Notifier")
-    try cls.addMethod(XMPPStreamDelegateMessages.didReceiveMessage) { receiver, _, message in
-      (receiver as! Notifier).log(
-        "banner \"New message from \((message as? XMPPMessage)?.sender ?? "?")\"")
-    }
-    return cls
+final class Notifier: XMPPListener, XMPPStreamDelegate, @unchecked Sendable {
+  func xmppStream(_ sender: XMPPStream, didReceiveMessage message: XMPPMessage) {
+    log("banner \"New message from \(message.sender)\"")
   }
 }
 
@@ -209,15 +172,12 @@ final class Notifier: XMPPListener, @unchecked Sendable {
 /// non-blocking "any true" aggregation for IQs.
 func xmppStream() throws {
   let steps = Steps()
-  let m = XMPPStreamDelegateMessages.self
-  let messageClass = try RuntimeClass(name: "XMPPMessage")
-  let iqClass = try RuntimeClass(name: "XMPPIQ")
 
   steps.next("An XMPPStream with its own queue; three listeners, each added with its own queue")
-  let stream = XMPPStream(class: try RuntimeClass(name: "XMPPStream"))
-  let chat = ChatWindow(class: try ChatWindow.makeClass())
-  let history = HistoryLogger(class: try HistoryLogger.makeClass())
-  let notifier = Notifier(class: try Notifier.makeClass())
+  let stream = XMPPStream()
+  let chat = ChatWindow()
+  let history = HistoryLogger()
+  let notifier = Notifier()
   let uiQueue = QueueName.serialQueue("ui.main")
   let historyQueue = QueueName.serialQueue("history.io")
   let notifyQueue = QueueName.serialQueue("notify")
@@ -225,10 +185,8 @@ func xmppStream() throws {
   try stream.addDelegate(history, delegateQueue: historyQueue)
   try stream.addDelegate(notifier, delegateQueue: notifyQueue)
   let proxy = stream.multicastDelegate
-  for line in withoutAddresses(proxy.description).split(separator: "\n") { say(String(line)) }
-  say(
-    "count \(proxy.count); countForSelector(\(m.didReceiveIQ.selector.name)) \(proxy.count(respondingTo: m.didReceiveIQ.selector))"
-  )
+  for line in proxy.description.split(separator: "\n") { say(String(line)) }
+  say("count \(proxy.count)")
 
   let listeners: [XMPPListener] = [chat, history, notifier]
   /// Waits (demo driver only) for the stream, then its listeners, then the replies they
@@ -244,29 +202,27 @@ func xmppStream() throws {
 
   steps.next("The server delivers two messages, back to back")
   say("(below: each queue's lines in the order that queue ran them; stream first, then listeners)")
-  stream.receive(
-    XMPPMessage(class: messageClass, from: "juliet@capulet.lit", body: "Wherefore art thou?"))
-  stream.receive(XMPPMessage(class: messageClass, from: "nurse@capulet.lit", body: "Madam!"))
+  stream.receive(XMPPMessage(from: "juliet@capulet.lit", body: "Wherefore art thou?"))
+  stream.receive(XMPPMessage(from: "nurse@capulet.lit", body: "Madam!"))
   settle()
 
   steps.next("An IQ that one listener handles (a message-archive query)")
-  stream.receive(
-    XMPPIQ(
-      class: iqClass, id: "q1", from: "juliet@capulet.lit/balcony", namespace: "urn:xmpp:mam:2"))
+  stream.receive(XMPPIQ(id: "q1", from: "juliet@capulet.lit/balcony", namespace: "urn:xmpp:mam:2"))
   settle()
 
   steps.next("An IQ that no listener handles")
   stream.receive(
-    XMPPIQ(
-      class: iqClass, id: "q2", from: "juliet@capulet.lit/balcony", namespace: "urn:example:sonnet")
-  )
+    XMPPIQ(id: "q2", from: "juliet@capulet.lit/balcony", namespace: "urn:example:sonnet"))
   settle()
+  say(
+    "the notifier does not implement the IQ method: its class is known not to, \(proxy.count(respondingTo: \.xmppStreamDidReceiveIQ)) responders remain"
+  )
 
   steps.next(
     "The notifier is removed from its queue (removeDelegate:delegateQueue:); another message")
   stream.removeDelegate(notifier, delegateQueue: notifyQueue)
   say("count \(proxy.count)")
-  stream.receive(XMPPMessage(class: messageClass, from: "juliet@capulet.lit", body: "Good night!"))
+  stream.receive(XMPPMessage(from: "juliet@capulet.lit", body: "Good night!"))
   settle()
 
   withExtendedLifetime((chat, history, notifier)) {}

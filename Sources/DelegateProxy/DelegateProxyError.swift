@@ -22,6 +22,12 @@ public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConverti
   /// handle) from the proxy being added to, through the members that lead back to it —
   /// `[A, A]` for a proxy added to itself, `[A, B, A]` when `B` contains `A`.
   case cycle(path: [String])
+  /// A Swift delegate protocol's method takes or returns a type with no C form (an enum,
+  /// a tuple, a `String`, a struct holding references…). `parameter` is nil for the
+  /// result. Raised where the protocol's runtime description is asked for: when a
+  /// delegate is added to its multicast, or by `DelegateProtocol.runtimeProtocol()`.
+  case unsupportedType(
+    protocol: String, method: String, parameter: String?, type: String, reason: String)
 
   /// A readable rendering, for logs and diagnostics.
   public var description: String {
@@ -35,6 +41,9 @@ public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConverti
       return "no delegate and no protocol gives a signature for \(sel.name)"
     case .cycle(let path):
       return "adding the proxy would make a cycle of proxies: \(path.joined(separator: " → "))"
+    case .unsupportedType(let proto, let method, let parameter, let type, let reason):
+      let which = parameter.map { "parameter '\($0)'" } ?? "result"
+      return "\(proto).\(method): \(which) of type \(type) has no C form: \(reason)"
     }
   }
 }

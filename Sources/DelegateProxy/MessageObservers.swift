@@ -40,20 +40,27 @@ final class MessageObserver: Sendable {
   func deactivate() { active.store(false, ordering: .releasing) }
 }
 
-/// A registration made by `MulticastProxy.observe(_:_:_:)`. Keep it: dropping it (or
-/// calling ``cancel()``) removes the observer.
+/// A registration made by `observe` (on a ``MulticastProxy`` or a Swift multicast). Keep
+/// it: dropping it (or calling ``cancel()``) removes the observer.
 public final class MessageObservation: Sendable {
-  private weak let proxy: MulticastProxy?
   private let observer: MessageObserver
+  /// Unregisters the observer from whatever holds it (captures its proxy weakly).
+  private let unregister: @Sendable (UInt64) -> Void
   /// The selector observed.
   public let selector: Selector
   /// When the observer is called.
   public var phase: ObservationPhase { observer.phase }
 
-  init(proxy: MulticastProxy, observer: MessageObserver, selector: Selector) {
-    self.proxy = proxy
+  init(observer: MessageObserver, selector: Selector, unregister: @escaping @Sendable (UInt64) -> Void) {
     self.observer = observer
     self.selector = selector
+    self.unregister = unregister
+  }
+
+  convenience init(proxy: MulticastProxy, observer: MessageObserver, selector: Selector) {
+    self.init(observer: observer, selector: selector) { [weak proxy] id in
+      proxy?.removeObserver(id, for: selector)
+    }
   }
 
   deinit { cancel() }
@@ -66,7 +73,7 @@ public final class MessageObservation: Sendable {
   public func cancel() {
     guard observer.isActive else { return }
     observer.deactivate()
-    proxy?.removeObserver(observer.id, for: selector)
+    unregister(observer.id)
   }
 }
 

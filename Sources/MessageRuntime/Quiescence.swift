@@ -1,4 +1,5 @@
-internal import CFFIShim
+// Public: read sections are entered from dispatch loops inlined into other modules.
+public import CFFIShim
 
 /// Read sections and grace periods: how dispatch code reads shared lists without locks
 /// and how code that removes from them knows no dispatch still sees the old list.
@@ -20,9 +21,9 @@ public enum Quiescence {
   }
 
   /// Enters a read section; pair with ``exit()``.
-  @usableFromInline static func enter() { dp_read_enter() }
+  @inlinable static func enter() { dp_read_enter_inline() }
   /// Leaves a read section.
-  @usableFromInline static func exit() { dp_read_exit() }
+  @inlinable static func exit() { dp_read_exit_inline() }
 
   /// Whether the calling thread is inside a read section.
   public static var isInReadSection: Bool { dp_in_read_section() }

@@ -110,6 +110,10 @@ for sig in signatures {
   }
 }
 workloads += [Workload.responders(members: 1000), Workload.responders(members: 3)]
+// Swift protocols: hand-written loops and a @Delegate multicast (SwiftProtocolRows.swift).
+for sig in [BenchSignature.qd, .object] {
+  for fanout in fanouts { workloads += SwiftRowKind.allCases.map { Workload.swift($0, sig, fanout: fanout) } }
+}
 // C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
 for shape in CallbackShape.allCases {
   for fanout in fanouts { workloads += CallbackRowKind.allCases.map { Workload.callback($0, shape, fanout: fanout) } }

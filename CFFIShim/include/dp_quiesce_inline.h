@@ -1,5 +1,6 @@
 // dp_quiesce_inline.h — the reader side of dp_quiesce, inlined into C hot paths.
-// Private to CFFIShim.
+// Public so that MessageRuntime can inline read sections into Swift dispatch loops; its
+// fields are private to dp_quiesce.c.
 
 #ifndef DP_QUIESCE_INLINE_H
 #define DP_QUIESCE_INLINE_H

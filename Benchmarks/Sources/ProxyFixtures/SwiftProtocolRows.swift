@@ -1,0 +1,223 @@
+// Swift-protocol rows: what one call to N plain Swift delegates costs through the loops
+// Swift programmers write by hand and through a @Delegate multicast, for an
+// `(Int, Double) -> Int` method (`q@:qd`) and a void method taking an object (`v@:@`).
+//
+// Every row makes its own delegate objects (an object that was ever referenced weakly
+// keeps a side table, which slows all its retains), and each mixes two conforming
+// classes (one class alone lets the optimizer devirtualize the call).
+
+import BenchmarkSupport
+import DelegateProxy
+import MessageRuntime
+
+/// The object the void method receives.
+public final class BenchSubject: Sendable {
+  public let id: Int
+  public init(id: Int) { self.id = id }
+}
+
+/// The delegate protocol of the Swift rows.
+@Delegate
+public protocol BenchListener: AnyObject {
+  func value(_ a: Int, scale: Double) -> Int
+  func observe(_ subject: BenchSubject)
+}
+
+/// Two conforming classes, mixed in every row. Their bodies write through a pointer, so
+/// the call cannot be optimized away and no exclusivity check is paid.
+final class ListenerA: BenchListener {
+  let sink: UnsafeMutablePointer<Int>
+  let bias: Int
+  init(sink: UnsafeMutablePointer<Int>, bias: Int) {
+    self.sink = sink
+    self.bias = bias
+  }
+  func value(_ a: Int, scale: Double) -> Int { a &+ Int(scale) &+ bias }
+  func observe(_ subject: BenchSubject) { sink.pointee &+= subject.id }
+}
+
+final class ListenerB: BenchListener {
+  let sink: UnsafeMutablePointer<Int>
+  let bias: Int
+  init(sink: UnsafeMutablePointer<Int>, bias: Int) {
+    self.sink = sink
+    self.bias = bias
+  }
+  func value(_ a: Int, scale: Double) -> Int { a &* 2 &+ bias }
+  func observe(_ subject: BenchSubject) { sink.pointee &+= subject.id &* 2 }
+}
+
+/// A delegator as Swift programmers write one.
+final class BenchDelegator {
+  weak var delegate: (any BenchListener)?
+}
+
+/// The Swift rows.
+public enum SwiftRowKind: String, CaseIterable, Sendable {
+  /// A plain `[any P]` loop (the Swift limit).
+  case strongArray = "swift_strong_array"
+  /// The array of weak boxes Swift programmers hand-write.
+  case weakArray = "swift_weak_array"
+  /// A delegator's weak slot holding a @Delegate multicast of N weak members
+  /// (last-responder policy).
+  case protocolProxy = "swift_protocol_proxy"
+  /// The same multicast called through a strong reference: the multicast's own cost,
+  /// without the delegator's weak load (every weak load of an object goes through its
+  /// side table).
+  case protocolProxyStrongSlot = "swift_protocol_proxy_strong_slot"
+}
+
+struct WeakListener {
+  weak var value: (any BenchListener)?
+}
+
+/// Sink for the delegates' writes (never read back but by the check).
+nonisolated(unsafe) private let sink: UnsafeMutablePointer<Int> = {
+  // nonisolated(unsafe): the benchmark harness runs one row at a time on one thread.
+  let p = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+  p.initialize(to: 0)
+  return p
+}()
+
+extension Workload {
+  /// The Swift row `kind` at `fanout` delegates, for `.qd` or `.object`.
+  public static func swift(_ kind: SwiftRowKind, _ signature: BenchSignature, fanout: Int)
+    -> Workload
+  {
+    precondition(signature == .qd || signature == .object, "Swift rows measure q@:qd and v@:@")
+    let listeners: [any BenchListener] = (0..<fanout).map { i in
+      i % 2 == 0
+        ? ListenerA(sink: sink, bias: i) as any BenchListener : ListenerB(sink: sink, bias: i)
+    }
+    let subject = BenchSubject(id: 3)
+    // What the last delegate answers to value(i, 0.5), for the check.
+    let expected: (Int) -> Int = { i in listeners.last!.value(i, scale: 0.5) }
+    let run: (Int) -> UInt64
+    var keep: [AnyObject] = listeners.map { $0 as AnyObject }
+    var check: () -> String? = { nil }
+    switch kind {
+    case .strongArray:
+      run =
+        signature == .qd
+        ? { n in SwiftRows.strongValue(listeners, n) }
+        : { n in SwiftRows.strongObserve(listeners, subject, n) }
+      check = {
+        SwiftRows.strongValue1(listeners, 5) == expected(5) ? nil : "strong array: wrong value"
+      }
+    case .weakArray:
+      let boxes = listeners.map { WeakListener(value: $0) }
+      run =
+        signature == .qd
+        ? { n in SwiftRows.weakValue(boxes, n) } : { n in SwiftRows.weakObserve(boxes, subject, n) }
+    case .protocolProxy:
+      let proxy = BenchListenerMulticast()
+      for l in listeners { try! proxy.add(l) }
+      let delegator = BenchDelegator()
+      delegator.delegate = proxy
+      keep.append(proxy)
+      keep.append(delegator)
+      run =
+        signature == .qd
+        ? { n in SwiftRows.delegatorValue(delegator, n) }
+        : { n in SwiftRows.delegatorObserve(delegator, subject, n) }
+      check = {
+        let got = delegator.delegate?.value(5, scale: 0.5)
+        return got == expected(5)
+          ? nil
+          : "swift_protocol_proxy: value(5) answered \(got.map(String.init) ?? "nil"), expected \(expected(5))"
+      }
+    case .protocolProxyStrongSlot:
+      let proxy = BenchListenerMulticast()
+      for l in listeners { try! proxy.add(l) }
+      keep.append(proxy)
+      run =
+        signature == .qd
+        ? { n in SwiftRows.strongValue([proxy], n) }
+        : { n in SwiftRows.strongObserve([proxy], subject, n) }
+      check = {
+        proxy.value(5, scale: 0.5) == expected(5)
+          ? nil : "swift_protocol_proxy_strong_slot: wrong value"
+      }
+    }
+    return Workload(
+      name: kind.rawValue, signature: signature, fanout: fanout, responders: fanout,
+      path: kind == .protocolProxy || kind == .protocolProxyStrongSlot
+        ? "swift-delegate-multicast" : "swift-loop", keepAlive: keep + [subject],
+      check: check, run: run)
+  }
+}
+
+enum SwiftRows {
+  @inline(never) static func strongValue1(_ listeners: [any BenchListener], _ i: Int) -> Int {
+    var last = 0
+    for l in listeners { last = l.value(i, scale: 0.5) }
+    return last
+  }
+
+  @inline(never) static func strongValue(_ listeners: [any BenchListener], _ n: Int) -> UInt64 {
+    var acc = 0
+    let start = bs_now_ns()
+    for i in 0..<n {
+      var last = 0
+      for l in listeners { last = l.value(i, scale: 0.5) }
+      acc &+= last
+    }
+    let end = bs_now_ns()
+    bs_consume(Int64(acc))
+    return end &- start
+  }
+
+  @inline(never) static func strongObserve(
+    _ listeners: [any BenchListener], _ subject: BenchSubject, _ n: Int
+  )
+    -> UInt64
+  {
+    let start = bs_now_ns()
+    for _ in 0..<n {
+      for l in listeners { l.observe(subject) }
+    }
+    return bs_now_ns() &- start
+  }
+
+  @inline(never) static func weakValue(_ boxes: [WeakListener], _ n: Int) -> UInt64 {
+    var acc = 0
+    let start = bs_now_ns()
+    for i in 0..<n {
+      var last = 0
+      for b in boxes { if let l = b.value { last = l.value(i, scale: 0.5) } }
+      acc &+= last
+    }
+    let end = bs_now_ns()
+    bs_consume(Int64(acc))
+    return end &- start
+  }
+
+  @inline(never) static func weakObserve(_ boxes: [WeakListener], _ subject: BenchSubject, _ n: Int)
+    -> UInt64
+  {
+    let start = bs_now_ns()
+    for _ in 0..<n {
+      for b in boxes { b.value?.observe(subject) }
+    }
+    return bs_now_ns() &- start
+  }
+
+  @inline(never) static func delegatorValue(_ delegator: BenchDelegator, _ n: Int) -> UInt64 {
+    var acc = 0
+    let start = bs_now_ns()
+    for i in 0..<n { acc &+= delegator.delegate?.value(i, scale: 0.5) ?? 0 }
+    let end = bs_now_ns()
+    bs_consume(Int64(acc))
+    return end &- start
+  }
+
+  @inline(never) static func delegatorObserve(
+    _ delegator: BenchDelegator, _ subject: BenchSubject, _ n: Int
+  )
+    -> UInt64
+  {
+    let start = bs_now_ns()
+    for _ in 0..<n { delegator.delegate?.observe(subject) }
+    return bs_now_ns() &- start
+  }
+}

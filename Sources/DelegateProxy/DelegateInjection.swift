@@ -1,0 +1,114 @@
+import Dispatch
+import MessageRuntime
+
+/// A secondary delegate injected into a delegator's one delegate slot, beside the
+/// delegate already there (the `secondaryDelegate` proxy of `UIScrollView`'s category),
+/// for delegators written in Swift with an ordinary `weak var delegate: P?`.
+///
+/// ```swift
+/// let injection = try SensorDelegateMulticast.inject(analytics, into: device, at: \.delegate)
+/// // device.delegate is now a multicast: the original delegate, then analytics.
+/// injection.remove()        // or drop the injection: device.delegate is the original again
+/// ```
+///
+/// The injection owns the multicast it puts in the slot (a weak slot would not keep it):
+/// keep the injection for as long as the secondary should hear the delegator. Both
+/// delegates are held weakly; a value-returning message reaches both and the
+/// secondary's value wins (the last invoked, as in the reference). A primary set later
+/// through ``setPrimary(_:)`` keeps the secondary; one assigned to the slot directly
+/// replaces the multicast, and the injection then leaves the slot alone.
+public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMulticastProtocol>:
+  @unchecked Sendable
+{
+  // @unchecked Sendable: `delegator` is only read and its slot only written through
+  // `slot` under `lock`; the multicast is thread-safe.
+  private weak var delegator: Delegator?
+  private let slot: ReferenceWritableKeyPath<Delegator, Multicast.Delegate?>
+  /// The multicast in the slot: the primary (if any), then the secondary.
+  public let multicast: Multicast
+  private let lock = Lock<Multicast.Delegate?>(nil)
+
+  init(
+    delegator: Delegator, slot: ReferenceWritableKeyPath<Delegator, Multicast.Delegate?>,
+    primary: Multicast.Delegate?, multicast: Multicast
+  ) {
+    self.delegator = delegator
+    self.slot = slot
+    self.multicast = multicast
+    lock.withLock { $0 = primary }
+  }
+
+  deinit { remove() }
+
+  /// The primary delegate (what the slot held before the injection, or was given by
+  /// ``setPrimary(_:)``).
+  public var primary: Multicast.Delegate? { lock.withLock { $0 } }
+
+  /// Replaces the primary delegate, keeping the secondary (a late primary).
+  public func setPrimary(_ primary: Multicast.Delegate?) throws(DelegateProxyError) {
+    let old = lock.withLock { p in
+      defer { p = primary }
+      return p
+    }
+    if let old { multicast.remove(old) }
+    if let primary { try multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
+  }
+
+  /// Puts the primary delegate back in the slot (if the slot still holds this
+  /// injection's multicast). Idempotent; dropping the injection does it too.
+  public func remove() {
+    guard let delegator else { return }
+    lock.withLock { primary in
+      guard let current = delegator[keyPath: slot], (current as AnyObject) === multicast else {
+        return
+      }
+      delegator[keyPath: slot] = primary
+    }
+    self.delegator = nil
+  }
+}
+
+/// What ``DelegateInjection`` needs of a multicast (every `@Delegate` multicast has it).
+public protocol DelegateMulticastProtocol: AnyObject, Sendable {
+  /// The protocol's existential, `any SensorDelegate`.
+  associatedtype Delegate
+  /// An empty multicast.
+  init(policy: ReturnPolicy, options: MulticastProxy.Options)
+  /// The multicast itself, as the protocol's existential (it conforms to its protocol).
+  var asDelegate: Delegate { get }
+  /// Inserts a delegate (see ``DelegateMulticast/insert(_:at:queue:retention:)``).
+  func insert(_ delegate: Delegate, at index: Int, queue: DispatchQueue?, retention: Retention)
+    throws(DelegateProxyError)
+  /// Removes a delegate.
+  func remove(_ delegate: Delegate)
+}
+
+extension DelegateMulticast: DelegateMulticastProtocol {
+  /// The multicast as its protocol's existential. Traps if the subclass does not conform
+  /// to its protocol (`@Delegate` multicasts always do).
+  public var asDelegate: Delegate {
+    guard let d = self as? Delegate else {
+      fatalError("\(Self.self) does not conform to \(protocolDescription.name)")
+    }
+    return d
+  }
+}
+
+extension DelegateMulticastProtocol {
+  /// Injects `secondary` into `delegator`'s delegate slot beside the delegate it holds
+  /// now: the slot then holds a new multicast of the two (primary first). Keep the
+  /// returned injection; dropping it puts the primary back.
+  public static func inject<Delegator: AnyObject>(
+    _ secondary: Delegate, into delegator: Delegator,
+    at slot: ReferenceWritableKeyPath<Delegator, Delegate?>
+  ) throws(DelegateProxyError) -> DelegateInjection<Delegator, Self> {
+    let primary = delegator[keyPath: slot]
+    let multicast = Self(policy: .lastResponder, options: .silentWhenEmpty)
+    if let primary { try multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
+    try multicast.insert(secondary, at: 1, queue: nil, retention: .weak)
+    let injection = DelegateInjection(
+      delegator: delegator, slot: slot, primary: primary, multicast: multicast)
+    delegator[keyPath: slot] = multicast.asDelegate
+    return injection
+  }
+}

@@ -1,0 +1,48 @@
+/// Turns a class-bound protocol into a multicast delegate.
+///
+/// ```swift
+/// @Delegate
+/// public protocol SensorDelegate: AnyObject {
+///   func sensor(_ sensor: Sensor, didRead reading: Reading)
+///   func sensorShouldStart(_ sensor: Sensor) -> Bool
+///   @Optional func sensorDidStop(_ sensor: Sensor)
+/// }
+/// ```
+///
+/// generates `SensorDelegateMulticast`, a ``DelegateMulticast`` that conforms to
+/// `SensorDelegate` and forwards each call to every delegate added to it, and gives each
+/// optional requirement a default in an extension of the protocol. Each method's selector
+/// is the one Swift's `@objc` would give it (`sensor(_:didRead:)` → `sensor:didRead:`,
+/// `move(to:)` → `moveTo:`, `foo(bar:)` → `fooWithBar:`) unless ``Selector(_:)`` names
+/// another. The generated `Messages` struct holds a typed handle per method
+/// (`\.sensorDidRead`, `\.sensorShouldStart`).
+///
+/// The protocol must be constrained to `AnyObject` and may inherit only `Sendable`
+/// besides. Properties, subscripts, initializers, associated types, static requirements,
+/// generic, `throws` and `async` methods, `inout` and variadic parameters, and parameter
+/// or result types with no C form (closures, tuples, Swift collections, `String`,
+/// `Any`, optional Swift value types, `Self`) are compile-time errors on the requirement
+/// concerned.
+@attached(peer, names: suffixed(Multicast))
+@attached(extension, names: arbitrary)
+public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
+
+/// Marks a requirement of a ``Delegate()`` protocol as optional, as `@optional` does in an
+/// Objective-C protocol: a conforming class need not implement it, and a delegate that
+/// does not is neither asked about it nor called for it.
+///
+/// Outside a `@Delegate` protocol it has no effect.
+///
+/// The attribute does not hide `Swift.Optional`: `Optional<Int>` and `Int?` keep their
+/// meaning, since an attribute is looked up among macros and a type among types.
+@attached(peer)
+public macro Optional() = #externalMacro(module: "DelegateProxyMacros", type: "OptionalMacro")
+
+/// Gives a requirement of a ``Delegate()`` protocol an explicit selector instead of the one
+/// derived from its Swift name, as `@objc(name:)` does: `@Selector("sensorFailed:code:")`.
+///
+/// The selector needs one colon per parameter. Outside a `@Delegate` protocol it has no
+/// effect.
+@attached(peer)
+public macro Selector(_ name: String) =
+  #externalMacro(module: "DelegateProxyMacros", type: "SelectorMacro")

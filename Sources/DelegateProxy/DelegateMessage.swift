@@ -1,0 +1,32 @@
+/// A typed handle on one method of a Swift delegate protocol: `Arguments` is the
+/// method's parameter types (a tuple when there are several), `Result` its result, and
+/// ``invoke`` calls the method on one delegate.
+///
+/// `@Delegate` generates one per method as a property of the multicast's `Messages`,
+/// so per-method configuration names a method with a key path the compiler checks,
+/// never a string:
+///
+/// ```swift
+/// try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+/// proxy.responds(to: \.sensorDidStop)
+/// let watching = proxy.observe(\.sensorDidRead) { sensor, reading in print(reading) }
+/// ```
+public struct DelegateMessage<Delegate, Arguments, Result>: Sendable {
+  /// The method's position in its protocol's declaration order.
+  public let index: Int
+  /// Calls the method on `delegate` with `arguments`.
+  public let invoke: @Sendable (Delegate, Arguments) -> Result
+
+  /// The handle on the method at `index`, called by `invoke` (generated code).
+  public init(index: Int, invoke: @escaping @Sendable (Delegate, Arguments) -> Result) {
+    self.index = index
+    self.invoke = invoke
+  }
+}
+
+/// The typed handles of a Swift delegate protocol's methods (`@Delegate` generates the
+/// conforming `Messages` struct of each multicast).
+public protocol DelegateMessages: Sendable {
+  /// The handles (they hold no state).
+  init()
+}

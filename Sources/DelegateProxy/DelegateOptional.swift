@@ -1,0 +1,92 @@
+import Synchronization
+
+/// Optional methods of Swift delegate protocols.
+///
+/// Swift protocols have no optional requirements, so `@Delegate` gives each method
+/// marked optional a default implementation that calls ``notImplemented(by:selector:)``.
+/// A conforming class that implements the method runs its own; one that does not runs
+/// the default, which records that its class does not implement the selector. From
+/// then on a multicast neither answers `responds(to:)` for that class's instances nor
+/// calls them for it, and the value the default returned is never used.
+///
+/// The record is learned, not declared: until an instance of a class has received one
+/// optional message it does not implement, a multicast counts it as a responder for
+/// that message (it is called, runs the default — none of your code — and is dropped).
+public enum DelegateOptional {
+  struct Key: Hashable {
+    let type: ObjectIdentifier
+    let selector: String
+  }
+
+  private static let missing = Mutex<Set<Key>>([])
+  /// Bumped whenever ``missing`` grows: dispatch loops compare it around each call to
+  /// an optional method (one relaxed load each) instead of taking the lock.
+  @usableFromInline static let learned = Atomic<UInt64>(0)
+
+  /// Called by the generated default of an optional `void` method: records that
+  /// `delegate`'s class does not implement `selector`.
+  public static func notImplemented(by delegate: AnyObject, selector: String) {
+    let key = Key(type: ObjectIdentifier(type(of: delegate)), selector: selector)
+    let inserted = missing.withLock { $0.insert(key).inserted }
+    if inserted { learned.add(1, ordering: .releasing) }
+  }
+
+  /// Called by the generated default of an optional method with a result: records that
+  /// `delegate`'s class does not implement `selector`, and returns a zero value (never
+  /// used by a multicast; for a direct caller, `0`, `false`, `nil` or an all-zero
+  /// struct). Traps, naming the selector, for a result type with no zero value.
+  public static func notImplemented<R>(by delegate: AnyObject, selector: String, returning: R.Type)
+    -> R
+  {
+    notImplemented(by: delegate, selector: selector)
+    return DelegateZero.value(R.self, for: selector)
+  }
+
+  /// Whether instances of `type` are known not to implement `selector`.
+  public static func isKnownMissing(_ selector: String, in type: AnyObject.Type) -> Bool {
+    missing.withLock { $0.contains(Key(type: ObjectIdentifier(type), selector: selector)) }
+  }
+
+  static func isKnownMissing(_ selector: String, typeID: ObjectIdentifier) -> Bool {
+    missing.withLock { $0.contains(Key(type: typeID, selector: selector)) }
+  }
+}
+
+/// The zero value of a result type: what a value-returning message answers when no
+/// delegate answers it.
+@usableFromInline
+enum DelegateZero {
+  /// `()`, nil, or all-zero bytes (false, 0, a zero struct); traps for a type whose
+  /// all-zero bytes are no value (a non-optional class, a struct holding one).
+  @usableFromInline
+  static func value<R>(_: R.Type, for selector: String) -> R {
+    if let void = () as? R { return void }
+    if let nilable = R.self as? any ExpressibleByNilLiteral.Type,
+      let none = nilable.init(nilLiteral: ()) as? R
+    {
+      return none
+    }
+    guard _isPOD(R.self) else {
+      fatalError(
+        "\(selector): no delegate answered, and \(R.self) has no zero value to answer with; "
+          + "make the result optional or add a delegate that implements it")
+    }
+    return withUnsafeTemporaryAllocation(of: R.self, capacity: 1) { slot in
+      UnsafeMutableRawPointer(slot.baseAddress!).initializeMemory(
+        as: UInt8.self, repeating: 0, count: MemoryLayout<R>.size)
+      return slot.baseAddress!.move()
+    }
+  }
+
+  /// `true` (1) or `false` (0) as `R`, for the truth reducers (Bool and integer results).
+  @usableFromInline
+  static func truth<R>(_ value: Bool, _: R.Type, for selector: String) -> R {
+    var result = DelegateZero.value(R.self, for: selector)
+    if value {
+      withUnsafeMutableBytes(of: &result) { bytes in
+        if !bytes.isEmpty { bytes[UInt16(1).littleEndian == 1 ? 0 : bytes.count - 1] = 1 }
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,201 @@
+import SwiftDiagnostics
+
+/// The errors `@Delegate` reports, each on the declaration, parameter or attribute that
+/// causes it, naming it and saying what to do.
+struct DelegateDiagnostic: DiagnosticMessage {
+  /// A stable identifier for the kind of problem (`notAProtocol`, `throwingMethod`, …).
+  let id: String
+  let message: String
+  var severity: DiagnosticSeverity = .error
+
+  var diagnosticID: MessageID { MessageID(domain: "DelegateProxyMacros", id: id) }
+
+  static func notAProtocol(_ kind: String) -> Self {
+    Self(
+      id: "notAProtocol",
+      message:
+        "@Delegate applies to a protocol, not to \(kind); declare a protocol and attach @Delegate to it"
+    )
+  }
+
+  static func notClassBound(_ protocolName: String) -> Self {
+    Self(
+      id: "notClassBound",
+      message:
+        "@Delegate protocol '\(protocolName)' must be constrained to AnyObject: write 'protocol \(protocolName): AnyObject'"
+    )
+  }
+
+  static func unsupportedInheritance(_ protocolName: String, inherited: String) -> Self {
+    Self(
+      id: "unsupportedInheritance",
+      message:
+        "@Delegate protocol '\(protocolName)' inherits from '\(inherited)', which is not supported yet; inherit only from AnyObject (and Sendable) and declare the methods in '\(protocolName)'"
+    )
+  }
+
+  static func whereClause(_ protocolName: String) -> Self {
+    Self(
+      id: "whereClause",
+      message:
+        "@Delegate protocol '\(protocolName)' has a 'where' clause, which is not supported; remove it"
+    )
+  }
+
+  static func associatedType(_ name: String) -> Self {
+    Self(
+      id: "associatedType",
+      message:
+        "@Delegate does not support associated types ('\(name)'): a delegate's methods need concrete types; remove it and use a concrete type"
+    )
+  }
+
+  static func property(_ name: String) -> Self {
+    Self(
+      id: "property",
+      message:
+        "@Delegate does not support property requirements ('\(name)'): a multicast delegate has no single value to return; declare methods instead"
+    )
+  }
+
+  static func subscriptRequirement() -> Self {
+    Self(
+      id: "subscript",
+      message: "@Delegate does not support subscript requirements; declare a method instead"
+    )
+  }
+
+  static func initializer() -> Self {
+    Self(
+      id: "initializer",
+      message:
+        "@Delegate does not support initializer requirements: delegates are created by their owners, not by the proxy; remove it"
+    )
+  }
+
+  static func staticRequirement(_ name: String, keyword: String) -> Self {
+    Self(
+      id: "staticRequirement",
+      message:
+        "@Delegate does not support '\(keyword)' requirements ('\(name)'): messages go to delegate instances; make it an instance method"
+    )
+  }
+
+  static func genericMethod(_ name: String) -> Self {
+    Self(
+      id: "genericMethod",
+      message:
+        "@Delegate does not support generic methods ('\(name)'): each method needs one fixed signature; use concrete parameter types"
+    )
+  }
+
+  static func opaqueParameter(_ name: String, parameter: String) -> Self {
+    Self(
+      id: "genericMethod",
+      message:
+        "parameter '\(parameter)' of '\(name)' has a 'some' type, which makes the method generic; @Delegate needs a concrete type"
+    )
+  }
+
+  static func effect(_ name: String, keyword: String) -> Self {
+    let remedy =
+      keyword == "async"
+      ? "make it synchronous (a delegate that needs to wait can start its own task)"
+      : "remove '\(keyword)' and report failures through another delegate method"
+    return Self(
+      id: "effect",
+      message: "@Delegate does not support '\(keyword)' methods yet ('\(name)'); \(remedy)"
+    )
+  }
+
+  static func inoutParameter(_ name: String, parameter: String) -> Self {
+    Self(
+      id: "inoutParameter",
+      message:
+        "parameter '\(parameter)' of '\(name)' is 'inout', which @Delegate does not support: several delegates would share one variable; pass a value or a class instance"
+    )
+  }
+
+  static func variadicParameter(_ name: String, parameter: String) -> Self {
+    Self(
+      id: "variadicParameter",
+      message:
+        "parameter '\(parameter)' of '\(name)' is variadic, which has no C form; pass a pointer and a count instead"
+    )
+  }
+
+  static func noCForm(_ name: String, parameter: String, problem: String) -> Self {
+    Self(
+      id: "noCForm",
+      message:
+        "parameter '\(parameter)' of '\(name)' has \(problem), which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)"
+    )
+  }
+
+  static func resultNoCForm(_ name: String, problem: String) -> Self {
+    Self(
+      id: "noCForm",
+      message:
+        "the result of '\(name)' has \(problem), which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)"
+    )
+  }
+
+  static func duplicateSelector(_ name: String, selector: String, other: String) -> Self {
+    if name == other {
+      return Self(
+        id: "duplicateSelector",
+        message:
+          "'\(name)' is overloaded: both declarations get the selector '\(selector)'; give one of them another selector with @Selector(\"…\")"
+      )
+    }
+    return Self(
+      id: "duplicateSelector",
+      message:
+        "'\(name)' has the selector '\(selector)', which '\(other)' already has; give one of them another name with @Selector(\"…\")"
+    )
+  }
+
+  static func duplicateMessageName(_ name: String, messageName: String, other: String) -> Self {
+    Self(
+      id: "duplicateMessageName",
+      message:
+        "'\(name)' and '\(other)' both get the message handle '\(messageName)'; rename one of them with @Selector(\"…\")"
+    )
+  }
+
+  static func selectorNotLiteral(_ name: String) -> Self {
+    Self(
+      id: "selectorNotLiteral",
+      message:
+        "@Selector on '\(name)' needs one plain string literal, such as @Selector(\"name:with:\")"
+    )
+  }
+
+  static func badSelector(_ name: String, selector: String, problem: String) -> Self {
+    Self(
+      id: "badSelector",
+      message:
+        "@Selector(\"\(selector)\") on '\(name)' \(problem); write one name piece and one colon per parameter, such as \"name:with:\""
+    )
+  }
+
+  static func unsupportedMember() -> Self {
+    Self(
+      id: "unsupportedMember",
+      message:
+        "@Delegate protocols may contain only methods; move this declaration out of the protocol"
+    )
+  }
+}
+
+/// A note on a `DelegateDiagnostic`: the other declaration involved in a conflict.
+struct DelegateNote: NoteMessage {
+  let message: String
+  var noteID: MessageID { MessageID(domain: "DelegateProxyMacros", id: "note") }
+}
+
+/// A Fix-It that `@Delegate` offers with one of its errors.
+struct DelegateFixIt: FixItMessage {
+  let message: String
+  var fixItID: MessageID { MessageID(domain: "DelegateProxyMacros", id: "fixIt") }
+}

@@ -1,0 +1,50 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@Delegate`: turns a class-bound Swift protocol into a multicast delegate.
+///
+/// As a peer macro it generates `<Protocol>Multicast`, a `DelegateMulticast` subclass that
+/// conforms to the protocol, describes its methods to the runtime (selectors as Swift's
+/// `@objc` names them, parameter and result types, required or optional) and forwards
+/// each call to every delegate added to it. As an extension macro it gives each optional
+/// requirement a default that tells the runtime the conforming class does not implement
+/// it. Everything the macro cannot support is an error on the offending declaration; the
+/// peer expansion reports them, the extension expansion stays silent so each is reported
+/// once.
+public struct DelegateMacro: PeerMacro, ExtensionMacro {
+  /// The generated text is laid out already, in the project's two-space style.
+  public static var formatMode: FormatMode { .disabled }
+
+  /// The peer: `<Protocol>Multicast`, or nothing and the diagnostics if the protocol
+  /// cannot become a multicast delegate.
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    let model = DelegateProtocolModel(declaration: declaration, attribute: node)
+    guard model.isValid else {
+      for diagnostic in model.diagnostics { context.diagnose(diagnostic) }
+      return []
+    }
+    return [DeclSyntax(stringLiteral: MulticastGenerator(model: model).multicastClass)]
+  }
+
+  /// The extension: defaults for the optional requirements, if there are any and the
+  /// protocol is valid (the peer expansion reports what is not).
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    let model = DelegateProtocolModel(declaration: declaration, attribute: node)
+    guard model.isValid,
+      let text = MulticastGenerator(model: model).optionalDefaults(
+        extending: type.trimmedDescription),
+      let extensionDecl = DeclSyntax(stringLiteral: text).as(ExtensionDeclSyntax.self)
+    else { return [] }
+    return [extensionDecl]
+  }
+}

@@ -1,0 +1,180 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// A `@Delegate` protocol read from its declaration: its name, access level and method
+/// requirements, or the diagnostics that say why it cannot become a multicast delegate.
+struct DelegateProtocolModel {
+  /// The spelling of the attribute that marks an optional requirement.
+  static let optionalMarker = "Optional"
+
+  /// The protocol's name as written.
+  var name: String
+  /// The access level of the generated declarations.
+  var access: AccessLevel
+  /// Whether the protocol is isolated to the main actor (`@MainActor`): its methods are
+  /// then called from the typed handles through `MainActor.assumeIsolated`.
+  var isMainActor = false
+  /// The method requirements, in declaration order (their index is their message index).
+  var requirements: [DelegateRequirement]
+  /// What `@Delegate` cannot support, each on its node. Nothing is generated if any.
+  var diagnostics: [Diagnostic]
+
+  /// Reads `declaration`, to which `@Delegate` (the attribute `attribute`) is attached.
+  init(declaration: some SyntaxProtocol, attribute: AttributeSyntax) {
+    requirements = []
+    diagnostics = []
+    guard let proto = declaration.as(ProtocolDeclSyntax.self) else {
+      name = ""
+      access = .internal
+      diagnostics.append(
+        Diagnostic(
+          node: Syntax(attribute),
+          message: DelegateDiagnostic.notAProtocol(Self.kind(of: declaration))))
+      return
+    }
+    name = proto.name.text
+    access = AccessLevel(proto.modifiers)
+    isMainActor = proto.attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return false }
+      let spelled = attribute.attributeName.trimmedDescription
+      return spelled == "MainActor" || spelled == "_Concurrency.MainActor"
+    }
+    readInheritance(of: proto)
+    if let primary = proto.primaryAssociatedTypeClause {
+      for associated in primary.primaryAssociatedTypes {
+        report(associated, .associatedType(associated.name.text))
+      }
+    }
+    if let whereClause = proto.genericWhereClause {
+      report(whereClause, .whereClause(name))
+    }
+    readMembers(of: proto)
+    checkUniqueNames()
+  }
+
+  /// Whether the model can be generated.
+  var isValid: Bool { diagnostics.isEmpty }
+
+  private mutating func report(
+    _ node: some SyntaxProtocol, _ message: DelegateDiagnostic, notes: [Note] = []
+  ) {
+    diagnostics.append(Diagnostic(node: Syntax(node), message: message, notes: notes))
+  }
+
+  /// Requires `AnyObject` among the inherited types and accepts `Sendable` beside it.
+  private mutating func readInheritance(of proto: ProtocolDeclSyntax) {
+    var isClassBound = false
+    for inherited in proto.inheritanceClause?.inheritedTypes ?? [] {
+      let type = inherited.type
+      let spelled = type.trimmedDescription
+      if type.is(ClassRestrictionTypeSyntax.self) || spelled == "AnyObject"
+        || spelled == "Swift.AnyObject"
+      {
+        isClassBound = true
+      } else if spelled == "Sendable" || spelled == "Swift.Sendable" {
+        continue
+      } else {
+        report(type, .unsupportedInheritance(name, inherited: spelled))
+      }
+    }
+    if !isClassBound {
+      diagnostics.append(
+        Diagnostic(
+          node: Syntax(proto.name), message: DelegateDiagnostic.notClassBound(name),
+          fixIts: [Self.addAnyObject(to: proto)]))
+    }
+  }
+
+  /// The Fix-It that constrains `proto` to `AnyObject`.
+  private static func addAnyObject(to proto: ProtocolDeclSyntax) -> FixIt {
+    let message = DelegateFixIt(message: "constrain '\(proto.name.text)' to AnyObject")
+    guard let clause = proto.inheritanceClause else {
+      let newName = proto.name.with(\.tokenKind, .identifier(proto.name.text + ": AnyObject"))
+      return FixIt(
+        message: message, changes: [.replace(oldNode: Syntax(proto.name), newNode: Syntax(newName))]
+      )
+    }
+    let anyObject = InheritedTypeSyntax(
+      type: IdentifierTypeSyntax(name: .identifier("AnyObject")),
+      trailingComma: .commaToken(trailingTrivia: .space))
+    let newClause = clause.with(
+      \.inheritedTypes, InheritedTypeListSyntax([anyObject] + Array(clause.inheritedTypes)))
+    return FixIt(
+      message: message, changes: [.replace(oldNode: Syntax(clause), newNode: Syntax(newClause))])
+  }
+
+  /// Reads every member: methods become requirements; anything else is reported.
+  private mutating func readMembers(of proto: ProtocolDeclSyntax) {
+    for member in proto.memberBlock.members {
+      let decl = member.decl
+      if let function = decl.as(FunctionDeclSyntax.self) {
+        if let requirement = DelegateRequirement.read(
+          function, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
+        {
+          requirements.append(requirement)
+        }
+      } else if let associated = decl.as(AssociatedTypeDeclSyntax.self) {
+        report(associated, .associatedType(associated.name.text))
+      } else if let variable = decl.as(VariableDeclSyntax.self) {
+        let names = variable.bindings.map { $0.pattern.trimmedDescription }.joined(separator: ", ")
+        report(variable, .property(names))
+      } else if let sub = decl.as(SubscriptDeclSyntax.self) {
+        report(sub, .subscriptRequirement())
+      } else if let initializer = decl.as(InitializerDeclSyntax.self) {
+        report(initializer, .initializer())
+      } else if decl.is(TypeAliasDeclSyntax.self) {
+        continue
+      } else {
+        report(decl, .unsupportedMember())
+      }
+    }
+  }
+
+  /// Two requirements may share neither a selector nor a message handle name.
+  private mutating func checkUniqueNames() {
+    var bySelector: [String: DelegateRequirement] = [:]
+    var byMessageName: [String: DelegateRequirement] = [:]
+    for requirement in requirements {
+      if let other = bySelector[requirement.selector] {
+        report(
+          requirement.declaration.name,
+          .duplicateSelector(
+            requirement.swiftName, selector: requirement.selector, other: other.swiftName),
+          notes: [
+            Note(
+              node: Syntax(other.declaration.name),
+              message: DelegateNote(message: "'\(other.swiftName)' declared here"))
+          ])
+        continue
+      }
+      bySelector[requirement.selector] = requirement
+      if let other = byMessageName[requirement.messageName] {
+        report(
+          requirement.declaration.name,
+          .duplicateMessageName(
+            requirement.swiftName, messageName: requirement.messageName, other: other.swiftName),
+          notes: [
+            Note(
+              node: Syntax(other.declaration.name),
+              message: DelegateNote(message: "'\(other.swiftName)' declared here"))
+          ])
+        continue
+      }
+      byMessageName[requirement.messageName] = requirement
+    }
+  }
+
+  /// A phrase naming the kind of a declaration that is not a protocol.
+  private static func kind(of declaration: some SyntaxProtocol) -> String {
+    switch declaration.kind {
+    case .structDecl: return "a struct"
+    case .classDecl: return "a class"
+    case .enumDecl: return "an enum"
+    case .actorDecl: return "an actor"
+    case .extensionDecl: return "an extension"
+    case .functionDecl: return "a function"
+    case .variableDecl: return "a variable"
+    default: return "this declaration"
+    }
+  }
+}

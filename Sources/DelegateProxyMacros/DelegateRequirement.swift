@@ -1,0 +1,212 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// One method requirement of a `@Delegate` protocol, as the generated code needs it.
+struct DelegateRequirement {
+  /// One parameter of the requirement.
+  struct Parameter {
+    /// The argument label as written (`_` when there is none).
+    var labelText: String
+    /// The argument label without backticks, or `nil` for `_`.
+    var label: String?
+    /// The parameter's name inside the generated method: its own internal name, or a
+    /// generated one (`p0`, …) when it has none.
+    var localName: String
+    /// The name the runtime reports: the internal name, or else the label, or else the
+    /// generated name.
+    var runtimeName: String
+    /// The parameter's type, as written.
+    var type: TypeSyntax
+  }
+
+  /// The method's name as written (backticks kept).
+  var nameText: String
+  /// The method's parameters, in order.
+  var parameters: [Parameter]
+  /// The result type as written, or `nil` for `Void`.
+  var result: TypeSyntax?
+  /// Whether the requirement is marked optional.
+  var isOptional: Bool
+  /// The Objective-C selector: explicit (`@Selector`) or derived.
+  var selector: String
+  /// The Swift name, such as `sensor(_:didRead:)`.
+  var swiftName: String
+  /// The requirement's declaration, for diagnostics.
+  var declaration: FunctionDeclSyntax
+
+  /// The name of the message's handle in the generated `Messages` struct.
+  var messageName: String { SelectorName.messageName(for: selector) }
+
+  /// The generated method's signature, such as
+  /// `func sensor(_ sensor: Sensor, didRead reading: Reading) -> Bool`.
+  var signature: String {
+    let list = parameters.map { parameter in
+      parameter.labelText == parameter.localName
+        ? "\(parameter.localName): \(parameter.type.trimmedDescription)"
+        : "\(parameter.labelText) \(parameter.localName): \(parameter.type.trimmedDescription)"
+    }
+    let arrow = result.map { " -> \($0.trimmedDescription)" } ?? ""
+    return "func \(nameText)(\(list.joined(separator: ", ")))\(arrow)"
+  }
+
+  /// The result type to write in generated code (`Void` when there is none).
+  var resultText: String { result?.trimmedDescription ?? "Void" }
+
+  /// The argument types as one type: `Void`, the single type, or a tuple.
+  var argumentsTypeText: String {
+    switch parameters.count {
+    case 0: return "Void"
+    case 1: return parameters[0].type.trimmedDescription
+    default:
+      return "(" + parameters.map { $0.type.trimmedDescription }.joined(separator: ", ") + ")"
+    }
+  }
+
+  /// The arguments as one value: `()`, the single parameter, or a tuple of them.
+  var argumentsValueText: String {
+    switch parameters.count {
+    case 0: return "()"
+    case 1: return parameters[0].localName
+    default: return "(" + parameters.map(\.localName).joined(separator: ", ") + ")"
+    }
+  }
+
+  /// The call of this method on delegate `d` with the arguments packed in `a`.
+  var forwardingCallText: String {
+    let arguments = parameters.enumerated().map { index, parameter in
+      let value = parameters.count == 1 ? "a" : "a.\(index)"
+      return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
+    }
+    return "d.\(nameText)(\(arguments.joined(separator: ", ")))"
+  }
+}
+
+extension DelegateRequirement {
+  /// Reads `function` as a requirement, reporting to `diagnostics` what `@Delegate` cannot
+  /// support. Returns `nil` if the requirement cannot be generated.
+  static func read(
+    _ function: FunctionDeclSyntax,
+    optionalMarker: String,
+    diagnostics: inout [Diagnostic]
+  ) -> DelegateRequirement? {
+    let nameText = function.name.text
+    let baseName = SwiftKeyword.unescaped(nameText)
+    let parameterSyntax = Array(function.signature.parameterClause.parameters)
+    let labels: [String?] = parameterSyntax.map { parameter in
+      parameter.firstName.tokenKind == .wildcard
+        ? nil : SwiftKeyword.unescaped(parameter.firstName.text)
+    }
+    let swiftName = baseName + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
+    let diagnosticsBefore = diagnostics.count
+    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic) {
+      diagnostics.append(Diagnostic(node: Syntax(node), message: message))
+    }
+
+    for modifier in function.modifiers {
+      if modifier.name.tokenKind == .keyword(.static) || modifier.name.tokenKind == .keyword(.class)
+      {
+        report(modifier, .staticRequirement(swiftName, keyword: modifier.name.text))
+      }
+    }
+    if let generics = function.genericParameterClause {
+      report(generics, .genericMethod(swiftName))
+    } else if let whereClause = function.genericWhereClause {
+      report(whereClause, .genericMethod(swiftName))
+    }
+    if let effects = function.signature.effectSpecifiers {
+      if let async = effects.asyncSpecifier {
+        report(async, .effect(swiftName, keyword: async.text))
+      }
+      if let throwsClause = effects.throwsClause {
+        report(throwsClause, .effect(swiftName, keyword: throwsClause.throwsSpecifier.text))
+      }
+    }
+
+    // Local names: the parameter's own, or p0, p1, … avoiding the names in use.
+    var usedNames = Set(
+      parameterSyntax.compactMap { parameter -> String? in
+        let internalName = parameter.secondName ?? parameter.firstName
+        return internalName.tokenKind == .wildcard ? nil : internalName.text
+      })
+    var parameters: [Parameter] = []
+    for (index, parameter) in parameterSyntax.enumerated() {
+      let internalToken = parameter.secondName ?? parameter.firstName
+      let internalName = internalToken.tokenKind == .wildcard ? nil : internalToken.text
+      var localName = internalName ?? "p\(index)"
+      if internalName == nil {
+        while usedNames.contains(localName) { localName = "_" + localName }
+        usedNames.insert(localName)
+      }
+      let label = labels[index]
+      let runtimeName = internalName.map(SwiftKeyword.unescaped) ?? label ?? localName
+      let parameterName = runtimeName
+
+      if parameter.ellipsis != nil {
+        report(parameter, .variadicParameter(swiftName, parameter: parameterName))
+      }
+      if let attributed = parameter.type.as(AttributedTypeSyntax.self),
+        let inoutSpecifier = attributed.specifiers.first(where: {
+          $0.as(SimpleTypeSpecifierSyntax.self)?.specifier.tokenKind == .keyword(.inout)
+        })
+      {
+        report(inoutSpecifier, .inoutParameter(swiftName, parameter: parameterName))
+      } else if let opaque = parameter.type.as(SomeOrAnyTypeSyntax.self),
+        opaque.someOrAnySpecifier.tokenKind == .keyword(.some)
+      {
+        report(parameter.type, .opaqueParameter(swiftName, parameter: parameterName))
+      } else if let problem = CTypeCheck.problem(with: parameter.type) {
+        report(parameter.type, .noCForm(swiftName, parameter: parameterName, problem: problem))
+      }
+      parameters.append(
+        Parameter(
+          labelText: parameter.firstName.text, label: label, localName: localName,
+          runtimeName: runtimeName, type: parameter.type.trimmed))
+    }
+
+    var result: TypeSyntax? = function.signature.returnClause?.type.trimmed
+    if let type = result {
+      if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.isEmpty {
+        result = nil
+      } else if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Void"
+      {
+        result = nil
+      } else if let opaque = type.as(SomeOrAnyTypeSyntax.self),
+        opaque.someOrAnySpecifier.tokenKind == .keyword(.some)
+      {
+        report(type, .genericMethod(swiftName))
+      } else if let problem = CTypeCheck.problem(with: type, isResult: true) {
+        report(function.signature.returnClause!.type, .resultNoCForm(swiftName, problem: problem))
+      }
+    }
+
+    var isOptional = false
+    var selector = SelectorName.derive(baseName: baseName, labels: labels)
+    for element in function.attributes {
+      guard case .attribute(let attribute) = element else { continue }
+      let attributeName = attribute.attributeName.trimmedDescription
+      if attributeName == optionalMarker || attributeName == "DelegateProxy.\(optionalMarker)" {
+        isOptional = true
+      } else if attributeName == "Selector" || attributeName == "DelegateProxy.Selector" {
+        guard case .argumentList(let arguments) = attribute.arguments, arguments.count == 1,
+          let argument = arguments.first, argument.label == nil,
+          let literal = argument.expression.as(StringLiteralExprSyntax.self),
+          literal.openingPounds == nil,
+          let text = literal.representedLiteralValue
+        else {
+          report(attribute, .selectorNotLiteral(swiftName))
+          continue
+        }
+        if let problem = SelectorName.problem(with: text, parameterCount: parameters.count) {
+          report(attribute, .badSelector(swiftName, selector: text, problem: problem))
+          continue
+        }
+        selector = text
+      }
+    }
+
+    guard diagnostics.count == diagnosticsBefore else { return nil }
+    return DelegateRequirement(
+      nameText: nameText, parameters: parameters, result: result, isOptional: isOptional,
+      selector: selector, swiftName: swiftName, declaration: function)
+  }
+}

@@ -1,0 +1,504 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// Every error `@Delegate` reports: what it cannot support, each on the offending
+/// declaration, parameter or attribute, with nothing generated.
+@Suite struct DelegateDiagnosticTests {
+  @Test func notAProtocol() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      struct SensorDelegate {
+        func reset()
+      }
+      """,
+      expandedSource: """
+        struct SensorDelegate {
+          func reset()
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate applies to a protocol, not to a struct; declare a protocol and attach @Delegate to it",
+          line: 1, column: 1)
+      ]
+    )
+  }
+
+  @Test func notClassBound() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate {
+        func reset()
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate {
+          func reset()
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate protocol 'SensorDelegate' must be constrained to AnyObject: write 'protocol SensorDelegate: AnyObject'",
+          line: 2, column: 10,
+          fixIts: [FixItSpec(message: "constrain 'SensorDelegate' to AnyObject")])
+      ],
+      fixedSource: """
+        @Delegate
+        protocol SensorDelegate: AnyObject {
+          func reset()
+        }
+        """
+    )
+  }
+
+  @Test func unsupportedInheritance() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: AnyObject, Equatable, Sendable {
+        func reset()
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: AnyObject, Equatable, Sendable {
+          func reset()
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate protocol 'SensorDelegate' inherits from 'Equatable', which is not supported yet; inherit only from AnyObject (and Sendable) and declare the methods in 'SensorDelegate'",
+          line: 2, column: 37)
+      ]
+    )
+  }
+
+  @Test func unsupportedMembers() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: AnyObject {
+        associatedtype Reading
+        var name: String { get }
+        subscript(index: Int) -> Int { get }
+        init(name: Int)
+        static func make()
+        func reset()
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: AnyObject {
+          associatedtype Reading
+          var name: String { get }
+          subscript(index: Int) -> Int { get }
+          init(name: Int)
+          static func make()
+          func reset()
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support associated types ('Reading'): a delegate's methods need concrete types; remove it and use a concrete type",
+          line: 3, column: 3),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support property requirements ('name'): a multicast delegate has no single value to return; declare methods instead",
+          line: 4, column: 3),
+        DiagnosticSpec(
+          message: "@Delegate does not support subscript requirements; declare a method instead",
+          line: 5, column: 3),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support initializer requirements: delegates are created by their owners, not by the proxy; remove it",
+          line: 6, column: 3),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'static' requirements ('make()'): messages go to delegate instances; make it an instance method",
+          line: 7, column: 3),
+      ]
+    )
+  }
+
+  @Test func genericsEffectsInoutVariadic() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: AnyObject {
+        func read<T>(_ value: T)
+        func write(_ value: some Numeric)
+        func sensorDidFail(_ code: Int32) throws
+        func sensorWillStart() async
+        func sensorDidStart() async throws
+        func sensor(_ reading: inout Int32)
+        func sensor(values: Int32...)
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: AnyObject {
+          func read<T>(_ value: T)
+          func write(_ value: some Numeric)
+          func sensorDidFail(_ code: Int32) throws
+          func sensorWillStart() async
+          func sensorDidStart() async throws
+          func sensor(_ reading: inout Int32)
+          func sensor(values: Int32...)
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support generic methods ('read(_:)'): each method needs one fixed signature; use concrete parameter types",
+          line: 3, column: 12),
+        DiagnosticSpec(
+          message:
+            "parameter 'value' of 'write(_:)' has a 'some' type, which makes the method generic; @Delegate needs a concrete type",
+          line: 4, column: 23),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'throws' methods yet ('sensorDidFail(_:)'); remove 'throws' and report failures through another delegate method",
+          line: 5, column: 37),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'async' methods yet ('sensorWillStart()'); make it synchronous (a delegate that needs to wait can start its own task)",
+          line: 6, column: 26),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'async' methods yet ('sensorDidStart()'); make it synchronous (a delegate that needs to wait can start its own task)",
+          line: 7, column: 25),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'throws' methods yet ('sensorDidStart()'); remove 'throws' and report failures through another delegate method",
+          line: 7, column: 31),
+        DiagnosticSpec(
+          message:
+            "parameter 'reading' of 'sensor(_:)' is 'inout', which @Delegate does not support: several delegates would share one variable; pass a value or a class instance",
+          line: 8, column: 26),
+        DiagnosticSpec(
+          message:
+            "parameter 'values' of 'sensor(values:)' is variadic, which has no C form; pass a pointer and a count instead",
+          line: 9, column: 15),
+      ]
+    )
+  }
+
+  @Test func parameterTypesWithoutCForm() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: AnyObject {
+        func a(_ handler: @escaping () -> Void)
+        func b(_ pair: (Int, Double))
+        func c(_ values: [Int32])
+        func d(_ table: [String: Int])
+        func e(_ name: String)
+        func f(_ value: Any)
+        func g(_ count: Int?)
+        func h(_ other: Self)
+        func i(_ set: Set<Int>)
+        func j(_ level: Optional<Double>)
+        func k(_ letter: Character, _ slice: Swift.Substring)
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: AnyObject {
+          func a(_ handler: @escaping () -> Void)
+          func b(_ pair: (Int, Double))
+          func c(_ values: [Int32])
+          func d(_ table: [String: Int])
+          func e(_ name: String)
+          func f(_ value: Any)
+          func g(_ count: Int?)
+          func h(_ other: Self)
+          func i(_ set: Set<Int>)
+          func j(_ level: Optional<Double>)
+          func k(_ letter: Character, _ slice: Swift.Substring)
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "parameter 'handler' of 'a(_:)' has a function type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 3, column: 21),
+        DiagnosticSpec(
+          message:
+            "parameter 'pair' of 'b(_:)' has a tuple type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 4, column: 18),
+        DiagnosticSpec(
+          message:
+            "parameter 'values' of 'c(_:)' has an array type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 5, column: 20),
+        DiagnosticSpec(
+          message:
+            "parameter 'table' of 'd(_:)' has a dictionary type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 6, column: 19),
+        DiagnosticSpec(
+          message:
+            "parameter 'name' of 'e(_:)' has type 'String', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 7, column: 18),
+        DiagnosticSpec(
+          message:
+            "parameter 'value' of 'f(_:)' has type 'Any', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 8, column: 19),
+        DiagnosticSpec(
+          message:
+            "parameter 'count' of 'g(_:)' has type 'Int?' (C has no optional value types), which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 9, column: 19),
+        DiagnosticSpec(
+          message:
+            "parameter 'other' of 'h(_:)' has type 'Self', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 10, column: 19),
+        DiagnosticSpec(
+          message:
+            "parameter 'set' of 'i(_:)' has a set type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 11, column: 17),
+        DiagnosticSpec(
+          message:
+            "parameter 'level' of 'j(_:)' has type 'Double?' (C has no optional value types), which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 12, column: 19),
+        DiagnosticSpec(
+          message:
+            "parameter 'letter' of 'k(_:_:)' has type 'Character', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 13, column: 20),
+        DiagnosticSpec(
+          message:
+            "parameter 'slice' of 'k(_:_:)' has type 'Substring', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 13, column: 40),
+      ]
+    )
+  }
+
+  @Test func resultTypesWithoutCForm() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: AnyObject {
+        func name() -> String
+        func values() -> [Int32]
+        func pair() -> (Int, Int)
+        func level() -> Int?
+        func handler() -> () -> Void
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: AnyObject {
+          func name() -> String
+          func values() -> [Int32]
+          func pair() -> (Int, Int)
+          func level() -> Int?
+          func handler() -> () -> Void
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "the result of 'name()' has type 'String', which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 3, column: 18),
+        DiagnosticSpec(
+          message:
+            "the result of 'values()' has an array type, which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 4, column: 20),
+        DiagnosticSpec(
+          message:
+            "the result of 'pair()' has a tuple type, which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 5, column: 18),
+        DiagnosticSpec(
+          message:
+            "the result of 'level()' has type 'Int?' (C has no optional value types), which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 6, column: 19),
+        DiagnosticSpec(
+          message:
+            "the result of 'handler()' has a function type, which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+          line: 7, column: 21),
+      ]
+    )
+  }
+
+  @Test func duplicateSelectors() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: AnyObject {
+        func sensor(_ sensor: Sensor, didRead value: Int32)
+        func sensor(_ sensor: Sensor, didRead value: Double)
+        @Selector("sensor:didRead:") func sensor(_ sensor: Sensor, read value: Int32)
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: AnyObject {
+          func sensor(_ sensor: Sensor, didRead value: Int32)
+          func sensor(_ sensor: Sensor, didRead value: Double)
+          func sensor(_ sensor: Sensor, read value: Int32)
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "'sensor(_:didRead:)' is overloaded: both declarations get the selector 'sensor:didRead:'; give one of them another selector with @Selector(\"…\")",
+          line: 4, column: 8,
+          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 8)]),
+        DiagnosticSpec(
+          message:
+            "'sensor(_:read:)' has the selector 'sensor:didRead:', which 'sensor(_:didRead:)' already has; give one of them another name with @Selector(\"…\")",
+          line: 5, column: 37,
+          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 8)]),
+      ]
+    )
+  }
+
+  @Test func badSelectors() {
+    assertDelegateExpansion(
+      #"""
+      @Delegate
+      protocol SensorDelegate: AnyObject {
+        @Selector("sensorFailed:") func sensor(_ sensor: Sensor, didFailWith code: Int32)
+        @Selector("") func reset()
+        @Selector(name) func start(_ sensor: Sensor)
+        @Selector("stop:\(suffix)") func stop(_ sensor: Sensor)
+        @Selector("pause-now") func pause()
+        @Selector("resume:") func resume()
+      }
+      """#,
+      expandedSource: #"""
+        protocol SensorDelegate: AnyObject {
+          func sensor(_ sensor: Sensor, didFailWith code: Int32)
+          func reset()
+          func start(_ sensor: Sensor)
+          func stop(_ sensor: Sensor)
+          func pause()
+          func resume()
+        }
+        """#,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Selector(\"sensorFailed:\") on 'sensor(_:didFailWith:)' has 1 colon but the method takes 2 parameters; write one name piece and one colon per parameter, such as \"name:with:\"",
+          line: 3, column: 3),
+        DiagnosticSpec(
+          message:
+            "@Selector(\"\") on 'reset()' is empty; write one name piece and one colon per parameter, such as \"name:with:\"",
+          line: 4, column: 3),
+        DiagnosticSpec(
+          message:
+            "@Selector on 'start(_:)' needs one plain string literal, such as @Selector(\"name:with:\")",
+          line: 5, column: 3),
+        DiagnosticSpec(
+          message:
+            "@Selector on 'stop(_:)' needs one plain string literal, such as @Selector(\"name:with:\")",
+          line: 6, column: 3),
+        DiagnosticSpec(
+          message:
+            "@Selector(\"pause-now\") on 'pause()' contains '-'; a selector has only letters, digits, '_' and ':'; write one name piece and one colon per parameter, such as \"name:with:\"",
+          line: 7, column: 3),
+        DiagnosticSpec(
+          message:
+            "@Selector(\"resume:\") on 'resume()' has 1 colon but the method takes 0 parameters; write one name piece and one colon per parameter, such as \"name:with:\"",
+          line: 8, column: 3),
+      ]
+    )
+  }
+
+  @Test func primaryAssociatedTypeWhereClauseIfConfigAndMessageNames() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate<Reading>: AnyObject where Self: Sendable {
+        #if DEBUG
+        func debug()
+        #endif
+        func a(_ x: Int32, b y: Int32)
+        func aB(_ x: Int32, _ y: Int32)
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate<Reading>: AnyObject where Self: Sendable {
+          #if DEBUG
+          func debug()
+          #endif
+          func a(_ x: Int32, b y: Int32)
+          func aB(_ x: Int32, _ y: Int32)
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support associated types ('Reading'): a delegate's methods need concrete types; remove it and use a concrete type",
+          line: 2, column: 25),
+        DiagnosticSpec(
+          message:
+            "@Delegate protocol 'SensorDelegate' has a 'where' clause, which is not supported; remove it",
+          line: 2, column: 45),
+        DiagnosticSpec(
+          message:
+            "@Delegate protocols may contain only methods; move this declaration out of the protocol",
+          line: 3, column: 3),
+        DiagnosticSpec(
+          message:
+            "'aB(_:_:)' and 'a(_:b:)' both get the message handle 'aB'; rename one of them with @Selector(\"…\")",
+          line: 7, column: 8,
+          notes: [NoteSpec(message: "'a(_:b:)' declared here", line: 6, column: 8)]),
+      ]
+    )
+  }
+
+  @Test func sendableOnlyIsNotClassBound() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: Sendable {
+        func reset()
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: Sendable {
+          func reset()
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate protocol 'SensorDelegate' must be constrained to AnyObject: write 'protocol SensorDelegate: AnyObject'",
+          line: 2, column: 10,
+          fixIts: [FixItSpec(message: "constrain 'SensorDelegate' to AnyObject")])
+      ],
+      fixedSource: """
+        @Delegate
+        protocol SensorDelegate: AnyObject, Sendable {
+          func reset()
+        }
+        """
+    )
+  }
+
+  @Test func typedThrowsAndRethrows() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol SensorDelegate: AnyObject {
+        func sensorDidFail(_ code: Int32) throws(SensorError)
+        func sensorWillRetry(_ code: Int32) rethrows
+      }
+      """,
+      expandedSource: """
+        protocol SensorDelegate: AnyObject {
+          func sensorDidFail(_ code: Int32) throws(SensorError)
+          func sensorWillRetry(_ code: Int32) rethrows
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'throws' methods yet ('sensorDidFail(_:)'); remove 'throws' and report failures through another delegate method",
+          line: 3, column: 37),
+        DiagnosticSpec(
+          message:
+            "@Delegate does not support 'rethrows' methods yet ('sensorWillRetry(_:)'); remove 'rethrows' and report failures through another delegate method",
+          line: 4, column: 39),
+      ]
+    )
+  }
+}

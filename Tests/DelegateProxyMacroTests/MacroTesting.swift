@@ -1,0 +1,51 @@
+import DelegateProxyMacros
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// The macros under test, by the names the attributes use.
+var delegateMacroSpecs: [String: MacroSpec] {
+  [
+    "Delegate": MacroSpec(type: DelegateMacro.self),
+    "Optional": MacroSpec(type: OptionalMacro.self),
+    "Selector": MacroSpec(type: SelectorMacro.self),
+  ]
+}
+
+/// swift-syntax's `assertMacroExpansion` with its failures recorded as Swift Testing issues
+/// at the caller's source location.
+func assertDelegateExpansion(
+  _ source: String,
+  expandedSource: String,
+  diagnostics: [DiagnosticSpec] = [],
+  fixedSource: String? = nil,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column
+) {
+  assertMacroExpansion(
+    source,
+    expandedSource: expandedSource,
+    diagnostics: diagnostics,
+    macroSpecs: delegateMacroSpecs,
+    fixedSource: fixedSource,
+    indentationWidth: .spaces(2),
+    failureHandler: { failure in
+      Issue.record(
+        Comment(rawValue: failure.message),
+        sourceLocation: SourceLocation(
+          fileID: failure.location.fileID,
+          filePath: failure.location.filePath,
+          line: failure.location.line,
+          column: failure.location.column
+        )
+      )
+    },
+    fileID: fileID,
+    filePath: filePath,
+    line: line,
+    column: column
+  )
+}

@@ -1,0 +1,272 @@
+import DelegateProxy
+import MessageRuntime
+import Testing
+
+/// A delegator as Swift programmers write one: a weak delegate slot of the protocol's type.
+final class SensorDevice {
+  weak var delegate: (any SensorDelegate)?
+  let sensor = Sensor(name: "probe")
+
+  func start() -> Bool { delegate?.sensorShouldStart(sensor) ?? true }
+  func read(_ celsius: Double) {
+    delegate?.sensor(sensor, didRead: Reading(celsius: celsius, sensorID: 7))
+  }
+  func stop() { delegate?.sensorDidStop(sensor) }
+}
+
+@Suite("Swift protocols as delegates")
+struct SwiftProtocolDelegateTests {
+  @Test func aVoidMessageReachesEveryDelegateInOrderThroughAWeakDelegatorSlot() throws {
+    let log = SensorLog()
+    let a = RecordingSensorListener("a", log: log)
+    let b = RecordingSensorListener("b", log: log)
+    let proxy = SensorDelegateMulticast()
+    try proxy.add(a)
+    try proxy.add(b)
+    let device = SensorDevice()
+    device.delegate = proxy
+    device.read(21.5)
+    #expect(log.entries == ["a read 21.5", "b read 21.5"])
+  }
+
+  @Test func returnPoliciesDecideWhoIsCalledAndWhatIsAnswered() throws {
+    let log = SensorLog()
+    let yes = RecordingSensorListener("yes", answer: true, log: log)
+    let no = RecordingSensorListener("no", answer: false, log: log)
+    let proxy = SensorDelegateMulticast()
+    try proxy.add(no)
+    try proxy.add(yes)
+    #expect(proxy.sensorShouldStart(Sensor(name: "s")) == true)  // last responder
+    #expect(log.entries == ["no shouldStart", "yes shouldStart"])
+
+    try proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)
+    #expect(proxy.policy(for: \.sensorShouldStart).description == "first responder")
+    #expect(proxy.sensorShouldStart(Sensor(name: "s")) == false)
+    #expect(log.entries.suffix(1) == ["no shouldStart"])
+
+    try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+    #expect(proxy.sensorShouldStart(Sensor(name: "s")) == false)
+    try proxy.setPolicy(.reduce(.anyTrue), for: \.sensorShouldStart)
+    #expect(proxy.sensorShouldStart(Sensor(name: "s")) == true)
+    proxy.remove(yes)
+    #expect(proxy.sensorShouldStart(Sensor(name: "s")) == false)
+    // Other methods keep the default.
+    #expect(proxy.policy(for: \.sensorThreshold).description == "last responder")
+  }
+
+  @Test func aReducerThatCannotMakeTheResultTypeIsRefusedWhenSet() throws {
+    let proxy = SensorDelegateMulticast()
+    #expect(
+      throws: DelegateProxyError.reducerTypeMismatch(
+        reducer: "all true", returnType: "Swift.Double")
+    ) {
+      try proxy.setPolicy(.reduce(.allTrue), for: \.sensorThreshold)
+    }
+  }
+
+  @Test func aCustomReducerFoldsTypedValues() throws {
+    let log = SensorLog()
+    let proxy = SensorDelegateMulticast()
+    let a = StoppingSensorListener(log: log, threshold: 10)
+    let b = StoppingSensorListener(log: log, threshold: 32.5)
+    try proxy.add(a)
+    try proxy.add(b)
+    try proxy.setPolicy(
+      .reduce(.fold(Double.self, name: "sum", initial: 0, +)), for: \.sensorThreshold)
+    #expect(proxy.sensorThreshold(Sensor(name: "s")) == 42.5)
+  }
+
+  @Test func emptyValueMessagesAnswerZeroWhenSilentOrUnderOtherPolicies() throws {
+    let silent = SensorDelegateMulticast(options: .silentWhenEmpty)
+    #expect(silent.sensorShouldStart(Sensor(name: "s")) == false)
+    #expect(silent.sensorThreshold(Sensor(name: "s")) == 0)
+    let first = SensorDelegateMulticast(policy: .firstResponder)
+    #expect(first.sensorShouldStart(Sensor(name: "s")) == false)
+    let all = SensorDelegateMulticast(policy: .reduce(.allTrue))
+    #expect(all.sensorShouldStart(Sensor(name: "s")) == true)  // an empty AND
+    // Void messages are always silent.
+    SensorDelegateMulticast().sensor(Sensor(name: "s"), didRead: Reading(celsius: 1, sensorID: 1))
+  }
+
+  @Test func weakDelegatesAreNotKeptAliveAndAreDroppedOnceDeallocated() throws {
+    let log = SensorLog()
+    let proxy = SensorDelegateMulticast()
+    var a: RecordingSensorListener? = RecordingSensorListener("a", log: log)
+    weak let weakA = a
+    let b = RecordingSensorListener("b", log: log)
+    try proxy.add(a!)
+    try proxy.add(b)
+    #expect(proxy.count == 2)
+    a = nil
+    #expect(weakA == nil)  // the proxy did not keep it
+    proxy.sensor(Sensor(name: "s"), didRead: Reading(celsius: 3, sensorID: 1))
+    #expect(log.entries == ["b read 3.0"])
+    #expect(proxy.count == 1)
+    #expect(proxy.delegates.count == 1)
+  }
+
+  @Test func strongDelegatesStayUntilRemoved() throws {
+    let log = SensorLog()
+    let proxy = SensorDelegateMulticast()
+    weak var weakA: RecordingSensorListener?
+    do {
+      let a = RecordingSensorListener("a", log: log)
+      weakA = a
+      try proxy.add(a, retention: .strong)
+    }
+    #expect(weakA != nil)
+    proxy.sensor(Sensor(name: "s"), didRead: Reading(celsius: 4, sensorID: 1))
+    #expect(log.entries == ["a read 4.0"])
+    proxy.remove(weakA!)
+    #expect(weakA == nil)
+  }
+
+  @Test func aDelegateDeallocatedMidDispatchIsNotCalled() throws {
+    let log = SensorLog()
+    let proxy = SensorDelegateMulticast()
+    final class Dropper: SensorDelegate, @unchecked Sendable {
+      var victim: RecordingSensorListener?
+      func sensor(_ sensor: Sensor, didRead reading: Reading) { victim = nil }
+      func sensorShouldStart(_ sensor: Sensor) -> Bool { true }
+    }
+    let dropper = Dropper()
+    dropper.victim = RecordingSensorListener("victim", log: log)
+    try proxy.add(dropper)
+    try proxy.add(dropper.victim!)
+    proxy.sensor(Sensor(name: "s"), didRead: Reading(celsius: 5, sensorID: 1))
+    #expect(log.entries.isEmpty)
+    #expect(proxy.count == 1)
+  }
+
+  @Test func removedDelegatesAreNotCalledAndADelegateMayRemoveItself() throws {
+    let log = SensorLog()
+    let proxy = SensorDelegateMulticast()
+    final class Quitter: SensorDelegate, @unchecked Sendable {
+      weak var proxy: SensorDelegateMulticast?
+      var calls = 0
+      func sensor(_ sensor: Sensor, didRead reading: Reading) {
+        calls += 1
+        proxy?.remove(self)
+      }
+      func sensorShouldStart(_ sensor: Sensor) -> Bool { true }
+    }
+    let quitter = Quitter()
+    quitter.proxy = proxy
+    let b = RecordingSensorListener("b", log: log)
+    try proxy.add(quitter)
+    try proxy.add(b)
+    proxy.sensor(Sensor(name: "s"), didRead: Reading(celsius: 6, sensorID: 1))
+    proxy.sensor(Sensor(name: "s"), didRead: Reading(celsius: 7, sensorID: 1))
+    #expect(quitter.calls == 1)
+    #expect(log.entries == ["b read 6.0", "b read 7.0"])
+    proxy.remove(b)
+    proxy.sensor(Sensor(name: "s"), didRead: Reading(celsius: 8, sensorID: 1))
+    #expect(log.entries.count == 2)
+    #expect(proxy.count == 0)
+  }
+
+  @Test func optionalMethodsReachOnlyClassesThatImplementThem() throws {
+    let log = SensorLog()
+    let proxy = SensorDelegateMulticast()
+    let plain = RecordingSensorListener("plain", log: log)
+    let stopper = StoppingSensorListener(log: log, threshold: 25)
+    try proxy.add(stopper)
+    try proxy.add(plain)  // last: its missing sensorThreshold must not win
+    #expect(proxy.sensorThreshold(Sensor(name: "s")) == 25)
+    let generation = proxy.generation
+    proxy.stop(Sensor(name: "s"))
+    #expect(log.entries == ["stopper stopped"])
+    // Learned: the plain class does not implement them.
+    #expect(proxy.responds(plain, to: \.sensorDidStop) == false)
+    #expect(proxy.responds(stopper, to: \.sensorDidStop) == true)
+    #expect(proxy.count(respondingTo: \.sensorDidStop) == 1)
+    #expect(proxy.count(respondingTo: \.sensorDidRead) == 2)
+    #expect(proxy.generation != generation)
+    proxy.remove(stopper)
+    #expect(proxy.responds(to: \.sensorDidStop) == false)
+    #expect(proxy.responds(to: \.sensorShouldStart) == true)
+  }
+
+  @Test func uniqueKeepsOneMembershipAndInsertionFollowsAIMultiDelegate() throws {
+    let log = SensorLog()
+    let a = RecordingSensorListener("a", log: log)
+    let b = RecordingSensorListener("b", log: log)
+    let c = RecordingSensorListener("c", log: log)
+    let unique = SensorDelegateMulticast(options: .unique)
+    try unique.add(a)
+    try unique.add(a)
+    #expect(unique.count == 1)
+
+    let proxy = SensorDelegateMulticast()
+    try proxy.add(a)
+    try proxy.insert(b, before: a)
+    try proxy.insert(c, after: nil)  // nil: at the beginning
+    proxy.sensor(Sensor(name: "s"), didRead: Reading(celsius: 1, sensorID: 1))
+    #expect(log.entries == ["c read 1.0", "b read 1.0", "a read 1.0"])
+    #expect(proxy.contains(b))
+  }
+
+  @Test func aMulticastCannotContainItself() throws {
+    let outer = SensorDelegateMulticast()
+    let inner = SensorDelegateMulticast()
+    try outer.add(inner)
+    #expect(throws: DelegateProxyError.self) { try inner.add(outer) }
+    #expect(throws: DelegateProxyError.self) { try outer.add(outer) }
+    let log = SensorLog()
+    try inner.add(RecordingSensorListener("deep", log: log), retention: .strong)
+    outer.sensor(Sensor(name: "s"), didRead: Reading(celsius: 2, sensorID: 1))
+    #expect(log.entries == ["deep read 2.0"])
+  }
+
+  @Test func theRuntimeProtocolIsDerivedFromTheSwiftTypes() throws {
+    let runtime = try SensorDelegateMulticast.delegateProtocol.runtimeProtocol()
+    let read = try #require(runtime.requirement(for: Selector("sensor:didRead:")))
+    #expect(read.signature.encoding == "v@:^v{Reading=di}")
+    #expect(read.isRequired)
+    let stop = try #require(runtime.requirement(for: Selector("sensorDidStop:")))
+    #expect(!stop.isRequired)
+    #expect(runtime.requirement(for: Selector("sensorShouldStart:"))?.signature.encoding == "B@:^v")
+  }
+}
+
+extension SensorDelegateMulticast {
+  func stop(_ sensor: Sensor) { sensorDidStop(sensor) }
+}
+
+@Suite("Swift protocols: a secondary delegate injected into a delegator's slot")
+struct SwiftProtocolInjectionTests {
+  @Test func theSecondaryHearsTheDelegatorBesideThePrimaryUntilRemoved() throws {
+    let log = SensorLog()
+    let device = SensorDevice()
+    let primary = RecordingSensorListener("primary", answer: false, log: log)
+    let secondary = RecordingSensorListener("secondary", answer: true, log: log)
+    device.delegate = primary
+    let injection = try SensorDelegateMulticast.inject(secondary, into: device, at: \.delegate)
+    #expect(device.delegate !== primary)
+    device.read(1)
+    #expect(log.entries == ["primary read 1.0", "secondary read 1.0"])
+    #expect(device.start() == true)  // both called; the last invoked (secondary) wins
+    injection.remove()
+    #expect(device.delegate === primary)
+    device.read(2)
+    #expect(log.entries.last == "primary read 2.0")
+  }
+
+  @Test func aLatePrimaryKeepsTheSecondaryAndDroppingTheInjectionRestoresThePrimary() throws {
+    let log = SensorLog()
+    let device = SensorDevice()
+    let secondary = RecordingSensorListener("secondary", log: log)
+    let late = RecordingSensorListener("late", log: log)
+    do {
+      let injection = try SensorDelegateMulticast.inject(secondary, into: device, at: \.delegate)
+      #expect(injection.primary == nil)
+      device.read(1)
+      try injection.setPrimary(late)
+      device.read(2)
+      #expect(log.entries == ["secondary read 1.0", "late read 2.0", "secondary read 2.0"])
+      #expect(injection.multicast.count == 2)
+    }
+    // The injection is gone: the slot holds the primary again (the late one).
+    #expect(device.delegate === late)
+  }
+}

@@ -1,0 +1,86 @@
+import DelegateProxy
+import Dispatch
+import Foundation
+import MessageRuntime
+import Testing
+
+/// README.md's Swift code blocks are compiled by this target (ReadmeExamples.swift holds
+/// them verbatim) and the runnable ones run.
+@Suite("README")
+struct ReadmeTests {
+  /// The repository root (two levels above this file's folder).
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// Lines without leading or trailing white space; blank lines and imports dropped (a
+  /// block's imports stand at the top of the file that compiles it).
+  static func normalized(_ text: String) -> [String] {
+    text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty && !$0.hasPrefix("import ") }
+  }
+
+  @Test func everySwiftBlockOfTheReadmeIsCompiledHere() throws {
+    let readme = try String(
+      contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let examples = try String(
+      contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/ReadmeExamples.swift"),
+      encoding: .utf8)
+    let source = Self.normalized(examples).joined(separator: "\n")
+    var blocks: [String] = []
+    var current: [String]? = nil
+    for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+      if current == nil, line.hasPrefix("```swift") {
+        current = []
+      } else if current != nil, line.hasPrefix("```") {
+        blocks.append(current!.joined(separator: "\n"))
+        current = nil
+      } else if current != nil {
+        current!.append(String(line))
+      }
+    }
+    #expect(blocks.count >= 5)
+    for block in blocks where !block.hasPrefix("// Package.swift") {
+      let lines = Self.normalized(block).joined(separator: "\n")
+      #expect(source.contains(lines), "README block not in ReadmeExamples.swift:\n\(block)")
+    }
+  }
+
+  @Test func theSwiftProtocolExampleRunsAsTheReadmeSays() throws {
+    #expect(try readmeSwiftProtocolUsage() == false)  // "false: the recorder says no"
+  }
+
+  @Test func theMessageExampleAnswersThree() throws {
+    let (n, _) = try readmeMessageDeclaredOnce()
+    #expect(n == 3)
+  }
+
+  @Test func theMulticastProxyExampleAggregatesAndObserves() async throws {
+    let didReceiveIQ = Message<Bool, RuntimeObject?, RuntimeObject?>("xmppStream:didReceiveIQ:")
+    let didScroll = Message<Void, RuntimeObject?>("scrollViewDidScroll:")
+    let handles = try RuntimeClass(name: "ReadmeIQHandler")
+    try handles.addMethod(didReceiveIQ) { _, _, _ in true }
+    let viewController = RuntimeObject()
+    let dataSource = RuntimeObject()
+    let logger = RuntimeObject(class: handles)
+    let table = ReadmeTableView()
+    let (proxy, handled, watching) = try await readmeOneSlotManyDelegates(
+      viewController: viewController, dataSource: dataSource, tableView: table, logger: logger,
+      loggingQueue: DispatchQueue(label: "logging"), didReceiveIQ: didReceiveIQ,
+      stream: RuntimeObject(),
+      iq: RuntimeObject(), didScroll: didScroll)
+    #expect(handled)  // the logger, on its queue, handled the IQ
+    #expect(table.dataSource === proxy)
+    #expect(proxy.count == 3)
+    #expect(watching.isActive)
+    withExtendedLifetime((viewController, dataSource, logger)) {}
+  }
+
+  @Test func thePackageLinesNameRealProducts() throws {
+    let manifest = try String(
+      contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    for product in ["DelegateProxy", "MessageRuntime"] {
+      #expect(manifest.contains(".library(name: \"\(product)\""))
+    }
+  }
+}
