@@ -76,7 +76,7 @@ let package = Package(
     // README.md's Swift code blocks, compiled and (where they can) run.
     .testTarget(
       name: "ReadmeTests",
-      dependencies: ["DelegateProxy", "MessageRuntime"]
+      dependencies: ["DelegateProxy", "MessageRuntime", "CExpat"]
     ),
     .testTarget(
       name: "DelegateProxyTests",
