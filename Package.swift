@@ -1,6 +1,11 @@
 // swift-tools-version: 6.1
 // DelegateProxy: Cocoa-style dynamic delegate proxies (NSProxy, forwardInvocation:,
 // NSInvocation, multicast delegates) for platforms without an Objective-C runtime.
+//
+// Supported platforms: Linux (glibc) on x86-64 and AArch64. SwiftPM's `platforms:` names
+// only Apple systems, so this is stated here and in the README: x86-64 runs every suite;
+// on AArch64 the C layer is tested under qemu (Scripts/aarch64.sh). Other systems build
+// with fallbacks (libffi for register replay, fences for membarrier) but are untested.
 
 import CompilerPluginSupport
 import PackageDescription
@@ -10,10 +15,15 @@ let package = Package(
   products: [
     .library(name: "MessageRuntime", targets: ["MessageRuntime"]),
     .library(name: "DelegateProxy", targets: ["DelegateProxy"]),
+    // The runtime's C API for C targets: dp_runtime.h (from CFFIShim) and
+    // dp_message_runtime.h (the functions MessageRuntime implements). See the README.
+    .library(name: "CMessageRuntime", targets: ["CMessageRuntime"]),
     .executable(name: "demo", targets: ["Demo"]),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+    // `swift package generate-documentation` (both DocC catalogs); no target uses it.
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // C: the libffi surface Swift needs, the runtime's C-visible structures
@@ -27,6 +37,12 @@ let package = Package(
     .target(
       name: "MessageRuntime",
       dependencies: ["CFFIShim"]
+    ),
+    // C declarations of the C API that MessageRuntime implements in Swift (@_cdecl):
+    // a C target that calls them depends on this, which links MessageRuntime.
+    .target(
+      name: "CMessageRuntime",
+      dependencies: ["CFFIShim", "MessageRuntime"]
     ),
     // Multicast delegate proxies, return policies, queues, injection, observers.
     .target(
@@ -46,7 +62,7 @@ let package = Package(
     ),
     .target(
       name: "CDemoSupport",
-      dependencies: ["CFFIShim"],
+      dependencies: ["CMessageRuntime"],
       path: "Examples/CDemoSupport"
     ),
     // expat, the real C library the c-callbacks demo parses with (libexpat1-dev).
@@ -64,14 +80,22 @@ let package = Package(
     // C structs and recording IMPs the tests compare the runtime against.
     .target(
       name: "CTestSupport",
-      dependencies: ["CFFIShim"],
+      dependencies: ["CMessageRuntime"],
       path: "Tests/CTestSupport"
+    ),
+    // Helpers both test targets share: threads, unique class names, a call log.
+    .target(
+      name: "TestSupport",
+      dependencies: ["MessageRuntime"],
+      path: "Tests/TestSupport"
     ),
     .testTarget(
       name: "MessageRuntimeTests",
       // DelegateProxy: the random-signature suite also sends each signature through a
       // MulticastProxy (its C routes and its forwarding path).
-      dependencies: ["MessageRuntime", "CTestSupport", "DelegateProxy"]
+      dependencies: [
+        "MessageRuntime", "CTestSupport", "DelegateProxy", "CMessageRuntime", "TestSupport",
+      ]
     ),
     // README.md's Swift code blocks, compiled and (where they can) run.
     .testTarget(
@@ -80,7 +104,7 @@ let package = Package(
     ),
     .testTarget(
       name: "DelegateProxyTests",
-      dependencies: ["DelegateProxy", "MessageRuntime"]
+      dependencies: ["DelegateProxy", "MessageRuntime", "CMessageRuntime", "TestSupport"]
     ),
     // Expansion tests of the @Delegate macro and its diagnostics.
     .testTarget(

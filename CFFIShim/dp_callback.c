@@ -216,8 +216,8 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
 // live target called with `cmd` and the registers (the first parameter is replaced by
 // each target), results combined as dp_route.c's entries combine them.
 #define DEFINE_RULE_LOOP(T, FP)                                                      \
-  static __attribute__((noinline)) T rule_##T##_##FP(const dp_route *route,                  \
-                                                 const dp_route_list *list, FP##_PARAMS) { \
+  static __attribute__((noinline)) T rule_##T##_##FP(                                      \
+      const dp_route *route, const dp_route_list *list, uint32_t *called, FP##_PARAMS) {   \
     (void)a0; /* the placeholder for each target */                                        \
     const dp_combine combine = route->combine;                                             \
     const uint64_t mask = route->truth_mask;                                               \
@@ -229,6 +229,7 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))       \
         continue;                                                                          \
       T v = ((T(*)(FP##_PARAMS))t->imp)(RULE_ARGS_##FP(t->target));                       \
+      (*called)++;                                                                         \
       if (combine == DP_COMBINE_FIRST) {                                                   \
         result = v;                                                                        \
         break;                                                                             \
@@ -263,6 +264,7 @@ RULE_LOOPS(dp_fp4)
     if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))         \
       continue;                                                                            \
     result = CALL;                                                                         \
+    called++;                                                                              \
   }
 // The first 2 or 3 of the message's integer registers, and function types taking only
 // those after self and _cmd (the floating-point registers are assigned independently).
@@ -306,6 +308,7 @@ RULE_LOOPS(dp_fp4)
       const dp_route_list *list = __atomic_load_n(&route->list, __ATOMIC_ACQUIRE);        \
       const dp_combine combine = route->combine;                                           \
       memset(&result, 0, sizeof result);                                                   \
+      uint32_t called = 0;                                                                 \
       if (__builtin_expect(combine == DP_COMBINE_LAST, 1)) {                               \
         /* Only the registers the message uses stay live across the calls. */              \
         if (cb->message_registers <= 2) {                                                  \
@@ -316,8 +319,11 @@ RULE_LOOPS(dp_fp4)
           LAST_LOOP(((__typeof__(NAME) *)t->imp)(FP##_MSG(t->target, GP)));                \
         }                                                                                  \
       } else {                                                                             \
-        result = rule_##T##_##FP(route, list, FP##_MSG(cmd, GP));                            \
+        result = rule_##T##_##FP(route, list, &called, FP##_MSG(cmd, GP));                  \
       }                                                                                    \
+      /* No target called: the route's fallback (as dp_route.c's entries do). */           \
+      if (__builtin_expect(called == 0, 0) && route->fallback != NULL)                     \
+        result = ((__typeof__(NAME) *)route->fallback)(FP##_MSG(self, GP));                \
     } else {                                                                               \
       dp_imp imp = e ? e->imp : dp_msg_lookup(self, cmd);                                  \
       result = ((__typeof__(NAME) *)imp)(FP##_MSG(self, GP));                              \

@@ -6,15 +6,28 @@
 // bumps the epoch, forces a barrier on every thread (membarrier), then waits for records
 // whose state is older than the bump. Retired memory is tagged with the epoch at
 // retirement and freed when every active record's state is newer.
+//
+// membarrier is Linux-only. Where it is missing (other systems, or a Linux kernel or
+// emulator that does not offer it) dp_membarrier_mode is 0: readers fence on entry
+// themselves (dp_quiesce_inline.h) and writers fence locally — slower, equally correct.
 
 #include "dp_quiesce.h"
 
-#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+#if defined(__linux__) && __has_include(<linux/membarrier.h>)
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#if defined(__NR_membarrier)
+#define DP_HAVE_MEMBARRIER 1
+#endif
+#endif
+#ifndef DP_HAVE_MEMBARRIER
+#define DP_HAVE_MEMBARRIER 0
+#endif
 
 #include "dp_quiesce_inline.h"
 #include "dp_runtime.h"
@@ -48,9 +61,13 @@ static void release_reader(void *p) {
 
 static void make_key(void) {
   pthread_key_create(&reader_key, release_reader);
+#if DP_HAVE_MEMBARRIER
   long q = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   int ok = q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
            syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+#else
+  int ok = 0;
+#endif
   __atomic_store_n(&dp_membarrier_mode, ok ? 1 : 0, __ATOMIC_RELEASE);
 }
 
@@ -90,9 +107,11 @@ static inline void cpu_relax(void) {
 }
 
 static void full_barrier_everywhere(void) {
+#if DP_HAVE_MEMBARRIER
   if (dp_membarrier_mode == 1) {
     if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
   }
+#endif
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -9,6 +9,7 @@
 
 #include "dp_layout.h"
 #include "dp_regs.h"
+#include "dp_route.h"
 
 int dp_replay_supported(void) { return DP_REPLAY_SUPPORTED; }
 int dp_replay_gp_count(void) { return DP_GP_REGS; }
@@ -127,6 +128,8 @@ bool dp_send_frame(dp_id obj, dp_sel sel, const dp_replay_program *p, const void
   if (__builtin_expect(!obj, 0)) return false;
   const dp_method_entry *e = dp_lookup_entry_inline(obj, sel);
   if (!e || (e->types != p->types && (!e->types || strcmp(e->types, p->types) != 0))) return false;
+  // An emptied route with a fallback: the sender's general path answers (and can throw).
+  if (e->context && dp_route_would_fall_back(obj, sel)) return false;
   uint64_t words[DP_GP_REGS + DP_FP_REGS] = {0};
   const unsigned char *f = frame;
   for (uint32_t i = 0, n = p->nsteps; i < n; i++) {

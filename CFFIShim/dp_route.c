@@ -82,10 +82,12 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
     T result;                                                                           \
     memset(&result, 0, sizeof result);                                                  \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NONZERO */ \
+    uint32_t called = 0;                                                                \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
       const dp_route_target *t = &list->targets[i];                                     \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))    \
         continue;                                                                       \
+      called++;                                                                         \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
       switch (combine) {                                                                \
         case DP_COMBINE_LAST: result = v; break;                                        \
@@ -105,6 +107,11 @@ static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8);
       }                                                                                 \
     }                                                                                   \
   done:                                                                                 \
+    if (__builtin_expect(called == 0, 0) && route->fallback) {                          \
+      dp_imp fallback = route->fallback;                                                \
+      dp_read_exit_inline();                                                            \
+      return ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
+    }                                                                                   \
     dp_read_exit_inline();                                                              \
     if (combine == DP_COMBINE_ALL_TRUE || combine == DP_COMBINE_ANY_TRUE) {             \
       /* An empty AND is true, an empty OR false; the value is 0 or 1. */               \
@@ -204,12 +211,20 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     ROUTE_PROLOGUE(NAME, a0, a1, ARGS, RETURN_RESULT_POINTER)                    \
     memset((void *)r, 0, route->result_size);                                    \
     const dp_combine combine = route->combine;                                   \
+    uint32_t called = 0;                                                         \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
       const dp_route_target *t = &list->targets[i];                              \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0)) \
         continue;                                                                \
+      called++;                                                                  \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
       if (combine == DP_COMBINE_FIRST) break;                                    \
+    }                                                                            \
+    if (__builtin_expect(called == 0, 0) && route->fallback) {                   \
+      dp_imp fallback = route->fallback;                                         \
+      dp_read_exit_inline();                                                     \
+      ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
+      return (void *)r;                                                          \
     }                                                                            \
     dp_read_exit_inline();                                                       \
     return (void *)r;                                                            \
@@ -299,9 +314,11 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   void *saved_self = args[0];
   dp_id target;
   args[0] = &target;
+  uint32_t called = 0;
   for (uint32_t i = 0; i < list->count; i++) {
     const dp_route_target *t = &list->targets[i];
     if (__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED)) continue;
+    called++;
     target = t->target;
     // Only LAST and FIRST are given to libffi routes (results that need a boolean
     // reading travel in registers), so every result lands in ret.
@@ -311,7 +328,9 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
     if (route->combine == DP_COMBINE_FIRST) break;
   }
   args[0] = saved_self;
+  dp_imp fallback = called == 0 ? route->fallback : NULL;
   dp_read_exit_inline();
+  if (fallback) dp_ffi_call(cif, fallback, ret, args);
 }
 
 dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
@@ -324,22 +343,22 @@ dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
 
 // MARK: routes
 
-dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
-                          uint32_t result_size, uint32_t fp_registers, uint32_t stack_words,
-                          bool indirect_result, ffi_cif *cif, dp_imp ffi_entry) {
+dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_t result_size,
+                          uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
+                          ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback) {
   dp_imp entry = cif ? ffi_entry
                      : replay_entry(ret_class, combine, fp_registers, stack_words, indirect_result);
   if (!entry) return NULL;
   dp_route *r = calloc(1, sizeof *r);
   if (!r) dp_fatal("dp_route_create: out of memory");
-  r->sel = sel;
   r->combine = combine;
-  r->ret_class = ret_class;
   r->truth_mask = result_size >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * result_size)) - 1);
   r->result_size = result_size;
-  r->cif = cif;
   r->entry = entry;
+  r->fallback = fallback;
+  r->cif = cif;
   r->list = calloc(1, sizeof(dp_route_list));
+  if (!r->list) dp_fatal("dp_route_create: out of memory");
   return r;
 }
 
@@ -360,6 +379,21 @@ void dp_route_set_targets(dp_route *r, uint32_t count, const dp_id *targets,
 dp_imp dp_route_entry(const dp_route *r) { return r->entry; }
 
 uint32_t dp_route_target_count(const dp_route *r) { return LOAD_ACQ(r->list)->count; }
+
+bool dp_route_would_fall_back(dp_id obj, dp_sel sel) {
+  if (!obj) return false;
+  bool empty = false;
+  dp_read_enter_inline();
+  const dp_route *route = route_for(obj, sel);
+  if (route && route->fallback) {
+    const dp_route_list *list = LOAD_ACQ(route->list);
+    empty = true;
+    for (uint32_t i = 0; i < list->count && empty; i++)
+      if (!__atomic_load_n(&list->targets[i].node->removed, __ATOMIC_RELAXED)) empty = false;
+  }
+  dp_read_exit_inline();
+  return empty;
+}
 
 static void free_route(void *p) {
   dp_route *r = p;

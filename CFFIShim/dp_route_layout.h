@@ -24,13 +24,12 @@ typedef struct dp_route_list {
 
 struct dp_route {
   dp_route_list *list;  // atomic
-  dp_sel sel;
   dp_combine combine;
-  dp_return_class ret_class;
   uint64_t truth_mask;  // the bits of word 0 that hold the result (boolean rules)
   uint32_t result_size;
-  ffi_cif *cif;         // NULL for register routes
   dp_imp entry;
+  dp_imp fallback;      // run with the same arguments when no target was called, or NULL
+  ffi_cif *cif;         // NULL for replay routes (dp_callback.c runs only those in place)
 };
 
 #endif  // DP_ROUTE_LAYOUT_H

@@ -6,7 +6,8 @@
 // Memory the old list used is handed to dp_retire and freed once no reader can hold it.
 //
 // Readers pay a thread-local store on entry and exit: the writer side issues a
-// process-wide memory barrier (Linux membarrier) instead of each reader fencing.
+// process-wide memory barrier (Linux membarrier) instead of each reader fencing; where
+// membarrier is missing, readers fence themselves.
 
 #ifndef DP_QUIESCE_H
 #define DP_QUIESCE_H

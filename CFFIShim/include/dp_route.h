@@ -64,9 +64,12 @@ void dp_route_node_retire(dp_route_node *node);
 /// floating-point argument registers the signature uses (8 when unsure): register
 /// entries that keep fewer live are faster. `result_size` is the size of the return value
 /// (for the boolean rules, and zeroing an indirect result). A route's rule is fixed.
-dp_route *dp_route_create(dp_sel sel, dp_combine combine, dp_return_class ret_class,
-                          uint32_t result_size, uint32_t fp_registers, uint32_t stack_words,
-                          bool indirect_result, ffi_cif *cif, dp_imp ffi_entry);
+/// `fallback`, when not NULL, is called with the caller's own arguments (and its result
+/// returned) whenever a dispatch finds no target to call — every one removed — so that an
+/// emptied route answers as its receiver would without targets (e.g. its forwarding IMP).
+dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_t result_size,
+                          uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
+                          ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback);
 /// Publishes a new target list (copied); the old one is retired.
 void dp_route_set_targets(dp_route *route, uint32_t count, const dp_id *targets,
                           const dp_imp *imps, dp_route_node *const *nodes);
@@ -74,6 +77,10 @@ void dp_route_set_targets(dp_route *route, uint32_t count, const dp_id *targets,
 dp_imp dp_route_entry(const dp_route *route);
 /// How many targets the current list has.
 uint32_t dp_route_target_count(const dp_route *route);
+/// Whether `obj`'s own method for `sel` is a route with a fallback whose targets are all
+/// removed right now: a message sent now would run the fallback. Lets Swift senders take
+/// their own path (with thrown errors) instead.
+bool dp_route_would_fall_back(dp_id obj, dp_sel sel);
 /// Frees the route and its list after a grace period.
 void dp_route_retire(dp_route *route);
 

@@ -5,7 +5,9 @@
 // pointers `R (*)(dp_id self, dp_sel _cmd, args...)`) and `dp_msg_lookup`, the
 // `objc_msg_lookup` of this runtime. The policy (method resolution through the
 // superclass chain, forwarding, errors) lives in the Swift module MessageRuntime,
-// which installs it here with `dp_set_resolver`.
+// which installs it here with `dp_set_resolver`. The functions MessageRuntime itself
+// implements for C callers (dp_class_add_method, dp_class_lookup, dp_responds_to,
+// dp_conforms_to) are declared in dp_message_runtime.h, in the CMessageRuntime target.
 //
 // Every field named with a leading underscore is private to the runtime; read the
 // public ones only through the functions below.
@@ -73,18 +75,6 @@ dp_imp dp_msg_lookup(dp_id obj, dp_sel sel);
 /// The function type must match the method's signature exactly, as with `objc_msgSend`.
 #define DP_MSG_SEND(FunctionType, obj, sel, ...) \
   (((FunctionType)dp_msg_lookup((obj), (sel)))((obj), (sel), ##__VA_ARGS__))
-
-// MARK: Implemented by MessageRuntime (Swift); callable from C once it is linked.
-
-/// Adds a C method to a class; false if the class already defines `sel` or `types` is not
-/// a valid method encoding (`class_addMethod`).
-bool dp_class_add_method(dp_class *cls, dp_sel sel, dp_imp imp, const char *types);
-/// The registered class named `name`, or NULL (`objc_getClass`).
-dp_class *dp_class_lookup(const char *name);
-/// Whether `obj` responds to `sel` (`respondsToSelector:`).
-bool dp_responds_to(dp_id obj, dp_sel sel);
-/// Whether `obj` conforms to the registered protocol named `protocol_name`.
-bool dp_conforms_to(dp_id obj, const char *protocol_name);
 
 // MARK: Runtime internals used by MessageRuntime (no policy here)
 

@@ -17,9 +17,11 @@ public enum Retention: Sendable, Hashable, CustomStringConvertible {
 /// One membership record of a ``MulticastProxy``: the delegate (held weakly or
 /// strongly), the queue it is called on, what it implements, and whether it was removed.
 ///
-/// Records are immutable except for the ``isRemoved`` flag. Responder tables share them,
-/// so a dispatch running over an older table still sees a removal the moment it
-/// happens: the dispatch loop checks the flag right before each call.
+/// A record's identity, delegate (which a weak record may lose), queue and retention never
+/// change. Two things do: the ``isRemoved`` flag, and ``methods``, which the proxy's
+/// `reloadMethods()` replaces (under the proxy's lock, then rebuilding its tables).
+/// Responder tables share records, so a dispatch running over an older table still sees a
+/// removal the moment it happens: the dispatch loop checks the flag right before each call.
 public final class DelegateEntry: Sendable, CustomStringConvertible {
   /// A number unique to this record within the process (stable across table rebuilds).
   public let id: UInt64

@@ -110,15 +110,18 @@ extension DelegateMulticast {
     let invoke = Messages()[keyPath: message].invoke
     let pending = gatherCalls(box.index, arguments, invoke)
     let group = DispatchGroup()
-    let results = Lock<[Result?]>(Array(repeating: nil, count: pending.count))
+    // The delegates' answers cross to the completion queue as their arguments crossed to
+    // the delegates' queues (see UncheckedSendable).
+    let results = Lock<[UncheckedSendable<Result?>]>(
+      Array(repeating: UncheckedSendable(nil), count: pending.count))
     for (slot, work) in pending.enumerated() {
       switch work {
-      case .done(let value): results.withLock { $0[slot] = value }
+      case .done(let value): results.withLock { $0[slot] = UncheckedSendable(value) }
       case .queued(let queue, let call):
         group.enter()
         queue.async {
           let value = call.run()
-          results.withLock { $0[slot] = value }
+          results.withLock { $0[slot] = UncheckedSendable(value) }
           group.leave()
         }
       }
@@ -126,7 +129,7 @@ extension DelegateMulticast {
     let finish = UncheckedSendable((self, box))
     group.notify(queue: completionQueue) {
       let (multicast, box) = finish.value
-      completion(multicast.fold(results.withLock { $0 }, box))
+      completion(multicast.fold(results.withLock { $0.map(\.value) }, box))
     }
   }
 

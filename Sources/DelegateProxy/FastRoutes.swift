@@ -12,7 +12,8 @@ import MessageRuntime
 ///   `responds(to:)` per message), and no observer watches the selector.
 ///
 /// Everything else — custom folds, collect, queues, observers, empty selectors with their
-/// error or silence — stays on the general path. Both paths share each member's removed
+/// error or silence — stays on the general path, and so does a routed selector whose
+/// targets have all been removed or deallocated since the route was built. Both paths share each member's removed
 /// flag (``DelegateEntry/membership``), so a removal stops them at the same moment.
 extension MulticastProxy {
   /// The route rule for `route`, or nil when it must stay on the general path.
@@ -48,7 +49,11 @@ extension MulticastProxy {
       }
       guard !targets.isEmpty else { continue }
       do {
-        try setRoute(selector, signature: signature, targets: targets, combine: combine)
+        // Once every target is removed or dead (before the next rebuild), a message takes
+        // the general path, which answers as for a selector with no responder.
+        try setRoute(
+          selector, signature: signature, targets: targets, combine: combine,
+          forwardWhenEmpty: true)
         routed.insert(selector)
       } catch {
         // A member whose method changed under it: the general path still answers.

@@ -70,7 +70,7 @@ extension MulticastProxy {
       if let queue = entry.queue {
         invocation.targetHandle = proxyHandle  // the copy retains the proxy, not a delegate
         enqueue(
-          invocation.copy(), to: entry, on: queue, position: position,
+          DetachedInvocation(copying: invocation), to: entry, on: queue, position: position,
           gathering: returnsValue ? gathering : nil)
       } else {
         try invocation.invoke(target: delegate)
@@ -104,7 +104,7 @@ extension MulticastProxy {
   /// read section and only if the record was not removed meanwhile and the delegate is
   /// alive, so `remove` and deallocation are honoured for queued calls too.
   private func enqueue(
-    _ copy: Invocation, to entry: DelegateEntry, on queue: DispatchQueue, position: Int,
+    _ detached: DetachedInvocation, to entry: DelegateEntry, on queue: DispatchQueue, position: Int,
     gathering: Gathering?
   ) {
     gathering?.group.enter()
@@ -112,6 +112,7 @@ extension MulticastProxy {
       defer { gathering?.group.leave() }
       Quiescence.readSection {
         guard let delegate = entry.delegate, !entry.isRemoved else { return }
+        let copy = detached.invocation
         do {
           try copy.invoke(target: delegate)
           gathering?.record(ReturnValue(of: copy), at: position)

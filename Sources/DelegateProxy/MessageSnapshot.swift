@@ -11,13 +11,14 @@ public struct MessageSnapshot: Sendable, CustomStringConvertible {
   public let selector: Selector
   /// Before or after delivery.
   public let phase: ObservationPhase
-  /// An independent copy of the invocation (`Invocation.copy()`).
-  private let invocation: Invocation
+  /// An independent copy of the invocation, only read after it is made.
+  private let detached: DetachedInvocation
+  private var invocation: Invocation { detached.invocation }
 
   init(copying invocation: Invocation, selector: Selector, phase: ObservationPhase) {
     self.selector = selector
     self.phase = phase
-    self.invocation = invocation.copy()
+    self.detached = DetachedInvocation(copying: invocation)
   }
 
   /// The message's signature.

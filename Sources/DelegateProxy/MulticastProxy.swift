@@ -48,6 +48,8 @@ import Synchronization
 /// such as a nested `MulticastProxy`) are asked `responds(to:)` at each message instead.
 ///
 /// All methods are thread-safe. No lock is held while a delegate is called.
+// @unchecked Sendable (restating RuntimeObject's): every stored property is a `let` of a
+// Sendable type, a `Lock` or an `Atomic`; all mutable state is behind those.
 public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unchecked Sendable {
   /// Options that change membership and empty-proxy behaviour.
   public struct Options: OptionSet, Sendable, Hashable {
@@ -85,8 +87,24 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     var routed: Set<Selector> = []
   }
 
+  // Lock order — take them only in this order, never one on the left while holding one
+  // on its right (two past concurrency bugs were ordering bugs):
+  //
+  //   1. `MulticastProxy.nesting` (process-wide; inserting a proxy into a proxy)
+  //   2. `state` (this proxy's configuration and membership)
+  //   3. `published`, and the route writers' lock inside `setRoute`/`removeRoute`
+  //      (MessageRuntime), each taken briefly under `state` by `rebuildResponders`
+  //   4. a delegate's or route's own locks (a `RuntimeObject`'s methods, a
+  //      `DelegateEntry`'s methods, a `RouteMembership`'s kept methods)
+  //
+  // No lock is held while a delegate is called, and nothing that may run a delegate's or
+  // a proxy's deinit is released under `state` (see `removeEntries`): a deinit waits out
+  // dispatches, and a dispatch may be waiting for one of these locks. Closure methods a
+  // route let go of are released on a queue of their own for the same reason.
+
+  /// The configuration and membership; see the lock order above.
   let state: Lock<State>
-  /// The table dispatches read. Written only by `rebuildResponders`.
+  /// The table dispatches read. Written only by `rebuildResponders`, under `state`.
   private let published: Lock<ResponderTable>
   private let generationValue = Atomic<UInt64>(0)
   /// Set by a dispatch that met a deallocated delegate; cleared by compaction.
@@ -174,11 +192,11 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
       if let proto {
         for r in proto.allRequirements {
           for e in s.entries where !e.isRemoved && e.isAlive {
-            if let sig = e.methods[r.selector], sig !== r.signature {
-              throw .signatureConflict(
-                selector: r.selector, existingEncoding: sig.encoding,
-                existingOwner: e.delegateClass.name,
-                newEncoding: r.signature.encoding, newClass: "protocol <\(proto.name)>")
+            if let sig = e.methods[r.selector],
+              let conflict = Self.signatureConflict(
+                r.selector, sig, e.delegateClass.name, new: r.signature, "protocol <\(proto.name)>")
+            {
+              throw conflict
             }
           }
         }
@@ -194,10 +212,11 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   public func declare(_ selector: Selector, signature: MethodSignature) throws(DelegateProxyError) {
     try state.withLock { s throws(DelegateProxyError) in
       for e in s.entries where !e.isRemoved && e.isAlive {
-        if let sig = e.methods[selector], sig !== signature {
-          throw .signatureConflict(
-            selector: selector, existingEncoding: sig.encoding, existingOwner: e.delegateClass.name,
-            newEncoding: signature.encoding, newClass: "declaration")
+        if let sig = e.methods[selector],
+          let conflict = Self.signatureConflict(
+            selector, sig, e.delegateClass.name, new: signature, "declaration")
+        {
+          throw conflict
         }
       }
       s.declared[selector] = signature
@@ -217,215 +236,6 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   public var deliveryErrorHandler: (@Sendable (any Error, DelegateEntry) -> Void)? {
     get { state.withLock { $0.deliveryErrorHandler } }
     set { state.withLock { $0.deliveryErrorHandler = newValue } }
-  }
-
-  // MARK: Membership
-
-  /// Adds `delegate` at the end (`addDelegate:`). With `queue`, the delegate is called
-  /// asynchronously on that queue (`addDelegate:delegateQueue:`). Throws
-  /// ``DelegateProxyError/signatureConflict(selector:existingEncoding:existingOwner:newEncoding:newClass:)``
-  /// when it implements a selector with another signature than the members present.
-  /// With ``Options/unique``, adding a member again does nothing. Throws
-  /// ``DelegateProxyError/cycle(path:)`` when `delegate` is this proxy or a multicast
-  /// proxy that contains it (see *Nesting*).
-  public func add(
-    _ delegate: RuntimeObject, queue: DispatchQueue? = nil, retention: Retention = .weak
-  )
-    throws(DelegateProxyError)
-  {
-    try insert(delegate, queue: queue, retention: retention) { entries in entries.count }
-  }
-
-  /// Inserts `delegate` before `other` (`addDelegate:beforeDelegate:`); when `other` is
-  /// nil or not a member, at the end — `AIMultiDelegate`'s rule.
-  public func insert(
-    _ delegate: RuntimeObject, before other: RuntimeObject?, queue: DispatchQueue? = nil,
-    retention: Retention = .weak
-  ) throws(DelegateProxyError) {
-    try insert(delegate, queue: queue, retention: retention) { entries in
-      other.flatMap { o in entries.firstIndex { $0.holds(o) } } ?? entries.count
-    }
-  }
-
-  /// Inserts `delegate` after `other` (`addDelegate:afterDelegate:`); when `other` is nil
-  /// or not a member, at the beginning — `AIMultiDelegate`'s rule.
-  public func insert(
-    _ delegate: RuntimeObject, after other: RuntimeObject?, queue: DispatchQueue? = nil,
-    retention: Retention = .weak
-  ) throws(DelegateProxyError) {
-    try insert(delegate, queue: queue, retention: retention) { entries in
-      other.flatMap { o in entries.firstIndex { $0.holds(o) }.map { $0 + 1 } } ?? 0
-    }
-  }
-
-  /// Inserts `delegate` at `index` among the live members (clamped to `0...count`).
-  public func insert(
-    _ delegate: RuntimeObject, at index: Int, queue: DispatchQueue? = nil,
-    retention: Retention = .weak
-  ) throws(DelegateProxyError) {
-    try insert(delegate, queue: queue, retention: retention) { entries in
-      min(max(index, 0), entries.count)
-    }
-  }
-
-  private func insert(
-    _ delegate: RuntimeObject, queue: DispatchQueue?, retention: Retention,
-    at position: ([DelegateEntry]) -> Int
-  ) throws(DelegateProxyError) {
-    guard let nested = delegate as? MulticastProxy else {
-      try insertEntry(delegate, queue: queue, retention: retention, at: position)
-      return
-    }
-    // A multicast proxy as a member: refuse a cycle. One process-wide lock covers the
-    // check and the insertion, so two threads cannot each close half of a cycle. The
-    // proxies the walk reached are released after the lock (one may be deallocated then).
-    var reached: [MulticastProxy] = []
-    try MulticastProxy.nesting.withLock { insertions throws(DelegateProxyError) in
-      if let cycle = cycle(adding: nested, reached: &reached) {
-        throw .cycle(path: cycle.map(\.cycleName))
-      }
-      try insertEntry(delegate, queue: queue, retention: retention, at: position)
-      insertions &+= 1
-    }
-    withExtendedLifetime(reached) {}
-  }
-
-  /// Serialises the insertions of multicast proxies into multicast proxies (see `insert`),
-  /// and counts them. (A value with storage: ThreadSanitizer misreads the exclusive access
-  /// to a zero-sized `Lock<()>` value as a race.)
-  private static let nesting = Lock<UInt64>(0)
-
-  /// The cycle adding `nested` would make: the proxies from this one through `nested` and
-  /// its member multicast proxies (depth first, in order) back to this one; nil if none.
-  /// Members of other kinds are not looked into: a `ForwardingProxy` subclass is opaque.
-  private func cycle(adding nested: MulticastProxy, reached: inout [MulticastProxy])
-    -> [MulticastProxy]?
-  {
-    var visited: Set<ObjectIdentifier> = []
-    func walk(_ proxy: MulticastProxy, _ path: [MulticastProxy]) -> [MulticastProxy]? {
-      if proxy === self { return path + [proxy] }
-      guard visited.insert(ObjectIdentifier(proxy)).inserted else { return nil }
-      for entry in proxy.currentTable.members where !entry.isRemoved {
-        guard let member = entry.delegate as? MulticastProxy else { continue }
-        reached.append(member)
-        if let found = walk(member, path + [proxy]) { return found }
-      }
-      return nil
-    }
-    return walk(nested, [self])
-  }
-
-  /// How a proxy is named in a cycle: its class and handle.
-  var cycleName: String {
-    "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(cObject))), radix: 16))>"
-  }
-
-  private func insertEntry(
-    _ delegate: RuntimeObject, queue: DispatchQueue?, retention: Retention,
-    at position: ([DelegateEntry]) -> Int
-  ) throws(DelegateProxyError) {
-    let entry = DelegateEntry(delegate: delegate, queue: queue, retention: retention)
-    try state.withLock { s throws(DelegateProxyError) in
-      compact(&s)
-      if s.options.contains(.unique), s.entries.contains(where: { $0.holds(delegate) }) { return }
-      if let conflict = conflict(adding: entry, to: s) { throw conflict }
-      s.entries.insert(entry, at: position(s.entries))
-      for (sel, sig) in entry.methods { s.declared[sel] = sig }
-      rebuildResponders(&s)
-    }
-  }
-
-  /// The conflict `entry` would bring: a selector it implements with another signature
-  /// than a live static member or the protocol. Members agree with each other, so the
-  /// first live responder in the current table speaks for all of them.
-  private func conflict(adding entry: DelegateEntry, to s: State) -> DelegateProxyError? {
-    for (sel, sig) in entry.methods {
-      if let r = s.protocolDescription?.requirement(for: sel), r.signature !== sig {
-        return .signatureConflict(
-          selector: sel, existingEncoding: r.signature.encoding,
-          existingOwner: "protocol <\(s.protocolDescription!.name)>",
-          newEncoding: sig.encoding, newClass: entry.delegateClass.name)
-      }
-      for other in s.table.route(for: sel).responders
-      where !other.isForwarder && !other.isRemoved && other.isAlive {
-        if let existing = other.methods[sel], existing !== sig {
-          return .signatureConflict(
-            selector: sel, existingEncoding: existing.encoding,
-            existingOwner: other.delegateClass.name,
-            newEncoding: sig.encoding, newClass: entry.delegateClass.name)
-        }
-        break
-      }
-    }
-    return nil
-  }
-
-  /// Removes every membership of `delegate` (`removeDelegate:`). When it returns, no new
-  /// call to `delegate` starts on any thread (a call already running may finish; a
-  /// delegate may remove itself while being called). Removing a non-member does nothing.
-  public func remove(_ delegate: RuntimeObject) {
-    removeEntries { $0.holds(delegate) }
-  }
-
-  /// Removes `delegate`'s membership on `queue` only (`removeDelegate:delegateQueue:`).
-  public func remove(_ delegate: RuntimeObject, queue: DispatchQueue) {
-    removeEntries { $0.holds(delegate) && $0.queue === queue }
-  }
-
-  /// Removes every delegate (`removeAllDelegates`), with ``remove(_:)``'s guarantee.
-  public func removeAll() {
-    removeEntries { _ in true }
-  }
-
-  /// Marks the matching records removed and publishes a table without them (under the
-  /// lock), then waits — outside any lock — until no dispatch that could still see them
-  /// is running on another thread. The records and the old table (the last strong
-  /// references to strongly held delegates) are released only then: a delegate's deinit
-  /// waits out dispatches too, and one of them may be waiting for this proxy's lock.
-  private func removeEntries(where match: (DelegateEntry) -> Bool) {
-    let released = state.withLock { s -> (gone: [DelegateEntry], old: ResponderTable)? in
-      let gone = s.entries.filter(match)
-      guard !gone.isEmpty else { return nil }
-      for e in gone { e.markRemoved() }
-      let old = s.table
-      rebuildResponders(&s)
-      return (gone, old)
-    }
-    guard let released else { return }
-    Quiescence.synchronize()
-    withExtendedLifetime(released) {}
-  }
-
-  /// Re-reads what every member implements, after methods were added to or removed from
-  /// a member or its class. Throws (changing nothing) when members now disagree.
-  public func reloadMethods() throws(DelegateProxyError) {
-    try state.withLock { s throws(DelegateProxyError) in
-      compact(&s)
-      var seen: [Selector: (MethodSignature, String)] = [:]
-      var fresh: [(DelegateEntry, [Selector: MethodSignature])] = []
-      for e in s.entries {
-        guard let d = e.delegate else { continue }
-        let methods = DelegateEntry.implementedMethods(of: d)
-        for (sel, sig) in methods {
-          if let r = s.protocolDescription?.requirement(for: sel), r.signature !== sig {
-            throw .signatureConflict(
-              selector: sel, existingEncoding: r.signature.encoding,
-              existingOwner: "protocol <\(s.protocolDescription!.name)>",
-              newEncoding: sig.encoding, newClass: e.delegateClass.name)
-          }
-          if let (first, owner) = seen[sel], first !== sig {
-            throw .signatureConflict(
-              selector: sel, existingEncoding: first.encoding, existingOwner: owner,
-              newEncoding: sig.encoding,
-              newClass: e.delegateClass.name)
-          }
-          if seen[sel] == nil { seen[sel] = (sig, e.delegateClass.name) }
-        }
-        fresh.append((e, methods))
-      }
-      for (e, methods) in fresh { e.setMethods(methods) }
-      rebuildResponders(&s)
-    }
   }
 
   // MARK: Queries
@@ -486,17 +296,38 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// empty ``silentWhenEmpty`` proxy accepts any message as `void` with object arguments
   /// (`AIMultiDelegate`'s "any signature") — declare a protocol to be exact.
   public override func methodSignature(for selector: Selector) -> MethodSignature? {
-    if let own = super.methodSignature(for: selector) { return own }
     let table = currentTable
-    let route = table.route(for: selector)
-    if let signature = route.signature { return signature }
-    for f in route.responders where responds(f, to: selector) {
-      if let signature = f.delegate?.methodSignature(for: selector) { return signature }
-    }
+    if let known = knownSignature(for: selector, in: table) { return known }
     if table.silentWhenEmpty && !table.hasLiveMembers {
       return try? MethodSignature.make(
         returnType: .void,
         arguments: [.object, .selector] + Array(repeating: .object, count: selector.argumentCount))
+    }
+    return nil
+  }
+
+  /// The signature for a message a Swift sender declared (a typed `Message`, an
+  /// `Invocation`): what ``methodSignature(for:)`` knows, else — under
+  /// ``silentWhenEmpty`` — the sender's own, so that a message no member implements is
+  /// dropped whatever its argument types, members present or not.
+  public override func methodSignature(for selector: Selector, proposed: MethodSignature)
+    -> MethodSignature?
+  {
+    let table = currentTable
+    if let known = knownSignature(for: selector, in: table) { return known }
+    return table.silentWhenEmpty ? proposed : methodSignature(for: selector)
+  }
+
+  /// The proxy's own method's signature, else the selector's in `table` (protocol,
+  /// declared or remembered), else the first live responder's.
+  private func knownSignature(for selector: Selector, in table: ResponderTable)
+    -> MethodSignature?
+  {
+    if let own = super.methodSignature(for: selector) { return own }
+    let route = table.route(for: selector)
+    if let signature = route.signature { return signature }
+    for f in route.responders where responds(f, to: selector) {
+      if let signature = f.delegate?.methodSignature(for: selector) { return signature }
     }
     return nil
   }
@@ -545,7 +376,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   var currentTable: ResponderTable { published.withLock { $0 } }
 
   /// Drops removed and dead records (marking dead ones removed). Called under the lock.
-  private func compact(_ s: inout State) {
+  func compact(_ s: inout State) {
     s.entries.removeAll { e in
       if e.isRemoved { return true }
       if !e.isAlive {

@@ -3,10 +3,15 @@ internal import CFFIShim
 /// An IMP made from a Swift closure (`imp_implementationWithBlock`): a libffi closure
 /// for one signature whose entry hands the closure an `Invocation` over the caller's
 /// arguments. The executable code is freed when this object goes away — when the
-/// method that holds it is replaced or removed, or its class or object is deallocated.
+/// method that holds it is replaced or removed, or its class or object is deallocated;
+/// a route that was calling it lets go of it a grace period after the route stops (see
+/// `RouteMembership`).
 ///
 /// As with `imp_removeBlock`, a caller must not keep calling an IMP it looked up
 /// after the method was replaced.
+// @unchecked Sendable: `closure` and `imp` are written only in init (they need `self` for
+// libffi's user data, so they cannot be `let`) and only read afterwards; the body is a
+// @Sendable closure.
 final class ClosureIMP: @unchecked Sendable {
   let signature: MethodSignature
   let body: @Sendable (Invocation) -> Void

@@ -222,6 +222,8 @@ struct ScalarMap {
 /// as passing its eightbytes as two scalar arguments — a 64-bit integer in r9 and a float
 /// or double in the next SSE register. The split call interface does that. Harmless on a
 /// fixed libffi: it describes the same call.
+// @unchecked Sendable: `cif` is prepared once, owned by the immortal (interned) signature
+// that holds this value, and only read by ffi_call afterwards.
 struct SplitFFICall: @unchecked Sendable {
   /// The call interface with every affected struct split in two.
   let cif: UnsafeMutablePointer<ffi_cif>

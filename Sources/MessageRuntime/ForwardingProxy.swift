@@ -13,6 +13,7 @@
 ///   override func forwardInvocation(_ i: Invocation) throws { print(i); try i.invoke(target: target) }
 /// }
 /// ```
+// @unchecked Sendable restates RuntimeObject's (a subclass must): no stored state here.
 open class ForwardingProxy: RuntimeObject, @unchecked Sendable {
   /// The root class proxies use unless given another.
   public static let proxyClass: RuntimeClass = try! RuntimeClass(name: "ForwardingProxy")

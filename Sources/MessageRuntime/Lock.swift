@@ -14,7 +14,10 @@
 /// them and reports every access the mutex protects as a race. A pthread mutex is
 /// intercepted by ThreadSanitizer, which keeps `--sanitize=thread` runs meaningful.
 /// Not recursive: never take it again while holding it.
-public final class Lock<Value>: @unchecked Sendable {
+///
+/// Sendable only when `Value` is (as `NIOLockedValueBox`): the lock serialises access, but
+/// a non-Sendable value handed out of `withLock` could still be shared unsynchronised.
+public final class Lock<Value> {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var value: Value
 
@@ -39,3 +42,7 @@ public final class Lock<Value>: @unchecked Sendable {
     return try body(&value)
   }
 }
+
+// The value is reached only through `withLock`, under the mutex, and the mutex pointer
+// never changes: sharing the lock shares the value only as safely as `Value` allows.
+extension Lock: @unchecked Sendable where Value: Sendable {}

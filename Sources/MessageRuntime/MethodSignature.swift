@@ -26,6 +26,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// register replay write).
   public let returnBufferLength: Int
 
+  // The four raw pointers below are nonisolated(unsafe) because pointers are not Sendable:
+  // each is allocated and filled in init, never written afterwards, and never freed
+  // (signatures are interned for the life of the process), so sharing them is reading.
   /// The encoding as a C string, for method tables (lives as long as the signature).
   nonisolated(unsafe) let cTypes: UnsafeMutablePointer<CChar>
   /// The prepared libffi call interface; immutable after preparation.
@@ -44,7 +47,8 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// The libffi call interface `call` uses instead of `cif` when a struct argument would
   /// hit a libffi bug (see `SplitFFICall`); nil almost always.
   let splitCall: SplitFFICall?
-  /// The forwarding IMP for this signature, made on first use (see `ForwardingIMP`).
+  /// The forwarding IMP for this signature, made on first use by
+  /// `Runtime.forwardingIMP(for:)`; it lives as long as the signature (for the process).
   let forwarding = Lock<ClosureIMP?>(nil)
   /// The libffi route entry for this signature, made on first use (see `Route`); the
   /// closure lives as long as the signature (for the process).

@@ -52,13 +52,22 @@ public enum RoutePath: Sendable, Hashable {
 /// calling the target — including a dispatch already running on the current thread.
 /// Share one membership among all the routes a target is in; mark it removed, publish
 /// the new target lists, then call ``Quiescence/synchronize()``.
+///
+/// A membership also keeps, for each route the target is in, the closure-backed method the
+/// route calls (a method replaced on the target stays callable until the route is set
+/// again). It lets go of them — after a grace period, never on the caller's thread — when
+/// it is marked removed, when a route stops listing it, or when the route goes: a method
+/// closure that captures its proxy makes no cycle once its target is dead or removed.
+// @unchecked Sendable: `node` is an immutable pointer to a C record whose one field (the
+// removed flag) is atomic, freed after a grace period; the rest is locks.
 public final class RouteMembership: @unchecked Sendable {
-  // Immutable pointer; the flag inside is atomic. Freed after a grace period.
   let node: OpaquePointer
   /// The receivers whose deallocation marks this membership removed.
   private let watched = Lock<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
+  /// The closure-backed method each route (by identity) calls for this target.
+  private let kept = Lock<[ObjectIdentifier: Method]>([:])
 
-  struct Weak: @unchecked Sendable { weak var object: RuntimeObject? }
+  struct Weak: Sendable { weak var object: RuntimeObject? }
 
   /// A membership that is not removed.
   public init() { node = dp_route_node_create() }
@@ -67,7 +76,23 @@ public final class RouteMembership: @unchecked Sendable {
     for (_, entry) in watched.withLock({ $0 }) {
       entry.receiver.object?.removeDeallocationHandler(entry.token)
     }
+    // A route that listed this membership may still be dispatching on another thread.
+    DeferredRelease.release(Array(kept.withLock { $0 }.values))
     dp_route_node_retire(node)
+  }
+
+  /// Keeps `method` (if closure-backed) as what `route` calls for this target, letting go
+  /// of what it kept for `route` before; nil lets go. Nothing is kept once removed.
+  /// Called after the route's new target list is published.
+  func keep(_ method: Method?, forRoute route: ObjectIdentifier) {
+    let dropped = kept.withLock { k -> Method? in
+      guard let method, method.closure != nil, !isRemoved else {
+        return k.removeValue(forKey: route)
+      }
+      let old = k.updateValue(method, forKey: route)
+      return old?.closure === method.closure ? nil : old
+    }
+    if let dropped { DeferredRelease.release([dropped]) }
   }
 
   /// Marks this membership removed when `receiver` is deallocated, and waits out
@@ -83,8 +108,17 @@ public final class RouteMembership: @unchecked Sendable {
     watched.withLock { $0[id] = (Weak(object: receiver), token) }
   }
 
-  /// Stops every dispatch from calling the target from now on.
-  public func markRemoved() { dp_route_node_mark_removed(node) }
+  /// Stops every dispatch from calling the target from now on. The methods kept for the
+  /// target's routes are released after a grace period.
+  public func markRemoved() {
+    dp_route_node_mark_removed(node)
+    // After the flag: `keep` checks it under the same lock, so nothing is kept after this.
+    let dropped = kept.withLock { k -> [Method] in
+      defer { k.removeAll() }
+      return Array(k.values)
+    }
+    DeferredRelease.release(dropped)
+  }
 
   /// Whether ``markRemoved()`` was called.
   public var isRemoved: Bool { dp_route_node_is_removed(node) }
@@ -111,23 +145,61 @@ private let routeWriters = Lock<UInt64>(0)
 
 /// The C route a per-object method serves; retired (freed after a grace period) when
 /// the method is replaced or removed.
+// @unchecked Sendable: `raw` is a C route whose target list C publishes to dispatches
+// atomically (dp_route_set_targets, called only under the route writers' lock) and frees
+// after a grace period; every other stored property is a `let` of a Sendable type or a lock.
 final class RouteBox: @unchecked Sendable {
   let raw: OpaquePointer
   let signature: MethodSignature
   let combine: RouteCombine
   let path: RoutePath
-  /// Keeps the targets' closure IMPs alive while the route may call them.
-  var keptMethods: [Method] = []
-  var memberships: [RouteMembership] = []
+  /// Whether an emptied route runs the forwarding path (see `setRoute`).
+  let forwardsWhenEmpty: Bool
+  /// The memberships of the published target list: they own the removed flags the C
+  /// list points at and keep the closure methods it calls (`RouteMembership.keep`).
+  private let memberships = Lock<[RouteMembership]>([])
 
-  init(raw: OpaquePointer, signature: MethodSignature, combine: RouteCombine, path: RoutePath) {
+  init(
+    raw: OpaquePointer, signature: MethodSignature, combine: RouteCombine, path: RoutePath,
+    forwardsWhenEmpty: Bool
+  ) {
     self.raw = raw
     self.signature = signature
     self.combine = combine
     self.path = path
+    self.forwardsWhenEmpty = forwardsWhenEmpty
   }
 
-  deinit { dp_route_retire(raw) }
+  /// Publishes a new target list, then has each target's membership keep the method it
+  /// calls, and members no longer listed let go of theirs (after a grace period: a
+  /// dispatch may still run over the old list). Called under the route writers' lock.
+  func setTargets(_ targets: [RouteTarget], imps: [dp_imp?], methods: [Method?]) {
+    var handles: [dp_id?] = targets.map { $0.receiver.cObject }
+    var nodes: [OpaquePointer?] = targets.map { $0.membership.node }
+    var imps = imps
+    handles.withUnsafeMutableBufferPointer { h in
+      imps.withUnsafeMutableBufferPointer { i in
+        nodes.withUnsafeMutableBufferPointer { n in
+          dp_route_set_targets(
+            raw, UInt32(targets.count), h.baseAddress, i.baseAddress, n.baseAddress)
+        }
+      }
+    }
+    let id = ObjectIdentifier(self)
+    for (target, method) in zip(targets, methods) { target.membership.keep(method, forRoute: id) }
+    let listed = targets.map(\.membership)
+    let old = memberships.withLock { m in
+      defer { m = listed }
+      return m
+    }
+    for m in old where !listed.contains(where: { $0 === m }) { m.keep(nil, forRoute: id) }
+  }
+
+  deinit {
+    let id = ObjectIdentifier(self)
+    for m in memberships.withLock({ $0 }) { m.keep(nil, forRoute: id) }
+    dp_route_retire(raw)
+  }
 }
 
 extension RuntimeObject {
@@ -182,22 +254,29 @@ extension RuntimeObject {
   /// `path` asks for a particular machinery instead of the fastest one the signature
   /// can take — `.libffi` works for every routable signature, which is how tests compare
   /// the paths; asking for a path the signature cannot take throws.
+  ///
+  /// With `forwardWhenEmpty`, a message that finds every target removed is not answered
+  /// with zero but takes this object's forwarding path (`methodSignature(for:)` and
+  /// `forwardInvocation(_:)`), as if the selector were not routed: from C through the
+  /// forwarding IMP, from Swift senders with their thrown errors. (A Swift sender racing the
+  /// removal of the last target may still reach the forwarding IMP, whose errors trap.)
   @discardableResult
   public func setRoute(
     _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine,
-    path: RoutePath? = nil
+    path: RoutePath? = nil, forwardWhenEmpty: Bool = false
   ) throws(RuntimeError) -> RoutePath {
     // Route changes are rare; one lock keeps a route's list and what it keeps alive in step.
     try routeWriters.withLock { updates throws(RuntimeError) -> RoutePath in
       updates &+= 1
       return try setRouteLocked(
-        selector, signature: signature, targets: targets, combine: combine, path: path)
+        selector, signature: signature, targets: targets, combine: combine, path: path,
+        forwardWhenEmpty: forwardWhenEmpty)
     }
   }
 
   private func setRouteLocked(
     _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine,
-    path requested: RoutePath?
+    path requested: RoutePath?, forwardWhenEmpty: Bool
   ) throws(RuntimeError) -> RoutePath {
     let chosen = requested.flatMap {
       RuntimeObject.canRoute(signature, combine: combine, on: $0) ? $0 : nil
@@ -212,7 +291,7 @@ extension RuntimeObject {
         reason: "the \(combine) rule cannot be routed\(machinery) for this signature")
     }
     var imps: [dp_imp?] = []
-    var kept: [Method] = []
+    var methods: [Method?] = []
     for target in targets {
       switch try Runtime.dispatch(target.receiver.cObject, selector) {
       case .method(let imp, let types):
@@ -222,30 +301,21 @@ extension RuntimeObject {
             found: types.map { String(cString: $0) } ?? "?")
         }
         imps.append(imp.cFunction)
-        if let m = target.receiver.method(for: selector) { kept.append(m) }
+        methods.append(target.receiver.method(for: selector))
       case .forward(_, let declared):
         guard declared === signature else {
           throw .signatureMismatch(
             selector: selector, expected: signature.encoding, found: declared.encoding)
         }
         imps.append(try Runtime.forwardingIMP(for: signature).cFunction)
+        methods.append(nil)  // the forwarding IMP lives as long as the signature
       }
     }
     for target in targets { target.membership.watch(target.receiver) }
     let (box, isNew) = try routeBox(
-      for: selector, signature: signature, combine: combine, path: path)
-    box.keptMethods = kept
-    box.memberships = targets.map(\.membership)
-    var handles: [dp_id?] = targets.map { $0.receiver.cObject }
-    var nodes: [OpaquePointer?] = targets.map { $0.membership.node }
-    handles.withUnsafeMutableBufferPointer { h in
-      imps.withUnsafeMutableBufferPointer { i in
-        nodes.withUnsafeMutableBufferPointer { n in
-          dp_route_set_targets(
-            box.raw, UInt32(targets.count), h.baseAddress, i.baseAddress, n.baseAddress)
-        }
-      }
-    }
+      for: selector, signature: signature, combine: combine, path: path,
+      forwardWhenEmpty: forwardWhenEmpty)
+    box.setTargets(targets, imps: imps, methods: methods)
     // A new route is installed only now, with its targets: installed first, it would
     // answer messages sent meanwhile with no target at all.
     if isNew {
@@ -259,28 +329,34 @@ extension RuntimeObject {
   /// (`isNew`) for the caller to install as this object's own method for `selector` once
   /// its targets are set.
   private func routeBox(
-    for selector: Selector, signature: MethodSignature, combine: RouteCombine, path: RoutePath
+    for selector: Selector, signature: MethodSignature, combine: RouteCombine, path: RoutePath,
+    forwardWhenEmpty: Bool
   ) throws(RuntimeError) -> (box: RouteBox, isNew: Bool) {
     if let existing = ownMethod(for: selector)?.route, existing.signature === signature,
-      existing.combine == combine, existing.path == path
+      existing.combine == combine, existing.path == path,
+      existing.forwardsWhenEmpty == forwardWhenEmpty
     {
       return (existing, false)
     }
+    let fallback = forwardWhenEmpty ? try Runtime.forwardingIMP(for: signature).cFunction : nil
     var ffiEntry: dp_imp? = nil
     if path == .libffi { ffiEntry = try RuntimeObject.libffiRouteEntry(for: signature).cFunction }
     let replay = path == .registersAndMemory ? signature.memoryReplay : nil
     let rc = dp_return_class(signature.registerPlan?.returnClass ?? replay?.returnClass ?? 0)
     guard
       let raw = dp_route_create(
-        selector.raw, combine.raw, rc, UInt32(signature.returnLayout.size),
+        combine.raw, rc, UInt32(signature.returnLayout.size),
         UInt32(signature.registerPlan?.fpCount ?? replay?.fpCount ?? Int(DP_FP_REGS)),
         UInt32(replay?.stackWords ?? 0), replay?.indirectResult ?? false,
-        path == .libffi ? signature.cif : nil, ffiEntry)
+        path == .libffi ? signature.cif : nil, ffiEntry, fallback)
     else {
       throw .invalidSignature(
         encoding: signature.encoding, reason: "no route entry for this return class")
     }
-    return (RouteBox(raw: raw, signature: signature, combine: combine, path: path), true)
+    let box = RouteBox(
+      raw: raw, signature: signature, combine: combine, path: path,
+      forwardsWhenEmpty: forwardWhenEmpty)
+    return (box, true)
   }
 
   private static func libffiRouteEntry(for signature: MethodSignature) throws(RuntimeError) -> IMP {

@@ -24,14 +24,15 @@ public enum Runtime {
 
   /// Finds what a message does, for Swift senders: method (through the caches), or
   /// forwarding; throws `.unrecognizedSelector` otherwise.
-  static func dispatch(_ handle: OpaquePointer, _ selector: Selector) throws(RuntimeError)
-    -> Dispatch
-  {
+  static func dispatch(
+    _ handle: OpaquePointer, _ selector: Selector, proposed: MethodSignature? = nil
+  ) throws(RuntimeError) -> Dispatch {
     let obj = handle
     var imp: dp_imp? = nil
     var types: UnsafePointer<CChar>? = nil
     if dp_lookup_method(obj, selector.raw, &imp, &types), let imp {
-      return .method(IMP(imp), types)
+      // A route emptied of targets that forwards when empty: as if it were not there.
+      if !dp_route_would_fall_back(obj, selector.raw) { return .method(IMP(imp), types) }
     }
     if let method = resolveMethod(obj, selector) {
       return .method(method.imp, UnsafePointer(method.signature.cTypes))
@@ -40,7 +41,10 @@ public enum Runtime {
       throw .unrecognizedSelector(
         className: RuntimeObject.className(forHandle: handle), selector: selector)
     }
-    guard let signature = receiver.methodSignature(for: selector) else {
+    let declared =
+      proposed.map { receiver.methodSignature(for: selector, proposed: $0) }
+      ?? receiver.methodSignature(for: selector)
+    guard let signature = declared else {
       throw receiver.doesNotRecognize(selector)
     }
     return .forward(receiver, signature)
@@ -55,7 +59,7 @@ public enum Runtime {
     arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, result: UnsafeMutableRawPointer,
     forward: (RuntimeObject, MethodSignature) throws -> Void
   ) throws {
-    switch try dispatch(handle, selector) {
+    switch try dispatch(handle, selector, proposed: signature) {
     case .method(let imp, let types):
       guard signature.matches(cTypes: types) else {
         throw RuntimeError.signatureMismatch(
@@ -120,7 +124,9 @@ public enum Runtime {
     }
   }
 
-  /// How many closure IMPs (method closures and forwarding entries) are alive.
+  /// How many closure IMPs (method closures and forwarding entries) are alive. A method a
+  /// route was calling is released after a grace period, on a queue of its own, once the
+  /// route lets go of it: the count can lag such a removal briefly.
   public static var liveClosureIMPCount: Int { ClosureIMP.live.current }
 }
 

@@ -5,6 +5,9 @@ internal import CFFIShim
 ///
 /// Classes register themselves by name when created and unregister when the last
 /// reference (every instance holds one) goes away; closure IMPs they own are freed then.
+// @unchecked Sendable: `raw` is a C record the C layer publishes to readers atomically
+// (dp_class_publish_cache) and Swift changes only under `state`'s lock; the rest is `let`s
+// and that lock.
 public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConvertible {
   /// The class's name (`class_getName`).
   public let name: String

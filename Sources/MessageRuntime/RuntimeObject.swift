@@ -9,6 +9,9 @@ internal import CFFIShim
 ///
 /// A receiver is used from whatever thread sends to it; like an `NSObject`, a subclass
 /// protects its own mutable state.
+// @unchecked Sendable: its own stored state is `let`s (the class, the C handle, whose
+// fields C reads and writes atomically) and a `Lock`. A non-final class cannot be checked
+// by the compiler, so each subclass restates the conformance for its own state.
 open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// The object's class (`object_getClass`).
   public let runtimeClass: RuntimeClass
@@ -89,6 +92,17 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   open func methodSignature(for selector: Selector) -> MethodSignature? {
     if let m = own.withLock({ $0.methods[selector] }) { return m.signature }
     return runtimeClass.method(for: selector)?.signature
+  }
+
+  /// The signature for a message whose Swift sender declared its types (`proposed`: a
+  /// typed `Message`'s or an `Invocation`'s signature). The default is
+  /// `methodSignature(for:)`, whatever was proposed. A forwarder that accepts messages
+  /// it knows nothing about (a proxy that drops unanswered messages) overrides it to take
+  /// the sender's types; a C sender proposes nothing and gets `methodSignature(for:)`.
+  open func methodSignature(for selector: Selector, proposed: MethodSignature)
+    -> MethodSignature?
+  {
+    methodSignature(for: selector)
   }
 
   /// Handles a message the object has no method for (`forwardInvocation:`), with the

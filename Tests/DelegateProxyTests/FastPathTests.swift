@@ -56,6 +56,55 @@ import Testing
     #expect(gcd.fastPath(for: Self.height.selector) == nil)  // all-true of a double: general path
   }
 
+  /// A routed selector whose responders have all been deallocated answers exactly as a
+  /// selector with no responder does under the policy — on the very next message, before
+  /// any rebuild — to typed sends and invocations: the unrecognized-selector error under
+  /// `lastResponder`, zero when silent or under `firstResponder`, the reducer's answer
+  /// for none. The reference is a proxy of the same configuration that only declares it.
+  @Test func aRouteWhoseRespondersDiedAnswersLikeNoResponder() throws {
+    func outcome<R>(_ body: () throws -> R) -> String {
+      do { return "\(try body())" } catch { return "error: \(error)" }
+    }
+    func answers(_ proxy: MulticastProxy) -> [String] {
+      let invocation = Invocation(signature: Self.rows.signature, selector: Self.rows.selector)
+      try? invocation.setArgument(3, at: 3)
+      return [
+        outcome { try Self.rows.send(to: proxy, nil, 1) },
+        outcome { try Self.should.send(to: proxy, nil) },
+        outcome { () -> Int in
+          try invocation.invoke(target: proxy)
+          return try invocation.returnValue(as: Int.self)
+        },
+      ]
+    }
+    let configurations: [(ReturnPolicy, MulticastProxy.Options)] = [
+      (.lastResponder, []), (.lastResponder, .silentWhenEmpty), (.firstResponder, []),
+      (.reduce(.allTrue), []), (.reduce(.anyTrue), []),
+    ]
+    for (policy, options) in configurations {
+      let log = CallLog()
+      let dead = MulticastProxy(policy: policy, options: options)
+      do {
+        let members = try delegates([2], log: log)
+        for m in members { try dead.add(m) }
+        #expect(dead.fastPath(for: Self.rows.selector) == .registers)
+        #expect(dead.fastPath(for: Self.should.selector) == .registers)
+        _ = try Self.rows.send(to: dead, nil, 1)
+        #expect(log.count("rows2") == 1)
+      }
+      // The member is gone; the routes are still installed (nothing rebuilt them).
+      #expect(dead.fastPath(for: Self.rows.selector) == .registers)
+      let reference = MulticastProxy(policy: policy, options: options)
+      try reference.declare(Self.rows)
+      try reference.declare(Self.should)
+      let expected = answers(reference)
+      #expect(answers(dead) == expected, "\(policy) \(options.rawValue)")
+      if case .lastResponder = policy, options.isEmpty {
+        #expect(expected.allSatisfy { $0.hasPrefix("error: ") })
+      }
+    }
+  }
+
   @Test func generalPathCases() throws {
     let log = CallLog()
     let ds = try delegates([1, 2], log: log)

@@ -263,6 +263,34 @@ struct Point: MessageArgument, BitwiseCopyable, Equatable {
     #expect(throws: Never.self) { try Message<Void, Int>("workerDidVanish:").send(to: proxy, 1) }
   }
 
+  /// Silent means silent whatever the message's types: a typed message (or invocation)
+  /// with non-object arguments that no member implements is dropped — by an empty proxy
+  /// and by one whose queued members do not implement it — and a value-returning one
+  /// answers zero. It carries its own signature; nothing needs declaring. Without
+  /// `silentWhenEmpty` the same message is still an unrecognized selector.
+  @Test func silentForTypedMessagesWhateverTheirArguments() throws {
+    let vanish = Message<Void, Int, Double>("workerDidVanish:after:")
+    let remaining = Message<Int, Int>("remainingWorkAfter:")
+    let empty = MulticastProxy(options: .silentWhenEmpty)
+    let queued = MulticastProxy(options: .silentWhenEmpty)
+    try queued.add(Named(cls, "q"), queue: queue("q"))
+    for proxy in [empty, queued] {
+      #expect(throws: Never.self) { try vanish.send(to: proxy, 1, 2.5) }
+      #expect(try remaining.send(to: proxy, 3) == 0)
+      let invocation = Invocation(signature: vanish.signature, selector: vanish.selector)
+      try invocation.setArgument(7, at: 2)
+      try invocation.setArgument(0.5, at: 3)
+      #expect(throws: Never.self) { try invocation.invoke(target: proxy) }
+      #expect(!proxy.responds(to: vanish.selector))  // silence answers, it does not claim
+    }
+    let loud = MulticastProxy()
+    try loud.add(Named(cls, "l"), queue: queue("l"))
+    #expect(
+      throws: RuntimeError.unrecognizedSelector(
+        className: "MulticastProxy", selector: vanish.selector)
+    ) { try vanish.send(to: loud, 1, 2.5) }
+  }
+
   @Test func countsLikeGCDMulticastDelegate() throws {
     let sub = try RuntimeClass(name: uniqueClassName("SubListener"), superclass: cls)
     let proxy = MulticastProxy()

@@ -1,6 +1,7 @@
 import Dispatch
 import MessageRuntime
 import Synchronization
+@_exported import TestSupport
 
 @testable import DelegateProxy
 
@@ -8,28 +9,12 @@ import Synchronization
   @_exported import Glibc
 #endif
 
-private let classCounter = Atomic<Int>(0)
-
-/// A class name no other test uses (classes register globally; tests run in parallel).
-func uniqueClassName(_ base: String = "Delegate") -> String {
-  "\(base)_DP\(classCounter.wrappingAdd(1, ordering: .relaxed).oldValue)"
-}
-
 /// A thread-safe counter that can be passed around (an `Atomic` cannot).
 final class Counter: Sendable {
   private let storage = Atomic<Int>(0)
   func bump() { storage.add(1, ordering: .relaxed) }
   func reset() { storage.store(0, ordering: .relaxed) }
   var value: Int { storage.load(ordering: .relaxed) }
-}
-
-/// A thread-safe, ordered log of calls.
-final class CallLog: Sendable {
-  private let storage = Lock<[String]>([])
-  func append(_ s: String) { storage.withLock { $0.append(s) } }
-  var entries: [String] { storage.withLock { $0 } }
-  func clear() { storage.withLock { $0.removeAll() } }
-  func count(_ s: String) -> Int { entries.count { $0 == s } }
 }
 
 /// A receiver with a name and some per-instance state, so class methods written as

@@ -1,5 +1,6 @@
 import CTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import MessageRuntime

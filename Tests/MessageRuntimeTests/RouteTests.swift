@@ -1,5 +1,6 @@
 import CTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import MessageRuntime
@@ -21,7 +22,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     "a:b:c:d:e:f:g:h:i:j:")
 
   /// A class whose `add:to:` records its tag and returns `tag * 1000 + a + b`.
-  func targets(_ count: Int, log: LockedLog) throws -> [RuntimeObject] {
+  func targets(_ count: Int, log: CallLog) throws -> [RuntimeObject] {
     try (0..<count).map { tag in
       let cls = try RuntimeClass(name: uniqueClassName("Target\(tag)"))
       try cls.addMethod(add) { _, a, b in
@@ -33,7 +34,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test func registerRouteReplaysToEveryTargetFromSwiftAndC() throws {
-    let log = LockedLog()
+    let log = CallLog()
     let ts = try targets(3, log: log)
     let proxy = ForwardingProxy()
     let members = ts.map { _ in RouteMembership() }
@@ -56,7 +57,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test func firstCallsOnlyTheFirstPresentTarget() throws {
-    let log = LockedLog()
+    let log = CallLog()
     let ts = try targets(3, log: log)
     let proxy = ForwardingProxy()
     let members = ts.map { _ in RouteMembership() }
@@ -109,7 +110,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test func removalDuringDispatchOnTheSameThreadTakesEffectAtOnce() throws {
-    let log = LockedLog()
+    let log = CallLog()
     let second = RouteMembership()
     let firstClass = try RuntimeClass(name: uniqueClassName("Remover"))
     try firstClass.addMethod(add) { _, _, _ in
@@ -167,7 +168,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     let none = dp_test_c_send_big(proxy.cObject, big.selector.cSelector)
     #expect([none.a, none.b, none.c, none.d, none.e] == [0, 0, 0, 0, 0])
 
-    let sums = LockedLog()
+    let sums = CallLog()
     let manyTargets = try (0..<2).map { tag in
       let cls = try RuntimeClass(name: uniqueClassName("Many"))
       try cls.addMethod(many) { _, a, b, c, d, e, f, g, h, i, j in
@@ -191,7 +192,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     // result in memory (its pointer takes the first register).
     let spilled = try MethodSignature.parse("{dp_test_big=qqqqq}@:qqqqq{dp_test_big=qqqqq}D")
     let spilledSelector = Selector("spilled:::::::")
-    let seen = LockedLog()
+    let seen = CallLog()
     let spilledTargets = try (0..<2).map { tag in
       let cls = try RuntimeClass(name: uniqueClassName("Spilled"))
       try cls.addMethod(spilledSelector, signature: spilled) { invocation in
@@ -261,7 +262,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test func staleIMPFallsBackAfterTheRouteIsRemoved() throws {
-    let log = LockedLog()
+    let log = CallLog()
     let ts = try targets(1, log: log)
     let proxy = RelayProxy(target: ts[0])  // forwards when not routed
     try proxy.setRoute(
@@ -278,7 +279,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test func aTargetThatForwardsIsCalledThroughItsForwardingIMP() throws {
-    let log = LockedLog()
+    let log = CallLog()
     let ts = try targets(2, log: log)
     let inner = RelayProxy(target: ts[1])
     let outer = ForwardingProxy()
@@ -294,7 +295,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test func aDeallocatedTargetIsSkipped() throws {
-    let log = LockedLog()
+    let log = CallLog()
     var ts = try targets(3, log: log)
     let proxy = ForwardingProxy()
     let memberships = ts.map { _ in RouteMembership() }

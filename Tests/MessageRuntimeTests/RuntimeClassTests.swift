@@ -1,12 +1,8 @@
 import CTestSupport
+import TestSupport
 import Testing
 
 @testable import MessageRuntime
-
-/// A unique class name per test, so tests can run in parallel.
-func uniqueClassName(_ base: String = #function) -> String {
-  "\(base.filter { $0.isLetter || $0.isNumber })_\(UInt32.random(in: 0...UInt32.max))"
-}
 
 @Suite("Classes and method tables") struct RuntimeClassTests {
   let value = Message<Int>("value")

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import MessageRuntime
@@ -45,7 +46,7 @@ import Testing
       required: ["list:didSelect:": "v@:@q"], optional: ["list:heightFor:": "d@:@q"])
     let selected = Message<Void, RuntimeObject?, Int>("list:didSelect:")
     let height = Message<Double, RuntimeObject?, Int>("list:heightFor:")
-    let log = LockedLog()
+    let log = CallLog()
     let delegate = RuntimeObject()
     delegate.addProtocol(proto)
     try delegate.setMethod(selected) { _, _, row in log.append("selected \(row)") }
@@ -69,13 +70,6 @@ import Testing
     }
     #expect(closure == nil)
   }
-}
-
-/// A thread-safe log for tests.
-final class LockedLog: Sendable {
-  private let storage = Lock<[String]>([])
-  func append(_ s: String) { storage.withLock { $0.append(s) } }
-  var entries: [String] { storage.withLock { $0 } }
 }
 
 import Synchronization

@@ -4,6 +4,7 @@
 // Invocation sent to the proxy — with the C recording IMP checking what arrived.
 
 import CFFIShim
+import CMessageRuntime
 import CTestSupport
 import Synchronization
 import Testing

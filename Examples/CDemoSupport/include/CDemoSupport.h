@@ -2,7 +2,7 @@
 #ifndef CDEMO_SUPPORT_H
 #define CDEMO_SUPPORT_H
 
-#include "dp_runtime.h"
+#include "dp_message_runtime.h"
 
 /// The C library's callback type: `double convert(id self, SEL _cmd, double value)`.
 typedef double (*cdemo_convert_fn)(dp_id self, dp_sel _cmd, double value);

@@ -3,7 +3,7 @@
 #ifndef RUNTIME_FROM_C_H
 #define RUNTIME_FROM_C_H
 
-#include "dp_runtime.h"
+#include "dp_message_runtime.h"
 
 /// Sends `add:to:` (q@:qd) to `obj` from C.
 int64_t dp_test_c_send_add(dp_id obj, dp_sel sel, int64_t a, double b);

@@ -1,0 +1,36 @@
+import Dispatch
+
+/// Releases what a dispatch may still be using — a route target's closure method —
+/// once a grace period has passed, on a serial queue of its own.
+///
+/// Never on the caller's thread: route changes happen under a proxy's lock and the route
+/// writers' lock, and the last reference to a closure may be the last reference to what it
+/// captured (its proxy, say), whose deinit waits out dispatches and takes locks of its own.
+/// On the queue no lock is held: the grace period (``Quiescence/synchronize()``) is waited
+/// out there, then the references are dropped.
+enum DeferredRelease {
+  private static let queue = DispatchQueue(label: "MessageRuntime.DeferredRelease")
+
+  /// Drops `methods` after every read section running now has ended.
+  static func release(_ methods: [Method]) {
+    guard !methods.isEmpty else { return }
+    queue.async {
+      Quiescence.synchronize()
+      withExtendedLifetime(methods) {}
+    }
+  }
+
+  /// Waits until everything handed to ``release(_:)`` before the call has been released.
+  /// Must not be called inside a read section (the release waits for it).
+  static func wait() {
+    precondition(!Quiescence.isInReadSection, "DeferredRelease.wait() inside a read section")
+    queue.sync {}
+  }
+}
+
+extension Quiescence {
+  /// Waits until the closure methods that routes stopped using before the call have been
+  /// released (after their grace period, on a queue of their own). For tests and
+  /// diagnostics; never inside a read section.
+  package static func waitForDeferredReleases() { DeferredRelease.wait() }
+}
