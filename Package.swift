@@ -65,9 +65,16 @@ let package = Package(
       dependencies: ["CMessageRuntime"],
       path: "Examples/CDemoSupport"
     ),
+    // expat, the real C library the c-callbacks demo parses with (libexpat1-dev).
+    .systemLibrary(
+      name: "CExpat",
+      path: "Examples/CExpat",
+      pkgConfig: "expat",
+      providers: [.apt(["libexpat1-dev"])]
+    ),
     .executableTarget(
       name: "Demo",
-      dependencies: ["MessageRuntime", "DelegateProxy", "CDemoSupport"],
+      dependencies: ["MessageRuntime", "DelegateProxy", "CDemoSupport", "CExpat"],
       path: "Examples/Demo"
     ),
     // C structs and recording IMPs the tests compare the runtime against.
@@ -93,7 +100,7 @@ let package = Package(
     // README.md's Swift code blocks, compiled and (where they can) run.
     .testTarget(
       name: "ReadmeTests",
-      dependencies: ["DelegateProxy", "MessageRuntime"]
+      dependencies: ["DelegateProxy", "MessageRuntime", "CExpat"]
     ),
     .testTarget(
       name: "DelegateProxyTests",
@@ -112,6 +119,19 @@ let package = Package(
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
       ]
+    ),
+    // Real C libraries calling CallbackAdapter function pointers: expat, SQLite, libcurl
+    // (libexpat1-dev, libsqlite3-dev, libcurl4-openssl-dev; .ci/run installs them).
+    .target(
+      name: "CCallbackSupport",
+      path: "Tests/CCallbackSupport",
+      linkerSettings: [
+        .linkedLibrary("expat"), .linkedLibrary("sqlite3"), .linkedLibrary("curl"),
+      ]
+    ),
+    .testTarget(
+      name: "CCallbackTests",
+      dependencies: ["DelegateProxy", "MessageRuntime", "CCallbackSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

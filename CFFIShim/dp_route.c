@@ -9,32 +9,11 @@
 #include "dp_quiesce.h"
 #include "dp_quiesce_inline.h"
 #include "dp_regs.h"
+#include "dp_route_layout.h"
 
 #define LOAD_ACQ(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
-struct dp_route_node {
-  uint8_t removed;  // atomic
-};
-
-typedef struct dp_route_target {
-  dp_id target;
-  dp_imp imp;
-  const dp_route_node *node;
-} dp_route_target;
-
-typedef struct dp_route_list {
-  uint32_t count;
-  dp_route_target targets[];
-} dp_route_list;
-
-struct dp_route {
-  dp_route_list *list;  // atomic
-  dp_combine combine;
-  uint64_t truth_mask;  // the bits of word 0 that hold the result (boolean rules)
-  uint32_t result_size;
-  dp_imp entry;
-  dp_imp fallback;      // run with the same arguments when no target was called, or NULL
-};
+// The records (struct dp_route, its target list and nodes) are in dp_route_layout.h.
 
 dp_route_node *dp_route_node_create(void) {
   dp_route_node *n = calloc(1, sizeof *n);
@@ -377,6 +356,7 @@ dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_
   r->result_size = result_size;
   r->entry = entry;
   r->fallback = fallback;
+  r->cif = cif;
   r->list = calloc(1, sizeof(dp_route_list));
   if (!r->list) dp_fatal("dp_route_create: out of memory");
   return r;

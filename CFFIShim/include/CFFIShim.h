@@ -7,3 +7,4 @@
 #include "dp_route.h"
 #include "dp_swift_object.h"
 #include "dp_swift_entry.h"
+#include "dp_callback.h"

@@ -23,7 +23,7 @@ let scenarios: [(name: String, summary: String, run: () throws -> Void)] = [
     xmppStream
   ),
   (
-    "c-callbacks", "a C library's one-slot callback table fanned out to three Swift handlers",
+    "c-callbacks", "expat (a real C library) calling three Swift handlers through CallbackAdapters",
     cCallbacks
   ),
 ]

@@ -312,24 +312,31 @@ extension RuntimeObject {
       }
     }
     for target in targets { target.membership.watch(target.receiver) }
-    let box = try routeBox(
+    let (box, isNew) = try routeBox(
       for: selector, signature: signature, combine: combine, path: path,
       forwardWhenEmpty: forwardWhenEmpty)
     box.setTargets(targets, imps: imps, methods: methods)
+    // A new route is installed only now, with its targets: installed first, it would
+    // answer messages sent meanwhile with no target at all.
+    if isNew {
+      let entry = IMP(dp_route_entry(box.raw)!)
+      setOwn(Method(selector: selector, signature: signature, imp: entry, route: box))
+    }
     return path
   }
 
   /// The route serving `selector` if it has this signature and rule, else a new one
-  /// installed as this object's own method for `selector`.
+  /// (`isNew`) for the caller to install as this object's own method for `selector` once
+  /// its targets are set.
   private func routeBox(
     for selector: Selector, signature: MethodSignature, combine: RouteCombine, path: RoutePath,
     forwardWhenEmpty: Bool
-  ) throws(RuntimeError) -> RouteBox {
+  ) throws(RuntimeError) -> (box: RouteBox, isNew: Bool) {
     if let existing = ownMethod(for: selector)?.route, existing.signature === signature,
       existing.combine == combine, existing.path == path,
       existing.forwardsWhenEmpty == forwardWhenEmpty
     {
-      return existing
+      return (existing, false)
     }
     let fallback = forwardWhenEmpty ? try Runtime.forwardingIMP(for: signature).cFunction : nil
     var ffiEntry: dp_imp? = nil
@@ -349,9 +356,7 @@ extension RuntimeObject {
     let box = RouteBox(
       raw: raw, signature: signature, combine: combine, path: path,
       forwardsWhenEmpty: forwardWhenEmpty)
-    let entry = IMP(dp_route_entry(raw)!)
-    setOwn(Method(selector: selector, signature: signature, imp: entry, route: box))
-    return box
+    return (box, true)
   }
 
   private static func libffiRouteEntry(for signature: MethodSignature) throws(RuntimeError) -> IMP {

@@ -46,8 +46,12 @@ static int checks;
     printf("  [%s:%d]\n", __FILE__, __LINE__);    \
   } while (0)
 
-// MessageRuntime (Swift) normally provides these two; the C layer alone needs stand-ins.
+// The Swift runtime and MessageRuntime normally provide these; the C layer alone needs
+// stand-ins (the driver never calls the reference-count ones).
 void *swift_tryRetain(void *object) { return object; }
+void swift_unownedRetain(void *object) { (void)object; }
+void swift_unownedRelease(void *object) { (void)object; }
+void swift_release(void *object) { (void)object; }
 static dp_imp resolve_nothing(dp_id obj, dp_sel sel) {
   (void)obj, (void)sel;
   return dp_nil_imp();

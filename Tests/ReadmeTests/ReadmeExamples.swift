@@ -132,3 +132,17 @@ func readmeOneSlotManyDelegates(
   print(proxy.report(for: "tableView:numberOfRowsInSection:"))  // who answers, which policy
   return (proxy, handled, watching)
 }
+
+// MARK: C callbacks: three shapes
+
+import CExpat
+
+/// The C-callback block, run by a test: expat's start-element handler through an adapter.
+func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> CallbackAdapter {
+  let start = Message<Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?>(
+    "parserDidStartElement:attributes:")
+  let adapter = try CallbackAdapter(for: start, context: .first, receiver: proxy)  // v^v*^*
+  XML_SetUserData(parser, adapter.context)
+  XML_SetStartElementHandler(parser, adapter.function(as: XML_StartElementHandler.self))
+  return adapter
+}

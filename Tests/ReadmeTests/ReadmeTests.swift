@@ -1,7 +1,9 @@
+import CExpat
 import DelegateProxy
 import Dispatch
 import Foundation
 import MessageRuntime
+import Synchronization
 import Testing
 
 /// README.md's Swift code blocks are compiled by this target (ReadmeExamples.swift holds
@@ -48,6 +50,23 @@ struct ReadmeTests {
 
   @Test func theSwiftProtocolExampleRunsAsTheReadmeSays() throws {
     #expect(try readmeSwiftProtocolUsage() == false)  // "false: the recorder says no"
+  }
+
+  @Test func theCallbackAdapterExampleHearsExpat() throws {
+    let start = Message<Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?>(
+      "parserDidStartElement:attributes:")
+    let names = Mutex<[String]>([])
+    let handler = RuntimeObject()
+    try handler.setMethod(start) { _, name, _ in
+      names.withLock { $0.append(name.map { String(cString: $0) } ?? "") }
+    }
+    let proxy = try MulticastProxy(delegates: [handler])
+    let parser = try #require(XML_ParserCreate(nil))
+    defer { XML_ParserFree(parser) }
+    let adapter = try readmeCallbackAdapter(proxy: proxy, parser: parser)
+    #expect(adapter.path == .registers)
+    #expect(XML_Parse(parser, "<a><b/></a>", 11, 1) == XML_STATUS_OK)
+    #expect(names.withLock { $0 } == ["a", "b"])
   }
 
   @Test func theMessageExampleAnswersThree() throws {

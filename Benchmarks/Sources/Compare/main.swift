@@ -114,6 +114,10 @@ workloads += [Workload.responders(members: 1000), Workload.responders(members: 3
 for sig in [BenchSignature.qd, .object] {
   for fanout in fanouts { workloads += SwiftRowKind.allCases.map { Workload.swift($0, sig, fanout: fanout) } }
 }
+// C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
+for shape in CallbackShape.allCases {
+  for fanout in fanouts { workloads += CallbackRowKind.allCases.map { Workload.callback($0, shape, fanout: fanout) } }
+}
 // The GNUstep driver, if given, calibrates first (alone on the machine), then takes a
 // sweep of its rows after each of ours.
 var driver: GNUstepDriver?
@@ -190,7 +194,7 @@ struct Cell {
 }
 
 @MainActor func lookup(_ name: String, _ encoding: String, _ fanout: Int) -> Cell {
-  if let m = results.first(where: { $0.workload.name == name && $0.workload.signature.encoding == encoding && $0.workload.fanout == fanout }) {
+  if let m = results.first(where: { $0.workload.name == name && $0.workload.encoding == encoding && $0.workload.fanout == fanout }) {
     return Cell(
       ns: m.median, allocs: countingAllocations ? m.allocsPerMessage : nil,
       frees: countingAllocations ? m.freesPerMessage : nil)
@@ -252,6 +256,17 @@ let r3 = lookup("responders_3_of_3", "q@:qd", 3)
 table += "\nresponders (q@:qd, C caller → proxy): 3 of 1000 members respond vs a proxy of only those 3\n"
 table += "  responders_3_of_1000 \(pad(formatNs(r1000.ns), 10)) ns   responders_3_of_3 \(pad(formatNs(r3.ns), 10)) ns   ratio \(formatRatio(r1000.ns, r3.ns))\n"
 
+table += "\nC callbacks (a C loop calling a library-shaped callback; proxy = CallbackAdapter → MulticastProxy route)\n"
+table += pad("shape / fan-out", 24, left: true) + pad("direct", width) + pad("proxy", width) + pad("proxy/direct", 14) + pad("allocs", 8) + "\n"
+for shape in CallbackShape.allCases {
+  for fanout in fanouts {
+    let d = lookup(CallbackRowKind.direct.rawValue, shape.encoding, fanout)
+    let p = lookup(CallbackRowKind.proxy.rawValue, shape.encoding, fanout)
+    table += pad("\(shape.encoding) ×\(fanout)", 24, left: true) + pad(formatNs(d.ns), width) + pad(formatNs(p.ns), width)
+      + pad(formatRatio(p.ns, d.ns), 14) + pad(formatAllocs(p), 8) + "\n"
+  }
+}
+
 table += "\nallocations per message"
 table += countingAllocations ? " (malloc calls counted by ordo-one/malloc-interposer; GNUstep: the driver's own malloc counter)\n" : " (not counted: interposer inactive)\n"
 table += pad("sig / fan-out", 36, left: true) + shortNames.map { pad($0, width) }.joined() + "\n"
@@ -282,7 +297,7 @@ var rows: [JSON] = []
 for m in results {
   var fields: [(String, JSON)] = [
     ("name", .string(m.workload.name)),
-    ("signature", .string(m.workload.signature.encoding)),
+    ("signature", .string(m.workload.encoding)),
     ("fanout", .int(m.workload.fanout)),
     ("ns_per_message", .measured(m.median)),
     ("allocs_per_message", countingAllocations ? .measured(m.allocsPerMessage) : .null),
@@ -330,6 +345,19 @@ for sig in signatures {
   }
 }
 
+var callbackRatios: [JSON] = []
+for shape in CallbackShape.allCases {
+  for fanout in fanouts {
+    let d = lookup(CallbackRowKind.direct.rawValue, shape.encoding, fanout).ns
+    let p = lookup(CallbackRowKind.proxy.rawValue, shape.encoding, fanout).ns
+    callbackRatios.append(
+      .object([
+        ("signature", .string(shape.encoding)), ("fanout", .int(fanout)),
+        ("proxy_over_direct", d.flatMap { d in p.map { .measured($0 / d) } } ?? .null),
+      ]))
+  }
+}
+
 let formatter = ISO8601DateFormatter()
 let document = JSON.object([
   (
@@ -363,6 +391,7 @@ let document = JSON.object([
   ),
   ("gnustep", .object(gnustepStatus)),
   ("ratios", .array(ratios)),
+  ("callback_ratios", .array(callbackRatios)),
 ])
 
 let outputURL =

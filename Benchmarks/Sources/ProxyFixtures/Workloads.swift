@@ -35,6 +35,9 @@ public enum RowKind: String, CaseIterable, Sendable {
 public final class Workload: @unchecked Sendable {
   public let name: String
   public let signature: BenchSignature
+  /// The encoding the row measures: `signature`'s, or a C callback's for the
+  /// `c_callback_*` rows (see CallbackWorkloads.swift).
+  public let encoding: String
   /// Members of the proxy (targets of the loop).
   public let fanout: Int
   /// How many of them implement the message (== fanout except responders_* rows).
@@ -50,10 +53,11 @@ public final class Workload: @unchecked Sendable {
   init(
     name: String, signature: BenchSignature, fanout: Int, responders: Int, path: String,
     keepAlive: [AnyObject], cleanup: (() -> Void)? = nil, check: @escaping () -> String? = { nil },
-    run: @escaping (Int) -> UInt64
+    encoding: String? = nil, run: @escaping (Int) -> UInt64
   ) {
     self.name = name
     self.signature = signature
+    self.encoding = encoding ?? signature.encoding
     self.fanout = fanout
     self.responders = responders
     self.path = path

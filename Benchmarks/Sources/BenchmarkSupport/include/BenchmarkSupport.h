@@ -123,4 +123,6 @@ void bs_naive_destroy(bs_naive_forwarder *forwarder);
 }
 #endif
 
+#include "BenchmarkCallbacks.h"  // the C-callback rows
+
 #endif  // BENCHMARK_SUPPORT_H

@@ -1,0 +1,35 @@
+// dp_route_layout.h — the private layout of routes (see dp_route.h), shared by the route
+// entries (dp_route.c) and the callback entries that dispatch a route directly
+// (dp_callback.c). Private to CFFIShim.
+
+#ifndef DP_ROUTE_LAYOUT_H
+#define DP_ROUTE_LAYOUT_H
+
+#include "dp_route.h"
+
+struct dp_route_node {
+  uint8_t removed;  // atomic
+};
+
+typedef struct dp_route_target {
+  dp_id target;
+  dp_imp imp;
+  const dp_route_node *node;
+} dp_route_target;
+
+typedef struct dp_route_list {
+  uint32_t count;
+  dp_route_target targets[];
+} dp_route_list;
+
+struct dp_route {
+  dp_route_list *list;  // atomic
+  dp_combine combine;
+  uint64_t truth_mask;  // the bits of word 0 that hold the result (boolean rules)
+  uint32_t result_size;
+  dp_imp entry;
+  dp_imp fallback;      // run with the same arguments when no target was called, or NULL
+  ffi_cif *cif;         // NULL for replay routes (dp_callback.c runs only those in place)
+};
+
+#endif  // DP_ROUTE_LAYOUT_H

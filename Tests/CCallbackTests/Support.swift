@@ -1,0 +1,20 @@
+import MessageRuntime
+import Synchronization
+
+/// A thread-safe, ordered log of events.
+final class EventLog: Sendable {
+  private let storage = Mutex<[String]>([])
+  func append(_ s: String) { storage.withLock { $0.append(s) } }
+  var entries: [String] { storage.withLock { $0 } }
+}
+
+/// A string from a C string (nil → "").
+func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
+
+/// A string from `count` bytes (not NUL-terminated).
+func text(_ p: UnsafePointer<CChar>?, count: Int) -> String {
+  guard let p, count > 0 else { return "" }
+  return p.withMemoryRebound(to: UInt8.self, capacity: count) {
+    String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+  }
+}
