@@ -131,7 +131,7 @@ let package = Package(
     ),
     .testTarget(
       name: "CCallbackTests",
-      dependencies: ["DelegateProxy", "MessageRuntime", "CCallbackSupport"]
+      dependencies: ["DelegateProxy", "MessageRuntime", "CCallbackSupport", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -86,3 +86,32 @@ extension DelegateMulticast {
     cFaceSlot.withLock { $0 }?.dropGone(members)
   }
 }
+
+extension DelegateMulticast {
+  /// A C callback of a library's own signature — the method's parameters with a `void *`
+  /// context at `context` (or none) — whose function pointer reaches this multicast's
+  /// delegates under the method's policy: expat's handlers, SQLite's hooks, libcurl's
+  /// write callback, delivered to plain Swift classes. Register the adapter's
+  /// ``CallbackAdapter/context`` with the library and keep the adapter while the library
+  /// holds its function pointer (see ``CallbackAdapter``). Throws
+  /// ``CallbackAdapterError`` for a callback the package cannot carry, or
+  /// ``DelegateProxyError`` for a method type with no C form.
+  public final func callbackAdapter<Arguments, Result>(
+    for message: MessageKey<Arguments, Result>, context: CallbackContext,
+    defaultResult: CallbackResult? = nil, sharingContextWith other: CallbackAdapter? = nil
+  ) throws -> CallbackAdapter {
+    let method = protocolDescription.methods[index(of: message)]
+    let signature = try method.signature(in: protocolDescription.name)
+    var arguments = Array(signature.argumentTypes.dropFirst(2))
+    switch context {
+    case .first: arguments.insert(.pointer(.void), at: 0)
+    case .last: arguments.append(.pointer(.void))
+    case .argument(let k): arguments.insert(.pointer(.void), at: min(max(k, 0), arguments.count))
+    case .none: break
+    }
+    return try CallbackAdapter(
+      CallbackSignature(returnType: signature.returnType, arguments: arguments), context: context,
+      receiver: runtimeProxy, selector: method.selector, defaultResult: defaultResult,
+      sharingContextWith: other)
+  }
+}

@@ -1,3 +1,4 @@
+import TestSupport
 import DelegateProxy
 import Dispatch
 import Glibc
