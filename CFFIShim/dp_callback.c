@@ -203,15 +203,6 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
 #define FP8_PARAMS DP_GP_PARAMS, DP_FP_PARAMS
 #define FP8_MSG(SELF, ...) (uint64_t)(SELF), (uint64_t)cmd, __VA_ARGS__, DP_FP_ARGS
 
-// Word 0 of each result type, for the boolean and first-nonzero rules (as in dp_route.c).
-static inline uint64_t word0_dp_gp2(dp_gp2 v) { return v.a; }
-static inline uint64_t word0_dp_fp2(dp_fp2 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
-static inline uint64_t word0_dp_gpfp(dp_gpfp v) { return v.a; }
-static inline uint64_t word0_dp_fpgp(dp_fpgp v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
-#if defined(__aarch64__)
-static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
-#endif
-
 // The rules other than LAST, out of line so that LAST's loop keeps its registers: every
 // live target called with `cmd` and the registers (the first parameter is replaced by
 // each target), results combined as dp_route.c's entries combine them.

@@ -5,6 +5,8 @@
 #ifndef DP_REGS_H
 #define DP_REGS_H
 
+#include <string.h>
+
 #include <stdint.h>
 
 #include "dp_ffi.h"
@@ -39,6 +41,16 @@ typedef struct { double a, b, c, d; } dp_fp4;
 
 /// A function pointer of result type T that takes every argument register.
 #define DP_REPLAY_FN(T) T (*)(DP_GP_TYPES, DP_FP_TYPES)
+
+// Word 0 of each result type, for the route rules that test a result's truth (boolean
+// and first-nonzero; integer results only): shared by route and callback entries.
+static inline uint64_t word0_dp_gp2(dp_gp2 v) { return v.a; }
+static inline uint64_t word0_dp_fp2(dp_fp2 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+static inline uint64_t word0_dp_gpfp(dp_gpfp v) { return v.a; }
+static inline uint64_t word0_dp_fpgp(dp_fpgp v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+#if defined(__aarch64__)
+static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
+#endif
 
 #endif  // DP_REPLAY_SUPPORTED
 

@@ -40,16 +40,6 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 
 #if DP_REPLAY_SUPPORTED
 
-// Word 0 of each result type, for the boolean and first-nonzero rules (integer results
-// only; Swift sends other rules to the general path).
-static inline uint64_t word0_dp_gp2(dp_gp2 v) { return v.a; }
-static inline uint64_t word0_dp_fp2(dp_fp2 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
-static inline uint64_t word0_dp_gpfp(dp_gpfp v) { return v.a; }
-static inline uint64_t word0_dp_fpgp(dp_fpgp v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
-#if defined(__aarch64__)
-static inline uint64_t word0_dp_fp4(dp_fp4 v) { uint64_t w; memcpy(&w, &v.a, 8); return w; }
-#endif
-
 // One entry body for every shape. PARAMS is the entry's parameter list; SELF and CMD
 // name the parameters holding self and _cmd; ARGS(t) is the argument list passed on to
 // target `t` (the entry's own parameters with self replaced). Each target is called
