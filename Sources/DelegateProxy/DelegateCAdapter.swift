@@ -44,7 +44,11 @@ final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
           removeMethod(plan.selector)
           continue
         }
-        if !setEntryMethod(plan.selector, signature: plan.signature) {
+        if let entry = methods.entries[index] {
+          // The generated C function of the method's own signature: routes call it
+          // directly.
+          setMethod(plan.selector, imp: entry.imp, signature: plan.signature)
+        } else if !setEntryMethod(plan.selector, signature: plan.signature) {
           // Arguments or result in memory: libffi's closure path, decoding from the
           // invocation. Unowned: the method belongs to this adapter.
           _ = try? setMethod(plan.selector, signature: plan.signature) {
@@ -67,6 +71,7 @@ protocol DelegateCMemberState: AnyObject {
 extension DelegateMember: DelegateCMemberState {}
 
 /// The per-message half of ``DelegateCAdapter``, free of generics.
+@usableFromInline
 class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
   // @unchecked Sendable: every property is immutable except `membership`, behind a lock.
 
@@ -124,8 +129,66 @@ class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
   /// Stops the routes from calling this adapter again (its member is gone).
   private func leave(_ index: Int, _ frame: DelegateCFrame) {
     methods.plans[index].answerForGoneMember(frame)
+    leaveRoutes()
+  }
+
+  private func leaveRoutes() {
     membership.withLock { $0 }?.markRemoved()
     face.needsSync.store(true, ordering: .releasing)
+  }
+
+  // MARK: Generated C entries (DelegateCEntry)
+
+  /// Begins a generated entry's call on the adapter whose handle is `target`: the
+  /// delegate's slot with one strong reference taken for the call (none for a strong
+  /// member), or no slot when the member was removed or its deinit has begun.
+  @usableFromInline
+  static func enter(_ target: UnsafeMutableRawPointer?, method: Int) -> DelegateCEntryToken {
+    // Only adapters install generated entries: the handle's receiver is one.
+    let me = Unmanaged<DelegateCReceiver>.fromOpaque(
+      SwiftEntryObject.receiver(ofHandle: target).toOpaque())
+    return me._withUnsafeGuaranteedRef { receiver in
+      // The removed check is the last step before the call (see Quiescence).
+      // One strong reference for the call, which consumes it (a strong member's object
+      // is alive, so this succeeds for it too).
+      guard !receiver.state.isRemoved, receiver.object.tryRetain() else {
+        return DelegateCEntryToken(receiver: me, slot: nil, isOptional: false, learned: 0)
+      }
+      let isOptional = receiver.methods.plans[method].isOptional
+      let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+      return DelegateCEntryToken(
+        receiver: me, slot: receiver.slot, isOptional: isOptional, learned: learned)
+    }
+  }
+
+  /// Ends a call to an optional method begun by ``enter(_:method:)`` (whose reference
+  /// the call consumed): notes that the delegate's class turned out to lack it.
+  @usableFromInline
+  static func exit(_ token: DelegateCEntryToken, method: Int) {
+    token.receiver._withUnsafeGuaranteedRef { receiver in
+      if DelegateOptional.learned.load(ordering: .acquiring) != token.learned {
+        receiver.face.needsSync.store(true, ordering: .releasing)
+      }
+    }
+  }
+
+  /// What a generated entry answers for a gone member: zero, or true when the method's
+  /// policy folds with all-true. The adapter leaves the routes.
+  @usableFromInline
+  static func goneAnswer<Result>(
+    _ token: DelegateCEntryToken, method: Int, as: Result.Type
+  ) -> Result {
+    let answersTrue = token.receiver._withUnsafeGuaranteedRef { receiver in
+      receiver.leaveRoutes()
+      return receiver.methods.plans[method].goneAnswersTrue.load(ordering: .relaxed)
+    }
+    if answersTrue && Result.self == Bool.self { return unsafeBitCast(true, to: Result.self) }
+    // Every generated entry's result is a C scalar or pointer: all-zero bytes are its zero.
+    return withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { buffer in
+      let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+      raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Result>.size)
+      return raw.load(as: Result.self)
+    }
   }
 }
 
@@ -138,8 +201,15 @@ final class DelegateCMethods: Sendable {
   /// The selectors, for finding a method from `_cmd` (protocols are short: a scan).
   private let selectors: [Selector]
 
-  init<Delegate>(plans: [DelegateCMethod], calls: [DelegateCCall<Delegate>]) {
+  /// By method index: the generated C function of the method's own signature, where
+  /// there is one and its guesses fit the protocol's types (see ``DelegateCEntry``).
+  let entries: [DelegateCEntry?]
+
+  init<Delegate>(
+    plans: [DelegateCMethod], calls: [DelegateCCall<Delegate>], entries: [DelegateCEntry?]
+  ) {
     self.plans = plans
+    self.entries = entries
     self.calls = calls.map { call in
       { value, frame in call(value.assumingMemoryBound(to: Delegate.self).move(), frame) }
     }

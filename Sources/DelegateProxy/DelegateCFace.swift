@@ -28,7 +28,7 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
 
   init(
     description: DelegateProtocol<Delegate>, calls: [DelegateCCall<Delegate>],
-    options: MulticastProxy.Options
+    entries: [DelegateCEntry?], options: MulticastProxy.Options
   ) throws(DelegateProxyError) {
     let proto = try description.runtimeProtocol()
     guard calls.count == description.methods.count else {
@@ -39,7 +39,15 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
     let plans = description.methods.map { m in
       DelegateCMethod(m, signature: proto.requirement(for: m.selector)!.signature)
     }
-    methods = DelegateCMethods(plans: plans, calls: calls)
+    // An entry whose guesses do not fit (a parameter it took for a class instance is a
+    // struct) is not used: that method's calls go through frames.
+    let fitting = description.methods.indices.map { i -> DelegateCEntry? in
+      guard i < entries.count, let entry = entries[i], entry.fits(description.methods[i]) else {
+        return nil
+      }
+      return entry
+    }
+    methods = DelegateCMethods(plans: plans, calls: calls, entries: fitting)
     appliedPolicies = Array(repeating: nil, count: plans.count)
     proxy = MulticastProxy(options: options.intersection(.silentWhenEmpty), protocol: proto)
   }

@@ -17,8 +17,12 @@ import MessageRuntime
 ///
 /// Behind `cObject` is ``runtimeProxy``, a ``MulticastProxy`` the multicast keeps in step
 /// with itself (its protocol, policies and members in order). Each member appears there as
-/// an adapter whose methods are static C entries into Swift (``SwiftEntryObject``), so the
-/// proxy's C routes replay the caller's registers straight into Swift code. A removed or
+/// an adapter whose methods are C functions into Swift, so the proxy's C routes call
+/// Swift code with a plain C call: for a method of C scalars, pointers and class
+/// instances, the `@convention(c)` function of its own signature that `@Delegate`
+/// generates (``DelegateCEntry``: one `tryRetain`, the call, one release); for others
+/// (structs by value), a static C entry per return class that decodes the registers
+/// (``SwiftEntryObject``). A removed or
 /// deallocated delegate is never called from C either; adapters hold delegates as the
 /// multicast does (weakly unless strong) and nothing that leads back to the multicast.
 ///
@@ -60,7 +64,8 @@ extension DelegateMulticast {
     let (face, made) = try cFaceSlot.withLock { slot throws(DelegateProxyError) in
       if let face = slot { return (face, false) }
       let face = try DelegateCFace(
-        description: protocolDescription, calls: Self.cCalls, options: options)
+        description: protocolDescription, calls: Self.cCalls, entries: Self.cEntries,
+        options: options)
       slot = face
       return (face, true)
     }

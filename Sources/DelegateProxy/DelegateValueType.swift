@@ -65,6 +65,13 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether a value passes to C as a Swift object's address (a class instance, optional
+  /// or not).
+  var passesAsObjectAddress: Bool {
+    if case .object? = conversion { return true }
+    return false
+  }
+
   /// The encoding, e.g. `{Reading=di}`, or `<name>` for a type with no C form.
   public var description: String { encoding?.canonicalString ?? "<\(name)>" }
 

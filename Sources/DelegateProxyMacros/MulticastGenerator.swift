@@ -1,3 +1,5 @@
+import SwiftSyntax
+
 /// The source text `@Delegate` generates for a protocol: the multicast class (peer) and
 /// the extension with the defaults of the optional requirements.
 ///
@@ -83,6 +85,7 @@ struct MulticastGenerator {
       lines.append("  }")
     }
     lines.append(contentsOf: cCalls)
+    lines.append(contentsOf: cEntries)
     for requirement in model.requirements {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// Sends `\(requirement.swiftName)` to the delegates.")
@@ -135,11 +138,75 @@ struct MulticastGenerator {
     return lines
   }
 
+  /// The override of `cEntries`: per method, in declaration order, a `@convention(c)`
+  /// function of the method's own C signature that calls one delegate (nil where the
+  /// shapes are not all C scalars and pointers, and for main-actor protocols, whose calls
+  /// must check the actor: those are served through `cCalls`).
+  private var cEntries: [String] {
+    let entries = model.requirements.enumerated().map { index, requirement in
+      model.isMainActor ? nil : Self.cEntryText(requirement, index: index, protocolName: model.name)
+    }
+    guard entries.contains(where: { $0 != nil }) else { return [] }
+    var lines = [
+      "  /// `\(model.name)`'s methods as C functions of their own C signatures, each calling one delegate.",
+      "  \(model.access.prefix)override class var cEntries: [DelegateCEntry?] { _cEntries }",
+      "  nonisolated private static let _cEntries: [DelegateCEntry?] = [",
+    ]
+    for entry in entries {
+      lines.append(contentsOf: entry.map { $0.map { "    " + $0 } } ?? ["    nil,"])
+    }
+    lines.append("  ]")
+    return lines
+  }
+
+  /// The `DelegateCEntry(…)` expression of `requirement`, the method at `index`, or nil
+  /// when one of its types has no shape the C function can carry.
+  static func cEntryText(_ requirement: DelegateRequirement, index: Int, protocolName: String)
+    -> [String]?
+  {
+    var shapes: [CEntryShape] = []
+    for parameter in requirement.parameters {
+      guard let shape = CEntryShape.of(parameter.type) else { return nil }
+      shapes.append(shape)
+    }
+    var resultShape: CEntryShape? = nil
+    if let result = requirement.result, !isVoid(result) {
+      guard let shape = CEntryShape.of(result) else { return nil }
+      resultShape = shape
+    }
+    let names = requirement.parameters.indices.map { "p\($0)" }
+    let cParameters =
+      ["UnsafeMutableRawPointer?", "UnsafeMutableRawPointer?"]
+      + zip(shapes, requirement.parameters).map { shape, parameter in shape.cType(parameter.type) }
+    let cResult = resultShape.map { $0.cType(requirement.result!) } ?? "Void"
+    let arguments = requirement.parameters.enumerated().map { i, parameter in
+      let value = shapes[i].argumentText(names[i], parameter.type)
+      return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
+    }
+    let call = "d.\(requirement.nameText)(\(arguments.joined(separator: ", ")))"
+    var objects = shapes.indices.filter { shapes[$0] == .assumedObject }
+    if resultShape == .assumedObject { objects.append(-1) }
+    let objectsText =
+      objects.isEmpty ? "" : ", objects: [\(objects.map(String.init).joined(separator: ", "))]"
+    return [
+      "DelegateCEntry({ (\((["target", "_"] + names).joined(separator: ", "))) in",
+      "  DelegateCEntry.call(target, method: \(index)) { (d: any \(protocolName)) in \(resultShape?.resultText(call) ?? call) }",
+      "} as @convention(c) (\(cParameters.joined(separator: ", "))) -> \(cResult)\(objectsText)),",
+    ]
+  }
+
+  /// Whether a result type is spelled as `Void` or `()`.
+  private static func isVoid(_ type: TypeSyntax) -> Bool {
+    if let tuple = type.as(TupleTypeSyntax.self) { return tuple.elements.isEmpty }
+    return type.trimmedDescription == "Void" || type.trimmedDescription == "Swift.Void"
+  }
+
   /// The call of `requirement` on delegate `d` with its arguments read from frame `f`,
   /// its result (if any) written back: `f.setResult(d.sensorShouldStart(f.argument(0)))`.
   static func frameCallText(_ requirement: DelegateRequirement) -> String {
     let arguments = requirement.parameters.enumerated().map { index, parameter in
-      parameter.label == nil ? "f.argument(\(index))" : "\(parameter.labelText): f.argument(\(index))"
+      parameter.label == nil
+        ? "f.argument(\(index))" : "\(parameter.labelText): f.argument(\(index))"
     }
     let call = "d.\(requirement.nameText)(\(arguments.joined(separator: ", ")))"
     return requirement.result == nil ? call : "f.setResult(\(call))"

@@ -41,6 +41,16 @@ open class SwiftEntryObject: RuntimeObject, @unchecked Sendable {
   /// caller receives zero). The default does nothing.
   open func receive(_ selector: Selector, frame: SwiftEntryFrame) {}
 
+  /// The receiver whose handle C passed as `self` to one of its methods (+0), for C
+  /// functions installed as its IMPs with ``RuntimeObject/setMethod(_:imp:signature:)``.
+  /// `handle` must be the handle of a live `SwiftEntryObject` (as a C route passes it).
+  package static func receiver(ofHandle handle: UnsafeMutableRawPointer?)
+    -> Unmanaged<SwiftEntryObject>
+  {
+    // The context was set in init to this object, unretained (see the type).
+    Unmanaged.fromOpaque(dp_object_context(OpaquePointer(handle))!)
+  }
+
   /// Installs the one handler every entry calls (once per process).
   private static let installHandler: Void = dp_swift_entry_set_handler(swiftEntryHandler)
 }

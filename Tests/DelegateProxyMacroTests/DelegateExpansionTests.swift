@@ -98,6 +98,28 @@ import Testing
             { d, f in f.setResult(d.sensorThreshold(f.argument(0))) },
             { d, f in d.reset() },
           ]
+          /// `SensorDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
+          public override class var cEntries: [DelegateCEntry?] { _cEntries }
+          nonisolated private static let _cEntries: [DelegateCEntry?] = [
+            DelegateCEntry({ (target, _, p0, p1) in
+              DelegateCEntry.call(target, method: 0) { (d: any SensorDelegate) in d.sensor(DelegateCEntry.value(p0, as: Sensor.self), didRead: DelegateCEntry.value(p1, as: Reading.self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0, 1]),
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 1) { (d: any SensorDelegate) in d.sensorShouldStart(DelegateCEntry.value(p0, as: Sensor.self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Bool, objects: [0]),
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 2) { (d: any SensorDelegate) in d.sensorDidStop(DelegateCEntry.value(p0, as: Sensor.self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0]),
+            DelegateCEntry({ (target, _, p0, p1) in
+              DelegateCEntry.call(target, method: 3) { (d: any SensorDelegate) in d.sensor(DelegateCEntry.value(p0, as: Sensor.self), didFailWith: p1) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void, objects: [0]),
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 4) { (d: any SensorDelegate) in d.sensorThreshold(DelegateCEntry.value(p0, as: Sensor.self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Double, objects: [0]),
+            DelegateCEntry({ (target, _) in
+              DelegateCEntry.call(target, method: 5) { (d: any SensorDelegate) in d.reset() }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
+          ]
           /// Sends `sensor(_:didRead:)` to the delegates.
           public func sensor(_ sensor: Sensor, didRead reading: Reading) {
             self.send(Messages().sensorDidRead, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
@@ -211,6 +233,13 @@ import Testing
           nonisolated private static let _cCalls: [DelegateCCall<any HiddenDelegate>] = [
             { d, f in f.setResult(d.hiddenDidChange(f.argument(0))) },
           ]
+          /// `HiddenDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
+          fileprivate override class var cEntries: [DelegateCEntry?] { _cEntries }
+          nonisolated private static let _cEntries: [DelegateCEntry?] = [
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 0) { (d: any HiddenDelegate) in d.hiddenDidChange(p0) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Int32),
+          ]
           /// Sends `hiddenDidChange(_:)` to the delegates.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
             self.send(Messages().hiddenDidChange, value) { d, a in d.hiddenDidChange(a) }
@@ -245,6 +274,13 @@ import Testing
           package override class var cCalls: [DelegateCCall<any PackageDelegate>] { _cCalls }
           nonisolated private static let _cCalls: [DelegateCCall<any PackageDelegate>] = [
             { d, f in d.packageDidChange() },
+          ]
+          /// `PackageDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
+          package override class var cEntries: [DelegateCEntry?] { _cEntries }
+          nonisolated private static let _cEntries: [DelegateCEntry?] = [
+            DelegateCEntry({ (target, _) in
+              DelegateCEntry.call(target, method: 0) { (d: any PackageDelegate) in d.packageDidChange() }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
           ]
           /// Sends `packageDidChange()` to the delegates.
           package func packageDidChange() {
@@ -390,6 +426,37 @@ import Testing
             { d, f in d.useDefault() },
             { d, f in d.`default`(for: f.argument(0)) },
           ]
+          /// `TableDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
+          override class var cEntries: [DelegateCEntry?] { _cEntries }
+          nonisolated private static let _cEntries: [DelegateCEntry?] = [
+            DelegateCEntry({ (target, _, p0, p1, p2) in
+              DelegateCEntry.call(target, method: 0) { (d: any TableDelegate) in d.table(DelegateCEntry.value(p0, as: Table.self), didSelect: p1, p0: p2) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int, Int) -> Void, objects: [0]),
+            DelegateCEntry({ (target, _, p0, p1) in
+              DelegateCEntry.call(target, method: 1) { (d: any TableDelegate) in d.table(DelegateCEntry.value(p0, as: Table.self), row: p1) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Double, objects: [0]),
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 2) { (d: any TableDelegate) in d.move(to: DelegateCEntry.value(p0, as: Point.self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0]),
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 3) { (d: any TableDelegate) in d.foo(bar: p0) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void),
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 4) { (d: any TableDelegate) in d.fetchDataFor(user: DelegateCEntry.value(p0, as: (User?).self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0]),
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 5) { (d: any TableDelegate) in d.viewWillMove(toWindow: DelegateCEntry.value(p0, as: (Window?).self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0]),
+            DelegateCEntry({ (target, _, p0, p1) in
+              DelegateCEntry.call(target, method: 6) { (d: any TableDelegate) in d.combine(p0, p1) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32) -> Int32),
+            DelegateCEntry({ (target, _) in
+              DelegateCEntry.call(target, method: 7) { (d: any TableDelegate) in d.useDefault() }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
+            DelegateCEntry({ (target, _, p0) in
+              DelegateCEntry.call(target, method: 8) { (d: any TableDelegate) in d.`default`(for: p0) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void),
+          ]
           /// Sends `table(_:didSelect:p0:)` to the delegates.
           func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
             self.send(Messages().tableDidSelectP0, (_p0, p1, p0)) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
@@ -492,6 +559,13 @@ import Testing
             override class var cCalls: [DelegateCCall<any NestedDelegate>] { _cCalls }
             nonisolated private static let _cCalls: [DelegateCCall<any NestedDelegate>] = [
               { d, f in f.setResult(d.nestedDidStop(f.argument(0))) },
+            ]
+            /// `NestedDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
+            override class var cEntries: [DelegateCEntry?] { _cEntries }
+            nonisolated private static let _cEntries: [DelegateCEntry?] = [
+              DelegateCEntry({ (target, _, p0) in
+                DelegateCEntry.call(target, method: 0) { (d: any NestedDelegate) in DelegateCEntry.raw(d.nestedDidStop(DelegateCEntry.value(p0, as: Sensor.self))) }
+              } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, objects: [0, -1]),
             ]
             /// Sends `nestedDidStop(_:)` to the delegates.
             func nestedDidStop(_ sensor: Sensor) -> Sensor? {

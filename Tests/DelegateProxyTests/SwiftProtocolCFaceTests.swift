@@ -116,6 +116,37 @@ struct SwiftProtocolCFaceTests {
     withExtendedLifetime((a, b, c)) {}
   }
 
+  @Test func methodsOfCScalarsAndObjectsAreGeneratedCFunctionsAndStructsTakeFrames() throws {
+    let log = SensorLog()
+    let (a, b) = (CFaceListener("a", log: log), CFaceListener("b", log: log))
+    let proxy = SensorDelegateMulticast()
+    try proxy.add(a)
+    try proxy.add(b, retention: .strong)
+    let entries = SensorDelegateMulticast.cEntries
+    let shouldStartSelector = proxy.selector(for: \.sensorShouldStart)
+    let didReadSelector = proxy.selector(for: \.sensorDidRead)
+    #expect(try shouldStart(proxy) == true)
+    try didRead(proxy, 7.5, id: 3)
+    #expect(
+      log.entries == [
+        "a shouldStart probe", "b shouldStart probe", "a probe 7.5 #3", "b probe 7.5 #3",
+      ])
+    let adapters = try proxy.runtimeProxy.delegates
+    #expect(adapters.count == 2)
+    for adapter in adapters {
+      // `Sensor` is a class: the macro's guess holds, the route calls the generated
+      // C function `(self, _cmd, void *) -> bool` directly.
+      #expect(adapter.method(for: shouldStartSelector)?.imp == entries[1]?.imp)
+      // `Reading` is a struct the macro took for a class: its entry is not used; the
+      // static register entry and frame decoding serve it.
+      let readMethod = adapter.method(for: didReadSelector)
+      #expect(readMethod != nil)
+      #expect(readMethod?.imp != entries[0]?.imp)
+      #expect(readMethod?.isClosureBacked == false)
+    }
+    withExtendedLifetime((a, b)) {}
+  }
+
   @Test func boolResultsFollowThePolicyFromC() throws {
     let log = SensorLog()
     let no = CFaceListener("no", answer: false, log: log)

@@ -26,6 +26,9 @@ struct Options {
   var swiftVersion: String?
   var command = "swift run -c release Compare"
   var quick = false
+  /// Row-name prefixes to measure (all rows when empty); a partial run is never written
+  /// to results/latest.json.
+  var only: [String] = []
 }
 
 func parseOptions() -> Options {
@@ -49,12 +52,14 @@ func parseOptions() -> Options {
     case "--swift-version": o.swiftVersion = value(a)
     case "--command": o.command = value(a)
     case "--quick": o.quick = true
+    case "--only": o.only = value(a).split(separator: ",").map(String.init)
     case "-h", "--help":
       print(
         """
         usage: Compare [--repetitions N (≥7, default 9)] [--min-ms MS (default 20)] [--output PATH]
                        [--gnustep-driver PATH | --gnustep-rows FILE] [--gnustep-status TEXT]
-                       [--swift-version TEXT] [--quick]
+                       [--swift-version TEXT] [--quick] [--only PREFIX,PREFIX…]
+        --only: measure only the rows whose names start with one of the prefixes (results/partial.json unless --output)
         --gnustep-driver: run GNUstep/driver.m's executable alongside, one sweep of its rows after each of ours
         --gnustep-rows: merge rows a driver printed earlier (one JSON object per line)
         --quick: 7 repetitions of ≥2 ms, written to results/quick.json (smoke test, not for comparison)
@@ -117,6 +122,9 @@ for sig in [BenchSignature.qd, .object] {
 // C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
 for shape in CallbackShape.allCases {
   for fanout in fanouts { workloads += CallbackRowKind.allCases.map { Workload.callback($0, shape, fanout: fanout) } }
+}
+if !options.only.isEmpty {
+  workloads = workloads.filter { w in options.only.contains { w.name.hasPrefix($0) } }
 }
 // The GNUstep driver, if given, calibrates first (alone on the machine), then takes a
 // sweep of its rows after each of ours.
@@ -232,6 +240,23 @@ func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
   return left ? s + spaces : spaces + s
 }
 
+/// The Swift-protocol rows' ratios at one signature and fan-out.
+@MainActor func swiftRatio(_ sig: BenchSignature, _ fanout: Int) -> (
+  overStrong: Double?, overWeak: Double?, overUnowned: Double?, strongSlotOverUnowned: Double?,
+  cOverDirect: Double?
+) {
+  func ns(_ kind: SwiftRowKind) -> Double? { lookup(kind.rawValue, sig.encoding, fanout).ns }
+  func ratio(_ a: Double?, _ b: Double?) -> Double? {
+    guard let a, let b, b > 0 else { return nil }
+    return a / b
+  }
+  let proxy = ns(.protocolProxy)
+  return (
+    ratio(proxy, ns(.strongArray)), ratio(proxy, ns(.weakArray)), ratio(proxy, ns(.unownedArray)),
+    ratio(ns(.protocolProxyStrongSlot), ns(.unownedArray)), ratio(ns(.cToSwiftProxy), ns(.cToSwiftDirect))
+  )
+}
+
 let kinds = RowKind.allCases.map(\.rawValue) + ["nsproxy_gnustep"]
 let shortNames = ["direct", "closures", "naive_ffi", "proxy_c", "proxy_swift", "nsproxy"]
 let ratioNames = ["proxy/direct", "proxy/naive_ffi", "nsproxy/proxy"]
@@ -264,6 +289,24 @@ for shape in CallbackShape.allCases {
     let p = lookup(CallbackRowKind.proxy.rawValue, shape.encoding, fanout)
     table += pad("\(shape.encoding) ×\(fanout)", 24, left: true) + pad(formatNs(d.ns), width) + pad(formatNs(p.ns), width)
       + pad(formatRatio(p.ns, d.ns), 14) + pad(formatAllocs(p), 8) + "\n"
+  }
+}
+
+table += "\nSwift protocols (@Delegate multicast, weak members, last responder; a Swift delegator or a C loop calling N plain Swift delegates)\n"
+let swiftKinds = SwiftRowKind.allCases.map(\.rawValue)
+table += pad("sig / fan-out", 14, left: true) + swiftKinds.map { pad(String($0.dropFirst($0.hasPrefix("swift_") ? 6 : 0)), 27) }.joined() + "\n"
+for sig in [BenchSignature.qd, .object] {
+  for fanout in fanouts {
+    table += pad("\(sig.encoding) ×\(fanout)", 14, left: true)
+      + swiftKinds.map { pad(formatNs(lookup($0, sig.encoding, fanout).ns), 27) }.joined() + "\n"
+  }
+}
+table += "ratios: protocol_proxy/strong_array, protocol_proxy/weak_array, protocol_proxy/unowned_array, strong_slot/unowned_array, c_to_swift_proxy/c_to_swift_direct\n"
+for sig in [BenchSignature.qd, .object] {
+  for fanout in fanouts {
+    let r = swiftRatio(sig, fanout)
+    table += pad("\(sig.encoding) ×\(fanout)", 14, left: true)
+      + [r.overStrong, r.overWeak, r.overUnowned, r.strongSlotOverUnowned, r.cOverDirect].map { pad(formatRatio($0, 1), 10) }.joined() + "\n"
   }
 }
 
@@ -358,6 +401,23 @@ for shape in CallbackShape.allCases {
   }
 }
 
+var swiftRatios: [JSON] = []
+for sig in [BenchSignature.qd, .object] {
+  for fanout in fanouts {
+    let r = swiftRatio(sig, fanout)
+    func json(_ x: Double?) -> JSON { x.map { .measured($0) } ?? .null }
+    swiftRatios.append(
+      .object([
+        ("signature", .string(sig.encoding)), ("fanout", .int(fanout)),
+        ("protocol_proxy_over_strong_array", json(r.overStrong)),
+        ("protocol_proxy_over_weak_array", json(r.overWeak)),
+        ("protocol_proxy_over_unowned_array", json(r.overUnowned)),
+        ("strong_slot_over_unowned_array", json(r.strongSlotOverUnowned)),
+        ("c_to_swift_proxy_over_direct", json(r.cOverDirect)),
+      ]))
+  }
+}
+
 let formatter = ISO8601DateFormatter()
 let document = JSON.object([
   (
@@ -392,11 +452,12 @@ let document = JSON.object([
   ("gnustep", .object(gnustepStatus)),
   ("ratios", .array(ratios)),
   ("callback_ratios", .array(callbackRatios)),
+  ("swift_ratios", .array(swiftRatios)),
 ])
 
 let outputURL =
   options.output.map { URL(fileURLWithPath: $0) }
-  ?? benchmarksDirectory.appendingPathComponent("results").appendingPathComponent(options.quick ? "quick.json" : "latest.json")
+  ?? benchmarksDirectory.appendingPathComponent("results").appendingPathComponent(!options.only.isEmpty ? "partial.json" : options.quick ? "quick.json" : "latest.json")
 do {
   try FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
   try (document.render() + "\n").write(to: outputURL, atomically: true, encoding: .utf8)

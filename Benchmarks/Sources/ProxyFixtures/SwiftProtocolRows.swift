@@ -58,6 +58,11 @@ public enum SwiftRowKind: String, CaseIterable, Sendable {
   case strongArray = "swift_strong_array"
   /// The array of weak boxes Swift programmers hand-write.
   case weakArray = "swift_weak_array"
+  /// The cheapest loop that holds delegates weakly and stays safe when one is
+  /// deallocated on another thread: unowned references upgraded by one `tryRetain` per
+  /// call (what the multicast does per weak member). Not a target: the floor that weak
+  /// membership puts under every weak row.
+  case unownedArray = "swift_unowned_array"
   /// A delegator's weak slot holding a @Delegate multicast of N weak members
   /// (last-responder policy).
   case protocolProxy = "swift_protocol_proxy"
@@ -76,6 +81,16 @@ public enum SwiftRowKind: String, CaseIterable, Sendable {
 
 struct WeakListener {
   weak var value: (any BenchListener)?
+}
+
+/// An unowned delegate and the reference that can upgrade it.
+struct UnownedListener {
+  let object: UnownedObject
+  unowned(unsafe) let value: any BenchListener
+  init(_ value: any BenchListener) {
+    object = UnownedObject(value)
+    self.value = value
+  }
 }
 
 /// Sink for the delegates' writes (never read back but by the check).
@@ -116,6 +131,17 @@ extension Workload {
       run =
         signature == .qd
         ? { n in SwiftRows.weakValue(boxes, n) } : { n in SwiftRows.weakObserve(boxes, subject, n) }
+    case .unownedArray:
+      let boxes = listeners.map(UnownedListener.init)
+      // The unowned references are dropped when the row is released.
+      keep.append(UnownedRelease(boxes.map(\.object)))
+      run =
+        signature == .qd
+        ? { n in SwiftRows.unownedValue(boxes, n) }
+        : { n in SwiftRows.unownedObserve(boxes, subject, n) }
+      check = {
+        SwiftRows.unownedValue1(boxes, 5) == expected(5) ? nil : "unowned array: wrong value"
+      }
     case .protocolProxy:
       let proxy = BenchListenerMulticast()
       for l in listeners { try! proxy.add(l) }
@@ -150,7 +176,7 @@ extension Workload {
     case .protocolProxy, .protocolProxyStrongSlot: path = "swift-delegate-multicast"
     case .cToSwiftDirect: path = "c-to-swift-thunks"
     case .cToSwiftProxy: path = "c-route-to-swift-entries"
-    case .strongArray, .weakArray: path = "swift-loop"
+    case .strongArray, .weakArray, .unownedArray: path = "swift-loop"
     }
     return Workload(
       name: kind.rawValue, signature: signature, fanout: fanout, responders: fanout,
@@ -209,6 +235,44 @@ enum SwiftRows {
     let start = bs_now_ns()
     for _ in 0..<n {
       for b in boxes { b.value?.observe(subject) }
+    }
+    return bs_now_ns() &- start
+  }
+
+  @inline(never) static func unownedValue1(_ boxes: [UnownedListener], _ i: Int) -> Int {
+    var last = 0
+    for b in boxes where b.object.tryRetain() {
+      last = b.value.value(i, scale: 0.5)
+      b.object.release()
+    }
+    return last
+  }
+
+  @inline(never) static func unownedValue(_ boxes: [UnownedListener], _ n: Int) -> UInt64 {
+    var acc = 0
+    let start = bs_now_ns()
+    for i in 0..<n {
+      var last = 0
+      for b in boxes where b.object.tryRetain() {
+        last = b.value.value(i, scale: 0.5)
+        b.object.release()
+      }
+      acc &+= last
+    }
+    let end = bs_now_ns()
+    bs_consume(Int64(acc))
+    return end &- start
+  }
+
+  @inline(never) static func unownedObserve(
+    _ boxes: [UnownedListener], _ subject: BenchSubject, _ n: Int
+  ) -> UInt64 {
+    let start = bs_now_ns()
+    for _ in 0..<n {
+      for b in boxes where b.object.tryRetain() {
+        b.value.observe(subject)
+        b.object.release()
+      }
     }
     return bs_now_ns() &- start
   }
@@ -309,4 +373,11 @@ enum CToSwiftRows {
       return (run, check, [proxy])
     }
   }
+}
+
+/// Drops the unowned references of a `swift_unowned_array` row when the row is released.
+final class UnownedRelease {
+  let objects: [UnownedObject]
+  init(_ objects: [UnownedObject]) { self.objects = objects }
+  deinit { for o in objects { o.releaseUnowned() } }
 }
