@@ -11,8 +11,8 @@ import Synchronization
 /// the results right (a gone member's adapter leaves the routes at once, see
 /// ``dropGone(_:)``).
 final class DelegateCFace<Delegate>: @unchecked Sendable {
-  // @unchecked Sendable: `adapters` and `syncing` are locks; `appliedPolicies` is
-  // touched only by the one sync running (see `sync`).
+  // @unchecked Sendable: `adapters` and `syncing` are locks; `appliedPolicies` and
+  // `bridged` are touched only by the one sync running (see `sync`).
 
   /// The runtime face C messages.
   let proxy: MulticastProxy
@@ -25,10 +25,17 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
   /// waits out dispatches, and a delegate called by one may change the multicast.)
   private let syncing = Lock<(running: Bool, dirty: Bool)>((false, false))
   private var appliedPolicies: [String?]
+  /// By method index: reads a C call's arguments as the method's `Arguments`.
+  private let arguments: [@Sendable (DelegateCFrame) -> Any]
+  /// The multicast's typed observers registered on the proxy, by the typed observer's
+  /// id: the proxy's observer that decodes each C call for it. Touched only by the one
+  /// sync running.
+  private var bridged: [UInt64: (index: Int, observer: MessageObserver)] = [:]
 
   init(
     description: DelegateProtocol<Delegate>, calls: [DelegateCCall<Delegate>],
-    entries: [DelegateCEntry?], options: MulticastProxy.Options
+    entries: [DelegateCEntry?], arguments: [@Sendable (DelegateCFrame) -> Any],
+    options: MulticastProxy.Options
   ) throws(DelegateProxyError) {
     let proto = try description.runtimeProtocol()
     guard calls.count == description.methods.count else {
@@ -48,6 +55,7 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
       return entry
     }
     methods = DelegateCMethods(plans: plans, calls: calls, entries: fitting)
+    self.arguments = arguments.count == plans.count ? arguments : []
     appliedPolicies = Array(repeating: nil, count: plans.count)
     proxy = MulticastProxy(options: options.intersection(.silentWhenEmpty), protocol: proto)
   }
@@ -101,6 +109,7 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
         plan.goneAnswersTrue.store(allTrue, ordering: .relaxed)
       }
     }
+    bridgeObservers(snapshot.observers)
     let live = snapshot.members.filter { !$0.isRemoved && $0.isAlive }
     let liveIDs = Set(live.map(\.id))
     let gone = adapters.withLock { a -> [DelegateCAdapter<Delegate>] in
@@ -141,11 +150,41 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
   }
 }
 
+extension DelegateCFace {
+  /// Registers on the proxy, for each typed observer of the multicast, an observer that
+  /// hands it the typed arguments of each C call (in its phase), and removes those of
+  /// observers gone since the last sync. A call from Swift never reaches the proxy, so
+  /// no observer hears a call twice.
+  private func bridgeObservers(_ observers: [Int: [DelegateObserver]]) {
+    guard !arguments.isEmpty else { return }
+    var wanted: [UInt64: (Int, DelegateObserver)] = [:]
+    for (index, list) in observers {
+      for o in list where o.isActive { wanted[o.registration.id] = (index, o) }
+    }
+    for (id, entry) in bridged where wanted[id] == nil {
+      entry.observer.deactivate()
+      proxy.removeObserver(entry.observer.id, for: methods.plans[entry.index].selector)
+      bridged[id] = nil
+    }
+    for (id, (index, typed)) in wanted where bridged[id] == nil {
+      let plan = methods.plans[index]
+      let decode = arguments[index]
+      // Holds the typed observer, not the multicast (the proxy is the multicast's).
+      let observer = MessageObserver(phase: typed.phase) { snapshot in
+        typed.notify(decode(DelegateCFrame(method: plan, invocation: snapshot.invocation)))
+      }
+      proxy.addObserver(observer, for: plan.selector)
+      bridged[id] = (index, observer)
+    }
+  }
+}
+
 /// What the C face reads from its multicast to keep in step.
 struct DelegateCSnapshot<Delegate> {
   var members: [DelegateMember<Delegate>]
   var defaultPolicy: ReturnPolicy
   var overrides: [Int: ReturnPolicy]
+  var observers: [Int: [DelegateObserver]]
 }
 
 /// Flags the adapters of one C face raise for it.

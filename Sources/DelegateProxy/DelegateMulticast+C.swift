@@ -65,7 +65,7 @@ extension DelegateMulticast {
       if let face = slot { return (face, false) }
       let face = try DelegateCFace(
         description: protocolDescription, calls: Self.cCalls, entries: Self.cEntries,
-        options: options)
+        arguments: Self.cArguments, options: options)
       slot = face
       return (face, true)
     }
@@ -80,7 +80,8 @@ extension DelegateMulticast {
     face.sync {
       state.withLock { s in
         DelegateCSnapshot(
-          members: s.members, defaultPolicy: s.defaultPolicy, overrides: s.overrides)
+          members: s.members, defaultPolicy: s.defaultPolicy, overrides: s.overrides,
+          observers: s.observers)
       }
     }
   }

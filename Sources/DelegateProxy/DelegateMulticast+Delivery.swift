@@ -266,8 +266,8 @@ extension DelegateMulticast {
   // MARK: Observation
 
   /// Calls `handler` with the arguments each time the method is called on the
-  /// multicast, before or after its delegates (RxCocoa's `sentMessage` /
-  /// `methodInvoked`), on the calling thread. Keep the returned observation: dropping
+  /// multicast — from Swift, or from C through ``imp(for:)`` — before or after its
+  /// delegates (RxCocoa's `sentMessage` / `methodInvoked`), on the calling thread. Keep the returned observation: dropping
   /// it (or cancelling it) removes the observer. Observing a `void` method makes the
   /// multicast answer ``responds(to:)`` for it.
   ///

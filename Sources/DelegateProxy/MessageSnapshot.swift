@@ -13,7 +13,8 @@ public struct MessageSnapshot: Sendable, CustomStringConvertible {
   public let phase: ObservationPhase
   /// An independent copy of the invocation, only read after it is made.
   private let detached: DetachedInvocation
-  private var invocation: Invocation { detached.invocation }
+  /// The copy (read only).
+  var invocation: Invocation { detached.invocation }
 
   init(copying invocation: Invocation, selector: Selector, phase: ObservationPhase) {
     self.selector = selector

@@ -120,6 +120,16 @@ import Testing
               DelegateCEntry.call(target, method: 5) { (d: any SensorDelegate) in d.reset() }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
           ]
+          /// `SensorDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
+          public override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+            { f in (f.argument(0) as Sensor, f.argument(1) as Reading) },
+            { f in f.argument(0) as Sensor },
+            { f in f.argument(0) as Sensor },
+            { f in (f.argument(0) as Sensor, f.argument(1) as Int32) },
+            { f in f.argument(0) as Sensor },
+            { _ in () },
+          ]
           /// Sends `sensor(_:didRead:)` to the delegates.
           public func sensor(_ sensor: Sensor, didRead reading: Reading) {
             self.send(Messages().sensorDidRead, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
@@ -240,6 +250,11 @@ import Testing
               DelegateCEntry.call(target, method: 0) { (d: any HiddenDelegate) in d.hiddenDidChange(p0) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Int32),
           ]
+          /// `HiddenDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
+          fileprivate override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+            { f in f.argument(0) as Int32 },
+          ]
           /// Sends `hiddenDidChange(_:)` to the delegates.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
             self.send(Messages().hiddenDidChange, value) { d, a in d.hiddenDidChange(a) }
@@ -281,6 +296,11 @@ import Testing
             DelegateCEntry({ (target, _) in
               DelegateCEntry.call(target, method: 0) { (d: any PackageDelegate) in d.packageDidChange() }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
+          ]
+          /// `PackageDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
+          package override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+            { _ in () },
           ]
           /// Sends `packageDidChange()` to the delegates.
           package func packageDidChange() {
@@ -457,6 +477,19 @@ import Testing
               DelegateCEntry.call(target, method: 8) { (d: any TableDelegate) in d.`default`(for: p0) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void),
           ]
+          /// `TableDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
+          override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+            { f in (f.argument(0) as Table, f.argument(1) as Int, f.argument(2) as Int) },
+            { f in (f.argument(0) as Table, f.argument(1) as Int) },
+            { f in f.argument(0) as Point },
+            { f in f.argument(0) as Int32 },
+            { f in f.argument(0) as User? },
+            { f in f.argument(0) as Window? },
+            { f in (f.argument(0) as Int32, f.argument(1) as Int32) },
+            { _ in () },
+            { f in f.argument(0) as Int32 },
+          ]
           /// Sends `table(_:didSelect:p0:)` to the delegates.
           func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
             self.send(Messages().tableDidSelectP0, (_p0, p1, p0)) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
@@ -567,6 +600,11 @@ import Testing
                 DelegateCEntry.call(target, method: 0) { (d: any NestedDelegate) in DelegateCEntry.raw(d.nestedDidStop(DelegateCEntry.value(p0, as: Sensor.self))) }
               } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, objects: [0, -1]),
             ]
+            /// `NestedDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
+            override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
+            nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+              { f in f.argument(0) as Sensor },
+            ]
             /// Sends `nestedDidStop(_:)` to the delegates.
             func nestedDidStop(_ sensor: Sensor) -> Sensor? {
               self.send(Messages().nestedDidStop, sensor) { d, a in d.nestedDidStop(a) }
@@ -654,6 +692,12 @@ import Testing
               let c = _MainActorCall((d, f))
               MainActor.assumeIsolated { let (d, f) = c.value; d.viewDidReset() }
             },
+          ]
+          /// `ViewDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
+          override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+            { f in f.argument(0) as View },
+            { _ in () },
           ]
           /// Sends `viewShouldClose(_:)` to the delegates.
           func viewShouldClose(_ view: View) -> Bool {

@@ -147,6 +147,41 @@ struct SwiftProtocolCFaceTests {
     withExtendedLifetime((a, b)) {}
   }
 
+  @Test func observersAndMessageSequencesHearCCallsWithTheirSwiftTypes() async throws {
+    let log = SensorLog()
+    let a = CFaceListener("a", log: log)
+    let proxy = SensorDelegateMulticast()
+    try proxy.add(a)
+    let heard = SensorLog()
+    let before = proxy.observe(\.sensorDidRead, .before) { sensor, reading in
+      heard.append(
+        "before \(sensor.name) \(reading.celsius) #\(reading.sensorID) (\(log.entries.count))")
+    }
+    let after = proxy.observe(\.sensorDidRead) { sensor, reading in
+      heard.append(
+        "after \(sensor.name) \(reading.celsius) #\(reading.sensorID) (\(log.entries.count))")
+    }
+    let stream = proxy.messages(\.sensorShouldStart)
+    try didRead(proxy, 8.5, id: 9)
+    #expect(log.entries == ["a probe 8.5 #9"])
+    #expect(heard.entries == ["before probe 8.5 #9 (0)", "after probe 8.5 #9 (1)"])
+    // A call from Swift is heard once, by the Swift path.
+    proxy.sensor(sensor, didRead: Reading(celsius: 1, sensorID: 2))
+    #expect(heard.entries.count == 4)
+    #expect(try shouldStart(proxy) == true)
+    var iterator = stream.makeAsyncIterator()
+    let first = await iterator.next()
+    #expect(first?.name == "probe")
+    before.cancel()
+    after.cancel()
+    try didRead(proxy, 3, id: 3)
+    #expect(heard.entries.count == 4)
+    // With no observer left the selector is back on the register route.
+    #expect(
+      try proxy.runtimeProxy.fastPath(for: proxy.selector(for: \.sensorDidRead)) == .registers)
+    withExtendedLifetime(a) {}
+  }
+
   @Test func boolResultsFollowThePolicyFromC() throws {
     let log = SensorLog()
     let no = CFaceListener("no", answer: false, log: log)
