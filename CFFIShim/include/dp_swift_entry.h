@@ -42,6 +42,22 @@ void dp_swift_entry_set_handler(dp_swift_entry_handler handler);
 /// The entry for `ret_class`, or NULL when this build cannot replay registers.
 dp_imp dp_swift_entry(dp_return_class ret_class);
 
+/// The leading words of an object handle (dp_layout.h's struct dp_object, checked there),
+/// so that C functions into Swift find their receiver without a call.
+typedef struct dp_object_head {
+  void *isa;
+  void *owner;
+  void *methods;
+  void *retired;
+  void *context;
+} dp_object_head;
+
+/// dp_object_context, inline: what a C function installed as a Swift receiver's IMP
+/// reads once per call to find the receiver from `self`.
+static inline __attribute__((always_inline)) void *dp_object_context_inline(dp_id obj) {
+  return __atomic_load_n(&((dp_object_head *)obj)->context, __ATOMIC_ACQUIRE);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -62,14 +62,6 @@ final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
   }
 }
 
-/// What an adapter needs to know of its member per message.
-protocol DelegateCMemberState: AnyObject {
-  /// Whether the member was removed.
-  var isRemoved: Bool { get }
-}
-
-extension DelegateMember: DelegateCMemberState {}
-
 /// The per-message half of ``DelegateCAdapter``, free of generics.
 @usableFromInline
 class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
@@ -79,7 +71,8 @@ class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
   let object: UnownedObject
   let slot: UnsafeMutableRawPointer
   let slotSize: Int
-  let state: any DelegateCMemberState
+  /// The member, for its removed flag.
+  let state: AnyDelegateMember
   let methods: DelegateCMethods
   /// Raised when a call found its member gone or learned a missing optional method.
   let face: DelegateCFaceFlags
@@ -88,7 +81,7 @@ class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
 
   init(
     object: UnownedObject, slot: UnsafeMutableRawPointer, slotSize: Int,
-    state: any DelegateCMemberState, methods: DelegateCMethods, face: DelegateCFaceFlags
+    state: AnyDelegateMember, methods: DelegateCMethods, face: DelegateCFaceFlags
   ) {
     self.object = object
     self.slot = slot
@@ -132,63 +125,65 @@ class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
     leaveRoutes()
   }
 
-  private func leaveRoutes() {
+  fileprivate func leaveRoutes() {
     membership.withLock { $0 }?.markRemoved()
     face.needsSync.store(true, ordering: .releasing)
   }
+}
 
-  // MARK: Generated C entries (DelegateCEntry)
+// MARK: Generated C entries (DelegateCEntry)
+// Free functions, not statics of the class: a static would fetch the class metadata on
+// every call.
 
-  /// Begins a generated entry's call on the adapter whose handle is `target`: the
-  /// delegate's slot with one strong reference taken for the call (none for a strong
-  /// member), or no slot when the member was removed or its deinit has begun.
-  @usableFromInline
-  static func enter(_ target: UnsafeMutableRawPointer?, method: Int) -> DelegateCEntryToken {
-    // Only adapters install generated entries: the handle's receiver is one.
-    let me = Unmanaged<DelegateCReceiver>.fromOpaque(
-      SwiftEntryObject.receiver(ofHandle: target).toOpaque())
-    return me._withUnsafeGuaranteedRef { receiver in
-      // The removed check is the last step before the call (see Quiescence).
-      // One strong reference for the call, which consumes it (a strong member's object
-      // is alive, so this succeeds for it too).
-      guard !receiver.state.isRemoved, receiver.object.tryRetain() else {
-        return DelegateCEntryToken(receiver: me, slot: nil, isOptional: false, learned: 0)
-      }
-      let isOptional = receiver.methods.plans[method].isOptional
-      let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-      return DelegateCEntryToken(
-        receiver: me, slot: receiver.slot, isOptional: isOptional, learned: learned)
+/// Begins a generated entry's call on the adapter whose handle is `target`: the
+/// delegate's slot with one strong reference taken for the call, or no slot when the
+/// member was removed or its deinit has begun.
+@usableFromInline
+func delegateCEnter(_ target: UnsafeMutableRawPointer?, method: Int) -> DelegateCEntryToken {
+  // Only adapters install generated entries: the handle's receiver is one.
+  let me = Unmanaged<DelegateCReceiver>.fromOpaque(
+    SwiftEntryObject.receiver(ofHandle: target).toOpaque())
+  return me._withUnsafeGuaranteedRef { receiver in
+    // The removed check is the last step before the call (see Quiescence).
+    // One strong reference for the call, which consumes it (a strong member's object
+    // is alive, so this succeeds for it too).
+    guard !receiver.state.isRemoved, receiver.object.tryRetain() else {
+      return DelegateCEntryToken(receiver: me, slot: nil, isOptional: false, learned: 0)
+    }
+    let isOptional = receiver.methods.plans[method].isOptional
+    let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    return DelegateCEntryToken(
+      receiver: me, slot: receiver.slot, isOptional: isOptional, learned: learned)
+  }
+}
+
+/// Ends a call to an optional method begun by ``delegateCEnter(_:method:)`` (whose
+/// reference the call consumed): notes that the delegate's class turned out to lack it.
+@usableFromInline
+func delegateCExit(_ token: DelegateCEntryToken, method: Int) {
+  token.receiver._withUnsafeGuaranteedRef { receiver in
+    if DelegateOptional.learned.load(ordering: .acquiring) != token.learned {
+      receiver.face.needsSync.store(true, ordering: .releasing)
     }
   }
+}
 
-  /// Ends a call to an optional method begun by ``enter(_:method:)`` (whose reference
-  /// the call consumed): notes that the delegate's class turned out to lack it.
-  @usableFromInline
-  static func exit(_ token: DelegateCEntryToken, method: Int) {
-    token.receiver._withUnsafeGuaranteedRef { receiver in
-      if DelegateOptional.learned.load(ordering: .acquiring) != token.learned {
-        receiver.face.needsSync.store(true, ordering: .releasing)
-      }
-    }
+/// What a generated entry answers for a gone member: zero, or true when the method's
+/// policy folds with all-true. The adapter leaves the routes.
+@usableFromInline
+func delegateCGoneAnswer<Result>(
+  _ token: DelegateCEntryToken, method: Int, as: Result.Type
+) -> Result {
+  let answersTrue = token.receiver._withUnsafeGuaranteedRef { receiver in
+    receiver.leaveRoutes()
+    return receiver.methods.plans[method].goneAnswersTrue.load(ordering: .relaxed)
   }
-
-  /// What a generated entry answers for a gone member: zero, or true when the method's
-  /// policy folds with all-true. The adapter leaves the routes.
-  @usableFromInline
-  static func goneAnswer<Result>(
-    _ token: DelegateCEntryToken, method: Int, as: Result.Type
-  ) -> Result {
-    let answersTrue = token.receiver._withUnsafeGuaranteedRef { receiver in
-      receiver.leaveRoutes()
-      return receiver.methods.plans[method].goneAnswersTrue.load(ordering: .relaxed)
-    }
-    if answersTrue && Result.self == Bool.self { return unsafeBitCast(true, to: Result.self) }
-    // Every generated entry's result is a C scalar or pointer: all-zero bytes are its zero.
-    return withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { buffer in
-      let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
-      raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Result>.size)
-      return raw.load(as: Result.self)
-    }
+  if answersTrue && Result.self == Bool.self { return unsafeBitCast(true, to: Result.self) }
+  // Every generated entry's result is a C scalar or pointer: all-zero bytes are its zero.
+  return withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { buffer in
+    let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
+    raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Result>.size)
+    return raw.load(as: Result.self)
   }
 }
 

@@ -59,9 +59,9 @@ public struct DelegateCEntry: @unchecked Sendable {
   public static func call<Delegate, Result>(
     _ target: UnsafeMutableRawPointer?, method: Int, _ body: (Delegate) -> Result
   ) -> Result {
-    let token = DelegateCReceiver.enter(target, method: method)
+    let token = delegateCEnter(target, method: method)
     guard let slot = token.slot else {
-      return DelegateCReceiver.goneAnswer(token, method: method, as: Result.self)
+      return delegateCGoneAnswer(token, method: method, as: Result.self)
     }
     // The slot holds the existential at +0: its bits plus the reference `enter` took
     // make an owned value, which the call consumes — one retain and one release per
@@ -71,7 +71,7 @@ public struct DelegateCEntry: @unchecked Sendable {
         from: slot, byteCount: MemoryLayout<Delegate>.size)
       return body(value.baseAddress!.move())
     }
-    if token.isOptional { DelegateCReceiver.exit(token, method: method) }
+    if token.isOptional { delegateCExit(token, method: method) }
     return result
   }
 
@@ -98,7 +98,7 @@ struct DelegateCEntryToken {
   /// The delegate's existential slot, nil when the member is gone.
   @usableFromInline let slot: UnsafeMutableRawPointer?
   /// Whether the method is optional: the call must be followed by
-  /// ``DelegateCReceiver/exit(_:method:)``.
+  /// `delegateCExit(_:method:)`.
   @usableFromInline let isOptional: Bool
   /// ``DelegateOptional/learned`` before the call (optional methods only).
   @usableFromInline let learned: UInt64

@@ -6,9 +6,9 @@ import Synchronization
 /// weakly (an unowned reference that a dispatch upgrades with one `tryRetain`, never a
 /// `weak` variable) or strongly, and the flag that stops every dispatch from calling it.
 @usableFromInline
-final class DelegateMember<Delegate>: @unchecked Sendable {
-  // @unchecked Sendable: every stored property is immutable after init except `removed`,
-  // which is atomic; `slot` is written once in init and only read after.
+final class DelegateMember<Delegate>: AnyDelegateMember, @unchecked Sendable {
+  // @unchecked Sendable: every stored property is immutable after init (`removed`, in
+  // the base, is atomic); `slot` is written once in init and only read after.
 
   /// A number unique within the process.
   let id: UInt64
@@ -29,8 +29,6 @@ final class DelegateMember<Delegate>: @unchecked Sendable {
   let typeID: ObjectIdentifier
   /// The class's name, for diagnostics after the object is gone.
   let typeName: String
-  /// Set once by `remove` (or compaction); read by dispatches right before each call.
-  @usableFromInline let removed = Atomic<Bool>(false)
 
   init(_ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?) {
     self.queue = queue
@@ -52,9 +50,6 @@ final class DelegateMember<Delegate>: @unchecked Sendable {
     object.releaseUnowned()
   }
 
-  /// Whether the member was removed.
-  @inlinable var isRemoved: Bool { removed.load(ordering: .relaxed) }
-
   /// Whether the delegate's deinit has not begun.
   var isAlive: Bool { strong != nil || object.isAlive }
 
@@ -70,7 +65,23 @@ final class DelegateMember<Delegate>: @unchecked Sendable {
     object.address == Unmanaged.passUnretained(other).toOpaque()
   }
 
-  func markRemoved() { removed.store(true, ordering: .relaxed) }
+}
+
+/// What every membership has whatever its delegate's type: the removed flag, which the
+/// generic-free C entries (``DelegateCReceiver``) read as directly as dispatch loops do.
+@usableFromInline
+class AnyDelegateMember: @unchecked Sendable {
+  // @unchecked Sendable: its one stored property is atomic.
+
+  /// Set once by `remove` (or compaction); read by dispatches right before each call.
+  @usableFromInline let removed = Atomic<Bool>(false)
+
+  init() {}
+
+  /// Whether the member was removed.
+  @inlinable final var isRemoved: Bool { removed.load(ordering: .relaxed) }
+
+  final func markRemoved() { removed.store(true, ordering: .relaxed) }
 }
 
 /// The source of ``DelegateMember/id`` (a generic type has no static stored properties).

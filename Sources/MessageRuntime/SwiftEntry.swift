@@ -1,4 +1,5 @@
-internal import CFFIShim
+// Public: receiver(ofHandle:) is inlined into DelegateProxy's C entries.
+public import CFFIShim
 
 /// A receiver whose methods are implemented in Swift and entered through static C
 /// entries (one per return class, `dp_swift_entry.c`) instead of libffi closures: each
@@ -44,11 +45,12 @@ open class SwiftEntryObject: RuntimeObject, @unchecked Sendable {
   /// The receiver whose handle C passed as `self` to one of its methods (+0), for C
   /// functions installed as its IMPs with ``RuntimeObject/setMethod(_:imp:signature:)``.
   /// `handle` must be the handle of a live `SwiftEntryObject` (as a C route passes it).
+  @inlinable
   package static func receiver(ofHandle handle: UnsafeMutableRawPointer?)
     -> Unmanaged<SwiftEntryObject>
   {
     // The context was set in init to this object, unretained (see the type).
-    Unmanaged.fromOpaque(dp_object_context(OpaquePointer(handle))!)
+    Unmanaged.fromOpaque(dp_object_context_inline(OpaquePointer(handle))!)
   }
 
   /// Installs the one handler every entry calls (once per process).

@@ -243,7 +243,7 @@ func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
 /// The Swift-protocol rows' ratios at one signature and fan-out.
 @MainActor func swiftRatio(_ sig: BenchSignature, _ fanout: Int) -> (
   overStrong: Double?, overWeak: Double?, overUnowned: Double?, strongSlotOverUnowned: Double?,
-  cOverDirect: Double?
+  strongMembersOverStrong: Double?, cOverDirect: Double?
 ) {
   func ns(_ kind: SwiftRowKind) -> Double? { lookup(kind.rawValue, sig.encoding, fanout).ns }
   func ratio(_ a: Double?, _ b: Double?) -> Double? {
@@ -253,7 +253,9 @@ func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
   let proxy = ns(.protocolProxy)
   return (
     ratio(proxy, ns(.strongArray)), ratio(proxy, ns(.weakArray)), ratio(proxy, ns(.unownedArray)),
-    ratio(ns(.protocolProxyStrongSlot), ns(.unownedArray)), ratio(ns(.cToSwiftProxy), ns(.cToSwiftDirect))
+    ratio(ns(.protocolProxyStrongSlot), ns(.unownedArray)),
+    ratio(ns(.protocolProxyStrongMembers), ns(.strongArray)),
+    ratio(ns(.cToSwiftProxy), ns(.cToSwiftDirect))
   )
 }
 
@@ -301,12 +303,12 @@ for sig in [BenchSignature.qd, .object] {
       + swiftKinds.map { pad(formatNs(lookup($0, sig.encoding, fanout).ns), 27) }.joined() + "\n"
   }
 }
-table += "ratios: protocol_proxy/strong_array, protocol_proxy/weak_array, protocol_proxy/unowned_array, strong_slot/unowned_array, c_to_swift_proxy/c_to_swift_direct\n"
+table += "ratios: protocol_proxy/strong_array, protocol_proxy/weak_array, protocol_proxy/unowned_array, strong_slot/unowned_array, strong_members/strong_array, c_to_swift_proxy/c_to_swift_direct\n"
 for sig in [BenchSignature.qd, .object] {
   for fanout in fanouts {
     let r = swiftRatio(sig, fanout)
     table += pad("\(sig.encoding) ×\(fanout)", 14, left: true)
-      + [r.overStrong, r.overWeak, r.overUnowned, r.strongSlotOverUnowned, r.cOverDirect].map { pad(formatRatio($0, 1), 10) }.joined() + "\n"
+      + [r.overStrong, r.overWeak, r.overUnowned, r.strongSlotOverUnowned, r.strongMembersOverStrong, r.cOverDirect].map { pad(formatRatio($0, 1), 10) }.joined() + "\n"
   }
 }
 
@@ -413,6 +415,7 @@ for sig in [BenchSignature.qd, .object] {
         ("protocol_proxy_over_weak_array", json(r.overWeak)),
         ("protocol_proxy_over_unowned_array", json(r.overUnowned)),
         ("strong_slot_over_unowned_array", json(r.strongSlotOverUnowned)),
+        ("strong_members_over_strong_array", json(r.strongMembersOverStrong)),
         ("c_to_swift_proxy_over_direct", json(r.cOverDirect)),
       ]))
   }

@@ -70,6 +70,10 @@ public enum SwiftRowKind: String, CaseIterable, Sendable {
   /// without the delegator's weak load (every weak load of an object goes through its
   /// side table).
   case protocolProxyStrongSlot = "swift_protocol_proxy_strong_slot"
+  /// The same multicast through a strong reference, its members added with
+  /// `retention: .strong`: no reference count changes per call — what the multicast's
+  /// own loop costs beside a strong array, without weak membership.
+  case protocolProxyStrongMembers = "swift_protocol_proxy_strong_members"
   /// A C loop calling N `@convention(c)` functions, each calling one delegate's Swift
   /// method (found from `self`, unretained): the limit for C calling Swift.
   case cToSwiftDirect = "c_to_swift_direct"
@@ -163,17 +167,37 @@ extension Workload {
       let proxy = BenchListenerMulticast()
       for l in listeners { try! proxy.add(l) }
       keep.append(proxy)
-      run = signature == .qd ? { n in SwiftRows.strongValue([proxy], n) } : { n in SwiftRows.strongObserve([proxy], subject, n) }
-      check = { proxy.value(5, scale: 0.5) == expected(5) ? nil : "swift_protocol_proxy_strong_slot: wrong value" }
+      run =
+        signature == .qd
+        ? { n in SwiftRows.strongValue([proxy], n) }
+        : { n in SwiftRows.strongObserve([proxy], subject, n) }
+      check = {
+        proxy.value(5, scale: 0.5) == expected(5)
+          ? nil : "swift_protocol_proxy_strong_slot: wrong value"
+      }
+    case .protocolProxyStrongMembers:
+      let proxy = BenchListenerMulticast()
+      for l in listeners { try! proxy.add(l, retention: .strong) }
+      keep.append(proxy)
+      run =
+        signature == .qd
+        ? { n in SwiftRows.strongValue([proxy], n) }
+        : { n in SwiftRows.strongObserve([proxy], subject, n) }
+      check = {
+        proxy.value(5, scale: 0.5) == expected(5)
+          ? nil : "swift_protocol_proxy_strong_members: wrong value"
+      }
     case .cToSwiftDirect, .cToSwiftProxy:
-      let c = CToSwiftRows.make(kind, signature, listeners: listeners, subject: subject, expected: expected(5))
+      let c = CToSwiftRows.make(
+        kind, signature, listeners: listeners, subject: subject, expected: expected(5))
       run = c.run
       check = c.check
       keep += c.keep
     }
     let path: String
     switch kind {
-    case .protocolProxy, .protocolProxyStrongSlot: path = "swift-delegate-multicast"
+    case .protocolProxy, .protocolProxyStrongSlot, .protocolProxyStrongMembers:
+      path = "swift-delegate-multicast"
     case .cToSwiftDirect: path = "c-to-swift-thunks"
     case .cToSwiftProxy: path = "c-route-to-swift-entries"
     case .strongArray, .weakArray, .unownedArray: path = "swift-loop"
@@ -302,10 +326,12 @@ enum SwiftRows {
 /// `@convention(c)` thunks of the benchmark signatures, one per listener class: each finds
 /// its listener from `self` (unretained) and calls its Swift method.
 private let valueThunkA: @convention(c) (bs_id?, bs_sel?, Int64, Double) -> Int64 = { me, _, a, d in
-  Int64(Unmanaged<ListenerA>.fromOpaque(me!)._withUnsafeGuaranteedRef { $0.value(Int(a), scale: d) })
+  Int64(
+    Unmanaged<ListenerA>.fromOpaque(me!)._withUnsafeGuaranteedRef { $0.value(Int(a), scale: d) })
 }
 private let valueThunkB: @convention(c) (bs_id?, bs_sel?, Int64, Double) -> Int64 = { me, _, a, d in
-  Int64(Unmanaged<ListenerB>.fromOpaque(me!)._withUnsafeGuaranteedRef { $0.value(Int(a), scale: d) })
+  Int64(
+    Unmanaged<ListenerB>.fromOpaque(me!)._withUnsafeGuaranteedRef { $0.value(Int(a), scale: d) })
 }
 private let observeThunkA: @convention(c) (bs_id?, bs_sel?, bs_id?) -> Void = { me, _, subject in
   let s = Unmanaged<BenchSubject>.fromOpaque(subject!).takeUnretainedValue()
@@ -345,16 +371,19 @@ enum CToSwiftRows {
       }
       let check: () -> String? = {
         guard signature == .qd else { return nil }
-        let last = imps.last!, target = targets.last!
+        let last = imps.last!
+        let target = targets.last!
         let got = bs_probe(sig, last, target, nil)
-        return got == Int64(expected) ? nil : "c_to_swift_direct: value(5) answered \(got), expected \(expected)"
+        return got == Int64(expected)
+          ? nil : "c_to_swift_direct: value(5) answered \(got), expected \(expected)"
       }
       return (run, check, [])
     default:
       let proxy = BenchListenerMulticast()
       for l in listeners { try! proxy.add(l) }
       let imp = try! signature == .qd ? proxy.imp(for: \.valueScale) : proxy.imp(for: \.observe)
-      let selector = signature == .qd ? proxy.selector(for: \.valueScale) : proxy.selector(for: \.observe)
+      let selector =
+        signature == .qd ? proxy.selector(for: \.valueScale) : proxy.selector(for: \.observe)
       let code = UnsafeRawPointer(imp.address)
       let receiver = UnsafeMutableRawPointer(try! proxy.cObject)
       let sel = UnsafeRawPointer(selector.cSelector)
@@ -368,7 +397,8 @@ enum CToSwiftRows {
         }
         guard signature == .qd else { return nil }
         let got = bs_probe(sig, code, receiver, sel)
-        return got == Int64(expected) ? nil : "c_to_swift_proxy: value(5) answered \(got), expected \(expected)"
+        return got == Int64(expected)
+          ? nil : "c_to_swift_proxy: value(5) answered \(got), expected \(expected)"
       }
       return (run, check, [proxy])
     }
