@@ -128,7 +128,7 @@ extension MulticastProxy {
       if let conflict = protocolConflict(sel, sig, entry.delegateClass.name, in: s) {
         return conflict
       }
-      for other in s.table.route(for: sel).responders
+      for other in s.table.list(for: sel).responders
       where !other.isForwarder && !other.isRemoved && other.isAlive {
         if let existing = other.methods[sel],
           let conflict = Self.signatureConflict(
