@@ -15,7 +15,9 @@ final class LoggingProxy: ForwardingProxy, @unchecked Sendable {
   override func forwardInvocation(_ invocation: Invocation) throws {
     print("   [proxy] forwardInvocation: \(invocation)")
     try invocation.invoke(target: target)
-    print("   [proxy] result: \(invocation.returnBytes.count == 8 ? "\(try invocation.returnValue(as: Double.self))" : "-")")
+    print(
+      "   [proxy] result: \(invocation.returnBytes.count == 8 ? "\(try invocation.returnValue(as: Double.self))" : "-")"
+    )
   }
 }
 
@@ -38,7 +40,9 @@ func runtimeTour() throws {
   // 3. The same message through a forwarding proxy.
   let proxy = LoggingProxy(target: device)
   print("3. through a proxy that has no methods of its own:")
-  print("   proxy responds to convert: \(proxy.responds(to: convert.selector)), to explode: \(proxy.responds(to: "explode"))")
+  print(
+    "   proxy responds to convert: \(proxy.responds(to: convert.selector)), to explode: \(proxy.responds(to: "explode"))"
+  )
   let viaProxy = try convert.send(to: proxy, 37)
   print("   Swift got \(viaProxy)")
 
@@ -55,9 +59,11 @@ func runtimeTour() throws {
 
   // 5. An invocation built by hand, inspected, retargeted.
   let invocation = Invocation(signature: convert.signature, selector: convert.selector)
-  try invocation.setArgument(25.0, at: 2)
+  try invocation.setArgument(25.0, at: 0)
   try invocation.invoke(target: device)
-  print("5. Invocation \(invocation.signature): convert:25 on the device → \(try invocation.returnValue(as: Double.self))")
+  print(
+    "5. Invocation \(invocation.signature): convert:25 on the device → \(try invocation.returnValue(as: Double.self))"
+  )
   do {
     try Message<Void>("explode").send(to: proxy)
   } catch {

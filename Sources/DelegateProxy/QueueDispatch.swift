@@ -140,7 +140,7 @@ extension MulticastProxy {
   ) throws(RuntimeError) -> Invocation {
     let invocation = Invocation(signature: message.signature, selector: message.selector)
     invocation.target = self
-    var index = 2
+    var index = 0
     for argument in repeat each arguments {
       try invocation.setArgument(argument, at: index)
       index += 1

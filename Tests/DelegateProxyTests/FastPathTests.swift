@@ -67,7 +67,7 @@ import Testing
     }
     func answers(_ proxy: MulticastProxy) -> [String] {
       let invocation = Invocation(signature: Self.rows.signature, selector: Self.rows.selector)
-      try? invocation.setArgument(3, at: 3)
+      try? invocation.setArgument(3, at: 1)
       return [
         outcome { try Self.rows.send(to: proxy, nil, 1) },
         outcome { try Self.should.send(to: proxy, nil) },

@@ -309,7 +309,7 @@ final class SignatureTally: Sendable {
       recorder.calls += 1
       recorder.receiver = invocation.targetHandle
       recorder.selector = invocation.selector
-      recorder.arguments = (2..<n).map { try! invocation.argumentBytes(at: $0) }
+      recorder.arguments = (0..<n - 2).map { try! invocation.argumentBytes(at: $0) }
       if !signature.returnsVoid {
         var leaves: [UInt8] = []
         for (k, bytes) in recorder.arguments.enumerated() {
@@ -425,7 +425,7 @@ final class SignatureTally: Sendable {
       switch path {
       case .invocation, .invocationToProxy:
         let invocation = Invocation(signature: signature, selector: sel)
-        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k + 2) }
+        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k) }
         try invocation.invoke(target: path == .invocation ? target : proxy)
         result = invocation.returnBytes
       case .ffiDirect:
@@ -553,7 +553,7 @@ final class SignatureTally: Sendable {
         result = frame.resultBytes
       case .invocationToProxy:
         let invocation = Invocation(signature: signature, selector: sel)
-        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k + 2) }
+        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k) }
         try invocation.invoke(target: multicast)
         result = invocation.returnBytes
       }

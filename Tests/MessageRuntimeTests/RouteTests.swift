@@ -197,9 +197,9 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
       let cls = try RuntimeClass(name: uniqueClassName("Spilled"))
       try cls.addMethod(spilledSelector, signature: spilled) { invocation in
         var sum: Int64 = 0
-        for k in 2..<7 { sum += try! invocation.argument(at: k, as: Int64.self) }
-        let b = try! invocation.argument(at: 7, as: Big.self)
-        let tail = try! invocation.argumentBytes(at: 8)
+        for k in 0..<5 { sum += try! invocation.argument(at: k, as: Int64.self) }
+        let b = try! invocation.argument(at: 5, as: Big.self)
+        let tail = try! invocation.argumentBytes(at: 6)
         seen.append("\(tag):\(sum):\(b.a + b.e):\(Array(tail.prefix(10)))")
         try! invocation.setReturnValue(Big(a: sum, b: b.b, c: b.c, d: b.d, e: Int64(tag)))
       }

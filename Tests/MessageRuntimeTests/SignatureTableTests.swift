@@ -127,7 +127,7 @@ final class TableFixture {
       return frame.resultBytes
     case .invocation, .forwardedFromSwift:
       let invocation = Invocation(signature: signature, selector: selector)
-      for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k + 2) }
+      for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k) }
       try invocation.invoke(target: path == .invocation ? target : proxy)
       return invocation.returnBytes
     }
