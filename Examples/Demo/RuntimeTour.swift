@@ -52,10 +52,10 @@ func runtimeTour() throws {
   let values: [Double] = [-40, 0]
   values.withUnsafeBufferPointer { buffer in
     cdemo_run_conversions(
-      imp.unsafeCast(to: cdemo_convert_fn.self), proxy.cObject, convert.selector.cSelector,
+      imp.unsafeCast(to: cdemo_convert_fn.self), proxy.rawValue, convert.selector.rawValue,
       buffer.baseAddress, Int32(buffer.count))
   }
-  print("   C sends convert:20 with DP_MSG_SEND → \(cdemo_send_convert(proxy.cObject, 20))")
+  print("   C sends convert:20 with DP_MSG_SEND → \(cdemo_send_convert(proxy.rawValue, 20))")
 
   // 5. An invocation built by hand, inspected, retargeted.
   let invocation = Invocation(signature: convert.signature, selector: convert.selector)

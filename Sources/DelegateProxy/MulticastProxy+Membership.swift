@@ -102,7 +102,7 @@ extension MulticastProxy {
 
   /// How a proxy is named in a cycle: its class and handle.
   var cycleName: String {
-    "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(cObject))), radix: 16))>"
+    "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(rawValue))), radix: 16))>"
   }
 
   private func insertEntry(

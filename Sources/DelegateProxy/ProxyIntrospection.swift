@@ -103,7 +103,7 @@ extension MulticastProxy {
     let table = currentTable
     let members = table.members.filter { !$0.isRemoved }
     var lines = [
-      "<\(runtimeClass.name) \(cObject): \(members.count) member(s), default policy \(table.defaultPolicy)"
+      "<\(runtimeClass.name) \(rawValue): \(members.count) member(s), default policy \(table.defaultPolicy)"
         + (table.silentWhenEmpty ? ", silent when empty" : "")
         + (table.protocolDescription.map { ", protocol <\($0.name)>" } ?? "")
         + ", generation \(table.generation)"

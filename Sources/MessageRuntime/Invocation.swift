@@ -94,20 +94,20 @@ public final class Invocation: CustomStringConvertible {
     get { arguments[0]!.load(as: OpaquePointer?.self) }
     set {
       arguments[0]!.storeBytes(of: newValue, as: OpaquePointer?.self)
-      targetObject = RuntimeObject.object(forHandle: newValue)
+      targetObject = RuntimeObject.object(rawValue: newValue)
     }
   }
 
   /// The receiver (argument 0) (`target`). The invocation keeps it alive.
   public var target: RuntimeObject? {
-    get { RuntimeObject.object(forHandle: targetHandle) }
-    set { targetHandle = newValue?.cObject }
+    get { RuntimeObject.object(rawValue: targetHandle) }
+    set { targetHandle = newValue?.rawValue }
   }
 
   /// The selector (argument 1) (`selector`).
   public var selector: Selector? {
-    get { arguments[1]!.load(as: OpaquePointer?.self).map(Selector.init(cSelector:)) }
-    set { arguments[1]!.storeBytes(of: newValue?.cSelector, as: OpaquePointer?.self) }
+    get { arguments[1]!.load(as: OpaquePointer?.self).map(Selector.init(rawValue:)) }
+    set { arguments[1]!.storeBytes(of: newValue?.rawValue, as: OpaquePointer?.self) }
   }
 
   // MARK: Typed access
@@ -248,10 +248,10 @@ public final class Invocation: CustomStringConvertible {
     switch signature.argumentTypes[index] {
     case .object:
       retainedObjects[index] = RuntimeObject.object(
-        forHandle: arguments[index]!.load(as: OpaquePointer?.self))
+        rawValue: arguments[index]!.load(as: OpaquePointer?.self))
     case .classObject:
       retainedObjects[index] = RuntimeClass.class(
-        forHandle: arguments[index]!.load(as: OpaquePointer?.self))
+        rawValue: arguments[index]!.load(as: OpaquePointer?.self))
     case .cString:
       copiedStrings[index]?.deallocate()
       copiedStrings[index] = nil
@@ -401,7 +401,7 @@ func describeValue(_ type: TypeEncoding, at p: UnsafeRawPointer) -> String {
   case .float: return "\(p.load(as: Float.self))"
   case .double: return "\(p.load(as: Double.self))"
   case .selector:
-    return p.load(as: OpaquePointer?.self).map { "@selector(\(Selector(cSelector: $0).name))" }
+    return p.load(as: OpaquePointer?.self).map { "@selector(\(Selector(rawValue: $0).name))" }
       ?? "nil"
   default:
     if (try? type.layout().size) == 8, FFIType.scalarCode(type) == CChar(UInt8(ascii: "p")) {

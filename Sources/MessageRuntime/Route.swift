@@ -174,7 +174,7 @@ final class RouteBox: @unchecked Sendable {
   /// calls, and members no longer listed let go of theirs (after a grace period: a
   /// dispatch may still run over the old list). Called under the route writers' lock.
   func setTargets(_ targets: [RouteTarget], imps: [dp_imp?], methods: [Method?]) {
-    var handles: [dp_id?] = targets.map { $0.receiver.cObject }
+    var handles: [dp_id?] = targets.map { $0.receiver.rawValue }
     var nodes: [OpaquePointer?] = targets.map { $0.membership.node }
     var imps = imps
     handles.withUnsafeMutableBufferPointer { h in
@@ -293,21 +293,21 @@ extension RuntimeObject {
     var imps: [dp_imp?] = []
     var methods: [Method?] = []
     for target in targets {
-      switch try Runtime.dispatch(target.receiver.cObject, selector) {
+      switch try Runtime.dispatch(target.receiver.rawValue, selector) {
       case .method(let imp, let types):
         guard signature.matches(cTypes: types) else {
           throw .signatureMismatch(
             selector: selector, expected: signature.encoding,
             found: types.map { String(cString: $0) } ?? "?")
         }
-        imps.append(imp.cFunction)
+        imps.append(imp.rawValue)
         methods.append(target.receiver.method(for: selector))
       case .forward(_, let declared):
         guard declared === signature else {
           throw .signatureMismatch(
             selector: selector, expected: signature.encoding, found: declared.encoding)
         }
-        imps.append(try Runtime.forwardingIMP(for: signature).cFunction)
+        imps.append(try Runtime.forwardingIMP(for: signature).rawValue)
         methods.append(nil)  // the forwarding IMP lives as long as the signature
       }
     }
@@ -338,9 +338,9 @@ extension RuntimeObject {
     {
       return (existing, false)
     }
-    let fallback = forwardWhenEmpty ? try Runtime.forwardingIMP(for: signature).cFunction : nil
+    let fallback = forwardWhenEmpty ? try Runtime.forwardingIMP(for: signature).rawValue : nil
     var ffiEntry: dp_imp? = nil
-    if path == .libffi { ffiEntry = try RuntimeObject.libffiRouteEntry(for: signature).cFunction }
+    if path == .libffi { ffiEntry = try RuntimeObject.libffiRouteEntry(for: signature).rawValue }
     let replay = path == .registersAndMemory ? signature.memoryReplay : nil
     let rc = dp_return_class(signature.registerPlan?.returnClass ?? replay?.returnClass ?? 0)
     guard

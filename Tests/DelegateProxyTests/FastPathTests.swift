@@ -172,7 +172,7 @@ import Testing
     let imp = Runtime.lookup(proxy, Self.rows.selector)
     #expect(imp == (try proxy.imp(for: Self.rows.selector)))
     #expect(
-      imp.unsafeCast(to: Rows.self)(proxy.cObject, Self.rows.selector.cSelector, nil, 4) == 104)
+      imp.unsafeCast(to: Rows.self)(proxy.rawValue, Self.rows.selector.rawValue, nil, 4) == 104)
     #expect(log.entries == ["rows1"])
   }
 

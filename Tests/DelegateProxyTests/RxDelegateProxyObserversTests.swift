@@ -152,7 +152,7 @@ import Testing
     let f = try proxy.imp(for: Self.didEndDisplaying.selector)
       .unsafeCast(
         to: (@convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, Int) -> Void).self)
-    f(proxy.cObject, Self.didEndDisplaying.selector.cSelector, nil, 10)  // from C
+    f(proxy.rawValue, Self.didEndDisplaying.selector.rawValue, nil, 10)  // from C
     #expect(rows.withLock { $0 } == [9, 10])
 
     observation.cancel()

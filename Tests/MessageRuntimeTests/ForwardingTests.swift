@@ -48,7 +48,7 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
     #expect(proxy.responds(to: add.selector))
     #expect(!proxy.responds(to: "unknown"))
     #expect(try add.send(to: proxy, 1, 2) == 3)
-    #expect(dp_test_c_send_add(proxy.cObject, add.selector.cSelector, 30, 12) == 42)
+    #expect(dp_test_c_send_add(proxy.rawValue, add.selector.rawValue, 30, 12) == 42)
     let inv = Invocation(signature: add.signature, selector: add.selector)
     try inv.setArgument(5, at: 0)
     try inv.setArgument(5.0, at: 1)
@@ -61,12 +61,12 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
       try inv.setArgument(try inv.argument(at: 0, as: Int.self) * 10, at: 0)
     }
     #expect(try add.send(to: proxy, 4, 2) == 42)
-    #expect(dp_test_c_send_add(proxy.cObject, add.selector.cSelector, 4, 2) == 42)
+    #expect(dp_test_c_send_add(proxy.rawValue, add.selector.rawValue, 4, 2) == 42)
   }
 
   @Test func keptInvocationOutlivesTheCall() throws {
     let proxy = RelayProxy(target: try calculator(), keep: true)
-    #expect(dp_test_c_send_add(proxy.cObject, add.selector.cSelector, 7, 8) == 15)
+    #expect(dp_test_c_send_add(proxy.rawValue, add.selector.rawValue, 7, 8) == 15)
     #expect(try add.send(to: proxy, 1, 1) == 2)
     let kept = proxy.kept.withLock { $0 }
     #expect(kept.count == 2)
@@ -119,13 +119,13 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   }
 
   @Test func messagingNilFromCReturnsZero() {
-    #expect(dp_test_c_send_add(nil, add.selector.cSelector, 1, 2) == 0)
+    #expect(dp_test_c_send_add(nil, add.selector.rawValue, 1, 2) == 0)
   }
 
   @Test func unrecognizedFromCTrapsWithTheCocoaMessage() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let obj = RuntimeObject()
-      dp_test_c_send_void(obj.cObject, Selector("noSuchMethod:").cSelector)
+      dp_test_c_send_void(obj.rawValue, Selector("noSuchMethod:").rawValue)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("-[Object noSuchMethod:]: unrecognized selector sent to instance 0x"))
@@ -134,7 +134,7 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   @Test func unrecognizedStructReturnFromCStillNamesTheReceiver() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let proxy = ForwardingProxy()
-      _ = dp_test_c_send_big(proxy.cObject, Selector("bigValue").cSelector)
+      _ = dp_test_c_send_big(proxy.rawValue, Selector("bigValue").rawValue)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(
@@ -152,7 +152,7 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
         }
       }
       let proxy = Refusing()
-      dp_test_c_send_void(proxy.cObject, Selector("ping").cSelector)
+      dp_test_c_send_void(proxy.rawValue, Selector("ping").rawValue)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("refused by test"))

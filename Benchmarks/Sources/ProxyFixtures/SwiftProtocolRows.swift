@@ -68,7 +68,7 @@ public enum SwiftRowKind: String, CaseIterable, Sendable {
   /// A C loop calling N `@convention(c)` functions, each calling one delegate's Swift
   /// method (found from `self`, unretained): the limit for C calling Swift.
   case cToSwiftDirect = "c_to_swift_direct"
-  /// The C caller loop calling a @Delegate multicast's `imp(for:)` with its `cObject`:
+  /// The C caller loop calling a @Delegate multicast's `imp(for:)` with its `rawValue`:
   /// the C route replays into each weak member's static C entry into Swift
   /// (last-responder policy).
   case cToSwiftProxy = "c_to_swift_proxy"
@@ -291,9 +291,9 @@ enum CToSwiftRows {
       for l in listeners { try! proxy.add(l) }
       let imp = try! signature == .qd ? proxy.imp(for: \.valueScale) : proxy.imp(for: \.observe)
       let selector = signature == .qd ? proxy.selector(for: \.valueScale) : proxy.selector(for: \.observe)
-      let code = UnsafeRawPointer(imp.address)
-      let receiver = UnsafeMutableRawPointer(try! proxy.cObject)
-      let sel = UnsafeRawPointer(selector.cSelector)
+      let code = imp.unsafeCast(to: UnsafeRawPointer.self)
+      let receiver = UnsafeMutableRawPointer(try! proxy.rawValue)
+      let sel = UnsafeRawPointer(selector.rawValue)
       let run: (Int) -> UInt64 = { n in
         bs_set_object_argument(subjectPointer)
         return bs_caller_loop(sig, code, receiver, sel, UInt64(n))
