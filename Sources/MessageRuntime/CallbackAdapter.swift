@@ -286,7 +286,7 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   /// How many adapters were released in this process (each leaves a small record, and a
   /// closure for `.libffi`/`.bound`, so that a late call traps instead of reading freed
   /// memory).
-  public static var releasedCount: Int { Int(dp_callback_released_count()) }
+  package static var releasedCount: Int { Int(dp_callback_released_count()) }
 
   public var description: String {
     "<CallbackAdapter \(callback.encoding), \(contextPosition) → \(selector.name) \(messageSignature.encoding), \(path)>"

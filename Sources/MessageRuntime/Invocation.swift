@@ -5,7 +5,7 @@ internal import CFFIShim
 /// elsewhere.
 ///
 /// Argument indices count the message's own arguments from 0, as everywhere in this
-/// package (``MessageSnapshot``, ``SwiftEntrySlot``, ``CallbackContext``): in
+/// package (DelegateProxy's `MessageSnapshot` and `DelegateCFrame`, ``CallbackContext``): in
 /// `tableView:heightForRow:`, argument 0 is the table view and 1 the row. The target
 /// (`self`) and the selector (`_cmd`), which Objective-C's `NSInvocation` numbers 0 and
 /// 1, have accessors of their own: ``target`` and ``selector``. (``MethodSignature``'s
@@ -90,7 +90,7 @@ public final class Invocation: CustomStringConvertible {
   // MARK: Target and selector
 
   /// The receiver (argument 0), as C sees it (`dp_id`); nil for none.
-  public var targetHandle: OpaquePointer? {
+  package var targetHandle: OpaquePointer? {
     get { arguments[0]!.load(as: OpaquePointer?.self) }
     set {
       arguments[0]!.storeBytes(of: newValue, as: OpaquePointer?.self)

@@ -51,7 +51,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// freed, with that handle. Code that keeps the raw handle (a route target) removes it
   /// here. Returns a token for ``removeDeallocationHandler(_:)``.
   @discardableResult
-  public func addDeallocationHandler(_ handler: @escaping @Sendable (OpaquePointer) -> Void)
+  package func addDeallocationHandler(_ handler: @escaping @Sendable (OpaquePointer) -> Void)
     -> UInt64
   {
     own.withLock { s in
@@ -62,7 +62,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   }
 
   /// Removes a handler registered with ``addDeallocationHandler(_:)``.
-  public func removeDeallocationHandler(_ token: UInt64) {
+  package func removeDeallocationHandler(_ token: UInt64) {
     _ = own.withLock { $0.deallocationHandlers.removeValue(forKey: token) }
   }
 
