@@ -35,7 +35,7 @@ extension DelegateMulticast {
 
   /// The C handle C code passes as `self`, a `dp_id` (`OpaquePointer` in Swift, so it
   /// passes to C functions declared with `dp_runtime.h`'s types as it is): the
-  /// ``runtimeProxy``'s ``MessageRuntime/RuntimeObject/rawValue``.
+  /// ``runtimeProxy``'s `RuntimeObject.rawValue`.
   ///
   /// Valid while the multicast lives (the multicast keeps its runtime proxy); it keeps
   /// nothing alive, so whoever hands it to C keeps the multicast for as long as C may use
