@@ -15,7 +15,9 @@ final class LoggingProxy: ForwardingProxy, @unchecked Sendable {
   override func forwardInvocation(_ invocation: Invocation) throws {
     print("   [proxy] forwardInvocation: \(invocation)")
     try invocation.invoke(target: target)
-    print("   [proxy] result: \(invocation.returnBytes.count == 8 ? "\(try invocation.returnValue(as: Double.self))" : "-")")
+    print(
+      "   [proxy] result: \(invocation.returnBytes.count == 8 ? "\(try invocation.returnValue(as: Double.self))" : "-")"
+    )
   }
 }
 
@@ -38,7 +40,9 @@ func runtimeTour() throws {
   // 3. The same message through a forwarding proxy.
   let proxy = LoggingProxy(target: device)
   print("3. through a proxy that has no methods of its own:")
-  print("   proxy responds to convert: \(proxy.responds(to: convert.selector)), to explode: \(proxy.responds(to: "explode"))")
+  print(
+    "   proxy responds to convert: \(proxy.responds(to: convert.selector)), to explode: \(proxy.responds(to: "explode"))"
+  )
   let viaProxy = try convert.send(to: proxy, 37)
   print("   Swift got \(viaProxy)")
 
@@ -48,16 +52,18 @@ func runtimeTour() throws {
   let values: [Double] = [-40, 0]
   values.withUnsafeBufferPointer { buffer in
     cdemo_run_conversions(
-      imp.unsafeCast(to: cdemo_convert_fn.self), proxy.cObject, convert.selector.cSelector,
+      imp.unsafeCast(to: cdemo_convert_fn.self), proxy.rawValue, convert.selector.rawValue,
       buffer.baseAddress, Int32(buffer.count))
   }
-  print("   C sends convert:20 with DP_MSG_SEND → \(cdemo_send_convert(proxy.cObject, 20))")
+  print("   C sends convert:20 with DP_MSG_SEND → \(cdemo_send_convert(proxy.rawValue, 20))")
 
   // 5. An invocation built by hand, inspected, retargeted.
   let invocation = Invocation(signature: convert.signature, selector: convert.selector)
-  try invocation.setArgument(25.0, at: 2)
+  try invocation.setArgument(25.0, at: 0)
   try invocation.invoke(target: device)
-  print("5. Invocation \(invocation.signature): convert:25 on the device → \(try invocation.returnValue(as: Double.self))")
+  print(
+    "5. Invocation \(invocation.signature): convert:25 on the device → \(try invocation.returnValue(as: Double.self))"
+  )
   do {
     try Message<Void>("explode").send(to: proxy)
   } catch {

@@ -95,7 +95,7 @@ final class DelegateCMethod: @unchecked Sendable {
     isOptional = !description.isRequired
     let parameters = description.parameters.map(\.type)
     let slots = signature.entryArgumentSlots ?? []
-    let argumentSlots = parameters.indices.map { i in slots.filter { $0.argument == i + 2 } }
+    let argumentSlots = parameters.indices.map { i in slots.filter { $0.argument == i } }
     let resultSlots = signature.entryResultSlots ?? []
     directArguments = parameters.indices.map { i in
       DelegateCMethod.directOffset(
@@ -132,7 +132,7 @@ final class DelegateCMethod: @unchecked Sendable {
     if let invocation = frame.invocation {
       return invocation._withUnsafeGuaranteedRef { inv in
         // The index is in range: the signature was built from these parameters.
-        try! inv.withUnsafeArgument(at: index + 2) { type.readC(from: $0.baseAddress!, as: T.self) }
+        try! inv.withUnsafeArgument(at: index) { type.readC(from: $0.baseAddress!, as: T.self) }
       }
     }
     // Register slots hold at most 32 bytes of one argument (AArch64: a 4-double HFA).

@@ -58,7 +58,7 @@ public final class DelegateEntry: Sendable, CustomStringConvertible {
     implemented = Lock(DelegateEntry.implementedMethods(of: delegate))
     weakDelegate = delegate
     strongDelegate = retention == .strong ? delegate : nil
-    handle = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(delegate.cObject)))
+    handle = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(delegate.rawValue)))
   }
 
   /// The delegate, or nil once it has been deallocated (a weak record only).

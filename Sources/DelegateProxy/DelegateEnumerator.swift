@@ -54,7 +54,7 @@ extension MulticastProxy {
     -> DelegateEnumerator
   {
     let table = currentTable
-    let entries = selector.map { table.route(for: $0).responders } ?? table.members
+    let entries = selector.map { table.list(for: $0).responders } ?? table.members
     return DelegateEnumerator(entries: entries, ofClass: ofClass, selector: selector)
   }
 }

@@ -7,15 +7,15 @@ import MessageRuntime
 /// let proxy = SensorDelegateMulticast()
 /// try proxy.add(display)                                   // plain Swift classes
 /// c_library_set_reading_callback(                          // a C library's one slot
-///   try proxy.imp(for: \.sensorDidRead).cFunction, try proxy.cObject,
-///   proxy.selector(for: \.sensorDidRead).cSelector)
+///   try proxy.imp(for: \.sensorDidRead).rawValue, try proxy.rawValue,
+///   proxy.selector(for: \.sensorDidRead).rawValue)
 /// ```
 /// ```c
 /// // C: calls it as any IMP; a Swift object travels as void *, a struct by value
 /// ((void (*)(dp_id, dp_sel, void *, struct reading))imp)(self, cmd, sensor, r);
 /// ```
 ///
-/// Behind `cObject` is ``runtimeProxy``, a ``MulticastProxy`` the multicast keeps in step
+/// Behind ``rawValue`` is ``runtimeProxy``, a ``MulticastProxy`` the multicast keeps in step
 /// with itself (its protocol, policies and members in order). Each member appears there as
 /// an adapter whose methods are C functions into Swift, so the proxy's C routes call
 /// Swift code with a plain C call: for a method of C scalars, pointers and class
@@ -37,9 +37,15 @@ extension DelegateMulticast {
     get throws(DelegateProxyError) { try cFace().proxy }
   }
 
-  /// The handle C passes as `self` (`dp_id`). Valid while the multicast lives.
-  public final var cObject: OpaquePointer {
-    get throws(DelegateProxyError) { try cFace().proxy.cObject }
+  /// The C handle C code passes as `self`, a `dp_id` (`OpaquePointer` in Swift, so it
+  /// passes to C functions declared with `dp_runtime.h`'s types as it is): the
+  /// ``runtimeProxy``'s `RuntimeObject.rawValue`.
+  ///
+  /// Valid while the multicast lives (the multicast keeps its runtime proxy); it keeps
+  /// nothing alive, so whoever hands it to C keeps the multicast for as long as C may use
+  /// it.
+  public final var rawValue: OpaquePointer {
+    get throws(DelegateProxyError) { try cFace().proxy.rawValue }
   }
 
   /// The selector of the method `message` names (`_cmd` for C callers).
@@ -49,7 +55,7 @@ extension DelegateMulticast {
     protocolDescription.methods[index(of: message)].selector
   }
 
-  /// The implementation C calls for `message` with ``cObject`` as `self`
+  /// The implementation C calls for `message` with ``rawValue`` as `self`
   /// (`methodForSelector:`): a real C function pointer that reaches every delegate under
   /// the method's policy. Look it up again after changing membership or policies.
   public final func imp<Arguments, Result>(for message: MessageKey<Arguments, Result>) throws -> IMP

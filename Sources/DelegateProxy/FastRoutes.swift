@@ -1,9 +1,9 @@
 import MessageRuntime
 
 /// The fast path: a proxy's selectors served by C routes (register replay or libffi),
-/// with no Swift code, lock or allocation per message. A route is built from the
-/// responder table whenever it is rebuilt, for each selector where a direct call of every
-/// responder gives exactly what `forwardInvocation(_:)` would:
+/// with no Swift code, lock or allocation per message. A route is built from a selector's
+/// responder list whenever the responder table is rebuilt, for each selector where a
+/// direct call of every responder gives exactly what `forwardInvocation(_:)` would:
 ///
 /// - the signature is known and the policy has a C rule (`lastResponder`; `firstResponder`;
 ///   the built-in `allTrue`, `anyTrue`, `firstNonNil` reducers), allowed for the result
@@ -16,34 +16,39 @@ import MessageRuntime
 /// targets have all been removed or deallocated since the route was built. Both paths share each member's removed
 /// flag (``DelegateEntry/membership``), so a removal stops them at the same moment.
 extension MulticastProxy {
-  /// The route rule for `route`, or nil when it must stay on the general path.
-  static func routeCombine(for route: Route) -> RouteCombine? {
-    guard let signature = route.signature, !route.responders.isEmpty, !route.hasObservers else {
+  /// The route rule for a selector's responder list, or nil when the selector must stay
+  /// on the general path.
+  static func routeCombine(for list: ResponderList) -> RouteCombine? {
+    guard let signature = list.signature, !list.responders.isEmpty, !list.hasObservers else {
       return nil
     }
-    if route.responders.contains(where: { $0.queue != nil || $0.isForwarder }) { return nil }
+    if list.responders.contains(where: { $0.queue != nil || $0.isForwarder }) { return nil }
     let combine: RouteCombine?
-    switch route.policy {
+    switch list.policy {
     case .lastResponder: combine = .last
     case .firstResponder: combine = signature.returnsVoid ? .last : .first
     case .reduce(let reducer):
       combine = signature.returnsVoid ? .last : reducer.routeCombine
     }
-    guard let combine, RuntimeObject.routePath(for: signature, combine: combine) != nil else { return nil }
+    guard let combine, RuntimeObject.routePath(for: signature, combine: combine) != nil else {
+      return nil
+    }
     return combine
   }
 
   /// Installs a route for every eligible selector of `table` and removes the routes of
   /// `previous` selectors that are no longer eligible. Returns the routed selectors.
   /// Called under the proxy's lock; calls no delegate.
-  func installRoutes(from table: ResponderTable, replacing previous: Set<Selector>) -> Set<Selector> {
+  func installRoutes(from table: ResponderTable, replacing previous: Set<Selector>) -> Set<Selector>
+  {
     var routed: Set<Selector> = []
-    for (selector, route) in table.routes {
-      guard let combine = MulticastProxy.routeCombine(for: route), let signature = route.signature else {
+    for (selector, list) in table.lists {
+      guard let combine = MulticastProxy.routeCombine(for: list), let signature = list.signature
+      else {
         continue
       }
       var targets: [RouteTarget] = []
-      for entry in route.responders where !entry.isRemoved {
+      for entry in list.responders where !entry.isRemoved {
         guard let delegate = entry.delegate else { continue }  // dead: compacted later
         targets.append(RouteTarget(delegate, membership: entry.membership))
       }

@@ -23,7 +23,7 @@ extension MulticastProxy {
   /// asynchronous aggregation — goes through here; the policy and `gathering` decide
   /// what happens to return values.
   ///
-  /// - Responders are the route's records in order (a snapshot). Each is skipped if it
+  /// - Responders are the responder list's records in order (a snapshot). Each is skipped if it
   ///   was removed (checked right before the call) or its delegate is gone.
   /// - A delegate with a queue gets a copy of the invocation (arguments retained, C
   ///   strings copied, structs and pointers in the copy's frame), asynchronously.
@@ -34,28 +34,30 @@ extension MulticastProxy {
   ///   responder's value (queued ones included, later) is recorded instead.
   ///
   /// Runs inside a read section (`Quiescence.readSection`), which `remove` waits out.
-  func deliver(_ invocation: Invocation, route: Route, silentWhenEmpty: Bool, gathering: Gathering?)
+  func deliver(
+    _ invocation: Invocation, list: ResponderList, silentWhenEmpty: Bool, gathering: Gathering?
+  )
     throws
   {
-    let selector = route.selector
+    let selector = list.selector
     let signature = invocation.signature
     let returnsValue = !signature.returnsVoid
     let proxyHandle = invocation.targetHandle
     defer { invocation.targetHandle = proxyHandle }
 
-    if !route.before.isEmpty { notify(route.before, invocation, .before) }
+    if !list.before.isEmpty { notify(list.before, invocation, .before) }
     if returnsValue {
       // A C caller's result buffer holds garbage; no responder means zero.
       invocation.withUnsafeReturnValue { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
-    let policy = route.policy
+    let policy = list.policy
     let reducer = gathering == nil && returnsValue ? policy.reducer : nil
     let firstOnly = gathering == nil && returnsValue && policy.stopsAtFirstValue
     var values: [ReturnValue] = []
     var reached = 0
 
-    for (position, entry) in route.responders.enumerated() {
+    for (position, entry) in list.responders.enumerated() {
       guard let delegate = entry.delegate else {
         needsCompaction.store(true, ordering: .relaxed)
         continue
@@ -90,13 +92,13 @@ extension MulticastProxy {
         try reducer.reduce(values, returning: signature.returnType).bytes)
     }
     if reached == 0, gathering == nil, case .lastResponder = policy, !silentWhenEmpty,
-      !route.hasObservers
+      !list.hasObservers
     {
       throw doesNotRecognize(selector)
     }
-    if !route.after.isEmpty {
+    if !list.after.isEmpty {
       invocation.targetHandle = proxyHandle
-      notify(route.after, invocation, .after)
+      notify(list.after, invocation, .after)
     }
   }
 

@@ -51,7 +51,9 @@ public final class MessageObservation: Sendable {
   /// When the observer is called.
   public var phase: ObservationPhase { observer.phase }
 
-  init(observer: MessageObserver, selector: Selector, unregister: @escaping @Sendable (UInt64) -> Void) {
+  init(
+    observer: MessageObserver, selector: Selector, unregister: @escaping @Sendable (UInt64) -> Void
+  ) {
     self.observer = observer
     self.selector = selector
     self.unregister = unregister
@@ -104,11 +106,11 @@ extension MulticastProxy {
     let signature = message.signature
     return observe(message.selector, phase) { snapshot in
       guard snapshot.signature === signature else { return }
-      var position = 0
+      var index = 0
       func next<T: MessageArgument>(_: T.Type) -> T {
-        defer { position += 1 }
+        defer { index += 1 }
         // The signature is the message's own, so the types match.
-        return try! snapshot.argument(position, as: T.self)
+        return try! snapshot.argument(at: index, as: T.self)
       }
       handler(repeat next((each A).self))
     }

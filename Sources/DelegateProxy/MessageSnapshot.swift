@@ -4,8 +4,9 @@ import MessageRuntime
 /// and to send to another thread (objects are retained, C strings copied, structs and
 /// pointers travel as bytes). After delivery it also holds the return value.
 ///
-/// Positions count the message's own arguments from 0 (`_cmd` and `self` are not
-/// included): for `tableView:didSelectRow:`, position 0 is the table view.
+/// Argument indices count the message's own arguments from 0 (`self` and `_cmd` are not
+/// numbered), as ``Invocation``'s do: for `tableView:didSelectRow:`, argument 0 is the
+/// table view.
 public struct MessageSnapshot: Sendable, CustomStringConvertible {
   /// The message's selector.
   public let selector: Selector
@@ -25,19 +26,22 @@ public struct MessageSnapshot: Sendable, CustomStringConvertible {
   /// The message's signature.
   public var signature: MethodSignature { invocation.signature }
 
-  /// How many arguments the message has (without `self` and `_cmd`).
+  /// How many arguments the message has (without `self` and `_cmd`): valid indices are
+  /// `0..<count`.
   public var count: Int { signature.numberOfArguments - 2 }
 
-  /// The argument at `position` as `T` (checked against the signature).
-  public func argument<T: MessageArgument>(_ position: Int, as _: T.Type = T.self)
+  /// The message's argument at `index` (0 is its first argument, after `self` and `_cmd`)
+  /// as `T` (checked against the signature).
+  public func argument<T: MessageArgument>(at index: Int, as _: T.Type = T.self)
     throws(RuntimeError) -> T
   {
-    try invocation.argument(at: position + 2, as: T.self)
+    try invocation.argument(at: index, as: T.self)
   }
 
-  /// The bytes of the argument at `position`.
-  public func argumentBytes(_ position: Int) throws(RuntimeError) -> [UInt8] {
-    try invocation.argumentBytes(at: position + 2)
+  /// The bytes of the message's argument at `index` (0 is its first argument, after
+  /// `self` and `_cmd`).
+  public func argumentBytes(at index: Int) throws(RuntimeError) -> [UInt8] {
+    try invocation.argumentBytes(at: index)
   }
 
   /// The value the message returned, after delivery of a value-returning message

@@ -102,7 +102,7 @@ extension MulticastProxy {
 
   /// How a proxy is named in a cycle: its class and handle.
   var cycleName: String {
-    "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(cObject))), radix: 16))>"
+    "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(rawValue))), radix: 16))>"
   }
 
   private func insertEntry(
@@ -128,7 +128,7 @@ extension MulticastProxy {
       if let conflict = protocolConflict(sel, sig, entry.delegateClass.name, in: s) {
         return conflict
       }
-      for other in s.table.route(for: sel).responders
+      for other in s.table.list(for: sel).responders
       where !other.isForwarder && !other.isRemoved && other.isAlive {
         if let existing = other.methods[sel],
           let conflict = Self.signatureConflict(

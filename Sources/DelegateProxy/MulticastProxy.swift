@@ -161,7 +161,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// The policy in force for `selector`.
   public func policy(for selector: Selector) -> ReturnPolicy {
-    currentTable.route(for: selector).policy
+    currentTable.list(for: selector).policy
   }
 
   /// Whether a message no delegate answers is dropped instead of raising an
@@ -258,12 +258,12 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// How many live delegates implement `selector` (`countForSelector:`).
   public func count(respondingTo selector: Selector) -> Int {
-    currentTable.route(for: selector).responders.count { responds($0, to: selector) }
+    currentTable.list(for: selector).responders.count { responds($0, to: selector) }
   }
 
   /// Whether some live delegate implements `selector` (`hasDelegateThatRespondsToSelector:`).
   public func hasDelegate(respondingTo selector: Selector) -> Bool {
-    currentTable.route(for: selector).responders.contains { responds($0, to: selector) }
+    currentTable.list(for: selector).responders.contains { responds($0, to: selector) }
   }
 
   /// Whether `delegate` is a live member.
@@ -324,9 +324,9 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     -> MethodSignature?
   {
     if let own = super.methodSignature(for: selector) { return own }
-    let route = table.route(for: selector)
-    if let signature = route.signature { return signature }
-    for f in route.responders where responds(f, to: selector) {
+    let list = table.list(for: selector)
+    if let signature = list.signature { return signature }
+    for f in list.responders where responds(f, to: selector) {
       if let signature = f.delegate?.methodSignature(for: selector) { return signature }
     }
     return nil
@@ -335,9 +335,9 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// True when a live delegate implements `selector`, when the proxy has a method of its
   /// own for it, or when it is a void method with a known signature that has observers.
   public override func responds(to selector: Selector) -> Bool {
-    let route = currentTable.route(for: selector)
-    if route.responders.contains(where: { responds($0, to: selector) }) { return true }
-    if route.hasObservers, let sig = route.signature, sig.returnsVoid { return true }
+    let list = currentTable.list(for: selector)
+    if list.responders.contains(where: { responds($0, to: selector) }) { return true }
+    if list.hasObservers, let sig = list.signature, sig.returnsVoid { return true }
     return ownResponds(to: selector)
   }
 
@@ -357,15 +357,15 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   }
 
   /// Delivers a message to the responders under the selector's policy (see
-  /// `deliver(_:route:silentWhenEmpty:gathering:)`).
+  /// `deliver(_:list:silentWhenEmpty:gathering:)`).
   public override func forwardInvocation(_ invocation: Invocation) throws {
     guard let selector = invocation.selector else {
       throw RuntimeError.invocationIncomplete("the selector is not set")
     }
     let table = currentTable
-    let route = table.route(for: selector)
+    let list = table.list(for: selector)
     try Quiescence.readSection { () throws -> Void in
-      try deliver(invocation, route: route, silentWhenEmpty: table.silentWhenEmpty, gathering: nil)
+      try deliver(invocation, list: list, silentWhenEmpty: table.silentWhenEmpty, gathering: nil)
     }
     compactIfNeeded()
   }

@@ -87,13 +87,13 @@ extension MulticastProxy {
   /// the policy in force, observers, and the outcome of a send.
   public func report(for selector: Selector) -> SelectorReport {
     let table = currentTable
-    let route = table.route(for: selector)
+    let list = table.list(for: selector)
     return SelectorReport(
       selector: selector,
-      responders: route.responders.filter { !$0.isForwarder || responds($0, to: selector) },
-      signature: methodSignature(for: selector), signatureSource: route.signatureSource,
-      policy: route.policy, policyIsOverride: route.policyIsOverride,
-      observerCount: (route.before.count { $0.isActive }, route.after.count { $0.isActive }),
+      responders: list.responders.filter { !$0.isForwarder || responds($0, to: selector) },
+      signature: methodSignature(for: selector), signatureSource: list.signatureSource,
+      policy: list.policy, policyIsOverride: list.policyIsOverride,
+      observerCount: (list.before.count { $0.isActive }, list.after.count { $0.isActive }),
       respondsTo: responds(to: selector), silentWhenEmpty: table.silentWhenEmpty,
       members: table.members.filter { !$0.isRemoved })
   }
@@ -103,13 +103,13 @@ extension MulticastProxy {
     let table = currentTable
     let members = table.members.filter { !$0.isRemoved }
     var lines = [
-      "<\(runtimeClass.name) \(cObject): \(members.count) member(s), default policy \(table.defaultPolicy)"
+      "<\(runtimeClass.name) \(rawValue): \(members.count) member(s), default policy \(table.defaultPolicy)"
         + (table.silentWhenEmpty ? ", silent when empty" : "")
         + (table.protocolDescription.map { ", protocol <\($0.name)>" } ?? "")
         + ", generation \(table.generation)"
     ]
     for (i, m) in members.enumerated() { lines.append("  \(i). \(m)") }
-    let overrides = table.routes.values.filter(\.policyIsOverride).sorted {
+    let overrides = table.lists.values.filter(\.policyIsOverride).sorted {
       $0.selector.name < $1.selector.name
     }
     for r in overrides { lines.append("  policy for \(r.selector.name) → \(r.policy)") }

@@ -114,8 +114,8 @@ extension MulticastProxy {
       throw RuntimeError.invocationIncomplete("the selector is not set")
     }
     let table = currentTable
-    let route = table.route(for: selector)
-    if let expected = route.signature, expected !== invocation.signature {
+    let list = table.list(for: selector)
+    if let expected = list.signature, expected !== invocation.signature {
       throw RuntimeError.signatureMismatch(
         selector: selector, expected: expected.encoding, found: invocation.signature.encoding)
     }
@@ -123,7 +123,7 @@ extension MulticastProxy {
     gathering.group.enter()  // held until the calls on this thread are done
     do {
       try Quiescence.readSection { () throws -> Void in
-        try deliver(invocation, route: route, silentWhenEmpty: true, gathering: gathering)
+        try deliver(invocation, list: list, silentWhenEmpty: true, gathering: gathering)
       }
     } catch {
       gathering.group.leave()
@@ -140,7 +140,7 @@ extension MulticastProxy {
   ) throws(RuntimeError) -> Invocation {
     let invocation = Invocation(signature: message.signature, selector: message.selector)
     invocation.target = self
-    var index = 2
+    var index = 0
     for argument in repeat each arguments {
       try invocation.setArgument(argument, at: index)
       index += 1

@@ -1,6 +1,6 @@
 import MessageRuntime
 
-/// Where a route's signature came from.
+/// Where a selector's signature came from (the signature its responder list uses).
 public enum SignatureSource: Sendable, CustomStringConvertible {
   /// The first delegate (in order) that implements the selector.
   case delegate(className: String)
@@ -22,9 +22,11 @@ public enum SignatureSource: Sendable, CustomStringConvertible {
   }
 }
 
-/// One selector's entry in a ``ResponderTable``: the delegates that implement it, in
-/// order, the signature messages to it have, the policy in force and its observers.
-struct Route: Sendable {
+/// One selector's responder list in a ``ResponderTable``: the delegates that implement it,
+/// in order, the signature messages to it have, the policy in force and its observers.
+/// (A *route* is something else: the C dispatch MessageRuntime installs for a selector,
+/// built from a responder list; see FastRoutes.swift.)
+struct ResponderList: Sendable {
   let selector: Selector
   /// Records that implement the selector, in membership order. Forwarders (which are
   /// asked at each message) are interleaved in their place.
@@ -56,7 +58,8 @@ final class ResponderTable: Sendable {
   let members: [DelegateEntry]
   /// The records whose answers are dynamic (forwarding proxies).
   let forwarders: [DelegateEntry]
-  let routes: [Selector: Route]
+  /// Each selector's responder list.
+  let lists: [Selector: ResponderList]
   let defaultPolicy: ReturnPolicy
   let silentWhenEmpty: Bool
   let protocolDescription: RuntimeProtocol?
@@ -66,7 +69,7 @@ final class ResponderTable: Sendable {
     self.generation = generation
     members = []
     forwarders = []
-    routes = [:]
+    lists = [:]
     self.defaultPolicy = defaultPolicy
     self.silentWhenEmpty = silentWhenEmpty
     protocolDescription = nil
@@ -95,22 +98,22 @@ final class ResponderTable: Sendable {
     selectors.formUnion(observers.keys)
     selectors.formUnion(declared.keys)
 
-    var lists: [Selector: [DelegateEntry]] = [:]
+    var respondersOf: [Selector: [DelegateEntry]] = [:]
     var firstSignature: [Selector: (MethodSignature, String)] = [:]
     for (entry, methods) in zip(members, methodsOf) {
       if entry.isForwarder {
-        for s in selectors { lists[s, default: []].append(entry) }
+        for s in selectors { respondersOf[s, default: []].append(entry) }
         continue
       }
       for (s, signature) in methods {
-        lists[s, default: []].append(entry)
+        respondersOf[s, default: []].append(entry)
         if firstSignature[s] == nil { firstSignature[s] = (signature, entry.delegateClass.name) }
       }
     }
     var requirementFor: [Selector: MethodSignature] = [:]
     for r in requirements { requirementFor[r.selector] = r.signature }
 
-    var built: [Selector: Route] = [:]
+    var built: [Selector: ResponderList] = [:]
     built.reserveCapacity(selectors.count)
     for s in selectors {
       let signature: MethodSignature?
@@ -125,19 +128,19 @@ final class ResponderTable: Sendable {
         (signature, source) = (nil, .none)
       }
       let all = observers[s] ?? []
-      built[s] = Route(
-        selector: s, responders: lists[s] ?? [], signature: signature, signatureSource: source,
+      built[s] = ResponderList(
+        selector: s, responders: respondersOf[s] ?? [], signature: signature, signatureSource: source,
         policy: overrides[s] ?? defaultPolicy, policyIsOverride: overrides[s] != nil,
         before: all.filter { $0.phase == .before }, after: all.filter { $0.phase == .after })
     }
-    routes = built
+    lists = built
   }
 
-  /// The route for `selector`; a selector no member implements goes to the forwarders
-  /// only (usually none).
-  func route(for selector: Selector) -> Route {
-    if let r = routes[selector] { return r }
-    return Route(
+  /// The responder list for `selector`; a selector no member implements goes to the
+  /// forwarders only (usually none).
+  func list(for selector: Selector) -> ResponderList {
+    if let l = lists[selector] { return l }
+    return ResponderList(
       selector: selector, responders: forwarders, signature: nil, signatureSource: .none,
       policy: defaultPolicy, policyIsOverride: false, before: [], after: [])
   }

@@ -38,8 +38,8 @@ public struct ReturnValue: Sendable, CustomStringConvertible {
     let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt.self) }
     guard let handle = OpaquePointer(bitPattern: word) else { return nil }
     switch type.unqualified {
-    case .object, .block: return RuntimeObject.object(forHandle: handle)
-    case .classObject: return RuntimeClass.class(forHandle: handle)
+    case .object, .block: return RuntimeObject.object(rawValue: handle)
+    case .classObject: return RuntimeClass.class(rawValue: handle)
     default: return nil
     }
   }

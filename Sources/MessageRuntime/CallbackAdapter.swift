@@ -68,7 +68,10 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   public let receiver: RuntimeObject
   /// Which machinery serves calls.
   public let path: CallbackPath
-  /// The function pointer to give the library, of exactly the callback's signature.
+  /// The function pointer to give the library, of exactly the callback's signature, as a
+  /// code address; ``function(as:)`` gives it the library's own function type. Valid
+  /// while this adapter lives (a static entry is valid for the process, a trampoline is
+  /// freed with the adapter): keep the adapter for as long as the library may call it.
   public let function: UnsafeRawPointer
   /// The C record behind ``context``, shared by the adapters made with
   /// `sharingContextWith:`.
@@ -79,7 +82,9 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   /// The context pointer to register with the library beside ``function`` (nil for
   /// callbacks with no context). It identifies the receiver and, with the function
   /// pointer, the message; its memory is the package's. Adapters made with
-  /// `sharingContextWith:` have the same context.
+  /// `sharingContextWith:` have the same context. A `void *` in C, so it passes to the
+  /// library's registration function as it is; valid while this adapter (or another
+  /// adapter sharing it) lives.
   public var context: UnsafeMutableRawPointer? {
     contextPosition == .none ? nil : UnsafeMutableRawPointer(record.raw)
   }
@@ -281,7 +286,7 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   /// How many adapters were released in this process (each leaves a small record, and a
   /// closure for `.libffi`/`.bound`, so that a late call traps instead of reading freed
   /// memory).
-  public static var releasedCount: Int { Int(dp_callback_released_count()) }
+  package static var releasedCount: Int { Int(dp_callback_released_count()) }
 
   public var description: String {
     "<CallbackAdapter \(callback.encoding), \(contextPosition) → \(selector.name) \(messageSignature.encoding), \(path)>"
@@ -382,7 +387,7 @@ final class CallbackRecord: @unchecked Sendable {
 
   init(receiver: RuntimeObject) {
     self.receiver = receiver
-    raw = dp_callback_create(receiver.cObject)!
+    raw = dp_callback_create(receiver.rawValue)!
   }
 
   /// The next free slot, or nil when every slot is taken (slots are not reused: a

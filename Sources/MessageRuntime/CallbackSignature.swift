@@ -69,7 +69,8 @@ public enum CallbackContext: Sendable, Hashable, CustomStringConvertible {
   case first
   /// The last argument (libcurl's `CURLOPT_WRITEFUNCTION`, GLib's `user_data`).
   case last
-  /// The argument at this index (0 is the first).
+  /// The argument at this index: 0 is the callback's first argument (a C callback has no
+  /// `self` or `_cmd`, so this counts as ``Invocation``'s indices do).
   case argument(Int)
   /// No context argument (`signal`, `atexit`, a `qsort` comparator): the adapter binds a
   /// trampoline of its own (a libffi closure) to the message.

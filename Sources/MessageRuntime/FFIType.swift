@@ -43,11 +43,14 @@ enum FFIType {
   /// members, such as `(?=Dq)`: the ABI returns it in memory, but libffi returns every
   /// 16-byte aggregate with a `long double` in it in rax:rdx, and no libffi type describes
   /// a 16-byte result in memory. (As an argument it travels in memory and is fine.)
-  static func returnType(for type: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<ffi_type> {
+  static func returnType(for type: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<
+    ffi_type
+  > {
     let built = try self.type(for: type)
     #if arch(x86_64)
       let t = type.unqualified
-      if scalarCode(t) == nil, let layout = try? t.layout(), layout.size == 16, layout.alignment == 16,
+      if scalarCode(t) == nil, let layout = try? t.layout(), layout.size == 16,
+        layout.alignment == 16,
         built != dp_ffi_scalar_type(CChar(UInt8(ascii: "D")))
       {
         throw .invalidSignature(
@@ -85,7 +88,9 @@ enum FFIType {
     return CChar(code.asciiValue!)
   }
 
-  private static func aggregate(_ t: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<ffi_type> {
+  private static func aggregate(_ t: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<
+    ffi_type
+  > {
     #if arch(x86_64)
       // A struct or union that is one `long double` (`{?=D}`, `(?=D)`) travels exactly
       // as a `long double`: in memory as an argument, in x87 st(0) as a result. libffi
@@ -132,7 +137,9 @@ enum FFIType {
   /// in an integer register) or only floating-point data (a vector register). A struct
   /// of alignment-sized slots, each an integer unless every member covering it is
   /// floating point, has exactly that classification.
-  private static func unionStandIn(_ t: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<ffi_type> {
+  private static func unionStandIn(_ t: TypeEncoding) throws(RuntimeError) -> UnsafeMutablePointer<
+    ffi_type
+  > {
     let layout: TypeLayout
     do { layout = try t.layout() } catch { throw .invalidEncoding(error) }
     guard layout.size > 0 else {
@@ -147,7 +154,8 @@ enum FFIType {
       // `aggregate`) is 16-aligned and, by the x87 merge rule, always passed and returned
       // in memory. A struct of `long double`s has that size, alignment and class.
       if layout.alignment == 16, let longDouble = dp_ffi_scalar_type(CChar(UInt8(ascii: "D"))) {
-        let elements = [UnsafeMutablePointer<ffi_type>?](repeating: longDouble, count: layout.size / 16)
+        let elements = [UnsafeMutablePointer<ffi_type>?](
+          repeating: longDouble, count: layout.size / 16)
         return elements.withUnsafeBufferPointer { dp_ffi_struct_create($0.baseAddress, $0.count) }
       }
     #endif
@@ -192,11 +200,15 @@ struct ScalarMap {
     do { return try t.layout() } catch { throw .invalidEncoding(error) }
   }
 
-  private static func flatten(_ t: TypeEncoding, at base: Int, into out: inout [Scalar]) throws(RuntimeError) {
+  private static func flatten(_ t: TypeEncoding, at base: Int, into out: inout [Scalar])
+    throws(RuntimeError)
+  {
     switch t.unqualified {
     case .structure(_, let fields?):
       let offsets = try layout(t).fieldOffsets
-      for (field, offset) in zip(fields, offsets) { try flatten(field, at: base + offset, into: &out) }
+      for (field, offset) in zip(fields, offsets) {
+        try flatten(field, at: base + offset, into: &out)
+      }
     case .union(_, let fields?):
       for field in fields { try flatten(field, at: base, into: &out) }
     case .array(let count, let element):
@@ -249,7 +261,8 @@ struct SplitFFICall: @unchecked Sendable {
       }
       var affected: Set<Int> = []
       for (index, arg) in arguments.enumerated() {
-        guard let classes = RegisterPlan.SysV.classify(arg), let size = try? arg.layout().size else { continue }
+        guard let classes = RegisterPlan.SysV.classify(arg), let size = try? arg.layout().size
+        else { continue }
         let needGP = classes.filter { $0 == .integer }.count
         let needFP = classes.count - needGP
         guard gp + needGP <= 6, fp + needFP <= 8 else { continue }  // on the stack
@@ -286,10 +299,14 @@ struct SplitFFICall: @unchecked Sendable {
   }
 
   /// `ffi_call` through the split interface with the signature's `arguments`.
-  func call(_ imp: IMP, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, result: UnsafeMutableRawPointer) {
-    withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: sourceArgument.count) { split in
+  func call(
+    _ imp: IMP, arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    result: UnsafeMutableRawPointer
+  ) {
+    withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: sourceArgument.count)
+    { split in
       for k in sourceArgument.indices { split[k] = arguments[sourceArgument[k]]! + sourceOffset[k] }
-      dp_ffi_call(cif, imp.cFunction, result, split.baseAddress)
+      dp_ffi_call(cif, imp.rawValue, result, split.baseAddress)
     }
   }
 }

@@ -8,9 +8,10 @@ internal import CFFIShim
 // Sendable: a code address, never written through.
 public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The code address.
-  public let address: UnsafeRawPointer
+  let address: UnsafeRawPointer
 
-  /// Wraps any C function pointer, e.g. a C function defined with the IMP shape.
+  /// Wraps any C function pointer of pointer size, e.g. a C function defined with the
+  /// IMP shape, or a code address a C function returned as `const void *`.
   public init<F>(unsafeFunction function: F) {
     precondition(
       MemoryLayout<F>.size == MemoryLayout<UnsafeRawPointer>.size,
@@ -18,13 +19,27 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
     address = unsafeBitCast(function, to: UnsafeRawPointer.self)
   }
 
-  /// Wraps a code address.
-  public init(address: UnsafeRawPointer) { self.address = address }
+  /// The IMP whose C function pointer (``rawValue``) is `rawValue`: a `dp_imp` received
+  /// from C code (`dp_msg_lookup`'s result, for instance).
+  public init(rawValue: @convention(c) () -> Void) {
+    address = unsafeBitCast(rawValue, to: UnsafeRawPointer.self)
+  }
 
-  init(_ function: dp_imp) { address = unsafeBitCast(function, to: UnsafeRawPointer.self) }
+  /// A placeholder address (never called).
+  init(address: UnsafeRawPointer) { self.address = address }
 
-  /// The pointer as a C function of no particular type, for C APIs.
-  public var cFunction: @convention(c) () -> Void {
+  init(_ function: dp_imp) { self.init(rawValue: function) }
+
+  /// The function pointer as `dp_runtime.h` types it, a `dp_imp` (`void (*)(void)`, what
+  /// `dp_class_add_method` takes and `dp_msg_lookup` returns): it passes to such C
+  /// functions as it is. To call it, cast it to the method's exact C type with
+  /// ``unsafeCast(to:)``.
+  ///
+  /// An IMP is a plain code address and keeps nothing alive. A C function's stays valid
+  /// for the life of the process; one made from a Swift closure (a libffi closure) stays
+  /// valid while the class or object whose method it implements holds it — and while a
+  /// route that calls it does (see the DelegateProxy Misuse article).
+  public var rawValue: @convention(c) () -> Void {
     unsafeBitCast(address, to: (@convention(c) () -> Void).self)
   }
 
@@ -35,6 +50,7 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
     return unsafeBitCast(address, to: F.self)
   }
 
+  /// The code address, for logs.
   public var description: String { "IMP(\(address))" }
 }
 

@@ -4,9 +4,14 @@ internal import CFFIShim
 /// argument and the return value, to be read, changed, invoked, copied and sent
 /// elsewhere.
 ///
-/// Arguments are indexed as in Objective-C: 0 is the target (`self`), 1 the selector
-/// (`_cmd`), the method's own arguments from 2. Values are read and written either as
-/// Swift types (checked against the signature) or as raw bytes.
+/// Argument indices count the message's own arguments from 0, as everywhere in this
+/// package (DelegateProxy's `MessageSnapshot` and `DelegateCFrame`, ``CallbackContext``): in
+/// `tableView:heightForRow:`, argument 0 is the table view and 1 the row. The target
+/// (`self`) and the selector (`_cmd`), which Objective-C's `NSInvocation` numbers 0 and
+/// 1, have accessors of their own: ``target`` and ``selector``. (``MethodSignature``'s
+/// arrays describe the C function, so they list `self` and `_cmd` first: argument `k`'s
+/// type is `signature.argumentTypes[k + 2]`.) Values are read and written either as Swift
+/// types (checked against the signature) or as raw bytes.
 ///
 /// An invocation handed to `forwardInvocation(_:)` views the caller's own argument
 /// storage and is valid only during that call; if the forwarder keeps a reference,
@@ -28,9 +33,10 @@ public final class Invocation: CustomStringConvertible {
   /// The target, kept alive while it is this invocation's target (unlike
   /// `NSInvocation`, whose target dangles unless arguments are retained).
   private var targetObject: RuntimeObject?
-  /// Objects kept alive by `retainArguments()`, by argument index (0 = target).
+  /// Objects kept alive by `retainArguments()`, by C argument index (0 = target, 1 =
+  /// selector, message arguments from 2; the public accessors add 2).
   private var retainedObjects: [Int: AnyObject] = [:]
-  /// C strings copied by `retainArguments()`, by argument index.
+  /// C strings copied by `retainArguments()`, by C argument index.
   private var copiedStrings: [Int: UnsafeMutablePointer<CChar>] = [:]
   /// Whether `retainArguments()` was called (`argumentsRetained`).
   public private(set) var argumentsRetained = false
@@ -84,44 +90,50 @@ public final class Invocation: CustomStringConvertible {
   // MARK: Target and selector
 
   /// The receiver (argument 0), as C sees it (`dp_id`); nil for none.
-  public var targetHandle: OpaquePointer? {
+  package var targetHandle: OpaquePointer? {
     get { arguments[0]!.load(as: OpaquePointer?.self) }
     set {
       arguments[0]!.storeBytes(of: newValue, as: OpaquePointer?.self)
-      targetObject = RuntimeObject.object(forHandle: newValue)
+      targetObject = RuntimeObject.object(rawValue: newValue)
     }
   }
 
   /// The receiver (argument 0) (`target`). The invocation keeps it alive.
   public var target: RuntimeObject? {
-    get { RuntimeObject.object(forHandle: targetHandle) }
-    set { targetHandle = newValue?.cObject }
+    get { RuntimeObject.object(rawValue: targetHandle) }
+    set { targetHandle = newValue?.rawValue }
   }
 
   /// The selector (argument 1) (`selector`).
   public var selector: Selector? {
-    get { arguments[1]!.load(as: OpaquePointer?.self).map(Selector.init(cSelector:)) }
-    set { arguments[1]!.storeBytes(of: newValue?.cSelector, as: OpaquePointer?.self) }
+    get { arguments[1]!.load(as: OpaquePointer?.self).map(Selector.init(rawValue:)) }
+    set { arguments[1]!.storeBytes(of: newValue?.rawValue, as: OpaquePointer?.self) }
   }
 
   // MARK: Typed access
 
-  /// The argument at `index` as `T`; `T`'s encoding must fit the signature's.
+  /// How many arguments the message has, not counting `self` and `_cmd`: valid indices
+  /// are `0..<argumentCount`.
+  public var argumentCount: Int { signature.numberOfArguments - 2 }
+
+  /// The message's argument at `index` (0 is its first argument, after `self` and `_cmd`)
+  /// as `T`; `T`'s encoding must fit the signature's.
   public func argument<T: MessageArgument>(at index: Int, as type: T.Type = T.self)
     throws(RuntimeError) -> T
   {
-    try checkIndex(index)
-    try checkType(T.typeEncoding, against: signature.argumentTypes[index], position: index)
-    return T.load(from: arguments[index]!)
+    let c = try checkIndex(index)
+    try checkType(T.typeEncoding, against: signature.argumentTypes[c], position: index)
+    return T.load(from: arguments[c]!)
   }
 
-  /// Sets the argument at `index` (`setArgument:atIndex:`). With arguments retained, an
-  /// object is retained and a C string copied.
+  /// Sets the message's argument at `index` (0 is its first argument, after `self` and
+  /// `_cmd`; `setArgument:atIndex:` with `index + 2`). With arguments retained, an object
+  /// is retained and a C string copied.
   public func setArgument<T: MessageArgument>(_ value: T, at index: Int) throws(RuntimeError) {
-    try checkIndex(index)
-    try checkType(T.typeEncoding, against: signature.argumentTypes[index], position: index)
-    value.store(to: arguments[index]!)
-    if argumentsRetained { retainArgument(at: index) }
+    let c = try checkIndex(index)
+    try checkType(T.typeEncoding, against: signature.argumentTypes[c], position: index)
+    value.store(to: arguments[c]!)
+    if argumentsRetained { retainArgument(at: c) }
   }
 
   /// The return value as `T` (`getReturnValue:`).
@@ -138,24 +150,26 @@ public final class Invocation: CustomStringConvertible {
 
   // MARK: Raw bytes
 
-  /// The bytes of the argument at `index` (its type's size).
+  /// The bytes of the message's argument at `index` (0 is its first argument, after
+  /// `self` and `_cmd`), its type's size.
   public func argumentBytes(at index: Int) throws(RuntimeError) -> [UInt8] {
-    try checkIndex(index)
-    let size = signature.argumentLayouts[index].size
-    return Array(UnsafeRawBufferPointer(start: arguments[index]!, count: size))
+    let c = try checkIndex(index)
+    let size = signature.argumentLayouts[c].size
+    return Array(UnsafeRawBufferPointer(start: arguments[c]!, count: size))
   }
 
-  /// Replaces the bytes of the argument at `index`; `bytes` must be exactly its size.
+  /// Replaces the bytes of the message's argument at `index` (0 is its first argument,
+  /// after `self` and `_cmd`); `bytes` must be exactly its size.
   public func setArgumentBytes(_ bytes: [UInt8], at index: Int) throws(RuntimeError) {
-    try checkIndex(index)
-    let size = signature.argumentLayouts[index].size
+    let c = try checkIndex(index)
+    let size = signature.argumentLayouts[c].size
     guard bytes.count == size else {
       throw .typeMismatch(
-        position: index, expected: "\(size) bytes of \(signature.argumentTypes[index])",
+        position: index, expected: "\(size) bytes of \(signature.argumentTypes[c])",
         found: "\(bytes.count) bytes")
     }
-    bytes.withUnsafeBytes { arguments[index]!.copyMemory(from: $0.baseAddress!, byteCount: size) }
-    if argumentsRetained { retainArgument(at: index) }
+    bytes.withUnsafeBytes { arguments[c]!.copyMemory(from: $0.baseAddress!, byteCount: size) }
+    if argumentsRetained { retainArgument(at: c) }
   }
 
   /// The bytes of the return value (its type's size; empty for void).
@@ -173,14 +187,14 @@ public final class Invocation: CustomStringConvertible {
     bytes.withUnsafeBytes { result.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
   }
 
-  /// Calls `body` with a pointer to the argument at `index` (its type's size, writable).
+  /// Calls `body` with a pointer to the message's argument at `index` (0 is its first
+  /// argument, after `self` and `_cmd`), its type's size, writable.
   public func withUnsafeArgument<R>(
     at index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R
   ) throws -> R {
-    try checkIndex(index)
+    let c = try checkIndex(index)
     return try body(
-      UnsafeMutableRawBufferPointer(
-        start: arguments[index]!, count: signature.argumentLayouts[index].size))
+      UnsafeMutableRawBufferPointer(start: arguments[c]!, count: signature.argumentLayouts[c].size))
   }
 
   /// Calls `body` with a pointer to the return value (its type's size, writable).
@@ -195,16 +209,19 @@ public final class Invocation: CustomStringConvertible {
     result.initializeMemory(as: UInt8.self, repeating: 0, count: signature.returnLayout.size)
   }
 
-  /// Unchecked pointer to an argument's storage, for code that has checked the types.
+  /// Unchecked pointer to an argument's storage by C index (`self` 0, `_cmd` 1, the
+  /// message's arguments from 2), for code that has checked the types.
   func rawArgument(_ index: Int) -> UnsafeMutableRawPointer { arguments[index]! }
   /// Unchecked pointer to the return storage.
   var rawResult: UnsafeMutableRawPointer { result }
 
-  private func checkIndex(_ index: Int) throws(RuntimeError) {
-    guard index >= 0, index < signature.numberOfArguments else {
+  /// Checks a message argument index; returns its C index (`index + 2`).
+  private func checkIndex(_ index: Int) throws(RuntimeError) -> Int {
+    guard index >= 0, index < argumentCount else {
       throw .argumentIndexOutOfRange(
-        index: index, count: signature.numberOfArguments, signature: signature.encoding)
+        index: index, count: argumentCount, signature: signature.encoding)
     }
+    return index + 2
   }
 
   private func checkType(_ swift: TypeEncoding, against declared: TypeEncoding, position: Int)
@@ -231,10 +248,10 @@ public final class Invocation: CustomStringConvertible {
     switch signature.argumentTypes[index] {
     case .object:
       retainedObjects[index] = RuntimeObject.object(
-        forHandle: arguments[index]!.load(as: OpaquePointer?.self))
+        rawValue: arguments[index]!.load(as: OpaquePointer?.self))
     case .classObject:
       retainedObjects[index] = RuntimeClass.class(
-        forHandle: arguments[index]!.load(as: OpaquePointer?.self))
+        rawValue: arguments[index]!.load(as: OpaquePointer?.self))
     case .cString:
       copiedStrings[index]?.deallocate()
       copiedStrings[index] = nil
@@ -384,7 +401,7 @@ func describeValue(_ type: TypeEncoding, at p: UnsafeRawPointer) -> String {
   case .float: return "\(p.load(as: Float.self))"
   case .double: return "\(p.load(as: Double.self))"
   case .selector:
-    return p.load(as: OpaquePointer?.self).map { "@selector(\(Selector(cSelector: $0).name))" }
+    return p.load(as: OpaquePointer?.self).map { "@selector(\(Selector(rawValue: $0).name))" }
       ?? "nil"
   default:
     if (try? type.layout().size) == 8, FFIType.scalarCode(type) == CChar(UInt8(ascii: "p")) {

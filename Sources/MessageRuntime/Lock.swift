@@ -17,12 +17,12 @@
 ///
 /// Sendable only when `Value` is (as `NIOLockedValueBox`): the lock serialises access, but
 /// a non-Sendable value handed out of `withLock` could still be shared unsynchronised.
-public final class Lock<Value> {
+package final class Lock<Value> {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private var value: Value
 
   /// A lock protecting `value`.
-  public init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -36,7 +36,7 @@ public final class Lock<Value> {
   }
 
   /// Runs `body` with exclusive access to the value.
-  public func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+  package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body(&value)

@@ -146,7 +146,7 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
         continue
       }
       let object = Unmanaged<RuntimeObject>.fromOpaque(reference).takeUnretainedValue()
-      frame.storeBytes(of: object.cObject, toByteOffset: offset, as: OpaquePointer.self)
+      frame.storeBytes(of: object.rawValue, toByteOffset: offset, as: OpaquePointer.self)
     }
   }
 
@@ -166,8 +166,8 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
   func _deliver(to receiver: RuntimeObject, frame: UnsafeMutableRawPointer) throws {
     let sig = signature
     let result = frame + sig.frameLength
-    frame.storeBytes(of: receiver.cObject, as: OpaquePointer.self)
-    frame.storeBytes(of: selector.cSelector, toByteOffset: 8, as: OpaquePointer.self)
+    frame.storeBytes(of: receiver.rawValue, as: OpaquePointer.self)
+    frame.storeBytes(of: selector.rawValue, toByteOffset: 8, as: OpaquePointer.self)
     if let program = sig.replayProgram,
       dp_send_frame(receiver.handle, selector.raw, program, frame, result)
     {
@@ -178,7 +178,7 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
     let pointers = (result + sig.returnBufferLength).bindMemory(
       to: UnsafeMutableRawPointer?.self, capacity: n)
     for i in 0..<n { pointers[i] = frame + sig.argumentOffsets[i] }
-    try Runtime.deliver(receiver.cObject, selector, sig, arguments: pointers, result: result) {
+    try Runtime.deliver(receiver.rawValue, selector, sig, arguments: pointers, result: result) {
       forwarder, declared in
       guard declared === sig else {
         throw RuntimeError.signatureMismatch(

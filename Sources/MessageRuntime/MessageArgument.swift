@@ -170,11 +170,11 @@ extension Selector: NullableMessageArgument {
   public static var typeEncoding: TypeEncoding { .selector }
   /// The selector in the slot.
   @inlinable public static func load(from pointer: UnsafeRawPointer) -> Selector {
-    Selector(cSelector: pointer.load(as: OpaquePointer.self))
+    Selector(rawValue: pointer.load(as: OpaquePointer.self))
   }
   /// The interned pointer.
   @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
-    pointer.storeBytes(of: cSelector, as: OpaquePointer.self)
+    pointer.storeBytes(of: rawValue, as: OpaquePointer.self)
   }
   /// `.bitwise`: a selector is its one interned pointer.
   public static var representation: MessageArgumentRepresentation { .bitwise }
@@ -188,7 +188,7 @@ extension RuntimeObject: NullableMessageArgument {
   /// declare the argument optional (`RuntimeObject?`) to accept nil.
   @inlinable public static func load(from pointer: UnsafeRawPointer) -> Self {
     let handle = pointer.load(as: OpaquePointer?.self)
-    guard let object = RuntimeObject.object(forHandle: handle) else {
+    guard let object = RuntimeObject.object(rawValue: handle) else {
       fatalError(
         "message argument: nil object where \(Self.self) was declared; declare it \(Self.self)?")
     }
@@ -199,7 +199,7 @@ extension RuntimeObject: NullableMessageArgument {
   }
   /// The object's handle.
   @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
-    pointer.storeBytes(of: cObject, as: OpaquePointer.self)
+    pointer.storeBytes(of: rawValue, as: OpaquePointer.self)
   }
   /// `.objectHandle`.
   public static var representation: MessageArgumentRepresentation { .objectHandle }
@@ -211,7 +211,7 @@ extension RuntimeClass: NullableMessageArgument {
   /// The class whose C record is in the slot (stops the process for nil: declare the
   /// argument optional to accept it).
   @inlinable public static func load(from pointer: UnsafeRawPointer) -> RuntimeClass {
-    guard let cls = RuntimeClass.class(forHandle: pointer.load(as: OpaquePointer?.self)) else {
+    guard let cls = RuntimeClass.class(rawValue: pointer.load(as: OpaquePointer?.self)) else {
       fatalError(
         "message argument: nil class where RuntimeClass was declared; declare it RuntimeClass?")
     }
@@ -219,6 +219,6 @@ extension RuntimeClass: NullableMessageArgument {
   }
   /// The class's C record.
   @inlinable public func store(to pointer: UnsafeMutableRawPointer) {
-    pointer.storeBytes(of: cClass, as: OpaquePointer.self)
+    pointer.storeBytes(of: rawValue, as: OpaquePointer.self)
   }
 }

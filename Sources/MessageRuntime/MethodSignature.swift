@@ -261,11 +261,11 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
     result: UnsafeMutableRawPointer
   ) {
     if let replayProgram {
-      dp_replay_args(imp.cFunction, replayProgram, arguments, result)
+      dp_replay_args(imp.rawValue, replayProgram, arguments, result)
     } else if let splitCall {
       splitCall.call(imp, arguments: arguments, result: result)
     } else {
-      dp_ffi_call(cif, imp.cFunction, result, arguments)
+      dp_ffi_call(cif, imp.rawValue, result, arguments)
     }
   }
 }

@@ -1,4 +1,6 @@
-// Public: read sections are entered from dispatch loops inlined into other modules.
+// Public: read sections are entered from dispatch loops inlined into other modules
+// (DelegateMulticast.send, in the modules @Delegate expands in): the entry points are
+// package and @usableFromInline, their bodies inlinable.
 public import CFFIShim
 
 /// Read sections and grace periods: how dispatch code reads shared lists without locks
@@ -11,10 +13,11 @@ public import CFFIShim
 /// in ``synchronize()`` inside their sections, so dispatch loops check each target's
 /// removed flag as the last step before calling it — after anything that could release
 /// an object (a deinit may call ``synchronize()``).
-public enum Quiescence {
+@usableFromInline
+package enum Quiescence {
   /// Runs `body` inside a read section (nestable; a thread-local store on entry and exit).
   @inlinable
-  public static func readSection<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+  package static func readSection<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
     enter()
     defer { exit() }
     return try body()
@@ -22,22 +25,22 @@ public enum Quiescence {
 
   /// Enters a read section (nestable); pair with ``exit()`` on the same thread. What
   /// ``readSection(_:)`` does, for dispatch loops that must not go through a closure.
-  @inlinable public static func enter() { dp_read_enter_inline() }
+  @inlinable package static func enter() { dp_read_enter_inline() }
   /// Leaves a read section entered with ``enter()``.
-  @inlinable public static func exit() { dp_read_exit_inline() }
+  @inlinable package static func exit() { dp_read_exit_inline() }
 
   /// Whether the calling thread is inside a read section.
-  public static var isInReadSection: Bool { dp_in_read_section() }
+  package static var isInReadSection: Bool { dp_in_read_section() }
 
   /// Waits until every read section of another thread that began before the call has
   /// ended (see the type's discussion for the re-entrant case).
-  public static func synchronize() { dp_synchronize() }
+  package static func synchronize() { dp_synchronize() }
 
   /// Frees retired memory whose grace period has passed; returns how much is still
   /// waiting (for tests and diagnostics).
   @discardableResult
-  public static func reclaim() -> UInt64 { dp_reclaim() }
+  package static func reclaim() -> UInt64 { dp_reclaim() }
 
   /// Whether the writer side uses Linux `membarrier` (so readers need no fence).
-  public static var usesMembarrier: Bool { dp_quiesce_uses_membarrier() }
+  package static var usesMembarrier: Bool { dp_quiesce_uses_membarrier() }
 }

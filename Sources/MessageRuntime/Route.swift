@@ -1,7 +1,7 @@
 internal import CFFIShim
 
 /// How the results of a route's targets combine into the sender's result.
-public enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
+package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
   /// Every target is called; the last one's result is returned.
   case last
   /// Only the first target still present is called; its result is returned.
@@ -24,7 +24,7 @@ public enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .last: "last"
     case .first: "first"
@@ -60,7 +60,7 @@ public enum RoutePath: Sendable, Hashable {
 /// closure that captures its proxy makes no cycle once its target is dead or removed.
 // @unchecked Sendable: `node` is an immutable pointer to a C record whose one field (the
 // removed flag) is atomic, freed after a grace period; the rest is locks.
-public final class RouteMembership: @unchecked Sendable {
+package final class RouteMembership: @unchecked Sendable {
   let node: OpaquePointer
   /// The receivers whose deallocation marks this membership removed.
   private let watched = Lock<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
@@ -70,7 +70,7 @@ public final class RouteMembership: @unchecked Sendable {
   struct Weak: Sendable { weak var object: RuntimeObject? }
 
   /// A membership that is not removed.
-  public init() { node = dp_route_node_create() }
+  package init() { node = dp_route_node_create() }
 
   deinit {
     for (_, entry) in watched.withLock({ $0 }) {
@@ -110,7 +110,7 @@ public final class RouteMembership: @unchecked Sendable {
 
   /// Stops every dispatch from calling the target from now on. The methods kept for the
   /// target's routes are released after a grace period.
-  public func markRemoved() {
+  package func markRemoved() {
     dp_route_node_mark_removed(node)
     // After the flag: `keep` checks it under the same lock, so nothing is kept after this.
     let dropped = kept.withLock { k -> [Method] in
@@ -121,20 +121,20 @@ public final class RouteMembership: @unchecked Sendable {
   }
 
   /// Whether ``markRemoved()`` was called.
-  public var isRemoved: Bool { dp_route_node_is_removed(node) }
+  package var isRemoved: Bool { dp_route_node_is_removed(node) }
 }
 
 /// A target of a route: the receiver the message is replayed to, and its membership.
-public struct RouteTarget: Sendable {
+package struct RouteTarget: Sendable {
   /// The receiver. The route keeps only its handle and does not keep it alive; when the
   /// receiver is deallocated its membership is marked removed (and dispatches in flight
   /// on other threads waited out) before the handle is freed.
-  public let receiver: RuntimeObject
+  package let receiver: RuntimeObject
   /// The flag that gates calls to the receiver.
-  public let membership: RouteMembership
+  package let membership: RouteMembership
 
   /// A target.
-  public init(_ receiver: RuntimeObject, membership: RouteMembership) {
+  package init(_ receiver: RuntimeObject, membership: RouteMembership) {
     self.receiver = receiver
     self.membership = membership
   }
@@ -174,7 +174,7 @@ final class RouteBox: @unchecked Sendable {
   /// calls, and members no longer listed let go of theirs (after a grace period: a
   /// dispatch may still run over the old list). Called under the route writers' lock.
   func setTargets(_ targets: [RouteTarget], imps: [dp_imp?], methods: [Method?]) {
-    var handles: [dp_id?] = targets.map { $0.receiver.cObject }
+    var handles: [dp_id?] = targets.map { $0.receiver.rawValue }
     var nodes: [OpaquePointer?] = targets.map { $0.membership.node }
     var imps = imps
     handles.withUnsafeMutableBufferPointer { h in
@@ -207,7 +207,7 @@ extension RuntimeObject {
   /// nil when they cannot (a boolean rule on a result that is not an integer or
   /// pointer, a rule other than `.last`/`.first` on the libffi path, or a signature
   /// libffi 3.4.4 cannot call directly).
-  public static func routePath(for signature: MethodSignature, combine: RouteCombine) -> RoutePath?
+  package static func routePath(for signature: MethodSignature, combine: RouteCombine) -> RoutePath?
   {
     let path: RoutePath =
       signature.registerPlan != nil
@@ -261,7 +261,7 @@ extension RuntimeObject {
   /// forwarding IMP, from Swift senders with their thrown errors. (A Swift sender racing the
   /// removal of the last target may still reach the forwarding IMP, whose errors trap.)
   @discardableResult
-  public func setRoute(
+  package func setRoute(
     _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine,
     path: RoutePath? = nil, forwardWhenEmpty: Bool = false
   ) throws(RuntimeError) -> RoutePath {
@@ -293,21 +293,21 @@ extension RuntimeObject {
     var imps: [dp_imp?] = []
     var methods: [Method?] = []
     for target in targets {
-      switch try Runtime.dispatch(target.receiver.cObject, selector) {
+      switch try Runtime.dispatch(target.receiver.rawValue, selector) {
       case .method(let imp, let types):
         guard signature.matches(cTypes: types) else {
           throw .signatureMismatch(
             selector: selector, expected: signature.encoding,
             found: types.map { String(cString: $0) } ?? "?")
         }
-        imps.append(imp.cFunction)
+        imps.append(imp.rawValue)
         methods.append(target.receiver.method(for: selector))
       case .forward(_, let declared):
         guard declared === signature else {
           throw .signatureMismatch(
             selector: selector, expected: signature.encoding, found: declared.encoding)
         }
-        imps.append(try Runtime.forwardingIMP(for: signature).cFunction)
+        imps.append(try Runtime.forwardingIMP(for: signature).rawValue)
         methods.append(nil)  // the forwarding IMP lives as long as the signature
       }
     }
@@ -338,9 +338,9 @@ extension RuntimeObject {
     {
       return (existing, false)
     }
-    let fallback = forwardWhenEmpty ? try Runtime.forwardingIMP(for: signature).cFunction : nil
+    let fallback = forwardWhenEmpty ? try Runtime.forwardingIMP(for: signature).rawValue : nil
     var ffiEntry: dp_imp? = nil
-    if path == .libffi { ffiEntry = try RuntimeObject.libffiRouteEntry(for: signature).cFunction }
+    if path == .libffi { ffiEntry = try RuntimeObject.libffiRouteEntry(for: signature).rawValue }
     let replay = path == .registersAndMemory ? signature.memoryReplay : nil
     let rc = dp_return_class(signature.registerPlan?.returnClass ?? replay?.returnClass ?? 0)
     guard
@@ -375,7 +375,7 @@ extension RuntimeObject {
   /// Removes the route for `selector` (the class's method, or forwarding, answers again).
   /// Dispatches already running finish on the old route; call
   /// ``Quiescence/synchronize()`` to wait for them on other threads.
-  public func removeRoute(_ selector: Selector) {
+  package func removeRoute(_ selector: Selector) {
     routeWriters.withLock { updates in
       if ownMethod(for: selector)?.route != nil {
         updates &+= 1
@@ -385,12 +385,12 @@ extension RuntimeObject {
   }
 
   /// The path of the route serving `selector`, or nil when it is not routed.
-  public func routePath(for selector: Selector) -> RoutePath? {
+  package func routePath(for selector: Selector) -> RoutePath? {
     ownMethod(for: selector)?.route?.path
   }
 
   /// How many targets the route for `selector` has (nil when not routed).
-  public func routeTargetCount(for selector: Selector) -> Int? {
+  package func routeTargetCount(for selector: Selector) -> Int? {
     ownMethod(for: selector)?.route.map { Int(dp_route_target_count($0.raw)) }
   }
 }

@@ -37,7 +37,7 @@ public enum Runtime {
     if let method = resolveMethod(obj, selector) {
       return .method(method.imp, UnsafePointer(method.signature.cTypes))
     }
-    guard let receiver = RuntimeObject.object(forHandle: handle) else {
+    guard let receiver = RuntimeObject.object(rawValue: handle) else {
       throw .unrecognizedSelector(
         className: RuntimeObject.className(forHandle: handle), selector: selector)
     }
@@ -74,7 +74,7 @@ public enum Runtime {
 
   /// The method found through the class chain, cached in the receiver's class.
   private static func resolveMethod(_ obj: OpaquePointer, _ selector: Selector) -> Method? {
-    guard let cls = RuntimeClass.class(forHandle: dp_object_get_class(obj)) else { return nil }
+    guard let cls = RuntimeClass.class(rawValue: dp_object_get_class(obj)) else { return nil }
     let generation = cls.generation
     guard let method = cls.method(for: selector) else { return nil }
     cls.cache(method, for: selector, ifGeneration: generation)
@@ -85,8 +85,8 @@ public enum Runtime {
   /// else the trap that names class and selector.
   private static let resolve: dp_resolver_fn = { obj, sel in
     let selector = Selector(raw: sel!)
-    if let method = resolveMethod(obj!, selector) { return method.imp.cFunction }
-    let receiver = RuntimeObject.object(forHandle: obj)
+    if let method = resolveMethod(obj!, selector) { return method.imp.rawValue }
+    let receiver = RuntimeObject.object(rawValue: obj)
     // A receiver being deallocated (its handle still valid, its last strong reference
     // gone) gets nothing and answers zero, as on every other path; no trap.
     if receiver == nil && dp_object_owner(obj) != nil { return dp_nil_imp() }
@@ -94,7 +94,7 @@ public enum Runtime {
       let signature = receiver.methodSignature(for: selector),
       let imp = try? forwardingIMP(for: signature)
     {
-      return imp.cFunction
+      return imp.rawValue
     }
     dp_note_unrecognized(obj, sel, dp_class_get_name(dp_object_get_class(obj)))
     return dp_unrecognized_imp()
@@ -127,7 +127,7 @@ public enum Runtime {
   /// How many closure IMPs (method closures and forwarding entries) are alive. A method a
   /// route was calling is released after a grace period, on a queue of its own, once the
   /// route lets go of it: the count can lag such a removal briefly.
-  public static var liveClosureIMPCount: Int { ClosureIMP.live.current }
+  package static var liveClosureIMPCount: Int { ClosureIMP.live.current }
 }
 
 // MARK: - The C API implemented in Swift (declared in dp_runtime.h)
@@ -137,12 +137,12 @@ func dp_class_add_method_impl(
   _ cls: OpaquePointer?, _ sel: OpaquePointer?, _ imp: (@convention(c) () -> Void)?,
   _ types: UnsafePointer<CChar>?
 ) -> Bool {
-  guard let c = RuntimeClass.class(forHandle: cls), let sel, let imp, let types else {
+  guard let c = RuntimeClass.class(rawValue: cls), let sel, let imp, let types else {
     return false
   }
   do {
     try c.addMethod(
-      Selector(cSelector: sel), imp: IMP(address: unsafeBitCast(imp, to: UnsafeRawPointer.self)),
+      Selector(rawValue: sel), imp: IMP(imp),
       types: String(cString: types))
     return true
   } catch { return false }
@@ -151,18 +151,18 @@ func dp_class_add_method_impl(
 @_cdecl("dp_class_lookup")
 func dp_class_lookup_impl(_ name: UnsafePointer<CChar>?) -> OpaquePointer? {
   guard let name else { return nil }
-  return RuntimeClass.named(String(cString: name))?.cClass
+  return RuntimeClass.named(String(cString: name))?.rawValue
 }
 
 @_cdecl("dp_responds_to")
 func dp_responds_to_impl(_ obj: OpaquePointer?, _ sel: OpaquePointer?) -> Bool {
-  guard let o = RuntimeObject.object(forHandle: obj), let sel else { return false }
-  return o.responds(to: Selector(cSelector: sel))
+  guard let o = RuntimeObject.object(rawValue: obj), let sel else { return false }
+  return o.responds(to: Selector(rawValue: sel))
 }
 
 @_cdecl("dp_conforms_to")
 func dp_conforms_to_impl(_ obj: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> Bool {
-  guard let o = RuntimeObject.object(forHandle: obj), let name,
+  guard let o = RuntimeObject.object(rawValue: obj), let name,
     let p = RuntimeProtocol.named(String(cString: name))
   else { return false }
   return o.conforms(to: p)

@@ -63,20 +63,29 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
     registry.withLock { $0[name]?.value }
   }
 
-  /// The class behind a C class pointer (`dp_class *`), if it is one of ours.
-  public static func `class`(forHandle handle: OpaquePointer?) -> RuntimeClass? {
+  /// The class whose C record (``rawValue``) is `rawValue`, or nil for nil. `rawValue`
+  /// must be the record of a live class of this runtime (for example an object's class
+  /// from `dp_object_get_class`, while the object lives).
+  public static func `class`(rawValue handle: OpaquePointer?) -> RuntimeClass? {
     guard let handle, let owner = dp_class_owner(handle) else { return nil }
     return Unmanaged<RuntimeClass>.fromOpaque(owner).takeUnretainedValue()
   }
 
-  /// The class as C sees it (`dp_class *`).
-  public var cClass: OpaquePointer { raw }
+  /// The class's C record, a `dp_class *`: what `dp_runtime.h`'s class functions take
+  /// (`dp_class_add_method`, `dp_object_get_class`'s result). Swift imports it as
+  /// `OpaquePointer`, so it passes to such C functions as it is.
+  ///
+  /// Valid while this class lives: the class owns the record and frees it when its last
+  /// reference goes (every instance holds one). It does not keep the class alive.
+  public var rawValue: OpaquePointer { raw }
 
   // MARK: Methods
 
   /// Adds a method; throws `.methodAlreadyExists` if this class already defines
   /// `selector` (`class_addMethod`). A superclass's method may be overridden.
-  public func addMethod(_ selector: Selector, imp: IMP, signature: MethodSignature) throws(RuntimeError) {
+  public func addMethod(_ selector: Selector, imp: IMP, signature: MethodSignature)
+    throws(RuntimeError)
+  {
     try install(Method(selector: selector, signature: signature, imp: imp), replacing: false)
   }
 
@@ -92,7 +101,9 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
     body: @escaping @Sendable (Invocation) -> Void
   ) throws(RuntimeError) {
     let closure = try ClosureIMP(signature: signature, body: body)
-    try install(Method(selector: selector, signature: signature, imp: closure.imp, closure: closure), replacing: false)
+    try install(
+      Method(selector: selector, signature: signature, imp: closure.imp, closure: closure),
+      replacing: false)
   }
 
   /// Sets the method for `selector`, adding or replacing it (`class_replaceMethod`);
@@ -109,7 +120,9 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
     body: @escaping @Sendable (Invocation) -> Void
   ) throws(RuntimeError) -> Method? {
     let closure = try ClosureIMP(signature: signature, body: body)
-    return try install(Method(selector: selector, signature: signature, imp: closure.imp, closure: closure), replacing: true)
+    return try install(
+      Method(selector: selector, signature: signature, imp: closure.imp, closure: closure),
+      replacing: true)
   }
 
   /// Removes this class's own method for `selector`; the superclass's (if any) shows
@@ -186,7 +199,7 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
         table = dp_method_table_grow(table)
         dp_class_publish_cache(raw, table)
       }
-      dp_method_table_insert(table, selector.raw, method.imp.cFunction, method.signature.cTypes)
+      dp_method_table_insert(table, selector.raw, method.imp.rawValue, method.signature.cTypes)
     }
   }
 
@@ -216,7 +229,8 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   /// The required methods of `proto` (and the protocols it inherits) that instances
   /// lack — empty when the class fully implements it.
   public func missingRequiredMethods(of proto: RuntimeProtocol) -> [Selector] {
-    proto.allRequirements.filter { $0.isRequired && !instancesRespond(to: $0.selector) }.map(\.selector)
+    proto.allRequirements.filter { $0.isRequired && !instancesRespond(to: $0.selector) }.map(
+      \.selector)
   }
 
   public var description: String { name }

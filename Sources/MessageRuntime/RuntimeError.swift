@@ -16,10 +16,13 @@ public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
   case classAlreadyExists(name: String)
   /// A typed message was used with an implementation or a method whose encoding differs.
   case signatureMismatch(selector: Selector, expected: String, found: String)
-  /// An Invocation argument index outside `0..<count`.
+  /// An Invocation argument index outside `0..<count`, where `count` is the message's
+  /// number of arguments (indices count the message's own arguments from 0, without
+  /// `self` and `_cmd`).
   case argumentIndexOutOfRange(index: Int, count: Int, signature: String)
   /// An Invocation value accessed as a Swift type whose encoding differs from the
-  /// signature's at that position.
+  /// signature's at that position: a message argument index (from 0, without `self` and
+  /// `_cmd`), or -1 for the return value.
   case typeMismatch(position: Int, expected: String, found: String)
   /// An Invocation was invoked with no target or no selector set.
   case invocationIncomplete(String)
@@ -47,7 +50,8 @@ public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
     case .argumentIndexOutOfRange(let index, let count, let sig):
       return "argument index \(index) out of range 0..<\(count) for \"\(sig)\""
     case .typeMismatch(let position, let expected, let found):
-      return "type mismatch at argument \(position): signature has \"\(expected)\", accessed as \"\(found)\""
+      return
+        "type mismatch at argument \(position): signature has \"\(expected)\", accessed as \"\(found)\""
     case .invocationIncomplete(let what):
       return "invocation incomplete: \(what)"
     case .layoutMismatch(let type, let enc, let swiftSize, let encSize):

@@ -30,7 +30,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   public init(class runtimeClass: RuntimeClass = .root) {
     self.runtimeClass = runtimeClass
     handle = dp_object_create(runtimeClass.raw, nil)
-    // Unretained: the object owns the handle. See object(forHandle:) for how a message
+    // Unretained: the object owns the handle. See object(rawValue:) for how a message
     // arriving after the last strong reference went away is refused.
     dp_object_set_owner(handle, Unmanaged.passUnretained(self).toOpaque())
     Runtime.install()
@@ -51,7 +51,9 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// freed, with that handle. Code that keeps the raw handle (a route target) removes it
   /// here. Returns a token for ``removeDeallocationHandler(_:)``.
   @discardableResult
-  public func addDeallocationHandler(_ handler: @escaping @Sendable (OpaquePointer) -> Void) -> UInt64 {
+  package func addDeallocationHandler(_ handler: @escaping @Sendable (OpaquePointer) -> Void)
+    -> UInt64
+  {
     own.withLock { s in
       s.nextHandler += 1
       s.deallocationHandlers[s.nextHandler] = handler
@@ -60,17 +62,26 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   }
 
   /// Removes a handler registered with ``addDeallocationHandler(_:)``.
-  public func removeDeallocationHandler(_ token: UInt64) {
+  package func removeDeallocationHandler(_ token: UInt64) {
     _ = own.withLock { $0.deallocationHandlers.removeValue(forKey: token) }
   }
 
-  /// The handle as C sees it (`dp_id`): pass it to C code that sends messages.
-  /// Valid while this object lives.
-  public var cObject: OpaquePointer { handle }
+  /// The object's C handle, a `dp_id` (`id` in `dp_runtime.h`): what C code sends
+  /// messages to and receives as `self`. Swift imports `dp_id` as `OpaquePointer`, so it
+  /// passes to such C functions as it is: `c_send(object.rawValue, selector.rawValue)`.
+  ///
+  /// Valid while this object lives: the object owns the handle and frees it in its
+  /// deinit. It does not keep the object alive — whoever hands it to C keeps a strong
+  /// reference to the object for as long as C may use it. A message that reaches the
+  /// handle once the object's deinit has begun gets the answer of a dead receiver (zero)
+  /// rather than a crash, until the handle is freed. ``object(rawValue:)`` turns it back.
+  public var rawValue: OpaquePointer { handle }
 
-  /// The object that owns a C handle, or nil once that object is being deallocated.
-  /// The handle itself must still be valid (the object not yet freed).
-  public static func object(forHandle handle: OpaquePointer?) -> RuntimeObject? {
+  /// The object whose C handle (``rawValue``) is `rawValue`, or nil for nil or once that
+  /// object is being deallocated. `rawValue` must be a handle of a live object of this
+  /// runtime (one whose deinit has not finished): for example `self` in a method
+  /// called from C, or a handle C received from Swift while Swift keeps its object.
+  public static func object(rawValue handle: OpaquePointer?) -> RuntimeObject? {
     guard let handle, let owner = dp_object_owner(handle) else { return nil }
     // swift_tryRetain fails atomically once the strong count has reached zero (deinit
     // begun), the check a weak load makes — without a weak reference, whose side table
@@ -129,7 +140,8 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// Whether the object conforms to `proto` (`conformsToProtocol:`): declared by the
   /// object itself or its class.
   open func conforms(to proto: RuntimeProtocol) -> Bool {
-    own.withLock { $0.protocols.contains { $0.inherits(from: proto) } } || runtimeClass.conforms(to: proto)
+    own.withLock { $0.protocols.contains { $0.inherits(from: proto) } }
+      || runtimeClass.conforms(to: proto)
   }
 
   // MARK: Methods of its own
@@ -148,7 +160,8 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     body: @escaping @Sendable (Invocation) -> Void
   ) throws(RuntimeError) -> Method? {
     let closure = try ClosureIMP(signature: signature, body: body)
-    return setOwn(Method(selector: selector, signature: signature, imp: closure.imp, closure: closure))
+    return setOwn(
+      Method(selector: selector, signature: signature, imp: closure.imp, closure: closure))
   }
 
   /// Removes this object's own method for `selector`; its class's shows through again.
@@ -197,7 +210,8 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     let table = dp_method_table_create(UInt32(methods.count))!
     for (sel, m) in methods {
       dp_method_table_insert_context(
-        table, sel.raw, m.imp.cFunction, m.signature.cTypes, m.route.map { UnsafeMutableRawPointer($0.raw) })
+        table, sel.raw, m.imp.rawValue, m.signature.cTypes,
+        m.route.map { UnsafeMutableRawPointer($0.raw) })
     }
     dp_object_publish_methods(handle, table)
   }
@@ -208,7 +222,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// C function pointer, possibly the forwarding IMP. Throws when the object has
   /// neither a method nor a signature for the selector.
   public func imp(for selector: Selector) throws(RuntimeError) -> IMP {
-    switch try Runtime.dispatch(cObject, selector) {
+    switch try Runtime.dispatch(rawValue, selector) {
     case .method(let imp, _): return imp
     case .forward(_, let signature):
       return try Runtime.forwardingIMP(for: signature)
@@ -217,4 +231,3 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
 
   open var description: String { "<\(runtimeClass.name): \(handle)>" }
 }
-

@@ -22,13 +22,18 @@ public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
 
   init(raw: OpaquePointer) { self.raw = raw }
 
-  /// Wraps a C selector (`dp_sel`) received from C code.
-  public init(cSelector: OpaquePointer) {
-    raw = cSelector
+  /// The selector whose C record (``rawValue``) is `rawValue`: a `dp_sel` received from
+  /// C code (`_cmd`, or one `dp_sel_register_name` returned). It must be a selector this
+  /// runtime interned; any such record is valid for the life of the process.
+  public init(rawValue: OpaquePointer) {
+    raw = rawValue
   }
 
-  /// The selector as C sees it (`dp_sel`), for passing to C code.
-  public var cSelector: OpaquePointer { raw }
+  /// The selector's interned C record, a `dp_sel` (`SEL` in `dp_runtime.h`): what C code
+  /// takes as `_cmd`. Swift imports `dp_sel` as `OpaquePointer`, so it passes to such C
+  /// functions as it is. Selectors are never freed: it stays valid for the life of the
+  /// process, and equal selectors have the same `rawValue`.
+  public var rawValue: OpaquePointer { raw }
 
   /// The selector registered under `name`, or nil if no one registered it
   /// (unlike `init(_:)`, this never registers).

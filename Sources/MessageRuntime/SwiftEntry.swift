@@ -84,33 +84,35 @@ public struct SwiftEntryFrame {
 }
 
 /// Where some bytes of an argument or of the result sit in a ``SwiftEntryFrame``.
-public struct SwiftEntrySlot: Sendable, Equatable {
-  /// The argument's index (self is 0, `_cmd` 1); 0 for the result.
-  public let argument: Int
+package struct SwiftEntrySlot: Sendable, Equatable {
+  /// The message argument the bytes belong to, counted from 0 after `self` and `_cmd`
+  /// (as ``Invocation``'s indices are); 0 in the result's slots.
+  package let argument: Int
   /// The bytes' offset within the value.
-  public let offset: Int
+  package let offset: Int
   /// How many bytes (at most 8, from the slot's first byte).
-  public let size: Int
+  package let size: Int
   /// The slot's byte offset from the frame's start.
-  public let frameOffset: Int
+  package let frameOffset: Int
 }
 
 extension MethodSignature {
-  /// Where each argument's bytes travel in a ``SwiftEntryFrame``, in register order; nil
+  /// Where each message argument's bytes travel in a ``SwiftEntryFrame``, in register
+  /// order (`self` and `_cmd`, in the first two integer registers, are not listed); nil
   /// when the signature does not travel in registers.
-  public var entryArgumentSlots: [SwiftEntrySlot]? {
+  package var entryArgumentSlots: [SwiftEntrySlot]? {
     guard let plan = registerPlan else { return nil }
     let fpBase = Int(DP_GP_REGS) * 8
-    return plan.pieces.map { p in
+    return plan.pieces.filter { $0.argument >= 2 }.map { p in
       SwiftEntrySlot(
-        argument: p.argument, offset: p.offset, size: p.size,
+        argument: p.argument - 2, offset: p.offset, size: p.size,
         frameOffset: p.bank == .gp ? p.register * 8 : fpBase + p.register * 8)
     }
   }
 
   /// Where the result's bytes go in a ``SwiftEntryFrame``; nil when the signature does
   /// not travel in registers, empty for `void`.
-  public var entryResultSlots: [SwiftEntrySlot]? {
+  package var entryResultSlots: [SwiftEntrySlot]? {
     guard let plan = registerPlan else { return nil }
     let resultBase = (Int(DP_GP_REGS) + Int(DP_FP_REGS)) * 8
     return plan.resultPieces.map { p in

@@ -21,41 +21,42 @@ public import CFFIShim
 ///
 /// A value type with no deinit of its own: call ``releaseUnowned()`` exactly once per
 /// ``init(_:)``.
-public struct UnownedObject: Hashable, @unchecked Sendable {
+@usableFromInline
+package struct UnownedObject: Hashable, @unchecked Sendable {
   // @unchecked Sendable: the address is immutable and every operation on it is one of
   // the Swift runtime's atomic reference-count operations.
 
   /// The object's address (what `Unmanaged.toOpaque()` gives).
-  public let address: UnsafeMutableRawPointer
+  @usableFromInline package let address: UnsafeMutableRawPointer
 
   /// Takes an unowned reference to `object`.
-  public init(_ object: AnyObject) {
+  package init(_ object: AnyObject) {
     address = Unmanaged.passUnretained(object).toOpaque()
     dp_swift_unowned_retain(address)
   }
 
   /// Drops the unowned reference taken by ``init(_:)``; the object's memory may then be
   /// freed. Call exactly once; the value must not be used afterwards.
-  public func releaseUnowned() { dp_swift_unowned_release(address) }
+  package func releaseUnowned() { dp_swift_unowned_release(address) }
 
   /// Takes a strong reference, unless the object's deinit has begun. Pair a `true`
   /// answer with ``release()``.
   @inlinable
-  public func tryRetain() -> Bool { dp_swift_try_retain(address) }
+  package func tryRetain() -> Bool { dp_swift_try_retain(address) }
 
   /// Drops a strong reference taken by ``tryRetain()``.
   @inlinable
-  public func release() { Unmanaged<AnyObject>.fromOpaque(address).release() }
+  package func release() { Unmanaged<AnyObject>.fromOpaque(address).release() }
 
   /// Whether the object's deinit has not begun (a snapshot: it may begin right after).
-  public var isAlive: Bool {
+  package var isAlive: Bool {
     guard tryRetain() else { return false }
     release()
     return true
   }
 
   /// The object, strongly held, or nil once its deinit has begun.
-  public func object() -> AnyObject? {
+  package func object() -> AnyObject? {
     guard tryRetain() else { return nil }
     return Unmanaged<AnyObject>.fromOpaque(address).takeRetainedValue()
   }

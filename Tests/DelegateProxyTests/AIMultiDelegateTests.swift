@@ -157,7 +157,7 @@ import Testing
     // From C: the proxy's IMP is a real function pointer that returns the policy's value.
     let imp = try proxy.imp(for: getInt.selector)
     let f = imp.unsafeCast(to: (@convention(c) (OpaquePointer?, OpaquePointer?) -> Int).self)
-    #expect(f(proxy.cObject, getInt.selector.cSelector) == 2)
+    #expect(f(proxy.rawValue, getInt.selector.rawValue) == 2)
   }
 
   @Test func emptySilent() throws {
@@ -168,7 +168,7 @@ import Testing
     let imp = try proxy.imp(for: M.didScroll.selector)
     let f = imp.unsafeCast(
       to: (@convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Void).self)
-    f(proxy.cObject, M.didScroll.selector.cSelector, nil)
+    f(proxy.rawValue, M.didScroll.selector.rawValue, nil)
   }
 
   @Test func emptyNotSilentIsUnrecognized() throws {

@@ -67,7 +67,7 @@ import Testing
     }
     func answers(_ proxy: MulticastProxy) -> [String] {
       let invocation = Invocation(signature: Self.rows.signature, selector: Self.rows.selector)
-      try? invocation.setArgument(3, at: 3)
+      try? invocation.setArgument(3, at: 1)
       return [
         outcome { try Self.rows.send(to: proxy, nil, 1) },
         outcome { try Self.should.send(to: proxy, nil) },
@@ -172,7 +172,7 @@ import Testing
     let imp = Runtime.lookup(proxy, Self.rows.selector)
     #expect(imp == (try proxy.imp(for: Self.rows.selector)))
     #expect(
-      imp.unsafeCast(to: Rows.self)(proxy.cObject, Self.rows.selector.cSelector, nil, 4) == 104)
+      imp.unsafeCast(to: Rows.self)(proxy.rawValue, Self.rows.selector.rawValue, nil, 4) == 104)
     #expect(log.entries == ["rows1"])
   }
 

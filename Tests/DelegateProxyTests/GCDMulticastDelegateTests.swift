@@ -278,8 +278,8 @@ struct Point: MessageArgument, BitwiseCopyable, Equatable {
       #expect(throws: Never.self) { try vanish.send(to: proxy, 1, 2.5) }
       #expect(try remaining.send(to: proxy, 3) == 0)
       let invocation = Invocation(signature: vanish.signature, selector: vanish.selector)
-      try invocation.setArgument(7, at: 2)
-      try invocation.setArgument(0.5, at: 3)
+      try invocation.setArgument(7, at: 0)
+      try invocation.setArgument(0.5, at: 1)
       #expect(throws: Never.self) { try invocation.invoke(target: proxy) }
       #expect(!proxy.responds(to: vanish.selector))  // silence answers, it does not claim
     }

@@ -84,7 +84,7 @@ import Testing
     second.intValue.store(1, ordering: .relaxed)
     let f = try matrioska.imp(for: Self.didReturnValue.selector)
       .unsafeCast(to: (@convention(c) (OpaquePointer?, OpaquePointer?) -> Int).self)
-    #expect(f(matrioska.cObject, Self.didReturnValue.selector.cSelector) == 42)
+    #expect(f(matrioska.rawValue, Self.didReturnValue.selector.rawValue) == 42)
     #expect(log.entries == ["first:didReturnValue"])
   }
 

@@ -43,8 +43,8 @@ import Testing
 
   /// Calls `selector` on `object` the way C does: `dp_msg_lookup`, then the IMP.
   static func cSend(_ object: OpaquePointer?, _ selector: Selector, _ x: Int) -> Int {
-    let imp = dp_msg_lookup(object, selector.cSelector)!
-    return unsafeBitCast(imp, to: ValueFn.self)(object, selector.cSelector, x)
+    let imp = dp_msg_lookup(object, selector.rawValue)!
+    return unsafeBitCast(imp, to: ValueFn.self)(object, selector.rawValue, x)
   }
 
   // MARK: Unknown selectors
@@ -76,7 +76,7 @@ import Testing
   @Test func unknownSelectorFromCTrapsWithTheCocoaMessage() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let proxy = MulticastProxy()
-      _ = MisuseTests.cSend(proxy.cObject, Selector("misuseUnknownFromC:"), 1)
+      _ = MisuseTests.cSend(proxy.rawValue, Selector("misuseUnknownFromC:"), 1)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(
@@ -100,10 +100,10 @@ import Testing
       return false
     }
     let cls = try RuntimeClass(name: uniqueClassName("Malformed"))
-    let imp = IMP(address: unsafeBitCast(dp_nil_imp()!, to: UnsafeRawPointer.self))
+    let imp = IMP(rawValue: dp_nil_imp()!)
     #expect(throws: RuntimeError.self) { try cls.addMethod("broken:", imp: imp, types: "q@:{") }
     #expect(cls.method(for: "broken:") == nil)
-    #expect(!dp_class_add_method(cls.cClass, Selector("broken:").cSelector, dp_nil_imp(), "q@:["))
+    #expect(!dp_class_add_method(cls.rawValue, Selector("broken:").rawValue, dp_nil_imp(), "q@:["))
     #expect(cls.method(for: "broken:") == nil)
     #expect(throws: RuntimeError.self) {
       try RuntimeProtocol(
@@ -135,7 +135,7 @@ import Testing
     #expect(proxy.count == 1)
     #expect(proxy.fastPath(for: Self.value.selector) == .registers)
     #expect(try Self.value.send(to: proxy, 10) == 11)
-    #expect(Self.cSend(proxy.cObject, Self.value.selector, 20) == 21)
+    #expect(Self.cSend(proxy.rawValue, Self.value.selector, 20) == 21)
     #expect(log.entries == ["value1", "value1"])
   }
 
@@ -188,10 +188,10 @@ import Testing
     #expect(weakDoomed == nil)
     #expect(proxy.fastPath(for: Self.value.selector) == .registers)
     #expect(try Self.value.send(to: proxy, 0) == 1)  // route: the survivor's value
-    #expect(Self.cSend(proxy.cObject, Self.value.selector, 0) == 1)
+    #expect(Self.cSend(proxy.rawValue, Self.value.selector, 0) == 1)
     let forwarding = try Runtime.forwardingIMP(for: Self.value.signature)
     #expect(
-      forwarding.unsafeCast(to: ValueFn.self)(proxy.cObject, Self.value.selector.cSelector, 0) == 1)
+      forwarding.unsafeCast(to: ValueFn.self)(proxy.rawValue, Self.value.selector.rawValue, 0) == 1)
     #expect(calls.value == 3)  // the survivor only
     #expect(proxy.count == 1)
     #expect(proxy.members.count == 1)  // compacted after the general path met it
@@ -219,9 +219,9 @@ import Testing
       let proxy = MulticastProxy()
       var doomed: Named? = Named(try! MisuseTests.delegateClass(tag: 8), "doomed")
       try! proxy.add(doomed!)
-      guard MisuseTests.cSend(proxy.cObject, MisuseTests.value.selector, 1) == 9 else { exit(0) }
+      guard MisuseTests.cSend(proxy.rawValue, MisuseTests.value.selector, 1) == 9 else { exit(0) }
       doomed = nil
-      _ = MisuseTests.cSend(proxy.cObject, MisuseTests.value.selector, 1)
+      _ = MisuseTests.cSend(proxy.rawValue, MisuseTests.value.selector, 1)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("-[MulticastProxy \(Self.value.selector.name)]: unrecognized selector"))
@@ -357,8 +357,8 @@ import Testing
       ownCalls.reset()
       let valueSelector = Self.value.selector
       d.addDeallocationHandler { handle in
-        if RuntimeObject.object(forHandle: handle) != nil { visible.add(1, ordering: .relaxed) }
-        let viaCache = cached.unsafeCast(to: ValueFn.self)(handle, valueSelector.cSelector, 41)
+        if RuntimeObject.object(rawValue: handle) != nil { visible.add(1, ordering: .relaxed) }
+        let viaCache = cached.unsafeCast(to: ValueFn.self)(handle, valueSelector.rawValue, 41)
         let viaLookup = MisuseTests.cSend(handle, valueSelector, 41)
         let viaOwn = MisuseTests.cSend(handle, own.selector, 41)
         answers.withLock { $0 = ["cached": viaCache, "lookup": viaLookup, "own": viaOwn] }
@@ -386,10 +386,10 @@ import Testing
       calls.reset()
       let valueSelector = Self.value.selector
       proxy.addDeallocationHandler { handle in
-        let viaRoute = route.unsafeCast(to: ValueFn.self)(handle, valueSelector.cSelector, 41)
+        let viaRoute = route.unsafeCast(to: ValueFn.self)(handle, valueSelector.rawValue, 41)
         let viaLookup = MisuseTests.cSend(handle, valueSelector, 41)
         let viaForwarding = forwarding.unsafeCast(to: ValueFn.self)(
-          handle, valueSelector.cSelector, 41)
+          handle, valueSelector.rawValue, 41)
         answers.withLock {
           $0 = ["route": viaRoute, "lookup": viaLookup, "forwarding": viaForwarding]
         }
@@ -482,14 +482,14 @@ import Testing
       try p.add(RuntimeObject(), retention: .strong)
       return p
     }
-    func cValue(_ p: MulticastProxy) -> Int { Self.cSend(p.cObject, Self.value.selector, 5) }
+    func cValue(_ p: MulticastProxy) -> Int { Self.cSend(p.rawValue, Self.value.selector, 5) }
     func cFlag(_ p: MulticastProxy) -> Bool {
-      let imp = dp_msg_lookup(p.cObject, Self.flag.selector.cSelector)!
-      return unsafeBitCast(imp, to: FlagFn.self)(p.cObject, Self.flag.selector.cSelector, 0)
+      let imp = dp_msg_lookup(p.rawValue, Self.flag.selector.rawValue)!
+      return unsafeBitCast(imp, to: FlagFn.self)(p.rawValue, Self.flag.selector.rawValue, 0)
     }
     func cObject(_ p: MulticastProxy) -> OpaquePointer? {
-      let imp = dp_msg_lookup(p.cObject, Self.object.selector.cSelector)!
-      return unsafeBitCast(imp, to: ObjectFn.self)(p.cObject, Self.object.selector.cSelector, 0)
+      let imp = dp_msg_lookup(p.rawValue, Self.object.selector.rawValue)!
+      return unsafeBitCast(imp, to: ObjectFn.self)(p.rawValue, Self.object.selector.rawValue, 0)
     }
 
     let last = try proxy(.lastResponder)
@@ -527,7 +527,7 @@ import Testing
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let p = MulticastProxy()
       try? p.declare(MisuseTests.value)
-      _ = MisuseTests.cSend(p.cObject, MisuseTests.value.selector, 5)
+      _ = MisuseTests.cSend(p.rawValue, MisuseTests.value.selector, 5)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("-[MulticastProxy misuseValue:]: unrecognized selector"))

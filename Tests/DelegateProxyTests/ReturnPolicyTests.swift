@@ -117,11 +117,11 @@ import Testing
     let height = try p.imp(for: Self.heightForRow.selector).unsafeCast(to: HeightFn.self)
     let view = try p.imp(for: Self.viewFor.selector).unsafeCast(to: ViewFn.self)
     let count = try p.imp(for: Self.count.selector).unsafeCast(to: CountFn.self)
-    #expect(should(p.cObject, Self.shouldBegin.selector.cSelector, nil) == false)
+    #expect(should(p.rawValue, Self.shouldBegin.selector.rawValue, nil) == false)
     b.boolValue.store(true, ordering: .relaxed)
-    #expect(should(p.cObject, Self.shouldBegin.selector.cSelector, nil) == true)
-    #expect(height(p.cObject, Self.heightForRow.selector.cSelector, nil, 5) == 6)
-    #expect(view(p.cObject, Self.viewFor.selector.cSelector, 0) == b.cObject)
-    #expect(count(p.cObject, Self.count.selector.cSelector) == 3)
+    #expect(should(p.rawValue, Self.shouldBegin.selector.rawValue, nil) == true)
+    #expect(height(p.rawValue, Self.heightForRow.selector.rawValue, nil, 5) == 6)
+    #expect(view(p.rawValue, Self.viewFor.selector.rawValue, 0) == b.rawValue)
+    #expect(count(p.rawValue, Self.count.selector.rawValue) == 3)
   }
 }

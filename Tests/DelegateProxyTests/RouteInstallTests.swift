@@ -14,8 +14,8 @@ import Testing
     let proxy = try MulticastProxy(delegates: [stable])
     typealias F = @convention(c) (OpaquePointer?, OpaquePointer?, Int32) -> Int32
     let f = try proxy.imp(for: tick.selector).unsafeCast(to: F.self)
-    let object = UInt(bitPattern: proxy.cObject)
-    let selector = UInt(bitPattern: tick.selector.cSelector)
+    let object = UInt(bitPattern: proxy.rawValue)
+    let selector = UInt(bitPattern: tick.selector.rawValue)
     let wrong = Atomic<Int>(0)
     let threads = (0..<4).map { _ in
       Thread.start {

@@ -41,8 +41,9 @@ import Testing
     try proxy.add(controller)
     let table = Named(cls, "table")
     let sent = proxy.observe(Self.didSelect.selector, .before) { snap in
-      let row = (try? snap.argument(1, as: Int.self)) ?? -1
-      let view = (try? snap.argument(0, as: RuntimeObject?.self))?.map { $0.named.name } ?? "nil"
+      let row = (try? snap.argument(at: 1, as: Int.self)) ?? -1
+      let view =
+        (try? snap.argument(at: 0, as: RuntimeObject?.self))?.map { $0.named.name } ?? "nil"
       self.log.append("sentMessage \(view) \(row)")
     }
     let invoked = proxy.observe(Self.didSelect, .after) { view, row in
@@ -107,7 +108,7 @@ import Testing
     Task {
       var rows: [Int] = []
       for await snap in stream {
-        rows.append(try snap.argument(1, as: Int.self))
+        rows.append(try snap.argument(at: 1, as: Int.self))
         if rows.count == n { break }  // ending the sequence removes the observer
       }
       return rows
@@ -151,7 +152,7 @@ import Testing
     let f = try proxy.imp(for: Self.didEndDisplaying.selector)
       .unsafeCast(
         to: (@convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?, Int) -> Void).self)
-    f(proxy.cObject, Self.didEndDisplaying.selector.cSelector, nil, 10)  // from C
+    f(proxy.rawValue, Self.didEndDisplaying.selector.rawValue, nil, 10)  // from C
     #expect(rows.withLock { $0 } == [9, 10])
 
     observation.cancel()

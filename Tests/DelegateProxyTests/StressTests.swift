@@ -123,12 +123,12 @@ final class StressDelegate: RuntimeObject, @unchecked Sendable {
           switch s {
           case 0..<4:
             // A C caller that looked the IMP up once.
-            cached(proxy.cObject, selector.cSelector, i)
+            cached(proxy.rawValue, selector.rawValue, i)
             routed += 1
           case 4..<6:
             // A C caller that looks it up for every message (objc_msgSend).
             Runtime.lookup(proxy, selector).unsafeCast(to: TickFn.self)(
-              proxy.cObject, selector.cSelector, i)
+              proxy.rawValue, selector.rawValue, i)
             routed += 1
           default:
             do {

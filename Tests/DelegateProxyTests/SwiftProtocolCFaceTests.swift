@@ -71,27 +71,27 @@ struct SwiftProtocolCFaceTests {
 
   func didRead(_ proxy: SensorDelegateMulticast, _ celsius: Double, id: Int32) throws {
     dp_test_c_sensor_did_read(
-      try proxy.imp(for: \.sensorDidRead).cFunction, try proxy.cObject,
-      proxy.selector(for: \.sensorDidRead).cSelector, sensorPointer,
+      try proxy.imp(for: \.sensorDidRead).rawValue, try proxy.rawValue,
+      proxy.selector(for: \.sensorDidRead).rawValue, sensorPointer,
       dp_test_reading(celsius: celsius, sensor_id: id))
   }
 
   func shouldStart(_ proxy: SensorDelegateMulticast) throws -> Bool {
     dp_test_c_sensor_should_start(
-      try proxy.imp(for: \.sensorShouldStart).cFunction, try proxy.cObject,
-      proxy.selector(for: \.sensorShouldStart).cSelector, sensorPointer)
+      try proxy.imp(for: \.sensorShouldStart).rawValue, try proxy.rawValue,
+      proxy.selector(for: \.sensorShouldStart).rawValue, sensorPointer)
   }
 
   func threshold(_ proxy: SensorDelegateMulticast) throws -> Double {
     dp_test_c_sensor_threshold(
-      try proxy.imp(for: \.sensorThreshold).cFunction, try proxy.cObject,
-      proxy.selector(for: \.sensorThreshold).cSelector, sensorPointer)
+      try proxy.imp(for: \.sensorThreshold).rawValue, try proxy.rawValue,
+      proxy.selector(for: \.sensorThreshold).rawValue, sensorPointer)
   }
 
   func didStop(_ proxy: SensorDelegateMulticast) throws {
     dp_test_c_sensor_did_stop(
-      try proxy.imp(for: \.sensorDidStop).cFunction, try proxy.cObject,
-      proxy.selector(for: \.sensorDidStop).cSelector, sensorPointer)
+      try proxy.imp(for: \.sensorDidStop).rawValue, try proxy.rawValue,
+      proxy.selector(for: \.sensorDidStop).rawValue, sensorPointer)
   }
 
   @Test func aPaddedStructByValueFromCReachesEveryDelegateInOrderOnTheRegisterRoute() throws {
@@ -266,7 +266,7 @@ struct SwiftProtocolCFaceTests {
     let imp = try proxy.imp(for: \.sensorDidRead)  // looked up before the removal
     proxy.remove(b)
     dp_test_c_sensor_did_read(
-      imp.cFunction, try proxy.cObject, proxy.selector(for: \.sensorDidRead).cSelector,
+      imp.rawValue, try proxy.rawValue, proxy.selector(for: \.sensorDidRead).rawValue,
       sensorPointer,
       dp_test_reading(celsius: 4, sensor_id: 4))
     #expect(log.entries == ["a probe 4.0 #4", "c probe 4.0 #4"])
@@ -326,7 +326,7 @@ struct SwiftProtocolCFaceTests {
     try proxy.add(b)
     let selector = proxy.selector(for: \.placeAt)
     let result = dp_test_c_place(
-      try proxy.imp(for: \.placeAt).cFunction, try proxy.cObject, selector.cSelector,
+      try proxy.imp(for: \.placeAt).rawValue, try proxy.rawValue, selector.rawValue,
       dp_test_box(x: 1.5, y: -2, z: 3), 4)
     #expect(log.entries == ["1.0 1.5 -2.0 3.0 @4", "100.0 1.5 -2.0 3.0 @4"])
     #expect(result.x == 101.5 && result.y == -2 && result.z == 12)  // the last responder's
@@ -344,8 +344,8 @@ struct SwiftProtocolCFaceTests {
     try proxy.add(b)
     _ = b.frames(1)
     let got = dp_test_c_frames(
-      try proxy.imp(for: \.frames).cFunction, try proxy.cObject,
-      proxy.selector(for: \.frames).cSelector, 2)
+      try proxy.imp(for: \.frames).rawValue, try proxy.rawValue,
+      proxy.selector(for: \.frames).rawValue, 2)
     #expect(a.seen == 2 && b.seen == 3)
     #expect(got == 30)
   }

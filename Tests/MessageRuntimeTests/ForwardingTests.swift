@@ -12,7 +12,10 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   let kept = Lock<[Invocation]>([])
   let keep: Bool
 
-  init(target: RuntimeObject, keep: Bool = false, before: (@Sendable (Invocation) throws -> Void)? = nil) {
+  init(
+    target: RuntimeObject, keep: Bool = false,
+    before: (@Sendable (Invocation) throws -> Void)? = nil
+  ) {
     self.target = target
     self.keep = keep
     self.before = before
@@ -45,31 +48,31 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
     #expect(proxy.responds(to: add.selector))
     #expect(!proxy.responds(to: "unknown"))
     #expect(try add.send(to: proxy, 1, 2) == 3)
-    #expect(dp_test_c_send_add(proxy.cObject, add.selector.cSelector, 30, 12) == 42)
+    #expect(dp_test_c_send_add(proxy.rawValue, add.selector.rawValue, 30, 12) == 42)
     let inv = Invocation(signature: add.signature, selector: add.selector)
-    try inv.setArgument(5, at: 2)
-    try inv.setArgument(5.0, at: 3)
+    try inv.setArgument(5, at: 0)
+    try inv.setArgument(5.0, at: 1)
     try inv.invoke(target: proxy)
     #expect(try inv.returnValue(as: Int.self) == 10)
   }
 
   @Test func forwarderRewritesArgumentsAndSeesTheResult() throws {
     let proxy = RelayProxy(target: try calculator()) { inv in
-      try inv.setArgument(try inv.argument(at: 2, as: Int.self) * 10, at: 2)
+      try inv.setArgument(try inv.argument(at: 0, as: Int.self) * 10, at: 0)
     }
     #expect(try add.send(to: proxy, 4, 2) == 42)
-    #expect(dp_test_c_send_add(proxy.cObject, add.selector.cSelector, 4, 2) == 42)
+    #expect(dp_test_c_send_add(proxy.rawValue, add.selector.rawValue, 4, 2) == 42)
   }
 
   @Test func keptInvocationOutlivesTheCall() throws {
     let proxy = RelayProxy(target: try calculator(), keep: true)
-    #expect(dp_test_c_send_add(proxy.cObject, add.selector.cSelector, 7, 8) == 15)
+    #expect(dp_test_c_send_add(proxy.rawValue, add.selector.rawValue, 7, 8) == 15)
     #expect(try add.send(to: proxy, 1, 1) == 2)
     let kept = proxy.kept.withLock { $0 }
     #expect(kept.count == 2)
     // The caller's frames are gone; the invocations copied what they viewed.
-    #expect(try kept[0].argument(at: 2, as: Int.self) == 7)
-    #expect(try kept[0].argument(at: 3, as: Double.self) == 8)
+    #expect(try kept[0].argument(at: 0, as: Int.self) == 7)
+    #expect(try kept[0].argument(at: 1, as: Double.self) == 8)
     #expect(try kept[0].returnValue(as: Int.self) == 15)
     #expect(try kept[1].returnValue(as: Int.self) == 2)
     #expect(kept[0] !== kept[1])
@@ -89,15 +92,22 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   @Test func unrecognizedOnTheSwiftPathIsATypedError() throws {
     let proxy = RelayProxy(target: try calculator())
     let missing = Message<Void>("missing")
-    #expect(throws: RuntimeError.unrecognizedSelector(className: "ForwardingProxy", selector: "missing")) {
+    #expect(
+      throws: RuntimeError.unrecognizedSelector(className: "ForwardingProxy", selector: "missing")
+    ) {
       try missing.send(to: proxy)
     }
-    #expect(throws: RuntimeError.unrecognizedSelector(className: "ForwardingProxy", selector: "missing")) {
+    #expect(
+      throws: RuntimeError.unrecognizedSelector(className: "ForwardingProxy", selector: "missing")
+    ) {
       try proxy.imp(for: "missing")
     }
     // The proxy's signature disagrees with the message's types.
     let wrong = Message<Int, Int, Int>("add:to:")
-    #expect(throws: RuntimeError.signatureMismatch(selector: add.selector, expected: "q@:qd", found: "q@:qq")) {
+    #expect(
+      throws: RuntimeError.signatureMismatch(
+        selector: add.selector, expected: "q@:qd", found: "q@:qq")
+    ) {
       try wrong.send(to: proxy, 1, 2)
     }
   }
@@ -109,13 +119,13 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   }
 
   @Test func messagingNilFromCReturnsZero() {
-    #expect(dp_test_c_send_add(nil, add.selector.cSelector, 1, 2) == 0)
+    #expect(dp_test_c_send_add(nil, add.selector.rawValue, 1, 2) == 0)
   }
 
   @Test func unrecognizedFromCTrapsWithTheCocoaMessage() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let obj = RuntimeObject()
-      dp_test_c_send_void(obj.cObject, Selector("noSuchMethod:").cSelector)
+      dp_test_c_send_void(obj.rawValue, Selector("noSuchMethod:").rawValue)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("-[Object noSuchMethod:]: unrecognized selector sent to instance 0x"))
@@ -124,22 +134,25 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   @Test func unrecognizedStructReturnFromCStillNamesTheReceiver() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let proxy = ForwardingProxy()
-      _ = dp_test_c_send_big(proxy.cObject, Selector("bigValue").cSelector)
+      _ = dp_test_c_send_big(proxy.rawValue, Selector("bigValue").rawValue)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("-[ForwardingProxy bigValue]: unrecognized selector sent to instance 0x"))
+    #expect(
+      stderr.contains("-[ForwardingProxy bigValue]: unrecognized selector sent to instance 0x"))
   }
 
   @Test func forwarderErrorOnTheCPathStopsWithItsDescription() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       final class Refusing: ForwardingProxy, @unchecked Sendable {
-        override func methodSignature(for selector: Selector) -> MethodSignature? { try? MethodSignature.parse("v@:") }
+        override func methodSignature(for selector: Selector) -> MethodSignature? {
+          try? MethodSignature.parse("v@:")
+        }
         override func forwardInvocation(_ invocation: Invocation) throws {
           throw RuntimeError.invocationIncomplete("refused by test")
         }
       }
       let proxy = Refusing()
-      dp_test_c_send_void(proxy.cObject, Selector("ping").cSelector)
+      dp_test_c_send_void(proxy.rawValue, Selector("ping").rawValue)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("refused by test"))

@@ -231,7 +231,7 @@ func libffiCall(_ signature: MethodSignature, _ imp: IMP, _ frame: ArgumentFrame
   if let split = signature.splitCall {
     split.call(imp, arguments: frame.ffiArguments, result: frame.result)
   } else {
-    dp_ffi_call(signature.cif, imp.cFunction, frame.result, frame.ffiArguments)
+    dp_ffi_call(signature.cif, imp.rawValue, frame.result, frame.ffiArguments)
   }
 }
 
@@ -309,7 +309,7 @@ final class SignatureTally: Sendable {
       recorder.calls += 1
       recorder.receiver = invocation.targetHandle
       recorder.selector = invocation.selector
-      recorder.arguments = (2..<n).map { try! invocation.argumentBytes(at: $0) }
+      recorder.arguments = (0..<n - 2).map { try! invocation.argumentBytes(at: $0) }
       if !signature.returnsVoid {
         var leaves: [UInt8] = []
         for (k, bytes) in recorder.arguments.enumerated() {
@@ -425,26 +425,26 @@ final class SignatureTally: Sendable {
       switch path {
       case .invocation, .invocationToProxy:
         let invocation = Invocation(signature: signature, selector: sel)
-        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k + 2) }
+        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k) }
         try invocation.invoke(target: path == .invocation ? target : proxy)
         result = invocation.returnBytes
       case .ffiDirect:
-        frame.setReceiver(target.cObject, sel)
+        frame.setReceiver(target.rawValue, sel)
         libffiCall(signature, methodIMP, frame)
         result = frame.resultBytes
       case .ffiForwarding:
-        frame.setReceiver(proxy.cObject, sel)
+        frame.setReceiver(proxy.rawValue, sel)
         libffiCall(signature, forwardingIMP, frame)
         result = frame.resultBytes
       case .callForwarding:
-        frame.setReceiver(proxy.cObject, sel)
+        frame.setReceiver(proxy.rawValue, sel)
         signature.call(forwardingIMP, arguments: frame.ffiArguments, result: frame.result)
         result = frame.resultBytes
       }
 
       let context = "path \(path) (\(signature.travelsInRegisters ? "replay" : "libffi") signature)"
       verify(recorder.calls == 1, "the IMP ran \(recorder.calls) times: \(context)")
-      verify(recorder.receiver == target.cObject, "self is not the target: \(context)")
+      verify(recorder.receiver == target.rawValue, "self is not the target: \(context)")
       verify(recorder.selector == sel, "_cmd: \(context)")
       let recorded = zip(recorder.arguments, types.dropFirst(2)).map { Leaves.bytes($0, of: $1) }
       if let detail = argumentMismatch(recorded, expectedLeaves, types) {
@@ -536,7 +536,7 @@ final class SignatureTally: Sendable {
       let result: [UInt8]
       switch path {
       case .callProxyIMP, .ffiProxyIMP, .forwardingToProxy:
-        frame.setReceiver(multicast.cObject, sel)
+        frame.setReceiver(multicast.rawValue, sel)
         switch path {
         case .callProxyIMP:
           signature.call(proxyIMP, arguments: frame.ffiArguments, result: frame.result)
@@ -547,13 +547,13 @@ final class SignatureTally: Sendable {
         }
         result = frame.resultBytes
       case .libffiRoute:
-        frame.setReceiver(libffiRouter.cObject, sel)
+        frame.setReceiver(libffiRouter.rawValue, sel)
         signature.call(
           try libffiRouter.imp(for: sel), arguments: frame.ffiArguments, result: frame.result)
         result = frame.resultBytes
       case .invocationToProxy:
         let invocation = Invocation(signature: signature, selector: sel)
-        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k + 2) }
+        for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k) }
         try invocation.invoke(target: multicast)
         result = invocation.returnBytes
       }
@@ -563,7 +563,8 @@ final class SignatureTally: Sendable {
       for (k, r) in recorders.enumerated() {
         verify(r.calls == 1, "delegate \(k) ran \(r.calls) times: \(context)")
         verify(
-          r.receiver == delegates[k].cObject, "delegate \(k): self is not the delegate: \(context)")
+          r.receiver == delegates[k].rawValue, "delegate \(k): self is not the delegate: \(context)"
+        )
         verify(r.selector == sel, "delegate \(k): _cmd: \(context)")
         let recorded = zip(r.arguments, types.dropFirst(2)).map { Leaves.bytes($0, of: $1) }
         if let detail = argumentMismatch(recorded, expectedLeaves, types) {

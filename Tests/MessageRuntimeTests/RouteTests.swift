@@ -46,7 +46,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     #expect(proxy.routePath(for: add.selector) == .registers)
     #expect(try add.send(to: proxy, 1, 2) == 2003)
     #expect(log.entries == ["t0", "t1", "t2"])
-    #expect(dp_test_c_send_add(proxy.cObject, add.selector.cSelector, 5, 5) == 2010)
+    #expect(dp_test_c_send_add(proxy.rawValue, add.selector.rawValue, 5, 5) == 2010)
     #expect(log.entries.count == 6)
     // Swapping the list in place keeps the same route.
     try proxy.setRoute(
@@ -154,18 +154,18 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
       path: requested)
     #expect(path == expectedPath)
     #expect(try big.send(to: proxy) == Big(a: 3, b: 2, c: 3, d: 4, e: 30))
-    let fromC = dp_test_c_send_big(proxy.cObject, big.selector.cSelector)
+    let fromC = dp_test_c_send_big(proxy.rawValue, big.selector.rawValue)
     #expect(fromC.a == 3 && fromC.e == 30)
     try proxy.setRoute(
       big.selector, signature: big.signature,
       targets: bigTargets.map { RouteTarget($0, membership: RouteMembership()) }, combine: .first,
       path: requested)
     #expect(try big.send(to: proxy).a == 1)
-    #expect(dp_test_c_send_big(proxy.cObject, big.selector.cSelector).e == 10)
+    #expect(dp_test_c_send_big(proxy.rawValue, big.selector.rawValue).e == 10)
     // No live target: a zeroed result, not the caller's garbage.
     try proxy.setRoute(
       big.selector, signature: big.signature, targets: [], combine: .last, path: requested)
-    let none = dp_test_c_send_big(proxy.cObject, big.selector.cSelector)
+    let none = dp_test_c_send_big(proxy.rawValue, big.selector.rawValue)
     #expect([none.a, none.b, none.c, none.d, none.e] == [0, 0, 0, 0, 0])
 
     let sums = CallLog()
@@ -185,7 +185,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
         targets: manyTargets.map { RouteTarget($0, membership: RouteMembership()) }, combine: .last,
         path: requested) == expectedPath)
     #expect(try many.send(to: proxy, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == 110)
-    #expect(dp_test_c_send_many(proxy.cObject, many.selector.cSelector) == 110)
+    #expect(dp_test_c_send_many(proxy.rawValue, many.selector.rawValue) == 110)
     #expect(sums.entries == ["0:55.0", "1:55.0", "0:55.0", "1:55.0"])
 
     // Registers full, then a struct and a 16-aligned long double on the stack, and a
@@ -197,9 +197,9 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
       let cls = try RuntimeClass(name: uniqueClassName("Spilled"))
       try cls.addMethod(spilledSelector, signature: spilled) { invocation in
         var sum: Int64 = 0
-        for k in 2..<7 { sum += try! invocation.argument(at: k, as: Int64.self) }
-        let b = try! invocation.argument(at: 7, as: Big.self)
-        let tail = try! invocation.argumentBytes(at: 8)
+        for k in 0..<5 { sum += try! invocation.argument(at: k, as: Int64.self) }
+        let b = try! invocation.argument(at: 5, as: Big.self)
+        let tail = try! invocation.argumentBytes(at: 6)
         seen.append("\(tag):\(sum):\(b.a + b.e):\(Array(tail.prefix(10)))")
         try! invocation.setReturnValue(Big(a: sum, b: b.b, c: b.c, d: b.d, e: Int64(tag)))
       }
@@ -211,7 +211,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
         targets: spilledTargets.map { RouteTarget($0, membership: RouteMembership()) },
         combine: .last,
         path: requested) == expectedPath)
-    let answer = dp_test_c_send_spilled(proxy.cObject, spilledSelector.cSelector)
+    let answer = dp_test_c_send_spilled(proxy.rawValue, spilledSelector.rawValue)
     #expect([answer.a, answer.b, answer.c, answer.d, answer.e] == [15, 20, 30, 40, 1])
     // 0.5 as an x87 80-bit value: mantissa 0x8000000000000000, exponent 0x3FFE.
     let half = "[0, 0, 0, 0, 0, 0, 0, 128, 254, 63]"
@@ -274,7 +274,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     #expect(proxy.routePath(for: add.selector) == nil)
     typealias F = @convention(c) (OpaquePointer, OpaquePointer, Int, Double) -> Int
     // The old entry finds no route and re-dispatches to the forwarding path.
-    #expect(routed.unsafeCast(to: F.self)(proxy.cObject, add.selector.cSelector, 2, 3) == 5)
+    #expect(routed.unsafeCast(to: F.self)(proxy.rawValue, add.selector.rawValue, 2, 3) == 5)
     #expect(log.entries == ["t0"])
   }
 
@@ -314,10 +314,10 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     var expected: UInt = 0
     do {
       let obj = RuntimeObject()
-      expected = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(obj.cObject)))
+      expected = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(obj.rawValue)))
       obj.addDeallocationHandler { handle in
         // The handle is still valid, but no longer leads to the object.
-        let visible = RuntimeObject.object(forHandle: handle) != nil
+        let visible = RuntimeObject.object(rawValue: handle) != nil
         let bits = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
         seen.withLock { $0 = (bits, visible) }
       }
@@ -355,7 +355,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     let senders = (0..<3).map { _ in
       Thread.start {
         while !stop.load(ordering: .relaxed) {
-          _ = dp_test_c_send_add(proxy.cObject, selector.cSelector, 1, 0)
+          _ = dp_test_c_send_add(proxy.rawValue, selector.rawValue, 1, 0)
         }
       }
     }

@@ -11,7 +11,8 @@ import Testing
   @Test func addFailsIfPresentReplaceReturnsOld() throws {
     let cls = try RuntimeClass(name: uniqueClassName())
     try cls.addMethod(value) { _ in 1 }
-    #expect(throws: RuntimeError.methodAlreadyExists(className: cls.name, selector: value.selector)) {
+    #expect(throws: RuntimeError.methodAlreadyExists(className: cls.name, selector: value.selector))
+    {
       try cls.addMethod(value) { _ in 2 }
     }
     let obj = RuntimeObject(class: cls)
@@ -44,7 +45,7 @@ import Testing
     let cls = try RuntimeClass(name: name)
     #expect(RuntimeClass.named(name) === cls)
     #expect(throws: RuntimeError.classAlreadyExists(name: name)) { try RuntimeClass(name: name) }
-    #expect(RuntimeClass.class(forHandle: cls.cClass) === cls)
+    #expect(RuntimeClass.class(rawValue: cls.rawValue) === cls)
   }
 
   @Test func classGoesAwayWithItsClosureIMPs() throws {
@@ -85,10 +86,10 @@ import Testing
     let multiply = Message<Int, Int, Int>("multiply:by:")
     #expect(try multiply.send(to: obj, 6, 7) == 42)
     #expect(obj.responds(to: multiply.selector))
-    #expect(dp_test_c_responds(obj.cObject, "multiply:by:"))
-    #expect(!dp_test_c_responds(obj.cObject, "divide:by:"))
+    #expect(dp_test_c_responds(obj.rawValue, "multiply:by:"))
+    #expect(!dp_test_c_responds(obj.rawValue, "divide:by:"))
     try cls.addMethod(add) { _, a, b in a * 100 + Int(b) }
-    #expect(dp_test_c_send_add(obj.cObject, add.selector.cSelector, 3, 4) == 304)
+    #expect(dp_test_c_send_add(obj.rawValue, add.selector.rawValue, 3, 4) == 304)
   }
 
   @Test func lookupReturnsARealCFunctionPointer() throws {
@@ -97,7 +98,7 @@ import Testing
     let obj = RuntimeObject(class: cls)
     let imp = Runtime.lookup(obj, add.selector)
     typealias F = @convention(c) (OpaquePointer, OpaquePointer, Int, Double) -> Int
-    #expect(imp.unsafeCast(to: F.self)(obj.cObject, add.selector.cSelector, 10, 4) == 6)
+    #expect(imp.unsafeCast(to: F.self)(obj.rawValue, add.selector.rawValue, 10, 4) == 6)
     #expect(try obj.imp(for: add.selector) == imp)
   }
 
@@ -105,7 +106,10 @@ import Testing
     let cls = try RuntimeClass(name: uniqueClassName())
     try cls.addMethod(add) { _, a, b in a + Int(b) }
     let wrong = Message<Int, Int, Int>("add:to:")  // q@:qq against q@:qd
-    #expect(throws: RuntimeError.signatureMismatch(selector: add.selector, expected: "q@:qd", found: "q@:qq")) {
+    #expect(
+      throws: RuntimeError.signatureMismatch(
+        selector: add.selector, expected: "q@:qd", found: "q@:qq")
+    ) {
       try wrong.send(to: RuntimeObject(class: cls), 1, 2)
     }
   }

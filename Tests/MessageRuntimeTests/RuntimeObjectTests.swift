@@ -1,3 +1,4 @@
+import Synchronization
 import TestSupport
 import Testing
 
@@ -9,9 +10,9 @@ import Testing
   @Test func handleFirstWordIsTheClassAndPointsBack() throws {
     let cls = try RuntimeClass(name: uniqueClassName())
     let obj = RuntimeObject(class: cls)
-    let firstWord = UnsafeRawPointer(obj.cObject).load(as: OpaquePointer.self)
-    #expect(firstWord == cls.cClass)
-    #expect(RuntimeObject.object(forHandle: obj.cObject) === obj)
+    let firstWord = UnsafeRawPointer(obj.rawValue).load(as: OpaquePointer.self)
+    #expect(firstWord == cls.rawValue)
+    #expect(RuntimeObject.object(rawValue: obj.rawValue) === obj)
   }
 
   @Test func weakReferencesZeroWhenTheObjectDies() throws {
@@ -71,5 +72,3 @@ import Testing
     #expect(closure == nil)
   }
 }
-
-import Synchronization

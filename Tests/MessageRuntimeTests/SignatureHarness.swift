@@ -267,13 +267,13 @@ final class ValueMaker {
       return pointerBytes(UnsafeRawPointer(pool.strings[rng.below(pool.strings.count)]))
     case .object:
       if rng.chance(1, in: 10) { return littleEndian(0, count: 8) }
-      return pointerBytes(pool.objects[rng.below(pool.objects.count)].cObject)
+      return pointerBytes(pool.objects[rng.below(pool.objects.count)].rawValue)
     case .classObject:
       if rng.chance(1, in: 10) { return littleEndian(0, count: 8) }
-      return pointerBytes(pool.classes[rng.below(pool.classes.count)].cClass)
+      return pointerBytes(pool.classes[rng.below(pool.classes.count)].rawValue)
     case .selector:
       if rng.chance(1, in: 10) { return littleEndian(0, count: 8) }
-      return pointerBytes(pool.selectors[rng.below(pool.selectors.count)].cSelector)
+      return pointerBytes(pool.selectors[rng.below(pool.selectors.count)].rawValue)
     case .pointer:
       if realPointees, case .pointer(let pointee) = type, Self.isWritablePointee(pointee) {
         let layout = try! pointee.layout()
@@ -410,11 +410,11 @@ func expectedDeref(_ bytes: [UInt8], of type: TypeEncoding) -> [UInt8] {
     case .cString:
       text = handle.map { String(cString: UnsafePointer<CChar>($0)) }
     case .object:
-      text = handle.map { RuntimeObject.object(forHandle: $0)!.runtimeClass.name }
+      text = handle.map { RuntimeObject.object(rawValue: $0)!.runtimeClass.name }
     case .classObject:
-      text = handle.map { RuntimeClass.class(forHandle: $0)!.name }
+      text = handle.map { RuntimeClass.class(rawValue: $0)!.name }
     case .selector:
-      text = handle.map { Selector(cSelector: $0).name }
+      text = handle.map { Selector(rawValue: $0).name }
     default:
       continue
     }
@@ -466,7 +466,7 @@ final class ArgumentFrame {
 
   func setReceiver(_ handle: OpaquePointer, _ selector: Selector) {
     ffiArguments[0]!.storeBytes(of: handle, as: OpaquePointer.self)
-    ffiArguments[1]!.storeBytes(of: selector.cSelector, as: OpaquePointer.self)
+    ffiArguments[1]!.storeBytes(of: selector.rawValue, as: OpaquePointer.self)
   }
 
   /// Fills the result buffer with a junk pattern before a call.

@@ -107,7 +107,7 @@ final class TableFixture {
 
   private func callC(_ imp: dp_imp?, _ receiver: RuntimeObject, _ frame: ArgumentFrame) {
     testCase.entry.call!(
-      imp, receiver.cObject, selector.cSelector, frame.cArguments, frame.result)
+      imp, receiver.rawValue, selector.rawValue, frame.cArguments, frame.result)
   }
 
   /// Calls the case along `path` with the argument values already in `frame` (`values`
@@ -119,15 +119,15 @@ final class TableFixture {
       callC(testCase.entry.impl, target, frame)
       return frame.resultBytes
     case .forwardedFromC:
-      callC(try proxy.imp(for: selector).cFunction, proxy, frame)
+      callC(try proxy.imp(for: selector).rawValue, proxy, frame)
       return frame.resultBytes
     case .lookedUpFromC:
-      let imp = dp_msg_lookup(proxy.cObject, selector.cSelector)
+      let imp = dp_msg_lookup(proxy.rawValue, selector.rawValue)
       callC(imp, proxy, frame)
       return frame.resultBytes
     case .invocation, .forwardedFromSwift:
       let invocation = Invocation(signature: signature, selector: selector)
-      for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k + 2) }
+      for (k, v) in values.enumerated() { try invocation.setArgumentBytes(v, at: k) }
       try invocation.invoke(target: path == .invocation ? target : proxy)
       return invocation.returnBytes
     }
@@ -200,8 +200,8 @@ final class TableFixture {
         let record = CRecord.current
 
         #expect(record.calls == 1, "the IMP ran once: \(context)")
-        #expect(record.receiver == fixture.target.cObject, "self is the target: \(context)")
-        #expect(record.selector == fixture.selector.cSelector, "_cmd: \(context)")
+        #expect(record.receiver == fixture.target.rawValue, "self is the target: \(context)")
+        #expect(record.selector == fixture.selector.rawValue, "_cmd: \(context)")
         #expect(
           record.bytes == expectedBytes,
           "arguments: \(context)\n  expected \(hex(expectedBytes))\n  recorded \(hex(record.bytes))"
@@ -429,7 +429,7 @@ final class TableFixture {
     #expect(throws: RuntimeError.self) { try cls.addMethod(sel, imp: impl, types: encoding) }
     #expect(
       !dp_class_add_method(
-        cls.cClass, sel.cSelector, impl.cFunction, encoding))
+        cls.rawValue, sel.rawValue, impl.rawValue, encoding))
     #expect(!cls.instancesRespond(to: sel))
   }
 }

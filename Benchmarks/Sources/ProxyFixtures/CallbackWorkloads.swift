@@ -42,7 +42,7 @@ extension Fixtures {
     let cls = try! RuntimeClass(name: "BenchCallbackDelegate")
     for shape in CallbackShape.allCases {
       try! cls.addMethod(
-        shape.selector, imp: IMP(address: bs_callback_delegate_imp(shape.c)),
+        shape.selector, imp: IMP(unsafeFunction: bs_callback_delegate_imp(shape.c)),
         types: shape.messageEncoding)
     }
     return cls
@@ -60,7 +60,7 @@ extension Workload {
       let handlers: [UnsafeRawPointer?] = Array(
         repeating: bs_callback_handler(shape.c), count: fanout)
       let contexts: [UnsafeMutableRawPointer?] = delegates.map {
-        UnsafeMutableRawPointer($0.cObject)
+        UnsafeMutableRawPointer($0.rawValue)
       }
       return Workload(
         name: kind.rawValue, signature: .object, fanout: fanout, responders: fanout,

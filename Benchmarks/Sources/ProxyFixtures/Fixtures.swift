@@ -44,7 +44,7 @@ public enum BenchSignature: Int, CaseIterable, Sendable {
   /// The selector the signature is sent as.
   public var selector: Selector { Selector(String(cString: bs_signature_selector(c))) }
   /// The delegate IMP (a C function).
-  public var delegateIMP: IMP { IMP(address: bs_delegate_imp(c)) }
+  public var delegateIMP: IMP { IMP(unsafeFunction: bs_delegate_imp(c)) }
   /// The interned method signature.
   public var methodSignature: MethodSignature { try! MethodSignature.parse(encoding) }
 }
@@ -89,7 +89,7 @@ public enum Fixtures {
   /// The object passed as the `@` argument of `v@:@` and the point signature.
   public static let argumentObject: RuntimeObject = {
     let object = RuntimeObject(class: bystanderClass)
-    bs_set_object_argument(UnsafeMutableRawPointer(object.cObject))
+    bs_set_object_argument(UnsafeMutableRawPointer(object.rawValue))
     return object
   }()
 

@@ -58,10 +58,10 @@ public enum SwiftRowKind: String, CaseIterable, Sendable {
   case strongArray = "swift_strong_array"
   /// The array of weak boxes Swift programmers hand-write.
   case weakArray = "swift_weak_array"
-  /// The cheapest loop that holds delegates weakly and stays safe when one is
-  /// deallocated on another thread: unowned references upgraded by one `tryRetain` per
-  /// call (what the multicast does per weak member). Not a target: the floor that weak
-  /// membership puts under every weak row.
+  /// The cheapest loop that does not keep its delegates alive: Swift `unowned`
+  /// references, each load one checked retain and its release — the atomic work of the
+  /// multicast's `tryRetain` per weak member (a deallocated delegate traps here instead of
+  /// being skipped). Not a target: the floor weak membership puts under every weak row.
   case unownedArray = "swift_unowned_array"
   /// A delegator's weak slot holding a @Delegate multicast of N weak members
   /// (last-responder policy).
@@ -77,7 +77,7 @@ public enum SwiftRowKind: String, CaseIterable, Sendable {
   /// A C loop calling N `@convention(c)` functions, each calling one delegate's Swift
   /// method (found from `self`, unretained): the limit for C calling Swift.
   case cToSwiftDirect = "c_to_swift_direct"
-  /// The C caller loop calling a @Delegate multicast's `imp(for:)` with its `cObject`:
+  /// The C caller loop calling a @Delegate multicast's `imp(for:)` with its `rawValue`:
   /// the C route replays into each weak member's static C entry into Swift
   /// (last-responder policy).
   case cToSwiftProxy = "c_to_swift_proxy"
@@ -87,14 +87,12 @@ struct WeakListener {
   weak var value: (any BenchListener)?
 }
 
-/// An unowned delegate and the reference that can upgrade it.
+/// An unowned delegate: each load takes a strong reference (checking that the object's
+/// deinit has not begun) and the call's end drops it — the same two atomic reference-count
+/// operations as a `tryRetain` and its release.
 struct UnownedListener {
-  let object: UnownedObject
-  unowned(unsafe) let value: any BenchListener
-  init(_ value: any BenchListener) {
-    object = UnownedObject(value)
-    self.value = value
-  }
+  unowned let value: any BenchListener
+  init(_ value: any BenchListener) { self.value = value }
 }
 
 /// Sink for the delegates' writes (never read back but by the check).
@@ -137,8 +135,6 @@ extension Workload {
         ? { n in SwiftRows.weakValue(boxes, n) } : { n in SwiftRows.weakObserve(boxes, subject, n) }
     case .unownedArray:
       let boxes = listeners.map(UnownedListener.init)
-      // The unowned references are dropped when the row is released.
-      keep.append(UnownedRelease(boxes.map(\.object)))
       run =
         signature == .qd
         ? { n in SwiftRows.unownedValue(boxes, n) }
@@ -265,10 +261,7 @@ enum SwiftRows {
 
   @inline(never) static func unownedValue1(_ boxes: [UnownedListener], _ i: Int) -> Int {
     var last = 0
-    for b in boxes where b.object.tryRetain() {
-      last = b.value.value(i, scale: 0.5)
-      b.object.release()
-    }
+    for b in boxes { last = b.value.value(i, scale: 0.5) }
     return last
   }
 
@@ -277,10 +270,7 @@ enum SwiftRows {
     let start = bs_now_ns()
     for i in 0..<n {
       var last = 0
-      for b in boxes where b.object.tryRetain() {
-        last = b.value.value(i, scale: 0.5)
-        b.object.release()
-      }
+      for b in boxes { last = b.value.value(i, scale: 0.5) }
       acc &+= last
     }
     let end = bs_now_ns()
@@ -293,10 +283,7 @@ enum SwiftRows {
   ) -> UInt64 {
     let start = bs_now_ns()
     for _ in 0..<n {
-      for b in boxes where b.object.tryRetain() {
-        b.value.observe(subject)
-        b.object.release()
-      }
+      for b in boxes { b.value.observe(subject) }
     }
     return bs_now_ns() &- start
   }
@@ -382,11 +369,10 @@ enum CToSwiftRows {
       let proxy = BenchListenerMulticast()
       for l in listeners { try! proxy.add(l) }
       let imp = try! signature == .qd ? proxy.imp(for: \.valueScale) : proxy.imp(for: \.observe)
-      let selector =
-        signature == .qd ? proxy.selector(for: \.valueScale) : proxy.selector(for: \.observe)
-      let code = UnsafeRawPointer(imp.address)
-      let receiver = UnsafeMutableRawPointer(try! proxy.cObject)
-      let sel = UnsafeRawPointer(selector.cSelector)
+      let selector = signature == .qd ? proxy.selector(for: \.valueScale) : proxy.selector(for: \.observe)
+      let code = imp.unsafeCast(to: UnsafeRawPointer.self)
+      let receiver = UnsafeMutableRawPointer(try! proxy.rawValue)
+      let sel = UnsafeRawPointer(selector.rawValue)
       let run: (Int) -> UInt64 = { n in
         bs_set_object_argument(subjectPointer)
         return bs_caller_loop(sig, code, receiver, sel, UInt64(n))
@@ -403,11 +389,4 @@ enum CToSwiftRows {
       return (run, check, [proxy])
     }
   }
-}
-
-/// Drops the unowned references of a `swift_unowned_array` row when the row is released.
-final class UnownedRelease {
-  let objects: [UnownedObject]
-  init(_ objects: [UnownedObject]) { self.objects = objects }
-  deinit { for o in objects { o.releaseUnowned() } }
 }

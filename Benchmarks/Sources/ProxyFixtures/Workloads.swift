@@ -74,8 +74,8 @@ extension Workload {
   /// The workload for `kind` at `fanout` delegates, sending `signature`.
   public static func make(_ kind: RowKind, _ signature: BenchSignature, fanout: Int) -> Workload {
     let targets = Fixtures.delegates(fanout)
-    let sel = UnsafeRawPointer(signature.selector.cSelector)
-    let handles: [bs_id?] = targets.map { UnsafeMutableRawPointer($0.cObject) }
+    let sel = UnsafeRawPointer(signature.selector.rawValue)
+    let handles: [bs_id?] = targets.map { UnsafeMutableRawPointer($0.rawValue) }
     switch kind {
     case .direct:
       let imps: [UnsafeRawPointer?] = Array(repeating: bs_delegate_imp(signature.c), count: fanout)
@@ -103,7 +103,7 @@ extension Workload {
       guard let forwarder else { fatalError("naive_ffi: libffi could not prepare \(signature.encoding)") }
       guard let imp = bs_naive_imp(forwarder) else { fatalError("naive_ffi: no closure code") }
       // The naive forwarder ignores its own `self`; any non-nil receiver will do.
-      let receiver = UnsafeMutableRawPointer(Fixtures.argumentObject.cObject)
+      let receiver = UnsafeMutableRawPointer(Fixtures.argumentObject.rawValue)
       return Workload(
         name: kind.rawValue, signature: signature, fanout: fanout, responders: fanout, path: kind.path,
         keepAlive: targets, cleanup: { bs_naive_destroy(forwarder) },
@@ -145,13 +145,13 @@ extension Workload {
     do { imp = try proxy.imp(for: signature.selector) } catch {
       fatalError("\(name) \(signature.encoding): the proxy has no IMP: \(error)")
     }
-    let receiver = UnsafeMutableRawPointer(proxy.cObject)
-    let sel = UnsafeRawPointer(signature.selector.cSelector)
+    let receiver = UnsafeMutableRawPointer(proxy.rawValue)
+    let sel = UnsafeRawPointer(signature.selector.rawValue)
     return Workload(
       name: name, signature: signature, fanout: fanout, responders: responders,
-      path: proxyPath(proxy, signature), keepAlive: [proxy] + members, check: { probe(signature, imp: imp.address, receiver: receiver, responders: responders) }
+      path: proxyPath(proxy, signature), keepAlive: [proxy] + members, check: { probe(signature, imp: imp.unsafeCast(to: UnsafeRawPointer.self), receiver: receiver, responders: responders) }
     ) { n in
-      bs_caller_loop(signature.c, imp.address, receiver, sel, UInt64(n))
+      bs_caller_loop(signature.c, imp.unsafeCast(to: UnsafeRawPointer.self), receiver, sel, UInt64(n))
     }
   }
 }
@@ -170,7 +170,7 @@ func expectedProbe(_ signature: BenchSignature, responders: Int) -> Int64 {
 
 /// Sends one message through a C entry and checks the answer.
 func probe(_ signature: BenchSignature, imp: UnsafeRawPointer, receiver: bs_id, responders: Int) -> String? {
-  let sel = UnsafeRawPointer(signature.selector.cSelector)
+  let sel = UnsafeRawPointer(signature.selector.rawValue)
   let got = bs_probe(signature.c, imp, receiver, sel)
   let want = expectedProbe(signature, responders: responders)
   return got == want ? nil : "\(signature.encoding): got \(got), expected \(want)"
@@ -186,13 +186,13 @@ enum ClosureRows {
       return { n in qd(closures, n) }
     case .object:
       let closures: [(bs_id?) -> Void] = handles.map { h in { o in bs_imp_object(h, sel, o) } }
-      let argument = UnsafeMutableRawPointer(Fixtures.argumentObject.cObject)
+      let argument = UnsafeMutableRawPointer(Fixtures.argumentObject.rawValue)
       return { n in object(closures, argument, n) }
     case .point:
       let closures: [(bs_id?, bs_point, UnsafeMutablePointer<bs_point>) -> Void] = handles.map { h in
         { v, p, o in bs_imp_point(h, sel, v, p, o) }
       }
-      let argument = UnsafeMutableRawPointer(Fixtures.argumentObject.cObject)
+      let argument = UnsafeMutableRawPointer(Fixtures.argumentObject.rawValue)
       return { n in point(closures, argument, n) }
     case .ten:
       let closures: [(Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) -> Int] = handles.map { h in

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Counts the public symbols of the library modules (MessageRuntime, DelegateProxy): the
+# symbols swift-symbolgraph-extract lists at minimum access level `public` (public and
+# open) from the modules of a debug build, that are declared in the module's own source
+# (so members of its extensions of other modules' types count, and what those types
+# inherit from the standard library does not), each counted once by its precise
+# identifier (USR). Enum cases count; `package` and `@usableFromInline internal`
+# symbols do not.
+#
+#   Scripts/public-symbols.sh            # builds (debug) if needed, prints the counts
+#   Scripts/public-symbols.sh --list     # also lists each module's symbols, sorted
+#
+# Run from the package root. Output: one line per module, `Module: N public symbols`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+list=0
+[[ "${1:-}" == "--list" ]] && list=1
+
+swift build --target DelegateProxy >/dev/null
+bin="$(swift build --show-bin-path)"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+
+for module in MessageRuntime DelegateProxy; do
+  mkdir -p "$out/$module"
+  swift-symbolgraph-extract \
+    -module-name "$module" \
+    -target "$(uname -m)-unknown-linux-gnu" \
+    -I "$bin/Modules" -I "$bin" -I CFFIShim/include \
+    -Xcc -fmodule-map-file="$bin/CFFIShim.build/module.modulemap" \
+    -minimum-access-level public \
+    -skip-synthesized-members \
+    -output-dir "$out/$module" >/dev/null
+  # The module's own graph (Module.symbols.json); Module@Other.symbols.json holds its
+  # extensions of other modules' types, counted too (they are its API).
+  symbols="$(jq -r '.symbols[] | select(.accessLevel == "public" or .accessLevel == "open")
+      | select(.location.uri != null)
+      | "\(.identifier.precise) \(.kind.identifier) \(.pathComponents | join("."))"' \
+      "$out/$module"/*.symbols.json | sort -u | cut -d" " -f2-)"
+  echo "$module: $(printf '%s\n' "$symbols" | grep -c . || true) public symbols"
+  if ((list)); then printf '%s\n' "$symbols" | sed 's/^/  /'; fi
+done
