@@ -146,3 +146,41 @@ func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> 
   XML_SetStartElementHandler(parser, adapter.function(as: XML_StartElementHandler.self))
   return adapter
 }
+
+// MARK: Testing delegators with doubles
+
+import DelegateProxyTesting
+import Testing
+
+/// The data source protocol the doubles block stands in for.
+let tableDataSource = try! RuntimeProtocol(
+  name: "TableDataSource",
+  required: ["tableView:numberOfRowsInSection:": "q@:@q", "tableView:cellForRowAt:": "@@:@q"])
+
+/// The delegator the doubles block tests: asks its data source for the rows of section 0
+/// and a cell for each.
+final class ReadmeTable: RuntimeObject, @unchecked Sendable {
+  // @unchecked Sendable: `dataSource` is a `let`; the test drives the table on one thread.
+  let dataSource: RuntimeObject
+  init(dataSource: RuntimeObject) {
+    self.dataSource = dataSource
+    super.init()
+  }
+  func reloadData() throws {
+    let rows = try Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
+      .send(to: dataSource, self, 0)
+    for row in 0..<rows {
+      _ = try Message<RuntimeObject?, RuntimeObject?, Int>("tableView:cellForRowAt:")
+        .send(to: dataSource, self, row)
+    }
+  }
+}
+
+@Test func theTableAsksItsDataSourceForRows() throws {
+  let dataSource = try DelegateDouble(tableDataSource, mode: .strict)  // a RuntimeProtocol
+  try dataSource.stub("tableView:numberOfRowsInSection:", .returning(3))
+  try dataSource.stub("tableView:cellForRowAt:", .returning(RuntimeObject()))
+  let table = ReadmeTable(dataSource: dataSource)
+  try table.reloadData()
+  dataSource.verify("tableView:numberOfRowsInSection:", called: .once, with: [.any, 0])
+}

@@ -1,0 +1,65 @@
+import CTestSupport
+import DelegateProxy
+import DelegateProxyTesting
+import MessageRuntime
+import Testing
+
+final class Probe {}
+
+/// The C layout CTestSupport's `dp_test_reading` has.
+struct ProbeReading: Equatable {
+  var celsius: Double
+  var sensorID: Int32
+}
+
+@Delegate
+protocol ProbeDelegate: AnyObject {
+  func sensor(_ sensor: Probe, didRead reading: ProbeReading)
+  func sensorShouldStart(_ sensor: Probe) -> Bool
+  @Optional func sensorDidStop(_ sensor: Probe)
+}
+
+/// A double for a `@Delegate` Swift protocol: its selectors and encodings come from the
+/// generated description, its recorded arguments carry the Swift names and types, and C
+/// callers (CTestSupport's, which cast an IMP to the method's C type) reach it.
+@Suite struct SwiftProtocolDoubleTests {
+  @Test func knowsTheProtocolsMethodsAndRespondsAsTold() throws {
+    let double = try DelegateDouble(ProbeDelegateMulticast.self, responding: .required)
+    #expect(double.name == "ProbeDelegate")
+    #expect(
+      double.knownMethods.map(\.description) == [
+        "sensor(_:didRead:) [sensor:didRead:]",
+        "sensorShouldStart(_:) [sensorShouldStart:]",
+        "sensorDidStop(_:) [sensorDidStop:]",
+      ])
+    #expect(double.responds(to: "sensorShouldStart:"))
+    #expect(!double.responds(to: "sensorDidStop:"))
+  }
+
+  @Test func aCCallerReachesAStrictDoubleWithSwiftNamedArguments() throws {
+    let double = try DelegateDouble(ProbeDelegateMulticast.self, mode: .strict)
+    try double.stub("sensorShouldStart:", .returning(true))
+    try double.stub("sensor:didRead:", .perform { _ in })
+    let probe = Probe()
+    let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+    let shouldStart = Selector("sensorShouldStart:")
+    let didRead = Selector("sensor:didRead:")
+
+    // The C delegator: asks, then reports a reading by value.
+    if dp_test_c_sensor_should_start(
+      try double.imp(for: shouldStart).cFunction, double.cObject, shouldStart.cSelector, address)
+    {
+      dp_test_c_sensor_did_read(
+        try double.imp(for: didRead).cFunction, double.cObject, didRead.cSelector, address,
+        dp_test_reading(celsius: 21.5, sensor_id: 3))
+    }
+
+    double.verify(didRead, called: .once, with: [.any, .matching("21.5 °C") { $0.text.hasPrefix("{21.5,") }])
+    let call = try #require(double.calls(to: didRead).first)
+    #expect(call.arguments.map(\.name) == ["sensor", "reading"])
+    #expect(call.arguments.map(\.swiftType) == ["Probe", "ProbeReading"])
+    #expect(call.arguments[0].pointer == UnsafeRawPointer(address))
+    #expect(call.arguments[1].text == "{21.5, 3}")
+    #expect(call.description.hasSuffix(", reading: {21.5, 3})"))
+  }
+}
