@@ -13,6 +13,8 @@ public struct CallCount: Sendable, Hashable, CustomStringConvertible {
   public static func atMost(_ n: Int) -> CallCount { CallCount(minimum: 0, maximum: n) }
   /// Once.
   public static var once: CallCount { .exactly(1) }
+  /// Twice.
+  public static var twice: CallCount { .exactly(2) }
   /// Never.
   public static var never: CallCount { .exactly(0) }
 

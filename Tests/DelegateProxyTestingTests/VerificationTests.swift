@@ -99,9 +99,10 @@ import Testing
     let secondary = try DelegateDouble(signatures: ["scrollViewDidScroll:": "v@:@"])
     let proxy = try MulticastProxy(delegates: [primary, secondary])
     try Message<Void, RuntimeObject?>("scrollViewDidScroll:").send(to: proxy, nil)
-    #expect(DelegateDouble.verifyInOrder([(primary, "scrollViewDidScroll:"), (secondary, "scrollViewDidScroll:")]))
+    let scrolled: Selector = "scrollViewDidScroll:"
+    #expect(DelegateDouble.verifyInOrder([(primary, scrolled), (secondary, scrolled)]))
     let messages = failureMessages {
-      DelegateDouble.verifyInOrder([(secondary, "scrollViewDidScroll:"), (primary, "scrollViewDidScroll:")])
+      DelegateDouble.verifyInOrder([(secondary, scrolled), (primary, scrolled)])
     }
     #expect(messages.first?.contains("no call of scrollViewDidScroll: on DelegateDouble <signatures> (nice) came after scrollViewDidScroll:") == true)
   }
