@@ -79,7 +79,9 @@ public final class ArgumentValues {
     switch type {
     case .structure(_, let fields?):
       for (field, offset) in zip(fields, layout.fieldOffsets) {
-        for (i, bit) in significantBytes(of: field).enumerated() where bit { mask[offset + i] = true }
+        for (i, bit) in significantBytes(of: field).enumerated() where bit {
+          mask[offset + i] = true
+        }
       }
     case .union(_, let fields?):
       for field in fields {
@@ -147,14 +149,17 @@ public final class ArgumentValues {
     case .unsignedLongLong: return ([0, 1, .max] as [UInt64]).map(Self.bytes)
     case .bool: return [[0], [1]]
     case .float:
-      return ([0, -0.0, 1, -1, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, .nan]
+      return
+        ([0, -0.0, 1, -1, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, .nan]
         as [Float]).map(Self.bytes)
     case .double:
-      return ([0, -0.0, 1, -1, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, .nan]
+      return
+        ([0, -0.0, 1, -1, .greatestFiniteMagnitude, .leastNonzeroMagnitude, .infinity, .nan]
         as [Double]).map(Self.bytes)
     case .longDouble:
       return [0, 1, -1].map(Self.longDoubleBytes)
-    case .object: return [Self.pointerBytes(nil), Self.pointerBytes(UnsafeRawPointer(object.cObject))]
+    case .object:
+      return [Self.pointerBytes(nil), Self.pointerBytes(UnsafeRawPointer(object.cObject))]
     case .classObject:
       return [
         Self.pointerBytes(nil), Self.pointerBytes(UnsafeRawPointer(RuntimeClass.root.cClass)),
@@ -162,7 +167,8 @@ public final class ArgumentValues {
     case .selector:
       return [Self.pointerBytes(UnsafeRawPointer(Selector("argumentValue").cSelector))]
     case .cString: return [Self.pointerBytes(nil), Self.pointerBytes(UnsafeRawPointer(cString))]
-    case .pointer, .block: return [Self.pointerBytes(nil), Self.pointerBytes(UnsafeRawPointer(buffer))]
+    case .pointer, .block:
+      return [Self.pointerBytes(nil), Self.pointerBytes(UnsafeRawPointer(buffer))]
     default:
       let size = (try? type.layout().size) ?? 0
       return [[UInt8](repeating: 0, count: size)]

@@ -18,7 +18,8 @@ public struct CallContext: Sendable, Hashable, CustomStringConvertible {
 
   /// The context of the code running now.
   public static var current: CallContext {
-    CallContext(thread: UInt(bitPattern: Int(bitPattern: pthread_self())), queueLabel: currentLabel())
+    CallContext(
+      thread: UInt(bitPattern: Int(bitPattern: pthread_self())), queueLabel: currentLabel())
   }
 
   /// Whether this context is on `queue` (by label: give test queues distinct labels).

@@ -73,7 +73,8 @@ extension DelegateDouble {
         index == 0
         ? "\(selector.name) was never called on \(double.description)."
         : "no call of \(selector.name) on \(double.description) came after \(steps[index - 1].1.name)."
-      let received = Set(steps.map { ObjectIdentifier($0.0) }).count == 1
+      let received =
+        Set(steps.map { ObjectIdentifier($0.0) }).count == 1
         ? double.calls
         : steps.flatMap { $0.0.calls }.sorted { $0.sequence < $1.sequence }
       message += "\nCalls received, in order:" + (received.isEmpty ? " none" : list(received))

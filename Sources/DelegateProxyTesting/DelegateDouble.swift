@@ -259,8 +259,9 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
   }
 
   /// Runs one stub answer on `invocation`.
-  private func apply(_ answer: StubAnswer, served: Int, to invocation: Invocation, _ call: RecordedCall)
-  {
+  private func apply(
+    _ answer: StubAnswer, served: Int, to invocation: Invocation, _ call: RecordedCall
+  ) {
     switch answer.action {
     case .returnBytes(let values, _):
       try? invocation.setReturnBytes(values[min(served, values.count - 1)])

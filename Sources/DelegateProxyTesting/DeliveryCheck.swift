@@ -12,6 +12,9 @@ import Testing
 /// try check.run(proto, to: [first, second]) { try $0.invoke(target: proxy) }
 /// ```
 ///
+/// Each case is checked when `send` returns: for delegates called on dispatch queues, have
+/// `send` wait for them (`queue.sync {}` after sending).
+///
 /// A run prints its seed; set `DP_SIGNATURE_SEED` to that value to replay it exactly.
 /// Each failure is a test failure naming the method, the case, the argument, the bytes
 /// sent and the bytes received, and the seed.
@@ -37,7 +40,9 @@ public struct DeliveryCheck: Sendable {
   public init(seed: UInt64 = SeededRandom.seed(), randomCases: Int = 4) {
     self.seed = seed
     self.randomCases = randomCases
-    print("DeliveryCheck: seed 0x\(String(seed, radix: 16)) (replay: DP_SIGNATURE_SEED=0x\(String(seed, radix: 16)))")
+    print(
+      "DeliveryCheck: seed 0x\(String(seed, radix: 16)) (replay: DP_SIGNATURE_SEED=0x\(String(seed, radix: 16)))"
+    )
   }
 
   /// One generated call: a method, its arguments' bytes, and which case it is.

@@ -25,6 +25,7 @@ public enum DoubleError: Error, Sendable, Equatable, CustomStringConvertible {
   /// allocate).
   case methodInstallationFailed(selector: Selector, reason: String)
 
+  /// What was wrong, naming the method.
   public var description: String {
     switch self {
     case .unknownSelector(let selector, let double):
@@ -42,7 +43,8 @@ public enum DoubleError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unsupportedProtocol(let reason):
       return "protocol cannot be doubled: \(reason)"
     case .noDelegateToForwardTo(let selector):
-      return "\(selector.name): the double has no delegate to forward to (make it with forwardingTo:)"
+      return
+        "\(selector.name): the double has no delegate to forward to (make it with forwardingTo:)"
     case .methodInstallationFailed(let selector, let reason):
       return "\(selector.name): the double could not install its method: \(reason)"
     }

@@ -7,5 +7,6 @@ public enum DoubleMode: Sendable, Hashable, CustomStringConvertible {
   /// zero: every call must be stubbed (or forwarded, for a partial double).
   case strict
 
+  /// "nice" or "strict".
   public var description: String { self == .nice ? "nice" : "strict" }
 }

@@ -6,7 +6,7 @@ import MessageRuntime
 /// Object arguments are recorded as their handle and a description taken when the call
 /// arrived; the double does not keep them alive (a delegator passes itself, and a double
 /// that retained it would close a cycle through the delegator's delegate). C strings are
-/// copied.
+/// copied (at most 256 bytes: a library may pass a `char *` with a separate length).
 public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   /// The declared type (qualifiers removed).
   public let type: TypeEncoding
@@ -23,6 +23,7 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   public let string: String?
 
   /// The argument as `T`, which must have the argument's size and a compatible encoding.
+  /// An object argument is read from its handle: only while the object lives.
   /// Throws ``DoubleError/argumentTypeMismatch(selector:position:expected:found:)``
   /// otherwise (with `position` -1: this value does not know its position).
   public func value<T: MessageArgument>(as _: T.Type = T.self) throws(DoubleError) -> T {

@@ -10,6 +10,7 @@ public enum RespondingMethods: Sendable, Hashable, CustomStringConvertible {
   /// These methods only (each must be one the double knows).
   case only([Selector])
 
+  /// Which methods, in words.
   public var description: String {
     switch self {
     case .all: "all methods"

@@ -192,4 +192,3 @@ public struct SignatureGenerator: Sendable {
     return .array(count: 1 + rng.below(4), element: element)
   }
 }
-

@@ -21,11 +21,13 @@ import Testing
       try double.stub(Selector(selector), .perform { _ in })
     }
     let start = try CallbackAdapter(
-      CallbackSignature(returnType: .void, arguments: [.pointer(.void), .cString, .pointer(.cString)]),
+      CallbackSignature(
+        returnType: .void, arguments: [.pointer(.void), .cString, .pointer(.cString)]),
       context: .first, receiver: double, selector: "parserDidStartElement:attributes:")
     let end = try CallbackAdapter(
       CallbackSignature(returnType: .void, arguments: [.pointer(.void), .cString]),
-      context: .first, receiver: double, selector: "parserDidEndElement:", sharingContextWith: start)
+      context: .first, receiver: double, selector: "parserDidEndElement:", sharingContextWith: start
+    )
 
     let parser = try #require(XML_ParserCreate(nil))
     defer { XML_ParserFree(parser) }
@@ -42,12 +44,13 @@ import Testing
     double.verifyInOrder([
       "parserDidStartElement:attributes:", "parserDidEndElement:", "parserDidEndElement:",
     ])
-    #expect(double.calls.map(\.description) == [
-      #"parserDidStartElement:attributes:("feed", "# + double.calls[0].arguments[1].text + ")",
-      #"parserDidStartElement:attributes:("entry", "# + double.calls[1].arguments[1].text + ")",
-      #"parserDidEndElement:("entry")"#,
-      #"parserDidEndElement:("feed")"#,
-    ])
+    #expect(
+      double.calls.map(\.description) == [
+        #"parserDidStartElement:attributes:("feed", "# + double.calls[0].arguments[1].text + ")",
+        #"parserDidStartElement:attributes:("entry", "# + double.calls[1].arguments[1].text + ")",
+        #"parserDidEndElement:("entry")"#,
+        #"parserDidEndElement:("feed")"#,
+      ])
   }
 
   @Test func expatCharactersWithoutAStubFailAStrictDouble() throws {
@@ -66,7 +69,8 @@ import Testing
     // expat's character data is not NUL-terminated: the length says where it ends.
     let message = try #require(messages.first)
     #expect(message.hasPrefix("Unexpected call parserFoundCharacters:length:(\"hi"))
-    #expect(message.contains(", 2) to strict DelegateDouble <signatures> (strict): no stub answers it"))
+    #expect(
+      message.contains(", 2) to strict DelegateDouble <signatures> (strict): no stub answers it"))
   }
 
   @Test func cCodeCallsTheDoublesIMP() throws {

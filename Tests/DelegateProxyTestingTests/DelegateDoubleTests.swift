@@ -1,6 +1,6 @@
-import Dispatch
 import DelegateProxy
 import DelegateProxyTesting
+import Dispatch
 import MessageRuntime
 import Testing
 
@@ -21,7 +21,10 @@ import Testing
   }
 
   @Test func anUnknownSelectorIsATypedError() {
-    #expect(throws: DoubleError.unknownSelector("tableView:heightForRowAt:", double: "DelegateDouble <TableDataSource> (nice)")) {
+    #expect(
+      throws: DoubleError.unknownSelector(
+        "tableView:heightForRowAt:", double: "DelegateDouble <TableDataSource> (nice)")
+    ) {
       _ = try DelegateDouble(tableDataSource, responding: .only(["tableView:heightForRowAt:"]))
     }
     #expect(throws: DoubleError.self) { _ = try DelegateDouble(signatures: ["bad:": "v@:{"]) }
@@ -36,7 +39,10 @@ import Testing
     // Nice mode: zero rows (unstubbed), so only the section count and one row count.
     #expect(cells.isEmpty)
     let calls = double.calls
-    #expect(calls.map(\.selector.name) == ["numberOfSectionsInTableView:", "tableView:numberOfRowsInSection:"])
+    #expect(
+      calls.map(\.selector.name) == [
+        "numberOfSectionsInTableView:", "tableView:numberOfRowsInSection:",
+      ])
     #expect(calls[0].sequence < calls[1].sequence)
     #expect(try calls[1].argument(1, as: Int.self) == 0)
     #expect(calls[1].arguments[0].pointer == UnsafeRawPointer(table.cObject))
@@ -79,7 +85,9 @@ import Testing
     #expect(messages.count == 1)
     let message = try #require(messages.first)
     #expect(message.hasPrefix("Unexpected call tableView:numberOfRowsInSection:(<Object 0x"))
-    #expect(message.contains(", 7) to strict DelegateDouble <TableDataSource> (strict): no stub answers it"))
+    #expect(
+      message.contains(
+        ", 7) to strict DelegateDouble <TableDataSource> (strict): no stub answers it"))
   }
 
   @Test func aStrictDoubleReportsCallsOnOtherQueuesAtTheNextVerification() async throws {
@@ -88,7 +96,8 @@ import Testing
     try proxy.add(double, queue: DispatchQueue(label: "test.strict-queue"))
     try Message<Void, RuntimeObject?>("streamDidOpen:").send(to: proxy, nil)
     while double.calls.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
-    let found = failures { double.verifyNoUnexpectedCalls() }; let line = #line
+    let line = #line + 1  // the verification below
+    let found = failures { double.verifyNoUnexpectedCalls() }
     #expect(found.map(\.line) == [line])
     #expect(found.first?.message.hasPrefix("Unexpected call streamDidOpen:(nil) to strict") == true)
   }

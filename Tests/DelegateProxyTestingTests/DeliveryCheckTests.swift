@@ -10,11 +10,18 @@ import Testing
     let method = DoubledMethod(
       selector: "tableView:numberOfRowsInSection:", signature: try MethodSignature.parse("q@:@q"))
     let values = ArgumentValues()
-    let a = DeliveryCheck(seed: 7, randomCases: 3).cases(for: method, methodIndex: 0, values: values)
-    let b = DeliveryCheck(seed: 7, randomCases: 3).cases(for: method, methodIndex: 0, values: values)
-    let c = DeliveryCheck(seed: 8, randomCases: 3).cases(for: method, methodIndex: 0, values: values)
+    let a = DeliveryCheck(seed: 7, randomCases: 3).cases(
+      for: method, methodIndex: 0, values: values)
+    let b = DeliveryCheck(seed: 7, randomCases: 3).cases(
+      for: method, methodIndex: 0, values: values)
+    let c = DeliveryCheck(seed: 8, randomCases: 3).cases(
+      for: method, methodIndex: 0, values: values)
     // q has five boundary values (0, 1, -1, max, min); @ has two (nil, an object).
-    #expect(a.map(\.label) == ["boundary 0", "boundary 1", "boundary 2", "boundary 3", "boundary 4", "random 0", "random 1", "random 2"])
+    #expect(
+      a.map(\.label) == [
+        "boundary 0", "boundary 1", "boundary 2", "boundary 3", "boundary 4", "random 0",
+        "random 1", "random 2",
+      ])
     #expect(a[4].arguments[1] == [0, 0, 0, 0, 0, 0, 0, 0x80])
     #expect(a.map(\.arguments) == b.map(\.arguments))
     #expect(a.suffix(3).map(\.arguments) != c.suffix(3).map(\.arguments))
@@ -24,7 +31,8 @@ import Testing
     let first = try DelegateDouble(tableDataSource)
     let second = try DelegateDouble(tableDataSource, responding: .required)
     let proxy = try MulticastProxy(delegates: [first, second])
-    let failures = try DeliveryCheck(randomCases: 8).run(tableDataSource, through: proxy, to: [first, second])
+    let failures = try DeliveryCheck(randomCases: 8).run(
+      tableDataSource, through: proxy, to: [first, second])
     #expect(failures == 0)
   }
 
@@ -33,11 +41,14 @@ import Testing
     let second = try DelegateDouble(tableDataSource)
     let proxy = try MulticastProxy(delegates: [first, second], policy: .firstResponder)
     let check = DeliveryCheck(randomCases: 2)
-    #expect(try check.run(tableDataSource, through: proxy, to: [first, second], expecting: .firstResponder) == 0)
+    #expect(
+      try check.run(
+        tableDataSource, through: proxy, to: [first, second], expecting: .firstResponder) == 0)
   }
 
   @Test func aSenderThatAltersAnArgumentFailsNamingTheCaseAndBytes() throws {
-    let double = try DelegateDouble(tableDataSource, responding: .only(["tableView:numberOfRowsInSection:"]))
+    let double = try DelegateDouble(
+      tableDataSource, responding: .only(["tableView:numberOfRowsInSection:"]))
     let proxy = try MulticastProxy(delegates: [double])
     let rows = double.knownMethod("tableView:numberOfRowsInSection:")!
     let messages = try failureMessages {
@@ -69,10 +80,13 @@ import Testing
       else { continue }
       let name =
         spec.arguments.isEmpty
-        ? "random\(index)" : "random\(index):" + String(repeating: "_:", count: spec.arguments.count - 1)
+        ? "random\(index)"
+        : "random\(index):" + String(repeating: "_:", count: spec.arguments.count - 1)
       methods.append(DoubledMethod(selector: Selector(name), signature: signature))
     }
-    let doubles = try (0..<2).map { _ in try DelegateDouble(methods: methods, name: "RandomSignatures") }
+    let doubles = try (0..<2).map { _ in
+      try DelegateDouble(methods: methods, name: "RandomSignatures")
+    }
     let proxy = try MulticastProxy(delegates: doubles, options: .silentWhenEmpty)
     let check = DeliveryCheck(seed: seed, randomCases: 2)
     #expect(try check.run(to: doubles) { try $0.invoke(target: proxy) } == 0)

@@ -72,7 +72,8 @@ func failures(_ body: () throws -> Void) rethrows -> [(message: String, line: In
     try body()
   } matching: { issue in
     found.withLock {
-      $0.append((issue.comments.map(\.rawValue).joined(separator: "\n"), issue.sourceLocation?.line))
+      $0.append(
+        (issue.comments.map(\.rawValue).joined(separator: "\n"), issue.sourceLocation?.line))
     }
     return true
   }

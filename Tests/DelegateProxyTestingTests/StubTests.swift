@@ -19,7 +19,8 @@ struct Point: MessageArgument, BitwiseCopyable, Equatable {
     try double.stub("tableView:numberOfRowsInSection:", .returning(3))
     try double.stub("tableView:numberOfRowsInSection:", with: [.any, 1], .returning(5))
     try double.stub(
-      "tableView:numberOfRowsInSection:", with: [.any, .matching("a section above 9") { ($0.integer ?? 0) > 9 }],
+      "tableView:numberOfRowsInSection:",
+      with: [.any, .matching("a section above 9") { ($0.integer ?? 0) > 9 }],
       .returning(-1))
     let table = TableView()
     #expect(try TableMessages.rows.send(to: double, table, 0) == 3)
@@ -57,7 +58,9 @@ struct Point: MessageArgument, BitwiseCopyable, Equatable {
     let willEnd = Message<Void, RuntimeObject?, Point, UnsafeMutablePointer<Point>?>(
       "scrollViewWillEndDragging:withVelocity:targetContentOffset:")
     var target = Point(x: 0, y: 400)
-    try withUnsafeMutablePointer(to: &target) { try willEnd.send(to: double, nil, Point(x: 0, y: -2), $0) }
+    try withUnsafeMutablePointer(to: &target) {
+      try willEnd.send(to: double, nil, Point(x: 0, y: -2), $0)
+    }
     #expect(target == Point(x: 0, y: 120))
     #expect(try double.calls[0].argument(1, as: Point.self) == Point(x: 0, y: -2))
   }

@@ -54,7 +54,8 @@ protocol ProbeDelegate: AnyObject {
         dp_test_reading(celsius: 21.5, sensor_id: 3))
     }
 
-    double.verify(didRead, called: .once, with: [.any, .matching("21.5 °C") { $0.text.hasPrefix("{21.5,") }])
+    double.verify(
+      didRead, called: .once, with: [.any, .matching("21.5 °C") { $0.text.hasPrefix("{21.5,") }])
     let call = try #require(double.calls(to: didRead).first)
     #expect(call.arguments.map(\.name) == ["sensor", "reading"])
     #expect(call.arguments.map(\.swiftType) == ["Probe", "ProbeReading"])

@@ -8,9 +8,11 @@ import Testing
 @Suite struct TableViewExampleTests {
   @Test func aDataSourceSplitAcrossTwoObjects() throws {
     let counts = try DelegateDouble(
-      tableDataSource, responding: .only(["numberOfSectionsInTableView:", "tableView:numberOfRowsInSection:"]),
+      tableDataSource,
+      responding: .only(["numberOfSectionsInTableView:", "tableView:numberOfRowsInSection:"]),
       mode: .strict)
-    let cells = try DelegateDouble(tableDataSource, responding: .only(["tableView:cellForRowAt:"]), mode: .strict)
+    let cells = try DelegateDouble(
+      tableDataSource, responding: .only(["tableView:cellForRowAt:"]), mode: .strict)
     try counts.stub("numberOfSectionsInTableView:", .returning(2))
     try counts.stub("tableView:numberOfRowsInSection:", with: [.any, 0], .returning(1))
     try counts.stub("tableView:numberOfRowsInSection:", with: [.any, 1], .returning(2))

@@ -1,7 +1,8 @@
-import Dispatch
 import DelegateProxy
 import DelegateProxyTesting
+import Dispatch
 import MessageRuntime
+import Synchronization
 import Testing
 
 /// Verification passes when it should, and fails — at the caller's line, with a message
@@ -29,7 +30,8 @@ import Testing
 
   @Test func aWrongCountFailsAtTheCallersLineListingTheCalls() throws {
     let double = try exercised()
-    let found = failures { double.verify("tableView:numberOfRowsInSection:", called: .exactly(1)) }; let line = #line
+    let line = #line + 1  // the verification below
+    let found = failures { double.verify("tableView:numberOfRowsInSection:", called: .exactly(1)) }
     #expect(found.map(\.line) == [line])
     #expect(
       found.first?.message == """
@@ -73,8 +75,11 @@ import Testing
   @Test func aCallThatShouldNeverHappenFails() throws {
     let double = try exercised()
     let messages = failureMessages { double.verifyNever("tableView:cellForRowAt:") }
-    #expect(messages.first?.hasPrefix("Expected tableView:cellForRowAt: to be called never on") == true)
-    #expect(messages.first?.hasSuffix("but it was called once:\n  tableView:cellForRowAt:(nil, 0)") == true)
+    #expect(
+      messages.first?.hasPrefix("Expected tableView:cellForRowAt: to be called never on") == true)
+    #expect(
+      messages.first?.hasSuffix("but it was called once:\n  tableView:cellForRowAt:(nil, 0)")
+        == true)
   }
 
   @Test func theWrongOrderFails() throws {
@@ -104,7 +109,10 @@ import Testing
     let messages = failureMessages {
       DelegateDouble.verifyInOrder([(secondary, scrolled), (primary, scrolled)])
     }
-    #expect(messages.first?.contains("no call of scrollViewDidScroll: on DelegateDouble <signatures> (nice) came after scrollViewDidScroll:") == true)
+    #expect(
+      messages.first?.contains(
+        "no call of scrollViewDidScroll: on DelegateDouble <signatures> (nice) came after scrollViewDidScroll:"
+      ) == true)
   }
 
   @Test func verifyingAnUnknownMethodOrBadMatchersSaysSo() throws {
@@ -129,7 +137,8 @@ import Testing
     let received = Message<Void, RuntimeObject?, Int>("stream:didReceive:")
     try received.send(to: proxy, nil, 1)
     try received.send(to: proxy, nil, 2)
-    let call = await double.waitForCall(to: "stream:didReceive:", with: [.any, 2], timeLimit: .seconds(10))
+    let call = await double.waitForCall(
+      to: "stream:didReceive:", with: [.any, 2], timeLimit: .seconds(10))
     #expect(try call?.argument(1, as: Int.self) == 2)
     #expect(call?.context.queueLabel == "test.xmpp")
   }
@@ -152,5 +161,3 @@ import Testing
       ])
   }
 }
-
-import Synchronization
