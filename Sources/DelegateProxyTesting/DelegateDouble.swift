@@ -159,7 +159,8 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
           DoubledMethod(
             selector: m.selector, signature: try m.signature(in: description.name),
             isRequired: m.isRequired, swiftName: m.swiftName,
-            parameterNames: m.parameters.map(\.name), parameterTypes: m.parameters.map(\.type.name)
+            parameterNames: m.parameters.map(\.name),
+            parameterTypes: m.parameters.map { DelegateDouble.unqualified($0.type.name) }
           ))
       } catch {
         throw .unsupportedProtocol("\(error)")
@@ -172,6 +173,14 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
 
   /// Whether the double was made with a delegate to forward to (a partial double).
   public var hasDelegate: Bool { forwardeeWasGiven }
+
+  /// A Swift type name without its module (`MyTests.Reading` → `Reading`).
+  static func unqualified(_ name: String) -> String {
+    guard let dot = name.firstIndex(of: "."),
+      !name[..<dot].contains(where: { "<(, ".contains($0) })
+    else { return name }
+    return String(name[name.index(after: dot)...])
+  }
 
   // MARK: Methods and responds
 
