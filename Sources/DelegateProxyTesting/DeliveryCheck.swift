@@ -99,6 +99,45 @@ public struct DeliveryCheck: Sendable {
     expecting: Expectation = .everyResponder, sourceLocation: SourceLocation = #_sourceLocation,
     send: (Invocation) throws -> Void
   ) rethrows -> Int {
+    try run(
+      methods, to: doubles, expecting: { _ in expecting }, sourceLocation: sourceLocation,
+      send: send)
+  }
+
+  /// Runs every method of `proto` through `proxy` (an invocation sent to it) to `doubles`.
+  @discardableResult
+  public func run(
+    _ proto: RuntimeProtocol, through proxy: RuntimeObject, to doubles: [DelegateDouble],
+    expecting: Expectation = .everyResponder, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> Int {
+    try run(
+      Self.methods(of: proto), to: doubles, expecting: { _ in expecting },
+      sourceLocation: sourceLocation
+    ) { try $0.invoke(target: proxy) }
+  }
+
+  /// Runs every method of `proto` through a multicast proxy to `doubles`, each method
+  /// checked under the proxy's policy for it (``Expectation/firstResponder`` for
+  /// `.firstResponder`, ``Expectation/everyResponder`` otherwise).
+  @discardableResult
+  public func run(
+    _ proto: RuntimeProtocol, through proxy: MulticastProxy, to doubles: [DelegateDouble],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> Int {
+    try run(
+      Self.methods(of: proto), to: doubles,
+      expecting: { method in
+        if case .firstResponder = proxy.policy(for: method.selector) { return .firstResponder }
+        return .everyResponder
+      }, sourceLocation: sourceLocation
+    ) { try $0.invoke(target: proxy) }
+  }
+
+  private func run(
+    _ methods: [DoubledMethod]?, to doubles: [DelegateDouble],
+    expecting: (DoubledMethod) -> Expectation, sourceLocation: SourceLocation,
+    send: (Invocation) throws -> Void
+  ) rethrows -> Int {
     let methods = methods ?? doubles.first?.knownMethods ?? []
     let values = ArgumentValues()
     var failures = 0
@@ -106,7 +145,7 @@ public struct DeliveryCheck: Sendable {
       for c in cases(for: method, methodIndex: index, values: values) {
         for d in doubles { d.resetCalls() }
         try send(c.makeInvocation())
-        if let message = check(c, doubles, expecting) {
+        if let message = check(c, doubles, expecting(method)) {
           failures += 1
           Issue.record(
             Comment(
@@ -120,17 +159,9 @@ public struct DeliveryCheck: Sendable {
     return failures
   }
 
-  /// Runs every method of `proto` through `proxy` (an invocation sent to it) to `doubles`.
-  @discardableResult
-  public func run(
-    _ proto: RuntimeProtocol, through proxy: RuntimeObject, to doubles: [DelegateDouble],
-    expecting: Expectation = .everyResponder, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws -> Int {
-    let methods = proto.allRequirements.map {
+  private static func methods(of proto: RuntimeProtocol) -> [DoubledMethod] {
+    proto.allRequirements.map {
       DoubledMethod(selector: $0.selector, signature: $0.signature, isRequired: $0.isRequired)
-    }
-    return try run(methods, to: doubles, expecting: expecting, sourceLocation: sourceLocation) {
-      try $0.invoke(target: proxy)
     }
   }
 

@@ -66,8 +66,8 @@ public struct StubAnswer: Sendable, CustomStringConvertible {
     StubAnswer(action: .perform(body), description: "runs code")
   }
 
-  /// Pass the call to the partial double's real delegate (see
-  /// ``DelegateDouble/init(_:responding:mode:forwardingTo:sourceLocation:)``).
+  /// Pass the call to the real delegate of a partial double (one made with
+  /// `forwardingTo:`), even when an earlier stub answers too.
   public static var forwardToDelegate: StubAnswer {
     StubAnswer(action: .forward, description: "forwards to the delegate")
   }

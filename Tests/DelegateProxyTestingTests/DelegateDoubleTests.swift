@@ -76,6 +76,21 @@ import Testing
     #expect(double.calls.count == 1)
   }
 
+  @Test func aDoubleWithStubsCallsAndADelegateIsDeallocated() throws {
+    let real = RuntimeObject()
+    weak var gone: DelegateDouble?
+    do {
+      let double = try DelegateDouble(tableDataSource, forwardingTo: real)
+      try double.stub("tableView:cellForRowAt:", .returning(RuntimeObject()))
+      try double.stub(
+        "tableView:numberOfRowsInSection:", with: [.equal(real), .any], .returning(1))
+      _ = try TableMessages.rows.send(to: double, real, 0)
+      _ = try TableMessages.cell.send(to: double, real, 0)
+      gone = double
+    }
+    #expect(gone == nil)
+  }
+
   @Test func aStrictDoubleFailsAnUnexpectedCallNamingMethodAndArguments() throws {
     let double = try DelegateDouble(tableDataSource, mode: .strict)
     let table = TableView()

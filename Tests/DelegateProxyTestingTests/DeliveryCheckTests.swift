@@ -43,7 +43,27 @@ import Testing
     let check = DeliveryCheck(randomCases: 2)
     #expect(
       try check.run(
-        tableDataSource, through: proxy, to: [first, second], expecting: .firstResponder) == 0)
+        tableDataSource, through: proxy, to: [first, second], expecting: .firstResponder)
+        == 0)
+    // Expecting every responder under that policy fails: the check can tell.
+    let messages = try failureMessages {
+      _ = try check.run(
+        tableDataSource, through: proxy as RuntimeObject, to: [first, second],
+        expecting: .everyResponder)
+    }
+    #expect(
+      messages.first?.contains(
+        "DelegateDouble <TableDataSource> (nice) received 0 call(s), expected 1.") == true)
+  }
+
+  @Test func aMulticastProxysPolicyPerSelectorIsReadByTheCheck() throws {
+    let first = try DelegateDouble(tableDataSource)
+    let second = try DelegateDouble(tableDataSource)
+    let proxy = try MulticastProxy(delegates: [first, second], policy: .lastResponder)
+    proxy.setPolicy(.firstResponder, for: "tableView:cellForRowAt:")
+    #expect(
+      try DeliveryCheck(randomCases: 1).run(tableDataSource, through: proxy, to: [first, second])
+        == 0)
   }
 
   @Test func aSenderThatAltersAnArgumentFailsNamingTheCaseAndBytes() throws {
