@@ -66,6 +66,8 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
     /// Failures met during calls that could not be recorded then (no test running on
     /// the calling thread); the next verification records them.
     var pendingFailures: [String] = []
+    /// The Swift stand-ins handed out, one per protocol (they hold the double weakly).
+    var standIns: [ObjectIdentifier: KeptValue] = [:]
   }
   let state = Mutex(State())
 
@@ -210,6 +212,33 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
       throw .unknownSelector(selector, double: description)
     }
     return method
+  }
+
+  /// The double as a delegate of a `@Delegate` Swift protocol, for a Swift delegator's
+  /// `weak var delegate`: an object of the protocol's generated stand-in class
+  /// (``DelegateStandIn``) that sends each call to the double as a message, arguments in
+  /// their C form. The double keeps it (one per protocol), so the weak slot stays set.
+  ///
+  /// ```swift
+  /// let double = try DelegateDouble(SensorDelegateMulticast.self, mode: .strict)
+  /// sensor.delegate = double.delegate(as: SensorDelegateMulticast.self)
+  /// ```
+  ///
+  /// A method the double does not respond to answers zero without a call, as an optional
+  /// method a delegate lacks does.
+  public func delegate<Multicast: DelegateMulticast<Delegate, Messages>, Delegate, Messages>(
+    as multicast: Multicast.Type
+  ) -> Delegate {
+    let key = ObjectIdentifier(multicast)
+    if let kept = state.withLock({ $0.standIns[key] }) { return kept.value as! Delegate }
+    // A stand-in is Sendable (DelegateStandIn); KeptValue carries it across the lock.
+    let made = KeptValue(value: multicast.standIn(for: self))
+    let kept = state.withLock { s -> KeptValue in
+      if let kept = s.standIns[key] { return kept }
+      s.standIns[key] = made
+      return made
+    }
+    return kept.value as! Delegate
   }
 
   // MARK: Recorded calls

@@ -64,3 +64,61 @@ protocol ProbeDelegate: AnyObject {
     #expect(call.description.hasSuffix(", reading: {21.5, 3})"))
   }
 }
+
+/// A Swift delegator of a `@Delegate` protocol: its ordinary weak slot, called as Swift.
+final class ProbeSampler {
+  weak var delegate: (any ProbeDelegate)?
+  let probe = Probe()
+
+  func sample(_ celsius: Double) {
+    guard delegate?.sensorShouldStart(probe) ?? false else { return }
+    delegate?.sensor(probe, didRead: ProbeReading(celsius: celsius, sensorID: 9))
+    delegate?.sensorDidStop(probe)
+  }
+}
+
+/// Swift delegators reach a double through the protocol's generated stand-in.
+@Suite struct SwiftDelegatorDoubleTests {
+  @Test func aSwiftDelegatorReachesAStrictDouble() throws {
+    let double = try DelegateDouble(
+      ProbeDelegateMulticast.self, responding: .required, mode: .strict)
+    try double.stub("sensorShouldStart:", .returning(true))
+    try double.stub("sensor:didRead:", .perform { _ in })
+    let sampler = ProbeSampler()
+    sampler.delegate = double.delegate(as: ProbeDelegateMulticast.self)
+
+    sampler.sample(36.6)
+
+    double.verify("sensorShouldStart:", called: .once)
+    double.verify(
+      "sensor:didRead:", called: .once,
+      with: [.any, .matching("36.6 °C") { $0.text == "{36.6, 9}" }])
+    double.verifyNever("sensorDidStop:")  // optional, and the double does not respond to it
+    #expect(double.calls.map(\.selector.name) == ["sensorShouldStart:", "sensor:didRead:"])
+    #expect(double.delegate(as: ProbeDelegateMulticast.self) === sampler.delegate)
+  }
+
+  @Test func theStandInAnswersWhatTheDoubleIsStubbedWith() throws {
+    let double = try DelegateDouble(ProbeDelegateMulticast.self)
+    let delegate = double.delegate(as: ProbeDelegateMulticast.self)
+    #expect(delegate.sensorShouldStart(Probe()) == false)  // nice: zero
+    try double.stub("sensorShouldStart:", .returning(true))
+    #expect(delegate.sensorShouldStart(Probe()) == true)
+    double.verify("sensorShouldStart:", called: .twice)
+  }
+
+  @Test func aFailingVerificationOfASwiftDelegatorNamesTheSwiftArguments() throws {
+    let double = try DelegateDouble(ProbeDelegateMulticast.self)
+    try double.stub("sensorShouldStart:", .returning(true))
+    let sampler = ProbeSampler()
+    sampler.delegate = double.delegate(as: ProbeDelegateMulticast.self)
+    sampler.sample(20)
+    let messages = failureMessages { double.verify("sensor:didRead:", called: .twice) }
+    let message = try #require(messages.first)
+    #expect(
+      message.hasPrefix(
+        "Expected sensor:didRead: to be called exactly twice on DelegateDouble <ProbeDelegate> (nice), but it was called once:\n  sensor:didRead:(sensor: 0x"
+      ))
+    #expect(message.hasSuffix(", reading: {20.0, 9})"))
+  }
+}
