@@ -8,10 +8,10 @@ import Testing
 /// receives, answers from stubs, and verifies what it received (OCMock's mocks, for
 /// this runtime).
 ///
-/// It is an ordinary ``RuntimeObject`` whose methods are closure IMPs, so every caller
-/// reaches it the same way: a Swift `Message` or `Invocation`, a ``MulticastProxy`` it is
-/// a member of (queued or not), C code through ``RuntimeObject/imp(for:)``, a real C
-/// library through a ``CallbackAdapter``.
+/// It is an ordinary `RuntimeObject` whose methods are closure IMPs, so every caller
+/// reaches it the same way: a Swift `Message` or `Invocation`, a `MulticastProxy` it is
+/// a member of (queued or not), C code through `imp(for:)`, a real C
+/// library through a `CallbackAdapter`.
 ///
 /// ```swift
 /// let dataSource = try DelegateDouble(tableDataSource, mode: .strict)
@@ -35,7 +35,7 @@ import Testing
 /// delegate instead.
 ///
 /// **Responds.** The double has a method — and `responds(to:)` is true — for exactly the
-/// methods chosen with ``RespondingMethods``. A ``MulticastProxy`` reads a member's
+/// methods chosen with ``RespondingMethods``. A `MulticastProxy` reads a member's
 /// methods when it is added: call `reloadMethods()` after ``setResponds(_:to:)``.
 // @unchecked Sendable (restating RuntimeObject's): the mutable state is behind `state`, a
 // Mutex; every other stored property is a `let` of a Sendable type, and `forwardee`'s
@@ -145,9 +145,8 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
 
   /// A double for a Swift protocol declared with `@Delegate`, named by its generated
   /// multicast: `DelegateDouble(SensorDelegateMulticast.self)`. Recorded arguments carry
-  /// the parameters' Swift names and types. C callers reach it through
-  /// ``RuntimeObject/imp(for:)`` or a ``CallbackAdapter``; Swift callers through the
-  /// typed messages of the protocol's selectors.
+  /// the parameters' Swift names and types. Swift delegators reach it through the stand-in
+  /// ``delegate(as:)`` hands out; C callers through `imp(for:)` or a `CallbackAdapter`.
   public convenience init<Multicast: DelegateMulticast<Delegate, Messages>, Delegate, Messages>(
     _ multicast: Multicast.Type,
     responding: RespondingMethods = .all, mode: DoubleMode = .nice,
@@ -190,7 +189,7 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
   public func knownMethod(_ selector: Selector) -> DoubledMethod? { methodsBySelector[selector] }
 
   /// Gives the double its recording method for `selector` (`responds(to:)` becomes true)
-  /// or takes it away. A ``MulticastProxy`` that has the double as a member must
+  /// or takes it away. A `MulticastProxy` that has the double as a member must
   /// `reloadMethods()` to see the change.
   public func setResponds(_ responds: Bool, to selector: Selector) throws(DoubleError) {
     let method = try known(selector)
@@ -216,7 +215,7 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
 
   /// The double as a delegate of a `@Delegate` Swift protocol, for a Swift delegator's
   /// `weak var delegate`: an object of the protocol's generated stand-in class
-  /// (``DelegateStandIn``) that sends each call to the double as a message, arguments in
+  /// (`DelegateStandIn`) that sends each call to the double as a message, arguments in
   /// their C form. The double keeps it (one per protocol), so the weak slot stays set.
   ///
   /// ```swift

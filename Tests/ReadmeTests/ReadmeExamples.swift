@@ -184,3 +184,15 @@ final class ReadmeTable: RuntimeObject, @unchecked Sendable {
   try table.reloadData()
   dataSource.verify("tableView:numberOfRowsInSection:", called: .once, with: [.any, 0])
 }
+
+@Test func theSensorReportsItsReadings() throws {
+  let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .required, mode: .strict)
+  try delegate.stub("sensorShouldStart:", .returning(true))
+  try delegate.stub("sensor:didRead:", .perform { _ in })
+  let sensor = Sensor()
+  sensor.delegate = delegate.delegate(as: SensorDelegateMulticast.self)  // the double keeps it
+  #expect(sensor.start())
+  sensor.read(21.5)
+  sensor.stop()  // optional, not answered by the double: nothing is sent
+  delegate.verify("sensor:didRead:", called: .once, with: [.any, .matching { $0.text == "{21.5, 7}" }])
+}
