@@ -376,11 +376,3 @@ extension DelegateDouble.Stub {
       && zip(matchers, arguments).allSatisfy { $0.matches($1) }
   }
 }
-
-/// A weak reference to a runtime object, stored in a `let`.
-// @unchecked Sendable: `object` is written only in init; loading a weak reference is
-// atomic, and RuntimeObject is Sendable.
-struct WeakObject: @unchecked Sendable {
-  weak var object: RuntimeObject?
-  init(_ object: RuntimeObject?) { self.object = object }
-}

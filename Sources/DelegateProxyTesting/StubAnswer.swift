@@ -59,7 +59,8 @@ public struct StubAnswer: Sendable, CustomStringConvertible {
   }
 
   /// Run `body` with the call's invocation (read its arguments, set its return value).
-  /// An error thrown is recorded as a test failure.
+  /// An error thrown is recorded as a test failure. The stub keeps `body`: capture the
+  /// double itself weakly, or the two keep each other alive.
   public static func perform(_ body: @escaping @Sendable (Invocation) throws -> Void)
     -> StubAnswer
   {
@@ -71,12 +72,4 @@ public struct StubAnswer: Sendable, CustomStringConvertible {
   public static var forwardToDelegate: StubAnswer {
     StubAnswer(action: .forward, description: "forwards to the delegate")
   }
-}
-
-/// A value a stub or matcher keeps alive.
-// @unchecked Sendable: the value is never read — it is only held, so that objects whose
-// handles a stub answers or a matcher compares are not deallocated (and their addresses
-// reused) while the stub or matcher exists.
-struct KeptValue: @unchecked Sendable {
-  let value: Any
 }
