@@ -45,6 +45,12 @@ public struct ArgumentMatcher: Sendable, CustomStringConvertible {
     ArgumentMatcher(kind: .predicate(predicate), description: description)
   }
 
+  /// An argument whose Swift value equals `value`, for a double made from a `@Delegate`
+  /// protocol (see ``RecordedArgument/swiftValue(as:)``): `.swiftValue(Reading(celsius: 21.5))`.
+  public static func swiftValue<T: Equatable & Sendable>(_ value: T) -> ArgumentMatcher {
+    .matching(String(describing: value)) { $0.swiftValue(as: T.self) == value }
+  }
+
   /// An integer argument of any width whose value is `value`.
   public static func integer(_ value: Int64) -> ArgumentMatcher {
     .matching(String(value)) { $0.integer == value }

@@ -156,13 +156,15 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
     var methods: [DoubledMethod] = []
     for m in description.methods {
       do {
-        methods.append(
+        var method =
           DoubledMethod(
             selector: m.selector, signature: try m.signature(in: description.name),
             isRequired: m.isRequired, swiftName: m.swiftName,
             parameterNames: m.parameters.map(\.name),
             parameterTypes: m.parameters.map { DelegateDouble.unqualified($0.type.name) }
-          ))
+          )
+        method.parameterValueTypes = m.parameters.map(\.type)
+        methods.append(method)
       } catch {
         throw .unsupportedProtocol("\(error)")
       }
@@ -359,7 +361,9 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
           ? method.parameterNames[position] : nil,
         swiftType: method.parameterTypes.indices.contains(position)
           ? method.parameterTypes[position] : nil,
-        text: ValueText.text(bytes, type, dereference: true), string: string)
+        text: ValueText.text(bytes, type, dereference: true), string: string,
+        valueType: method.parameterValueTypes.indices.contains(position)
+          ? method.parameterValueTypes[position] : nil)
     }
   }
 

@@ -1,3 +1,4 @@
+import DelegateProxy
 import MessageRuntime
 
 /// A method a double knows: its selector and signature, whether the protocol requires
@@ -15,6 +16,9 @@ public struct DoubledMethod: Sendable, CustomStringConvertible {
   public let parameterNames: [String]
   /// The parameters' Swift type names, when known (empty otherwise).
   public let parameterTypes: [String]
+  /// The parameters' Swift types, when the method comes from a `@Delegate` protocol
+  /// (empty otherwise): recorded arguments convert back to Swift values with them.
+  var parameterValueTypes: [DelegateValueType] = []
 
   /// A method description.
   public init(

@@ -1,3 +1,4 @@
+import DelegateProxy
 import MessageRuntime
 
 /// One argument of a recorded call: its declared type, its bytes as they arrived, and —
@@ -21,6 +22,35 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   public let text: String
   /// The C string's contents when the argument is a non-null `char *`.
   public let string: String?
+  /// The parameter's Swift type, for a double made from a `@Delegate` protocol.
+  let valueType: DelegateValueType?
+
+  init(
+    type: TypeEncoding, bytes: [UInt8], name: String?, swiftType: String?, text: String,
+    string: String?, valueType: DelegateValueType? = nil
+  ) {
+    self.type = type
+    self.bytes = bytes
+    self.name = name
+    self.swiftType = swiftType
+    self.text = text
+    self.string = string
+    self.valueType = valueType
+  }
+
+  /// The argument as the Swift value it was sent as, for a double made from a
+  /// `@Delegate` protocol: `call.arguments[1].swiftValue(as: Reading.self)`. Nil when `T`
+  /// is not the parameter's type, or for a class instance (it travels as its unretained
+  /// address: see ``pointer``).
+  public func swiftValue<T>(as _: T.Type = T.self) -> T? {
+    valueType?.swiftValue(fromC: bytes, as: T.self)
+  }
+
+  /// Whether two recorded arguments have the same type, bytes, names and text.
+  public static func == (a: RecordedArgument, b: RecordedArgument) -> Bool {
+    a.type == b.type && a.bytes == b.bytes && a.name == b.name && a.swiftType == b.swiftType
+      && a.text == b.text && a.string == b.string
+  }
 
   /// The argument as `T`, which must have the argument's size and a compatible encoding.
   /// An object argument is read from its handle: only while the object lives.

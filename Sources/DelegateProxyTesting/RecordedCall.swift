@@ -35,6 +35,24 @@ public struct RecordedCall: Sendable, CustomStringConvertible {
     }
   }
 
+  /// The argument at `position` as the Swift value it was sent as, for a double made
+  /// from a `@Delegate` protocol (see ``RecordedArgument/swiftValue(as:)``). Throws
+  /// ``DoubleError/argumentTypeMismatch(selector:position:expected:found:)`` when `T` is
+  /// not the parameter's type.
+  public func swiftArgument<T>(_ position: Int, as _: T.Type = T.self) throws(DoubleError) -> T {
+    guard arguments.indices.contains(position),
+      let value = arguments[position].swiftValue(as: T.self)
+    else {
+      let expected =
+        arguments.indices.contains(position)
+        ? arguments[position].swiftType ?? arguments[position].type.canonicalString
+        : "one of \(arguments.count) argument(s)"
+      throw .argumentTypeMismatch(
+        selector: selector, position: position, expected: expected, found: "\(T.self)")
+    }
+    return value
+  }
+
   /// `selector(argument, …)`, e.g. `tableView:numberOfRowsInSection:(<TableView 0x…>, 3)`.
   public var description: String {
     "\(selector.name)(\(arguments.map(\.description).joined(separator: ", ")))"

@@ -61,6 +61,16 @@ protocol ProbeDelegate: AnyObject {
     #expect(call.arguments.map(\.swiftType) == ["Probe", "ProbeReading"])
     #expect(call.arguments[0].pointer == UnsafeRawPointer(address))
     #expect(call.arguments[1].text == "{21.5, 3}")
+    // Swift values where the type is known, checked against the parameter's type.
+    #expect(
+      try call.swiftArgument(1, as: ProbeReading.self) == ProbeReading(celsius: 21.5, sensorID: 3))
+    #expect(call.arguments[1].swiftValue(as: Double.self) == nil)
+    #expect(call.arguments[0].swiftValue(as: Probe.self) == nil)  // an unretained address
+    #expect(throws: DoubleError.self) { try call.swiftArgument(1, as: Int.self) }
+    double.verify(
+      didRead, called: .once, with: [.any, .swiftValue(ProbeReading(celsius: 21.5, sensorID: 3))])
+    double.verifyNever(
+      didRead, with: [.any, .swiftValue(ProbeReading(celsius: 21.5, sensorID: 4))])
     #expect(call.description.hasSuffix(", reading: {21.5, 3})"))
   }
 }
