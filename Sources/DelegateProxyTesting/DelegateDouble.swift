@@ -83,6 +83,8 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
   ///   - mode: what it does with a call no stub answers.
   ///   - delegate: for a partial double, the real delegate unanswered calls go to (held
   ///     weakly; only the methods it responds to are forwarded).
+  ///   - sourceLocation: where failures of unexpected calls are reported (by default the
+  ///     line that makes the double).
   /// - Throws: ``DoubleError/unknownSelector(_:double:)`` for a selector in
   ///   `responding` the double does not know.
   public init(
