@@ -132,3 +132,39 @@ final class ProbeSampler {
     #expect(message.hasSuffix(", reading: {20.0, 9})"))
   }
 }
+
+/// A double joins a Swift multicast through its stand-in, beside plain Swift delegates:
+/// Swift calls on the multicast and C calls through the multicast's IMPs reach it.
+@Suite struct MulticastMemberDoubleTests {
+  final class Listener: ProbeDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `readings` is written by the test's own thread only.
+    var readings: [Double] = []
+    func sensor(_ sensor: Probe, didRead reading: ProbeReading) { readings.append(reading.celsius) }
+    func sensorShouldStart(_ sensor: Probe) -> Bool { true }
+  }
+
+  @Test func swiftAndCCallsOfTheMulticastReachTheDouble() throws {
+    let double = try DelegateDouble(ProbeDelegateMulticast.self, responding: .required)
+    let listener = Listener()
+    let multicast = ProbeDelegateMulticast()
+    try multicast.add(listener)
+    try multicast.add(double.delegate(as: ProbeDelegateMulticast.self))
+    let probe = Probe()
+
+    multicast.sensor(probe, didRead: ProbeReading(celsius: 1.5, sensorID: 1))  // Swift
+    let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+    dp_test_c_sensor_did_read(  // C, through the multicast's C face
+      try multicast.imp(for: \.sensorDidRead).cFunction, try multicast.cObject,
+      multicast.selector(for: \.sensorDidRead).cSelector, address,
+      dp_test_reading(celsius: 2.5, sensor_id: 2))
+
+    #expect(listener.readings == [1.5, 2.5])
+    let readings = try double.calls(to: "sensor:didRead:").map {
+      try $0.swiftArgument(1, as: ProbeReading.self)
+    }
+    #expect(
+      readings == [
+        ProbeReading(celsius: 1.5, sensorID: 1), ProbeReading(celsius: 2.5, sensorID: 2),
+      ])
+  }
+}
