@@ -18,11 +18,14 @@ let package = Package(
     // The runtime's C API for C targets: dp_runtime.h (from CFFIShim) and
     // dp_message_runtime.h (the functions MessageRuntime implements). See the README.
     .library(name: "CMessageRuntime", targets: ["CMessageRuntime"]),
+    // Test doubles for users' test targets: recording, stubbed, verified delegates and
+    // signature-driven delivery checks (Swift Testing).
+    .library(name: "DelegateProxyTesting", targets: ["DelegateProxyTesting"]),
     .executable(name: "demo", targets: ["Demo"]),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
-    // `swift package generate-documentation` (both DocC catalogs); no target uses it.
+    // `swift package generate-documentation` (every DocC catalog); no target uses it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
@@ -60,6 +63,12 @@ let package = Package(
       ],
       path: "Sources/DelegateProxyMacros"
     ),
+    // Recording doubles, stubs, verification and signature-driven invocation tests, for
+    // test targets. Uses only the public API of the modules below, and Swift Testing.
+    .target(
+      name: "DelegateProxyTesting",
+      dependencies: ["DelegateProxy", "MessageRuntime"]
+    ),
     .target(
       name: "CDemoSupport",
       dependencies: ["CMessageRuntime"],
@@ -95,12 +104,22 @@ let package = Package(
       // MulticastProxy (its C routes and its forwarding path).
       dependencies: [
         "MessageRuntime", "CTestSupport", "DelegateProxy", "CMessageRuntime", "TestSupport",
+        "DelegateProxyTesting",
+      ]
+    ),
+    // The doubles' own tests, their failure messages included; C callers from
+    // CTestSupport and real C libraries from CCallbackSupport.
+    .testTarget(
+      name: "DelegateProxyTestingTests",
+      dependencies: [
+        "DelegateProxyTesting", "DelegateProxy", "MessageRuntime", "CCallbackSupport",
+        "CTestSupport", "TestSupport",
       ]
     ),
     // README.md's Swift code blocks, compiled and (where they can) run.
     .testTarget(
       name: "ReadmeTests",
-      dependencies: ["DelegateProxy", "MessageRuntime", "CExpat"]
+      dependencies: ["DelegateProxy", "MessageRuntime", "CExpat", "DelegateProxyTesting"]
     ),
     .testTarget(
       name: "DelegateProxyTests",

@@ -19,11 +19,10 @@ import Synchronization
 ///   DelegateCEntry.call(target, method: 0) { (d: any Listener) in d.value(p0, scale: p1) }
 /// } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int, Double) -> Int)
 /// ```
-public struct DelegateCEntry: @unchecked Sendable {
-  // @unchecked Sendable: an immutable function address and an immutable array.
-
-  /// The `@convention(c)` function's address.
-  let function: UnsafeRawPointer
+public struct DelegateCEntry: Sendable {
+  /// The `@convention(c)` function as an IMP: what a C route calls for the method on
+  /// each delegate's adapter.
+  public let imp: IMP
   /// The parameters (by index from 0, the first after `_cmd`) taken to be class
   /// instances; -1 stands for the result.
   let assumedObjects: [Int]
@@ -31,16 +30,9 @@ public struct DelegateCEntry: @unchecked Sendable {
   /// Wraps `function`, a `@convention(c)` function of the method's C signature whose
   /// parameters at `objects` (and result, for -1) pass class instances as `void *`.
   public init<Function>(_ function: Function, objects: [Int] = []) {
-    precondition(
-      MemoryLayout<Function>.size == MemoryLayout<UnsafeRawPointer>.size,
-      "DelegateCEntry: \(Function.self) is not a @convention(c) function")
-    self.function = unsafeBitCast(function, to: UnsafeRawPointer.self)
+    imp = IMP(unsafeFunction: function)
     assumedObjects = objects
   }
-
-  /// The function as an IMP: what a C route calls for the method on each delegate's
-  /// adapter.
-  public var imp: IMP { IMP(address: function) }
 
   /// Whether the entry's guesses hold for `method`: each parameter taken for a class
   /// instance has the C form of one.

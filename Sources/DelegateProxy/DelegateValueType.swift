@@ -263,6 +263,16 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
     }
   }
 
+  /// The Swift value whose C form is `bytes` (a recorded argument, a result), when `T` is
+  /// the type this describes and `bytes` is its C size; nil otherwise, and for a class
+  /// instance, whose C form is its unretained address.
+  public func swiftValue<T>(fromC bytes: [UInt8], as type: T.Type = T.self) -> T? {
+    guard DelegateValueType(T.self).name == name, let encoding,
+      (try? encoding.layout().size) == bytes.count
+    else { return nil }
+    return value(fromC: bytes, as: T.self)
+  }
+
   /// The Swift value whose C bytes are `bytes`.
   func value<T>(fromC bytes: [UInt8], as: T.Type) -> T? {
     switch conversion {

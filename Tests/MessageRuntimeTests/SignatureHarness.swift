@@ -4,6 +4,7 @@
 
 import CFFIShim
 import CTestSupport
+import DelegateProxyTesting
 import Testing
 
 @testable import MessageRuntime
@@ -18,36 +19,9 @@ import Testing
 
 // MARK: - Seeds
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast and good enough to drive tests.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// An independent stream for item `index` of a run seeded with `seed`, so any one
-  /// item can be replayed without generating the ones before it.
-  static func stream(seed: UInt64, index: Int) -> SplitMix64 {
-    var mixer = SplitMix64(
-      seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0xD1B5_4A32_D192_ED03))
-    return SplitMix64(seed: mixer.next())
-  }
-
-  /// A value in `0..<bound` (bound > 0).
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-  /// True with probability `numerator / denominator`.
-  mutating func chance(_ numerator: Int, in denominator: Int) -> Bool {
-    below(denominator) < numerator
-  }
-}
+/// The seeded generator of the signature suites: DelegateProxyTesting's, which the
+/// random signatures come from too.
+typealias SplitMix64 = SeededRandom
 
 enum SignatureEnvironment {
   /// The seed of both signature suites: `DP_SIGNATURE_SEED` (decimal or 0x-hex) or a fixed

@@ -1,0 +1,70 @@
+import MessageRuntime
+
+/// The base of the stand-ins `@Delegate` generates (`SensorDelegateMulticast.StandIn`): an
+/// object that conforms to the Swift protocol and turns each call into a runtime message
+/// to a target — a test double, a ``MulticastProxy``, any `RuntimeObject` — with the
+/// arguments in their C form. It is the Swift face of a runtime object, as
+/// ``DelegateMulticast/imp(for:)`` is a Swift multicast's face for C callers.
+///
+/// ```swift
+/// let standIn = SensorDelegateMulticast.standIn(for: runtimeObject)  // any SensorDelegate
+/// sensor.delegate = standIn          // keep it: the delegator's slot is weak
+/// ```
+///
+/// A stand-in holds its target weakly. A call whose target is gone, or does not respond
+/// to the method, answers zero (`false`, `0`, `nil`) without sending anything; a call the
+/// target fails to handle stops the process with the error, as a C caller's would. As a
+/// member of a multicast, a stand-in counts as implementing every optional method.
+open class DelegateStandIn<Delegate>: @unchecked Sendable {
+  // @unchecked Sendable: both stored properties are `let`s; the weak reference is only
+  // loaded (atomically), and the description is Sendable.
+  private let weakTarget: WeakRuntimeObject
+  /// The protocol the stand-in conforms to.
+  public let protocolDescription: DelegateProtocol<Delegate>
+
+  /// A stand-in sending `proto`'s methods to `target` (held weakly).
+  public required init(target: RuntimeObject, protocol proto: DelegateProtocol<Delegate>) {
+    weakTarget = WeakRuntimeObject(target)
+    protocolDescription = proto
+  }
+
+  /// The object the calls go to, while it lives.
+  public final var target: RuntimeObject? { weakTarget.object }
+
+  /// Sends the protocol's method at `index` with `arguments` (each parameter's value, in
+  /// order) to the target and returns its answer (generated stand-ins call this).
+  public final func deliver<Result, each Argument>(
+    _ index: Int, _ arguments: repeat each Argument
+  ) -> Result {
+    let method = protocolDescription.methods[index]
+    guard let target, target.responds(to: method.selector),
+      let signature = try? method.signature(in: protocolDescription.name)
+    else {
+      return DelegateZero.value(Result.self, for: method.selector.name)
+    }
+    let invocation = Invocation(signature: signature, selector: method.selector)
+    var position = 0
+    for argument in repeat each arguments {
+      let type = method.parameters[position].type
+      try? invocation.withUnsafeArgument(at: position) { slot in
+        type.writeC(argument, to: slot.baseAddress!)
+      }
+      position += 1
+    }
+    do { try invocation.invoke(target: target) } catch {
+      fatalError("\(protocolDescription.name).\(method.swiftName) sent to \(target): \(error)")
+    }
+    if method.result.isVoid { return DelegateZero.value(Result.self, for: method.selector.name) }
+    return invocation.withUnsafeReturnValue {
+      method.result.readC(from: $0.baseAddress!, as: Result.self)
+    }
+  }
+}
+
+/// A weak reference to a runtime object, stored in a `let`.
+// @unchecked Sendable: `object` is written only in init; loading a weak reference is
+// atomic, and RuntimeObject is Sendable.
+struct WeakRuntimeObject: @unchecked Sendable {
+  weak var object: RuntimeObject?
+  init(_ object: RuntimeObject) { self.object = object }
+}

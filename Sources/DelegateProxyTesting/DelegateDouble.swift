@@ -1,0 +1,385 @@
+import DelegateProxy
+import MessageRuntime
+import Synchronization
+import Testing
+
+/// A recording test double for a delegate protocol: a runtime object that answers
+/// `responds(to:)` for exactly the methods it is told to, records every message it
+/// receives, answers from stubs, and verifies what it received (OCMock's mocks, for
+/// this runtime).
+///
+/// It is an ordinary `RuntimeObject` whose methods are closure IMPs, so every caller
+/// reaches it the same way: a Swift `Message` or `Invocation`, a `MulticastProxy` it is
+/// a member of (queued or not), C code through `imp(for:)`, a real C
+/// library through a `CallbackAdapter`.
+///
+/// ```swift
+/// let dataSource = try DelegateDouble(tableDataSource, mode: .strict)
+/// try dataSource.stub("tableView:numberOfRowsInSection:", .returning(3))
+/// table.dataSource = dataSource                       // or a proxy it belongs to
+/// table.reloadData()
+/// dataSource.verify("tableView:numberOfRowsInSection:", called: .exactly(1), with: [.any, 0])
+/// ```
+///
+/// **What is recorded.** Each call's selector, its arguments' bytes (with Swift names and
+/// types when the double was made from a `@Delegate` protocol), its order among every
+/// double's calls, and its thread and queue (``RecordedCall``). Object arguments are
+/// recorded by handle and description, not retained: a delegator that passes itself
+/// would otherwise be kept alive by its own delegate. A partial double holds its real
+/// delegate weakly, as RxCocoa's `forwardToDelegate` does.
+///
+/// **Unanswered calls.** A call no stub matches answers zero in ``DoubleMode/nice`` mode;
+/// in ``DoubleMode/strict`` mode it is also a test failure naming the method and its
+/// arguments — recorded at once when the call runs inside a test, else by the next
+/// verification (a call on a delegate's queue). A partial double passes such calls to its
+/// delegate instead.
+///
+/// **Responds.** The double has a method — and `responds(to:)` is true — for exactly the
+/// methods chosen with ``RespondingMethods``. A `MulticastProxy` reads a member's
+/// methods when it is added: call `reloadMethods()` after ``setResponds(_:to:)``.
+// @unchecked Sendable (restating RuntimeObject's): the mutable state is behind `state`, a
+// Mutex; every other stored property is a `let` of a Sendable type, and `forwardee`'s
+// weak reference is only loaded (weak loads are atomic).
+public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
+  /// The double's name in messages: the protocol's name, or "signatures".
+  public let name: String
+  /// What the double does with a call no stub answers.
+  public let mode: DoubleMode
+  /// Where the double was made: unexpected calls are reported here.
+  public let sourceLocation: SourceLocation
+  /// Every method the double knows, in declaration order (answered or not).
+  public let knownMethods: [DoubledMethod]
+
+  private let methodsBySelector: [Selector: DoubledMethod]
+  private let forwardee: WeakObject
+  private let forwardeeWasGiven: Bool
+
+  struct Stub {
+    let matchers: [ArgumentMatcher]?
+    let answers: [StubAnswer]
+    var served = 0
+  }
+
+  struct State {
+    var calls: [RecordedCall] = []
+    var stubs: [Selector: [Stub]] = [:]
+    /// Failures met during calls that could not be recorded then (no test running on
+    /// the calling thread); the next verification records them.
+    var pendingFailures: [String] = []
+    /// The Swift stand-ins handed out, one per protocol (they hold the double weakly).
+    var standIns: [ObjectIdentifier: KeptValue] = [:]
+  }
+  let state = Mutex(State())
+
+  /// The class every double is an instance of (its methods are its own).
+  public static let doubleClass: RuntimeClass = try! RuntimeClass(name: "DelegateDouble")
+
+  /// A double for `methods`.
+  ///
+  /// - Parameters:
+  ///   - methods: the methods it knows (stubs and verifications may name only these).
+  ///   - name: its name in messages.
+  ///   - responding: the methods it has and `responds(to:)` for.
+  ///   - mode: what it does with a call no stub answers.
+  ///   - delegate: for a partial double, the real delegate unanswered calls go to (held
+  ///     weakly; only the methods it responds to are forwarded).
+  ///   - sourceLocation: where failures of unexpected calls are reported (by default the
+  ///     line that makes the double).
+  /// - Throws: ``DoubleError/unknownSelector(_:double:)`` for a selector in
+  ///   `responding` the double does not know.
+  public init(
+    methods: [DoubledMethod], name: String, responding: RespondingMethods = .all,
+    mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws(DoubleError) {
+    self.name = name
+    self.mode = mode
+    self.sourceLocation = sourceLocation
+    self.knownMethods = methods
+    var table: [Selector: DoubledMethod] = [:]
+    for m in methods { table[m.selector] = m }
+    self.methodsBySelector = table
+    self.forwardee = WeakObject(delegate)
+    self.forwardeeWasGiven = delegate != nil
+    super.init(class: DelegateDouble.doubleClass)
+    let answered: [Selector]
+    switch responding {
+    case .all: answered = methods.map(\.selector)
+    case .required: answered = methods.filter(\.isRequired).map(\.selector)
+    case .only(let selectors): answered = selectors
+    }
+    for selector in answered { try setResponds(true, to: selector) }
+  }
+
+  /// A double for a runtime protocol's methods (and those of the protocols it inherits).
+  public convenience init(
+    _ proto: RuntimeProtocol, responding: RespondingMethods = .all, mode: DoubleMode = .nice,
+    forwardingTo delegate: RuntimeObject? = nil, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws(DoubleError) {
+    try self.init(
+      methods: proto.allRequirements.map {
+        DoubledMethod(selector: $0.selector, signature: $0.signature, isRequired: $0.isRequired)
+      }, name: proto.name, responding: responding, mode: mode, forwardingTo: delegate,
+      sourceLocation: sourceLocation)
+  }
+
+  /// A double for a list of message signatures: selector name → method encoding, e.g.
+  /// `["parser:didStartElement:": "v@:@*"]`. Every method counts as required.
+  /// Throws ``DoubleError/invalidSignature(selector:encoding:reason:)`` for a bad encoding.
+  public convenience init(
+    signatures: KeyValuePairs<String, String>, responding: RespondingMethods = .all,
+    mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws(DoubleError) {
+    var methods: [DoubledMethod] = []
+    for (selector, encoding) in signatures {
+      do {
+        let signature = try MethodSignature.parse(encoding)
+        methods.append(DoubledMethod(selector: Selector(selector), signature: signature))
+      } catch {
+        throw .invalidSignature(selector: selector, encoding: encoding, reason: "\(error)")
+      }
+    }
+    try self.init(
+      methods: methods, name: "signatures", responding: responding, mode: mode,
+      forwardingTo: delegate, sourceLocation: sourceLocation)
+  }
+
+  /// A double for a Swift protocol declared with `@Delegate`, named by its generated
+  /// multicast: `DelegateDouble(SensorDelegateMulticast.self)`. Recorded arguments carry
+  /// the parameters' Swift names and types. Swift delegators reach it through the stand-in
+  /// ``delegate(as:)`` hands out; C callers through `imp(for:)` or a `CallbackAdapter`.
+  public convenience init<Multicast: DelegateMulticast<Delegate, Messages>, Delegate, Messages>(
+    _ multicast: Multicast.Type,
+    responding: RespondingMethods = .all, mode: DoubleMode = .nice,
+    forwardingTo delegate: RuntimeObject? = nil, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws(DoubleError) {
+    let description = multicast.delegateProtocol
+    var methods: [DoubledMethod] = []
+    for m in description.methods {
+      do {
+        var method =
+          DoubledMethod(
+            selector: m.selector, signature: try m.signature(in: description.name),
+            isRequired: m.isRequired, swiftName: m.swiftName,
+            parameterNames: m.parameters.map(\.name),
+            parameterTypes: m.parameters.map { DelegateDouble.unqualified($0.type.name) }
+          )
+        method.parameterValueTypes = m.parameters.map(\.type)
+        methods.append(method)
+      } catch {
+        throw .unsupportedProtocol("\(error)")
+      }
+    }
+    try self.init(
+      methods: methods, name: description.name, responding: responding, mode: mode,
+      forwardingTo: delegate, sourceLocation: sourceLocation)
+  }
+
+  /// Whether the double was made with a delegate to forward to (a partial double).
+  public var hasDelegate: Bool { forwardeeWasGiven }
+
+  /// A Swift type name without its module (`MyTests.Reading` → `Reading`).
+  static func unqualified(_ name: String) -> String {
+    guard let dot = name.firstIndex(of: "."),
+      !name[..<dot].contains(where: { "<(, ".contains($0) })
+    else { return name }
+    return String(name[name.index(after: dot)...])
+  }
+
+  // MARK: Methods and responds
+
+  /// The method the double knows for `selector`.
+  public func knownMethod(_ selector: Selector) -> DoubledMethod? { methodsBySelector[selector] }
+
+  /// Gives the double its recording method for `selector` (`responds(to:)` becomes true)
+  /// or takes it away. A `MulticastProxy` that has the double as a member must
+  /// `reloadMethods()` to see the change.
+  public func setResponds(_ responds: Bool, to selector: Selector) throws(DoubleError) {
+    let method = try known(selector)
+    guard responds else {
+      removeMethod(selector)
+      return
+    }
+    do {
+      try setMethod(selector, signature: method.signature) { [weak self] invocation in
+        self?.receive(invocation, method)
+      }
+    } catch {
+      throw .methodInstallationFailed(selector: selector, reason: "\(error)")
+    }
+  }
+
+  func known(_ selector: Selector) throws(DoubleError) -> DoubledMethod {
+    guard let method = methodsBySelector[selector] else {
+      throw .unknownSelector(selector, double: description)
+    }
+    return method
+  }
+
+  /// The double as a delegate of a `@Delegate` Swift protocol, for a Swift delegator's
+  /// `weak var delegate`: an object of the protocol's generated stand-in class
+  /// (`DelegateStandIn`) that sends each call to the double as a message, arguments in
+  /// their C form. The double keeps it (one per protocol), so the weak slot stays set.
+  ///
+  /// ```swift
+  /// let double = try DelegateDouble(SensorDelegateMulticast.self, mode: .strict)
+  /// sensor.delegate = double.delegate(as: SensorDelegateMulticast.self)
+  /// ```
+  ///
+  /// A method the double does not respond to answers zero without a call, as an optional
+  /// method a delegate lacks does.
+  public func delegate<Multicast: DelegateMulticast<Delegate, Messages>, Delegate, Messages>(
+    as multicast: Multicast.Type
+  ) -> Delegate {
+    let key = ObjectIdentifier(multicast)
+    if let kept = state.withLock({ $0.standIns[key] }) { return kept.value as! Delegate }
+    // A stand-in is Sendable (DelegateStandIn); KeptValue carries it across the lock.
+    let made = KeptValue(value: multicast.standIn(for: self))
+    let kept = state.withLock { s -> KeptValue in
+      if let kept = s.standIns[key] { return kept }
+      s.standIns[key] = made
+      return made
+    }
+    return kept.value as! Delegate
+  }
+
+  // MARK: Recorded calls
+
+  /// Every call received, in order.
+  public var calls: [RecordedCall] { state.withLock { $0.calls } }
+
+  /// The calls of `selector`, in order.
+  public func calls(to selector: Selector) -> [RecordedCall] {
+    state.withLock { $0.calls.filter { $0.selector == selector } }
+  }
+
+  /// Forgets the calls received so far (stubs stay).
+  public func resetCalls() { state.withLock { $0.calls.removeAll() } }
+
+  /// `DelegateDouble <Protocol> (mode)`.
+  public override var description: String { "DelegateDouble <\(name)> (\(mode))" }
+
+  // MARK: Receiving
+
+  /// Records `invocation`, then answers it: a stub, the real delegate, or zero.
+  private func receive(_ invocation: Invocation, _ method: DoubledMethod) {
+    let arguments = DelegateDouble.record(invocation, method)
+    let (call, answers, served) = state.withLock { s in
+      var answers: [StubAnswer]? = nil
+      var served = 0
+      if var list = s.stubs[method.selector],
+        let k = list.indices.last(where: { list[$0].accepts(arguments) })
+      {
+        answers = list[k].answers
+        served = list[k].served
+        list[k].served += 1
+        s.stubs[method.selector] = list
+      }
+      let sequence = RecordedCall.counter.add(1, ordering: .relaxed).newValue
+      let call = RecordedCall(
+        selector: method.selector, signature: method.signature, arguments: arguments,
+        sequence: sequence, context: .current, wasStubbed: answers != nil)
+      s.calls.append(call)
+      return (call, answers, served)
+    }
+    if !method.signature.returnsVoid {
+      invocation.withUnsafeReturnValue { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    }
+    guard let answers else {
+      if forwardeeWasGiven {
+        forward(invocation, call)
+      } else if mode == .strict {
+        fail(
+          "Unexpected call \(call) to strict \(description): no stub answers it (received on \(call.context))"
+        )
+      }
+      return
+    }
+    for answer in answers { apply(answer, served: served, to: invocation, call) }
+  }
+
+  /// Runs one stub answer on `invocation`.
+  private func apply(
+    _ answer: StubAnswer, served: Int, to invocation: Invocation, _ call: RecordedCall
+  ) {
+    switch answer.action {
+    case .returnBytes(let values, _):
+      try? invocation.setReturnBytes(values[min(served, values.count - 1)])
+    case .write(let bytes, _, let position):
+      guard let pointer = call.arguments[position].pointer else { return }
+      UnsafeMutableRawPointer(mutating: pointer).copyMemory(from: bytes, byteCount: bytes.count)
+    case .perform(let body):
+      do { try body(invocation) } catch {
+        fail("A stub of \(call.selector.name) on \(description) threw \(error) for \(call)")
+      }
+    case .forward:
+      forward(invocation, call)
+    }
+  }
+
+  /// Sends `invocation` to the real delegate, if it responds to the message.
+  private func forward(_ invocation: Invocation, _ call: RecordedCall) {
+    guard let delegate = forwardee.object, delegate.responds(to: call.selector) else { return }
+    do { try invocation.invoke(target: delegate) } catch {
+      fail("Forwarding \(call) from \(description) to \(delegate) failed: \(error)")
+    }
+  }
+
+  /// Records a failure now when a test is running on this thread, else keeps it for the
+  /// next verification.
+  func fail(_ message: String) {
+    if Test.current != nil {
+      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    } else {
+      state.withLock { $0.pendingFailures.append(message) }
+    }
+  }
+
+  /// Records the failures kept from calls outside a test, at `location`.
+  func reportPendingFailures(at location: SourceLocation) {
+    let pending = state.withLock { s in
+      defer { s.pendingFailures.removeAll() }
+      return s.pendingFailures
+    }
+    for message in pending { Issue.record(Comment(rawValue: message), sourceLocation: location) }
+  }
+
+  /// The method's own arguments of `invocation`, as recorded values.
+  private static func record(_ invocation: Invocation, _ method: DoubledMethod)
+    -> [RecordedArgument]
+  {
+    (0..<method.arity).map { position in
+      let type = method.signature.argumentTypes[signatureIndex(position)].unqualified
+      let bytes = (try? invocation.argumentBytes(at: position)) ?? []
+      var string: String? = nil
+      if type == .cString, bytes.count == MemoryLayout<UInt>.size {
+        let raw = bytes.withUnsafeBytes { $0.load(as: UInt.self) }
+        if let p = UnsafePointer<CChar>(bitPattern: raw) { string = ValueText.cString(p) }
+      }
+      return RecordedArgument(
+        type: type, bytes: bytes,
+        name: method.parameterNames.indices.contains(position)
+          ? method.parameterNames[position] : nil,
+        swiftType: method.parameterTypes.indices.contains(position)
+          ? method.parameterTypes[position] : nil,
+        text: ValueText.text(bytes, type, dereference: true), string: string,
+        valueType: method.parameterValueTypes.indices.contains(position)
+          ? method.parameterValueTypes[position] : nil)
+    }
+  }
+
+  /// The index in `MethodSignature.argumentTypes` (which lists `self` and `_cmd` first)
+  /// of the method's argument at `position` (0 = the first after `_cmd`, as `Invocation`
+  /// counts).
+  static func signatureIndex(_ position: Int) -> Int { position + 2 }
+}
+
+extension DelegateDouble.Stub {
+  /// Whether the stub's matchers accept `arguments` (no matchers: every call).
+  func accepts(_ arguments: [RecordedArgument]) -> Bool {
+    guard let matchers else { return true }
+    return matchers.count == arguments.count
+      && zip(matchers, arguments).allSatisfy { $0.matches($1) }
+  }
+}

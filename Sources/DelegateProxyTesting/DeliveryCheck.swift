@@ -1,0 +1,209 @@
+import DelegateProxy
+import MessageRuntime
+import Testing
+
+/// Signature-driven invocation tests as a service: for every method of a protocol (or a
+/// signature list) it builds invocations — boundary values, then seeded random values —
+/// has them sent by the code under test, and checks that each arrives byte-identical
+/// (padding aside) at every delegate double the policy says it should reach.
+///
+/// ```swift
+/// let check = DeliveryCheck()                       // prints its seed
+/// try check.run(proto, to: [first, second]) { try $0.invoke(target: proxy) }
+/// ```
+///
+/// Each case is checked when `send` returns: for delegates called on dispatch queues, have
+/// `send` wait for them (`queue.sync {}` after sending).
+///
+/// A run prints its seed; set `DP_SIGNATURE_SEED` to that value to replay it exactly.
+/// Each failure is a test failure naming the method, the case, the argument, the bytes
+/// sent and the bytes received, and the seed.
+public struct DeliveryCheck: Sendable {
+  /// Which of the responding doubles a message must reach.
+  public enum Expectation: Sendable, Hashable {
+    /// Every double that responds, once each (`void` messages; last-responder and
+    /// reducing policies).
+    case everyResponder
+    /// Value-returning messages reach only the first double that responds, in the order
+    /// given; `void` messages every responder (the first-responder policy,
+    /// `LBDelegateMatrioska`'s rule).
+    case firstResponder
+  }
+
+  /// The run's seed.
+  public let seed: UInt64
+  /// How many random cases each method gets after its boundary cases.
+  public let randomCases: Int
+
+  /// A check seeded from `DP_SIGNATURE_SEED` when set, else randomly; it prints the
+  /// seed so a failing run can be replayed.
+  public init(seed: UInt64 = SeededRandom.seed(), randomCases: Int = 4) {
+    self.seed = seed
+    self.randomCases = randomCases
+    print(
+      "DeliveryCheck: seed 0x\(String(seed, radix: 16)) (replay: DP_SIGNATURE_SEED=0x\(String(seed, radix: 16)))"
+    )
+  }
+
+  /// One generated call: a method, its arguments' bytes, and which case it is.
+  public struct Case: Sendable, CustomStringConvertible {
+    /// The method.
+    public let method: DoubledMethod
+    /// Each of the method's own arguments, as bytes.
+    public let arguments: [[UInt8]]
+    /// "boundary 2", "random 1".
+    public let label: String
+
+    /// A fresh invocation of the method with these arguments (no target set).
+    public func makeInvocation() -> Invocation {
+      let invocation = Invocation(signature: method.signature, selector: method.selector)
+      for (position, bytes) in arguments.enumerated() {
+        try? invocation.setArgumentBytes(bytes, at: position)
+      }
+      return invocation
+    }
+
+    /// `selector (label)`.
+    public var description: String { "\(method.selector.name) (\(label))" }
+  }
+
+  /// The cases of `method`: one per boundary value (the most any argument has), then
+  /// ``randomCases`` random ones, each replayable from the seed and `methodIndex`.
+  public func cases(for method: DoubledMethod, methodIndex: Int, values: ArgumentValues) -> [Case] {
+    let types = (0..<method.arity).map {
+      method.signature.argumentTypes[DelegateDouble.signatureIndex($0)]
+    }
+    let boundaries = types.map { values.boundaryCount(of: $0) }.max() ?? 1
+    var cases: [Case] = (0..<boundaries).map { k in
+      Case(
+        method: method, arguments: types.map { values.boundary(k, of: $0) }, label: "boundary \(k)")
+    }
+    for k in 0..<randomCases {
+      var rng = SeededRandom.stream(seed: seed, index: methodIndex &* 1_000 &+ k)
+      cases.append(
+        Case(
+          method: method, arguments: types.map { values.random(of: $0, using: &rng) },
+          label: "random \(k)"))
+    }
+    return cases
+  }
+
+  /// Runs every case of every method in `methods` — the methods `doubles[0]` knows when
+  /// nil — through `send`, which makes the code under test deliver the invocation (send
+  /// it to a proxy, or have a delegator call its delegate with its arguments). After each
+  /// case, each double must have received exactly the calls `expecting` says, with the
+  /// arguments byte-identical. Returns the number of failing cases.
+  @discardableResult
+  public func run(
+    _ methods: [DoubledMethod]? = nil, to doubles: [DelegateDouble],
+    expecting: Expectation = .everyResponder, sourceLocation: SourceLocation = #_sourceLocation,
+    send: (Invocation) throws -> Void
+  ) rethrows -> Int {
+    try run(
+      methods, to: doubles, expecting: { _ in expecting }, sourceLocation: sourceLocation,
+      send: send)
+  }
+
+  /// Runs every method of `proto` through `proxy` (an invocation sent to it) to `doubles`.
+  @discardableResult
+  public func run(
+    _ proto: RuntimeProtocol, through proxy: RuntimeObject, to doubles: [DelegateDouble],
+    expecting: Expectation = .everyResponder, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> Int {
+    try run(
+      Self.methods(of: proto), to: doubles, expecting: { _ in expecting },
+      sourceLocation: sourceLocation
+    ) { try $0.invoke(target: proxy) }
+  }
+
+  /// Runs every method of `proto` through a multicast proxy to `doubles`, each method
+  /// checked under the proxy's policy for it (``Expectation/firstResponder`` for
+  /// `.firstResponder`, ``Expectation/everyResponder`` otherwise).
+  @discardableResult
+  public func run(
+    _ proto: RuntimeProtocol, through proxy: MulticastProxy, to doubles: [DelegateDouble],
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> Int {
+    try run(
+      Self.methods(of: proto), to: doubles,
+      expecting: { method in
+        if case .firstResponder = proxy.policy(for: method.selector) { return .firstResponder }
+        return .everyResponder
+      }, sourceLocation: sourceLocation
+    ) { try $0.invoke(target: proxy) }
+  }
+
+  private func run(
+    _ methods: [DoubledMethod]?, to doubles: [DelegateDouble],
+    expecting: (DoubledMethod) -> Expectation, sourceLocation: SourceLocation,
+    send: (Invocation) throws -> Void
+  ) rethrows -> Int {
+    let methods = methods ?? doubles.first?.knownMethods ?? []
+    let values = ArgumentValues()
+    var failures = 0
+    for (index, method) in methods.enumerated() {
+      for c in cases(for: method, methodIndex: index, values: values) {
+        for d in doubles { d.resetCalls() }
+        try send(c.makeInvocation())
+        if let message = check(c, doubles, expecting(method)) {
+          failures += 1
+          Issue.record(
+            Comment(
+              rawValue:
+                "\(message)\nReplay with DP_SIGNATURE_SEED=0x\(String(seed, radix: 16))."),
+            sourceLocation: sourceLocation)
+        }
+      }
+    }
+    withExtendedLifetime(values) {}
+    return failures
+  }
+
+  private static func methods(of proto: RuntimeProtocol) -> [DoubledMethod] {
+    proto.allRequirements.map {
+      DoubledMethod(selector: $0.selector, signature: $0.signature, isRequired: $0.isRequired)
+    }
+  }
+
+  /// What went wrong with case `c`, or nil.
+  private func check(_ c: Case, _ doubles: [DelegateDouble], _ expecting: Expectation) -> String? {
+    let selector = c.method.selector
+    var firstSeen = false
+    for d in doubles {
+      let received = d.calls(to: selector)
+      var expected = d.responds(to: selector) ? 1 : 0
+      if expecting == .firstResponder && expected == 1 && !c.method.signature.returnsVoid {
+        if firstSeen { expected = 0 }
+        firstSeen = true
+      }
+      guard received.count == expected else {
+        return
+          "\(c) with \(describe(c)): \(d.description) received \(received.count) call(s), expected \(expected)."
+      }
+      guard let call = received.first else { continue }
+      for (position, sent) in c.arguments.enumerated() {
+        let arrived = call.arguments[position].bytes
+        let type = c.method.signature.argumentTypes[DelegateDouble.signatureIndex(position)]
+        let mask = ArgumentValues.significantBytes(of: type)
+        let same =
+          arrived.count == sent.count
+          && zip(zip(sent, arrived), mask).allSatisfy { pair, significant in
+            !significant || pair.0 == pair.1
+          }
+        if !same {
+          return
+            "\(c) reached \(d.description) with argument \(position) (\(type.canonicalString)) "
+            + "\(ValueText.hex(arrived)), sent \(ValueText.hex(sent))."
+        }
+      }
+    }
+    return nil
+  }
+
+  private func describe(_ c: Case) -> String {
+    let types = c.method.signature.argumentTypes.dropFirst(2)
+    return "("
+      + zip(c.arguments, types).map { ValueText.text($0, $1, dereference: false) }.joined(
+        separator: ", ") + ")"
+  }
+}

@@ -1,0 +1,44 @@
+import DelegateProxy
+import MessageRuntime
+
+/// A method a double knows: its selector and signature, whether the protocol requires
+/// it, and — for a Swift protocol — its Swift name and parameters.
+public struct DoubledMethod: Sendable, CustomStringConvertible {
+  /// The selector.
+  public let selector: Selector
+  /// The signature (`self` and `_cmd` included).
+  public let signature: MethodSignature
+  /// Whether the protocol requires it.
+  public let isRequired: Bool
+  /// The Swift name (`sensor(_:didRead:)`), when the double was made from a Swift protocol.
+  public let swiftName: String?
+  /// The parameters' names, when known (empty otherwise).
+  public let parameterNames: [String]
+  /// The parameters' Swift type names, when known (empty otherwise).
+  public let parameterTypes: [String]
+  /// The parameters' Swift types, when the method comes from a `@Delegate` protocol
+  /// (empty otherwise): recorded arguments convert back to Swift values with them.
+  var parameterValueTypes: [DelegateValueType] = []
+
+  /// A method description.
+  public init(
+    selector: Selector, signature: MethodSignature, isRequired: Bool = true,
+    swiftName: String? = nil, parameterNames: [String] = [], parameterTypes: [String] = []
+  ) {
+    self.selector = selector
+    self.signature = signature
+    self.isRequired = isRequired
+    self.swiftName = swiftName
+    self.parameterNames = parameterNames
+    self.parameterTypes = parameterTypes
+  }
+
+  /// The number of the method's own arguments (without `self` and `_cmd`).
+  public var arity: Int { signature.numberOfArguments - 2 }
+
+  /// The Swift name and selector, or the selector and encoding.
+  public var description: String {
+    if let swiftName { return "\(swiftName) [\(selector.name)]" }
+    return "\(selector.name) \(signature.encoding)"
+  }
+}

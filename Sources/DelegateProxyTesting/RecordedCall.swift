@@ -1,0 +1,63 @@
+import MessageRuntime
+import Synchronization
+
+/// One message a double received: what, with which arguments, in which order, where.
+public struct RecordedCall: Sendable, CustomStringConvertible {
+  /// The message's selector.
+  public let selector: Selector
+  /// The message's signature (`self` and `_cmd` included).
+  public let signature: MethodSignature
+  /// The method's own arguments, from the first after `self` and `_cmd`.
+  public let arguments: [RecordedArgument]
+  /// The order of arrival among the calls every double in the process received (it
+  /// increases: compare two doubles' calls with it).
+  public let sequence: UInt64
+  /// Where the call ran.
+  public let context: CallContext
+  /// Whether a stub answered the call (false: answered zero, forwarded, or unexpected).
+  public let wasStubbed: Bool
+
+  /// The argument at `position` (0 is the first after `self` and `_cmd`) as `T`.
+  /// Throws ``DoubleError/argumentTypeMismatch(selector:position:expected:found:)`` when
+  /// `T` does not fit it, or when there is no such argument.
+  public func argument<T: MessageArgument>(_ position: Int, as _: T.Type = T.self)
+    throws(DoubleError) -> T
+  {
+    guard arguments.indices.contains(position) else {
+      throw .argumentTypeMismatch(
+        selector: selector, position: position, expected: "one of \(arguments.count) argument(s)",
+        found: "\(T.self)")
+    }
+    do { return try arguments[position].value(as: T.self) } catch {
+      throw .argumentTypeMismatch(
+        selector: selector, position: position, expected: arguments[position].type.canonicalString,
+        found: "\(T.self) (\(T.typeEncoding.canonicalString))")
+    }
+  }
+
+  /// The argument at `position` as the Swift value it was sent as, for a double made
+  /// from a `@Delegate` protocol (see ``RecordedArgument/swiftValue(as:)``). Throws
+  /// ``DoubleError/argumentTypeMismatch(selector:position:expected:found:)`` when `T` is
+  /// not the parameter's type.
+  public func swiftArgument<T>(_ position: Int, as _: T.Type = T.self) throws(DoubleError) -> T {
+    guard arguments.indices.contains(position),
+      let value = arguments[position].swiftValue(as: T.self)
+    else {
+      let expected =
+        arguments.indices.contains(position)
+        ? arguments[position].swiftType ?? arguments[position].type.canonicalString
+        : "one of \(arguments.count) argument(s)"
+      throw .argumentTypeMismatch(
+        selector: selector, position: position, expected: expected, found: "\(T.self)")
+    }
+    return value
+  }
+
+  /// `selector(argument, …)`, e.g. `tableView:numberOfRowsInSection:(<TableView 0x…>, 3)`.
+  public var description: String {
+    "\(selector.name)(\(arguments.map(\.description).joined(separator: ", ")))"
+  }
+
+  /// The process-wide arrival counter.
+  static let counter = Atomic<UInt64>(0)
+}
