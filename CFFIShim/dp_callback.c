@@ -314,7 +314,8 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
     dp_read_enter_inline();                                                                \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
-    if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
+    if (__builtin_expect(self == NULL, 0) || __builtin_expect(cmd == NULL, 0))             \
+      released_trap(cb);                                                                   \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
     const dp_route *route = cached_route(cb, own);                                         \

@@ -10,9 +10,7 @@
 // Two machineries:
 // - register entries (x86-64 System V, AArch64): a static C function per shape that
 //   reads the record from the context register and replays the other argument registers
-//   after self and _cmd (it renumbers them and jumps to one dispatch per return class,
-//   shared by every slot and context position) — no closure, lock, allocation or Swift
-//   per call. When the
+//   after self and _cmd — no closure, lock, allocation or Swift per call. When the
 //   receiver's method is a register route (dp_route.h), the entry runs the route's
 //   targets itself, in one read section; the route found is cached per slot, valid while
 //   the receiver's method table is the one it was found in (a load and a compare per call
