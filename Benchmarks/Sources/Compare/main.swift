@@ -6,7 +6,7 @@
 //   swift run -c release Compare [--repetitions N] [--min-ms MS] [--output PATH]
 //                                [--gnustep-driver PATH | --gnustep-rows FILE]
 //                                [--gnustep-status TEXT]
-//                                [--swift-version TEXT] [--quick]
+//                                [--swift-version TEXT] [--quick] [--rows PREFIX,…]
 //
 // `bash run.sh` (one directory up from Sources) compiles the GNUstep driver and passes
 // it here; it runs as a co-process whose sweeps interleave with ours. See README.md.
@@ -26,6 +26,8 @@ struct Options {
   var swiftVersion: String?
   var command = "swift run -c release Compare"
   var quick = false
+  /// Only rows whose name starts with one of these (all when empty).
+  var rowPrefixes: [String] = []
 }
 
 func parseOptions() -> Options {
@@ -49,15 +51,17 @@ func parseOptions() -> Options {
     case "--swift-version": o.swiftVersion = value(a)
     case "--command": o.command = value(a)
     case "--quick": o.quick = true
+    case "--rows": o.rowPrefixes = value(a).split(separator: ",").map(String.init)
     case "-h", "--help":
       print(
         """
         usage: Compare [--repetitions N (≥7, default 9)] [--min-ms MS (default 20)] [--output PATH]
                        [--gnustep-driver PATH | --gnustep-rows FILE] [--gnustep-status TEXT]
-                       [--swift-version TEXT] [--quick]
+                       [--swift-version TEXT] [--quick] [--rows PREFIX,…]
         --gnustep-driver: run GNUstep/driver.m's executable alongside, one sweep of its rows after each of ours
         --gnustep-rows: merge rows a driver printed earlier (one JSON object per line)
         --quick: 7 repetitions of ≥2 ms, written to results/quick.json (smoke test, not for comparison)
+        --rows: only rows whose name starts with one of the prefixes (e.g. c_callback); give --output too
         """)
       exit(0)
     default:
@@ -117,6 +121,9 @@ for sig in [BenchSignature.qd, .object] {
 // C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
 for shape in CallbackShape.allCases {
   for fanout in fanouts { workloads += CallbackRowKind.allCases.map { Workload.callback($0, shape, fanout: fanout) } }
+}
+if !options.rowPrefixes.isEmpty {
+  workloads = workloads.filter { w in options.rowPrefixes.contains { w.name.hasPrefix($0) } }
 }
 // The GNUstep driver, if given, calibrates first (alone on the machine), then takes a
 // sweep of its rows after each of ours.
