@@ -295,7 +295,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
 #define LAST_LOOP(T, FP, K)                                                                \
   for (;;) {                                                                               \
     result = ((CALL_TYPE_##FP##_##K(T))t->imp)(MSG_ARGS(FP, t->target, GP_##K));           \
-    if (dp_route_target_removed(++t) && (t = dp_route_skip_removed(t)) == NULL) break;     \
+    if ((t = dp_route_next_live(t + 1)) == NULL) break;                                    \
   }
 
 // The dispatch. The receiver and the slot's selector are read inside a read section (a

@@ -80,7 +80,7 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
       return ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
     }                                                                                   \
     for (; t != NULL;                                                                   \
-         t = dp_route_target_removed(t + 1) ? dp_route_skip_removed(t + 1) : t + 1) {   \
+         t = dp_route_next_live(t + 1)) {                                                \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
       switch (combine) {                                                                \
         case DP_COMBINE_LAST: result = v; break;                                        \
@@ -202,7 +202,7 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     const dp_route_target *t = dp_route_next_live(list->targets);                \
     bool called = t != NULL;                                                     \
     for (; t != NULL;                                                            \
-         t = dp_route_target_removed(t + 1) ? dp_route_skip_removed(t + 1) : t + 1) { \
+         t = dp_route_next_live(t + 1)) {                                        \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
       if (combine == DP_COMBINE_FIRST) break;                                    \
     }                                                                            \
@@ -329,7 +329,7 @@ dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
 
 // MARK: routes
 
-const dp_route_node dp_route_end = {.removed = 1};
+const dp_route_node dp_route_end = {.removed = DP_ROUTE_END};
 
 // A list for `count` targets (left to the caller), its sentinel set.
 static dp_route_list *new_list(uint32_t count) {

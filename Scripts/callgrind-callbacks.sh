@@ -6,8 +6,9 @@
 #
 #   Scripts/callgrind-callbacks.sh [fanout…]   (default: 1 2 4 8 64)
 #
-# Builds CFFIShim's C sources with Benchmarks/Callgrind/callbacks.c (no Swift) at -O2 with
-# the toolchain's clang, as SwiftPM's release build does, and runs each fan-out under
+# Builds CFFIShim's C sources with Benchmarks/Callgrind/callbacks.c (no Swift) with the
+# toolchain's clang and SwiftPM's release flags (-O2 -fPIC -fno-omit-frame-pointer), and runs
+# each fan-out under
 # valgrind --tool=callgrind, counting each measured loop's inclusive instructions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ cd "$(dirname "$0")/.."
 out="${DP_SCRATCH:-.build}/callgrind"
 mkdir -p "$out"
 cc="${CC:-clang}"
-"$cc" -std=gnu11 -O2 -pthread -ICFFIShim/include -ICFFIShim CFFIShim/*.c \
+"$cc" -std=gnu11 -O2 -fPIC -fno-omit-frame-pointer -pthread -ICFFIShim/include -ICFFIShim CFFIShim/*.c \
   Benchmarks/Callgrind/callbacks.c -lffi -o "$out/callbacks"
 iterations=20000
 fanouts=("$@")
