@@ -148,10 +148,7 @@ static inline __attribute__((always_inline)) const dp_route *cached_route(
   const dp_method_table *table = __atomic_load_n(&s->cache_table, __ATOMIC_ACQUIRE);
   const dp_route *route = __atomic_load_n(&s->cache_route, __ATOMIC_ACQUIRE);
   uint64_t after = __atomic_load_n(&s->cache_seq, __ATOMIC_RELAXED);
-  // One test for the common case (no writer, same table). No NULL check on `own`: a
-  // table is cached only when not NULL, and an empty cache holds no route.
-  uint64_t stale = (before ^ after) | (before & 1) | ((uintptr_t)table ^ (uintptr_t)own);
-  return __builtin_expect(stale == 0, 1) ? route : NULL;
+  return before == after && (before & 1) == 0 && own != NULL && table == own ? route : NULL;
 }
 
 // Caches `route` for `own`; a writer that finds another one updating skips (no waiting).
@@ -201,72 +198,29 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
 #define TOUCH_GP (void)a0, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7
 #endif
 
-// The entries do nothing but renumber registers: each tail-calls the dispatch of its
-// return class and floating-point variant with (record, slot, the message's integer
-// registers g0…, and the floating-point registers unchanged). The dispatch has the
-// entry's own prototype, so the tail call is a jump; all the work — and the only stack
-// frame — is in the dispatch, one function per shape shared by every slot and context
-// position (so one copy of the hot code, warm in the caches, for all callbacks).
 #define FP0_PARAMS DP_GP_PARAMS
+#define FP0_MSG(SELF, ...) (uint64_t)(SELF), (uint64_t)cmd, __VA_ARGS__
 #define FP8_PARAMS DP_GP_PARAMS, DP_FP_PARAMS
-#if defined(__x86_64__)
-#define MSG_GP g0, g1, g2, g3
-#define DISPATCH_GP_PARAMS \
-  uint64_t rec, uint64_t slot, uint64_t g0, uint64_t g1, uint64_t g2, uint64_t g3
-#else
-#define MSG_GP g0, g1, g2, g3, g4, g5
-#define DISPATCH_GP_PARAMS                                                                  \
-  uint64_t rec, uint64_t slot, uint64_t g0, uint64_t g1, uint64_t g2, uint64_t g3, uint64_t g4, \
-      uint64_t g5
-#endif
-#define DISPATCH_PARAMS_FP0 DISPATCH_GP_PARAMS
-#define DISPATCH_PARAMS_FP8 DISPATCH_GP_PARAMS, DP_FP_PARAMS
-// The message's arguments: self, _cmd, the first K integer registers and, for FP8, the
-// floating-point ones.
-#define FP_TAIL_FP0
-#define FP_TAIL_FP8 , DP_FP_ARGS
-#define MSG_ARGS(FP, SELF, ...) (uint64_t)(SELF), (uint64_t)cmd, __VA_ARGS__ FP_TAIL_##FP
-#define GP_K2 g0, g1
-#define GP_K3 g0, g1, g2
-#define GP_KALL MSG_GP
-// Function types taking the message's arguments (the floating-point registers are
-// assigned independently of the integer ones, so K can stop short of all of them).
-#define CALL_TYPE_FP0_K2(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t)
-#define CALL_TYPE_FP0_K3(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
-#define CALL_TYPE_FP0_KALL(T) T (*)(DP_GP_TYPES)
-#define CALL_TYPE_FP8_K2(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, DP_FP_TYPES)
-#define CALL_TYPE_FP8_K3(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, DP_FP_TYPES)
-#define CALL_TYPE_FP8_KALL(T) T (*)(DP_GP_TYPES, DP_FP_TYPES)
-
-// A call in tail position made a jump: always, by clang (which refuses to compile it
-// otherwise); where the attribute is missing (GCC before 15), when the optimizer can.
-#if defined(__has_attribute)
-#if __has_attribute(musttail)
-#define DP_MUSTTAIL __attribute__((musttail))
-#endif
-#endif
-#ifndef DP_MUSTTAIL
-#define DP_MUSTTAIL
-#endif
+#define FP8_MSG(SELF, ...) (uint64_t)(SELF), (uint64_t)cmd, __VA_ARGS__, DP_FP_ARGS
 
 // The rules other than LAST, out of line so that LAST's loop keeps its registers: every
-// live target called with the message's arguments (self replaced by each target),
-// results combined as dp_route.c's entries combine them. `*called` says whether any
-// target was.
-#define DEFINE_RULE_LOOP(T, FP)                                                            \
+// live target called with `cmd` and the registers (the first parameter is replaced by
+// each target), results combined as dp_route.c's entries combine them.
+#define DEFINE_RULE_LOOP(T, FP)                                                      \
   static __attribute__((noinline)) T rule_##T##_##FP(                                      \
-      const dp_route *route, const dp_route_list *list, bool *called, dp_sel cmd,         \
-      DISPATCH_PARAMS_##FP) {                                                              \
-    (void)rec, (void)slot;                                                                 \
+      const dp_route *route, const dp_route_list *list, uint32_t *called, FP##_PARAMS) {   \
+    (void)a0; /* the placeholder for each target */                                        \
     const dp_combine combine = route->combine;                                             \
     const uint64_t mask = route->truth_mask;                                               \
     T result;                                                                              \
     memset(&result, 0, sizeof result);                                                     \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NONZERO */   \
-    const dp_route_target *t = dp_route_next_live(list->targets);                          \
-    *called = t != NULL;                                                                   \
-    for (; t != NULL; t = dp_route_next_live(t + 1)) {                                     \
-      T v = ((CALL_TYPE_##FP##_KALL(T))t->imp)(MSG_ARGS(FP, t->target, MSG_GP));          \
+    for (uint32_t i = 0, n = list->count; i < n; i++) {                                    \
+      const dp_route_target *t = &list->targets[i];                                        \
+      if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))       \
+        continue;                                                                          \
+      T v = ((T(*)(FP##_PARAMS))t->imp)(RULE_ARGS_##FP(t->target));                       \
+      (*called)++;                                                                         \
       if (combine == DP_COMBINE_FIRST) {                                                   \
         result = v;                                                                        \
         break;                                                                             \
@@ -287,35 +241,50 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
     }                                                                                      \
     return result;                                                                         \
   }
+#define RULE_ARGS_FP0(SELF) (uint64_t)(SELF), a1, DP_GP_REST
+#define RULE_ARGS_FP8(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS
+#define RULE_LOOPS(T) DEFINE_RULE_LOOP(T, FP0) DEFINE_RULE_LOOP(T, FP8)
+RULE_LOOPS(dp_gp2) RULE_LOOPS(dp_fp2) RULE_LOOPS(dp_gpfp) RULE_LOOPS(dp_fpgp)
+#if defined(__aarch64__)
+RULE_LOOPS(dp_fp4)
+#endif
 
-// The LAST rule's loop, from the first live target `t`: each live target called with the
-// message's first K integer registers, the last result kept. One test per step finds both
-// removed targets and the end (see dp_route_layout.h): only `t`, `cmd` and those registers
-// stay live across each target's call, in callee-saved registers.
-#define LAST_LOOP(T, FP, K)                                                                \
-  for (;;) {                                                                               \
-    result = ((CALL_TYPE_##FP##_##K(T))t->imp)(MSG_ARGS(FP, t->target, GP_##K));           \
-    if ((t = dp_route_next_live(t + 1)) == NULL) break;                                    \
+// The LAST rule's loop: every live target, the last result kept.
+#define LAST_LOOP(CALL)                                                                    \
+  for (const dp_route_target *t = list->targets, *end = t + list->count; t != end; t++) {  \
+    if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))         \
+      continue;                                                                            \
+    result = CALL;                                                                         \
+    called++;                                                                              \
   }
+// The first 2 or 3 of the message's integer registers, and function types taking only
+// those after self and _cmd (the floating-point registers are assigned independently).
+#define TAKE2(a, b, ...) a, b
+#define TAKE3(a, b, c, ...) a, b, c
+#define CALL_TYPE_FP0_2(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t)
+#define CALL_TYPE_FP0_3(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t)
+#define CALL_TYPE_FP8_2(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, DP_FP_TYPES)
+#define CALL_TYPE_FP8_3(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, DP_FP_TYPES)
 
-// The dispatch. The receiver and the slot's selector are read inside a read section (a
-// release followed by dp_synchronize waits for it); a released record or slot traps. Then
-// the receiver's method for the selector:
+// One entry. The record comes from the context register; the receiver and the slot's
+// selector are read inside a read section (a release followed by dp_synchronize waits
+// for it); a released record or slot traps. Then the receiver's method for the selector:
 //
 // - a register route (a MulticastProxy's fast path): its targets are called here, each
-//   with the message's registers, and their results combined by the route's rule — the
-//   loop of dp_route.c's entries, without a second lookup, call or read section;
+//   through the entry's own function type with the registers renumbered, and their
+//   results combined by the route's rule — the loop of dp_route.c's entries, without
+//   a second lookup, call or read section;
 // - anything else (a single object's method, a forwarding IMP, the trap for an
 //   unrecognized selector): called once the same way.
-#define DEFINE_DISPATCH(T, FP)                                                             \
-  static __attribute__((noinline)) T dispatch_##T##_##FP(DISPATCH_PARAMS_##FP) {           \
-    const dp_callback *record = (const dp_callback *)rec;                                 \
-    dp_callback_slot *cb = (dp_callback_slot *)slot;                                       \
+#define DEFINE_CALLBACK_ENTRY(NAME, T, FP, SLOT, CTX, GP)                                 \
+  static T NAME(FP##_PARAMS) {                                                             \
+    TOUCH_GP;                                                                              \
+    const dp_callback *record = (const dp_callback *)(CTX);                               \
+    dp_callback_slot *cb = (dp_callback_slot *)&record->slots[SLOT];                     \
     dp_read_enter_inline();                                                                \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
-    if (__builtin_expect(self == NULL, 0) || __builtin_expect(cmd == NULL, 0))             \
-      released_trap(cb);                                                                   \
+    if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
     const dp_route *route = cached_route(cb, own);                                         \
@@ -328,55 +297,30 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
     }                                                                                      \
     if (__builtin_expect(route != NULL, 1)) {                                              \
       const dp_route_list *list = __atomic_load_n(&route->list, __ATOMIC_ACQUIRE);        \
-      if (__builtin_expect(route->combine == DP_COMBINE_LAST, 1)) {                        \
-        const dp_route_target *t = dp_route_next_live(list->targets);                      \
-        if (__builtin_expect(t == NULL, 0)) goto none_called;                              \
+      const dp_combine combine = route->combine;                                           \
+      memset(&result, 0, sizeof result);                                                   \
+      uint32_t called = 0;                                                                 \
+      if (__builtin_expect(combine == DP_COMBINE_LAST, 1)) {                               \
         /* Only the registers the message uses stay live across the calls. */              \
-        uint32_t k = cb->message_registers;                                                \
-        if (k <= 2) {                                                                      \
-          LAST_LOOP(T, FP, K2)                                                             \
-        } else if (k == 3) {                                                               \
-          LAST_LOOP(T, FP, K3)                                                             \
+        if (cb->message_registers <= 2) {                                                  \
+          LAST_LOOP(((CALL_TYPE_##FP##_2(T))t->imp)(FP##_MSG(t->target, TAKE2(GP))));      \
+        } else if (cb->message_registers == 3) {                                           \
+          LAST_LOOP(((CALL_TYPE_##FP##_3(T))t->imp)(FP##_MSG(t->target, TAKE3(GP))));      \
         } else {                                                                           \
-          LAST_LOOP(T, FP, KALL)                                                           \
+          LAST_LOOP(((__typeof__(NAME) *)t->imp)(FP##_MSG(t->target, GP)));                \
         }                                                                                  \
       } else {                                                                             \
-        bool called;                                                                       \
-        result = rule_##T##_##FP(route, list, &called, cmd, rec, slot, MSG_GP FP_TAIL_##FP); \
-        if (__builtin_expect(!called, 0)) goto none_called;                                \
+        result = rule_##T##_##FP(route, list, &called, FP##_MSG(cmd, GP));                  \
       }                                                                                    \
+      /* No target called: the route's fallback (as dp_route.c's entries do). */           \
+      if (__builtin_expect(called == 0, 0) && route->fallback != NULL)                     \
+        result = ((__typeof__(NAME) *)route->fallback)(FP##_MSG(self, GP));                \
     } else {                                                                               \
       dp_imp imp = e ? e->imp : dp_msg_lookup(self, cmd);                                  \
-      result = ((CALL_TYPE_##FP##_KALL(T))imp)(MSG_ARGS(FP, self, MSG_GP));                \
+      result = ((__typeof__(NAME) *)imp)(FP##_MSG(self, GP));                              \
     }                                                                                      \
     dp_read_exit_inline();                                                                 \
     return result;                                                                         \
-  none_called:                                                                             \
-    /* No target called: the route's fallback (as dp_route.c's entries do), else zero. */  \
-    if (route->fallback != NULL) {                                                         \
-      result = ((CALL_TYPE_##FP##_KALL(T))route->fallback)(MSG_ARGS(FP, self, MSG_GP));    \
-    } else {                                                                               \
-      memset(&result, 0, sizeof result);                                                   \
-    }                                                                                      \
-    dp_read_exit_inline();                                                                 \
-    return result;                                                                         \
-  }
-
-#define DISPATCHES(T) \
-  DEFINE_RULE_LOOP(T, FP0) DEFINE_RULE_LOOP(T, FP8) DEFINE_DISPATCH(T, FP0) DEFINE_DISPATCH(T, FP8)
-DISPATCHES(dp_gp2) DISPATCHES(dp_fp2) DISPATCHES(dp_gpfp) DISPATCHES(dp_fpgp)
-#if defined(__aarch64__)
-DISPATCHES(dp_fp4)
-#endif
-
-// One entry: the record from the context register CTX, the slot's address, the message's
-// integer registers GP (the context dropped) and the floating-point ones, to the dispatch.
-#define DEFINE_CALLBACK_ENTRY(NAME, T, FP, SLOT, CTX, GP)                                  \
-  static T NAME(FP##_PARAMS) {                                                             \
-    TOUCH_GP;                                                                              \
-    const dp_callback *record = (const dp_callback *)(CTX);                               \
-    DP_MUSTTAIL return dispatch_##T##_##FP((uint64_t)record,                               \
-                                           (uint64_t)&record->slots[SLOT], GP FP_TAIL_##FP); \
   }
 
 // Entries by slot K, context register J, floating-point variant and

@@ -72,15 +72,12 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
     T result;                                                                           \
     memset(&result, 0, sizeof result);                                                  \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NONZERO */ \
-    /* No target to call: the fallback, if any (see dp_route_next_live). */             \
-    const dp_route_target *t = dp_route_next_live(list->targets);                       \
-    if (__builtin_expect(t == NULL, 0) && route->fallback) {                            \
-      dp_imp fallback = route->fallback;                                                \
-      dp_read_exit_inline();                                                            \
-      return ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
-    }                                                                                   \
-    for (; t != NULL;                                                                   \
-         t = dp_route_next_live(t + 1)) {                                                \
+    uint32_t called = 0;                                                                \
+    for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
+      const dp_route_target *t = &list->targets[i];                                     \
+      if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))    \
+        continue;                                                                       \
+      called++;                                                                         \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
       switch (combine) {                                                                \
         case DP_COMBINE_LAST: result = v; break;                                        \
@@ -100,6 +97,11 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
       }                                                                                 \
     }                                                                                   \
   done:                                                                                 \
+    if (__builtin_expect(called == 0, 0) && route->fallback) {                          \
+      dp_imp fallback = route->fallback;                                                \
+      dp_read_exit_inline();                                                            \
+      return ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
+    }                                                                                   \
     dp_read_exit_inline();                                                              \
     if (combine == DP_COMBINE_ALL_TRUE || combine == DP_COMBINE_ANY_TRUE) {             \
       /* An empty AND is true, an empty OR false; the value is 0 or 1. */               \
@@ -199,14 +201,16 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     ROUTE_PROLOGUE(NAME, a0, a1, ARGS, RETURN_RESULT_POINTER)                    \
     memset((void *)r, 0, route->result_size);                                    \
     const dp_combine combine = route->combine;                                   \
-    const dp_route_target *t = dp_route_next_live(list->targets);                \
-    bool called = t != NULL;                                                     \
-    for (; t != NULL;                                                            \
-         t = dp_route_next_live(t + 1)) {                                        \
+    uint32_t called = 0;                                                         \
+    for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
+      const dp_route_target *t = &list->targets[i];                              \
+      if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0)) \
+        continue;                                                                \
+      called++;                                                                  \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
       if (combine == DP_COMBINE_FIRST) break;                                    \
     }                                                                            \
-    if (__builtin_expect(!called, 0) && route->fallback) {                       \
+    if (__builtin_expect(called == 0, 0) && route->fallback) {                   \
       dp_imp fallback = route->fallback;                                         \
       dp_read_exit_inline();                                                     \
       ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
@@ -329,17 +333,6 @@ dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
 
 // MARK: routes
 
-const dp_route_node dp_route_end = {.removed = DP_ROUTE_END};
-
-// A list for `count` targets (left to the caller), its sentinel set.
-static dp_route_list *new_list(uint32_t count) {
-  dp_route_list *list = malloc(sizeof *list + ((size_t)count + 1) * sizeof(dp_route_target));
-  if (!list) dp_fatal("dp_route: out of memory");
-  list->count = count;
-  list->targets[count] = (dp_route_target){.target = NULL, .imp = NULL, .node = &dp_route_end};
-  return list;
-}
-
 dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_t result_size,
                           uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
                           ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback) {
@@ -354,13 +347,16 @@ dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_
   r->entry = entry;
   r->fallback = fallback;
   r->cif = cif;
-  r->list = new_list(0);
+  r->list = calloc(1, sizeof(dp_route_list));
+  if (!r->list) dp_fatal("dp_route_create: out of memory");
   return r;
 }
 
 void dp_route_set_targets(dp_route *r, uint32_t count, const dp_id *targets,
                           const dp_imp *imps, dp_route_node *const *nodes) {
-  dp_route_list *list = new_list(count);
+  dp_route_list *list = malloc(sizeof *list + (size_t)count * sizeof(dp_route_target));
+  if (!list) dp_fatal("dp_route_set_targets: out of memory");
+  list->count = count;
   for (uint32_t i = 0; i < count; i++) {
     list->targets[i].target = targets[i];
     list->targets[i].imp = imps[i];
