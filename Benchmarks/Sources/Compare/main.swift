@@ -6,7 +6,7 @@
 //   swift run -c release Compare [--repetitions N] [--min-ms MS] [--output PATH]
 //                                [--gnustep-driver PATH | --gnustep-rows FILE]
 //                                [--gnustep-status TEXT]
-//                                [--swift-version TEXT] [--quick]
+//                                [--swift-version TEXT] [--quick] [--rows PREFIX,…]
 //
 // `bash run.sh` (one directory up from Sources) compiles the GNUstep driver and passes
 // it here; it runs as a co-process whose sweeps interleave with ours. See README.md.
@@ -63,6 +63,7 @@ func parseOptions() -> Options {
         --gnustep-driver: run GNUstep/driver.m's executable alongside, one sweep of its rows after each of ours
         --gnustep-rows: merge rows a driver printed earlier (one JSON object per line)
         --quick: 7 repetitions of ≥2 ms, written to results/quick.json (smoke test, not for comparison)
+        --rows: only rows whose name starts with one of the prefixes (e.g. c_callback); give --output too
         """)
       exit(0)
     default:
