@@ -159,29 +159,17 @@ extension Workload {
           ? nil
           : "swift_protocol_proxy: value(5) answered \(got.map(String.init) ?? "nil"), expected \(expected(5))"
       }
-    case .protocolProxyStrongSlot:
+    case .protocolProxyStrongSlot, .protocolProxyStrongMembers:
       let proxy = BenchListenerMulticast()
-      for l in listeners { try! proxy.add(l) }
+      let retention: Retention = kind == .protocolProxyStrongMembers ? .strong : .weak
+      for l in listeners { try! proxy.add(l, retention: retention) }
       keep.append(proxy)
       run =
         signature == .qd
         ? { n in SwiftRows.strongValue([proxy], n) }
         : { n in SwiftRows.strongObserve([proxy], subject, n) }
       check = {
-        proxy.value(5, scale: 0.5) == expected(5)
-          ? nil : "swift_protocol_proxy_strong_slot: wrong value"
-      }
-    case .protocolProxyStrongMembers:
-      let proxy = BenchListenerMulticast()
-      for l in listeners { try! proxy.add(l, retention: .strong) }
-      keep.append(proxy)
-      run =
-        signature == .qd
-        ? { n in SwiftRows.strongValue([proxy], n) }
-        : { n in SwiftRows.strongObserve([proxy], subject, n) }
-      check = {
-        proxy.value(5, scale: 0.5) == expected(5)
-          ? nil : "swift_protocol_proxy_strong_members: wrong value"
+        proxy.value(5, scale: 0.5) == expected(5) ? nil : "\(kind.rawValue): wrong value"
       }
     case .cToSwiftDirect, .cToSwiftProxy:
       let c = CToSwiftRows.make(
