@@ -1,3 +1,4 @@
+import MessageRuntime
 import Synchronization
 
 /// Optional methods of Swift delegate protocols.
@@ -18,7 +19,7 @@ public enum DelegateOptional {
     let selector: String
   }
 
-  private static let missing = Mutex<Set<Key>>([])
+  private static let missing = Lock<Set<Key>>([])
   /// Bumped whenever ``missing`` grows: dispatch loops compare it around each call to
   /// an optional method (one relaxed load each) instead of taking the lock.
   @usableFromInline static let learned = Atomic<UInt64>(0)

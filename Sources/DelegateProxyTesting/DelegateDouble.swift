@@ -38,7 +38,7 @@ import Testing
 /// methods chosen with ``RespondingMethods``. A `MulticastProxy` reads a member's
 /// methods when it is added: call `reloadMethods()` after ``setResponds(_:to:)``.
 // @unchecked Sendable (restating RuntimeObject's): the mutable state is behind `state`, a
-// Mutex; every other stored property is a `let` of a Sendable type, and `forwardee`'s
+// `Lock` (a pthread mutex, so ThreadSanitizer sees it); every other stored property is a `let` of a Sendable type, and `forwardee`'s
 // weak reference is only loaded (weak loads are atomic).
 public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
   /// The double's name in messages: the protocol's name, or "signatures".
@@ -69,7 +69,7 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
     /// The Swift stand-ins handed out, one per protocol (they hold the double weakly).
     var standIns: [ObjectIdentifier: KeptValue] = [:]
   }
-  let state = Mutex(State())
+  let state = Lock(State())
 
   /// The class every double is an instance of (its methods are its own).
   public static let doubleClass: RuntimeClass = try! RuntimeClass(name: "DelegateDouble")

@@ -57,8 +57,8 @@ import Testing
 
   /// Holds the last reference to an adapter until another thread drops it.
   final class AdapterBox: Sendable {
-    private let adapter: Mutex<CallbackAdapter?>
-    init(_ adapter: CallbackAdapter?) { self.adapter = Mutex(adapter) }
+    private let adapter: Lock<CallbackAdapter?>
+    init(_ adapter: CallbackAdapter?) { self.adapter = Lock(adapter) }
     func release() { adapter.withLock { $0 = nil } }
   }
 

@@ -13,7 +13,7 @@ import Testing
   /// A sink that keeps what it is given and answers how many bytes it took.
   final class Sink: RuntimeObject, @unchecked Sendable {
     // @unchecked Sendable: the mutexes are the only mutable state.
-    let bytes = Mutex<[UInt8]>([])
+    let bytes = Lock<[UInt8]>([])
     let chunks = Atomic<Int>(0)
     /// Stop after this many chunks by taking nothing (curl then fails the transfer).
     let refuseAfter = Atomic<Int>(Int.max)

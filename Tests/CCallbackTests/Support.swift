@@ -3,7 +3,7 @@ import Synchronization
 
 /// A thread-safe, ordered log of events.
 final class EventLog: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = Lock<[String]>([])
   func append(_ s: String) { storage.withLock { $0.append(s) } }
   var entries: [String] { storage.withLock { $0 } }
 }

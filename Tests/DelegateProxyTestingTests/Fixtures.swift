@@ -26,8 +26,8 @@ enum TableMessages {
 /// A delegator under test: a table view that asks its data source what UIKit asks, and
 /// caches `responds(to:)` for the optional method as UIKit does.
 final class TableView: RuntimeObject, @unchecked Sendable {
-  // @unchecked Sendable: the test drives it from one thread; its state is a Mutex.
-  private let state = Mutex<(dataSource: RuntimeObject?, asksSections: Bool)>((nil, false))
+  // @unchecked Sendable: the test drives it from one thread; its state is a Lock.
+  private let state = Lock<(dataSource: RuntimeObject?, asksSections: Bool)>((nil, false))
 
   var dataSource: RuntimeObject? {
     get { state.withLock { $0.dataSource } }
@@ -55,7 +55,7 @@ final class TableView: RuntimeObject, @unchecked Sendable {
 
 /// The messages of issues recorded by `body`, which must record at least one.
 func failureMessages(_ body: () throws -> Void) rethrows -> [String] {
-  let messages = Mutex<[String]>([])
+  let messages = Lock<[String]>([])
   try withKnownIssue {
     try body()
   } matching: { issue in
@@ -67,7 +67,7 @@ func failureMessages(_ body: () throws -> Void) rethrows -> [String] {
 
 /// The issues recorded by `body` (messages and lines), which must record at least one.
 func failures(_ body: () throws -> Void) rethrows -> [(message: String, line: Int?)] {
-  let found = Mutex<[(String, Int?)]>([])
+  let found = Lock<[(String, Int?)]>([])
   try withKnownIssue {
     try body()
   } matching: { issue in

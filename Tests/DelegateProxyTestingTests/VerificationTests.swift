@@ -145,7 +145,7 @@ import Testing
 
   @Test func waitingPastTheTimeLimitFails() async throws {
     let double = try DelegateDouble(signatures: ["stream:didReceive:": "v@:@q"])
-    let messages = Mutex<[String]>([])
+    let messages = Lock<[String]>([])
     await withKnownIssue {
       _ = await double.waitForCall(to: "stream:didReceive:", timeLimit: .milliseconds(20))
     } matching: { issue in

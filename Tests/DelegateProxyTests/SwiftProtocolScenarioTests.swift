@@ -22,7 +22,7 @@ final class ListLog: @unchecked Sendable {
 
 /// A tiny lock for the log (tests only).
 final class NSLockish: @unchecked Sendable {
-  private let m = Mutex(())
+  private let m = Lock(())
   func run<T>(_ body: () -> T) -> T { m.withLock { _ in body() } }
 }
 
