@@ -1,6 +1,5 @@
 import DelegateProxy
 import MessageRuntime
-import Synchronization
 import Testing
 
 /// A recording test double for a delegate protocol: a runtime object that answers
@@ -38,8 +37,9 @@ import Testing
 /// methods chosen with ``RespondingMethods``. A `MulticastProxy` reads a member's
 /// methods when it is added: call `reloadMethods()` after ``setResponds(_:to:)``.
 // @unchecked Sendable (restating RuntimeObject's): the mutable state is behind `state`, a
-// `Lock` (a pthread mutex, so ThreadSanitizer sees it); every other stored property is a `let` of a Sendable type, and `forwardee`'s
-// weak reference is only loaded (weak loads are atomic).
+// `Lock` (a pthread mutex, so ThreadSanitizer sees it); every other stored property is a
+// `let` of a Sendable type, and `forwardee`'s weak reference is only loaded (weak loads
+// are atomic).
 public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
   /// The double's name in messages: the protocol's name, or "signatures".
   public let name: String
