@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dp_layout.h"
+#include "dp_quiesce.h"
 #include "dp_quiesce_inline.h"
 #include "dp_regs.h"
 #include "dp_route_layout.h"
@@ -15,10 +16,8 @@ typedef struct dp_callback_slot {
   dp_sel sel;                  // atomic; NULL when unused or released
   uint32_t message_registers;  // integer registers the message uses after self and _cmd
   // Register entries: the receiver's route for `sel` and the method table it was found
-  // in (a seqlock: cache_seq is odd while a writer updates the pair).
-  uint64_t cache_seq;
-  const dp_method_table *cache_table;
-  const dp_route *cache_route;
+  // in, as one immutable pair (atomic; replaced whole, the old one retired).
+  const struct dp_route_cache *cache;
   // Closure entries only.
   uint32_t use_default;    // nonzero: return default_result, not the message's result
   uint32_t default_size;
@@ -138,31 +137,35 @@ static inline __attribute__((always_inline)) const dp_route *register_route(
   return route != NULL && route->entry == e->imp && route->cif == NULL ? route : NULL;
 }
 
+// A route found in a method table: immutable once published in a slot.
+typedef struct dp_route_cache {
+  const dp_method_table *table;
+  const dp_route *route;
+} dp_route_cache;
+
 // The route cached for `own`, the receiver's current own-method table, or NULL. A table
 // is immutable and never freed while its object lives, and any change of the object's
 // own methods publishes a new one: while `own` is the table the route was found in, the
 // route is still the object's method (and, inside the caller's read section, not freed).
+// One pointer to an immutable pair, so a reader needs no retry loop: two dependent loads
+// and a compare.
 static inline __attribute__((always_inline)) const dp_route *cached_route(
     dp_callback_slot *s, const dp_method_table *own) {
-  uint64_t before = __atomic_load_n(&s->cache_seq, __ATOMIC_ACQUIRE);
-  const dp_method_table *table = __atomic_load_n(&s->cache_table, __ATOMIC_ACQUIRE);
-  const dp_route *route = __atomic_load_n(&s->cache_route, __ATOMIC_ACQUIRE);
-  uint64_t after = __atomic_load_n(&s->cache_seq, __ATOMIC_RELAXED);
-  return before == after && (before & 1) == 0 && own != NULL && table == own ? route : NULL;
+  const dp_route_cache *c = __atomic_load_n(&s->cache, __ATOMIC_ACQUIRE);
+  return c != NULL && c->table == own ? c->route : NULL;
 }
 
-// Caches `route` for `own`; a writer that finds another one updating skips (no waiting).
+// Caches `route` for `own` (on a miss only: the receiver's table changed, or the first
+// call). The pair it replaces is retired: a reader in its read section may still hold it.
 static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
                                                   const dp_method_table *own,
                                                   const dp_route *route) {
-  uint64_t seq = __atomic_load_n(&s->cache_seq, __ATOMIC_RELAXED);
-  if ((seq & 1) != 0 ||
-      !__atomic_compare_exchange_n(&s->cache_seq, &seq, seq + 1, false, __ATOMIC_ACQUIRE,
-                                   __ATOMIC_RELAXED))
-    return;
-  __atomic_store_n(&s->cache_table, own, __ATOMIC_RELEASE);
-  __atomic_store_n(&s->cache_route, route, __ATOMIC_RELEASE);
-  __atomic_store_n(&s->cache_seq, seq + 2, __ATOMIC_RELEASE);
+  dp_route_cache *c = malloc(sizeof *c);
+  if (!c) dp_fatal("dp_callback: out of memory");
+  c->table = own;
+  c->route = route;
+  dp_route_cache *old = (dp_route_cache *)__atomic_exchange_n(&s->cache, c, __ATOMIC_ACQ_REL);
+  if (old) dp_retire(old, free);
 }
 
 #if DP_REPLAY_SUPPORTED
