@@ -25,7 +25,8 @@ final class DelegateMember<Delegate>: AnyDelegateMember, @unchecked Sendable {
   /// The queue the delegate is called on, or nil for the sender's thread
   /// (`GCDMulticastDelegate`'s `delegateQueue`).
   let queue: DispatchQueue?
-  /// The delegate's class, for optional methods it does not implement and diagnostics.
+  /// The delegate's class (a stand-in's own identity: `DelegateOptional.identity(of:)`),
+  /// for optional methods it does not implement.
   let typeID: ObjectIdentifier
   /// The class's name, for diagnostics after the object is gone.
   let typeName: String
@@ -36,7 +37,7 @@ final class DelegateMember<Delegate>: AnyDelegateMember, @unchecked Sendable {
     self.object = UnownedObject(object)
     self.retention = retention
     strong = retention == .strong ? object : nil
-    typeID = ObjectIdentifier(type(of: object))
+    typeID = DelegateOptional.identity(of: object)
     typeName = String(reflecting: type(of: object))
     slot = .allocate(capacity: 1)
     slot.initialize(to: delegate)

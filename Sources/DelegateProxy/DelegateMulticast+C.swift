@@ -104,9 +104,9 @@ extension DelegateMulticast {
   /// context at `context` (or none) — whose function pointer reaches this multicast's
   /// delegates under the method's policy: expat's handlers, SQLite's hooks, libcurl's
   /// write callback, delivered to plain Swift classes. Register the adapter's
-  /// ``CallbackAdapter/context`` with the library and keep the adapter while the library
-  /// holds its function pointer (see ``CallbackAdapter``). Throws
-  /// ``CallbackAdapterError`` for a callback the package cannot carry, or
+  /// `CallbackAdapter.context` with the library and keep the adapter while the library
+  /// holds its function pointer (see `CallbackAdapter`). Throws
+  /// `CallbackAdapterError` for a callback the package cannot carry, or
   /// ``DelegateProxyError`` for a method type with no C form.
   public final func callbackAdapter<Arguments, Result>(
     for message: MessageKey<Arguments, Result>, context: CallbackContext,

@@ -116,7 +116,7 @@ extension DelegateMulticast {
     let method = protocolDescription.methods[index(of: message)]
     return method.isRequired
       || !DelegateOptional.isKnownMissing(
-        method.selector.name, typeID: ObjectIdentifier(type(of: delegate as AnyObject)))
+        method.selector.name, typeID: DelegateOptional.identity(of: delegate as AnyObject))
   }
 
   /// The method's description: its selector (as the runtime and C callers see it), Swift

@@ -51,6 +51,27 @@ public enum DelegateOptional {
   static func isKnownMissing(_ selector: String, typeID: ObjectIdentifier) -> Bool {
     missing.withLock { $0.contains(Key(type: typeID, selector: selector)) }
   }
+
+  /// What an object's optional methods are known by: its class, except for a stand-in,
+  /// whose methods are those its own target responds to (two stand-ins of one class may
+  /// differ).
+  static func identity(of object: AnyObject) -> ObjectIdentifier {
+    object is any AnyDelegateStandIn ? ObjectIdentifier(object) : ObjectIdentifier(type(of: object))
+  }
+
+  /// Records that `standIn`'s target does not respond to the optional `selector`, so a
+  /// multicast stops counting the stand-in's zero as an answer.
+  static func standIn(_ standIn: AnyObject, lacks selector: String) {
+    let key = Key(type: ObjectIdentifier(standIn), selector: selector)
+    let inserted = missing.withLock { $0.insert(key).inserted }
+    if inserted { learned.add(1, ordering: .releasing) }
+  }
+
+  /// Forgets what was recorded for a stand-in that is going away (a new object may get
+  /// its address).
+  static func forget(standIn id: ObjectIdentifier) {
+    missing.withLock { set in set = set.filter { $0.type != id } }
+  }
 }
 
 /// The zero value of a result type: what a value-returning message answers when no

@@ -14,8 +14,10 @@ import MessageRuntime
 /// A stand-in holds its target weakly. A call whose target is gone, or does not respond
 /// to the method, answers zero (`false`, `0`, `nil`) without sending anything; a call the
 /// target fails to handle stops the process with the error, as a C caller's would. As a
-/// member of a multicast, a stand-in counts as implementing every optional method.
-open class DelegateStandIn<Delegate>: @unchecked Sendable {
+/// member of a multicast, a stand-in implements the optional methods its target responds
+/// to: once a call finds the target not responding to one, the multicast skips the
+/// stand-in for it (its zero is not an answer), as it skips a class that lacks the method.
+open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   // @unchecked Sendable: both stored properties are `let`s; the weak reference is only
   // loaded (atomically), and the description is Sendable.
   private let weakTarget: WeakRuntimeObject
@@ -27,6 +29,8 @@ open class DelegateStandIn<Delegate>: @unchecked Sendable {
     weakTarget = WeakRuntimeObject(target)
     protocolDescription = proto
   }
+
+  deinit { DelegateOptional.forget(standIn: ObjectIdentifier(self)) }
 
   /// The object the calls go to, while it lives.
   public final var target: RuntimeObject? { weakTarget.object }
@@ -40,6 +44,9 @@ open class DelegateStandIn<Delegate>: @unchecked Sendable {
     guard let target, target.responds(to: method.selector),
       let signature = try? method.signature(in: protocolDescription.name)
     else {
+      if !method.isRequired, let target, !target.responds(to: method.selector) {
+        DelegateOptional.standIn(self, lacks: method.selector.name)
+      }
       return DelegateZero.value(Result.self, for: method.selector.name)
     }
     let invocation = Invocation(signature: signature, selector: method.selector)
@@ -60,6 +67,10 @@ open class DelegateStandIn<Delegate>: @unchecked Sendable {
     }
   }
 }
+
+/// Any stand-in, whatever its protocol: what `DelegateOptional` asks to key a stand-in's
+/// optional methods by instance.
+protocol AnyDelegateStandIn: AnyObject {}
 
 /// A weak reference to a runtime object, stored in a `let`.
 // @unchecked Sendable: `object` is written only in init; loading a weak reference is

@@ -5,7 +5,7 @@ import MessageRuntime
 extension DelegateValueType {
   /// Whether a value's Swift bytes are its C bytes (a prefix of them, the rest padding):
   /// Swift class instances (their address), bitwise structs and scalar
-  /// ``MessageArgument``s other than runtime objects and classes.
+  /// `MessageArgument`s other than runtime objects and classes.
   var isBitwiseInC: Bool {
     switch conversion {
     case .bitwise?, .object?: return true

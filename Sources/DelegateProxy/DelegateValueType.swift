@@ -7,7 +7,7 @@ import MessageRuntime
 ///
 /// Derived from the Swift type at run time, once per protocol:
 ///
-/// - `Void` is `v`; the library's ``MessageArgument`` types (integers, floating point,
+/// - `Void` is `v`; the library's `MessageArgument` types (integers, floating point,
 ///   `Bool`, pointers, `RuntimeObject`, your C-layout structs) keep their own encoding;
 /// - a Swift class instance, optional or not, passes as itself: an opaque object
 ///   pointer (`^v`), nil as `NULL`;
@@ -38,7 +38,7 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
     case fields([FieldCopy], swiftSize: Int, cSize: Int)
     /// A Swift object reference, passed as its address (+0).
     case object
-    /// A ``MessageArgument``, through its own `load`/`store`.
+    /// A `MessageArgument`, through its own `load`/`store`.
     case messageArgument(any MessageArgument.Type)
   }
 

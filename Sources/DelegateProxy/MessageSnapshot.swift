@@ -5,7 +5,7 @@ import MessageRuntime
 /// pointers travel as bytes). After delivery it also holds the return value.
 ///
 /// Argument indices count the message's own arguments from 0 (`self` and `_cmd` are not
-/// numbered), as ``Invocation``'s do: for `tableView:didSelectRow:`, argument 0 is the
+/// numbered), as `Invocation`'s do: for `tableView:didSelectRow:`, argument 0 is the
 /// table view.
 public struct MessageSnapshot: Sendable, CustomStringConvertible {
   /// The message's selector.

@@ -167,4 +167,39 @@ final class ProbeSampler {
         ProbeReading(celsius: 1.5, sensorID: 1), ProbeReading(celsius: 2.5, sensorID: 2),
       ])
   }
+
+  final class Scorer: ScoreDelegate {
+    func score(_ item: Int) -> Int { item * 10 }
+  }
+
+  /// Under the last-responder rule a stand-in whose double does not respond to an optional
+  /// method is no responder: the plain delegate before it answers, not the stand-in's zero.
+  /// Two stand-ins of one class are told apart (one double responds, the other not).
+  @Test func aStandInImplementsOnlyTheOptionalMethodsItsDoubleAnswers() throws {
+    let silent = try DelegateDouble(ScoreDelegateMulticast.self, responding: .required)
+    let answering = try DelegateDouble(ScoreDelegateMulticast.self, responding: .all)
+    try answering.stub("score:", .returning(7))
+    let scorer = Scorer()
+    let silentStandIn = silent.delegate(as: ScoreDelegateMulticast.self)
+    let answeringStandIn = answering.delegate(as: ScoreDelegateMulticast.self)
+
+    let multicast = ScoreDelegateMulticast()
+    try multicast.add(scorer)
+    try multicast.add(silentStandIn)
+    #expect(multicast.score(4) == 40)  // the first call learns the stand-in lacks it
+    #expect(multicast.score(5) == 50)
+    #expect(!multicast.responds(silentStandIn, to: \.score))
+    #expect(multicast.responders(for: \.score).count == 1)
+    silent.verifyNever("score:")
+
+    try multicast.add(answeringStandIn)
+    #expect(multicast.responds(answeringStandIn, to: \.score))
+    #expect(multicast.score(6) == 7)  // the answering double is now the last responder
+    answering.verify("score:", called: .once, with: [6])
+  }
+}
+
+@Delegate
+protocol ScoreDelegate: AnyObject {
+  @Optional func score(_ item: Int) -> Int
 }
