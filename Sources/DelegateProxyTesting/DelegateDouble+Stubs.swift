@@ -31,6 +31,23 @@ extension DelegateDouble {
     _ = state.withLock { $0.stubs.removeValue(forKey: selector) }
   }
 
+  /// Answers `selector` with `bytes` (a value of `type`) ahead of its stubs until the
+  /// returned function runs, which puts the stubs back as they were (`DeliveryCheck`'s
+  /// answers).
+  func answerTemporarily(_ selector: Selector, with bytes: [UInt8], type: TypeEncoding)
+    -> @Sendable () -> Void
+  {
+    let answer = StubAnswer(
+      action: .returnBytes([bytes], type),
+      description: "returns \(ValueText.text(bytes, type, dereference: false))")
+    let saved = state.withLock { s in
+      let saved = s.stubs[selector]
+      s.stubs[selector, default: []].append(Stub(matchers: nil, answers: [answer]))
+      return saved
+    }
+    return { [self] in state.withLock { $0.stubs[selector] = saved } }
+  }
+
   /// Checks `matchers` against `method`'s arguments.
   func validate(_ matchers: [ArgumentMatcher]?, for method: DoubledMethod) throws(DoubleError) {
     guard let matchers else { return }

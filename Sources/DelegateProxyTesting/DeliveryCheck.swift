@@ -15,6 +15,13 @@ import Testing
 /// Each case is checked when `send` returns: for delegates called on dispatch queues, have
 /// `send` wait for them (`queue.sync {}` after sending).
 ///
+/// Through a ``MulticastProxy`` (the `run(_:through:to:)` that takes one)
+/// the answer is checked too: for a method returning a number, a boolean or a struct of
+/// them, each double answers a value of its own for the case (a temporary stub, removed
+/// after it), and the proxy must answer what its policy makes of the values of the
+/// doubles it calls on the sender's thread, in member order — the last one, the first one,
+/// or the reducer's fold of them all.
+///
 /// A run prints its seed; set `DP_SIGNATURE_SEED` to that value to replay it exactly.
 /// Each failure is a test failure naming the method, the case, the argument, the bytes
 /// sent and the bytes received, and the seed.
@@ -129,23 +136,29 @@ public struct DeliveryCheck: Sendable {
       expecting: { method in
         if case .firstResponder = proxy.policy(for: method.selector) { return .firstResponder }
         return .everyResponder
-      }, sourceLocation: sourceLocation
+      }, answers: AnswerCheck(proxy: proxy), sourceLocation: sourceLocation
     ) { try $0.invoke(target: proxy) }
   }
 
   private func run(
     _ methods: [DoubledMethod]?, to doubles: [DelegateDouble],
-    expecting: (DoubledMethod) -> Expectation, sourceLocation: SourceLocation,
-    send: (Invocation) throws -> Void
+    expecting: (DoubledMethod) -> Expectation, answers: AnswerCheck? = nil,
+    sourceLocation: SourceLocation, send: (Invocation) throws -> Void
   ) rethrows -> Int {
     let methods = methods ?? doubles.first?.knownMethods ?? []
     let values = ArgumentValues()
     var failures = 0
     for (index, method) in methods.enumerated() {
-      for c in cases(for: method, methodIndex: index, values: values) {
+      for (k, c) in cases(for: method, methodIndex: index, values: values).enumerated() {
         for d in doubles { d.resetCalls() }
-        try send(c.makeInvocation())
-        if let message = check(c, doubles, expecting(method)) {
+        var rng = SeededRandom.stream(seed: seed, index: ~(index &* 1_000 &+ k))
+        let answered = answers?.answers(for: method, of: doubles, values: values, using: &rng)
+        let invocation = c.makeInvocation()
+        defer { answered?.restore() }
+        try send(invocation)
+        if let message = check(c, doubles, expecting(method))
+          ?? answered?.check(invocation, describing: "\(c) with \(describe(c))")
+        {
           failures += 1
           Issue.record(
             Comment(

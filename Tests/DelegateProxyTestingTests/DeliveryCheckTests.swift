@@ -66,6 +66,57 @@ import Testing
         == 0)
   }
 
+  /// Through a multicast proxy the answers are checked as well: each double answers a
+  /// value of its own, and the proxy must answer its policy's result of them.
+  @Test func theProxysAnswerIsCheckedUnderEachPolicy() throws {
+    let gauge = try RuntimeProtocol(
+      name: "Gauge",
+      required: [
+        "gaugeShouldStart:": "B@:@", "gauge:heightOf:": "d@:@q", "originOfGauge:": "{Point=dd}@:@",
+        "gauge:countFor:": "q@:@i",
+      ])
+    let (a, b, c) = (
+      try DelegateDouble(gauge), try DelegateDouble(gauge), try DelegateDouble(gauge)
+    )
+    let proxy = try MulticastProxy(delegates: [a, b, c])
+    proxy.setPolicy(.reduce(.allTrue), for: "gaugeShouldStart:")
+    proxy.setPolicy(.firstResponder, for: "originOfGauge:")
+    let check = DeliveryCheck(randomCases: 6)
+    #expect(try check.run(gauge, through: proxy, to: [a, b, c]) == 0)
+    proxy.setPolicy(.reduce(.anyTrue), for: "gaugeShouldStart:")
+    #expect(try check.run(gauge, through: proxy, to: [a, b, c]) == 0)
+    // The temporary answers are gone afterwards: a nice double answers zero again.
+    let invocation = Invocation(
+      signature: try MethodSignature.parse("q@:@i"), selector: "gauge:countFor:")
+    try invocation.invoke(target: a)
+    #expect(try invocation.returnValue(as: Int.self) == 0)
+  }
+
+  /// A proxy whose answer is not its policy's result of the delegates' values fails the
+  /// check, naming the case, both answers and the values (here a reducer that folds
+  /// differently each time it is asked).
+  @Test func aWrongAnswerFailsNamingBothValues() throws {
+    let rows = try RuntimeProtocol(name: "Rows", required: ["rowCount": "q@:"])
+    let (a, b) = (try DelegateDouble(rows), try DelegateDouble(rows))
+    let asked = Lock(0)
+    let flaky = Reducer(name: "flaky") { values, _ in
+      let k = asked.withLock { n in
+        n += 1
+        return n
+      }
+      return values[k % 2 == 0 ? 0 : 1].bytes
+    }
+    let proxy = try MulticastProxy(delegates: [a, b], policy: .reduce(flaky))
+    let messages = try failureMessages {
+      _ = try DeliveryCheck(seed: 5, randomCases: 0).run(rows, through: proxy, to: [a, b])
+    }
+    #expect(messages.count == 1)
+    let message = try #require(messages.first)
+    #expect(message.hasPrefix("rowCount (boundary 0) with (): the proxy answered "))
+    #expect(message.contains("(q), expected "))
+    #expect(message.contains(", the reduce(flaky) of ["))
+  }
+
   @Test func aSenderThatAltersAnArgumentFailsNamingTheCaseAndBytes() throws {
     let double = try DelegateDouble(
       tableDataSource, responding: .only(["tableView:numberOfRowsInSection:"]))
