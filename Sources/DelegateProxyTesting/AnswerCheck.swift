@@ -22,13 +22,7 @@ struct AnswerCheck {
     /// What is wrong with the answer `invocation` came back with, or nil.
     func check(_ invocation: Invocation, describing c: String) -> String? {
       let answered = invocation.withUnsafeReturnValue { Array($0) }
-      let mask = ArgumentValues.significantBytes(of: type)
-      let same =
-        answered.count == expected.count
-        && zip(zip(answered, expected), mask).allSatisfy { pair, significant in
-          !significant || pair.0 == pair.1
-        }
-      if same { return nil }
+      if ArgumentValues.sameValue(answered, expected, of: type) { return nil }
       return
         "\(c): the proxy answered \(ValueText.text(answered, type, dereference: false)) "
         + "(\(type.canonicalString)), expected \(ValueText.text(expected, type, dereference: false)), "

@@ -70,6 +70,15 @@ public final class ArgumentValues {
     }
   }
 
+  /// Whether `a` and `b` are the same value of `type`: equal in every significant byte
+  /// (``significantBytes(of:)``), padding aside.
+  public static func sameValue(_ a: [UInt8], _ b: [UInt8], of type: TypeEncoding) -> Bool {
+    a.count == b.count
+      && zip(zip(a, b), significantBytes(of: type)).allSatisfy { pair, significant in
+        !significant || pair.0 == pair.1
+      }
+  }
+
   /// Which bytes of a value of `type` carry it (false for padding, and for the bytes of
   /// an x87 `long double` beyond its 10): the bytes a delivery must preserve.
   public static func significantBytes(of type: TypeEncoding) -> [Bool] {

@@ -197,13 +197,7 @@ public struct DeliveryCheck: Sendable {
       for (position, sent) in c.arguments.enumerated() {
         let arrived = call.arguments[position].bytes
         let type = c.method.signature.argumentTypes[DelegateDouble.signatureIndex(position)]
-        let mask = ArgumentValues.significantBytes(of: type)
-        let same =
-          arrived.count == sent.count
-          && zip(zip(sent, arrived), mask).allSatisfy { pair, significant in
-            !significant || pair.0 == pair.1
-          }
-        if !same {
+        if !ArgumentValues.sameValue(sent, arrived, of: type) {
           return
             "\(c) reached \(d.description) with argument \(position) (\(type.canonicalString)) "
             + "\(ValueText.hex(arrived)), sent \(ValueText.hex(sent))."
