@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The C layer (register replay, routes, grace periods) on both ABIs it claims.
+# The C layer (register replay, routes, callback entries, grace periods) on both ABIs it
+# claims.
 #
 #   Scripts/aarch64.sh
 #

@@ -1,4 +1,5 @@
-// abi_test.c — the C layer on its own, per ABI: register replay, routes, grace periods.
+// abi_test.c — the C layer on its own, per ABI: register replay, routes, callback entries
+// and grace periods.
 //
 // Built from CFFIShim's sources with no Swift, by Scripts/aarch64.sh: natively on x86-64
 // and with aarch64-linux-gnu-gcc for AArch64 (run under qemu-aarch64). Each case is a
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dp_callback.h"
 #include "dp_ffi.h"
 #include "dp_quiesce.h"
 #include "dp_route.h"
@@ -627,6 +629,136 @@ static void test_routes(void) {
   }
 }
 
+// MARK: callback entries
+
+// Library-shaped callbacks (a context pointer somewhere among the arguments, no self or
+// _cmd) through a callback record's register entry, to a route proxy or a plain object.
+static int64_t route_q4(dp_id self, dp_sel cmd, int64_t a, int64_t b, int64_t c, int64_t d) {
+  (void)cmd;
+  int i = target_index(self);
+  if (order_count < 16) order[order_count++] = i;
+  return (i + 1) * 10000 + a * 1000 + b * 100 + c * 10 + d;
+}
+static uint64_t route_write(dp_id self, dp_sel cmd, const char *p, uint64_t size, uint64_t n) {
+  (void)cmd;
+  int i = target_index(self);
+  if (order_count < 16) order[order_count++] = i;
+  return (uint64_t)(i + 1) * 1000 + (uint64_t)p[0] + size * n;
+}
+
+static void test_callbacks(void) {
+  add_class_method(target_class, "q4:", (dp_imp)route_q4, "q@:qqqq");
+  add_class_method(target_class, "write:size:count:", (dp_imp)route_write, "Q@:*QQ");
+  dp_sel add = dp_sel_register_name("add:to:");
+  dp_sel q4 = dp_sel_register_name("q4:");
+  dp_sel write = dp_sel_register_name("write:size:count:");
+  typedef int64_t (*first_qd)(void *, int64_t, double);
+  typedef int64_t (*last_qd)(int64_t, double, void *);
+  typedef int64_t (*last_q4)(int64_t, int64_t, int64_t, int64_t, void *);
+  typedef uint64_t (*last_write)(const char *, uint64_t, uint64_t, void *);
+
+  static const dp_combine rules[] = {DP_COMBINE_LAST, DP_COMBINE_FIRST};
+  for (int k = 0; k < 2; k++) {
+    dp_route *qd = dp_route_create(rules[k], DP_RET_GP, 8, 1, 0, false, NULL, NULL,
+                                   (dp_imp)fallback_qd);
+    set_all_targets(qd, "add:to:");
+    dp_route *r4 = make_route(rules[k], DP_RET_GP, 8, 0, 0, NULL, NULL);
+    set_all_targets(r4, "q4:");
+    dp_route *rw = make_route(rules[k], DP_RET_GP, 8, 0, 0, NULL, NULL);
+    set_all_targets(rw, "write:size:count:");
+    dp_id proxy = dp_object_create(proxy_class, NULL);
+    dp_method_table *t = dp_method_table_create(8);
+    dp_method_table_insert_context(t, add, dp_route_entry(qd), "q@:qd", qd);
+    dp_method_table_insert_context(t, q4, dp_route_entry(r4), "q@:qqqq", r4);
+    dp_method_table_insert_context(t, write, dp_route_entry(rw), "Q@:*QQ", rw);
+    dp_object_publish_methods(proxy, t);
+
+    // One record, four slots: the context first or last, 1, 3 and 4 message registers.
+    dp_callback *cb = dp_callback_create(proxy);
+    dp_callback_set_slot(cb, 0, add, "first qd");
+    dp_callback_set_message_registers(cb, 0, 1);
+    dp_callback_set_slot(cb, 1, add, "last qd");
+    dp_callback_set_message_registers(cb, 1, 1);
+    dp_callback_set_slot(cb, 2, q4, "last q4");
+    dp_callback_set_message_registers(cb, 2, 4);
+    dp_callback_set_slot(cb, 3, write, "last write");
+    dp_callback_set_message_registers(cb, 3, 3);
+    first_qd f0 = (first_qd)dp_callback_register_entry(0, DP_RET_GP, 0, false, 1);
+    last_qd f1 = (last_qd)dp_callback_register_entry(1, DP_RET_GP, 1, false, 1);
+    last_q4 f2 = (last_q4)dp_callback_register_entry(2, DP_RET_GP, 4, false, 0);
+    last_write f3 = (last_write)dp_callback_register_entry(3, DP_RET_GP, 3, false, 0);
+    CHECK(f0 && f1 && f2 && f3, "callback register entries exist (rule %d)", rules[k]);
+    if (!f0 || !f1 || !f2 || !f3) continue;
+    bool last = rules[k] == DP_COMBINE_LAST;
+    int want_calls = last ? 3 : 1;
+    for (int round = 0; round < 2; round++) {  // the first call caches the route
+      reset_calls();
+      int64_t v = f0(cb, 5, 2.75);
+      CHECK(v == (last ? 307 : 107) && order_count == want_calls && order[0] == 0,
+            "callback context first q,d (rule %d, call %d): %lld", rules[k], round, (long long)v);
+      reset_calls();
+      v = f1(5, 2.75, cb);
+      CHECK(v == (last ? 307 : 107) && order_count == want_calls,
+            "callback context last q,d (rule %d, call %d): %lld", rules[k], round, (long long)v);
+      reset_calls();
+      v = f2(1, 2, 3, 4, cb);
+      CHECK(v == (last ? 31234 : 11234) && order_count == want_calls,
+            "callback context last q,q,q,q (rule %d, call %d): %lld", rules[k], round,
+            (long long)v);
+      reset_calls();
+      uint64_t w = f3("A", 3, 4, cb);
+      CHECK(w == (last ? 3077u : 1077u) && order_count == want_calls,
+            "callback context last *,Q,Q (rule %d, call %d): %llu", rules[k], round,
+            (unsigned long long)w);
+    }
+    // A removed target is skipped; with none left the route's fallback answers.
+    dp_route_node_mark_removed(nodes[2]);
+    reset_calls();
+    int64_t v = f1(5, 2.75, cb);
+    CHECK(v == (last ? 207 : 107) && order_count == (last ? 2 : 1),
+          "callback skips a removed target (rule %d): %lld", rules[k], (long long)v);
+    dp_route_node_mark_removed(nodes[0]);
+    dp_route_node_mark_removed(nodes[1]);
+    reset_calls();
+    v = f0(cb, 5, 2.75);
+    CHECK(v == -5275 && order_count == 0, "callback with every target removed falls back (rule %d): %lld",
+          rules[k], (long long)v);
+    for (int i = 0; i < TARGETS; i++) {
+      dp_route_node_retire(nodes[i]);
+      nodes[i] = dp_route_node_create();
+    }
+    // The receiver's table changes: the next call finds the new route, not the cached one.
+    dp_route *only = make_route(DP_COMBINE_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
+    dp_route_set_targets(only, 1, &targets[1], (dp_imp[]){(dp_imp)route_qd}, &nodes[1]);
+    dp_method_table *t2 = dp_method_table_create(8);
+    dp_method_table_insert_context(t2, add, dp_route_entry(only), "q@:qd", only);
+    dp_object_publish_methods(proxy, t2);
+    reset_calls();
+    v = f0(cb, 5, 2.75);
+    CHECK(v == 207 && order_count == 1 && order[0] == 1,
+          "callback follows a new method table (rule %d): %lld", rules[k], (long long)v);
+    dp_callback_release(cb);
+    dp_synchronize();
+    dp_object_destroy(proxy);
+    dp_route_retire(qd);
+    dp_route_retire(r4);
+    dp_route_retire(rw);
+    dp_route_retire(only);
+  }
+
+  // A plain object: its method, called once with the context removed.
+  dp_callback *cb = dp_callback_create(targets[2]);
+  dp_callback_set_slot(cb, 0, write, "plain write");
+  dp_callback_set_message_registers(cb, 0, 3);
+  last_write f = (last_write)dp_callback_register_entry(0, DP_RET_GP, 3, false, 0);
+  reset_calls();
+  uint64_t w = f("A", 3, 4, cb);
+  CHECK(w == 3077 && order_count == 1 && order[0] == 2, "callback to a plain object: %llu",
+        (unsigned long long)w);
+  dp_callback_release(cb);
+  dp_synchronize();
+}
+
 // MARK: grace periods
 
 static _Atomic int freed;
@@ -740,6 +872,7 @@ int main(void) {
   dp_set_resolver(resolve_nothing);
   test_replay();
   test_routes();
+  test_callbacks();
   test_quiescence();
   printf("abi_test: %d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;

@@ -97,4 +97,55 @@ import Testing
     #expect(adapter.function(as: Vote.self)(adapter.context, 2) == 5)
     #expect(log.entries == ["h0", "h1", "h0", "h1"])
   }
+
+  /// Delegates that go away are skipped by the entry's loop, and when none is left the
+  /// route's fallback (the proxy's general path, silent when empty) answers.
+  @Test func goneDelegatesAreSkippedAndAnEmptyProxyFallsBack() throws {
+    let log = EventLog()
+    var keep: RuntimeObject?
+    let proxy: MulticastProxy
+    do {
+      let hs = try handlers([3, 5, 7], log: log)
+      keep = hs[0]
+      proxy = try MulticastProxy(delegates: hs, options: .silentWhenEmpty)
+    }
+    let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
+    #expect(adapter.path == .registers)
+    let vote = adapter.function(as: Vote.self)
+    let first = vote(adapter.context, 1)
+    #expect(first == 3 || first == 0)  // a member found dead mid-call may answer 0 once
+    #expect(vote(adapter.context, 1) == 3)
+    keep = nil
+    #expect(vote(adapter.context, 1) == 0)
+    #expect(vote(adapter.context, 1) == 0)
+    #expect(log.entries.allSatisfy { $0 == "h0" })
+    #expect(log.entries.count >= 2)
+    withExtendedLifetime(keep) {}
+  }
+
+  /// Two adapters sharing a context: releasing one (its slot) makes a call through it trap
+  /// with its own description even though its cached route and its sibling live on.
+  @Test func aReleasedSlotTrapsWhileItsSiblingStillWorks() async throws {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let vote = Message<Int32, Int32>("vote:")
+      let h = RuntimeObject()
+      try h.setMethod(vote) { _, n in n + 1 }
+      let proxy = try MulticastProxy(delegates: [h])
+      var first: CallbackAdapter? = try CallbackAdapter(
+        for: vote, context: .first, receiver: proxy)
+      let second = try CallbackAdapter(
+        for: vote, context: .first, receiver: proxy, sharingContextWith: first!)
+      typealias Vote = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
+      let released = first!.function(as: Vote.self)
+      let context = first!.context
+      guard released(context, 1) == 2 else { return }  // caches the route in its slot
+      first = nil
+      guard second.function(as: Vote.self)(context, 2) == 3 else { return }
+      _ = released(context, 3)  // must trap, not run the cached route
+      withExtendedLifetime(h) {}
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("called after its CallbackAdapter was released"))
+    #expect(stderr.contains("vote:"))
+  }
 }
