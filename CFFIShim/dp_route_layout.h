@@ -8,7 +8,7 @@
 #include "dp_route.h"
 
 struct dp_route_node {
-  uint8_t removed;  // atomic
+  uint8_t removed;  // atomic; the first field: dp_route_node_is_removed_inline reads it
 };
 
 typedef struct dp_route_target {

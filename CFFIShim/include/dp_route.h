@@ -44,6 +44,12 @@ dp_route_node *dp_route_node_create(void);
 /// Marks the node removed: no dispatch calls its target from now on.
 void dp_route_node_mark_removed(dp_route_node *node);
 bool dp_route_node_is_removed(const dp_route_node *node);
+/// dp_route_node_is_removed, inlined into Swift dispatch loops, which read the same flag
+/// the C routes read (the flag is the node's first field: dp_route_layout.h).
+static inline __attribute__((always_inline)) bool
+dp_route_node_is_removed_inline(const dp_route_node *node) {
+  return __atomic_load_n((const unsigned char *)node, __ATOMIC_SEQ_CST);
+}
 /// Frees the node after a grace period.
 void dp_route_node_retire(dp_route_node *node);
 

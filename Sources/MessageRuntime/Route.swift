@@ -1,4 +1,5 @@
-internal import CFFIShim
+// Public: a membership's removed check is inlined into Swift dispatch loops.
+public import CFFIShim
 
 /// How the results of a route's targets combine into the sender's result.
 package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
@@ -60,8 +61,9 @@ public enum RoutePath: Sendable, Hashable {
 /// closure that captures its proxy makes no cycle once its target is dead or removed.
 // @unchecked Sendable: `node` is an immutable pointer to a C record whose one field (the
 // removed flag) is atomic, freed after a grace period; the rest is locks.
+@usableFromInline
 package final class RouteMembership: @unchecked Sendable {
-  let node: OpaquePointer
+  @usableFromInline let node: OpaquePointer
   /// The receivers whose deallocation marks this membership removed.
   private let watched = Lock<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
   /// The closure-backed method each route (by identity) calls for this target.
@@ -121,7 +123,23 @@ package final class RouteMembership: @unchecked Sendable {
   }
 
   /// Whether ``markRemoved()`` was called.
-  package var isRemoved: Bool { dp_route_node_is_removed(node) }
+  @inlinable package var isRemoved: Bool { dp_route_node_is_removed_inline(node) }
+
+  /// The flag alone, for dispatch loops that copy it into their tables: valid while this
+  /// membership lives (plus a grace period).
+  @inlinable package var removedFlag: RemovedFlag { RemovedFlag(node: node) }
+}
+
+/// A membership's removed flag as a plain address, for Swift dispatch loops that read it
+/// with one load, as the C routes do.
+@usableFromInline
+package struct RemovedFlag: @unchecked Sendable {
+  // @unchecked Sendable: the address of a C flag read atomically, freed only after a
+  // grace period following its membership's deinit.
+  @usableFromInline let node: OpaquePointer
+  @inlinable init(node: OpaquePointer) { self.node = node }
+  /// Whether the membership was marked removed.
+  @inlinable package var isSet: Bool { dp_route_node_is_removed_inline(node) }
 }
 
 /// A target of a route: the receiver the message is replayed to, and its membership.

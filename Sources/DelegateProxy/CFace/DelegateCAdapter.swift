@@ -6,25 +6,26 @@ import Synchronization
 /// (``SwiftEntryObject``) that reads the C call's arguments, calls the delegate and
 /// writes its result back — no libffi closure on the register path.
 ///
-/// It holds the delegate's ``DelegateMember`` (so the delegate as the multicast does:
+/// It holds the delegate's ``SwiftMember`` (so the delegate as the multicast does:
 /// unowned unless strong), never calls a removed member or one whose deinit has begun,
 /// and holds nothing that leads back to the multicast.
 ///
 /// The per-message path (``DelegateCReceiver``) is not generic: unspecialized generic
 /// code would look up type metadata (the calls' function types) on every message.
 final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
-  // @unchecked Sendable: `member` is immutable; `installed` is behind a lock.
+  // @unchecked Sendable: `typeID` is immutable; `installed` is behind a lock.
 
-  let member: DelegateMember<Delegate>
+  /// The delegate's class, for optional methods it lacks (``SwiftMember/typeID``).
+  private let typeID: ObjectIdentifier
   /// The selectors installed as methods (by method index).
   private let installed: Lock<[Bool]>
 
-  init(member: DelegateMember<Delegate>, methods: DelegateCMethods, face: DelegateCFaceFlags) {
-    self.member = member
+  init(member: SwiftMember<Delegate>, methods: DelegateCMethods, rebuild: RebuildRequest) {
+    typeID = member.typeID
     installed = Lock([Bool](repeating: false, count: methods.plans.count))
     super.init(
       object: member.object, slot: UnsafeMutableRawPointer(member.slot),
-      slotSize: MemoryLayout<Delegate>.size, state: member, methods: methods, face: face)
+      slotSize: MemoryLayout<Delegate>.size, member: member, methods: methods, rebuild: rebuild)
     _ = installMethods()
   }
 
@@ -36,7 +37,7 @@ final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
       for (index, plan) in methods.plans.enumerated() {
         let wanted =
           !plan.isOptional
-          || !DelegateOptional.isKnownMissing(plan.selector.name, typeID: member.typeID)
+          || !DelegateOptional.isKnownMissing(plan.selector.name, typeID: typeID)
         guard wanted != installed[index] else { continue }
         changed = true
         installed[index] = wanted
@@ -65,30 +66,29 @@ final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
 /// The per-message half of ``DelegateCAdapter``, free of generics.
 @usableFromInline
 class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
-  // @unchecked Sendable: every property is immutable except `membership`, behind a lock.
+  // @unchecked Sendable: every property is immutable.
 
   /// The delegate's object (kept allocated by its member) and its existential slot (+0).
   let object: UnownedObject
   let slot: UnsafeMutableRawPointer
   let slotSize: Int
-  /// The member, for its removed flag.
-  let state: AnyDelegateMember
+  /// The member, for its removed flag (the one the C routes read for this adapter).
+  let member: Member
   let methods: DelegateCMethods
-  /// Raised when a call found its member gone or learned a missing optional method.
-  let face: DelegateCFaceFlags
-  /// The adapter's membership in the runtime proxy's routes, once added.
-  let membership = Lock<RouteMembership?>(nil)
+  /// The multicast's: raised when a call found its member gone or learned a missing
+  /// optional method.
+  let rebuild: RebuildRequest
 
   init(
     object: UnownedObject, slot: UnsafeMutableRawPointer, slotSize: Int,
-    state: AnyDelegateMember, methods: DelegateCMethods, face: DelegateCFaceFlags
+    member: Member, methods: DelegateCMethods, rebuild: RebuildRequest
   ) {
     self.object = object
     self.slot = slot
     self.slotSize = slotSize
-    self.state = state
+    self.member = member
     self.methods = methods
-    self.face = face
+    self.rebuild = rebuild
     super.init()
   }
 
@@ -101,8 +101,8 @@ class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
   /// (then the C caller receives zero, or true under all-true, and the adapter leaves
   /// the routes).
   final func call(_ index: Int, _ frame: DelegateCFrame) {
-    // The removed check is the last step before the call (see Quiescence).
-    guard !state.isRemoved else { return leave(index, frame) }
+    // The removed check is the last step before the call (see Member.withDelegate).
+    guard !member.isRemoved else { return leave(index, frame) }
     // One strong reference for the call (a strong member's object is alive, so this
     // succeeds for it too), handed to the delegate value the call takes and releases.
     guard object.tryRetain() else { return leave(index, frame) }
@@ -115,19 +115,22 @@ class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
       methods.calls[index](value.baseAddress!, frame)
     }
     if optional && DelegateOptional.learned.load(ordering: .acquiring) != learned {
-      face.needsSync.store(true, ordering: .releasing)
+      rebuild.raise()
     }
   }
 
-  /// Stops the routes from calling this adapter again (its member is gone).
+  /// Answers for a gone member and stops every path from calling it again.
   private func leave(_ index: Int, _ frame: DelegateCFrame) {
     methods.plans[index].answerForGoneMember(frame)
-    leaveRoutes()
+    markGone()
   }
 
-  fileprivate func leaveRoutes() {
-    membership.withLock { $0 }?.markRemoved()
-    face.needsSync.store(true, ordering: .releasing)
+  /// Marks the member removed — its delegate's deinit has begun, or it was removed — so
+  /// the Swift loops and the C routes skip it from now on, and asks for a rebuild that
+  /// compacts it away.
+  fileprivate func markGone() {
+    member.markRemoved()
+    rebuild.raise()
   }
 }
 
@@ -147,7 +150,7 @@ func delegateCEnter(_ target: UnsafeMutableRawPointer?, method: Int) -> Delegate
     // The removed check is the last step before the call (see Quiescence).
     // One strong reference for the call, which consumes it (a strong member's object
     // is alive, so this succeeds for it too).
-    guard !receiver.state.isRemoved, receiver.object.tryRetain() else {
+    guard !receiver.member.isRemoved, receiver.object.tryRetain() else {
       return DelegateCEntryToken(receiver: me, slot: nil, isOptional: false, learned: 0)
     }
     let isOptional = receiver.methods.plans[method].isOptional
@@ -163,7 +166,7 @@ func delegateCEnter(_ target: UnsafeMutableRawPointer?, method: Int) -> Delegate
 func delegateCExit(_ token: DelegateCEntryToken, method: Int) {
   token.receiver._withUnsafeGuaranteedRef { receiver in
     if DelegateOptional.learned.load(ordering: .acquiring) != token.learned {
-      receiver.face.needsSync.store(true, ordering: .releasing)
+      receiver.rebuild.raise()
     }
   }
 }
@@ -175,7 +178,7 @@ func delegateCGoneAnswer<Result>(
   _ token: DelegateCEntryToken, method: Int, as: Result.Type
 ) -> Result {
   let answersTrue = token.receiver._withUnsafeGuaranteedRef { receiver in
-    receiver.leaveRoutes()
+    receiver.markGone()
     return receiver.methods.plans[method].goneAnswersTrue.load(ordering: .relaxed)
   }
   if answersTrue && Result.self == Bool.self { return unsafeBitCast(true, to: Result.self) }

@@ -15,9 +15,9 @@ import MessageRuntime
 /// ((void (*)(dp_id, dp_sel, void *, struct reading))imp)(self, cmd, sensor, r);
 /// ```
 ///
-/// Behind ``rawValue`` is ``runtimeProxy``, a ``MulticastProxy`` the multicast keeps in step
-/// with itself (its protocol, policies and members in order). Each member appears there as
-/// an adapter whose methods are C functions into Swift, so the proxy's C routes call
+/// Behind ``rawValue`` is ``runtimeProxy``, a ``MulticastProxy`` whose members are the
+/// multicast's own (its protocol, policies and members in order, handed over each time the
+/// multicast changes). Each member appears there as an adapter whose methods are C functions into Swift, so the proxy's C routes call
 /// Swift code with a plain C call: for a method of C scalars, pointers and class
 /// instances, the `@convention(c)` function of its own signature that `@Delegate`
 /// generates (``DelegateCEntry``: one `tryRetain`, the call, one release); for others
@@ -61,41 +61,23 @@ extension DelegateMulticast {
   public final func imp<Arguments, Result>(for message: MessageKey<Arguments, Result>) throws -> IMP
   {
     let face = try cFace()
-    if face.flags.needsSync.load(ordering: .acquiring) { syncCFace() }
+    // C calls that met a gone member or learned a missing optional method asked for a
+    // rebuild; no Swift code runs after a C call to do it.
+    rebuildIfNeeded()
     return try face.proxy.imp(for: selector(for: message))
   }
 
-  /// The C face, made and brought in step on first use.
+  /// The C face, made (and given the members) on first use.
   private func cFace() throws(DelegateProxyError) -> DelegateCFace<Delegate> {
-    let (face, made) = try cFaceSlot.withLock { slot throws(DelegateProxyError) in
-      if let face = slot { return (face, false) }
+    if let face = state.withLock({ $0.cFace }) { return face }
+    return try update { s throws(DelegateProxyError) in
+      if let face = s.cFace { return face }
       let face = try DelegateCFace(
         description: protocolDescription, calls: Self.cCalls, entries: Self.cEntries,
-        arguments: Self.cArguments, options: options)
-      slot = face
-      return (face, true)
+        arguments: Self.cArguments, options: s.options, rebuild: needsRebuild)
+      s.cFace = face
+      return face
     }
-    if made { syncCFace() }
-    return face
-  }
-
-  /// Brings the C face, if there is one, in step with the multicast (after each change;
-  /// with no lock held).
-  func syncCFace() {
-    guard let face = cFaceSlot.withLock({ $0 }) else { return }
-    face.sync {
-      state.withLock { s in
-        DelegateCSnapshot(
-          members: s.members, defaultPolicy: s.defaultPolicy, overrides: s.overrides,
-          observers: s.observers)
-      }
-    }
-  }
-
-  /// Takes gone members' adapters out of the C routes at once (under `state`, from
-  /// `publish`, before compaction drops them).
-  func dropGoneFromCFace(_ members: [DelegateMember<Delegate>]) {
-    cFaceSlot.withLock { $0 }?.dropGone(members)
   }
 }
 

@@ -19,12 +19,12 @@ public struct DelegateEnumerator: Sequence, IteratorProtocol, Sendable {
   /// A delegate and the queue it wants to be called on (nil: any thread).
   public typealias Element = (delegate: RuntimeObject, queue: DispatchQueue?)
 
-  private let entries: [DelegateEntry]
+  private let entries: [ProxyMember]
   private let ofClass: RuntimeClass?
   private let selector: Selector?
   private var index = 0
 
-  init(entries: [DelegateEntry], ofClass: RuntimeClass?, selector: Selector?) {
+  init(entries: [ProxyMember], ofClass: RuntimeClass?, selector: Selector?) {
     self.entries = entries
     self.ofClass = ofClass
     self.selector = selector

@@ -14,7 +14,7 @@ import MessageRuntime
 /// Everything else — custom folds, collect, queues, observers, empty selectors with their
 /// error or silence — stays on the general path, and so does a routed selector whose
 /// targets have all been removed or deallocated since the route was built. Both paths share each member's removed
-/// flag (``DelegateEntry/membership``), so a removal stops them at the same moment.
+/// flag (``Member/flag``), so a removal stops them at the same moment.
 extension MulticastProxy {
   /// The route rule for a selector's responder list, or nil when the selector must stay
   /// on the general path.
@@ -50,7 +50,7 @@ extension MulticastProxy {
       var targets: [RouteTarget] = []
       for entry in list.responders where !entry.isRemoved {
         guard let delegate = entry.delegate else { continue }  // dead: compacted later
-        targets.append(RouteTarget(delegate, membership: entry.membership))
+        targets.append(RouteTarget(delegate, membership: entry.flag))
       }
       guard !targets.isEmpty else { continue }
       do {

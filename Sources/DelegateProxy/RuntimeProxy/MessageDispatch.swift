@@ -106,7 +106,7 @@ extension MulticastProxy {
   /// read section and only if the record was not removed meanwhile and the delegate is
   /// alive, so `remove` and deallocation are honoured for queued calls too.
   private func enqueue(
-    _ detached: DetachedInvocation, to entry: DelegateEntry, on queue: DispatchQueue, position: Int,
+    _ detached: DetachedInvocation, to entry: ProxyMember, on queue: DispatchQueue, position: Int,
     gathering: Gathering?
   ) {
     gathering?.group.enter()

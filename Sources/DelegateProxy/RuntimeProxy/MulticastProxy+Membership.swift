@@ -17,7 +17,7 @@ extension MulticastProxy {
   )
     throws(DelegateProxyError)
   {
-    try insert(delegate, queue: queue, retention: retention) { entries in entries.count }
+    try insert(delegate, at: .end, queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` before `other` (`addDelegate:beforeDelegate:`); when `other` is
@@ -26,9 +26,7 @@ extension MulticastProxy {
     _ delegate: RuntimeObject, before other: RuntimeObject?, queue: DispatchQueue? = nil,
     retention: Retention = .weak
   ) throws(DelegateProxyError) {
-    try insert(delegate, queue: queue, retention: retention) { entries in
-      other.flatMap { o in entries.firstIndex { $0.holds(o) } } ?? entries.count
-    }
+    try insert(delegate, at: .before(other), queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` after `other` (`addDelegate:afterDelegate:`); when `other` is nil
@@ -37,9 +35,7 @@ extension MulticastProxy {
     _ delegate: RuntimeObject, after other: RuntimeObject?, queue: DispatchQueue? = nil,
     retention: Retention = .weak
   ) throws(DelegateProxyError) {
-    try insert(delegate, queue: queue, retention: retention) { entries in
-      other.flatMap { o in entries.firstIndex { $0.holds(o) }.map { $0 + 1 } } ?? 0
-    }
+    try insert(delegate, at: .after(other), queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` at `index` among the live members (clamped to `0...count`).
@@ -47,83 +43,30 @@ extension MulticastProxy {
     _ delegate: RuntimeObject, at index: Int, queue: DispatchQueue? = nil,
     retention: Retention = .weak
   ) throws(DelegateProxyError) {
-    try insert(delegate, queue: queue, retention: retention) { entries in
-      min(max(index, 0), entries.count)
-    }
+    try insert(delegate, at: .index(index), queue: queue, retention: retention)
   }
 
   private func insert(
-    _ delegate: RuntimeObject, queue: DispatchQueue?, retention: Retention,
-    at position: ([DelegateEntry]) -> Int
+    _ delegate: RuntimeObject, at position: MemberPosition, queue: DispatchQueue?,
+    retention: Retention
   ) throws(DelegateProxyError) {
-    guard let nested = delegate as? MulticastProxy else {
-      try insertEntry(delegate, queue: queue, retention: retention, at: position)
-      return
-    }
-    // A multicast proxy as a member: refuse a cycle. One process-wide lock covers the
-    // check and the insertion, so two threads cannot each close half of a cycle. The
-    // proxies the walk reached are released after the lock (one may be deallocated then).
-    var reached: [MulticastProxy] = []
-    try MulticastProxy.nesting.withLock { insertions throws(DelegateProxyError) in
-      if let cycle = cycle(adding: nested, reached: &reached) {
-        throw .cycle(path: cycle.map(\.cycleName))
+    let member = ProxyMember(delegate: delegate, queue: queue, retention: retention)
+    try MulticastNesting.check(adding: delegate as? any MulticastNode, to: self) {
+      () throws(DelegateProxyError) in
+      try update { s throws(DelegateProxyError) in
+        s.members.compact()
+        if s.options.contains(.unique), s.members.contains(delegate) { return }
+        if let conflict = conflict(adding: member, to: s) { throw conflict }
+        s.members.insert(member, at: position)
+        for (sel, sig) in member.methods { s.declared[sel] = sig }
       }
-      try insertEntry(delegate, queue: queue, retention: retention, at: position)
-      insertions &+= 1
-    }
-    withExtendedLifetime(reached) {}
-  }
-
-  /// Serialises the insertions of multicast proxies into multicast proxies (see `insert`),
-  /// and counts them. First in the lock order (see `MulticastProxy.state`): the cycle walk
-  /// reads other proxies' tables, and the insertion takes this proxy's `state`. (A value with storage: ThreadSanitizer misreads the exclusive access
-  /// to a zero-sized `Lock<()>` value as a race.)
-  private static let nesting = Lock<UInt64>(0)
-
-  /// The cycle adding `nested` would make: the proxies from this one through `nested` and
-  /// its member multicast proxies (depth first, in order) back to this one; nil if none.
-  /// Members of other kinds are not looked into: a `ForwardingProxy` subclass is opaque.
-  private func cycle(adding nested: MulticastProxy, reached: inout [MulticastProxy])
-    -> [MulticastProxy]?
-  {
-    var visited: Set<ObjectIdentifier> = []
-    func walk(_ proxy: MulticastProxy, _ path: [MulticastProxy]) -> [MulticastProxy]? {
-      if proxy === self { return path + [proxy] }
-      guard visited.insert(ObjectIdentifier(proxy)).inserted else { return nil }
-      for entry in proxy.currentTable.members where !entry.isRemoved {
-        guard let member = entry.delegate as? MulticastProxy else { continue }
-        reached.append(member)
-        if let found = walk(member, path + [proxy]) { return found }
-      }
-      return nil
-    }
-    return walk(nested, [self])
-  }
-
-  /// How a proxy is named in a cycle: its class and handle.
-  var cycleName: String {
-    "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(rawValue))), radix: 16))>"
-  }
-
-  private func insertEntry(
-    _ delegate: RuntimeObject, queue: DispatchQueue?, retention: Retention,
-    at position: ([DelegateEntry]) -> Int
-  ) throws(DelegateProxyError) {
-    let entry = DelegateEntry(delegate: delegate, queue: queue, retention: retention)
-    try state.withLock { s throws(DelegateProxyError) in
-      compact(&s)
-      if s.options.contains(.unique), s.entries.contains(where: { $0.holds(delegate) }) { return }
-      if let conflict = conflict(adding: entry, to: s) { throw conflict }
-      s.entries.insert(entry, at: position(s.entries))
-      for (sel, sig) in entry.methods { s.declared[sel] = sig }
-      rebuildResponders(&s)
     }
   }
 
   /// The conflict `entry` would bring: a selector it implements with another signature
   /// than a live static member or the protocol. Members agree with each other, so the
   /// first live responder in the current table speaks for all of them.
-  private func conflict(adding entry: DelegateEntry, to s: State) -> DelegateProxyError? {
+  private func conflict(adding entry: ProxyMember, to s: State) -> DelegateProxyError? {
     for (sel, sig) in entry.methods {
       if let conflict = protocolConflict(sel, sig, entry.delegateClass.name, in: s) {
         return conflict
@@ -146,48 +89,40 @@ extension MulticastProxy {
   /// call to `delegate` starts on any thread (a call already running may finish; a
   /// delegate may remove itself while being called). Removing a non-member does nothing.
   public func remove(_ delegate: RuntimeObject) {
-    removeEntries { $0.holds(delegate) }
+    removeMembers { $0.holds(delegate) }
   }
 
   /// Removes `delegate`'s membership on `queue` only (`removeDelegate:delegateQueue:`).
   public func remove(_ delegate: RuntimeObject, queue: DispatchQueue) {
-    removeEntries { $0.holds(delegate) && $0.queue === queue }
+    removeMembers { $0.holds(delegate) && $0.queue === queue }
   }
 
   /// Removes every delegate (`removeAllDelegates`), with ``remove(_:)``'s guarantee.
   public func removeAll() {
-    removeEntries { _ in true }
+    removeMembers { _ in true }
   }
 
-  /// Marks the matching records removed and publishes a table without them (under the
-  /// lock), then waits — outside any lock — until no dispatch that could still see them
-  /// is running on another thread. The records and the old table (the last strong
-  /// references to strongly held delegates) are released only then: a delegate's deinit
-  /// waits out dispatches too, and one of them may be waiting for this proxy's lock.
-  private func removeEntries(where match: (DelegateEntry) -> Bool) {
-    let released = state.withLock { s -> (gone: [DelegateEntry], old: ResponderTable)? in
-      let gone = s.entries.filter(match)
-      guard !gone.isEmpty else { return nil }
-      for e in gone { e.markRemoved() }
-      let old = s.table
-      rebuildResponders(&s)
-      return (gone, old)
-    }
-    guard let released else { return }
-    Quiescence.synchronize()
-    withExtendedLifetime(released) {}
+  /// Marks the matching records removed and publishes a table without them; `update`
+  /// then waits — outside any lock — until no dispatch that could still see them is
+  /// running on another thread, and releases the old table (the last strong references
+  /// to strongly held delegates) only then: a delegate's deinit waits out dispatches too,
+  /// and one of them may be waiting for this proxy's lock.
+  private func removeMembers(where match: (ProxyMember) -> Bool) {
+    let found = state.withLock { s in s.members.records.contains(where: match) }
+    guard found else { return }
+    update { s in _ = s.members.remove(where: match) }
   }
 
   /// Re-reads what every member implements, after methods were added to or removed from
   /// a member or its class. Throws (changing nothing) when members now disagree.
   public func reloadMethods() throws(DelegateProxyError) {
-    try state.withLock { s throws(DelegateProxyError) in
-      compact(&s)
+    try update { s throws(DelegateProxyError) in
+      s.members.compact()
       var seen: [Selector: (MethodSignature, String)] = [:]
-      var fresh: [(DelegateEntry, [Selector: MethodSignature])] = []
-      for e in s.entries {
+      var fresh: [(ProxyMember, [Selector: MethodSignature])] = []
+      for e in s.members.records {
         guard let d = e.delegate else { continue }
-        let methods = DelegateEntry.implementedMethods(of: d)
+        let methods = ProxyMember.implementedMethods(of: d)
         for (sel, sig) in methods {
           if let conflict = protocolConflict(sel, sig, e.delegateClass.name, in: s) {
             throw conflict
@@ -202,7 +137,6 @@ extension MulticastProxy {
         fresh.append((e, methods))
       }
       for (e, methods) in fresh { e.setMethods(methods) }
-      rebuildResponders(&s)
     }
   }
 
@@ -230,5 +164,20 @@ extension MulticastProxy {
     }
     return Self.signatureConflict(
       selector, r.signature, "protocol <\(proto.name)>", new: signature, owner)
+  }
+}
+
+extension MulticastProxy: MulticastNode {
+  /// The member proxies (members of other kinds are not looked into: a `ForwardingProxy`
+  /// subclass is opaque).
+  var nestedMulticasts: [any MulticastNode] {
+    currentTable.members.compactMap { m in
+      m.isRemoved ? nil : m.delegate as? MulticastProxy
+    }
+  }
+
+  /// How a proxy is named in a cycle: its class and handle.
+  var cycleName: String {
+    "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(rawValue))), radix: 16))>"
   }
 }

@@ -71,7 +71,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   public static let multicastClass: RuntimeClass = try! RuntimeClass(name: "MulticastProxy")
 
   struct State {
-    var entries: [DelegateEntry] = []
+    var members = MemberList<ProxyMember>()
     var options: Options
     var protocolDescription: RuntimeProtocol?
     var defaultPolicy: ReturnPolicy
@@ -80,7 +80,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     /// Signatures declared, or remembered from delegates that were members.
     var declared: [Selector: MethodSignature] = [:]
     var generation: UInt64 = 0
-    var deliveryErrorHandler: (@Sendable (any Error, DelegateEntry) -> Void)?
+    var deliveryErrorHandler: (@Sendable (any Error, ProxyMember) -> Void)?
     /// The table last built from this state (the one published).
     var table: ResponderTable
     /// Selectors served by a C route (see FastRoutes.swift).
@@ -90,22 +90,24 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   // Lock order — take them only in this order, never one on the left while holding one
   // on its right (two past concurrency bugs were ordering bugs):
   //
-  //   1. `MulticastProxy.nesting` (process-wide; inserting a proxy into a proxy)
+  //   1. `MulticastNesting.lock` (process-wide; inserting a multicast into a multicast)
   //   2. `state` (this proxy's configuration and membership)
-  //   3. `published`, and the route writers' lock inside `setRoute`/`removeRoute`
-  //      (MessageRuntime), each taken briefly under `state` by `rebuildResponders`
+  //   3. the route writers' lock inside `setRoute`/`removeRoute` (MessageRuntime), taken
+  //      briefly under `state` by `rebuildResponders`
   //   4. a delegate's or route's own locks (a `RuntimeObject`'s methods, a
-  //      `DelegateEntry`'s methods, a `RouteMembership`'s kept methods)
+  //      `ProxyMember`'s methods, a `RouteMembership`'s kept methods)
   //
+  // (A `@Delegate` multicast's `state` comes before the `state` of its C face's proxy.)
   // No lock is held while a delegate is called, and nothing that may run a delegate's or
-  // a proxy's deinit is released under `state` (see `removeEntries`): a deinit waits out
+  // a proxy's deinit is released under `state` (see `update`): a deinit waits out
   // dispatches, and a dispatch may be waiting for one of these locks. Closure methods a
   // route let go of are released on a queue of their own for the same reason.
 
   /// The configuration and membership; see the lock order above.
   let state: Lock<State>
-  /// The table dispatches read. Written only by `rebuildResponders`, under `state`.
-  private let published: Lock<ResponderTable>
+  /// The table dispatches read, published lock-free. Replaced only by
+  /// `rebuildResponders`, under `state`.
+  private let published: Publication<ResponderTable>
   private let generationValue = Atomic<UInt64>(0)
   /// Set by a dispatch that met a deallocated delegate; cleared by compaction.
   let needsCompaction = Atomic<Bool>(false)
@@ -123,9 +125,9 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
       generation: 0, defaultPolicy: policy, silentWhenEmpty: options.contains(.silentWhenEmpty))
     state = Lock(
       State(options: options, protocolDescription: proto, defaultPolicy: policy, table: empty))
-    published = Lock(empty)
+    published = Publication(empty)
     super.init(proxyClass: proxyClass)
-    state.withLock { rebuildResponders(&$0) }
+    update { _ in }
   }
 
   /// A proxy with `delegates`, in order (`initWithDelegates:`). Throws when two of them
@@ -141,8 +143,10 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   deinit {
     // Messages that still arrive through the handle while it is being deallocated — on a
     // C route, whose entry runs no Swift code — reach no delegate and answer zero.
-    let (entries, observers) = state.withLock { ($0.entries, $0.observers.values.flatMap { $0 }) }
-    for e in entries { e.markRemoved() }
+    let (members, observers) = state.withLock {
+      ($0.members.records, $0.observers.values.flatMap { $0 })
+    }
+    for m in members { m.markRemoved() }
     for o in observers { o.finish?() }
   }
 
@@ -151,12 +155,12 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// The policy for selectors without an override of their own.
   public var defaultPolicy: ReturnPolicy {
     get { state.withLock { $0.defaultPolicy } }
-    set { configure { $0.defaultPolicy = newValue } }
+    set { update { $0.defaultPolicy = newValue } }
   }
 
   /// Sets the policy for one selector (nil returns it to the default).
   public func setPolicy(_ policy: ReturnPolicy?, for selector: Selector) {
-    configure { $0.overrides[selector] = policy }
+    update { $0.overrides[selector] = policy }
   }
 
   /// The policy in force for `selector`.
@@ -169,7 +173,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   public var silentWhenEmpty: Bool {
     get { state.withLock { $0.options.contains(.silentWhenEmpty) } }
     set {
-      configure { s in
+      update { s in
         if newValue {
           s.options.insert(.silentWhenEmpty)
         } else {
@@ -188,10 +192,10 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// Sets (or clears) the protocol. Throws when a member implements one of its methods
   /// with another signature.
   public func setProtocol(_ proto: RuntimeProtocol?) throws(DelegateProxyError) {
-    try state.withLock { s throws(DelegateProxyError) in
+    try update { s throws(DelegateProxyError) in
       if let proto {
         for r in proto.allRequirements {
-          for e in s.entries where !e.isRemoved && e.isAlive {
+          for e in s.members.records where !e.isRemoved && e.isAlive {
             if let sig = e.methods[r.selector],
               let conflict = Self.signatureConflict(
                 r.selector, sig, e.delegateClass.name, new: r.signature, "protocol <\(proto.name)>")
@@ -202,7 +206,6 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
         }
       }
       s.protocolDescription = proto
-      rebuildResponders(&s)
     }
   }
 
@@ -210,8 +213,8 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// them (and drop them when ``silentWhenEmpty``) even when no delegate implements
   /// them. Throws when a member implements it with another signature.
   public func declare(_ selector: Selector, signature: MethodSignature) throws(DelegateProxyError) {
-    try state.withLock { s throws(DelegateProxyError) in
-      for e in s.entries where !e.isRemoved && e.isAlive {
+    try update { s throws(DelegateProxyError) in
+      for e in s.members.records where !e.isRemoved && e.isAlive {
         if let sig = e.methods[selector],
           let conflict = Self.signatureConflict(
             selector, sig, e.delegateClass.name, new: signature, "declaration")
@@ -220,7 +223,6 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
         }
       }
       s.declared[selector] = signature
-      rebuildResponders(&s)
     }
   }
 
@@ -233,7 +235,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// Called with errors a delegate raises when called on its queue (there is no sender
   /// to receive them). Nil (the default) drops them.
-  public var deliveryErrorHandler: (@Sendable (any Error, DelegateEntry) -> Void)? {
+  public var deliveryErrorHandler: (@Sendable (any Error, ProxyMember) -> Void)? {
     get { state.withLock { $0.deliveryErrorHandler } }
     set { state.withLock { $0.deliveryErrorHandler = newValue } }
   }
@@ -246,7 +248,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   }
 
   /// The membership records, in order, dead ones included until compacted.
-  public var members: [DelegateEntry] { currentTable.members.filter { !$0.isRemoved } }
+  public var members: [ProxyMember] { currentTable.members.filter { !$0.isRemoved } }
 
   /// How many live memberships the proxy has (`count`).
   public var count: Int { liveEntries.count }
@@ -271,12 +273,12 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     currentTable.members.contains { !$0.isRemoved && $0.holds(delegate) }
   }
 
-  private var liveEntries: [DelegateEntry] {
+  private var liveEntries: [ProxyMember] {
     currentTable.members.filter { !$0.isRemoved && $0.isAlive }
   }
 
   /// Whether a record's delegate is alive, not removed and answers `selector`.
-  func responds(_ entry: DelegateEntry, to selector: Selector) -> Bool {
+  func responds(_ entry: ProxyMember, to selector: Selector) -> Bool {
     guard !entry.isRemoved, let d = entry.delegate else { return false }
     return !entry.isForwarder || d.responds(to: selector)
   }
@@ -373,55 +375,63 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   // MARK: The responder table
 
   /// The table dispatches read now.
-  var currentTable: ResponderTable { published.withLock { $0 } }
+  var currentTable: ResponderTable { published.current }
 
-  /// Drops removed and dead records (marking dead ones removed). Called under the lock.
-  func compact(_ s: inout State) {
-    s.entries.removeAll { e in
-      if e.isRemoved { return true }
-      if !e.isAlive {
-        e.markRemoved()
-        return true
-      }
-      return false
+  /// THE way the proxy changes: applies `change` under the lock, rebuilds and publishes
+  /// the responder table, then — outside any lock — retires the table it replaced after a
+  /// grace period (see ``Publication``): the records only it held, the last strong
+  /// references to removed delegates, are released only then.
+  @discardableResult
+  func update<R, E: Error>(_ change: (inout State) throws(E) -> R) throws(E) -> R {
+    let (result, retired) = try state.withLock { s throws(E) in
+      let result = try change(&s)
+      return (result, rebuildResponders(&s))
+    }
+    retired.release()
+    return result
+  }
+
+  /// Gives the proxy `members`, in order, with `overrides` and `observers` (replacing its
+  /// own), in one rebuild: how a `@Delegate` multicast's C face lists the multicast's own
+  /// members. Returns the replaced table, for the caller to retire after its own lock.
+  func adopt(
+    members: [ProxyMember], overrides: [Selector: ReturnPolicy],
+    observers: [Selector: [MessageObserver]]
+  ) -> Retired<ResponderTable> {
+    state.withLock { s in
+      s.members = MemberList(members)
+      s.overrides = overrides
+      s.observers = observers
+      return rebuildResponders(&s)
     }
   }
 
   /// THE place a proxy's responder table is rebuilt and published: after every change
   /// of membership (add, insert, remove, compaction), protocol, policy, declaration or
-  /// observers. Called with the state lock held; never calls a delegate.
-  func rebuildResponders(_ s: inout State) {
-    compact(&s)
+  /// observers. Called by `update`, under the state lock; never calls a delegate.
+  private func rebuildResponders(_ s: inout State) -> Retired<ResponderTable> {
+    s.members.compact()
     needsCompaction.store(false, ordering: .relaxed)
     s.generation &+= 1
     let table = ResponderTable(
-      generation: s.generation, members: s.entries, protocolDescription: s.protocolDescription,
+      generation: s.generation, members: s.members.records,
+      protocolDescription: s.protocolDescription,
       defaultPolicy: s.defaultPolicy, overrides: s.overrides,
       silentWhenEmpty: s.options.contains(.silentWhenEmpty),
       observers: s.observers, declared: s.declared)
     s.table = table
-    published.withLock { $0 = table }
+    let retired = published.replace(with: table)
     // The fast path: selectors whose every responder can be called directly get a C
     // route; the rest keep forwardInvocation.
     s.routed = installRoutes(from: table, replacing: s.routed)
     generationValue.store(s.generation, ordering: .releasing)
-  }
-
-  /// Applies a configuration change and rebuilds.
-  private func configure(_ change: (inout State) -> Void) {
-    state.withLock { s in
-      change(&s)
-      rebuildResponders(&s)
-    }
+    return retired
   }
 
   /// Compacts if a dispatch met a deallocated delegate (lazy compaction).
   func compactIfNeeded() {
-    guard needsCompaction.load(ordering: .relaxed) else { return }
-    state.withLock { s in
-      guard needsCompaction.exchange(false, ordering: .relaxed) else { return }
-      rebuildResponders(&s)
-    }
+    guard needsCompaction.exchange(false, ordering: .relaxed) else { return }
+    update { _ in }
   }
 
   /// The proxy and its members — class, weak or strong, queue, alive — one per line
@@ -431,11 +441,11 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   // MARK: Observers (storage)
 
   func addObserver(_ observer: MessageObserver, for selector: Selector) {
-    configure { $0.observers[selector, default: []].append(observer) }
+    update { $0.observers[selector, default: []].append(observer) }
   }
 
   func removeObserver(_ id: UInt64, for selector: Selector) {
-    configure { s in
+    update { s in
       s.observers[selector]?.removeAll { $0.id == id }
       if s.observers[selector]?.isEmpty == true { s.observers[selector] = nil }
     }

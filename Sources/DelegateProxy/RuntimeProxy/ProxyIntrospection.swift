@@ -7,7 +7,7 @@ public struct SelectorReport: Sendable, CustomStringConvertible {
   public let selector: Selector
   /// The records that implement it, in the order they are called (forwarders included
   /// only if they answer now), live or not.
-  public let responders: [DelegateEntry]
+  public let responders: [ProxyMember]
   /// The signature messages to it have, and where it came from.
   public let signature: MethodSignature?
   /// Where ``signature`` came from.
@@ -23,10 +23,10 @@ public struct SelectorReport: Sendable, CustomStringConvertible {
   /// Whether an empty `lastResponder` send is dropped instead of raising.
   public let silentWhenEmpty: Bool
   /// All members, for context.
-  public let members: [DelegateEntry]
+  public let members: [ProxyMember]
 
   /// The responders that would be called now.
-  public var liveResponders: [DelegateEntry] { responders.filter { !$0.isRemoved && $0.isAlive } }
+  public var liveResponders: [ProxyMember] { responders.filter { !$0.isRemoved && $0.isAlive } }
 
   /// What a send does now, in one sentence.
   public var outcome: String {

@@ -30,7 +30,7 @@ struct ResponderList: Sendable {
   let selector: Selector
   /// Records that implement the selector, in membership order. Forwarders (which are
   /// asked at each message) are interleaved in their place.
-  let responders: [DelegateEntry]
+  let responders: [ProxyMember]
   /// The signature: the first static responder's, else the protocol's, else declared.
   let signature: MethodSignature?
   let signatureSource: SignatureSource
@@ -55,9 +55,9 @@ final class ResponderTable: Sendable {
   /// Bumped by every rebuild; see `MulticastProxy.generation`.
   let generation: UInt64
   /// Every record, in order, at the time of the rebuild.
-  let members: [DelegateEntry]
+  let members: [ProxyMember]
   /// The records whose answers are dynamic (forwarding proxies).
-  let forwarders: [DelegateEntry]
+  let forwarders: [ProxyMember]
   /// Each selector's responder list.
   let lists: [Selector: ResponderList]
   let defaultPolicy: ReturnPolicy
@@ -78,7 +78,7 @@ final class ResponderTable: Sendable {
   /// Builds the table for a proxy's state: one pass over the members to collect
   /// selectors, one to fill each selector's responder list in order.
   init(
-    generation: UInt64, members: [DelegateEntry], protocolDescription: RuntimeProtocol?,
+    generation: UInt64, members: [ProxyMember], protocolDescription: RuntimeProtocol?,
     defaultPolicy: ReturnPolicy, overrides: [Selector: ReturnPolicy], silentWhenEmpty: Bool,
     observers: [Selector: [MessageObserver]], declared: [Selector: MethodSignature]
   ) {
@@ -98,7 +98,7 @@ final class ResponderTable: Sendable {
     selectors.formUnion(observers.keys)
     selectors.formUnion(declared.keys)
 
-    var respondersOf: [Selector: [DelegateEntry]] = [:]
+    var respondersOf: [Selector: [ProxyMember]] = [:]
     var firstSignature: [Selector: (MethodSignature, String)] = [:]
     for (entry, methods) in zip(members, methodsOf) {
       if entry.isForwarder {

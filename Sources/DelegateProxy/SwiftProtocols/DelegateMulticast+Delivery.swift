@@ -10,7 +10,7 @@ struct QueuedCall<Delegate, Arguments, Result>: @unchecked Sendable {
   // sender's arguments — as GCDMulticastDelegate hands them over. The member is only read
   // (its flag atomically); the arguments must be safe to use from the delegate's queue
   // (values, or objects the caller shares knowingly), as documented on add(_:queue:).
-  let member: DelegateMember<Delegate>
+  let member: SwiftMember<Delegate>
   let arguments: Arguments
   let call: (Delegate, Arguments) -> Result
   /// For an optional method: its selector, to drop the answer of a class that turns out
@@ -20,11 +20,9 @@ struct QueuedCall<Delegate, Arguments, Result>: @unchecked Sendable {
   /// Calls the delegate unless it was removed or is being deallocated, or its class
   /// does not implement the (optional) method; nil then.
   func run() -> Result? {
-    guard !member.isRemoved else { return nil }
-    let strong = member.retention == .strong
-    guard strong || member.object.tryRetain() else { return nil }
-    defer { if !strong { member.object.release() } }
-    let value = call(member.slot.pointee, arguments)
+    guard let value = member.withDelegate({ call(member.slot.pointee, arguments) }) else {
+      return nil
+    }
     if let optionalSelector,
       DelegateOptional.isKnownMissing(optionalSelector, typeID: member.typeID)
     {
@@ -69,15 +67,10 @@ extension DelegateMulticast {
         if add(value) { break }
         continue
       }
-      if responder.isRemoved { continue }
-      if !responder.isStrong {
-        guard responder.object.tryRetain() else {
-          needsRebuild.store(true, ordering: .relaxed)
-          continue
-        }
+      guard let value = responder.call(call, arguments) else {
+        if !responder.isRemoved { needsRebuild.raise() }
+        continue
       }
-      let value = call(responder.slot.pointee, arguments)
-      if !responder.isStrong { responder.object.release() }
       if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
       if add(value) { break }
     }
@@ -192,7 +185,7 @@ extension DelegateMulticast {
         return work
       }
     }
-    if needsRebuild.load(ordering: .relaxed) { rebuildIfNeeded() }
+    rebuildIfNeeded()
     return work
   }
 

@@ -14,14 +14,14 @@ extension DelegateMulticast {
   )
     throws(DelegateProxyError)
   {
-    try insert(delegate, queue: queue, retention: retention) { $0.count }
+    try insert(delegate, at: .end, queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` at `index` among the members (clamped to `0...count`).
   public final func insert(
     _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention = .weak
   ) throws(DelegateProxyError) {
-    try insert(delegate, queue: queue, retention: retention) { min(max(index, 0), $0.count) }
+    try insert(delegate, at: .index(index), queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` before `other`; at the end when `other` is nil or not a member
@@ -30,10 +30,8 @@ extension DelegateMulticast {
     _ delegate: Delegate, before other: Delegate?, queue: DispatchQueue? = nil,
     retention: Retention = .weak
   ) throws(DelegateProxyError) {
-    let target = other.map { $0 as AnyObject }
-    try insert(delegate, queue: queue, retention: retention) { members in
-      target.flatMap { t in members.firstIndex { $0.holds(t) } } ?? members.count
-    }
+    try insert(
+      delegate, at: .before(other.map { $0 as AnyObject }), queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` after `other`; at the beginning when `other` is nil or not a
@@ -42,34 +40,25 @@ extension DelegateMulticast {
     _ delegate: Delegate, after other: Delegate?, queue: DispatchQueue? = nil,
     retention: Retention = .weak
   ) throws(DelegateProxyError) {
-    let target = other.map { $0 as AnyObject }
-    try insert(delegate, queue: queue, retention: retention) { members in
-      target.flatMap { t in members.firstIndex { $0.holds(t) }.map { $0 + 1 } } ?? 0
-    }
+    try insert(
+      delegate, at: .after(other.map { $0 as AnyObject }), queue: queue, retention: retention)
   }
 
   private func insert(
-    _ delegate: Delegate, queue: DispatchQueue?, retention: Retention,
-    at position: ([DelegateMember<Delegate>]) -> Int
+    _ delegate: Delegate, at position: MemberPosition, queue: DispatchQueue?,
+    retention: Retention
   ) throws(DelegateProxyError) {
     _ = try protocolDescription.runtimeProtocol()
     let object = delegate as AnyObject
     if let queue { DelegateQueues.mark(queue) }
-    let old: UInt? = try DelegateMulticastNesting.check(
-      adding: object as? any DelegateMulticastNode, to: self
-    ) { () throws(DelegateProxyError) -> UInt? in
-      state.withLock { s -> UInt? in
-        if s.options.contains(.unique),
-          s.members.contains(where: { !$0.isRemoved && $0.holds(object) })
-        {
-          return nil
-        }
-        let member = DelegateMember(delegate, object: object, retention: retention, queue: queue)
-        s.members.insert(member, at: position(s.members))
-        return publish(&s)
+    let member = SwiftMember(delegate, object: object, retention: retention, queue: queue)
+    try MulticastNesting.check(adding: object as? any MulticastNode, to: self) {
+      () throws(DelegateProxyError) in
+      update { s in
+        if s.options.contains(.unique), s.members.contains(object) { return }
+        s.members.insert(member, at: position)
       }
     }
-    retire(old)
   }
 
   /// Removes every membership of `delegate`. When it returns, no new call to `delegate`
@@ -89,14 +78,10 @@ extension DelegateMulticast {
   /// Removes every delegate, with ``remove(_:)``'s guarantee.
   public final func removeAll() { removeMembers { _ in true } }
 
-  private func removeMembers(where match: (DelegateMember<Delegate>) -> Bool) {
-    let old = state.withLock { s -> UInt? in
-      let gone = s.members.filter(match)
-      guard !gone.isEmpty else { return nil }
-      for m in gone { m.markRemoved() }
-      return publish(&s)
-    }
-    retire(old)
+  private func removeMembers(where match: (SwiftMember<Delegate>) -> Bool) {
+    let found = state.withLock { s in s.members.records.contains(where: match) }
+    guard found else { return }
+    update { s in _ = s.members.remove(where: match) }
   }
 }
 
@@ -121,59 +106,13 @@ enum DelegateQueues {
 
 // MARK: Nesting
 
-/// A multicast as a node of a graph of multicasts (a multicast may be a member of
-/// another: every generated multicast conforms to its own protocol).
-protocol DelegateMulticastNode: AnyObject {
-  /// The members that are themselves multicasts.
-  var nestedMulticasts: [any DelegateMulticastNode] { get }
-}
-
-extension DelegateMulticast: DelegateMulticastNode {
-  var nestedMulticasts: [any DelegateMulticastNode] {
+extension DelegateMulticast: MulticastNode {
+  var nestedMulticasts: [any MulticastNode] {
     currentMembers.compactMap { m in
       guard !m.isRemoved, let d = m.delegate else { return nil }
-      return (d as AnyObject) as? any DelegateMulticastNode
-    }
-  }
-}
-
-/// Serialises insertions of multicasts into multicasts, so two threads cannot each close
-/// half of a cycle (taken before any multicast's `state`).
-enum DelegateMulticastNesting {
-  /// The value counts insertions (a lock needs a value with storage, see MulticastProxy).
-  static let lock = Lock<UInt64>(0)
-
-  /// Runs `insert`; when `nested` is a multicast, first checks that adding it to `proxy`
-  /// closes no cycle, all under one lock.
-  static func check<R>(
-    adding nested: (any DelegateMulticastNode)?, to proxy: any DelegateMulticastNode,
-    _ insert: () throws(DelegateProxyError) -> R
-  ) throws(DelegateProxyError) -> R {
-    guard let nested else { return try insert() }
-    return try lock.withLock { count throws(DelegateProxyError) -> R in
-      if let path = cycle(from: proxy, through: nested) {
-        throw .cycle(path: path.map { "\(type(of: $0)) <\(ObjectIdentifier($0))>" })
-      }
-      count &+= 1
-      return try insert()
+      return (d as AnyObject) as? any MulticastNode
     }
   }
 
-  /// The path from `proxy` through `nested` back to `proxy`, if adding makes a cycle.
-  private static func cycle(
-    from proxy: any DelegateMulticastNode, through nested: any DelegateMulticastNode
-  ) -> [any DelegateMulticastNode]? {
-    var visited: Set<ObjectIdentifier> = []
-    func walk(_ node: any DelegateMulticastNode, _ path: [any DelegateMulticastNode])
-      -> [any DelegateMulticastNode]?
-    {
-      if node === proxy { return path + [node] }
-      guard visited.insert(ObjectIdentifier(node)).inserted else { return nil }
-      for child in node.nestedMulticasts {
-        if let found = walk(child, path + [node]) { return found }
-      }
-      return nil
-    }
-    return walk(nested, [proxy])
-  }
+  var cycleName: String { "\(type(of: self)) <\(ObjectIdentifier(self))>" }
 }

@@ -49,7 +49,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   CustomStringConvertible
 {
   // @unchecked Sendable: mutable state lives in `state` (a Lock); dispatches read only the
-  // published table, an atomic address whose table is released after a grace period.
+  // published table (a `Publication`: an atomic address, released after a grace period).
 
   /// A method of the protocol, named by its typed handle: `\.sensorShouldStart`.
   public typealias MessageKey<Arguments, Result> = KeyPath<
@@ -91,28 +91,29 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   }
 
   struct State {
-    var members: [DelegateMember<Delegate>] = []
+    var members = MemberList<SwiftMember<Delegate>>()
     var defaultPolicy: ReturnPolicy
     var overrides: [Int: ReturnPolicy] = [:]
     var options: MulticastProxy.Options
     var observers: [Int: [DelegateObserver]] = [:]
     var generation: UInt64 = 0
+    /// The C face, made on first use (DelegateMulticast+C.swift).
+    var cFace: DelegateCFace<Delegate>?
   }
 
-  // Lock order: DelegateMulticastNesting.lock (insertions of multicasts only), then
-  // `state`. No lock is held while a delegate or observer is called, while a grace
-  // period is waited out, or while a table is released (which may run a deinit).
+  // Lock order: `MulticastNesting.lock` (insertions of multicasts only), then `state`,
+  // then the C face's proxy's locks (see `MulticastProxy.state`). No lock is held while a
+  // delegate or observer is called, while a grace period is waited out, or while a table
+  // is released (which may run a deinit).
   let state: Lock<State>
   /// The protocol's description (the class's, read once).
   public let protocolDescription: DelegateProtocol<Delegate>
-  /// The published table's address (a retained `DelegateResponderTable`); replaced only
-  /// under `state`.
-  @usableFromInline let published = Atomic<UInt>(0)
-  /// Set by a dispatch that met a dead member or learned that a member's class lacks an
-  /// optional method; the end of the next dispatch rebuilds the table.
-  @usableFromInline let needsRebuild = Atomic<Bool>(false)
-  /// The C face (DelegateMulticast+C.swift), made on first use. A leaf lock.
-  let cFaceSlot = Lock<DelegateCFace<Delegate>?>(nil)
+  /// The table dispatches read; replaced only under `state`.
+  @usableFromInline let published: Publication<DelegateResponderTable<Delegate>>
+  /// Raised by a dispatch — from Swift or from C — that met a dead member or learned that
+  /// a member's class lacks an optional method; the end of the next Swift dispatch (or
+  /// the next `imp(for:)`) rebuilds the table.
+  @usableFromInline let needsRebuild = RebuildRequest()
 
   /// An empty multicast. `policy` is the default return policy; `options` as for
   /// ``MulticastProxy``: ``MulticastProxy/Options/unique`` keeps each delegate once,
@@ -121,16 +122,13 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   public required init(policy: ReturnPolicy = .lastResponder, options: MulticastProxy.Options = [])
   {
     protocolDescription = Self.delegateProtocol
-    state = Lock(State(defaultPolicy: policy, options: options))
-    state.withLock { s in _ = publish(&s) }
+    var s = State(defaultPolicy: policy, options: options)
+    s.generation = 1
+    published = Publication(DelegateMulticast.table(for: s, protocolDescription))
+    state = Lock(s)
   }
 
   deinit {
-    let raw = published.exchange(0, ordering: .acquiringAndReleasing)
-    // No dispatch can be running: it would hold a reference to the multicast.
-    if let table = UnsafeRawPointer(bitPattern: raw) {
-      Unmanaged<DelegateResponderTable<Delegate>>.fromOpaque(table).release()
-    }
     for observer in state.withLock({ $0.observers.values.flatMap { $0 } }) {
       observer.registration.finish?()
     }
@@ -149,9 +147,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   ) -> Result {
     let index = message.index
     let result: Result = Quiescence.readSection {
-      let raw = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring))!
-      return Unmanaged<DelegateResponderTable<Delegate>>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-        table in
+      published.withTable { table in
         let list = table.lists[index]
         if _slowPath(list.isGeneral) {
           return deliver(index, list, table, arguments, message.invoke)
@@ -159,17 +155,10 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
         var fold = DelegateFold<Result>(list.rule)
         let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
         for responder in list.responders {
-          // The removed check is the last step before the call (see Quiescence).
-          if _slowPath(responder.isRemoved) { continue }
-          if !responder.isStrong {
-            guard _fastPath(responder.object.tryRetain()) else {
-              needsRebuild.store(true, ordering: .relaxed)
-              continue
-            }
+          guard let value = responder.call(call, arguments) else {
+            if !responder.isRemoved { needsRebuild.raise() }
+            continue
           }
-          // Borrowed from the slot: the reference taken above keeps it alive.
-          let value = call(responder.slot.pointee, arguments)
-          if !responder.isStrong { responder.object.release() }
           if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) {
             continue
           }
@@ -179,7 +168,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
         return finish(fold, index, list, table)
       }
     }
-    if _slowPath(needsRebuild.load(ordering: .relaxed)) { rebuildIfNeeded() }
+    if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
     return result
   }
 
@@ -187,9 +176,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// valid until the section ends).
   @inlinable
   final func withTable<R>(_ body: (DelegateResponderTable<Delegate>) -> R) -> R {
-    let raw = UnsafeRawPointer(bitPattern: published.load(ordering: .acquiring))!
-    return Unmanaged<DelegateResponderTable<Delegate>>.fromOpaque(raw)._withUnsafeGuaranteedRef(
-      body)
+    published.withTable(body)
   }
 
   /// The answer a finished fold gives: its value, the truth rules' 0 or 1, a custom
@@ -266,73 +253,56 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
       DelegateOptional.isKnownMissing(
         protocolDescription.methods[index].selector.name, typeID: typeID)
     else { return false }
-    needsRebuild.store(true, ordering: .relaxed)
+    needsRebuild.raise()
     return true
   }
 
   // MARK: The table
 
   /// The members of the published table.
-  var currentMembers: [DelegateMember<Delegate>] {
-    Quiescence.readSection { withTable { $0.members } }
-  }
+  var currentMembers: [SwiftMember<Delegate>] { published.current.members }
 
-  /// Drops removed and dead members (marking dead ones removed). Under `state`.
-  private func compact(_ s: inout State) {
-    s.members.removeAll { m in
-      if m.isRemoved { return true }
-      if !m.isAlive {
-        m.markRemoved()
-        return true
-      }
-      return false
-    }
-  }
-
-  /// THE place a table is built and published, under `state`, after every change of
-  /// membership, policy or observers; returns the previous table's address, for
-  /// ``retire(_:)`` after the lock.
-  func publish(_ s: inout State) -> UInt? {
-    dropGoneFromCFace(s.members)
-    compact(&s)
-    needsRebuild.store(false, ordering: .relaxed)
-    s.generation &+= 1
-    let table = DelegateResponderTable(
-      members: s.members, description: protocolDescription, defaultPolicy: s.defaultPolicy,
+  /// The table for the state `s`.
+  private static func table(
+    for s: State, _ description: DelegateProtocol<Delegate>
+  ) -> DelegateResponderTable<Delegate> {
+    DelegateResponderTable(
+      members: s.members.records, description: description, defaultPolicy: s.defaultPolicy,
       overrides: s.overrides, silentWhenEmpty: s.options.contains(.silentWhenEmpty),
       observers: s.observers, generation: s.generation)
-    let raw = UInt(bitPattern: Unmanaged.passRetained(table).toOpaque())
-    let old = published.exchange(raw, ordering: .acquiringAndReleasing)
-    return old == 0 ? nil : old
   }
 
-  /// Applies a change under the lock, publishes, and retires the old table.
-  func update(_ change: (inout State) -> Void) {
-    retire(
-      state.withLock { s in
-        change(&s)
-        return publish(&s)
-      })
+  /// THE way the multicast changes: applies `change` under the lock, then builds and
+  /// publishes the table (and brings the C face, if there is one, in step with it), and
+  /// — outside any lock — retires the tables replaced after a grace period (see
+  /// ``Publication``): the members only they held are released only then.
+  @discardableResult
+  final func update<R, E: Error>(_ change: (inout State) throws(E) -> R) throws(E) -> R {
+    let (result, retired) = try state.withLock { s throws(E) in
+      let result = try change(&s)
+      return (result, publish(&s))
+    }
+    for r in retired { r() }
+    return result
   }
 
-  /// Waits until no dispatch can still read the table at `old`, then releases it (and
-  /// with it the members only it held: their delegates' deinits run here, outside any
-  /// lock).
-  func retire(_ old: UInt?) {
-    syncCFace()
-    guard let old, let table = UnsafeRawPointer(bitPattern: old) else { return }
-    Quiescence.synchronize()
-    Unmanaged<DelegateResponderTable<Delegate>>.fromOpaque(table).release()
+  /// Builds and publishes the table for `s` (under `state`), after compacting away gone
+  /// members; returns what to retire after the lock.
+  private func publish(_ s: inout State) -> [@Sendable () -> Void] {
+    s.members.compact()
+    needsRebuild.clear()
+    s.generation &+= 1
+    let retired = published.replace(with: Self.table(for: s, protocolDescription))
+    var later: [@Sendable () -> Void] = [{ retired.release() }]
+    if let face = s.cFace { later.append(face.adopt(s)) }
+    return later
   }
 
   /// Rebuilds after a dispatch met a dead member or a class lacking an optional method.
   @usableFromInline
   final func rebuildIfNeeded() {
-    let old = state.withLock { s -> UInt? in
-      guard needsRebuild.load(ordering: .relaxed) else { return nil }
-      return publish(&s)
-    }
-    retire(old)
+    guard needsRebuild.isRaised else { return }
+    update { _ in }
   }
 
   /// The index of the method a handle names.
@@ -351,7 +321,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
       lines.append(
         "  \(protocolDescription.methods[index].swiftName): \(observers.count) observer(s)")
     }
-    for m in s.members where !m.isRemoved {
+    for m in s.members.records where !m.isRemoved {
       var line = "  \(m.typeName) \(m.retention)"
       if let q = m.queue { line += " queue=\(q.label.isEmpty ? "(unlabelled)" : q.label)" }
       lines.append(line + (m.isAlive ? "" : " deallocated"))

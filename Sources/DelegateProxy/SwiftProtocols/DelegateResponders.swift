@@ -1,4 +1,5 @@
 import MessageRuntime
+import Synchronization
 
 /// How a Swift multicast combines its responders' results for one method (the
 /// ``ReturnPolicy`` in force, resolved for the method's result type).
@@ -27,23 +28,57 @@ enum DelegateRule: UInt8, Sendable {
 struct DelegateResponder<Delegate>: @unchecked Sendable {
   // @unchecked Sendable: plain addresses, valid while the table holding them is
   // published or within its grace period (see DelegateResponderTable).
-  @usableFromInline let member: Unmanaged<DelegateMember<Delegate>>
+  @usableFromInline let member: Unmanaged<SwiftMember<Delegate>>
   @usableFromInline let slot: UnsafeMutablePointer<Delegate>
   @usableFromInline let object: UnownedObject
+  /// The member's removed flag (the one its C routes read).
+  @usableFromInline let removed: RemovedFlag
   @usableFromInline let isStrong: Bool
   /// Whether the member is called on a queue of its own.
   @usableFromInline let isQueued: Bool
 
-  init(_ member: DelegateMember<Delegate>) {
+  init(_ member: SwiftMember<Delegate>) {
     isQueued = member.queue != nil
     self.member = Unmanaged.passUnretained(member)
     slot = member.slot
     object = member.object
+    removed = member.flag.removedFlag
     isStrong = member.retention == .strong
   }
 
-  /// Whether the member was removed: the last check before a call.
-  @inlinable var isRemoved: Bool { member._withUnsafeGuaranteedRef { $0.isRemoved } }
+  /// Whether the member was removed.
+  @inlinable var isRemoved: Bool { removed.isSet }
+
+  /// `Member.withDelegate(_:)` on the copied fields, for the inlined loop: the removed
+  /// check, one `tryRetain` for a weak member, the call, the release; nil when the member
+  /// was removed or is being deallocated.
+  @inlinable
+  func call<Arguments, Result>(_ call: (Delegate, Arguments) -> Result, _ arguments: Arguments)
+    -> Result?
+  {
+    // The removed check is the last step before the call (see Member.withDelegate).
+    if _slowPath(removed.isSet) { return nil }
+    if !isStrong {
+      guard _fastPath(object.tryRetain()) else { return nil }
+    }
+    // Borrowed from the slot: the reference taken above keeps it alive.
+    let value = call(slot.pointee, arguments)
+    if !isStrong { object.release() }
+    return value
+  }
+}
+
+/// Asks a multicast to rebuild its table: raised by dispatches (Swift loops and C
+/// adapters, which must not hold the multicast), cleared when the table is rebuilt.
+@usableFromInline
+final class RebuildRequest: Sendable {
+  @usableFromInline let raised = Atomic<Bool>(false)
+
+  init() {}
+
+  @inlinable func raise() { raised.store(true, ordering: .relaxed) }
+  @inlinable var isRaised: Bool { raised.load(ordering: .relaxed) }
+  func clear() { raised.store(false, ordering: .relaxed) }
 }
 
 /// The responders of one method and how their results combine.
@@ -74,7 +109,7 @@ final class DelegateResponderTable<Delegate>: @unchecked Sendable {
   /// By method index.
   @usableFromInline let lists: UnsafeMutableBufferPointer<DelegateResponderList<Delegate>>
   /// The members, in order (the table keeps them, and so their slots, alive).
-  let members: [DelegateMember<Delegate>]
+  let members: [SwiftMember<Delegate>]
   /// By method index: the observers.
   let observers: [[DelegateObserver]]
   /// By method index: the policy in force, for introspection and custom reducers.
@@ -82,7 +117,7 @@ final class DelegateResponderTable<Delegate>: @unchecked Sendable {
   let generation: UInt64
 
   init(
-    members: [DelegateMember<Delegate>], description: DelegateProtocol<Delegate>,
+    members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
     defaultPolicy: ReturnPolicy, overrides: [Int: ReturnPolicy], silentWhenEmpty: Bool,
     observers: [Int: [DelegateObserver]], generation: UInt64
   ) {

@@ -1,0 +1,108 @@
+import Dispatch
+import MessageRuntime
+import Synchronization
+
+/// How a multicast holds one of its delegates.
+public enum Retention: Sendable, Hashable, CustomStringConvertible {
+  /// A weak reference (the default, as in every reference system): the multicast does
+  /// not keep the delegate alive; once it is deallocated it is skipped and compacted away.
+  case weak
+  /// A strong reference: the multicast keeps the delegate alive until it is removed.
+  case strong
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String { self == .weak ? "weak" : "strong" }
+}
+
+/// One membership in a multicast — the record every multicast of the package keeps,
+/// ``MulticastProxy``'s (``ProxyMember``) and `@Delegate`'s alike: the delegate, held
+/// weakly or strongly, the queue it is called on, and the one flag that stops every
+/// dispatch — Swift loops and C routes alike — from calling it.
+///
+/// A weakly held delegate is kept as an unowned reference that a dispatch upgrades with
+/// one `tryRetain` per call, never a `weak` variable, whose side table would slow every
+/// retain of the delegate. A record's identity, delegate, queue and retention never
+/// change; its removed flag is set once. Member tables share records, so a dispatch
+/// running over an older table sees a removal the moment it happens: it checks the flag
+/// right before each call.
+public class Member: @unchecked Sendable, CustomStringConvertible {
+  // @unchecked Sendable: every stored property is immutable after init; the removed flag
+  // lives in `flag`, a C record written and read atomically.
+
+  /// A number unique to this record within the process (stable across table rebuilds).
+  public let id: UInt64
+  /// How the delegate is held.
+  public let retention: Retention
+  /// The queue the delegate is called on, or nil for the sender's thread
+  /// (`GCDMulticastDelegate`'s `delegateQueue`).
+  public let queue: DispatchQueue?
+  /// The removed flag: the C routes that list the delegate read the same one.
+  @usableFromInline package let flag: RouteMembership
+  /// Keeps the delegate's memory allocated, so `tryRetain` is safe after its deinit began.
+  @usableFromInline let object: UnownedObject
+  /// The strong reference, for ``Retention/strong``.
+  @usableFromInline let strong: AnyObject?
+  /// The delegate's type name, for diagnostics after it is gone.
+  let typeName: String
+
+  /// A record for `delegate`. `flag`, when given, is another record's: the two are one
+  /// membership seen by two faces (a Swift multicast's member and its C adapter).
+  init(
+    _ delegate: AnyObject, typeName: String, retention: Retention, queue: DispatchQueue?,
+    flag: RouteMembership? = nil
+  ) {
+    id = memberIDs.wrappingAdd(1, ordering: .relaxed).oldValue
+    self.retention = retention
+    self.queue = queue
+    self.flag = flag ?? RouteMembership()
+    object = UnownedObject(delegate)
+    strong = retention == .strong ? delegate : nil
+    self.typeName = typeName
+  }
+
+  deinit { object.releaseUnowned() }
+
+  /// Whether the record was removed from its multicast (by `remove`, `removeAll` or
+  /// compaction). A removed record is never called again.
+  @inlinable public final var isRemoved: Bool { flag.isRemoved }
+
+  /// Whether the delegate's deinit has not begun (a snapshot).
+  public final var isAlive: Bool { strong != nil || object.isAlive }
+
+  /// Stops every dispatch, on every path, from calling the delegate from now on.
+  final func markRemoved() { flag.markRemoved() }
+
+  /// Whether this record holds `other` (compared by identity).
+  final func holds(_ other: AnyObject) -> Bool {
+    object.address == Unmanaged.passUnretained(other).toOpaque()
+  }
+
+  /// The delegate's address, for diagnostics.
+  final var address: UInt { UInt(bitPattern: object.address) }
+
+  /// THE way to call a live member: the removed check, one strong reference for the
+  /// call (`tryRetain`, for a weak member), `body`, the release. Nil, and `body` not
+  /// run, when the member was removed or its delegate's deinit has begun. Call inside a
+  /// read section (see `Quiescence`).
+  ///
+  /// The removed check is the last step before the call: a release in between could run
+  /// a deinit whose grace period lets another thread's `remove` return (a thread waiting
+  /// inside its read section is not waited for) before this call starts.
+  @inlinable
+  final func withDelegate<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R? {
+    guard !isRemoved else { return nil }
+    guard strong != nil || object.tryRetain() else { return nil }
+    defer { if strong == nil { object.release() } }
+    return try body()
+  }
+
+  /// How the record reads in logs: type, address, retention, queue, state.
+  public var description: String {
+    var s = "\(typeName) <0x\(String(address, radix: 16))> \(retention)"
+    if let queue { s += " queue=\(queue.label.isEmpty ? "(unlabelled)" : queue.label)" }
+    return s + (isRemoved ? " removed" : (isAlive ? " alive" : " deallocated"))
+  }
+}
+
+/// The source of ``Member/id``.
+private let memberIDs = Atomic<UInt64>(1)

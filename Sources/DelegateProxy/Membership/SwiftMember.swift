@@ -1,0 +1,44 @@
+import Dispatch
+import MessageRuntime
+
+/// A `@Delegate` multicast's member: a ``Member`` whose delegate is a plain Swift object,
+/// kept as its protocol's existential for the dispatch loops to call.
+@usableFromInline
+final class SwiftMember<Delegate>: Member, @unchecked Sendable {
+  // @unchecked Sendable: as Member; `slot` is written once in init and only read after;
+  // `adapter` is written and read only under the multicast's `state` lock.
+
+  /// The delegate as its protocol's existential, stored at +0: the slot does not keep
+  /// the object alive (`object` or `strong` does), so it is never deinitialized, only
+  /// deallocated.
+  @usableFromInline let slot: UnsafeMutablePointer<Delegate>
+  /// The delegate's class (a stand-in's own identity: `DelegateOptional.identity(of:)`),
+  /// for optional methods it does not implement.
+  let typeID: ObjectIdentifier
+  /// The member as the C face's runtime proxy lists it (made when the C face is);
+  /// it shares this record's removed flag.
+  var adapter: (object: DelegateCAdapter<Delegate>, member: ProxyMember)?
+
+  init(_ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?) {
+    typeID = DelegateOptional.identity(of: object)
+    let slot = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
+    slot.initialize(to: delegate)
+    self.slot = slot
+    // The slot's copy took a strong reference; give it back so the slot holds +0.
+    Unmanaged.passUnretained(object).release()
+    super.init(
+      object, typeName: String(reflecting: type(of: object)), retention: retention, queue: queue)
+  }
+
+  deinit {
+    // Not deinitialize(): the slot's reference is +0 (see init).
+    slot.deallocate()
+  }
+
+  /// The delegate, strongly held, or nil once it is being deallocated.
+  var delegate: Delegate? {
+    guard strong != nil || object.tryRetain() else { return nil }
+    defer { if strong == nil { object.release() } }
+    return slot.pointee
+  }
+}
