@@ -217,7 +217,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
     const uint64_t mask = route->truth_mask;                                               \
     T result;                                                                              \
     memset(&result, 0, sizeof result);                                                     \
-    bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NONZERO */   \
+    bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */   \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                    \
       const dp_route_target *t = &list->targets[i];                                        \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))       \
@@ -233,7 +233,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
       } else if (!decided) {                                                               \
         bool nonzero = (word0_##T(v) & mask) != 0;                                         \
         if (combine == DP_COMBINE_ALL_TRUE ? !nonzero : nonzero) decided = true;           \
-        if (decided && combine == DP_COMBINE_FIRST_NONZERO) result = v;                    \
+        if (decided && combine == DP_COMBINE_FIRST_NON_NIL) result = v;                    \
       }                                                                                    \
     }                                                                                      \
     if (combine == DP_COMBINE_ALL_TRUE || combine == DP_COMBINE_ANY_TRUE) {                \

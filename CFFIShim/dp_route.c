@@ -71,7 +71,7 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
     const uint64_t mask = route->truth_mask;                                            \
     T result;                                                                           \
     memset(&result, 0, sizeof result);                                                  \
-    bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NONZERO */ \
+    bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */ \
     uint32_t called = 0;                                                                \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
       const dp_route_target *t = &list->targets[i];                                     \
@@ -88,7 +88,7 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
         case DP_COMBINE_ANY_TRUE:                                                       \
           if (!decided && (word0_##T(v) & mask) != 0) decided = true;                   \
           break;                                                                        \
-        case DP_COMBINE_FIRST_NONZERO:                                                  \
+        case DP_COMBINE_FIRST_NON_NIL:                                                  \
           if (!decided && (word0_##T(v) & mask) != 0) {                                 \
             result = v;                                                                 \
             decided = true;                                                             \

@@ -27,13 +27,15 @@
 extern "C" {
 #endif
 
-/// How the targets' results combine into the caller's result.
+/// How the targets' results combine into the caller's result: the loop of each rule that
+/// DelegateProxy's FoldRule decides (same names; "non-nil" is "not all-zero bytes"). The
+/// choice of rule is policy, made in Swift; C only runs the chosen loop.
 typedef enum dp_combine {
   DP_COMBINE_LAST = 0,           // every target called; the last one's result
   DP_COMBINE_FIRST = 1,          // only the first live target called; its result
   DP_COMBINE_ALL_TRUE = 2,       // every target called; 1 if every result is nonzero
   DP_COMBINE_ANY_TRUE = 3,       // every target called; 1 if any result is nonzero
-  DP_COMBINE_FIRST_NONZERO = 4,  // every target called; the first nonzero result
+  DP_COMBINE_FIRST_NON_NIL = 4,  // every target called; the first nonzero result
 } dp_combine;
 
 typedef struct dp_route dp_route;

@@ -13,7 +13,7 @@ package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
   /// Every target is called; the result is 1 if any result is nonzero.
   case anyTrue
   /// Every target is called; the first nonzero result is returned (0 if none).
-  case firstNonZero
+  case firstNonNil
 
   var raw: dp_combine {
     switch self {
@@ -21,7 +21,7 @@ package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
     case .first: DP_COMBINE_FIRST
     case .allTrue: DP_COMBINE_ALL_TRUE
     case .anyTrue: DP_COMBINE_ANY_TRUE
-    case .firstNonZero: DP_COMBINE_FIRST_NONZERO
+    case .firstNonNil: DP_COMBINE_FIRST_NON_NIL
     }
   }
 
@@ -31,7 +31,7 @@ package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
     case .first: "first"
     case .allTrue: "all true"
     case .anyTrue: "any true"
-    case .firstNonZero: "first nonzero"
+    case .firstNonNil: "first non-nil"
     }
   }
 }
@@ -248,7 +248,7 @@ extension RuntimeObject {
     switch combine {
     case .last, .first:
       return true
-    case .allTrue, .anyTrue, .firstNonZero:
+    case .allTrue, .anyTrue, .firstNonNil:
       // Boolean readings of word 0 happen in the replay entries, on integer results.
       if signature.returnsVoid { return true }
       return path != .libffi && signature.returnLayout.size <= 8

@@ -462,7 +462,7 @@ static void test_routes(void) {
         {DP_COMBINE_ALL_TRUE, 5, false, "all true, one no"},
         {DP_COMBINE_ANY_TRUE, 2, true, "any true, one yes"},
         {DP_COMBINE_ANY_TRUE, 0, false, "any true, none"},
-        {DP_COMBINE_FIRST_NONZERO, 6, true, "first nonzero"},
+        {DP_COMBINE_FIRST_NON_NIL, 6, true, "first non-nil"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
       dp_route *r = make_route(cases[c].rule, DP_RET_GP, 1, 0, 0, NULL, NULL);

@@ -41,7 +41,7 @@ import Testing
     #expect(try Self.vote.send(to: proxy, 9) == expected)
   }
 
-  @Test func firstNonZeroAndEmptyRules() throws {
+  @Test func firstNonNilAndEmptyRules() throws {
     let log = EventLog()
     let hs = try handlers([0, 7, 4], log: log)
     let proxy = try MulticastProxy(delegates: hs, policy: .reduce(.firstNonNil))

@@ -95,7 +95,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     #expect(calls.load(ordering: .relaxed) == answers.count)  // every target called
   }
 
-  @Test func firstNonZeroKeepsTheFirstNonZeroResult() throws {
+  @Test func firstNonNilKeepsTheFirstNonNilResult() throws {
     let value = Message<Int>("value")
     let ts = try [0, 7, 9].map { v in
       let cls = try RuntimeClass(name: uniqueClassName("Value"))
@@ -105,7 +105,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     let proxy = ForwardingProxy()
     try proxy.setRoute(
       value.selector, signature: value.signature,
-      targets: ts.map { RouteTarget($0, membership: RouteMembership()) }, combine: .firstNonZero)
+      targets: ts.map { RouteTarget($0, membership: RouteMembership()) }, combine: .firstNonNil)
     #expect(try value.send(to: proxy) == 7)
   }
 
@@ -221,7 +221,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   @Test func rulesThatCannotBeRoutedAreRefused() throws {
     let ratio = Message<Double>("ratio")
     #expect(RuntimeObject.routePath(for: ratio.signature, combine: .allTrue) == nil)
-    #expect(RuntimeObject.routePath(for: big.signature, combine: .firstNonZero) == nil)
+    #expect(RuntimeObject.routePath(for: big.signature, combine: .firstNonNil) == nil)
     #expect(RuntimeObject.routePath(for: check.signature, combine: .anyTrue) == .registers)
     // {INTEGER, SSE} struct in r9 after a double, with a stack argument: libffi's bug.
     let hit = try MethodSignature.parse("v@:qqqd{M=qd}q")

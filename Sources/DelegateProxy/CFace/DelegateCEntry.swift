@@ -51,9 +51,9 @@ public struct DelegateCEntry: Sendable {
   public static func call<Delegate, Result>(
     _ target: UnsafeMutableRawPointer?, method: Int, _ body: (Delegate) -> Result
   ) -> Result {
-    let token = delegateCEnter(target, method: method)
+    let token = cFaceEnter(target, method: method)
     guard let slot = token.slot else {
-      return delegateCGoneAnswer(token, method: method, as: Result.self)
+      return cFaceGoneAnswer(token, method: method, as: Result.self)
     }
     // The slot holds the existential at +0: its bits plus the reference `enter` took
     // make an owned value, which the call consumes — one retain and one release per
@@ -63,7 +63,7 @@ public struct DelegateCEntry: Sendable {
         from: slot, byteCount: MemoryLayout<Delegate>.size)
       return body(value.baseAddress!.move())
     }
-    if token.isOptional { delegateCExit(token, method: method) }
+    if token.isOptional { cFaceExit(token, method: method) }
     return result
   }
 
@@ -84,20 +84,20 @@ public struct DelegateCEntry: Sendable {
 
 /// What ``DelegateCEntry/call(_:method:_:)`` carries from entering a call to leaving it.
 @usableFromInline
-struct DelegateCEntryToken {
+struct CFaceCallToken {
   /// The adapter (+0: the route's read section keeps it alive).
-  @usableFromInline let receiver: Unmanaged<DelegateCReceiver>
+  @usableFromInline let receiver: Unmanaged<CFaceReceiverCore>
   /// The delegate's existential slot, nil when the member is gone.
   @usableFromInline let slot: UnsafeMutableRawPointer?
   /// Whether the method is optional: the call must be followed by
-  /// `delegateCExit(_:method:)`.
+  /// `cFaceExit(_:method:)`.
   @usableFromInline let isOptional: Bool
   /// ``DelegateOptional/learned`` before the call (optional methods only).
   @usableFromInline let learned: UInt64
 
   @usableFromInline
   init(
-    receiver: Unmanaged<DelegateCReceiver>, slot: UnsafeMutableRawPointer?, isOptional: Bool,
+    receiver: Unmanaged<CFaceReceiverCore>, slot: UnsafeMutableRawPointer?, isOptional: Bool,
     learned: UInt64
   ) {
     self.receiver = receiver

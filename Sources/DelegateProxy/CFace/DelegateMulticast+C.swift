@@ -68,11 +68,11 @@ extension DelegateMulticast {
   }
 
   /// The C face, made (and given the members) on first use.
-  private func cFace() throws(DelegateProxyError) -> DelegateCFace<Delegate> {
+  private func cFace() throws(DelegateProxyError) -> CFace<Delegate> {
     if let face = state.withLock({ $0.cFace }) { return face }
     return try update { s throws(DelegateProxyError) in
       if let face = s.cFace { return face }
-      let face = try DelegateCFace(
+      let face = try CFace(
         description: protocolDescription, calls: Self.cCalls, entries: Self.cEntries,
         arguments: Self.cArguments, options: s.options, rebuild: needsRebuild)
       s.cFace = face

@@ -68,21 +68,6 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
   }
 }
 
-/// What ``DelegateInjection`` needs of a multicast (every `@Delegate` multicast has it).
-public protocol DelegateMulticastProtocol: AnyObject, Sendable {
-  /// The protocol's existential, `any SensorDelegate`.
-  associatedtype Delegate
-  /// An empty multicast.
-  init(policy: ReturnPolicy, options: MulticastProxy.Options)
-  /// The multicast itself, as the protocol's existential (it conforms to its protocol).
-  var asDelegate: Delegate { get }
-  /// Inserts a delegate (see ``DelegateMulticast/insert(_:at:queue:retention:)``).
-  func insert(_ delegate: Delegate, at index: Int, queue: DispatchQueue?, retention: Retention)
-    throws(DelegateProxyError)
-  /// Removes a delegate.
-  func remove(_ delegate: Delegate)
-}
-
 extension DelegateMulticast: DelegateMulticastProtocol {
   /// The multicast as its protocol's existential. Traps if the subclass does not conform
   /// to its protocol (`@Delegate` multicasts always do).

@@ -17,7 +17,7 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   let typeID: ObjectIdentifier
   /// The member as the C face's runtime proxy lists it (made when the C face is);
   /// it shares this record's removed flag.
-  var adapter: (object: DelegateCAdapter<Delegate>, member: ProxyMember)?
+  var adapter: (object: CFaceReceiver<Delegate>, member: ProxyMember)?
 
   init(_ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?) {
     typeID = DelegateOptional.identity(of: object)

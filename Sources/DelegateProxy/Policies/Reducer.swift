@@ -18,8 +18,9 @@ public struct Reducer: Sendable, CustomStringConvertible {
   let accepts: @Sendable (TypeEncoding) -> Bool
   /// The fold: the responders' values in order, the return type → the result's bytes.
   let body: @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8]
-  /// The C route rule computing the same answer (built-in reducers only).
-  var routeCombine: RouteCombine? = nil
+  /// The rule of a built-in reducer, which the C routes and the fast paths run without
+  /// collecting answers; nil for any other reducer.
+  var rule: FoldRule? = nil
 
   /// A reducer over raw values: `body` receives every responder's value in order and
   /// the message's return type, and returns the result's bytes (exactly the return
@@ -68,12 +69,12 @@ public struct Reducer: Sendable, CustomStringConvertible {
   public static let firstNonNil = Reducer(name: "first non-nil") { values, type in
     if let found = values.first(where: { !$0.isZero }) { return found.bytes }
     return [UInt8](repeating: 0, count: try type.layout().size)
-  }.routed(as: .firstNonZero)
+  }.routed(as: .firstNonNil)
 
   /// This reducer, marked as computed by the C route rule `combine`.
-  private func routed(as combine: RouteCombine) -> Reducer {
+  private func routed(as rule: FoldRule) -> Reducer {
     var r = self
-    r.routeCombine = combine
+    r.rule = rule
     return r
   }
 

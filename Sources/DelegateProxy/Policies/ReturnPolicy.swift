@@ -36,11 +36,6 @@ public enum ReturnPolicy: Sendable, CustomStringConvertible {
     }
   }
 
-  /// Whether a value-returning message stops after the first responder.
-  var stopsAtFirstValue: Bool {
-    if case .firstResponder = self { return true }
-    return false
-  }
 
   /// The reducer, for ``reduce(_:)``.
   var reducer: Reducer? {

@@ -56,6 +56,10 @@ public struct ReturnValue: Sendable, CustomStringConvertible {
   /// Whether every byte is zero (`nil`, `NO`, `0`).
   public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
 
+  /// A stand-in for an answer that stays in its invocation's return buffer (last and
+  /// first responder): a fold counts it without copying the bytes.
+  static let held = ReturnValue(type: .void, bytes: [1])
+
   /// A readable rendering, for logs and diagnostics.
   public var description: String {
     "<\(type.canonicalString) \(bytes.map { String($0, radix: 16) }.joined(separator: " "))>"

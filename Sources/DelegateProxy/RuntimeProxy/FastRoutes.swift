@@ -18,19 +18,13 @@ import MessageRuntime
 extension MulticastProxy {
   /// The route rule for a selector's responder list, or nil when the selector must stay
   /// on the general path.
-  static func routeCombine(for list: ResponderList) -> RouteCombine? {
+  static func routeCombine(for list: ProxyResponderList) -> RouteCombine? {
     guard let signature = list.signature, !list.responders.isEmpty, !list.hasObservers else {
       return nil
     }
     if list.responders.contains(where: { $0.queue != nil || $0.isForwarder }) { return nil }
-    let combine: RouteCombine?
-    switch list.policy {
-    case .lastResponder: combine = .last
-    case .firstResponder: combine = signature.returnsVoid ? .last : .first
-    case .reduce(let reducer):
-      combine = signature.returnsVoid ? .last : reducer.routeCombine
-    }
-    guard let combine, RuntimeObject.routePath(for: signature, combine: combine) != nil else {
+    let rule = FoldRule(list.policy, returnsVoid: signature.returnsVoid)
+    guard let combine = rule.routeCombine, RuntimeObject.routePath(for: signature, combine: combine) != nil else {
       return nil
     }
     return combine
@@ -39,7 +33,7 @@ extension MulticastProxy {
   /// Installs a route for every eligible selector of `table` and removes the routes of
   /// `previous` selectors that are no longer eligible. Returns the routed selectors.
   /// Called under the proxy's lock; calls no delegate.
-  func installRoutes(from table: ResponderTable, replacing previous: Set<Selector>) -> Set<Selector>
+  func installRoutes(from table: ProxyMemberTable, replacing previous: Set<Selector>) -> Set<Selector>
   {
     var routed: Set<Selector> = []
     for (selector, list) in table.lists {

@@ -2,22 +2,6 @@ import Dispatch
 import MessageRuntime
 import Synchronization
 
-/// Values gathered from every responder of one asynchronous aggregation, by position,
-/// and the group that says when the last queued responder has answered.
-final class Gathering: Sendable {
-  let group = DispatchGroup()
-  private let values = Lock<[(position: Int, value: ReturnValue)]>([])
-
-  func record(_ value: ReturnValue, at position: Int) {
-    values.withLock { $0.append((position, value)) }
-  }
-
-  /// The values in responder order.
-  var ordered: [ReturnValue] {
-    values.withLock { $0 }.sorted { $0.position < $1.position }.map(\.value)
-  }
-}
-
 extension MulticastProxy {
   /// The one dispatch loop: every message — synchronous send, queued broadcast,
   /// asynchronous aggregation — goes through here; the policy and `gathering` decide
@@ -35,7 +19,7 @@ extension MulticastProxy {
   ///
   /// Runs inside a read section (`Quiescence.readSection`), which `remove` waits out.
   func deliver(
-    _ invocation: Invocation, list: ResponderList, silentWhenEmpty: Bool, gathering: Gathering?
+    _ invocation: Invocation, list: ProxyResponderList, silentWhenEmpty: Bool, gathering: Gathering?
   )
     throws
   {
@@ -51,10 +35,11 @@ extension MulticastProxy {
       invocation.withUnsafeReturnValue { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
-    let policy = list.policy
-    let reducer = gathering == nil && returnsValue ? policy.reducer : nil
-    let firstOnly = gathering == nil && returnsValue && policy.stopsAtFirstValue
-    var values: [ReturnValue] = []
+    // Synchronous answers fold by the policy's rule (``Fold``); an aggregation gathers
+    // every answer instead, and its caller folds them.
+    let rule = gathering == nil ? FoldRule(list.policy, returnsVoid: !returnsValue) : .every
+    var fold = Fold<ReturnValue>(rule)
+    var collected: [ReturnValue] = []
     var reached = 0
 
     for (position, entry) in list.responders.enumerated() {
@@ -63,9 +48,7 @@ extension MulticastProxy {
         continue
       }
       if entry.isForwarder && !delegate.responds(to: selector) { continue }
-      // The removed check comes last before the call: a release in between could run a
-      // deinit whose grace period lets another thread's `remove` return (a thread
-      // waiting inside its read section is not waited for) before this call starts.
+      // The removed check comes last before the call (see Member.withDelegate);
       // `invoke(target:)` releases its previous target only after the call, for that.
       if entry.isRemoved { continue }
       reached += 1
@@ -74,25 +57,46 @@ extension MulticastProxy {
         enqueue(
           DetachedInvocation(copying: invocation), to: entry, on: queue, position: position,
           gathering: returnsValue ? gathering : nil)
-      } else {
-        try invocation.invoke(target: delegate)
-        if returnsValue {
-          if let gathering {
-            gathering.record(ReturnValue(of: invocation), at: position)
-          } else if reducer != nil {
-            values.append(ReturnValue(of: invocation))
-          }
-        }
+        if rule == .first { break }  // the first responder answers, on its queue
+        continue
       }
-      if firstOnly { break }
+      try invocation.invoke(target: delegate)
+      guard returnsValue else { continue }
+      if let gathering {
+        gathering.record(ReturnValue(of: invocation), at: position)
+        continue
+      }
+      // Last and first answer with what the invocation's buffer holds: the fold only
+      // counts them (no copy of the bytes).
+      let value = rule == .last || rule == .first ? ReturnValue.held : ReturnValue(of: invocation)
+      if rule == .custom { collected.append(value) }
+      if fold.add(value) { break }
     }
 
-    if let reducer {
-      try invocation.setReturnBytes(
-        try reducer.reduce(values, returning: signature.returnType).bytes)
+    if returnsValue && gathering == nil {
+      switch fold.outcome {
+      case .answer(let value):
+        if rule == .firstNonNil { try invocation.setReturnBytes(value.bytes) }
+      case .truth(let truth):
+        // A truth rule comes only from its reducer, which names the types it can make.
+        let reducer = list.policy.reducer!
+        guard reducer.accepts(signature.returnType) else {
+          throw DelegateProxyError.reducerTypeMismatch(
+            reducer: reducer.name, returnType: signature.returnType.canonicalString)
+        }
+        try invocation.setReturnBytes(try Reducer.truthBytes(truth, signature.returnType))
+      case .reduce:
+        let reducer = list.policy.reducer!  // a custom rule comes only from a reducer
+        try invocation.setReturnBytes(
+          try reducer.reduce(collected, returning: signature.returnType).bytes)
+      case .zero, .unanswered:
+        invocation.withUnsafeReturnValue { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+      }
     }
-    if reached == 0, gathering == nil, case .lastResponder = policy, !silentWhenEmpty,
-      !list.hasObservers
+    // A last-responder message nobody was sent (queued ones count) is AIMultiDelegate's
+    // unrecognized selector, unless the proxy is silent when empty.
+    if reached == 0, gathering == nil, rule == .last || rule == .every,
+      case .lastResponder = list.policy, !silentWhenEmpty, !list.hasObservers
     {
       throw doesNotRecognize(selector)
     }

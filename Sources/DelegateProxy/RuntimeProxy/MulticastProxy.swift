@@ -82,7 +82,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     var generation: UInt64 = 0
     var deliveryErrorHandler: (@Sendable (any Error, ProxyMember) -> Void)?
     /// The table last built from this state (the one published).
-    var table: ResponderTable
+    var table: ProxyMemberTable
     /// Selectors served by a C route (see FastRoutes.swift).
     var routed: Set<Selector> = []
   }
@@ -107,7 +107,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   let state: Lock<State>
   /// The table dispatches read, published lock-free. Replaced only by
   /// `rebuildResponders`, under `state`.
-  private let published: Publication<ResponderTable>
+  private let published: Publication<ProxyMemberTable>
   private let generationValue = Atomic<UInt64>(0)
   /// Set by a dispatch that met a deallocated delegate; cleared by compaction.
   let needsCompaction = Atomic<Bool>(false)
@@ -121,7 +121,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     protocol proto: RuntimeProtocol? = nil,
     proxyClass: RuntimeClass = MulticastProxy.multicastClass
   ) {
-    let empty = ResponderTable(
+    let empty = ProxyMemberTable(
       generation: 0, defaultPolicy: policy, silentWhenEmpty: options.contains(.silentWhenEmpty))
     state = Lock(
       State(options: options, protocolDescription: proto, defaultPolicy: policy, table: empty))
@@ -322,7 +322,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// The proxy's own method's signature, else the selector's in `table` (protocol,
   /// declared or remembered), else the first live responder's.
-  private func knownSignature(for selector: Selector, in table: ResponderTable)
+  private func knownSignature(for selector: Selector, in table: ProxyMemberTable)
     -> MethodSignature?
   {
     if let own = super.methodSignature(for: selector) { return own }
@@ -375,7 +375,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   // MARK: The responder table
 
   /// The table dispatches read now.
-  var currentTable: ResponderTable { published.current }
+  var currentTable: ProxyMemberTable { published.current }
 
   /// THE way the proxy changes: applies `change` under the lock, rebuilds and publishes
   /// the responder table, then — outside any lock — retires the table it replaced after a
@@ -397,7 +397,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   func adopt(
     members: [ProxyMember], overrides: [Selector: ReturnPolicy],
     observers: [Selector: [MessageObserver]]
-  ) -> Retired<ResponderTable> {
+  ) -> Retired<ProxyMemberTable> {
     state.withLock { s in
       s.members = MemberList(members)
       s.overrides = overrides
@@ -409,11 +409,11 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// THE place a proxy's responder table is rebuilt and published: after every change
   /// of membership (add, insert, remove, compaction), protocol, policy, declaration or
   /// observers. Called by `update`, under the state lock; never calls a delegate.
-  private func rebuildResponders(_ s: inout State) -> Retired<ResponderTable> {
+  private func rebuildResponders(_ s: inout State) -> Retired<ProxyMemberTable> {
     s.members.compact()
     needsCompaction.store(false, ordering: .relaxed)
     s.generation &+= 1
-    let table = ResponderTable(
+    let table = ProxyMemberTable(
       generation: s.generation, members: s.members.records,
       protocolDescription: s.protocolDescription,
       defaultPolicy: s.defaultPolicy, overrides: s.overrides,

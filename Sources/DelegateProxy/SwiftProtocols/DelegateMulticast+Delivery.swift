@@ -4,46 +4,18 @@ import MessageRuntime
 // The general path of a Swift multicast: delegates on queues, observers and custom
 // reducers; asynchronous aggregation and broadcast; observation.
 
-/// What a queued delivery carries to a delegate's queue.
-struct QueuedCall<Delegate, Arguments, Result>: @unchecked Sendable {
-  // @unchecked Sendable: a delegate added with a queue is called on that queue with the
-  // sender's arguments — as GCDMulticastDelegate hands them over. The member is only read
-  // (its flag atomically); the arguments must be safe to use from the delegate's queue
-  // (values, or objects the caller shares knowingly), as documented on add(_:queue:).
-  let member: SwiftMember<Delegate>
-  let arguments: Arguments
-  let call: (Delegate, Arguments) -> Result
-  /// For an optional method: its selector, to drop the answer of a class that turns out
-  /// not to implement it.
-  var optionalSelector: String? = nil
-
-  /// Calls the delegate unless it was removed or is being deallocated, or its class
-  /// does not implement the (optional) method; nil then.
-  func run() -> Result? {
-    guard let value = member.withDelegate({ call(member.slot.pointee, arguments) }) else {
-      return nil
-    }
-    if let optionalSelector,
-      DelegateOptional.isKnownMissing(optionalSelector, typeID: member.typeID)
-    {
-      return nil
-    }
-    return value
-  }
-}
-
 extension DelegateMulticast {
   /// The general path: observers before and after, queued responders (asynchronously
   /// for `void` methods; on their queue and waited for otherwise), custom reducers.
   @usableFromInline
   final func deliver<Arguments, Result>(
-    _ index: Int, _ list: DelegateResponderList<Delegate>,
-    _ table: DelegateResponderTable<Delegate>,
+    _ index: Int, _ list: SwiftResponderList<Delegate>,
+    _ table: SwiftMemberTable<Delegate>,
     _ arguments: Arguments, _ call: @escaping (Delegate, Arguments) -> Result
   ) -> Result {
     let observers = table.observers[index]
     for o in observers where o.phase == .before { o.notify(arguments) }
-    var fold = DelegateFold<Result>(list.rule)
+    var fold = Fold<Result>(list.rule)
     var collected: [Result] = []
     func add(_ value: Result) -> Bool {
       if list.rule == .custom { collected.append(value) }
@@ -61,7 +33,7 @@ extension DelegateMulticast {
           queue.async { _ = queued.run() }
           continue
         }
-        let value = DelegateQueues.isCurrent(queue) ? queued.run() : queue.sync { queued.run() }
+        let value = QueueMarks.isCurrent(queue) ? queued.run() : queue.sync { queued.run() }
         guard let value else { continue }
         if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
         if add(value) { break }
@@ -211,7 +183,7 @@ extension DelegateMulticast {
   /// The method's index and the rule aggregation folds by.
   struct AggregatePlan {
     let index: Int
-    let rule: DelegateRule
+    let rule: FoldRule
     let reducer: Reducer?
   }
 
@@ -224,128 +196,19 @@ extension DelegateMulticast {
     if let reducer { try check(reducer, for: index) }
     let policy = reducer.map(ReturnPolicy.reduce) ?? self.policy(for: message)
     let isVoid = protocolDescription.methods[index].result.isVoid
-    let rule = DelegateResponderTable<Delegate>.rule(policy, voidResult: isVoid)
+    let rule = FoldRule(policy, returnsVoid: isVoid)
     // Aggregation calls every responder, so firstResponder folds to the first value.
     return AggregatePlan(index: index, rule: rule, reducer: reducer ?? policy.reducer)
   }
 
+  /// The aggregation's answer: the responders' answers in order, folded as a dispatch
+  /// folds them (``finish``); nobody answering is zero, never a trap.
   func fold<Result>(_ values: [Result?], _ plan: AggregatePlan) -> Result {
-    var fold = DelegateFold<Result>(plan.rule)
+    var fold = Fold<Result>(plan.rule)
     let answered = values.compactMap { $0 }
     for v in answered { if fold.add(v) { break } }
-    let method = protocolDescription.methods[plan.index]
-    switch plan.rule {
-    case .allTrue, .anyTrue:
-      return DelegateZero.truth(fold.truth, Result.self, for: method.selector.name)
-    case .custom:
-      guard let reducer = plan.reducer, let type = method.result.encoding else { break }
-      let returnValues = answered.compactMap { v in
-        method.result.cBytes(of: v).map { ReturnValue(type: type, bytes: $0) }
-      }
-      if let folded = try? reducer.reduce(returnValues, returning: type),
-        let value = method.result.value(fromC: folded.bytes, as: Result.self)
-      {
-        return value
-      }
-      fatalError(
-        "\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) could not fold \(Result.self)"
-      )
-    case .every, .last, .first, .firstNonZero:
-      if let value = fold.result { return value }
-    }
-    return DelegateZero.value(Result.self, for: method.selector.name)
+    return finish(
+      fold, plan.index, silentWhenEmpty: true, reducer: plan.reducer, collected: answered)
   }
 
-  // MARK: Observation
-
-  /// Calls `handler` with the arguments each time the method is called on the
-  /// multicast — from Swift, or from C through ``imp(for:)`` — before or after its
-  /// delegates (RxCocoa's `sentMessage` / `methodInvoked`), on the calling thread. Keep the returned observation: dropping
-  /// it (or cancelling it) removes the observer. Observing a `void` method makes the
-  /// multicast answer ``responds(to:)`` for it.
-  ///
-  /// ```swift
-  /// let watching = proxy.observe(\.sensorDidRead) { sensor, reading in log(reading) }
-  /// ```
-  public final func observe<Arguments, Result>(
-    _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
-    _ handler: @escaping @Sendable (Arguments) -> Void
-  ) -> MessageObservation {
-    let observer = DelegateObserver(phase: phase, handler)
-    return register(observer, for: message)
-  }
-
-  /// The calls of a method, as an `AsyncSequence` of their arguments. Ending the
-  /// iteration (or dropping the sequence) removes the observer; the sequence finishes
-  /// when the multicast is deallocated.
-  ///
-  /// ```swift
-  /// for await (sensor, reading) in proxy.messages(\.sensorDidRead) { … }
-  /// ```
-  public final func messages<Arguments, Result>(
-    _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
-    bufferingPolicy: AsyncStream<UncheckedSendable<Arguments>>.Continuation.BufferingPolicy =
-      .unbounded
-  ) -> DelegateMessageSequence<Arguments> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: UncheckedSendable<Arguments>.self, bufferingPolicy: bufferingPolicy)
-    let yield: @Sendable (Arguments) -> Void = { continuation.yield(UncheckedSendable($0)) }
-    let observer = DelegateObserver(phase: phase, finish: { continuation.finish() }, yield)
-    let observation = register(observer, for: message)
-    continuation.onTermination = { _ in observation.cancel() }
-    return DelegateMessageSequence(stream: stream)
-  }
-
-  private func register<Arguments, Result>(
-    _ observer: DelegateObserver, for message: MessageKey<Arguments, Result>
-  )
-    -> MessageObservation
-  {
-    let index = index(of: message)
-    update { $0.observers[index, default: []].append(observer) }
-    return MessageObservation(
-      observer: observer.registration, selector: protocolDescription.methods[index].selector
-    ) { [weak self] id in
-      self?.update { s in
-        s.observers[index]?.removeAll { $0.registration.id == id }
-        if s.observers[index]?.isEmpty == true { s.observers[index] = nil }
-      }
-    }
-  }
-}
-
-/// A value handed across threads as the reference systems hand delegate arguments across
-/// queues: the sender vouches for it (see ``DelegateMulticast/messages(_:_:bufferingPolicy:)``).
-public struct UncheckedSendable<Value>: @unchecked Sendable {
-  // @unchecked Sendable: used only for a delegate call's arguments and results crossing to
-  // a delegate's queue or an observer's task; the caller of add(_:queue:) or messages(_:)
-  // chooses to share them, as GCDMulticastDelegate and RxCocoa do.
-  /// The value.
-  public let value: Value
-  /// Wraps `value`.
-  public init(_ value: Value) { self.value = value }
-}
-
-/// The calls of one method of a Swift multicast, as their arguments (see
-/// ``DelegateMulticast/messages(_:_:bufferingPolicy:)``).
-public struct DelegateMessageSequence<Arguments>: AsyncSequence {
-  /// One call's arguments.
-  public typealias Element = Arguments
-  let stream: AsyncStream<UncheckedSendable<Arguments>>
-
-  /// The iterator.
-  public struct AsyncIterator: AsyncIteratorProtocol {
-    var base: AsyncStream<UncheckedSendable<Arguments>>.AsyncIterator
-    /// The next call's arguments, or nil when the multicast is gone or iteration ended.
-    public mutating func next() async -> Arguments? { await base.next()?.value }
-    /// The next call's arguments (isolation-preserving form).
-    public mutating func next(isolation actor: isolated (any Actor)?) async -> Arguments? {
-      await base.next(isolation: actor)?.value
-    }
-  }
-
-  /// Starts iterating.
-  public func makeAsyncIterator() -> AsyncIterator {
-    AsyncIterator(base: stream.makeAsyncIterator())
-  }
 }

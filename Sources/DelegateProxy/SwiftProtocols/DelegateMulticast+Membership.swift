@@ -50,7 +50,7 @@ extension DelegateMulticast {
   ) throws(DelegateProxyError) {
     _ = try protocolDescription.runtimeProtocol()
     let object = delegate as AnyObject
-    if let queue { DelegateQueues.mark(queue) }
+    if let queue { QueueMarks.mark(queue) }
     let member = SwiftMember(delegate, object: object, retention: retention, queue: queue)
     try MulticastNesting.check(adding: object as? any MulticastNode, to: self) {
       () throws(DelegateProxyError) in
@@ -82,25 +82,6 @@ extension DelegateMulticast {
     let found = state.withLock { s in s.members.records.contains(where: match) }
     guard found else { return }
     update { s in _ = s.members.remove(where: match) }
-  }
-}
-
-/// Queues that delegates of Swift multicasts are called on, marked so a dispatch can
-/// tell whether it already runs on one (and call the delegate directly instead of
-/// waiting on the queue for itself).
-enum DelegateQueues {
-  /// Set on every such queue, to the queue's identity.
-  static let key = DispatchSpecificKey<ObjectIdentifier>()
-
-  static func mark(_ queue: DispatchQueue) {
-    if queue.getSpecific(key: key) == nil {
-      queue.setSpecific(key: key, value: ObjectIdentifier(queue))
-    }
-  }
-
-  /// Whether the current code runs on `queue` (or on a queue targeting it).
-  static func isCurrent(_ queue: DispatchQueue) -> Bool {
-    DispatchQueue.getSpecific(key: key) == ObjectIdentifier(queue)
   }
 }
 

@@ -24,11 +24,11 @@ extension DelegateMulticast {
   func check(_ reducer: Reducer, for index: Int) throws(DelegateProxyError) {
     let result = protocolDescription.methods[index].result
     guard let type = result.encoding, reducer.accepts(type),
-      reducer.routeCombine != nil || result.conversion != nil
+      reducer.rule != nil || result.conversion != nil
     else {
       throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
     }
-    if reducer.routeCombine == .allTrue || reducer.routeCombine == .anyTrue,
+    if reducer.rule == .allTrue || reducer.rule == .anyTrue,
       !Reducer.isTruthType(type)
     {
       throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)

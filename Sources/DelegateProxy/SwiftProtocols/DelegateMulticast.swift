@@ -98,7 +98,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     var observers: [Int: [DelegateObserver]] = [:]
     var generation: UInt64 = 0
     /// The C face, made on first use (DelegateMulticast+C.swift).
-    var cFace: DelegateCFace<Delegate>?
+    var cFace: CFace<Delegate>?
   }
 
   // Lock order: `MulticastNesting.lock` (insertions of multicasts only), then `state`,
@@ -109,7 +109,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// The protocol's description (the class's, read once).
   public let protocolDescription: DelegateProtocol<Delegate>
   /// The table dispatches read; replaced only under `state`.
-  @usableFromInline let published: Publication<DelegateResponderTable<Delegate>>
+  @usableFromInline let published: Publication<SwiftMemberTable<Delegate>>
   /// Raised by a dispatch — from Swift or from C — that met a dead member or learned that
   /// a member's class lacks an optional method; the end of the next Swift dispatch (or
   /// the next `imp(for:)`) rebuilds the table.
@@ -152,7 +152,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
         if _slowPath(list.isGeneral) {
           return deliver(index, list, table, arguments, message.invoke)
         }
-        var fold = DelegateFold<Result>(list.rule)
+        var fold = Fold<Result>(list.rule)
         let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
         for responder in list.responders {
           guard let value = responder.call(call, arguments) else {
@@ -164,7 +164,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
           }
           if fold.add(value) { break }
         }
-        if let value = fold.result, list.rule != .allTrue, list.rule != .anyTrue { return value }
+        if let value = fold.directAnswer { return value }
         return finish(fold, index, list, table)
       }
     }
@@ -175,35 +175,44 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// Runs `body` with the published table (inside a read section: the table stays
   /// valid until the section ends).
   @inlinable
-  final func withTable<R>(_ body: (DelegateResponderTable<Delegate>) -> R) -> R {
+  final func withTable<R>(_ body: (SwiftMemberTable<Delegate>) -> R) -> R {
     published.withTable(body)
   }
 
-  /// The answer a finished fold gives: its value, the truth rules' 0 or 1, a custom
-  /// reducer's fold, or — with no responder — zero or a trap (see the type's *Results*).
+  /// The answer a finished fold gives (see ``FoldOutcome``): a responder's answer, the
+  /// truth rules' 0 or 1, the custom `reducer`'s fold of `collected`, or — when nobody
+  /// answered — zero, or under last responder without `silentWhenEmpty` a trap naming the
+  /// method (see the type's *Results*).
   @usableFromInline
   final func finish<Result>(
-    _ fold: DelegateFold<Result>, _ index: Int, _ list: DelegateResponderList<Delegate>,
-    _ table: DelegateResponderTable<Delegate>, collected: [Result] = []
+    _ fold: Fold<Result>, _ index: Int, silentWhenEmpty: Bool,
+    reducer: @autoclosure () -> Reducer?, collected: [Result] = []
   ) -> Result {
     // The method's description is read only off the common path: copying it retains its
     // strings and arrays.
-    switch fold.rule {
-    case .allTrue, .anyTrue:
-      return DelegateZero.truth(fold.truth, Result.self, for: self.selectorName(index))
-    case .custom:
-      return reduce(collected, index, table)
-    case .every, .last, .first, .firstNonZero:
-      if let value = fold.result { return value }
-      if fold.answered == 0 && !list.silentWhenEmpty && fold.rule == .last {
-        let method = protocolDescription.methods[index]
-        fatalError(
-          "-[\(Self.self) \(method.selector.name)]: no delegate implements \(method.swiftName) "
-            + "(last-responder policy; create the multicast with options: .silentWhenEmpty to answer zero)"
-        )
-      }
-      return DelegateZero.value(Result.self, for: self.selectorName(index))
+    switch fold.outcome {
+    case .answer(let value): return value
+    case .truth(let truth): return ZeroValue.truth(truth, Result.self, for: selectorName(index))
+    case .reduce: return reduce(collected, index, with: reducer())
+    case .unanswered where !silentWhenEmpty:
+      let method = protocolDescription.methods[index]
+      fatalError(
+        "-[\(Self.self) \(method.selector.name)]: no delegate implements \(method.swiftName) "
+          + "(last-responder policy; create the multicast with options: .silentWhenEmpty to answer zero)"
+      )
+    case .zero, .unanswered: return ZeroValue.value(Result.self, for: selectorName(index))
     }
+  }
+
+  /// ``finish(_:_:silentWhenEmpty:reducer:collected:)`` for a dispatch over `table`.
+  @usableFromInline
+  final func finish<Result>(
+    _ fold: Fold<Result>, _ index: Int, _ list: SwiftResponderList<Delegate>,
+    _ table: SwiftMemberTable<Delegate>, collected: [Result] = []
+  ) -> Result {
+    finish(
+      fold, index, silentWhenEmpty: list.silentWhenEmpty, reducer: table.policies[index].reducer,
+      collected: collected)
   }
 
   /// The selector name of the method at `index`, for diagnostics.
@@ -212,15 +221,10 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   }
 
   /// A custom reducer's fold of `values`, on their C form.
-  final func reduce<Result>(
-    _ values: [Result], _ index: Int, _ table: DelegateResponderTable<Delegate>
-  )
-    -> Result
-  {
+  final func reduce<Result>(_ values: [Result], _ index: Int, with reducer: Reducer?) -> Result {
     let method = protocolDescription.methods[index]
-    // setPolicy accepted the reducer only for a result type with a C form.
-    guard case .reduce(let reducer) = table.policies[index], let type = method.result.encoding
-    else {
+    // setPolicy and aggregate accept a reducer only for a result type with a C form.
+    guard let reducer, let type = method.result.encoding else {
       fatalError("\(method.swiftName): no reducer for a custom fold (runtime bug)")
     }
     let returnValues = values.compactMap { v in
@@ -243,7 +247,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// rebuild that drops it.
   @usableFromInline
   final func skipsOptional(
-    _ index: Int, _ responder: DelegateResponder<Delegate>, since learned: UInt64
+    _ index: Int, _ responder: SwiftResponder<Delegate>, since learned: UInt64
   )
     -> Bool
   {
@@ -265,8 +269,8 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// The table for the state `s`.
   private static func table(
     for s: State, _ description: DelegateProtocol<Delegate>
-  ) -> DelegateResponderTable<Delegate> {
-    DelegateResponderTable(
+  ) -> SwiftMemberTable<Delegate> {
+    SwiftMemberTable(
       members: s.members.records, description: description, defaultPolicy: s.defaultPolicy,
       overrides: s.overrides, silentWhenEmpty: s.options.contains(.silentWhenEmpty),
       observers: s.observers, generation: s.generation)

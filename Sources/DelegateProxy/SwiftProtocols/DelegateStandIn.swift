@@ -47,7 +47,7 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
       if !method.isRequired, let target, !target.responds(to: method.selector) {
         DelegateOptional.standIn(self, lacks: method.selector.name)
       }
-      return DelegateZero.value(Result.self, for: method.selector.name)
+      return ZeroValue.value(Result.self, for: method.selector.name)
     }
     let invocation = Invocation(signature: signature, selector: method.selector)
     var position = 0
@@ -61,7 +61,7 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
     do { try invocation.invoke(target: target) } catch {
       fatalError("\(protocolDescription.name).\(method.swiftName) sent to \(target): \(error)")
     }
-    if method.result.isVoid { return DelegateZero.value(Result.self, for: method.selector.name) }
+    if method.result.isVoid { return ZeroValue.value(Result.self, for: method.selector.name) }
     return invocation.withUnsafeReturnValue {
       method.result.readC(from: $0.baseAddress!, as: Result.self)
     }

@@ -1,19 +1,6 @@
 import MessageRuntime
 import Synchronization
 
-/// When an observer hears a message: before it is delivered to the delegates (RxCocoa's
-/// `sentMessage`) or after (RxCocoa's `methodInvoked`).
-public enum ObservationPhase: Sendable, Hashable, CustomStringConvertible {
-  /// Before any delegate is called.
-  case before
-  /// After every delegate called on the sender's thread has returned (delegates on
-  /// queues may still be running).
-  case after
-
-  /// A readable rendering, for logs and diagnostics.
-  public var description: String { self == .before ? "before" : "after" }
-}
-
 /// A registered observer: its phase, its handler, and a flag the dispatch loop reads so
 /// an observer cancelled mid-dispatch is not called again.
 final class MessageObserver: Sendable {
@@ -38,45 +25,6 @@ final class MessageObserver: Sendable {
 
   var isActive: Bool { active.load(ordering: .acquiring) }
   func deactivate() { active.store(false, ordering: .releasing) }
-}
-
-/// A registration made by `observe` (on a ``MulticastProxy`` or a Swift multicast). Keep
-/// it: dropping it (or calling ``cancel()``) removes the observer.
-public final class MessageObservation: Sendable {
-  private let observer: MessageObserver
-  /// Unregisters the observer from whatever holds it (captures its proxy weakly).
-  private let unregister: @Sendable (UInt64) -> Void
-  /// The selector observed.
-  public let selector: Selector
-  /// When the observer is called.
-  public var phase: ObservationPhase { observer.phase }
-
-  init(
-    observer: MessageObserver, selector: Selector, unregister: @escaping @Sendable (UInt64) -> Void
-  ) {
-    self.observer = observer
-    self.selector = selector
-    self.unregister = unregister
-  }
-
-  convenience init(proxy: MulticastProxy, observer: MessageObserver, selector: Selector) {
-    self.init(observer: observer, selector: selector) { [weak proxy] id in
-      proxy?.removeObserver(id, for: selector)
-    }
-  }
-
-  deinit { cancel() }
-
-  /// Whether the observer is still registered.
-  public var isActive: Bool { observer.isActive }
-
-  /// Removes the observer; it is not called again (not even by a dispatch already
-  /// running). Idempotent.
-  public func cancel() {
-    guard observer.isActive else { return }
-    observer.deactivate()
-    unregister(observer.id)
-  }
 }
 
 extension MulticastProxy {

@@ -1,32 +1,10 @@
 import MessageRuntime
 
-/// Where a selector's signature came from (the signature its responder list uses).
-public enum SignatureSource: Sendable, CustomStringConvertible {
-  /// The first delegate (in order) that implements the selector.
-  case delegate(className: String)
-  /// The proxy's protocol.
-  case `protocol`(name: String)
-  /// Declared with `declare(_:)`, or remembered from a delegate that has left.
-  case declared
-  /// No signature is known.
-  case none
-
-  /// A readable rendering, for logs and diagnostics.
-  public var description: String {
-    switch self {
-    case .delegate(let cls): return "delegate \(cls)"
-    case .protocol(let name): return "protocol <\(name)>"
-    case .declared: return "declared or remembered"
-    case .none: return "none"
-    }
-  }
-}
-
-/// One selector's responder list in a ``ResponderTable``: the delegates that implement it,
+/// One selector's responder list in a ``ProxyMemberTable``: the delegates that implement it,
 /// in order, the signature messages to it have, the policy in force and its observers.
 /// (A *route* is something else: the C dispatch MessageRuntime installs for a selector,
 /// built from a responder list; see FastRoutes.swift.)
-struct ResponderList: Sendable {
+struct ProxyResponderList: Sendable {
   let selector: Selector
   /// Records that implement the selector, in membership order. Forwarders (which are
   /// asked at each message) are interleaved in their place.
@@ -51,7 +29,7 @@ struct ResponderList: Sendable {
 /// membership, protocol, policies, declarations or observers change, and publishes it
 /// whole; a dispatch keeps the table it started with (a snapshot) and checks each
 /// record's removed flag before calling it.
-final class ResponderTable: Sendable {
+final class ProxyMemberTable: Sendable {
   /// Bumped by every rebuild; see `MulticastProxy.generation`.
   let generation: UInt64
   /// Every record, in order, at the time of the rebuild.
@@ -59,7 +37,7 @@ final class ResponderTable: Sendable {
   /// The records whose answers are dynamic (forwarding proxies).
   let forwarders: [ProxyMember]
   /// Each selector's responder list.
-  let lists: [Selector: ResponderList]
+  let lists: [Selector: ProxyResponderList]
   let defaultPolicy: ReturnPolicy
   let silentWhenEmpty: Bool
   let protocolDescription: RuntimeProtocol?
@@ -113,7 +91,7 @@ final class ResponderTable: Sendable {
     var requirementFor: [Selector: MethodSignature] = [:]
     for r in requirements { requirementFor[r.selector] = r.signature }
 
-    var built: [Selector: ResponderList] = [:]
+    var built: [Selector: ProxyResponderList] = [:]
     built.reserveCapacity(selectors.count)
     for s in selectors {
       let signature: MethodSignature?
@@ -128,7 +106,7 @@ final class ResponderTable: Sendable {
         (signature, source) = (nil, .none)
       }
       let all = observers[s] ?? []
-      built[s] = ResponderList(
+      built[s] = ProxyResponderList(
         selector: s, responders: respondersOf[s] ?? [], signature: signature, signatureSource: source,
         policy: overrides[s] ?? defaultPolicy, policyIsOverride: overrides[s] != nil,
         before: all.filter { $0.phase == .before }, after: all.filter { $0.phase == .after })
@@ -138,9 +116,9 @@ final class ResponderTable: Sendable {
 
   /// The responder list for `selector`; a selector no member implements goes to the
   /// forwarders only (usually none).
-  func list(for selector: Selector) -> ResponderList {
+  func list(for selector: Selector) -> ProxyResponderList {
     if let l = lists[selector] { return l }
-    return ResponderList(
+    return ProxyResponderList(
       selector: selector, responders: forwarders, signature: nil, signatureSource: .none,
       policy: defaultPolicy, policyIsOverride: false, before: [], after: [])
   }

@@ -2,22 +2,22 @@ import MessageRuntime
 
 /// The C face of a ``DelegateMulticast``: the runtime object C code messages, a
 /// ``MulticastProxy`` whose members are the multicast's own members, each seen through a
-/// ``DelegateCAdapter`` (a receiver whose methods are C functions into Swift) and sharing
+/// ``CFaceReceiver`` (a receiver whose methods are C functions into Swift) and sharing
 /// its record's removed flag — so a removal, or a member found gone by either path, stops
 /// the Swift loops and the C routes at the same moment.
 ///
 /// The face keeps no membership of its own: each time the multicast publishes a table it
 /// hands the face its members, policies and observers (``adopt(_:)``, under the
 /// multicast's lock), and the proxy rebuilds its routes from them in the same step.
-final class DelegateCFace<Delegate>: @unchecked Sendable {
+final class CFace<Delegate>: @unchecked Sendable {
   // @unchecked Sendable: `adapters`, `bridged` and `appliedPolicies` are touched only
   // under the owning multicast's `state` lock (by `adopt`); the rest is immutable.
 
   /// The runtime face C messages.
   let proxy: MulticastProxy
-  let methods: DelegateCMethods
+  let methods: CFaceMethods
   /// By member id: the member's adapter and the proxy's record of it.
-  private var adapters: [UInt64: (adapter: DelegateCAdapter<Delegate>, member: ProxyMember)] =
+  private var adapters: [UInt64: (adapter: CFaceReceiver<Delegate>, member: ProxyMember)] =
     [:]
   /// By method index: reads a C call's arguments as the method's `Arguments`.
   private let arguments: [@Sendable (DelegateCFrame) -> Any]
@@ -40,7 +40,7 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
       )
     }
     let plans = description.methods.map { m in
-      DelegateCMethod(m, signature: proto.requirement(for: m.selector)!.signature)
+      CFaceMethod(m, signature: proto.requirement(for: m.selector)!.signature)
     }
     // An entry whose guesses do not fit (a parameter it took for a class instance is a
     // struct) is not used: that method's calls go through frames.
@@ -50,7 +50,7 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
       }
       return entry
     }
-    methods = DelegateCMethods(plans: plans, calls: calls, entries: fitting)
+    methods = CFaceMethods(plans: plans, calls: calls, entries: fitting)
     self.arguments = arguments.count == plans.count ? arguments : []
     self.rebuild = rebuild
     proxy = MulticastProxy(options: options.intersection(.silentWhenEmpty), protocol: proto)
@@ -73,7 +73,7 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
         listed.append(known.member)
         continue
       }
-      let adapter = DelegateCAdapter(member: member, methods: methods, rebuild: rebuild)
+      let adapter = CFaceReceiver(member: member, methods: methods, rebuild: rebuild)
       let record = ProxyMember(
         delegate: adapter, queue: member.queue, retention: .strong, sharing: member)
       adapters[member.id] = (adapter, record)
@@ -87,7 +87,7 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
       let policy = s.overrides[index] ?? s.defaultPolicy
       overrides[plan.selector] = policy
       var allTrue = false
-      if case .reduce(let reducer) = policy, reducer.routeCombine == .allTrue { allTrue = true }
+      if case .reduce(let reducer) = policy, reducer.rule == .allTrue { allTrue = true }
       plan.goneAnswersTrue.store(allTrue, ordering: .relaxed)
     }
     let retired = proxy.adopt(

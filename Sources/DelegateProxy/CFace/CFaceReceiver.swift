@@ -10,9 +10,9 @@ import Synchronization
 /// unowned unless strong), never calls a removed member or one whose deinit has begun,
 /// and holds nothing that leads back to the multicast.
 ///
-/// The per-message path (``DelegateCReceiver``) is not generic: unspecialized generic
+/// The per-message path (``CFaceReceiverCore``) is not generic: unspecialized generic
 /// code would look up type metadata (the calls' function types) on every message.
-final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
+final class CFaceReceiver<Delegate>: CFaceReceiverCore, @unchecked Sendable {
   // @unchecked Sendable: `typeID` is immutable; `installed` is behind a lock.
 
   /// The delegate's class, for optional methods it lacks (``SwiftMember/typeID``).
@@ -20,7 +20,7 @@ final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
   /// The selectors installed as methods (by method index).
   private let installed: Lock<[Bool]>
 
-  init(member: SwiftMember<Delegate>, methods: DelegateCMethods, rebuild: RebuildRequest) {
+  init(member: SwiftMember<Delegate>, methods: CFaceMethods, rebuild: RebuildRequest) {
     typeID = member.typeID
     installed = Lock([Bool](repeating: false, count: methods.plans.count))
     super.init(
@@ -63,9 +63,9 @@ final class DelegateCAdapter<Delegate>: DelegateCReceiver, @unchecked Sendable {
   }
 }
 
-/// The per-message half of ``DelegateCAdapter``, free of generics.
+/// The per-message half of ``CFaceReceiver``, free of generics.
 @usableFromInline
-class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
+class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
   // @unchecked Sendable: every property is immutable.
 
   /// The delegate's object (kept allocated by its member) and its existential slot (+0).
@@ -74,14 +74,14 @@ class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
   let slotSize: Int
   /// The member, for its removed flag (the one the C routes read for this adapter).
   let member: Member
-  let methods: DelegateCMethods
+  let methods: CFaceMethods
   /// The multicast's: raised when a call found its member gone or learned a missing
   /// optional method.
   let rebuild: RebuildRequest
 
   init(
     object: UnownedObject, slot: UnsafeMutableRawPointer, slotSize: Int,
-    member: Member, methods: DelegateCMethods, rebuild: RebuildRequest
+    member: Member, methods: CFaceMethods, rebuild: RebuildRequest
   ) {
     self.object = object
     self.slot = slot
@@ -142,28 +142,28 @@ class DelegateCReceiver: SwiftEntryObject, @unchecked Sendable {
 /// delegate's slot with one strong reference taken for the call, or no slot when the
 /// member was removed or its deinit has begun.
 @usableFromInline
-func delegateCEnter(_ target: UnsafeMutableRawPointer?, method: Int) -> DelegateCEntryToken {
+func cFaceEnter(_ target: UnsafeMutableRawPointer?, method: Int) -> CFaceCallToken {
   // Only adapters install generated entries: the handle's receiver is one.
-  let me = Unmanaged<DelegateCReceiver>.fromOpaque(
+  let me = Unmanaged<CFaceReceiverCore>.fromOpaque(
     SwiftEntryObject.receiver(ofHandle: target).toOpaque())
   return me._withUnsafeGuaranteedRef { receiver in
     // The removed check is the last step before the call (see Quiescence).
     // One strong reference for the call, which consumes it (a strong member's object
     // is alive, so this succeeds for it too).
     guard !receiver.member.isRemoved, receiver.object.tryRetain() else {
-      return DelegateCEntryToken(receiver: me, slot: nil, isOptional: false, learned: 0)
+      return CFaceCallToken(receiver: me, slot: nil, isOptional: false, learned: 0)
     }
     let isOptional = receiver.methods.plans[method].isOptional
     let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-    return DelegateCEntryToken(
+    return CFaceCallToken(
       receiver: me, slot: receiver.slot, isOptional: isOptional, learned: learned)
   }
 }
 
-/// Ends a call to an optional method begun by ``delegateCEnter(_:method:)`` (whose
+/// Ends a call to an optional method begun by ``cFaceEnter(_:method:)`` (whose
 /// reference the call consumed): notes that the delegate's class turned out to lack it.
 @usableFromInline
-func delegateCExit(_ token: DelegateCEntryToken, method: Int) {
+func cFaceExit(_ token: CFaceCallToken, method: Int) {
   token.receiver._withUnsafeGuaranteedRef { receiver in
     if DelegateOptional.learned.load(ordering: .acquiring) != token.learned {
       receiver.rebuild.raise()
@@ -174,48 +174,14 @@ func delegateCExit(_ token: DelegateCEntryToken, method: Int) {
 /// What a generated entry answers for a gone member: zero, or true when the method's
 /// policy folds with all-true. The adapter leaves the routes.
 @usableFromInline
-func delegateCGoneAnswer<Result>(
-  _ token: DelegateCEntryToken, method: Int, as: Result.Type
+func cFaceGoneAnswer<Result>(
+  _ token: CFaceCallToken, method: Int, as: Result.Type
 ) -> Result {
-  let answersTrue = token.receiver._withUnsafeGuaranteedRef { receiver in
+  let (answersTrue, selector) = token.receiver._withUnsafeGuaranteedRef { receiver in
     receiver.markGone()
-    return receiver.methods.plans[method].goneAnswersTrue.load(ordering: .relaxed)
+    let plan = receiver.methods.plans[method]
+    return (plan.goneAnswersTrue.load(ordering: .relaxed), plan.selector)
   }
-  if answersTrue && Result.self == Bool.self { return unsafeBitCast(true, to: Result.self) }
-  // Every generated entry's result is a C scalar or pointer: all-zero bytes are its zero.
-  return withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { buffer in
-    let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
-    raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<Result>.size)
-    return raw.load(as: Result.self)
-  }
-}
-
-/// What every adapter of one multicast shares: the protocol's methods as C reaches them
-/// and the generated calls, by method index, with the delegate's type erased.
-final class DelegateCMethods: Sendable {
-  let plans: [DelegateCMethod]
-  /// Each takes an owned delegate value (moved out of the pointer) and the frame.
-  let calls: [@Sendable (UnsafeMutableRawPointer, DelegateCFrame) -> Void]
-  /// The selectors, for finding a method from `_cmd` (protocols are short: a scan).
-  private let selectors: [Selector]
-
-  /// By method index: the generated C function of the method's own signature, where
-  /// there is one and its guesses fit the protocol's types (see ``DelegateCEntry``).
-  let entries: [DelegateCEntry?]
-
-  init<Delegate>(
-    plans: [DelegateCMethod], calls: [DelegateCCall<Delegate>], entries: [DelegateCEntry?]
-  ) {
-    self.plans = plans
-    self.entries = entries
-    self.calls = calls.map { call in
-      { value, frame in call(value.assumingMemoryBound(to: Delegate.self).move(), frame) }
-    }
-    selectors = plans.map(\.selector)
-  }
-
-  func index(of selector: Selector) -> Int? {
-    for i in selectors.indices where selectors[i] == selector { return i }
-    return nil
-  }
+  // Every generated entry's result is a C scalar or pointer, so it has a zero.
+  return ZeroValue.truth(answersTrue, Result.self, for: selector.name)
 }

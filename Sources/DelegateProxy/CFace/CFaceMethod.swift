@@ -1,0 +1,117 @@
+import MessageRuntime
+import Synchronization
+
+/// One method of a Swift delegate protocol as C calls reach it: its selector, signature,
+/// and where each parameter and the result sit in a ``SwiftEntryFrame``.
+@usableFromInline
+final class CFaceMethod: @unchecked Sendable {
+  // @unchecked Sendable: every property is immutable after init.
+
+  let selector: Selector
+  let signature: MethodSignature
+  let isOptional: Bool
+  let parameters: [DelegateValueType]
+  let result: DelegateValueType
+  /// Per parameter: the frame byte offset of a value that sits whole in one register
+  /// with the same bytes in Swift and C; -1 when it must be gathered or converted.
+  @usableFromInline let directArguments: [Int]
+  /// The frame byte offset of such a result; -1 otherwise (and for `void`).
+  @usableFromInline let directResult: Int
+  /// Per parameter, its register slots (empty when the call does not travel in registers).
+  let argumentSlots: [[SwiftEntrySlot]]
+  let resultSlots: [SwiftEntrySlot]
+  /// Whether the method's policy folds with all-true: a member found gone mid-dispatch
+  /// then answers true (neutral), not zero, to the C route's fold.
+  let goneAnswersTrue = Atomic<Bool>(false)
+
+  init(_ description: DelegateMethodDescription, signature: MethodSignature) {
+    selector = description.selector
+    self.signature = signature
+    isOptional = !description.isRequired
+    let parameters = description.parameters.map(\.type)
+    let slots = signature.entryArgumentSlots ?? []
+    let argumentSlots = parameters.indices.map { i in slots.filter { $0.argument == i } }
+    let resultSlots = signature.entryResultSlots ?? []
+    directArguments = parameters.indices.map { i in
+      CFaceMethod.directOffset(
+        argumentSlots[i], parameters[i], signature.argumentLayouts[i + 2].size)
+    }
+    directResult =
+      signature.returnsVoid
+      ? -1
+      : CFaceMethod.directOffset(resultSlots, description.result, signature.returnLayout.size)
+    self.parameters = parameters
+    self.argumentSlots = argumentSlots
+    self.resultSlots = resultSlots
+    result = description.result
+  }
+
+  /// The frame offset of a value of `type` and C size `cSize` held whole in one slot,
+  /// whose Swift bytes are its C bytes; -1 otherwise.
+  private static func directOffset(
+    _ slots: [SwiftEntrySlot], _ type: DelegateValueType, _ cSize: Int
+  )
+    -> Int
+  {
+    guard slots.count == 1, slots[0].offset == 0, slots[0].size == cSize, type.isBitwiseInC else {
+      return -1
+    }
+    return slots[0].frameOffset
+  }
+
+  /// The parameter at `index`, gathered from its registers (or the invocation) and
+  /// converted from its C form.
+  @usableFromInline
+  func decode<T>(_ index: Int, from frame: DelegateCFrame, as: T.Type) -> T {
+    let type = parameters[index]
+    if let invocation = frame.invocation {
+      return invocation._withUnsafeGuaranteedRef { inv in
+        // The index is in range: the signature was built from these parameters.
+        try! inv.withUnsafeArgument(at: index) { type.readC(from: $0.baseAddress!, as: T.self) }
+      }
+    }
+    // Register slots hold at most 32 bytes of one argument (AArch64: a 4-double HFA).
+    return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 16) { buffer in
+      let c = buffer.baseAddress!
+      c.initializeMemory(as: UInt8.self, repeating: 0, count: 32)
+      for slot in argumentSlots[index] {
+        (c + slot.offset).copyMemory(
+          from: frame.registers! + slot.frameOffset, byteCount: slot.size)
+      }
+      return type.readC(from: c, as: T.self)
+    }
+  }
+
+  /// Writes the answer of a member found gone: zero (the frame's start), or true when
+  /// the policy folds with all-true.
+  func answerForGoneMember(_ frame: DelegateCFrame) {
+    guard goneAnswersTrue.load(ordering: .relaxed), let registers = frame.registers,
+      let slot = resultSlots.first
+    else { return }
+    registers.storeBytes(of: 1 as UInt8, toByteOffset: slot.frameOffset, as: UInt8.self)
+  }
+
+  /// Writes `value` as the call's C result.
+  @usableFromInline
+  func encode<T>(_ value: T, into frame: DelegateCFrame) {
+    if let invocation = frame.invocation {
+      invocation._withUnsafeGuaranteedRef { inv in
+        inv.withUnsafeReturnValue { buffer in
+          guard let base = buffer.baseAddress else { return }
+          base.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count)
+          result.writeC(value, to: base)
+        }
+      }
+      return
+    }
+    withUnsafeTemporaryAllocation(byteCount: 32, alignment: 16) { buffer in
+      let c = buffer.baseAddress!
+      c.initializeMemory(as: UInt8.self, repeating: 0, count: 32)
+      result.writeC(value, to: c)
+      for slot in resultSlots {
+        (frame.registers! + slot.frameOffset).copyMemory(
+          from: c + slot.offset, byteCount: slot.size)
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import Dispatch
+import MessageRuntime
+
+/// Observing a Swift multicast's calls: handlers and `AsyncSequence`s of arguments.
+extension DelegateMulticast {
+  /// Calls `handler` with the arguments each time the method is called on the
+  /// multicast — from Swift, or from C through ``imp(for:)`` — before or after its
+  /// delegates (RxCocoa's `sentMessage` / `methodInvoked`), on the calling thread. Keep the returned observation: dropping
+  /// it (or cancelling it) removes the observer. Observing a `void` method makes the
+  /// multicast answer ``responds(to:)`` for it.
+  ///
+  /// ```swift
+  /// let watching = proxy.observe(\.sensorDidRead) { sensor, reading in log(reading) }
+  /// ```
+  public final func observe<Arguments, Result>(
+    _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
+    _ handler: @escaping @Sendable (Arguments) -> Void
+  ) -> MessageObservation {
+    let observer = DelegateObserver(phase: phase, handler)
+    return register(observer, for: message)
+  }
+
+  /// The calls of a method, as an `AsyncSequence` of their arguments. Ending the
+  /// iteration (or dropping the sequence) removes the observer; the sequence finishes
+  /// when the multicast is deallocated.
+  ///
+  /// ```swift
+  /// for await (sensor, reading) in proxy.messages(\.sensorDidRead) { … }
+  /// ```
+  public final func messages<Arguments, Result>(
+    _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
+    bufferingPolicy: AsyncStream<UncheckedSendable<Arguments>>.Continuation.BufferingPolicy =
+      .unbounded
+  ) -> DelegateMessageSequence<Arguments> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: UncheckedSendable<Arguments>.self, bufferingPolicy: bufferingPolicy)
+    let yield: @Sendable (Arguments) -> Void = { continuation.yield(UncheckedSendable($0)) }
+    let observer = DelegateObserver(phase: phase, finish: { continuation.finish() }, yield)
+    let observation = register(observer, for: message)
+    continuation.onTermination = { _ in observation.cancel() }
+    return DelegateMessageSequence(stream: stream)
+  }
+
+  private func register<Arguments, Result>(
+    _ observer: DelegateObserver, for message: MessageKey<Arguments, Result>
+  )
+    -> MessageObservation
+  {
+    let index = index(of: message)
+    update { $0.observers[index, default: []].append(observer) }
+    return MessageObservation(
+      observer: observer.registration, selector: protocolDescription.methods[index].selector
+    ) { [weak self] id in
+      self?.update { s in
+        s.observers[index]?.removeAll { $0.registration.id == id }
+        if s.observers[index]?.isEmpty == true { s.observers[index] = nil }
+      }
+    }
+  }
+}

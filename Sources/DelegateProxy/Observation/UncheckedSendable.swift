@@ -1,0 +1,14 @@
+import Dispatch
+import MessageRuntime
+
+/// A value handed across threads as the reference systems hand delegate arguments across
+/// queues: the sender vouches for it (see ``DelegateMulticast/messages(_:_:bufferingPolicy:)``).
+public struct UncheckedSendable<Value>: @unchecked Sendable {
+  // @unchecked Sendable: used only for a delegate call's arguments and results crossing to
+  // a delegate's queue or an observer's task; the caller of add(_:queue:) or messages(_:)
+  // chooses to share them, as GCDMulticastDelegate and RxCocoa do.
+  /// The value.
+  public let value: Value
+  /// Wraps `value`.
+  public init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,131 @@
+import MessageRuntime
+
+/// How one message combines its responders' results: the ``ReturnPolicy`` in force,
+/// resolved for the method's result type. THE rule every path folds by — a Swift
+/// multicast's loops, queued and asynchronous aggregation, ``MulticastProxy``'s forwarding
+/// path — and, spelled the same, the C routes (`RouteCombine`, `dp_combine`).
+@usableFromInline
+enum FoldRule: UInt8, Sendable {
+  /// A `void` method: every responder is called; nothing to combine.
+  case every
+  /// ``ReturnPolicy/lastResponder``: every responder is called; the last answer wins.
+  case last
+  /// ``ReturnPolicy/firstResponder``: only the first responder is called.
+  case first
+  /// ``Reducer/allTrue``.
+  case allTrue
+  /// ``Reducer/anyTrue``.
+  case anyTrue
+  /// ``Reducer/firstNonNil``: the first answer that is not nil (not all-zero bytes).
+  case firstNonNil
+  /// Any other reducer: the answers are collected and folded by the ``Reducer``.
+  case custom
+
+  /// The rule `policy` gives a method whose result is `void` or not.
+  init(_ policy: ReturnPolicy, returnsVoid: Bool) {
+    if returnsVoid {
+      self = .every
+      return
+    }
+    switch policy {
+    case .lastResponder: self = .last
+    case .firstResponder: self = .first
+    case .reduce(let reducer): self = reducer.rule ?? .custom
+    }
+  }
+
+  /// The same rule as the C route loops run it; nil for a custom reducer, which only the
+  /// Swift paths can run. (A `void` route calls every target: C's `last`.)
+  var routeCombine: RouteCombine? {
+    switch self {
+    case .every, .last: .last
+    case .first: .first
+    case .allTrue: .allTrue
+    case .anyTrue: .anyTrue
+    case .firstNonNil: .firstNonNil
+    case .custom: nil
+    }
+  }
+}
+
+/// One dispatch's running combination of its responders' answers, by its ``FoldRule``:
+/// THE fold — a Swift multicast's fast path, queued path and asynchronous aggregation, and
+/// ``MulticastProxy``'s forwarding path (on ``ReturnValue``s) all add answers here and ask
+/// it for the outcome. Trivially copyable for a trivial `Value`, so the fast path keeps it
+/// in registers; a custom reducer's answers are collected by the caller.
+@usableFromInline
+struct Fold<Value> {
+  @usableFromInline let rule: FoldRule
+  /// The answer to give (last, first, first non-nil).
+  @usableFromInline var result: Value?
+  /// The truth rules' running answer.
+  @usableFromInline var truth: Bool
+  /// How many responders answered.
+  @usableFromInline var answered = 0
+
+  @inlinable
+  init(_ rule: FoldRule) {
+    self.rule = rule
+    truth = rule == .allTrue
+  }
+
+  /// Adds one responder's answer; true when no further responder is to be called.
+  @inlinable
+  mutating func add(_ value: Value) -> Bool {
+    answered += 1
+    switch rule {
+    case .every, .last: result = value
+    case .first:
+      result = value
+      return true
+    case .allTrue: if truth && !Fold.isNonZero(value) { truth = false }
+    case .anyTrue: if !truth && Fold.isNonZero(value) { truth = true }
+    case .firstNonNil: if result == nil && Fold.isNonZero(value) { result = value }
+    case .custom: break  // the caller collects the values
+    }
+    return false
+  }
+
+  /// The answer when it is one of the responders' own (last, first, first non-nil), for
+  /// the fast path to return at once; nil when ``outcome`` has to decide.
+  @inlinable var directAnswer: Value? {
+    rule == .allTrue || rule == .anyTrue ? nil : result
+  }
+
+  /// What the dispatch answers.
+  @usableFromInline var outcome: FoldOutcome<Value> {
+    switch rule {
+    case .allTrue, .anyTrue: return .truth(truth)
+    case .custom: return .reduce
+    case .every, .last, .first, .firstNonNil:
+      if let result { return .answer(result) }
+      // No answer: under last responder an unanswered message (no responder at all) is
+      // AIMultiDelegate's unrecognized selector, unless the multicast is silent.
+      return answered == 0 && rule == .last ? .unanswered : .zero
+    }
+  }
+
+  /// Whether an answer's bytes are not all zero: `true`, nonzero, non-nil — the C route
+  /// rules' test, on the value's own bytes (a ``ReturnValue``'s C bytes).
+  @inlinable
+  static func isNonZero(_ value: Value) -> Bool {
+    if Value.self == ReturnValue.self { return !unsafeBitCast(value, to: ReturnValue.self).isZero }
+    return withUnsafeBytes(of: value) { bytes in bytes.contains { $0 != 0 } }
+  }
+}
+
+/// What a finished ``Fold`` says a dispatch answers.
+@usableFromInline
+enum FoldOutcome<Value> {
+  /// A responder's answer.
+  case answer(Value)
+  /// True or false (1 or 0 of the result type): the truth reducers.
+  case truth(Bool)
+  /// The custom reducer's fold of the collected answers.
+  case reduce
+  /// Zero of the result type (nil, false, 0): no responder gave an answer the rule keeps.
+  case zero
+  /// No responder answered a last-responder message: an error or trap unless the
+  /// multicast is silent when empty (then zero).
+  case unanswered
+}

@@ -1,0 +1,61 @@
+import MessageRuntime
+import Synchronization
+
+/// An immutable snapshot of a Swift multicast's members, by method: what a dispatch
+/// reads, lock-free, inside a read section. Replaced (never changed) when membership or
+/// policy changes, and released only after a grace period, so a dispatch that loaded it
+/// may keep using its addresses until its read section ends.
+@usableFromInline
+final class SwiftMemberTable<Delegate>: @unchecked Sendable {
+  // @unchecked Sendable: immutable after init; the buffers it owns are freed in deinit,
+  // which runs only after every read section that could see the table has ended.
+
+  /// By method index.
+  @usableFromInline let lists: UnsafeMutableBufferPointer<SwiftResponderList<Delegate>>
+  /// The members, in order (the table keeps them, and so their slots, alive).
+  let members: [SwiftMember<Delegate>]
+  /// By method index: the observers.
+  let observers: [[DelegateObserver]]
+  /// By method index: the policy in force, for introspection and custom reducers.
+  let policies: [ReturnPolicy]
+  let generation: UInt64
+
+  init(
+    members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
+    defaultPolicy: ReturnPolicy, overrides: [Int: ReturnPolicy], silentWhenEmpty: Bool,
+    observers: [Int: [DelegateObserver]], generation: UInt64
+  ) {
+    self.members = members
+    self.observers = description.methods.indices.map { observers[$0] ?? [] }
+    self.generation = generation
+    let methods = description.methods
+    lists = .allocate(capacity: methods.count)
+    var policies: [ReturnPolicy] = []
+    for (index, method) in methods.enumerated() {
+      let policy = overrides[index] ?? defaultPolicy
+      policies.append(policy)
+      let live = members.filter { m in
+        !m.isRemoved
+          && (method.isRequired
+            || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID))
+      }
+      let buffer = UnsafeMutableBufferPointer<SwiftResponder<Delegate>>.allocate(
+        capacity: live.count)
+      _ = buffer.initialize(from: live.map(SwiftResponder.init))
+      let rule = FoldRule(policy, returnsVoid: method.result.isVoid)
+      (lists.baseAddress! + index).initialize(
+        to: SwiftResponderList(
+          responders: UnsafeBufferPointer(buffer), rule: rule,
+          isGeneral: rule == .custom || observers[index]?.isEmpty == false
+            || live.contains { $0.queue != nil },
+          isOptional: !method.isRequired,
+          silentWhenEmpty: silentWhenEmpty || method.result.isVoid))
+    }
+    self.policies = policies
+  }
+
+  deinit {
+    for list in lists { UnsafeMutableBufferPointer(mutating: list.responders).deallocate() }
+    lists.deallocate()
+  }
+}

@@ -1,0 +1,135 @@
+import MessageRuntime
+import Synchronization
+import Testing
+
+@testable import DelegateProxy
+
+/// A protocol whose one method every fold case asks.
+@Delegate
+protocol FoldCaseDelegate: AnyObject {
+  func value(_ k: Int) -> Int
+}
+
+final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
+  let answer: Int
+  init(_ answer: Int) { self.answer = answer }
+  func value(_ k: Int) -> Int { answer }
+}
+
+/// One table of fold cases — a rule, the responders' answers in order, the answer — run
+/// through every path that folds: ``Fold`` itself, a ``MulticastProxy``'s C route and its
+/// forwarding path, and a `@Delegate` multicast from Swift, by aggregation and from C.
+/// Each path must give the table's answer (issue: "one fold per policy").
+@Suite("Fold cases, every path") struct FoldCaseTests {
+  struct Case: CustomStringConvertible, Sendable {
+    let policy: ReturnPolicy
+    let answers: [Int]
+    let expected: Int
+    var description: String { "\(policy) \(answers) → \(expected)" }
+  }
+
+  static let sum = Reducer.fold(Int.self, name: "sum", initial: 0, +)
+
+  static let cases: [Case] = [
+    Case(policy: .lastResponder, answers: [1, 0, 2], expected: 2),
+    Case(policy: .lastResponder, answers: [5, 0], expected: 0),
+    Case(policy: .lastResponder, answers: [], expected: 0),
+    Case(policy: .firstResponder, answers: [1, 0, 2], expected: 1),
+    Case(policy: .firstResponder, answers: [0, 3], expected: 0),
+    Case(policy: .firstResponder, answers: [], expected: 0),
+    Case(policy: .reduce(.allTrue), answers: [1, 1], expected: 1),
+    Case(policy: .reduce(.allTrue), answers: [1, 0, 1], expected: 0),
+    Case(policy: .reduce(.allTrue), answers: [2, 3], expected: 1),
+    Case(policy: .reduce(.allTrue), answers: [], expected: 1),
+    Case(policy: .reduce(.anyTrue), answers: [0, 0], expected: 0),
+    Case(policy: .reduce(.anyTrue), answers: [0, 7], expected: 1),
+    Case(policy: .reduce(.anyTrue), answers: [], expected: 0),
+    Case(policy: .reduce(.firstNonNil), answers: [0, 3, 4], expected: 3),
+    Case(policy: .reduce(.firstNonNil), answers: [0, 0], expected: 0),
+    Case(policy: .reduce(.firstNonNil), answers: [], expected: 0),
+    Case(policy: .reduce(sum), answers: [1, 2, 3], expected: 6),
+    Case(policy: .reduce(sum), answers: [], expected: 0),
+  ]
+
+  /// The fold alone, by the rule the policy gives.
+  @Test(arguments: cases) func fold(_ c: Case) throws {
+    var fold = Fold<Int>(FoldRule(c.policy, returnsVoid: false))
+    for a in c.answers { if fold.add(a) { break } }
+    let answer: Int
+    switch fold.outcome {
+    case .answer(let v): answer = v
+    case .truth(let t): answer = t ? 1 : 0
+    case .reduce:
+      answer = try c.policy.reducer!.reduce(c.answers.map { try ReturnValue($0) }, returning: Int.typeEncoding)
+        .value(as: Int.self)
+    case .zero, .unanswered: answer = 0
+    }
+    #expect(answer == c.expected, "\(c)")
+  }
+
+  static let valueMessage = Message<Int, Int>("value:")
+
+  /// Runtime delegates answering `c.answers`, in a silent proxy under `c.policy`.
+  func runtimeProxy(_ c: Case) throws -> (MulticastProxy, [RuntimeObject]) {
+    let cls = try RuntimeClass(name: uniqueClassName("FoldCase"))
+    let answers = Mutex<[ObjectIdentifier: Int]>([:])
+    try cls.addMethod(Self.valueMessage) { r, _ in
+      answers.withLock { $0[ObjectIdentifier(r)] ?? -1 }
+    }
+    let delegates = c.answers.map { a in
+      let d = RuntimeObject(class: cls)
+      answers.withLock { $0[ObjectIdentifier(d)] = a }
+      return d
+    }
+    let proxy = try MulticastProxy(delegates: delegates, options: .silentWhenEmpty)
+    try proxy.declare(Self.valueMessage)
+    proxy.setPolicy(c.policy, for: Self.valueMessage.selector)
+    return (proxy, delegates)
+  }
+
+  /// A proxy's C route (where the rule has one) and its forwarding path (an observer
+  /// keeps the message off the route).
+  @Test(arguments: cases) func runtimeProxyPaths(_ c: Case) throws {
+    let (proxy, delegates) = try runtimeProxy(c)
+    let routable = FoldRule(c.policy, returnsVoid: false).routeCombine != nil && !c.answers.isEmpty
+    #expect((proxy.fastPath(for: Self.valueMessage.selector) != nil) == routable, "\(c)")
+    #expect(try Self.valueMessage.send(to: proxy, 0) == c.expected, "route: \(c)")
+    let watching = proxy.observe(Self.valueMessage.selector) { _ in }
+    #expect(proxy.fastPath(for: Self.valueMessage.selector) == nil)
+    #expect(try Self.valueMessage.send(to: proxy, 0) == c.expected, "forwarding: \(c)")
+    watching.cancel()
+    withExtendedLifetime(delegates) {}
+  }
+
+  func multicast(_ c: Case) throws -> (FoldCaseDelegateMulticast, [FoldCaseAnswer]) {
+    let delegates = c.answers.map(FoldCaseAnswer.init)
+    let multicast = FoldCaseDelegateMulticast(options: .silentWhenEmpty)
+    for d in delegates { try multicast.add(d) }
+    try multicast.setPolicy(c.policy, for: \.value)
+    return (multicast, delegates)
+  }
+
+  /// A `@Delegate` multicast: its inlined loop, its general path (an observer), and C.
+  @Test(arguments: cases) func swiftMulticastPaths(_ c: Case) throws {
+    let (multicast, delegates) = try multicast(c)
+    #expect(multicast.value(0) == c.expected, "Swift: \(c)")
+    typealias ValueFn = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Int
+    let fromC = try multicast.imp(for: \.value).unsafeCast(to: ValueFn.self)
+    #expect(
+      fromC(try multicast.rawValue, multicast.selector(for: \.value).rawValue, 0) == c.expected,
+      "C: \(c)")
+    let watching = multicast.observe(\.value) { _ in }
+    #expect(multicast.value(0) == c.expected, "general path: \(c)")
+    watching.cancel()
+    withExtendedLifetime(delegates) {}
+  }
+
+  /// Aggregation folds every answer by the same rule (first responder: the first answer).
+  @Test(arguments: cases) func aggregation(_ c: Case) async throws {
+    let (multicast, delegates) = try multicast(c)
+    let reducer: Reducer? = if case .reduce(let r) = c.policy { r } else { nil }
+    let answer = try await multicast.aggregate(\.value, 0, reducer: reducer)
+    #expect(answer == c.expected, "aggregate: \(c)")
+    withExtendedLifetime(delegates) {}
+  }
+}
