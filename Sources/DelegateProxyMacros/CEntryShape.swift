@@ -1,7 +1,7 @@
 import SwiftSyntax
 
 /// How one parameter or result of a requirement travels in the `@convention(c)` function
-/// `@Delegate` generates for C callers (`DelegateCEntry`), decided from the type's
+/// `@Delegate` generates for C callers (`__CFaceFunction`), decided from the type's
 /// spelling alone.
 enum CEntryShape: Equatable {
   /// A C scalar Swift passes as itself (`Int`, `Double`, `Bool`, `CInt`, …).
@@ -83,7 +83,7 @@ enum CEntryShape: Equatable {
     case .scalar: return name
     case .pointer, .assumedObject:
       return
-        "DelegateCEntry.value(\(name), as: \(MulticastGenerator.metatype(type.trimmedDescription)))"
+        "__CFaceFunction.value(\(name), as: \(MulticastGenerator.metatype(type.trimmedDescription)))"
     }
   }
 
@@ -91,7 +91,7 @@ enum CEntryShape: Equatable {
   func resultText(_ call: String) -> String {
     switch self {
     case .scalar: return call
-    case .pointer, .assumedObject: return "DelegateCEntry.raw(\(call))"
+    case .pointer, .assumedObject: return "__CFaceFunction.raw(\(call))"
     }
   }
 }

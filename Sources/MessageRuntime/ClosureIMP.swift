@@ -30,27 +30,13 @@ final class ClosureIMP: @unchecked Sendable {
     guard let made, let code else { throw .closureAllocationFailed(encoding: signature.encoding) }
     closure = made
     imp = IMP(code)
-    ClosureIMP.live.add(1)
   }
 
   deinit {
     if let closure { dp_ffi_closure_free(closure) }
-    ClosureIMP.live.subtract(1)
   }
-
-  /// How many closure IMPs exist right now (for leak tests and diagnostics).
-  static let live = AtomicCounter()
 }
 
-import Synchronization
-
-/// A process-wide counter usable from a static let.
-final class AtomicCounter: Sendable {
-  private let value = Atomic<Int>(0)
-  func add(_ n: Int) { value.add(n, ordering: .relaxed) }
-  func subtract(_ n: Int) { value.subtract(n, ordering: .relaxed) }
-  var current: Int { value.load(ordering: .relaxed) }
-}
 
 /// The C entry of every closure IMP (libffi's closure handler).
 private let closureEntry: dp_ffi_handler = { _, result, arguments, userData in

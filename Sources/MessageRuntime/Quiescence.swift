@@ -41,6 +41,4 @@ package enum Quiescence {
   @discardableResult
   package static func reclaim() -> UInt64 { dp_reclaim() }
 
-  /// Whether the writer side uses Linux `membarrier` (so readers need no fence).
-  package static var usesMembarrier: Bool { dp_quiesce_uses_membarrier() }
 }

@@ -123,11 +123,6 @@ public enum Runtime {
       return closure.imp
     }
   }
-
-  /// How many closure IMPs (method closures and forwarding entries) are alive. A method a
-  /// route was calling is released after a grace period, on a queue of its own, once the
-  /// route lets go of it: the count can lag such a removal briefly.
-  package static var liveClosureIMPCount: Int { ClosureIMP.live.current }
 }
 
 // MARK: - The C API implemented in Swift (declared in dp_runtime.h)

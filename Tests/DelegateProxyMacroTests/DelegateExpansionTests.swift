@@ -31,7 +31,7 @@ import Testing
         public final class SensorDelegateMulticast: DelegateMulticast<any SensorDelegate, SensorDelegateMulticast.Messages>, SensorDelegate, @unchecked Sendable {
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `SensorDelegate`'s methods as the runtime sees them.
-          public override class var delegateProtocol: DelegateProtocol<any SensorDelegate> { _delegateProtocol }
+          public override class var __delegateProtocol: DelegateProtocol<any SensorDelegate> { _delegateProtocol }
           nonisolated private static let _delegateProtocol = DelegateProtocol<any SensorDelegate>(
             name: "SensorDelegate",
             methods: [
@@ -89,8 +89,8 @@ import Testing
             }
           }
           /// `SensorDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
-          public override class var cCalls: [DelegateCCall<any SensorDelegate>] { _cCalls }
-          nonisolated private static let _cCalls: [DelegateCCall<any SensorDelegate>] = [
+          public override class var __cCalls: [__CFaceCall<any SensorDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [__CFaceCall<any SensorDelegate>] = [
             { d, f in d.sensor(f.argument(0), didRead: f.argument(1)) },
             { d, f in f.setResult(d.sensorShouldStart(f.argument(0))) },
             { d, f in d.sensorDidStop(f.argument(0)) },
@@ -99,30 +99,30 @@ import Testing
             { d, f in d.reset() },
           ]
           /// `SensorDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
-          public override class var cEntries: [DelegateCEntry?] { _cEntries }
-          nonisolated private static let _cEntries: [DelegateCEntry?] = [
-            DelegateCEntry({ (target, _, p0, p1) in
-              DelegateCEntry.call(target, method: 0) { (d: any SensorDelegate) in d.sensor(DelegateCEntry.value(p0, as: Sensor.self), didRead: DelegateCEntry.value(p1, as: Reading.self)) }
+          public override class var __cFunctions: [__CFaceFunction?] { _cFunctions }
+          nonisolated private static let _cFunctions: [__CFaceFunction?] = [
+            __CFaceFunction({ (target, _, p0, p1) in
+              __CFaceFunction.call(target, method: 0) { (d: any SensorDelegate) in d.sensor(__CFaceFunction.value(p0, as: Sensor.self), didRead: __CFaceFunction.value(p1, as: Reading.self)) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0, 1]),
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 1) { (d: any SensorDelegate) in d.sensorShouldStart(DelegateCEntry.value(p0, as: Sensor.self)) }
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 1) { (d: any SensorDelegate) in d.sensorShouldStart(__CFaceFunction.value(p0, as: Sensor.self)) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Bool, objects: [0]),
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 2) { (d: any SensorDelegate) in d.sensorDidStop(DelegateCEntry.value(p0, as: Sensor.self)) }
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 2) { (d: any SensorDelegate) in d.sensorDidStop(__CFaceFunction.value(p0, as: Sensor.self)) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0]),
-            DelegateCEntry({ (target, _, p0, p1) in
-              DelegateCEntry.call(target, method: 3) { (d: any SensorDelegate) in d.sensor(DelegateCEntry.value(p0, as: Sensor.self), didFailWith: p1) }
+            __CFaceFunction({ (target, _, p0, p1) in
+              __CFaceFunction.call(target, method: 3) { (d: any SensorDelegate) in d.sensor(__CFaceFunction.value(p0, as: Sensor.self), didFailWith: p1) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void, objects: [0]),
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 4) { (d: any SensorDelegate) in d.sensorThreshold(DelegateCEntry.value(p0, as: Sensor.self)) }
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 4) { (d: any SensorDelegate) in d.sensorThreshold(__CFaceFunction.value(p0, as: Sensor.self)) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Double, objects: [0]),
-            DelegateCEntry({ (target, _) in
-              DelegateCEntry.call(target, method: 5) { (d: any SensorDelegate) in d.reset() }
+            __CFaceFunction({ (target, _) in
+              __CFaceFunction.call(target, method: 5) { (d: any SensorDelegate) in d.reset() }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
           ]
           /// `SensorDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          public override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+          public override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
             { f in (f.argument(0) as Sensor, f.argument(1) as Reading) },
             { f in f.argument(0) as Sensor },
             { f in f.argument(0) as Sensor },
@@ -132,30 +132,30 @@ import Testing
           ]
           /// Sends `sensor(_:didRead:)` to the delegates.
           public func sensor(_ sensor: Sensor, didRead reading: Reading) {
-            self.send(Messages().sensorDidRead, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
+            self.__send(Messages().sensorDidRead, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
           }
           /// Sends `sensorShouldStart(_:)` to the delegates.
           public func sensorShouldStart(_ sensor: Sensor) -> Bool {
-            self.send(Messages().sensorShouldStart, sensor) { d, a in d.sensorShouldStart(a) }
+            self.__send(Messages().sensorShouldStart, sensor) { d, a in d.sensorShouldStart(a) }
           }
           /// Sends `sensorDidStop(_:)` to the delegates.
           public func sensorDidStop(_ sensor: Sensor) {
-            self.send(Messages().sensorDidStop, sensor) { d, a in d.sensorDidStop(a) }
+            self.__send(Messages().sensorDidStop, sensor) { d, a in d.sensorDidStop(a) }
           }
           /// Sends `sensor(_:didFailWith:)` to the delegates.
           public func sensor(_ sensor: Sensor, didFailWith code: Int32) {
-            self.send(Messages().sensorFailedCode, (sensor, code)) { d, a in d.sensor(a.0, didFailWith: a.1) }
+            self.__send(Messages().sensorFailedCode, (sensor, code)) { d, a in d.sensor(a.0, didFailWith: a.1) }
           }
           /// Sends `sensorThreshold(_:)` to the delegates.
           public func sensorThreshold(_ sensor: Sensor) -> Double {
-            self.send(Messages().sensorThreshold, sensor) { d, a in d.sensorThreshold(a) }
+            self.__send(Messages().sensorThreshold, sensor) { d, a in d.sensorThreshold(a) }
           }
           /// Sends `reset()` to the delegates.
           public func reset() {
-            self.send(Messages().reset, ()) { d, _ in d.reset() }
+            self.__send(Messages().reset, ()) { d, _ in d.reset() }
           }
           /// The stand-in class: a `SensorDelegate` that sends each call to a runtime object (`SensorDelegateMulticast.standIn(for:)`).
-          public override class var standInType: DelegateStandIn<any SensorDelegate>.Type? { StandIn.self }
+          public override class var __standInType: DelegateStandIn<any SensorDelegate>.Type? { StandIn.self }
           /// A `SensorDelegate` that sends each call as a runtime message to its target (generated by `@Delegate`).
           public final class StandIn: DelegateStandIn<any SensorDelegate>, SensorDelegate, @unchecked Sendable {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
@@ -216,7 +216,7 @@ import Testing
         final class EmptyDelegateMulticast: DelegateMulticast<any EmptyDelegate, EmptyDelegateMulticast.Messages>, EmptyDelegate, @unchecked Sendable {
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `EmptyDelegate`'s methods as the runtime sees them.
-          override class var delegateProtocol: DelegateProtocol<any EmptyDelegate> { _delegateProtocol }
+          override class var __delegateProtocol: DelegateProtocol<any EmptyDelegate> { _delegateProtocol }
           nonisolated private static let _delegateProtocol = DelegateProtocol<any EmptyDelegate>(
             name: "EmptyDelegate",
             methods: [])
@@ -225,7 +225,7 @@ import Testing
             init() {}
           }
           /// The stand-in class: a `EmptyDelegate` that sends each call to a runtime object (`EmptyDelegateMulticast.standIn(for:)`).
-          override class var standInType: DelegateStandIn<any EmptyDelegate>.Type? { StandIn.self }
+          override class var __standInType: DelegateStandIn<any EmptyDelegate>.Type? { StandIn.self }
           /// A `EmptyDelegate` that sends each call as a runtime message to its target (generated by `@Delegate`).
           final class StandIn: DelegateStandIn<any EmptyDelegate>, EmptyDelegate, @unchecked Sendable {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
@@ -257,7 +257,7 @@ import Testing
         fileprivate final class HiddenDelegateMulticast: DelegateMulticast<any HiddenDelegate, HiddenDelegateMulticast.Messages>, HiddenDelegate, @unchecked Sendable {
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `HiddenDelegate`'s methods as the runtime sees them.
-          fileprivate override class var delegateProtocol: DelegateProtocol<any HiddenDelegate> { _delegateProtocol }
+          fileprivate override class var __delegateProtocol: DelegateProtocol<any HiddenDelegate> { _delegateProtocol }
           nonisolated private static let _delegateProtocol = DelegateProtocol<any HiddenDelegate>(
             name: "HiddenDelegate",
             methods: [
@@ -275,28 +275,28 @@ import Testing
             }
           }
           /// `HiddenDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
-          fileprivate override class var cCalls: [DelegateCCall<any HiddenDelegate>] { _cCalls }
-          nonisolated private static let _cCalls: [DelegateCCall<any HiddenDelegate>] = [
+          fileprivate override class var __cCalls: [__CFaceCall<any HiddenDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [__CFaceCall<any HiddenDelegate>] = [
             { d, f in f.setResult(d.hiddenDidChange(f.argument(0))) },
           ]
           /// `HiddenDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
-          fileprivate override class var cEntries: [DelegateCEntry?] { _cEntries }
-          nonisolated private static let _cEntries: [DelegateCEntry?] = [
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 0) { (d: any HiddenDelegate) in d.hiddenDidChange(p0) }
+          fileprivate override class var __cFunctions: [__CFaceFunction?] { _cFunctions }
+          nonisolated private static let _cFunctions: [__CFaceFunction?] = [
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 0) { (d: any HiddenDelegate) in d.hiddenDidChange(p0) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Int32),
           ]
           /// `HiddenDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          fileprivate override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+          fileprivate override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
             { f in f.argument(0) as Int32 },
           ]
           /// Sends `hiddenDidChange(_:)` to the delegates.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
-            self.send(Messages().hiddenDidChange, value) { d, a in d.hiddenDidChange(a) }
+            self.__send(Messages().hiddenDidChange, value) { d, a in d.hiddenDidChange(a) }
           }
           /// The stand-in class: a `HiddenDelegate` that sends each call to a runtime object (`HiddenDelegateMulticast.standIn(for:)`).
-          fileprivate override class var standInType: DelegateStandIn<any HiddenDelegate>.Type? { StandIn.self }
+          fileprivate override class var __standInType: DelegateStandIn<any HiddenDelegate>.Type? { StandIn.self }
           /// A `HiddenDelegate` that sends each call as a runtime message to its target (generated by `@Delegate`).
           fileprivate final class StandIn: DelegateStandIn<any HiddenDelegate>, HiddenDelegate, @unchecked Sendable {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
@@ -314,7 +314,7 @@ import Testing
         package final class PackageDelegateMulticast: DelegateMulticast<any PackageDelegate, PackageDelegateMulticast.Messages>, PackageDelegate, @unchecked Sendable {
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `PackageDelegate`'s methods as the runtime sees them.
-          package override class var delegateProtocol: DelegateProtocol<any PackageDelegate> { _delegateProtocol }
+          package override class var __delegateProtocol: DelegateProtocol<any PackageDelegate> { _delegateProtocol }
           nonisolated private static let _delegateProtocol = DelegateProtocol<any PackageDelegate>(
             name: "PackageDelegate",
             methods: [
@@ -332,28 +332,28 @@ import Testing
             }
           }
           /// `PackageDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
-          package override class var cCalls: [DelegateCCall<any PackageDelegate>] { _cCalls }
-          nonisolated private static let _cCalls: [DelegateCCall<any PackageDelegate>] = [
+          package override class var __cCalls: [__CFaceCall<any PackageDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [__CFaceCall<any PackageDelegate>] = [
             { d, f in d.packageDidChange() },
           ]
           /// `PackageDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
-          package override class var cEntries: [DelegateCEntry?] { _cEntries }
-          nonisolated private static let _cEntries: [DelegateCEntry?] = [
-            DelegateCEntry({ (target, _) in
-              DelegateCEntry.call(target, method: 0) { (d: any PackageDelegate) in d.packageDidChange() }
+          package override class var __cFunctions: [__CFaceFunction?] { _cFunctions }
+          nonisolated private static let _cFunctions: [__CFaceFunction?] = [
+            __CFaceFunction({ (target, _) in
+              __CFaceFunction.call(target, method: 0) { (d: any PackageDelegate) in d.packageDidChange() }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
           ]
           /// `PackageDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          package override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+          package override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
             { _ in () },
           ]
           /// Sends `packageDidChange()` to the delegates.
           package func packageDidChange() {
-            self.send(Messages().packageDidChange, ()) { d, _ in d.packageDidChange() }
+            self.__send(Messages().packageDidChange, ()) { d, _ in d.packageDidChange() }
           }
           /// The stand-in class: a `PackageDelegate` that sends each call to a runtime object (`PackageDelegateMulticast.standIn(for:)`).
-          package override class var standInType: DelegateStandIn<any PackageDelegate>.Type? { StandIn.self }
+          package override class var __standInType: DelegateStandIn<any PackageDelegate>.Type? { StandIn.self }
           /// A `PackageDelegate` that sends each call as a runtime message to its target (generated by `@Delegate`).
           package final class StandIn: DelegateStandIn<any PackageDelegate>, PackageDelegate, @unchecked Sendable {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
@@ -408,7 +408,7 @@ import Testing
         final class TableDelegateMulticast: DelegateMulticast<any TableDelegate, TableDelegateMulticast.Messages>, TableDelegate, @unchecked Sendable {
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `TableDelegate`'s methods as the runtime sees them.
-          override class var delegateProtocol: DelegateProtocol<any TableDelegate> { _delegateProtocol }
+          override class var __delegateProtocol: DelegateProtocol<any TableDelegate> { _delegateProtocol }
           nonisolated private static let _delegateProtocol = DelegateProtocol<any TableDelegate>(
             name: "TableDelegate",
             methods: [
@@ -490,8 +490,8 @@ import Testing
             }
           }
           /// `TableDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
-          override class var cCalls: [DelegateCCall<any TableDelegate>] { _cCalls }
-          nonisolated private static let _cCalls: [DelegateCCall<any TableDelegate>] = [
+          override class var __cCalls: [__CFaceCall<any TableDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [__CFaceCall<any TableDelegate>] = [
             { d, f in d.table(f.argument(0), didSelect: f.argument(1), p0: f.argument(2)) },
             { d, f in f.setResult(d.table(f.argument(0), row: f.argument(1))) },
             { d, f in d.move(to: f.argument(0)) },
@@ -503,39 +503,39 @@ import Testing
             { d, f in d.`default`(for: f.argument(0)) },
           ]
           /// `TableDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
-          override class var cEntries: [DelegateCEntry?] { _cEntries }
-          nonisolated private static let _cEntries: [DelegateCEntry?] = [
-            DelegateCEntry({ (target, _, p0, p1, p2) in
-              DelegateCEntry.call(target, method: 0) { (d: any TableDelegate) in d.table(DelegateCEntry.value(p0, as: Table.self), didSelect: p1, p0: p2) }
+          override class var __cFunctions: [__CFaceFunction?] { _cFunctions }
+          nonisolated private static let _cFunctions: [__CFaceFunction?] = [
+            __CFaceFunction({ (target, _, p0, p1, p2) in
+              __CFaceFunction.call(target, method: 0) { (d: any TableDelegate) in d.table(__CFaceFunction.value(p0, as: Table.self), didSelect: p1, p0: p2) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int, Int) -> Void, objects: [0]),
-            DelegateCEntry({ (target, _, p0, p1) in
-              DelegateCEntry.call(target, method: 1) { (d: any TableDelegate) in d.table(DelegateCEntry.value(p0, as: Table.self), row: p1) }
+            __CFaceFunction({ (target, _, p0, p1) in
+              __CFaceFunction.call(target, method: 1) { (d: any TableDelegate) in d.table(__CFaceFunction.value(p0, as: Table.self), row: p1) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Double, objects: [0]),
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 2) { (d: any TableDelegate) in d.move(to: DelegateCEntry.value(p0, as: Point.self)) }
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 2) { (d: any TableDelegate) in d.move(to: __CFaceFunction.value(p0, as: Point.self)) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0]),
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 3) { (d: any TableDelegate) in d.foo(bar: p0) }
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 3) { (d: any TableDelegate) in d.foo(bar: p0) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void),
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 4) { (d: any TableDelegate) in d.fetchDataFor(user: DelegateCEntry.value(p0, as: (User?).self)) }
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 4) { (d: any TableDelegate) in d.fetchDataFor(user: __CFaceFunction.value(p0, as: (User?).self)) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0]),
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 5) { (d: any TableDelegate) in d.viewWillMove(toWindow: DelegateCEntry.value(p0, as: (Window?).self)) }
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 5) { (d: any TableDelegate) in d.viewWillMove(toWindow: __CFaceFunction.value(p0, as: (Window?).self)) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void, objects: [0]),
-            DelegateCEntry({ (target, _, p0, p1) in
-              DelegateCEntry.call(target, method: 6) { (d: any TableDelegate) in d.combine(p0, p1) }
+            __CFaceFunction({ (target, _, p0, p1) in
+              __CFaceFunction.call(target, method: 6) { (d: any TableDelegate) in d.combine(p0, p1) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32, Int32) -> Int32),
-            DelegateCEntry({ (target, _) in
-              DelegateCEntry.call(target, method: 7) { (d: any TableDelegate) in d.useDefault() }
+            __CFaceFunction({ (target, _) in
+              __CFaceFunction.call(target, method: 7) { (d: any TableDelegate) in d.useDefault() }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
-            DelegateCEntry({ (target, _, p0) in
-              DelegateCEntry.call(target, method: 8) { (d: any TableDelegate) in d.`default`(for: p0) }
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 8) { (d: any TableDelegate) in d.`default`(for: p0) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void),
           ]
           /// `TableDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
             { f in (f.argument(0) as Table, f.argument(1) as Int, f.argument(2) as Int) },
             { f in (f.argument(0) as Table, f.argument(1) as Int) },
             { f in f.argument(0) as Point },
@@ -548,42 +548,42 @@ import Testing
           ]
           /// Sends `table(_:didSelect:p0:)` to the delegates.
           func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
-            self.send(Messages().tableDidSelectP0, (_p0, p1, p0)) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
+            self.__send(Messages().tableDidSelectP0, (_p0, p1, p0)) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
           }
           /// Sends `table(_:row:)` to the delegates.
           func table(_ table: Table, row p1: Int) -> Double {
-            self.send(Messages().tableRow, (table, p1)) { d, a in d.table(a.0, row: a.1) }
+            self.__send(Messages().tableRow, (table, p1)) { d, a in d.table(a.0, row: a.1) }
           }
           /// Sends `move(to:)` to the delegates.
           func move(to point: Point) {
-            self.send(Messages().moveTo, point) { d, a in d.move(to: a) }
+            self.__send(Messages().moveTo, point) { d, a in d.move(to: a) }
           }
           /// Sends `foo(bar:)` to the delegates.
           func foo(bar: Int32) {
-            self.send(Messages().fooWithBar, bar) { d, a in d.foo(bar: a) }
+            self.__send(Messages().fooWithBar, bar) { d, a in d.foo(bar: a) }
           }
           /// Sends `fetchDataFor(user:)` to the delegates.
           func fetchDataFor(user: User?) {
-            self.send(Messages().fetchDataForUser, user) { d, a in d.fetchDataFor(user: a) }
+            self.__send(Messages().fetchDataForUser, user) { d, a in d.fetchDataFor(user: a) }
           }
           /// Sends `viewWillMove(toWindow:)` to the delegates.
           func viewWillMove(toWindow window: Window?) {
-            self.send(Messages().viewWillMoveToWindow, window) { d, a in d.viewWillMove(toWindow: a) }
+            self.__send(Messages().viewWillMoveToWindow, window) { d, a in d.viewWillMove(toWindow: a) }
           }
           /// Sends `combine(_:_:)` to the delegates.
           func combine(_ a: Int32, _ b: Int32) -> Int32 {
-            self.send(Messages().combine, (a, b)) { d, a in d.combine(a.0, a.1) }
+            self.__send(Messages().combine, (a, b)) { d, a in d.combine(a.0, a.1) }
           }
           /// Sends `useDefault()` to the delegates.
           func useDefault() {
-            self.send(Messages().`default`, ()) { d, _ in d.useDefault() }
+            self.__send(Messages().`default`, ()) { d, _ in d.useDefault() }
           }
           /// Sends `default(for:)` to the delegates.
           func `default`(for value: Int32) {
-            self.send(Messages().defaultFor, value) { d, a in d.`default`(for: a) }
+            self.__send(Messages().defaultFor, value) { d, a in d.`default`(for: a) }
           }
           /// The stand-in class: a `TableDelegate` that sends each call to a runtime object (`TableDelegateMulticast.standIn(for:)`).
-          override class var standInType: DelegateStandIn<any TableDelegate>.Type? { StandIn.self }
+          override class var __standInType: DelegateStandIn<any TableDelegate>.Type? { StandIn.self }
           /// A `TableDelegate` that sends each call as a runtime message to its target (generated by `@Delegate`).
           final class StandIn: DelegateStandIn<any TableDelegate>, TableDelegate, @unchecked Sendable {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
@@ -669,7 +669,7 @@ import Testing
           final class NestedDelegateMulticast: DelegateMulticast<any NestedDelegate, NestedDelegateMulticast.Messages>, NestedDelegate, @unchecked Sendable {
             // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
             /// `NestedDelegate`'s methods as the runtime sees them.
-            override class var delegateProtocol: DelegateProtocol<any NestedDelegate> { _delegateProtocol }
+            override class var __delegateProtocol: DelegateProtocol<any NestedDelegate> { _delegateProtocol }
             nonisolated private static let _delegateProtocol = DelegateProtocol<any NestedDelegate>(
               name: "NestedDelegate",
               methods: [
@@ -687,28 +687,28 @@ import Testing
               }
             }
             /// `NestedDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
-            override class var cCalls: [DelegateCCall<any NestedDelegate>] { _cCalls }
-            nonisolated private static let _cCalls: [DelegateCCall<any NestedDelegate>] = [
+            override class var __cCalls: [__CFaceCall<any NestedDelegate>] { _cCalls }
+            nonisolated private static let _cCalls: [__CFaceCall<any NestedDelegate>] = [
               { d, f in f.setResult(d.nestedDidStop(f.argument(0))) },
             ]
             /// `NestedDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
-            override class var cEntries: [DelegateCEntry?] { _cEntries }
-            nonisolated private static let _cEntries: [DelegateCEntry?] = [
-              DelegateCEntry({ (target, _, p0) in
-                DelegateCEntry.call(target, method: 0) { (d: any NestedDelegate) in DelegateCEntry.raw(d.nestedDidStop(DelegateCEntry.value(p0, as: Sensor.self))) }
+            override class var __cFunctions: [__CFaceFunction?] { _cFunctions }
+            nonisolated private static let _cFunctions: [__CFaceFunction?] = [
+              __CFaceFunction({ (target, _, p0) in
+                __CFaceFunction.call(target, method: 0) { (d: any NestedDelegate) in __CFaceFunction.raw(d.nestedDidStop(__CFaceFunction.value(p0, as: Sensor.self))) }
               } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, objects: [0, -1]),
             ]
             /// `NestedDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-            override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
-            nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+            override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
+            nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
               { f in f.argument(0) as Sensor },
             ]
             /// Sends `nestedDidStop(_:)` to the delegates.
             func nestedDidStop(_ sensor: Sensor) -> Sensor? {
-              self.send(Messages().nestedDidStop, sensor) { d, a in d.nestedDidStop(a) }
+              self.__send(Messages().nestedDidStop, sensor) { d, a in d.nestedDidStop(a) }
             }
             /// The stand-in class: a `NestedDelegate` that sends each call to a runtime object (`NestedDelegateMulticast.standIn(for:)`).
-            override class var standInType: DelegateStandIn<any NestedDelegate>.Type? { StandIn.self }
+            override class var __standInType: DelegateStandIn<any NestedDelegate>.Type? { StandIn.self }
             /// A `NestedDelegate` that sends each call as a runtime message to its target (generated by `@Delegate`).
             final class StandIn: DelegateStandIn<any NestedDelegate>, NestedDelegate, @unchecked Sendable {
               // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
@@ -753,7 +753,7 @@ import Testing
         final class ViewDelegateMulticast: DelegateMulticast<any ViewDelegate, ViewDelegateMulticast.Messages>, ViewDelegate, @unchecked Sendable {
           // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
           /// `ViewDelegate`'s methods as the runtime sees them.
-          override class var delegateProtocol: DelegateProtocol<any ViewDelegate> { _delegateProtocol }
+          override class var __delegateProtocol: DelegateProtocol<any ViewDelegate> { _delegateProtocol }
           nonisolated private static let _delegateProtocol = DelegateProtocol<any ViewDelegate>(
             name: "ViewDelegate",
             methods: [
@@ -790,8 +790,8 @@ import Testing
             init(_ value: Value) { self.value = value }
           }
           /// `ViewDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
-          override class var cCalls: [DelegateCCall<any ViewDelegate>] { _cCalls }
-          nonisolated private static let _cCalls: [DelegateCCall<any ViewDelegate>] = [
+          override class var __cCalls: [__CFaceCall<any ViewDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [__CFaceCall<any ViewDelegate>] = [
             { d, f in
               let c = _MainActorCall((d, f))
               MainActor.assumeIsolated { let (d, f) = c.value; f.setResult(d.viewShouldClose(f.argument(0))) }
@@ -802,21 +802,21 @@ import Testing
             },
           ]
           /// `ViewDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var cArguments: [@Sendable (DelegateCFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (DelegateCFrame) -> Any] = [
+          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
             { f in f.argument(0) as View },
             { _ in () },
           ]
           /// Sends `viewShouldClose(_:)` to the delegates.
           func viewShouldClose(_ view: View) -> Bool {
-            self.send(Messages().viewShouldClose, view) { d, a in d.viewShouldClose(a) }
+            self.__send(Messages().viewShouldClose, view) { d, a in d.viewShouldClose(a) }
           }
           /// Sends `viewDidReset()` to the delegates.
           func viewDidReset() {
-            self.send(Messages().viewDidReset, ()) { d, _ in d.viewDidReset() }
+            self.__send(Messages().viewDidReset, ()) { d, _ in d.viewDidReset() }
           }
           /// The stand-in class: a `ViewDelegate` that sends each call to a runtime object (`ViewDelegateMulticast.standIn(for:)`).
-          override class var standInType: DelegateStandIn<any ViewDelegate>.Type? { StandIn.self }
+          override class var __standInType: DelegateStandIn<any ViewDelegate>.Type? { StandIn.self }
           /// A `ViewDelegate` that sends each call as a runtime message to its target (generated by `@Delegate`).
           final class StandIn: DelegateStandIn<any ViewDelegate>, ViewDelegate, @unchecked Sendable {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.

@@ -122,7 +122,7 @@ struct SwiftProtocolCFaceTests {
     let proxy = SensorDelegateMulticast()
     try proxy.add(a)
     try proxy.add(b, retention: .strong)
-    let entries = SensorDelegateMulticast.cEntries
+    let entries = SensorDelegateMulticast.__cFunctions
     let shouldStartSelector = proxy.selector(for: \.sensorShouldStart)
     let didReadSelector = proxy.selector(for: \.sensorDidRead)
     #expect(try shouldStart(proxy) == true)

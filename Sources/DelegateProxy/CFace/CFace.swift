@@ -20,7 +20,7 @@ final class CFace<Delegate>: @unchecked Sendable {
   private var adapters: [UInt64: (adapter: CFaceReceiver<Delegate>, member: ProxyMember)] =
     [:]
   /// By method index: reads a C call's arguments as the method's `Arguments`.
-  private let arguments: [@Sendable (DelegateCFrame) -> Any]
+  private let arguments: [@Sendable (__CFaceFrame) -> Any]
   /// The multicast's typed observers as the proxy's observers, by the typed observer's
   /// id: each decodes a C call's arguments for it. A call from Swift never reaches the
   /// proxy, so no observer hears a call twice.
@@ -29,8 +29,8 @@ final class CFace<Delegate>: @unchecked Sendable {
   private let rebuild: RebuildRequest
 
   init(
-    description: DelegateProtocol<Delegate>, calls: [DelegateCCall<Delegate>],
-    entries: [DelegateCEntry?], arguments: [@Sendable (DelegateCFrame) -> Any],
+    description: DelegateProtocol<Delegate>, calls: [__CFaceCall<Delegate>],
+    entries: [__CFaceFunction?], arguments: [@Sendable (__CFaceFrame) -> Any],
     options: MulticastProxy.Options, rebuild: RebuildRequest
   ) throws(DelegateProxyError) {
     let proto = try description.runtimeProtocol()
@@ -44,7 +44,7 @@ final class CFace<Delegate>: @unchecked Sendable {
     }
     // An entry whose guesses do not fit (a parameter it took for a class instance is a
     // struct) is not used: that method's calls go through frames.
-    let fitting = description.methods.indices.map { i -> DelegateCEntry? in
+    let fitting = description.methods.indices.map { i -> __CFaceFunction? in
       guard i < entries.count, let entry = entries[i], entry.fits(description.methods[i]) else {
         return nil
       }
@@ -94,7 +94,7 @@ final class CFace<Delegate>: @unchecked Sendable {
       members: listed, overrides: overrides, observers: bridgeObservers(s.observers))
     // The adapters of members gone are released after the proxy's old table (which may
     // still list them) is retired.
-    let released = UncheckedBox(Array(gone.values))
+    let released = UncheckedSendable(Array(gone.values))
     return {
       retired.release()
       withExtendedLifetime(released) {}
@@ -103,10 +103,10 @@ final class CFace<Delegate>: @unchecked Sendable {
 
   /// The proxy's observers for the multicast's typed observers: each hands its typed
   /// observer the arguments of each C call, in its phase.
-  private func bridgeObservers(_ observers: [Int: [DelegateObserver]]) -> [Selector: [MessageObserver]]
+  private func bridgeObservers(_ observers: [Int: [TypedObserver]]) -> [Selector: [MessageObserver]]
   {
     guard !arguments.isEmpty else { return [:] }
-    var wanted: [UInt64: (Int, DelegateObserver)] = [:]
+    var wanted: [UInt64: (Int, TypedObserver)] = [:]
     for (index, list) in observers {
       for o in list where o.isActive { wanted[o.registration.id] = (index, o) }
     }
@@ -119,7 +119,7 @@ final class CFace<Delegate>: @unchecked Sendable {
       let decode = arguments[index]
       // Holds the typed observer, not the multicast (the proxy is the multicast's).
       let observer = MessageObserver(phase: typed.phase) { snapshot in
-        typed.notify(decode(DelegateCFrame(method: plan, invocation: snapshot.invocation)))
+        typed.notify(decode(__CFaceFrame(method: plan, invocation: snapshot.invocation)))
       }
       bridged[id] = (index, observer)
     }
@@ -129,12 +129,4 @@ final class CFace<Delegate>: @unchecked Sendable {
     }
     return bySelector
   }
-}
-
-/// Values kept alive until a closure that runs after a lock has run.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-  // @unchecked Sendable: only kept (for `withExtendedLifetime`), never read, on the
-  // thread that made it.
-  let value: Value
-  init(_ value: Value) { self.value = value }
 }

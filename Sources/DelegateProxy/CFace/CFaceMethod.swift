@@ -62,7 +62,7 @@ final class CFaceMethod: @unchecked Sendable {
   /// The parameter at `index`, gathered from its registers (or the invocation) and
   /// converted from its C form.
   @usableFromInline
-  func decode<T>(_ index: Int, from frame: DelegateCFrame, as: T.Type) -> T {
+  func decode<T>(_ index: Int, from frame: __CFaceFrame, as: T.Type) -> T {
     let type = parameters[index]
     if let invocation = frame.invocation {
       return invocation._withUnsafeGuaranteedRef { inv in
@@ -84,7 +84,7 @@ final class CFaceMethod: @unchecked Sendable {
 
   /// Writes the answer of a member found gone: zero (the frame's start), or true when
   /// the policy folds with all-true.
-  func answerForGoneMember(_ frame: DelegateCFrame) {
+  func answerForGoneMember(_ frame: __CFaceFrame) {
     guard goneAnswersTrue.load(ordering: .relaxed), let registers = frame.registers,
       let slot = resultSlots.first
     else { return }
@@ -93,7 +93,7 @@ final class CFaceMethod: @unchecked Sendable {
 
   /// Writes `value` as the call's C result.
   @usableFromInline
-  func encode<T>(_ value: T, into frame: DelegateCFrame) {
+  func encode<T>(_ value: T, into frame: __CFaceFrame) {
     if let invocation = frame.invocation {
       invocation._withUnsafeGuaranteedRef { inv in
         inv.withUnsafeReturnValue { buffer in

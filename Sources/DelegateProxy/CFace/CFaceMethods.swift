@@ -6,16 +6,16 @@ import Synchronization
 final class CFaceMethods: Sendable {
   let plans: [CFaceMethod]
   /// Each takes an owned delegate value (moved out of the pointer) and the frame.
-  let calls: [@Sendable (UnsafeMutableRawPointer, DelegateCFrame) -> Void]
+  let calls: [@Sendable (UnsafeMutableRawPointer, __CFaceFrame) -> Void]
   /// The selectors, for finding a method from `_cmd` (protocols are short: a scan).
   private let selectors: [Selector]
 
   /// By method index: the generated C function of the method's own signature, where
-  /// there is one and its guesses fit the protocol's types (see ``DelegateCEntry``).
-  let entries: [DelegateCEntry?]
+  /// there is one and its guesses fit the protocol's types (see ``__CFaceFunction``).
+  let entries: [__CFaceFunction?]
 
   init<Delegate>(
-    plans: [CFaceMethod], calls: [DelegateCCall<Delegate>], entries: [DelegateCEntry?]
+    plans: [CFaceMethod], calls: [__CFaceCall<Delegate>], entries: [__CFaceFunction?]
   ) {
     self.plans = plans
     self.entries = entries

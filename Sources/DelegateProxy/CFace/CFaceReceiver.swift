@@ -54,7 +54,7 @@ final class CFaceReceiver<Delegate>: CFaceReceiverCore, @unchecked Sendable {
           // invocation. Unowned: the method belongs to this adapter.
           _ = try? setMethod(plan.selector, signature: plan.signature) {
             [unowned self] invocation in
-            self.call(index, DelegateCFrame(method: plan, invocation: invocation))
+            self.call(index, __CFaceFrame(method: plan, invocation: invocation))
           }
         }
       }
@@ -94,13 +94,13 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
 
   override final func receive(_ selector: Selector, frame: SwiftEntryFrame) {
     guard let index = methods.index(of: selector) else { return }
-    call(index, DelegateCFrame(method: methods.plans[index], registers: frame.base))
+    call(index, __CFaceFrame(method: methods.plans[index], registers: frame.base))
   }
 
   /// Calls the delegate's method `index` unless it was removed or is being deallocated
   /// (then the C caller receives zero, or true under all-true, and the adapter leaves
   /// the routes).
-  final func call(_ index: Int, _ frame: DelegateCFrame) {
+  final func call(_ index: Int, _ frame: __CFaceFrame) {
     // The removed check is the last step before the call (see Member.withDelegate).
     guard !member.isRemoved else { return leave(index, frame) }
     // One strong reference for the call (a strong member's object is alive, so this
@@ -120,7 +120,7 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
   }
 
   /// Answers for a gone member and stops every path from calling it again.
-  private func leave(_ index: Int, _ frame: DelegateCFrame) {
+  private func leave(_ index: Int, _ frame: __CFaceFrame) {
     methods.plans[index].answerForGoneMember(frame)
     markGone()
   }
@@ -134,7 +134,7 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
   }
 }
 
-// MARK: Generated C entries (DelegateCEntry)
+// MARK: Generated C entries (__CFaceFunction)
 // Free functions, not statics of the class: a static would fetch the class metadata on
 // every call.
 

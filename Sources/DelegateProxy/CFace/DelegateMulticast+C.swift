@@ -20,7 +20,7 @@ import MessageRuntime
 /// multicast changes). Each member appears there as an adapter whose methods are C functions into Swift, so the proxy's C routes call
 /// Swift code with a plain C call: for a method of C scalars, pointers and class
 /// instances, the `@convention(c)` function of its own signature that `@Delegate`
-/// generates (``DelegateCEntry``: one `tryRetain`, the call, one release); for others
+/// generates (``__CFaceFunction``: one `tryRetain`, the call, one release); for others
 /// (structs by value), a static C entry per return class that decodes the registers
 /// (``SwiftEntryObject``). A removed or
 /// deallocated delegate is never called from C either; adapters hold delegates as the
@@ -73,8 +73,8 @@ extension DelegateMulticast {
     return try update { s throws(DelegateProxyError) in
       if let face = s.cFace { return face }
       let face = try CFace(
-        description: protocolDescription, calls: Self.cCalls, entries: Self.cEntries,
-        arguments: Self.cArguments, options: s.options, rebuild: needsRebuild)
+        description: protocolDescription, calls: Self.__cCalls, entries: Self.__cFunctions,
+        arguments: Self.__cArguments, options: s.options, rebuild: needsRebuild)
       s.cFace = face
       return face
     }

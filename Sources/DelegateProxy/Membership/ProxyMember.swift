@@ -43,6 +43,16 @@ public final class ProxyMember: Member, @unchecked Sendable {
     return unsafeDowncast(object, to: RuntimeObject.self)
   }
 
+  /// ``Member/withDelegate(_:)`` with the delegate as its runtime object: nil, and `body`
+  /// not run, when the member was removed or its delegate's deinit has begun.
+  func withDelegate<R, E: Error>(_ body: (RuntimeObject) throws(E) -> R) throws(E) -> R? {
+    try withDelegate { () throws(E) -> R in
+      // Held by the strong reference withDelegate took (or `strong`).
+      let delegate = Unmanaged<AnyObject>.fromOpaque(object.address).takeUnretainedValue()
+      return try body(unsafeDowncast(delegate, to: RuntimeObject.self))
+    }
+  }
+
   /// Re-reads what the delegate implements (after methods were added to it or its class).
   func setMethods(_ methods: [Selector: MethodSignature]) { implemented.withLock { $0 = methods } }
 

@@ -16,7 +16,7 @@ extension DelegateMulticast {
     _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
     _ handler: @escaping @Sendable (Arguments) -> Void
   ) -> MessageObservation {
-    let observer = DelegateObserver(phase: phase, handler)
+    let observer = TypedObserver(phase: phase, handler)
     return register(observer, for: message)
   }
 
@@ -29,20 +29,20 @@ extension DelegateMulticast {
   /// ```
   public final func messages<Arguments, Result>(
     _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
-    bufferingPolicy: AsyncStream<UncheckedSendable<Arguments>>.Continuation.BufferingPolicy =
-      .unbounded
+    bufferingPolicy: MessageBuffering = .unbounded
   ) -> DelegateMessageSequence<Arguments> {
     let (stream, continuation) = AsyncStream.makeStream(
-      of: UncheckedSendable<Arguments>.self, bufferingPolicy: bufferingPolicy)
+      of: UncheckedSendable<Arguments>.self,
+      bufferingPolicy: bufferingPolicy.policy(for: UncheckedSendable<Arguments>.self))
     let yield: @Sendable (Arguments) -> Void = { continuation.yield(UncheckedSendable($0)) }
-    let observer = DelegateObserver(phase: phase, finish: { continuation.finish() }, yield)
+    let observer = TypedObserver(phase: phase, finish: { continuation.finish() }, yield)
     let observation = register(observer, for: message)
     continuation.onTermination = { _ in observation.cancel() }
     return DelegateMessageSequence(stream: stream)
   }
 
   private func register<Arguments, Result>(
-    _ observer: DelegateObserver, for message: MessageKey<Arguments, Result>
+    _ observer: TypedObserver, for message: MessageKey<Arguments, Result>
   )
     -> MessageObservation
   {

@@ -69,10 +69,10 @@ extension MulticastProxy {
   /// finishes when the proxy is deallocated.
   public func messages(
     _ selector: Selector, _ phase: ObservationPhase = .after,
-    bufferingPolicy: AsyncStream<MessageSnapshot>.Continuation.BufferingPolicy = .unbounded
+    bufferingPolicy: MessageBuffering = .unbounded
   ) -> AsyncStream<MessageSnapshot> {
     let (stream, continuation) = AsyncStream.makeStream(
-      of: MessageSnapshot.self, bufferingPolicy: bufferingPolicy)
+      of: MessageSnapshot.self, bufferingPolicy: bufferingPolicy.policy(for: MessageSnapshot.self))
     let observer = MessageObserver(
       phase: phase, finish: { continuation.finish() }, handler: { continuation.yield($0) })
     continuation.onTermination = { [weak self] _ in

@@ -3,12 +3,13 @@ import MessageRuntime
 
 /// A value handed across threads as the reference systems hand delegate arguments across
 /// queues: the sender vouches for it (see ``DelegateMulticast/messages(_:_:bufferingPolicy:)``).
-public struct UncheckedSendable<Value>: @unchecked Sendable {
+struct UncheckedSendable<Value>: @unchecked Sendable {
   // @unchecked Sendable: used only for a delegate call's arguments and results crossing to
-  // a delegate's queue or an observer's task; the caller of add(_:queue:) or messages(_:)
-  // chooses to share them, as GCDMulticastDelegate and RxCocoa do.
+  // a delegate's queue or an observer's task — the caller of add(_:queue:) or messages(_:)
+  // chooses to share them, as GCDMulticastDelegate and RxCocoa do — and for objects kept
+  // alive (never read) until a closure that runs after a lock (CFace.adopt).
   /// The value.
-  public let value: Value
+  let value: Value
   /// Wraps `value`.
-  public init(_ value: Value) { self.value = value }
+  init(_ value: Value) { self.value = value }
 }

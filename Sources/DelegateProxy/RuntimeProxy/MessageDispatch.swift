@@ -43,34 +43,37 @@ extension MulticastProxy {
     var reached = 0
 
     for (position, entry) in list.responders.enumerated() {
-      guard let delegate = entry.delegate else {
-        needsCompaction.store(true, ordering: .relaxed)
+      // Each responder through the one call primitive (removed check, one strong
+      // reference, the call, the release). `invoke(target:)` releases its previous
+      // target only after the call, for the same reason the removed check comes last.
+      let step = try entry.withDelegate { delegate throws -> DeliveryStep in
+        if entry.isForwarder && !delegate.responds(to: selector) { return .skipped }
+        reached += 1
+        if let queue = entry.queue {
+          invocation.targetHandle = proxyHandle  // the copy retains the proxy, not a delegate
+          enqueue(
+            DetachedInvocation(copying: invocation), to: entry, on: queue, position: position,
+            gathering: returnsValue ? gathering : nil)
+          return rule == .first ? .stop : .called  // the first responder answers, on its queue
+        }
+        try invocation.invoke(target: delegate)
+        guard returnsValue else { return .called }
+        if let gathering {
+          gathering.record(ReturnValue(of: invocation), at: position)
+          return .called
+        }
+        // Last and first answer with what the invocation's buffer holds: the fold only
+        // counts them (no copy of the bytes).
+        let value = rule == .last || rule == .first ? ReturnValue.held : ReturnValue(of: invocation)
+        if rule == .custom { collected.append(value) }
+        return fold.add(value) ? .stop : .called
+      }
+      guard let step else {
+        // Gone: a dead delegate is compacted away after this dispatch.
+        if !entry.isRemoved { needsCompaction.store(true, ordering: .relaxed) }
         continue
       }
-      if entry.isForwarder && !delegate.responds(to: selector) { continue }
-      // The removed check comes last before the call (see Member.withDelegate);
-      // `invoke(target:)` releases its previous target only after the call, for that.
-      if entry.isRemoved { continue }
-      reached += 1
-      if let queue = entry.queue {
-        invocation.targetHandle = proxyHandle  // the copy retains the proxy, not a delegate
-        enqueue(
-          DetachedInvocation(copying: invocation), to: entry, on: queue, position: position,
-          gathering: returnsValue ? gathering : nil)
-        if rule == .first { break }  // the first responder answers, on its queue
-        continue
-      }
-      try invocation.invoke(target: delegate)
-      guard returnsValue else { continue }
-      if let gathering {
-        gathering.record(ReturnValue(of: invocation), at: position)
-        continue
-      }
-      // Last and first answer with what the invocation's buffer holds: the fold only
-      // counts them (no copy of the bytes).
-      let value = rule == .last || rule == .first ? ReturnValue.held : ReturnValue(of: invocation)
-      if rule == .custom { collected.append(value) }
-      if fold.add(value) { break }
+      if step == .stop { break }
     }
 
     if returnsValue && gathering == nil {
@@ -117,15 +120,26 @@ extension MulticastProxy {
     queue.async { [self] in
       defer { gathering?.group.leave() }
       Quiescence.readSection {
-        guard let delegate = entry.delegate, !entry.isRemoved else { return }
         let copy = detached.invocation
         do {
-          try copy.invoke(target: delegate)
-          gathering?.record(ReturnValue(of: copy), at: position)
+          try entry.withDelegate { delegate throws in
+            try copy.invoke(target: delegate)
+            gathering?.record(ReturnValue(of: copy), at: position)
+          }
         } catch {
           deliveryErrorHandler?(error, entry)
         }
       }
     }
   }
+}
+
+/// What one responder's turn in `deliver` came to.
+private enum DeliveryStep {
+  /// Called (or queued); the next responder follows.
+  case called
+  /// A forwarder that does not respond to the selector.
+  case skipped
+  /// No further responder is called (first responder, or the fold is decided).
+  case stop
 }

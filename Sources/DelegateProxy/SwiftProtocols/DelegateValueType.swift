@@ -1,4 +1,9 @@
 import MessageRuntime
+// The standard library's reflection SPI, for `_forEachField(of:options:_:)`: the one way
+// to list a struct type's stored properties with their offsets and types without an
+// instance (Mirror needs a value). It is the API swift-testing and the Swift runtime's own
+// tests use (stdlib/public/core/ReflectionMirror.swift, `@_spi(Reflection)`); if it
+// changes, `DelegateValueType(_:)` stops compiling here rather than misreading layouts.
 @_spi(Reflection) import Swift
 
 /// A Swift type as a parameter or result of a delegate protocol's method: its name and
@@ -345,8 +350,12 @@ enum MetadataKind {
 
   init(_ type: Any.Type) {
     // The Swift ABI's metadata kinds: struct 0x200, enum 0x201, optional 0x202,
-    // tuple 0x301, function 0x302, existential 0x303. A class's first word is its isa
-    // pointer, which is larger than every kind (classes are handled before this).
+    // tuple 0x301, function 0x302, existential 0x303 — the `MetadataKind` values of the
+    // stable ABI (swift/include/swift/ABI/MetadataKind.def, documented in
+    // docs/ABI/TypeMetadata.rst: "the kind is the first pointer-sized word of every
+    // metadata record"). No public API tells a tuple or function type from a struct
+    // without a value. A class's first word is its isa pointer, which is larger than
+    // every kind (classes are handled before this).
     let kind = unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee
     switch kind {
     case 0x200: self = .structure

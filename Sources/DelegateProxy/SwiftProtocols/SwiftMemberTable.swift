@@ -15,7 +15,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// The members, in order (the table keeps them, and so their slots, alive).
   let members: [SwiftMember<Delegate>]
   /// By method index: the observers.
-  let observers: [[DelegateObserver]]
+  let observers: [[TypedObserver]]
   /// By method index: the policy in force, for introspection and custom reducers.
   let policies: [ReturnPolicy]
   let generation: UInt64
@@ -23,7 +23,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   init(
     members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
     defaultPolicy: ReturnPolicy, overrides: [Int: ReturnPolicy], silentWhenEmpty: Bool,
-    observers: [Int: [DelegateObserver]], generation: UInt64
+    observers: [Int: [TypedObserver]], generation: UInt64
   ) {
     self.members = members
     self.observers = description.methods.indices.map { observers[$0] ?? [] }

@@ -1,6 +1,6 @@
 /// A typed observer of one method of a Swift multicast: its registration (phase, the
 /// active flag a dispatch reads) and its handler, which receives the call's arguments.
-final class DelegateObserver: Sendable {
+final class TypedObserver: Sendable {
   /// The registration (shared with ``MulticastProxy``'s observers: id, phase, flag).
   let registration: MessageObserver
   /// `(Arguments) -> Void` for the method's `Arguments`, checked when called.

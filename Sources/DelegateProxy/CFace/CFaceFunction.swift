@@ -15,11 +15,11 @@ import Synchronization
 ///
 /// ```swift
 /// // generated for `func value(_ a: Int, scale: Double) -> Int`:
-/// DelegateCEntry({ (target, _, p0, p1) in
-///   DelegateCEntry.call(target, method: 0) { (d: any Listener) in d.value(p0, scale: p1) }
+/// __CFaceFunction({ (target, _, p0, p1) in
+///   __CFaceFunction.call(target, method: 0) { (d: any Listener) in d.value(p0, scale: p1) }
 /// } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int, Double) -> Int)
 /// ```
-public struct DelegateCEntry: Sendable {
+public struct __CFaceFunction: Sendable {
   /// The `@convention(c)` function as an IMP: what a C route calls for the method on
   /// each delegate's adapter.
   public let imp: IMP
@@ -82,7 +82,7 @@ public struct DelegateCEntry: Sendable {
   }
 }
 
-/// What ``DelegateCEntry/call(_:method:_:)`` carries from entering a call to leaving it.
+/// What ``__CFaceFunction/call(_:method:_:)`` carries from entering a call to leaving it.
 @usableFromInline
 struct CFaceCallToken {
   /// The adapter (+0: the route's read section keeps it alive).

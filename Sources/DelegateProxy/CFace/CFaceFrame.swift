@@ -3,7 +3,7 @@ import Synchronization
 
 /// The C call of one protocol method on one delegate, as `@Delegate` generates it: reads
 /// the arguments from the frame, calls the delegate, writes the result.
-public typealias DelegateCCall<Delegate> = @Sendable (Delegate, DelegateCFrame) -> Void
+public typealias __CFaceCall<Delegate> = @Sendable (Delegate, __CFaceFrame) -> Void
 
 /// The arguments and result of one C call reaching a plain Swift delegate (through
 /// ``DelegateMulticast/imp(for:)`` and the multicast's runtime proxy), in their C form.
@@ -17,7 +17,7 @@ public typealias DelegateCCall<Delegate> = @Sendable (Delegate, DelegateCFrame) 
 /// A Swift class instance arrives as the pointer C passed (the object, +0); a struct as
 /// its C bytes, converted to the Swift layout (``DelegateValueType``). Valid only while
 /// the call runs.
-public struct DelegateCFrame {
+public struct __CFaceFrame {
   /// How the method's values sit in the frame (+0: the adapter keeps it alive).
   @usableFromInline let method: Unmanaged<CFaceMethod>
   /// The entry's register frame, or nil for a call that arrived as an invocation.
