@@ -51,12 +51,16 @@ int make(peer_shape shape, int fanout, peer_callback *out, char *error, size_t c
     // Kept for the process's life: the driver measures these rows until it exits.
     if (shape == PEER_START_ELEMENT) {
       auto *signal = new StartElementSignal;
-      for (int k = 0; k < fanout; k++) signal->connect(boost::bind(&Handler::on_start_element, new Handler, _1, _2));
+      for (int k = 0; k < fanout; k++) {
+        signal->connect(boost::bind(&Handler::on_start_element, new Handler, _1, _2));
+      }
       out->function = reinterpret_cast<const void *>(&start_element_callback);
       out->context = signal;
     } else {
       auto *signal = new WriteSignal;
-      for (int k = 0; k < fanout; k++) signal->connect(boost::bind(&Handler::on_write, new Handler, _1, _2, _3));
+      for (int k = 0; k < fanout; k++) {
+        signal->connect(boost::bind(&Handler::on_write, new Handler, _1, _2, _3));
+      }
       out->function = reinterpret_cast<const void *>(&write_callback);
       out->context = signal;
     }
@@ -70,6 +74,7 @@ int make(peer_shape shape, int fanout, peer_callback *out, char *error, size_t c
 }  // namespace
 
 int main(int argc, char **argv) {
-  static const peer boost_peer = {"peer_boost_signals2", "boost-signals2-call+bind+optional_last_value", make};
+  static const peer boost_peer = {"peer_boost_signals2",
+                                  "boost-signals2-call+bind+optional_last_value", make};
   return peer_main(argc, argv, &boost_peer);
 }

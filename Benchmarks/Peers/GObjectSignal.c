@@ -35,11 +35,13 @@ static guint start_element_signal;
 static guint write_signal;
 
 static void peer_emitter_class_init(PeerEmitterClass *klass) {
-  start_element_signal = g_signal_new(
-      "start-element", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 2,
-      G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE, G_TYPE_POINTER);
-  write_signal = g_signal_new("write", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                              G_TYPE_ULONG, 3, G_TYPE_POINTER, G_TYPE_ULONG, G_TYPE_ULONG);
+  // No class closure, accumulator or C marshaller (NULL: the generic one).
+  start_element_signal =
+      g_signal_new("start-element", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                   NULL, G_TYPE_NONE, 2, G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE,
+                   G_TYPE_POINTER);
+  write_signal = g_signal_new("write", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                              NULL, G_TYPE_ULONG, 3, G_TYPE_POINTER, G_TYPE_ULONG, G_TYPE_ULONG);
 }
 
 static void peer_emitter_init(PeerEmitter *self) { (void)self; }
@@ -65,8 +67,8 @@ __attribute__((noinline)) static void on_start_element(PeerEmitter *emitter, con
   peer_start_work(user_data, name, atts);
 }
 
-__attribute__((noinline)) static gulong on_write(PeerEmitter *emitter, char *ptr, gulong size, gulong nmemb,
-                                                 gpointer user_data) {
+__attribute__((noinline)) static gulong on_write(PeerEmitter *emitter, char *ptr, gulong size,
+                                                 gulong nmemb, gpointer user_data) {
   (void)emitter;
   return peer_write_work(ptr, size, nmemb, user_data);
 }
@@ -93,7 +95,8 @@ static int make(peer_shape shape, int fanout, peer_callback *out, char *error, s
       return -1;
     }
   }
-  out->function = shape == PEER_START_ELEMENT ? (const void *)start_element_callback : (const void *)write_callback;
+  out->function = shape == PEER_START_ELEMENT ? (const void *)start_element_callback
+                                              : (const void *)write_callback;
   out->context = emitter;
   return 0;
 }

@@ -169,7 +169,8 @@ static int set_up(const peer *p, uint64_t target) {
 static void sweep(void) {
   if (sweeps_done >= MAX_REPS) return;
   for (int i = 0; i < ROWS; i++) {
-    rows[i].samples[sweeps_done] = (double)run(rows[i].shape, rows[i].callback, rows[i].n) / (double)rows[i].n;
+    row *r = &rows[i];
+    r->samples[sweeps_done] = (double)run(r->shape, r->callback, r->n) / (double)r->n;
   }
   sweeps_done++;
 }
@@ -183,7 +184,9 @@ static void finish(const peer *p) {
     double sorted[MAX_REPS];
     memcpy(sorted, r->samples, sizeof(double) * (size_t)reps);
     qsort(sorted, (size_t)reps, sizeof(double), compare_doubles);
-    double median = reps == 0 ? 0 : reps % 2 ? sorted[reps / 2] : (sorted[reps / 2 - 1] + sorted[reps / 2]) / 2;
+    double median = reps == 0     ? 0
+                    : reps % 2    ? sorted[reps / 2]
+                                  : (sorted[reps / 2 - 1] + sorted[reps / 2]) / 2;
 
     allocation_count = 0;
     free_count = 0;
@@ -193,12 +196,14 @@ static void finish(const peer *p) {
     double allocs = (double)allocation_count / (double)r->n;
     double frees = (double)free_count / (double)r->n;
 
-    printf("{\"name\": \"%s\", \"signature\": \"%s\", \"fanout\": %d, \"ns_per_message\": %.4f, ", p->name,
-           encodings[r->shape], r->fanout, median);
-    if (counted) printf("\"allocs_per_message\": %.4f, \"frees_per_message\": %.4f, ", allocs, frees);
+    printf("{\"name\": \"%s\", \"signature\": \"%s\", \"fanout\": %d, \"ns_per_message\": %.4f, ",
+           p->name, encodings[r->shape], r->fanout, median);
+    if (counted)
+      printf("\"allocs_per_message\": %.4f, \"frees_per_message\": %.4f, ", allocs, frees);
     else printf("\"allocs_per_message\": null, ");
-    printf("\"path\": \"%s\", \"median_of\": %d, \"messages_per_repetition\": %llu, \"repetitions\": [", p->path,
-           reps, (unsigned long long)r->n);
+    printf("\"path\": \"%s\", \"median_of\": %d, \"messages_per_repetition\": %llu, "
+           "\"repetitions\": [",
+           p->path, reps, (unsigned long long)r->n);
     for (int k = 0; k < reps; k++) printf("%s%.4f", k ? ", " : "", r->samples[k]);
     printf("]}\n");
   }
@@ -234,7 +239,9 @@ int peer_main(int argc, char **argv, const peer *p) {
   counting = 0;
   counted = allocation_count > 0;
   free(probe);
-  if (!counted) fprintf(stderr, "%s: malloc is not interposed; allocs_per_message will be null\n", p->name);
+  if (!counted) {
+    fprintf(stderr, "%s: malloc is not interposed; allocs_per_message will be null\n", p->name);
+  }
 
   if (!set_up(p, target)) return 1;
 

@@ -54,12 +54,16 @@ int make(peer_shape shape, int fanout, peer_callback *out, char *error, size_t c
     // Kept for the process's life: the driver measures these rows until it exits.
     if (shape == PEER_START_ELEMENT) {
       auto *signal = new StartElementSignal;
-      for (int k = 0; k < fanout; k++) signal->connect(sigc::mem_fun(*new Handler, &Handler::on_start_element));
+      for (int k = 0; k < fanout; k++) {
+        signal->connect(sigc::mem_fun(*new Handler, &Handler::on_start_element));
+      }
       out->function = reinterpret_cast<const void *>(&start_element_callback);
       out->context = signal;
     } else {
       auto *signal = new WriteSignal;
-      for (int k = 0; k < fanout; k++) signal->connect(sigc::mem_fun(*new Handler, &Handler::on_write));
+      for (int k = 0; k < fanout; k++) {
+        signal->connect(sigc::mem_fun(*new Handler, &Handler::on_write));
+      }
       out->function = reinterpret_cast<const void *>(&write_callback);
       out->context = signal;
     }

@@ -20,19 +20,22 @@ struct DriverKind: Sendable {
   let defaultPath: String
 
   static let gnustep = DriverKind(
-    key: "gnustep", rowName: "nsproxy_gnustep", label: "GNUstep NSProxy", source: "GNUstep/driver.m",
+    key: "gnustep", rowName: "nsproxy_gnustep", label: "GNUstep NSProxy",
+    source: "GNUstep/driver.m",
     defaultPath: "gnustep-nsproxy-forwardInvocation")
   /// The signal libraries a C or C++ programmer would put behind one library callback.
   static let peers: [DriverKind] = [
     DriverKind(
-      key: "gobject", rowName: "peer_gobject_signal", label: "GObject signals", source: "Peers/GObjectSignal.c",
+      key: "gobject", rowName: "peer_gobject_signal", label: "GObject signals",
+      source: "Peers/GObjectSignal.c",
       defaultPath: "gobject-g_signal_emit+generic-marshaller"),
     DriverKind(
       key: "sigc", rowName: "peer_sigc", label: "libsigc++", source: "Peers/SigcSignal.cpp",
       defaultPath: "sigc-signal-emit+mem_fun"),
     DriverKind(
       key: "boost_signals2", rowName: "peer_boost_signals2", label: "Boost.Signals2",
-      source: "Peers/BoostSignals2.cpp", defaultPath: "boost-signals2-call+bind+optional_last_value"),
+      source: "Peers/BoostSignals2.cpp", defaultPath: "boost-signals2-call+bind+optional_last_value"
+    ),
   ]
   static let all = [DriverKind.gnustep] + DriverKind.peers
 
@@ -76,7 +79,8 @@ final class DriverRun {
     if let path = source.executable {
       log("  starting the \(kind.label) driver (checking and calibrating its rows)")
       do {
-        process = try CoProcessDriver(path: path, minRepetitionMilliseconds: minRepetitionMilliseconds)
+        process = try CoProcessDriver(
+          path: path, minRepetitionMilliseconds: minRepetitionMilliseconds)
       } catch {
         failure = "\(error)"
         log("Compare: \(kind.label) driver: \(error)")
@@ -123,15 +127,24 @@ final class DriverRun {
     } else if let failure {
       fields = [("status", .string("failed")), ("reason", .string(failure))]
     } else if source.executable != nil || source.rowsFile != nil {
-      fields = [("status", .string(rows.isEmpty ? "no rows" : "measured")), ("rows", .int(rows.count))]
+      fields = [
+        ("status", .string(rows.isEmpty ? "no rows" : "measured")), ("rows", .int(rows.count)),
+      ]
       if rows.isEmpty { fields.append(("reason", .string("the driver reported no rows"))) }
       if source.executable != nil {
-        fields.append(("how", .string("\(kind.source) as a co-process: one sweep of its rows after each of Compare's")))
+        fields.append(
+          (
+            "how",
+            .string("\(kind.source) as a co-process: one sweep of its rows after each of Compare's")
+          ))
       }
     } else {
       // run.sh says "skipped: why" or "failed: why".
-      let text = source.status ?? "skipped: not run (bash Benchmarks/run.sh includes the \(kind.label) rows)"
-      let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+      let text =
+        source.status ?? "skipped: not run (bash Benchmarks/run.sh includes the \(kind.label) rows)"
+      let parts = text.split(separator: ":", maxSplits: 1).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
       fields =
         parts.count == 2 && ["skipped", "failed"].contains(parts[0])
         ? [("status", .string(parts[0])), ("reason", .string(parts[1]))]
@@ -148,7 +161,9 @@ final class DriverRun {
       return "?"
     }
     if measured {
-      let how = source.executable != nil ? "alongside (co-process, interleaved sweeps)" : "read from \(source.rowsFile ?? "?")"
+      let how =
+        source.executable != nil
+        ? "alongside (co-process, interleaved sweeps)" : "read from \(source.rowsFile ?? "?")"
       return "\(kind.label) rows: measured \(how)" + (source.status.map { "; \($0)" } ?? "")
     }
     return "\(kind.label) rows: NOT MEASURED (\(text("status")): \(text("reason")))"
