@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     --no-gnustep) gnustep=0 ;;
     --no-peers) peers=0 ;;
     --no-install) install=0 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' run.sh; exit 0 ;;  # run.sh: we are in its directory now
     *) echo "run.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
