@@ -8,7 +8,8 @@
 // the proxy drops a released delegate), connected with `connect(sigc::mem_fun(…))`,
 // emitted with `emit()`. The curl signal keeps libsigc++'s default accumulator: the
 // emission returns the last handler's value, as the proxy's last-responder policy.
-// libsigc++ signals are not thread-safe (the library says to use them from one thread).
+// libsigc++ is not thread-safe: it takes no lock, and gtkmm's threading rules treat a
+// signal as owned by the thread that made it, which alone connects to it and emits it.
 //
 //   peer-sigc [--repetitions N] [--min-ms MS] [--serve]
 
