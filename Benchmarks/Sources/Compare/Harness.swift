@@ -65,8 +65,8 @@ enum Harness {
   /// repetition, so each row's repetitions are spread over the whole run and a noisy
   /// stretch on the machine spoils at most a repetition or two of any row (the median
   /// drops them). Then counts allocations.
-  /// `afterSweep` runs after each sweep (Compare uses it to have the GNUstep driver take
-  /// its own sweep then).
+  /// `afterSweep` runs after each sweep (Compare uses it to have its co-process drivers
+  /// take their own sweeps then).
   static func measureAll(
     _ workloads: [Workload], _ settings: Settings, progress: (String) -> Void, afterSweep: () -> Void = {}
   ) -> [Measured] {

@@ -1,5 +1,5 @@
 // A small JSON value that keeps key order (so latest.json reads top-down: machine,
-// then rows) and the reader for the GNUstep driver's rows.
+// then rows) and the reader for the co-process drivers' rows.
 
 import Foundation
 
@@ -83,7 +83,7 @@ indirect enum JSON {
   }
 }
 
-/// A row as the GNUstep driver prints it (one JSON object per line).
+/// A row as a co-process driver prints it (one JSON object per line).
 struct ExternalRow: Decodable {
   let name: String
   let signature: String

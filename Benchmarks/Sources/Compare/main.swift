@@ -1,15 +1,17 @@
 // Compare: the side-by-side benchmark of DelegateProxy's forwarding against a direct
-// call, hand-written Swift closures, a naive libffi forwarder and (rows read from the
-// GNUstep driver) a real NSProxy. One process measures every row below; prints a table
-// with ratios and writes results/latest.json.
+// call, hand-written Swift closures, a naive libffi forwarder, (rows from the GNUstep
+// driver) a real NSProxy and (rows from the peer drivers) the signal libraries a C or
+// C++ programmer would put behind one callback. One process measures every row below;
+// prints a table with ratios and writes results/latest.json.
 //
 //   swift run -c release Compare [--repetitions N] [--min-ms MS] [--output PATH]
-//                                [--gnustep-driver PATH | --gnustep-rows FILE]
-//                                [--gnustep-status TEXT]
-//                                [--swift-version TEXT] [--quick] [--rows PREFIX,…]
+//                                [--driver KEY=PATH | --driver-rows KEY=FILE]…
+//                                [--driver-status KEY=TEXT]…
+//                                [--swift-version TEXT] [--quick] [--only PREFIX,…]
 //
-// `bash run.sh` (one directory up from Sources) compiles the GNUstep driver and passes
-// it here; it runs as a co-process whose sweeps interleave with ours. See README.md.
+// `bash run.sh` (one directory up from Sources) compiles the drivers (GNUstep/, Peers/)
+// and passes them here; each runs as a co-process whose sweeps interleave with ours.
+// See README.md.
 
 import BenchmarkSupport
 import Foundation
@@ -20,9 +22,8 @@ import ProxyFixtures
 struct Options {
   var settings = Settings()
   var output: String?
-  var gnustepRows: String?
-  var gnustepDriver: String?
-  var gnustepStatus: String?
+  /// The drivers' executables, row files and run.sh's notes, by `DriverKind.key`.
+  var drivers: [String: DriverSource] = [:]
   var swiftVersion: String?
   var command = "swift run -c release Compare"
   var quick = false
@@ -41,14 +42,35 @@ func parseOptions() -> Options {
     }
     return v
   }
+  /// `KEY=VALUE` for a known driver key.
+  func driverValue(_ flag: String) -> (key: String, value: String) {
+    let v = value(flag)
+    let parts = v.split(separator: "=", maxSplits: 1).map(String.init)
+    guard parts.count == 2, DriverKind.named(parts[0]) != nil else {
+      let keys = DriverKind.all.map(\.key).joined(separator: ", ")
+      FileHandle.standardError.write(Data("Compare: \(flag) takes KEY=VALUE with KEY one of \(keys); got \(v)\n".utf8))
+      exit(2)
+    }
+    return (parts[0], parts[1])
+  }
   while let a = args.popFirst() {
     switch a {
     case "--repetitions": o.settings.repetitions = Int(value(a)) ?? 9
     case "--min-ms": o.settings.minRepetitionNanoseconds = UInt64((Double(value(a)) ?? 20) * 1e6)
     case "--output": o.output = value(a)
-    case "--gnustep-rows": o.gnustepRows = value(a)
-    case "--gnustep-driver": o.gnustepDriver = value(a)
-    case "--gnustep-status": o.gnustepStatus = value(a)
+    case "--driver":
+      let (key, path) = driverValue(a)
+      o.drivers[key, default: DriverSource()].executable = path
+    case "--driver-rows":
+      let (key, file) = driverValue(a)
+      o.drivers[key, default: DriverSource()].rowsFile = file
+    case "--driver-status":
+      let (key, text) = driverValue(a)
+      o.drivers[key, default: DriverSource()].status = text
+    // The GNUstep driver's options from before the peers: `--driver gnustep=PATH` etc.
+    case "--gnustep-driver": o.drivers["gnustep", default: DriverSource()].executable = value(a)
+    case "--gnustep-rows": o.drivers["gnustep", default: DriverSource()].rowsFile = value(a)
+    case "--gnustep-status": o.drivers["gnustep", default: DriverSource()].status = value(a)
     case "--swift-version": o.swiftVersion = value(a)
     case "--command": o.command = value(a)
     case "--quick": o.quick = true
@@ -57,13 +79,16 @@ func parseOptions() -> Options {
       print(
         """
         usage: Compare [--repetitions N (≥7, default 9)] [--min-ms MS (default 20)] [--output PATH]
-                       [--gnustep-driver PATH | --gnustep-rows FILE] [--gnustep-status TEXT]
+                       [--driver KEY=PATH | --driver-rows KEY=FILE]… [--driver-status KEY=TEXT]…
                        [--swift-version TEXT] [--quick] [--only PREFIX,PREFIX…]
-        --only: measure only the rows whose names start with one of the prefixes (results/partial.json unless --output)
-        --gnustep-driver: run GNUstep/driver.m's executable alongside, one sweep of its rows after each of ours
-        --gnustep-rows: merge rows a driver printed earlier (one JSON object per line)
+        KEY: \(DriverKind.all.map { "\($0.key) (\($0.rowName))" }.joined(separator: ", "))
+        --only: measure only the rows whose names start with one of the prefixes (results/partial.json unless --output);
+                drivers none of whose rows match are not run
+        --driver: run a driver's executable alongside (GNUstep/driver.m, Peers/*), one sweep of its rows after each of ours
+        --driver-rows: merge rows a driver printed earlier (one JSON object per line)
+        --driver-status: run.sh's note on the driver, or "skipped: why" / "failed: why" when it was not built
+        (--gnustep-driver, --gnustep-rows, --gnustep-status: the same for KEY gnustep)
         --quick: 7 repetitions of ≥2 ms, written to results/quick.json (smoke test, not for comparison)
-        --rows: only rows whose name starts with one of the prefixes (e.g. c_callback); give --output too
         """)
       exit(0)
     default:
@@ -127,72 +152,25 @@ for shape in CallbackShape.allCases {
 if !options.only.isEmpty {
   workloads = workloads.filter { w in options.only.contains { w.name.hasPrefix($0) } }
 }
-// The GNUstep driver, if given, calibrates first (alone on the machine), then takes a
-// sweep of its rows after each of ours.
-var driver: GNUstepDriver?
-var driverFailure: String?
-if let path = options.gnustepDriver {
-  log("  starting the GNUstep NSProxy driver (checking and calibrating its 25 rows)")
-  do {
-    driver = try GNUstepDriver(
-      path: path, minRepetitionMilliseconds: Double(options.settings.minRepetitionNanoseconds) / 1e6)
-  } catch {
-    driverFailure = "\(error)"
-    log("Compare: GNUstep driver: \(error)")
-  }
+// The drivers (GNUstep NSProxy, the signal-library peers), if given, each calibrate
+// first (alone on the machine), then take a sweep of their rows after each of ours.
+let drivers = DriverKind.all.map { DriverRun(kind: $0, source: options.drivers[$0.key] ?? DriverSource()) }
+for d in drivers where !options.only.isEmpty && !options.only.contains(where: { d.kind.rowName.hasPrefix($0) }) {
+  d.deselect()
+}
+for d in drivers {
+  d.start(minRepetitionMilliseconds: Double(options.settings.minRepetitionNanoseconds) / 1e6, log: log)
 }
 
 let started = Date()
 let results = Harness.measureAll(workloads, options.settings, progress: { log("  " + $0) }) {
-  guard let d = driver else { return }
-  do { try d.sweep() } catch {
-    driverFailure = "\(error)"
-    driver = nil
-    log("Compare: GNUstep driver: \(error)")
-  }
+  for d in drivers { d.sweep(log: log) }
 }
-var driverRows: [ExternalRow] = []
-if let d = driver {
-  do { driverRows = try d.finish() } catch {
-    driverFailure = "\(error)"
-    log("Compare: GNUstep driver: \(error)")
-  }
-}
+for d in drivers { d.finish(log: log) }
 let elapsed = Date().timeIntervalSince(started)
 
-// MARK: GNUstep rows
-
-var external: [ExternalRow] = []
-var gnustepStatus: [(String, JSON)]
-if options.gnustepDriver != nil {
-  if let failure = driverFailure {
-    gnustepStatus = [("status", .string("failed")), ("reason", .string(failure))]
-  } else {
-    external = driverRows
-    gnustepStatus = [
-      ("status", .string(external.isEmpty ? "no rows" : "measured")), ("rows", .int(external.count)),
-      ("how", .string("GNUstep/driver.m as a co-process: one sweep of its rows after each of Compare's")),
-    ]
-  }
-} else if let path = options.gnustepRows {
-  do {
-    external = try ExternalRow.read(path)
-    gnustepStatus = [("status", .string(external.isEmpty ? "no rows" : "measured")), ("rows", .int(external.count))]
-    if external.isEmpty { log("Compare: \(path) held no GNUstep rows") }
-  } catch {
-    gnustepStatus = [("status", .string("failed")), ("reason", .string("could not read \(path): \(error)"))]
-    log("Compare: could not read GNUstep rows from \(path): \(error)")
-  }
-} else {
-  // run.sh says "skipped: why" or "failed: why".
-  let text = options.gnustepStatus ?? "skipped: not run (bash Benchmarks/run.sh includes the GNUstep NSProxy rows)"
-  let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-  gnustepStatus =
-    parts.count == 2 && ["skipped", "failed"].contains(parts[0])
-    ? [("status", .string(parts[0])), ("reason", .string(parts[1]))]
-    : [("status", .string("skipped")), ("reason", .string(text))]
-}
-if let note = options.gnustepStatus, !external.isEmpty { gnustepStatus.append(("note", .string(note))) }
+let external = drivers.flatMap(\.rows)
+let gnustepRun = drivers[0]
 
 // MARK: Table
 
@@ -295,6 +273,23 @@ for shape in CallbackShape.allCases {
   }
 }
 
+// The peers: the same C loop calling one callback that emits a signal library's signal to
+// N handlers doing the same work (Peers/); only fan-outs 1, 8 and 64.
+let peerFanouts = [1, 8, 64]
+let peerShort = ["gobject", "sigc", "boost"]
+table += "\nC callback peers (the same C loop calling one callback that emits a signal library's signal to N handlers; x/proxy = peer ÷ c_callback_proxy)\n"
+table += pad("shape / fan-out", 16, left: true) + pad("proxy", 10) + peerShort.map { pad($0, 10) }.joined()
+  + peerShort.map { pad("\($0)/proxy", 15) }.joined() + pad("allocs g/s/b", 16) + "\n"
+for shape in CallbackShape.allCases {
+  for fanout in peerFanouts {
+    let p = lookup(CallbackRowKind.proxy.rawValue, shape.encoding, fanout)
+    let cells = DriverKind.peers.map { lookup($0.rowName, shape.encoding, fanout) }
+    table += pad("\(shape.encoding) ×\(fanout)", 16, left: true) + pad(formatNs(p.ns), 10)
+      + cells.map { pad(formatNs($0.ns), 10) }.joined() + cells.map { pad(formatRatio($0.ns, p.ns), 15) }.joined()
+      + pad(cells.map(formatAllocs).joined(separator: "/"), 16) + "\n"
+  }
+}
+
 table += "\nSwift protocols (@Delegate multicast, weak members, last responder; a Swift delegator or a C loop calling N plain Swift delegates)\n"
 let swiftKinds = SwiftRowKind.allCases.map(\.rawValue)
 table += pad("sig / fan-out", 14, left: true) + swiftKinds.map { pad(String($0.dropFirst($0.hasPrefix("swift_") ? 6 : 0)), 27) }.joined() + "\n"
@@ -314,7 +309,7 @@ for sig in [BenchSignature.qd, .object] {
 }
 
 table += "\nallocations per message"
-table += countingAllocations ? " (malloc calls counted by ordo-one/malloc-interposer; GNUstep: the driver's own malloc counter)\n" : " (not counted: interposer inactive)\n"
+table += countingAllocations ? " (malloc calls counted by ordo-one/malloc-interposer; GNUstep and peers: the drivers' own malloc counters)\n" : " (not counted: interposer inactive)\n"
 table += pad("sig / fan-out", 36, left: true) + shortNames.map { pad($0, width) }.joined() + "\n"
 for sig in signatures {
   for fanout in fanouts {
@@ -324,16 +319,7 @@ for sig in signatures {
 }
 table += pad("responders_3_of_1000 / 3_of_3", 36, left: true) + pad(formatAllocs(r1000), width) + pad(formatAllocs(r3), width) + "\n"
 table += "* fewer frees than allocations while counting: memory kept (or leaked) per message\n"
-if external.isEmpty {
-  func text(_ key: String) -> String {
-    if case .string(let s)? = gnustepStatus.first(where: { $0.0 == key })?.1 { return s }
-    return "?"
-  }
-  table += "\nGNUstep NSProxy rows: NOT MEASURED (\(text("status")): \(text("reason")))\n"
-} else {
-  table += "\nGNUstep NSProxy rows: measured alongside (co-process, interleaved sweeps)"
-  table += options.gnustepStatus.map { "; \($0)\n" } ?? "\n"
-}
+table += "\n" + drivers.map(\.summary).joined(separator: "\n") + "\n"
 print(table)
 print("measured in \(String(format: "%.1f", elapsed)) s; sink \(bs_sink_value() & 0xff)")
 
@@ -356,20 +342,22 @@ for m in results {
   if m.workload.responders != m.workload.fanout { fields.append(("responders", .int(m.workload.responders))) }
   rows.append(.object(fields))
 }
-for r in external {
-  var fields: [(String, JSON)] = [
-    ("name", .string(r.name)),
-    ("signature", .string(r.signature)),
-    ("fanout", .int(r.fanout)),
-    ("ns_per_message", .measured(r.ns_per_message)),
-    ("allocs_per_message", r.allocs_per_message.map { .measured($0) } ?? .null),
-    ("frees_per_message", r.frees_per_message.map { .measured($0) } ?? .null),
-    ("path", .string(r.path ?? "gnustep-nsproxy-forwardInvocation")),
-  ]
-  if let n = r.median_of { fields.append(("median_of", .int(n))) }
-  if let n = r.messages_per_repetition { fields.append(("messages_per_repetition", .int(n))) }
-  if let s = r.repetitions { fields.append(("repetitions", .array(s.map { .measured($0) }))) }
-  rows.append(.object(fields))
+for d in drivers {
+  for r in d.rows {
+    var fields: [(String, JSON)] = [
+      ("name", .string(r.name)),
+      ("signature", .string(r.signature)),
+      ("fanout", .int(r.fanout)),
+      ("ns_per_message", .measured(r.ns_per_message)),
+      ("allocs_per_message", r.allocs_per_message.map { .measured($0) } ?? .null),
+      ("frees_per_message", r.frees_per_message.map { .measured($0) } ?? .null),
+      ("path", .string(r.path ?? d.kind.defaultPath)),
+    ]
+    if let n = r.median_of { fields.append(("median_of", .int(n))) }
+    if let n = r.messages_per_repetition { fields.append(("messages_per_repetition", .int(n))) }
+    if let s = r.repetitions { fields.append(("repetitions", .array(s.map { .measured($0) }))) }
+    rows.append(.object(fields))
+  }
 }
 
 var ratios: [JSON] = []
@@ -401,6 +389,20 @@ for shape in CallbackShape.allCases {
         ("signature", .string(shape.encoding)), ("fanout", .int(fanout)),
         ("proxy_over_direct", d.flatMap { d in p.map { .measured($0 / d) } } ?? .null),
       ]))
+  }
+}
+
+var peerRatios: [JSON] = []
+for shape in CallbackShape.allCases {
+  for fanout in peerFanouts {
+    let p = lookup(CallbackRowKind.proxy.rawValue, shape.encoding, fanout).ns
+    var fields: [(String, JSON)] = [("signature", .string(shape.encoding)), ("fanout", .int(fanout))]
+    for peer in DriverKind.peers {
+      let x = lookup(peer.rowName, shape.encoding, fanout).ns
+      let ratio: JSON = x.flatMap { x in p.map { JSON.measured(x / $0) } } ?? .null
+      fields.append(("\(peer.rowName.dropFirst("peer_".count))_over_proxy", ratio))
+    }
+    peerRatios.append(.object(fields))
   }
 }
 
@@ -440,22 +442,24 @@ let document = JSON.object([
       ("median_of", .int(options.settings.repetitions)),
       ("min_repetition_ms", .number(Double(options.settings.minRepetitionNanoseconds) / 1e6)),
       ("clock", .string("CLOCK_MONOTONIC around each repetition's loop; ns_per_message = median over repetitions of elapsed / messages")),
-      ("sweeps", .string("repetitions are taken in sweeps over all rows (GNUstep rows: one driver sweep after each Compare sweep)")),
+      ("sweeps", .string("repetitions are taken in sweeps over all rows (GNUstep and peer rows: each driver takes one sweep of its rows after each Compare sweep)")),
       ("message", .string("one send to the proxy (one pass over the N targets for direct and swift_closures), whatever the fan-out")),
       (
         "allocations",
         .string(
           countingAllocations
-            ? "allocation calls (malloc, calloc, realloc, …) and frees counted by ordo-one/malloc-interposer over one repetition's messages, divided by messages; GNUstep rows: the driver's own malloc/calloc/realloc/free counters, same method"
+            ? "allocation calls (malloc, calloc, realloc, …) and frees counted by ordo-one/malloc-interposer over one repetition's messages, divided by messages; GNUstep and peer rows: the drivers' own malloc/calloc/realloc/free counters, same method"
             : "not counted: the malloc interposer was not active")
       ),
       ("proxy", .string("DelegateProxy.MulticastProxy, policy .lastResponder (Benchmarks/Sources/ProxyFixtures/ProxySeam.swift)")),
       ("quick", .bool(options.quick)),
     ])
   ),
-  ("gnustep", .object(gnustepStatus)),
+  ("gnustep", .object(gnustepRun.status)),
+  ("peers", .object(drivers.filter { $0.kind.key != DriverKind.gnustep.key }.map { ($0.kind.key, .object($0.status)) })),
   ("ratios", .array(ratios)),
   ("callback_ratios", .array(callbackRatios)),
+  ("peer_ratios", .array(peerRatios)),
   ("swift_ratios", .array(swiftRatios)),
 ])
 

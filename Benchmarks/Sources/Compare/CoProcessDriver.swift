@@ -1,12 +1,13 @@
-// The GNUstep NSProxy driver (GNUstep/driver.m) run as a co-process: it calibrates its
-// rows, then takes one repetition of every row each time Compare finishes a sweep of its
-// own, so the nsproxy_gnustep rows are sampled in the same stretches of time as the
-// rows they are compared with. Protocol (lines on its stdin/stdout): it says
-// "ready N"; "sweep" → "swept K"; "finish" → one JSON row per line, then "end".
+// A driver run as a co-process (the GNUstep NSProxy driver, GNUstep/driver.m, and the
+// signal-library peers, Peers/): it calibrates its rows, then takes one repetition of
+// every row each time Compare finishes a sweep of its own, so its rows are sampled in
+// the same stretches of time as the rows they are compared with. Protocol (lines on its
+// stdin/stdout): it says "ready N"; "sweep" → "swept K"; "finish" → one JSON row per
+// line, then "end".
 
 import Foundation
 
-final class GNUstepDriver {
+final class CoProcessDriver {
   struct Failure: Error, CustomStringConvertible {
     let description: String
   }
@@ -29,7 +30,7 @@ final class GNUstepDriver {
     }
   }
 
-  /// One repetition of every GNUstep row.
+  /// One repetition of every row of the driver.
   func sweep() throws {
     try send("sweep")
     guard let line = readLine(), line.hasPrefix("swept") else {
