@@ -17,8 +17,9 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
 }
 
 /// One table of fold cases — a rule, the responders' answers in order, the answer — run
-/// through every path that folds: ``Fold`` itself, a ``MulticastProxy``'s C route and its
-/// forwarding path, and a `@Delegate` multicast from Swift, by aggregation and from C.
+/// through every path that folds: ``Fold`` itself, a ``MulticastProxy``'s C route, its C
+/// callback entries and its forwarding path, and a `@Delegate` multicast from Swift, by
+/// aggregation and from C.
 /// Each path must give the table's answer (issue: "one fold per policy").
 @Suite("Fold cases, every path") struct FoldCaseTests {
   struct Case: CustomStringConvertible, Sendable {
@@ -94,6 +95,13 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
     let routable = FoldRule(c.policy, returnsVoid: false).routeCombine != nil && !c.answers.isEmpty
     #expect((proxy.fastPath(for: Self.valueMessage.selector) != nil) == routable, "\(c)")
     #expect(try Self.valueMessage.send(to: proxy, 0) == c.expected, "route: \(c)")
+    // The C callback entries (dp_callback.c) run the same rules: context first and last.
+    typealias First = @convention(c) (UnsafeMutableRawPointer?, Int) -> Int
+    typealias Last = @convention(c) (Int, UnsafeMutableRawPointer?) -> Int
+    let first = try CallbackAdapter(for: Self.valueMessage, context: .first, receiver: proxy)
+    let last = try CallbackAdapter(for: Self.valueMessage, context: .last, receiver: proxy)
+    #expect(first.function(as: First.self)(first.context, 0) == c.expected, "callback: \(c)")
+    #expect(last.function(as: Last.self)(0, last.context) == c.expected, "callback: \(c)")
     let watching = proxy.observe(Self.valueMessage.selector) { _ in }
     #expect(proxy.fastPath(for: Self.valueMessage.selector) == nil)
     #expect(try Self.valueMessage.send(to: proxy, 0) == c.expected, "forwarding: \(c)")
