@@ -52,15 +52,15 @@ public struct __CFaceFunction: Sendable {
     _ target: UnsafeMutableRawPointer?, method: Int, _ body: (Delegate) -> Result
   ) -> Result {
     let token = cFaceEnter(target, method: method)
-    guard let slot = token.slot else {
+    guard let existential = token.existential else {
       return cFaceGoneAnswer(token, method: method, as: Result.self)
     }
-    // The slot holds the existential at +0: its bits plus the reference `enter` took
+    // The stored existential is at +0: its bits plus the reference `enter` took
     // make an owned value, which the call consumes — one retain and one release per
     // call (reading `pointee` would copy: a second pair).
     let result = withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { value in
       UnsafeMutableRawPointer(value.baseAddress!).copyMemory(
-        from: slot, byteCount: MemoryLayout<Delegate>.size)
+        from: existential, byteCount: MemoryLayout<Delegate>.size)
       return body(value.baseAddress!.move())
     }
     if token.isOptional { cFaceExit(token, method: method) }
@@ -82,13 +82,13 @@ public struct __CFaceFunction: Sendable {
   }
 }
 
-/// What ``__CFaceFunction/call(_:method:_:)`` carries from entering a call to leaving it.
+/// What `__CFaceFunction/call(_:method:_:)` carries from entering a call to leaving it.
 @usableFromInline
 struct CFaceCallToken {
   /// The adapter (+0: the route's read section keeps it alive).
   @usableFromInline let receiver: Unmanaged<CFaceReceiverCore>
-  /// The delegate's existential slot, nil when the member is gone.
-  @usableFromInline let slot: UnsafeMutableRawPointer?
+  /// The delegate's existential existential, nil when the member is gone.
+  @usableFromInline let existential: UnsafeMutableRawPointer?
   /// Whether the method is optional: the call must be followed by
   /// `cFaceExit(_:method:)`.
   @usableFromInline let isOptional: Bool
@@ -97,11 +97,11 @@ struct CFaceCallToken {
 
   @usableFromInline
   init(
-    receiver: Unmanaged<CFaceReceiverCore>, slot: UnsafeMutableRawPointer?, isOptional: Bool,
+    receiver: Unmanaged<CFaceReceiverCore>, existential: UnsafeMutableRawPointer?, isOptional: Bool,
     learned: UInt64
   ) {
     self.receiver = receiver
-    self.slot = slot
+    self.existential = existential
     self.isOptional = isOptional
     self.learned = learned
   }

@@ -11,7 +11,7 @@ final class CFaceMethods: Sendable {
   private let selectors: [Selector]
 
   /// By method index: the generated C function of the method's own signature, where
-  /// there is one and its guesses fit the protocol's types (see ``__CFaceFunction``).
+  /// there is one and its guesses fit the protocol's types (see `__CFaceFunction`).
   let entries: [__CFaceFunction?]
 
   init<Delegate>(

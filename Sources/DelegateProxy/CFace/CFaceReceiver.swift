@@ -24,8 +24,8 @@ final class CFaceReceiver<Delegate>: CFaceReceiverCore, @unchecked Sendable {
     typeID = member.typeID
     installed = Lock([Bool](repeating: false, count: methods.plans.count))
     super.init(
-      object: member.object, slot: UnsafeMutableRawPointer(member.slot),
-      slotSize: MemoryLayout<Delegate>.size, member: member, methods: methods, rebuild: rebuild)
+      object: member.object, existential: UnsafeMutableRawPointer(member.existential),
+      existentialSize: MemoryLayout<Delegate>.size, member: member, methods: methods, rebuild: rebuild)
     _ = installMethods()
   }
 
@@ -68,10 +68,10 @@ final class CFaceReceiver<Delegate>: CFaceReceiverCore, @unchecked Sendable {
 class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
   // @unchecked Sendable: every property is immutable.
 
-  /// The delegate's object (kept allocated by its member) and its existential slot (+0).
+  /// The delegate's object (kept allocated by its member) and its stored existential (+0).
   let object: UnownedObject
-  let slot: UnsafeMutableRawPointer
-  let slotSize: Int
+  let existential: UnsafeMutableRawPointer
+  let existentialSize: Int
   /// The member, for its removed flag (the one the C routes read for this adapter).
   let member: Member
   let methods: CFaceMethods
@@ -80,12 +80,12 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
   let rebuild: RebuildRequest
 
   init(
-    object: UnownedObject, slot: UnsafeMutableRawPointer, slotSize: Int,
+    object: UnownedObject, existential: UnsafeMutableRawPointer, existentialSize: Int,
     member: Member, methods: CFaceMethods, rebuild: RebuildRequest
   ) {
     self.object = object
-    self.slot = slot
-    self.slotSize = slotSize
+    self.existential = existential
+    self.existentialSize = existentialSize
     self.member = member
     self.methods = methods
     self.rebuild = rebuild
@@ -108,10 +108,10 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
     guard object.tryRetain() else { return leave(index, frame) }
     let optional = methods.plans[index].isOptional
     let learned = optional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-    withUnsafeTemporaryAllocation(byteCount: slotSize, alignment: 16) { value in
-      // The slot holds the existential at +0: its bits plus the reference just taken
+    withUnsafeTemporaryAllocation(byteCount: existentialSize, alignment: 16) { value in
+      // The stored existential is at +0: its bits plus the reference just taken
       // make an owned value, which the call moves out.
-      value.baseAddress!.copyMemory(from: slot, byteCount: slotSize)
+      value.baseAddress!.copyMemory(from: existential, byteCount: existentialSize)
       methods.calls[index](value.baseAddress!, frame)
     }
     if optional && DelegateOptional.learned.load(ordering: .acquiring) != learned {
@@ -139,7 +139,7 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
 // every call.
 
 /// Begins a generated entry's call on the adapter whose handle is `target`: the
-/// delegate's slot with one strong reference taken for the call, or no slot when the
+/// delegate's existential with one strong reference taken for the call, or none when the
 /// member was removed or its deinit has begun.
 @usableFromInline
 func cFaceEnter(_ target: UnsafeMutableRawPointer?, method: Int) -> CFaceCallToken {
@@ -151,12 +151,12 @@ func cFaceEnter(_ target: UnsafeMutableRawPointer?, method: Int) -> CFaceCallTok
     // One strong reference for the call, which consumes it (a strong member's object
     // is alive, so this succeeds for it too).
     guard !receiver.member.isRemoved, receiver.object.tryRetain() else {
-      return CFaceCallToken(receiver: me, slot: nil, isOptional: false, learned: 0)
+      return CFaceCallToken(receiver: me, existential: nil, isOptional: false, learned: 0)
     }
     let isOptional = receiver.methods.plans[method].isOptional
     let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     return CFaceCallToken(
-      receiver: me, slot: receiver.slot, isOptional: isOptional, learned: learned)
+      receiver: me, existential: receiver.existential, isOptional: isOptional, learned: learned)
   }
 }
 

@@ -20,7 +20,7 @@ import MessageRuntime
 /// multicast changes). Each member appears there as an adapter whose methods are C functions into Swift, so the proxy's C routes call
 /// Swift code with a plain C call: for a method of C scalars, pointers and class
 /// instances, the `@convention(c)` function of its own signature that `@Delegate`
-/// generates (``__CFaceFunction``: one `tryRetain`, the call, one release); for others
+/// generates (`__CFaceFunction`: one `tryRetain`, the call, one release); for others
 /// (structs by value), a static C entry per return class that decodes the registers
 /// (``SwiftEntryObject``). A removed or
 /// deallocated delegate is never called from C either; adapters hold delegates as the

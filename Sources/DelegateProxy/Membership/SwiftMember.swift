@@ -5,13 +5,13 @@ import MessageRuntime
 /// kept as its protocol's existential for the dispatch loops to call.
 @usableFromInline
 final class SwiftMember<Delegate>: Member, @unchecked Sendable {
-  // @unchecked Sendable: as Member; `slot` is written once in init and only read after;
+  // @unchecked Sendable: as Member; `existential` is written once in init and only read after;
   // `adapter` is written and read only under the multicast's `state` lock.
 
-  /// The delegate as its protocol's existential, stored at +0: the slot does not keep
+  /// The delegate as its protocol's existential, stored at +0: the stored existential does not keep
   /// the object alive (`object` or `strong` does), so it is never deinitialized, only
   /// deallocated.
-  @usableFromInline let slot: UnsafeMutablePointer<Delegate>
+  @usableFromInline let existential: UnsafeMutablePointer<Delegate>
   /// The delegate's class (a stand-in's own identity: `DelegateOptional.identity(of:)`),
   /// for optional methods it does not implement.
   let typeID: ObjectIdentifier
@@ -21,24 +21,24 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
 
   init(_ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?) {
     typeID = DelegateOptional.identity(of: object)
-    let slot = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
-    slot.initialize(to: delegate)
-    self.slot = slot
-    // The slot's copy took a strong reference; give it back so the slot holds +0.
+    let existential = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
+    existential.initialize(to: delegate)
+    self.existential = existential
+    // The stored copy took a strong reference; give it back so the existential holds +0.
     Unmanaged.passUnretained(object).release()
     super.init(
       object, typeName: String(reflecting: type(of: object)), retention: retention, queue: queue)
   }
 
   deinit {
-    // Not deinitialize(): the slot's reference is +0 (see init).
-    slot.deallocate()
+    // Not deinitialize(): its reference is +0 (see init).
+    existential.deallocate()
   }
 
   /// The delegate, strongly held, or nil once it is being deallocated.
   var delegate: Delegate? {
     guard strong != nil || object.tryRetain() else { return nil }
     defer { if strong == nil { object.release() } }
-    return slot.pointee
+    return existential.pointee
   }
 }

@@ -17,7 +17,7 @@ struct QueuedCall<Delegate, Arguments, Result>: @unchecked Sendable {
   /// Calls the delegate unless it was removed or is being deallocated, or its class
   /// does not implement the (optional) method; nil then.
   func run() -> Result? {
-    guard let value = member.withDelegate({ call(member.slot.pointee, arguments) }) else {
+    guard let value = member.withDelegate({ call(member.existential.pointee, arguments) }) else {
       return nil
     }
     if let optionalSelector,

@@ -9,7 +9,7 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   // @unchecked Sendable: plain addresses, valid while the table holding them is
   // published or within its grace period (see SwiftMemberTable).
   @usableFromInline let member: Unmanaged<SwiftMember<Delegate>>
-  @usableFromInline let slot: UnsafeMutablePointer<Delegate>
+  @usableFromInline let existential: UnsafeMutablePointer<Delegate>
   @usableFromInline let object: UnownedObject
   /// The member's removed flag (the one its C routes read).
   @usableFromInline let removed: RemovedFlag
@@ -20,7 +20,7 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   init(_ member: SwiftMember<Delegate>) {
     isQueued = member.queue != nil
     self.member = Unmanaged.passUnretained(member)
-    slot = member.slot
+    existential = member.existential
     object = member.object
     removed = member.flag.removedFlag
     isStrong = member.retention == .strong
@@ -41,8 +41,8 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
     if !isStrong {
       guard _fastPath(object.tryRetain()) else { return nil }
     }
-    // Borrowed from the slot: the reference taken above keeps it alive.
-    let value = call(slot.pointee, arguments)
+    // Borrowed from storage: the reference taken above keeps it alive.
+    let value = call(existential.pointee, arguments)
     if !isStrong { object.release() }
     return value
   }
