@@ -87,7 +87,7 @@ public struct __CFaceFunction: Sendable {
 struct CFaceCallToken {
   /// The adapter (+0: the route's read section keeps it alive).
   @usableFromInline let receiver: Unmanaged<CFaceReceiverCore>
-  /// The delegate's existential existential, nil when the member is gone.
+  /// The delegate's stored existential, nil when the member is gone.
   @usableFromInline let existential: UnsafeMutableRawPointer?
   /// Whether the method is optional: the call must be followed by
   /// `cFaceExit(_:method:)`.
