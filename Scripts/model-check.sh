@@ -7,7 +7,7 @@
 #
 #   Scripts/model-check.sh            # everything (about a minute and a half on 2 cores)
 #   MODEL_CHECK_FAIR=1 Scripts/…      # the dispatch liveness runs under weak fairness too
-#                                     # (pan -f; about 4× longer, same verdict: see README)
+#                                     # (pan -f; about 3× longer, same verdict: see README)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
