@@ -10,6 +10,10 @@
 // membarrier is Linux-only. Where it is missing (other systems, or a Linux kernel or
 // emulator that does not offer it) dp_membarrier_mode is 0: readers fence on entry
 // themselves (dp_quiesce_inline.h) and writers fence locally — slower, equally correct.
+//
+// Model: Model/grace_period.pml checks this protocol with spin (Scripts/model-check.sh);
+// each Q_… step named in a comment below is the model's step of that name, and the script
+// fails if a step of the model is named nowhere here.
 
 #include "dp_quiesce.h"
 
@@ -106,6 +110,8 @@ static inline void cpu_relax(void) {
 #endif
 }
 
+// The model's barrier_everywhere: membarrier drains every thread's store buffer, the
+// fence only the caller's.
 static void full_barrier_everywhere(void) {
 #if DP_HAVE_MEMBARRIER
   if (dp_membarrier_mode == 1) {
@@ -130,9 +136,10 @@ void dp_synchronize(void) {
   pthread_once(&key_once, make_key);
   dp_reader *self = dp_tls_reader;
   bool inside = self && self->nesting > 0;
-  if (inside) __atomic_store_n(&self->waiting, 1, __ATOMIC_SEQ_CST);
-  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
-  full_barrier_everywhere();
+  if (inside) __atomic_store_n(&self->waiting, 1, __ATOMIC_SEQ_CST);  // Q_SYNC_WAITING
+  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);  // Q_SYNC_BUMP
+  full_barrier_everywhere();  // Q_SYNC_BARRIER
+  // Q_SYNC_SCAN; the spin on one record is Q_SYNC_WAIT.
   for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
     if (r == self) continue;
     for (unsigned spins = 0;; spins++) {
@@ -148,10 +155,11 @@ void dp_synchronize(void) {
   if (inside) {
     // Writers skipped this thread while it waited, so its section's later loads (the
     // removed flags it checks before each call) must not move above this store.
+    // Q_SYNC_UNWAIT (without the fence: the model's BUG_WAIT_FENCE, caught in fence mode).
     __atomic_store_n(&self->waiting, 0, __ATOMIC_SEQ_CST);
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
   }
-  dp_reclaim();
+  dp_reclaim();  // Q_SYNC_RECLAIM
 }
 
 void dp_retire(void *ptr, void (*free_fn)(void *)) {
@@ -160,7 +168,7 @@ void dp_retire(void *ptr, void (*free_fn)(void *)) {
   if (!d) dp_fatal("dp_retire: out of memory");
   d->ptr = ptr;
   d->free_fn = free_fn;
-  // Readers that entered before this bump may hold ptr; later ones cannot.
+  // Readers that entered before this bump may hold ptr; later ones cannot. (Q_RETIRE)
   d->epoch = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
   pthread_mutex_lock(&retire_lock);
   d->next = retired;
@@ -170,10 +178,16 @@ void dp_retire(void *ptr, void (*free_fn)(void *)) {
   if (n >= 64 && (n & 63) == 0) dp_reclaim();
 }
 
+// Model: Q_RECLAIM. OPEN FINDING (Model/README.md): the model's reclaim first snapshots
+// the epoch and frees only what was retired before it (its variant without that step,
+// BUG_RECLAIM_NO_SNAPSHOT, is this code and frees memory a reader holds): a reader may
+// enter after the scan below, load a pointer that a writer then unpublishes and retires,
+// and `oldest` (UINT64_MAX with no reader active at the scan) lets that item go.
 uint64_t dp_reclaim(void) {
   pthread_once(&key_once, make_key);
-  full_barrier_everywhere();
+  full_barrier_everywhere();  // Q_RECLAIM_BARRIER
   uint64_t oldest = UINT64_MAX;
+  // Q_RECLAIM_SCAN
   for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
     uint64_t s = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
     if (s != 0 && s < oldest) oldest = s;
@@ -182,7 +196,7 @@ uint64_t dp_reclaim(void) {
   pthread_mutex_lock(&retire_lock);
   for (dp_deferred **link = &retired; *link;) {
     dp_deferred *d = *link;
-    if (d->epoch < oldest) {
+    if (d->epoch < oldest) {  // Q_RECLAIM_FREE
       *link = d->next;
       d->next = ready;
       ready = d;

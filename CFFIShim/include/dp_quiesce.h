@@ -8,6 +8,9 @@
 // Readers pay a thread-local store on entry and exit: the writer side issues a
 // process-wide memory barrier (Linux membarrier) instead of each reader fencing; where
 // membarrier is missing, readers fence themselves.
+//
+// Model-checked with spin (Model/grace_period.pml, Scripts/model-check.sh): the steps
+// named Q_… in these comments and in dp_quiesce.c are the model's steps of the same name.
 
 #ifndef DP_QUIESCE_H
 #define DP_QUIESCE_H
@@ -34,14 +37,15 @@ bool dp_in_read_section(void);
 /// last step before each call — with nothing between check and call that could reach
 /// dp_synchronize (no release that may run a deinit) — so those threads skip what was
 /// removed. Safe to call inside a read
-/// section (the caller's own section is not waited for).
+/// section (the caller's own section is not waited for). Model: Q_SYNC.
 void dp_synchronize(void);
 
 /// Frees `ptr` with `free_fn` once no read section that began before this call can
-/// still use it. Never blocks.
+/// still use it. Never blocks. Model: Q_RETIRE.
 void dp_retire(void *ptr, void (*free_fn)(void *));
 /// Frees everything retired whose grace period has passed (also done by dp_synchronize
 /// and from time to time by dp_retire). Returns how many items are still waiting.
+/// Model: Q_RECLAIM.
 uint64_t dp_reclaim(void);
 
 /// Whether writers use membarrier (readers then need no fence of their own).

@@ -21,10 +21,12 @@ extern uint64_t dp_global_epoch;
 extern int dp_membarrier_mode;
 dp_reader *dp_reader_register(void);
 
+// Model (Model/grace_period.pml): Q_ENTER.
 static inline __attribute__((always_inline)) void dp_read_enter_inline(void) {
   dp_reader *r = dp_tls_reader;
   if (__builtin_expect(r == 0, 0)) r = dp_reader_register();
   if (r->nesting++ == 0) {
+    // Q_ENTER_STATE (a store the model lets wait in a store buffer).
     __atomic_store_n(&r->state, __atomic_load_n(&dp_global_epoch, __ATOMIC_RELAXED),
                      __ATOMIC_RELAXED);
     // The state store must precede the section's loads: the writer's membarrier
@@ -32,10 +34,11 @@ static inline __attribute__((always_inline)) void dp_read_enter_inline(void) {
     if (__builtin_expect(dp_membarrier_mode == 1, 1))
       __atomic_signal_fence(__ATOMIC_SEQ_CST);
     else
-      __atomic_thread_fence(__ATOMIC_SEQ_CST);
+      __atomic_thread_fence(__ATOMIC_SEQ_CST);  // Q_ENTER_FENCE (fence mode)
   }
 }
 
+// Model: Q_EXIT; the store is Q_EXIT_STATE.
 static inline __attribute__((always_inline)) void dp_read_exit_inline(void) {
   dp_reader *r = dp_tls_reader;
   if (--r->nesting == 0) __atomic_store_n(&r->state, 0, __ATOMIC_RELEASE);
