@@ -162,6 +162,27 @@ void dp_synchronize(void) {
   dp_reclaim();  // Q_SYNC_RECLAIM
 }
 
+void dp_synchronize_all(void) {
+  pthread_once(&key_once, make_key);
+  dp_reader *self = dp_tls_reader;
+  if (self && self->nesting > 0) dp_fatal("dp_synchronize_all: called inside a read section");
+  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
+  full_barrier_everywhere();
+  for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
+    if (r == self) continue;
+    // Unlike dp_synchronize, a reader waiting inside its own section is waited for too.
+    for (unsigned spins = 0;; spins++) {
+      uint64_t s = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
+      if (s == 0 || s >= target) break;
+      if (spins < 64)
+        cpu_relax();
+      else
+        sched_yield();
+    }
+  }
+  dp_reclaim();
+}
+
 void dp_retire(void *ptr, void (*free_fn)(void *)) {
   if (!ptr) return;
   dp_deferred *d = malloc(sizeof *d);
@@ -178,15 +199,15 @@ void dp_retire(void *ptr, void (*free_fn)(void *)) {
   if (n >= 64 && (n & 63) == 0) dp_reclaim();
 }
 
-// Model: Q_RECLAIM. OPEN FINDING (Model/README.md): the model's reclaim first snapshots
-// the epoch and frees only what was retired before it (its variant without that step,
-// BUG_RECLAIM_NO_SNAPSHOT, is this code and frees memory a reader holds): a reader may
-// enter after the scan below, load a pointer that a writer then unpublishes and retires,
-// and `oldest` (UINT64_MAX with no reader active at the scan) lets that item go.
+// Model: Q_RECLAIM. Only what was retired before the snapshot may be freed: a reader may
+// enter after the scan below, load a pointer that a writer then unpublishes and retires;
+// without the snapshot, `oldest` (unbounded with no reader active at the scan) would let
+// that item go (Model/README.md: BUG_RECLAIM_NO_SNAPSHOT, found by the model).
 uint64_t dp_reclaim(void) {
   pthread_once(&key_once, make_key);
+  // Q_RECLAIM_SNAPSHOT: only what was retired before the scan may be freed by it.
+  uint64_t oldest = __atomic_load_n(&dp_global_epoch, __ATOMIC_SEQ_CST);
   full_barrier_everywhere();  // Q_RECLAIM_BARRIER
-  uint64_t oldest = UINT64_MAX;
   // Q_RECLAIM_SCAN
   for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
     uint64_t s = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);

@@ -40,6 +40,14 @@ bool dp_in_read_section(void);
 /// section (the caller's own section is not waited for). Model: Q_SYNC.
 void dp_synchronize(void);
 
+/// Waits until every read section of another thread that began before this call has
+/// ended, those of threads blocked in dp_synchronize included: for releasing what a
+/// dispatch may read after such a wait (a table a Swift dispatch borrows: a delegate's
+/// deinit run by the dispatch can wait out a grace period in the middle of its loop).
+/// Must not be called inside a read section (traps): a reader waiting here could wait
+/// for another reader waiting for it. Not in the model (Model/README.md, finding 2).
+void dp_synchronize_all(void);
+
 /// Frees `ptr` with `free_fn` once no read section that began before this call can
 /// still use it. Never blocks. Model: Q_RETIRE.
 void dp_retire(void *ptr, void (*free_fn)(void *));

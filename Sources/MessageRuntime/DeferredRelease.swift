@@ -14,9 +14,17 @@ enum DeferredRelease {
   /// Drops `methods` after every read section running now has ended.
   static func release(_ methods: [Method]) {
     guard !methods.isEmpty else { return }
+    afterGracePeriod { withExtendedLifetime(methods) {} }
+  }
+
+  /// Runs `work` on the queue once every read section running now — the caller's
+  /// included — has ended.
+  static func afterGracePeriod(_ work: @escaping @Sendable () -> Void) {
     queue.async {
-      Quiescence.synchronize()
-      withExtendedLifetime(methods) {}
+      // The queue is never inside a read section, so it can wait for every reader,
+      // those waiting inside their own sections too.
+      Quiescence.synchronizeAll()
+      work()
     }
   }
 
@@ -29,6 +37,14 @@ enum DeferredRelease {
 }
 
 extension Quiescence {
+  /// Runs `work` once every read section running now has ended, the calling thread's
+  /// included — off this thread, on a queue of its own: what a writer that may itself be
+  /// inside a dispatch (a delegate changing its multicast from its own call) does to
+  /// release what that dispatch may still read.
+  package static func afterGracePeriod(_ work: @escaping @Sendable () -> Void) {
+    DeferredRelease.afterGracePeriod(work)
+  }
+
   /// Waits until the closure methods that routes stopped using before the call have been
   /// released (after their grace period, on a queue of their own). For tests and
   /// diagnostics; never inside a read section.

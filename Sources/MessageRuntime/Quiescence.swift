@@ -36,6 +36,11 @@ package enum Quiescence {
   /// ended (see the type's discussion for the re-entrant case).
   package static func synchronize() { dp_synchronize() }
 
+  /// Waits until every read section of another thread that began before the call has
+  /// ended — those of threads waiting inside ``synchronize()`` too. For releasing what a
+  /// dispatch borrows without a reference; never inside a read section (traps).
+  package static func synchronizeAll() { dp_synchronize_all() }
+
   /// Frees retired memory whose grace period has passed; returns how much is still
   /// waiting (for tests and diagnostics).
   @discardableResult

@@ -18,9 +18,15 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
   /// The published table's address (retained +1 by the publication).
   @usableFromInline let address: Atomic<UInt>
 
+  /// Whether readers borrow the table without a reference (`@Delegate` multicasts'
+  /// inlined loops) rather than retain it (``MulticastProxy``): retiring a borrowed
+  /// table waits for more (see ``Retired/release()``).
+  let readersBorrow: Bool
+
   /// Publishes `table`.
-  init(_ table: Table) {
+  init(_ table: Table, readersBorrow: Bool) {
     address = Atomic(UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()))
+    self.readersBorrow = readersBorrow
   }
 
   deinit {
@@ -49,7 +55,8 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
   /// returns the one it replaced, for ``Retired/release()`` after the lock.
   func replace(with table: Table) -> Retired<Table> {
     let new = UInt(bitPattern: Unmanaged.passRetained(table).toOpaque())
-    return Retired(address: address.exchange(new, ordering: .acquiringAndReleasing))
+    return Retired(
+      address: address.exchange(new, ordering: .acquiringAndReleasing), borrowed: readersBorrow)
   }
 }
 
@@ -58,12 +65,36 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
 struct Retired<Table: AnyObject>: @unchecked Sendable {
   // @unchecked Sendable: the address of a retained table, released exactly once.
   let address: UInt
+  /// Whether readers may hold the table without a reference.
+  let borrowed: Bool
 
   /// Waits until no read section can still hold the table, then releases it — and with
   /// it the records only it held (their delegates' deinits may run here). Call with no
   /// lock held: a deinit waits out dispatches, and a dispatch may wait for the lock.
+  ///
+  /// A borrowed table (a Swift dispatch holds it without a reference: Model/README.md,
+  /// finding 2) needs more: the wait covers readers waiting out a grace period inside
+  /// their own sections too — a delegate's deinit, run by a dispatch's release in the
+  /// middle of its loop, may wait so, and the loop goes on reading the table afterwards;
+  /// and called inside a read section — a delegate changing its multicast from its own
+  /// call — the release happens later, off this thread, for the dispatch that called the
+  /// delegate is still reading the table. A retained table only waits out the other
+  /// threads' dispatches (as route lists do).
   func release() {
-    Quiescence.synchronize()
+    guard borrowed else {
+      Quiescence.synchronize()
+      return releaseNow()
+    }
+    guard !Quiescence.isInReadSection else {
+      let me = self
+      Quiescence.afterGracePeriod { me.releaseNow() }
+      return
+    }
+    Quiescence.synchronizeAll()
+    releaseNow()
+  }
+
+  private func releaseNow() {
     Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
   }
 }

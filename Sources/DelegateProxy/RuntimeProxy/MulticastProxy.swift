@@ -125,7 +125,8 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
       generation: 0, defaultPolicy: policy, silentWhenEmpty: options.contains(.silentWhenEmpty))
     state = Lock(
       State(options: options, protocolDescription: proto, defaultPolicy: policy, table: empty))
-    published = Publication(empty)
+    // Readers retain the table: the forwarding path keeps it across delegate calls.
+    published = Publication(empty, readersBorrow: false)
     super.init(proxyClass: proxyClass)
     update { _ in }
   }
