@@ -139,13 +139,15 @@ let package = Package(
         .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
       ]
     ),
-    // Real C libraries calling CallbackAdapter function pointers: expat, SQLite, libcurl
-    // (libexpat1-dev, libsqlite3-dev, libcurl4-openssl-dev; .ci/run installs them).
+    // Real C libraries calling CallbackAdapter function pointers: expat, SQLite (linked;
+    // libexpat1-dev, libsqlite3-dev) and libcurl (libcurl4's libcurl.so.4, loaded with dlopen
+    // at run time, so no curl headers are needed; see CCallbackSupport.h).
     .target(
       name: "CCallbackSupport",
       path: "Tests/CCallbackSupport",
       linkerSettings: [
-        .linkedLibrary("expat"), .linkedLibrary("sqlite3"), .linkedLibrary("curl"),
+        // dl: dlopen lives in libdl before glibc 2.34 (a stub library after).
+        .linkedLibrary("expat"), .linkedLibrary("sqlite3"), .linkedLibrary("dl"),
       ]
     ),
     .testTarget(
