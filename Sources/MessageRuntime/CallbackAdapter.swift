@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// A C function pointer of a library's own callback signature that sends a message.
 ///

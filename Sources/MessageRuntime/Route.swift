@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// How the results of a route's targets combine into the sender's result.
 package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import TestSupport
+import DelegateProxyTestSupport
 import DelegateProxy
 import Dispatch
 import Glibc

@@ -1,4 +1,4 @@
-import CCallbackSupport
+import DelegateProxyCCallbackSupport
 import DelegateProxy
 import Glibc
 import MessageRuntime
@@ -6,8 +6,8 @@ import Synchronization
 import Testing
 
 /// libcurl's write callback (context last) fetching a file:// URL, fanned out to two sinks.
-/// libcurl is loaded at run time (CCallbackSupport): a machine without libcurl.so.4 fails
-/// these tests, naming why, rather than skipping them.
+/// libcurl is loaded at run time (DelegateProxyCCallbackSupport): a machine without
+/// libcurl.so.4 fails these tests, naming why, rather than skipping them.
 @Suite("libcurl callbacks (context last)") struct CurlCallbackTests {
   // size_t (*)(char *ptr, size_t size, size_t nmemb, void *userdata): bytes taken
   static let write = Message<UInt, UnsafeMutablePointer<CChar>?, UInt, UInt>("write:size:count:")

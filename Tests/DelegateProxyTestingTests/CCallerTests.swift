@@ -1,4 +1,4 @@
-import CCallbackSupport
+import DelegateProxyCCallbackSupport
 import DelegateProxy
 import DelegateProxyTesting
 import MessageRuntime

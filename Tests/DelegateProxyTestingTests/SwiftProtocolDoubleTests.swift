@@ -1,4 +1,4 @@
-import CTestSupport
+import DelegateProxyCTestSupport
 import DelegateProxy
 import DelegateProxyTesting
 import MessageRuntime
@@ -6,7 +6,7 @@ import Testing
 
 final class Probe {}
 
-/// The C layout CTestSupport's `dp_test_reading` has.
+/// The C layout DelegateProxyCTestSupport's `dp_test_reading` has.
 struct ProbeReading: Equatable {
   var celsius: Double
   var sensorID: Int32
@@ -21,7 +21,7 @@ protocol ProbeDelegate: AnyObject {
 
 /// A double for a `@Delegate` Swift protocol: its selectors and encodings come from the
 /// generated description, its recorded arguments carry the Swift names and types, and C
-/// callers (CTestSupport's, which cast an IMP to the method's C type) reach it.
+/// callers (DelegateProxyCTestSupport's, which cast an IMP to the method's C type) reach it.
 @Suite struct SwiftProtocolDoubleTests {
   @Test func knowsTheProtocolsMethodsAndRespondsAsTold() throws {
     let double = try DelegateDouble(ProbeDelegateMulticast.self, responding: .required)

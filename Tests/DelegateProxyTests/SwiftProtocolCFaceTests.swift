@@ -1,4 +1,4 @@
-import CTestSupport
+import DelegateProxyCTestSupport
 import DelegateProxy
 import MessageRuntime
 import Testing

@@ -135,7 +135,7 @@ func readmeOneSlotManyDelegates(
 
 // MARK: C callbacks: three shapes
 
-import CExpat
+import DelegateProxyCExpat
 
 /// The C-callback block, run by a test: expat's start-element handler through an adapter.
 func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> CallbackAdapter {

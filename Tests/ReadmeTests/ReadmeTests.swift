@@ -1,4 +1,4 @@
-import CExpat
+import DelegateProxyCExpat
 import DelegateProxy
 import Dispatch
 import Foundation

@@ -1,7 +1,8 @@
-// CCallbackSupport.h — the real C libraries the callback tests drive: expat and SQLite
-// (Debian: libexpat1-dev, libsqlite3-dev; linked at build time) and libcurl, reached at run
-// time through dlopen("libcurl.so.4") so that no curl header is needed to build: a fresh
-// machine has curl's runtime library (libcurl4) but not its headers (libcurl4-openssl-dev).
+// DelegateProxyCCallbackSupport.h — the real C libraries the callback tests drive: expat
+// and SQLite (Debian: libexpat1-dev, libsqlite3-dev; linked at build time) and libcurl,
+// reached at run time through dlopen("libcurl.so.4") so that no curl header is needed to
+// build: a fresh machine has curl's runtime library (libcurl4) but not its headers
+// (libcurl4-openssl-dev).
 
 #ifndef CCALLBACK_SUPPORT_H
 #define CCALLBACK_SUPPORT_H

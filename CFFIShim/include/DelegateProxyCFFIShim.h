@@ -1,4 +1,4 @@
-// Umbrella header of the CFFIShim target.
+// Umbrella header of the DelegateProxyCFFIShim target (the C runtime, directory CFFIShim/).
 #include "dp_runtime.h"
 #include "dp_ffi.h"
 #include "dp_tls.h"

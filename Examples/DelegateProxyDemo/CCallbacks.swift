@@ -4,7 +4,7 @@
 // own handler types and the context to register; each call reaches every handler behind
 // a MulticastProxy.
 
-import CExpat
+import DelegateProxyCExpat
 import DelegateProxy
 import MessageRuntime
 import Synchronization

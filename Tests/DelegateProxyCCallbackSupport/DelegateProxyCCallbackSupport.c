@@ -1,11 +1,11 @@
-// C helpers for the callback tests. See CCallbackSupport.h.
+// C helpers for the callback tests. See DelegateProxyCCallbackSupport.h.
 //
 // libcurl without its headers: the few prototypes below are curl's public easy interface
 // (curl/easy.h), and the option and error numbers are curl's public ones, which curl keeps
 // stable across the whole libcurl.so.4 ABI (an option's number is its type base — 0 long,
 // 10000 pointer, 20000 function pointer — plus a fixed index; curl never renumbers them).
 
-#include "CCallbackSupport.h"
+#include "DelegateProxyCCallbackSupport.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
