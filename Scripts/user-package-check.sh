@@ -16,6 +16,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d /tmp/dp-user-package.XXXXXX)
 if [ -z "${DP_USER_PACKAGE_KEEP:-}" ]; then trap 'rm -rf "$work"' EXIT; else echo "kept: $work"; fi
 cd "$work"
+# A copy of this package as it stands (work tree, no build products), so that edits made
+# while the check builds do not disturb it.
+mkdir DelegateProxy
+tar -C "$root" --exclude=./.build --exclude=./.git --exclude='./.build-*' --exclude=./Benchmarks \
+  --exclude=./Fuzz -cf - . | tar -C DelegateProxy -xf -
 mkdir -p Sources/CExpat Sources/CSQLite Sources/CCurl/include Sources/CFFIShim/include \
   Sources/TestSupport Sources/UserApp Tests/UserAppTests
 # Resolve swift-syntax and the DocC plugin as this package has them, when it has them.
@@ -27,7 +32,7 @@ import PackageDescription
 
 let package = Package(
   name: "UserPackage",
-  dependencies: [.package(name: "DelegateProxy", path: "$root")],
+  dependencies: [.package(name: "DelegateProxy", path: "DelegateProxy")],
   targets: [
     .systemLibrary(name: "CExpat", pkgConfig: "expat"),
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3"),

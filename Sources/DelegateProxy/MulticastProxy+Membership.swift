@@ -113,10 +113,18 @@ extension MulticastProxy {
     try state.withLock { s throws(DelegateProxyError) in
       compact(&s)
       if s.options.contains(.unique), s.entries.contains(where: { $0.holds(delegate) }) { return }
-      if let conflict = conflict(adding: entry, to: s) { throw conflict }
-      s.entries.insert(entry, at: position(s.entries))
-      for (sel, sig) in entry.methods { s.declared[sel] = sig }
-      rebuildResponders(&s)
+      // Checked and published under the callback adapters' lock: an adapter made at the
+      // same time sees the new member, or the member sees the adapter.
+      try withCallbackRequirements { adapters throws(DelegateProxyError) in
+        if let conflict = conflict(adding: entry, to: s)
+          ?? Self.adapterConflict(entry.methods, entry.delegateClass.name, adapters)
+        {
+          throw conflict
+        }
+        s.entries.insert(entry, at: position(s.entries))
+        for (sel, sig) in entry.methods { s.declared[sel] = sig }
+        rebuildResponders(&s)
+      }
     }
   }
 
@@ -182,27 +190,33 @@ extension MulticastProxy {
   /// a member or its class. Throws (changing nothing) when members now disagree.
   public func reloadMethods() throws(DelegateProxyError) {
     try state.withLock { s throws(DelegateProxyError) in
-      compact(&s)
-      var seen: [Selector: (MethodSignature, String)] = [:]
-      var fresh: [(DelegateEntry, [Selector: MethodSignature])] = []
-      for e in s.entries {
-        guard let d = e.delegate else { continue }
-        let methods = DelegateEntry.implementedMethods(of: d)
-        for (sel, sig) in methods {
-          if let conflict = protocolConflict(sel, sig, e.delegateClass.name, in: s) {
+      try withCallbackRequirements { adapters throws(DelegateProxyError) in
+        compact(&s)
+        var seen: [Selector: (MethodSignature, String)] = [:]
+        var fresh: [(DelegateEntry, [Selector: MethodSignature])] = []
+        for e in s.entries {
+          guard let d = e.delegate else { continue }
+          let methods = DelegateEntry.implementedMethods(of: d)
+          for (sel, sig) in methods {
+            if let conflict = protocolConflict(sel, sig, e.delegateClass.name, in: s) {
+              throw conflict
+            }
+            if let (first, owner) = seen[sel],
+              let conflict = Self.signatureConflict(
+                sel, first, owner, new: sig, e.delegateClass.name)
+            {
+              throw conflict
+            }
+            if seen[sel] == nil { seen[sel] = (sig, e.delegateClass.name) }
+          }
+          if let conflict = Self.adapterConflict(methods, e.delegateClass.name, adapters) {
             throw conflict
           }
-          if let (first, owner) = seen[sel],
-            let conflict = Self.signatureConflict(sel, first, owner, new: sig, e.delegateClass.name)
-          {
-            throw conflict
-          }
-          if seen[sel] == nil { seen[sel] = (sig, e.delegateClass.name) }
+          fresh.append((e, methods))
         }
-        fresh.append((e, methods))
+        for (e, methods) in fresh { e.setMethods(methods) }
+        rebuildResponders(&s)
       }
-      for (e, methods) in fresh { e.setMethods(methods) }
-      rebuildResponders(&s)
     }
   }
 
@@ -219,6 +233,22 @@ extension MulticastProxy {
     return .signatureConflict(
       selector: selector, existingEncoding: existing.encoding, existingOwner: existingOwner,
       newEncoding: new.encoding, newClass: newOwner)
+  }
+
+  /// The conflict `owner`'s `methods` would bring with a live `CallbackAdapter` that sends
+  /// to this proxy: a selector the adapter's calls decode with other types. Its
+  /// `existingOwner` describes the adapter.
+  static func adapterConflict(
+    _ methods: [Selector: MethodSignature], _ owner: String, _ adapters: CallbackRequirementsView
+  ) -> DelegateProxyError? {
+    for (sel, sig) in methods {
+      if let (expected, adapter) = adapters.conflict(sel, sig) {
+        return .signatureConflict(
+          selector: sel, existingEncoding: expected.encoding, existingOwner: adapter,
+          newEncoding: sig.encoding, newClass: owner)
+      }
+    }
+    return nil
   }
 
   /// The conflict between the proxy's protocol and `owner`'s signature for `selector`.

@@ -30,7 +30,7 @@ import Testing
     let stable = try counted()
     let proxy = try MulticastProxy(delegates: [stable])
     let adapter = try CallbackAdapter(for: Self.tick, context: .first, receiver: proxy)
-    let function = adapter.function(as: Tick.self)
+    let function = try adapter.function(as: Tick.self)
     let context = UInt(bitPattern: adapter.context)
     let wrong = Atomic<Int>(0)
     let perThread = 20_000
@@ -87,7 +87,7 @@ import Testing
       }
       adapter = try CallbackAdapter(for: Self.tick, context: .first, receiver: receiver)
     }
-    let function = adapter!.function(as: Tick.self)
+    let function = try adapter!.function(as: Tick.self)
     let context = UInt(bitPattern: adapter!.context)
     let caller = Thread.start { _ = function(UnsafeMutableRawPointer(bitPattern: context), 1) }
     entered.wait()

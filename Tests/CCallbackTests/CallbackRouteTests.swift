@@ -36,7 +36,7 @@ import Testing
     #expect(proxy.fastPath(for: Self.vote.selector) == .registers)
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
     #expect(adapter.path == .registers)
-    #expect(adapter.function(as: Vote.self)(adapter.context, 9) == expected)
+    #expect(try adapter.function(as: Vote.self)(adapter.context, 9) == expected)
     #expect(log.entries == calls)
     #expect(try Self.vote.send(to: proxy, 9) == expected)
   }
@@ -47,10 +47,10 @@ import Testing
     let proxy = try MulticastProxy(delegates: hs, policy: .reduce(.firstNonNil))
     let adapter = try CallbackAdapter(for: Self.vote, context: .last, receiver: proxy)
     typealias Last = @convention(c) (Int32, UnsafeMutableRawPointer?) -> Int32
-    #expect(adapter.function(as: Last.self)(1, adapter.context) == 7)
+    #expect(try adapter.function(as: Last.self)(1, adapter.context) == 7)
     // A removed handler is skipped at once.
     proxy.remove(hs[1])
-    #expect(adapter.function(as: Last.self)(1, adapter.context) == 4)
+    #expect(try adapter.function(as: Last.self)(1, adapter.context) == 4)
   }
 
   /// The entry caches the route it found; a new route (a policy change) is seen at once.
@@ -58,7 +58,7 @@ import Testing
     let hs = try handlers([3, 0], log: EventLog())
     let proxy = try MulticastProxy(delegates: hs)
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
-    let vote = adapter.function(as: Vote.self)
+    let vote = try adapter.function(as: Vote.self)
     #expect(vote(adapter.context, 1) == 0)  // last responder
     proxy.setPolicy(.firstResponder, for: Self.vote.selector)
     #expect(vote(adapter.context, 1) == 3)
@@ -79,7 +79,7 @@ import Testing
     let adapter = try CallbackAdapter(for: Self.scale, context: .argument(1), receiver: proxy)
     #expect(adapter.path == .registers)
     typealias F = @convention(c) (Double, UnsafeMutableRawPointer?, Int) -> Double
-    #expect(adapter.function(as: F.self)(1.5, adapter.context, 4) == 7)  // last: 1.5 × 4 + 1
+    #expect(try adapter.function(as: F.self)(1.5, adapter.context, 4) == 7)  // last: 1.5 × 4 + 1
   }
 
   @Test func theGeneralPathAnswersWhenTheRouteGoes() throws {
@@ -90,11 +90,11 @@ import Testing
     let seen = EventLog()
     let observation = proxy.observe(Self.vote) { n in seen.append("observed \(n)") }
     #expect(proxy.fastPath(for: Self.vote.selector) == nil)  // forwardInvocation now
-    #expect(adapter.function(as: Vote.self)(adapter.context, 2) == 5)
+    #expect(try adapter.function(as: Vote.self)(adapter.context, 2) == 5)
     #expect(seen.entries == ["observed 2"])
     observation.cancel()
     #expect(proxy.fastPath(for: Self.vote.selector) == .registers)
-    #expect(adapter.function(as: Vote.self)(adapter.context, 2) == 5)
+    #expect(try adapter.function(as: Vote.self)(adapter.context, 2) == 5)
     #expect(log.entries == ["h0", "h1", "h0", "h1"])
   }
 
@@ -111,7 +111,7 @@ import Testing
     }
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
     #expect(adapter.path == .registers)
-    let vote = adapter.function(as: Vote.self)
+    let vote = try adapter.function(as: Vote.self)
     let first = vote(adapter.context, 1)
     #expect(first == 3 || first == 0)  // a member found dead mid-call may answer 0 once
     #expect(vote(adapter.context, 1) == 3)
@@ -136,11 +136,11 @@ import Testing
       let second = try CallbackAdapter(
         for: vote, context: .first, receiver: proxy, sharingContextWith: first!)
       typealias Vote = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
-      let released = first!.function(as: Vote.self)
+      let released = try first!.function(as: Vote.self)
       let context = first!.context
       guard released(context, 1) == 2 else { return }  // caches the route in its slot
       first = nil
-      guard second.function(as: Vote.self)(context, 2) == 3 else { return }
+      guard try second.function(as: Vote.self)(context, 2) == 3 else { return }
       _ = released(context, 3)  // must trap, not run the cached route
       withExtendedLifetime(h) {}
     }

@@ -64,7 +64,7 @@ import Testing
     #expect(adapter.path == .registers)
     var error = [CChar](repeating: 0, count: Int(CCB_CURL_ERROR_SIZE))
     let code = ccb_curl_fetch(
-      "file://" + path, adapter.function(as: ccb_write_fn.self), adapter.context, 1024, &error)
+      "file://" + path, try adapter.function(as: ccb_write_fn.self), adapter.context, 1024, &error)
     #expect(
       code == CCB_CURLE_OK,
       "\(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
@@ -84,7 +84,7 @@ import Testing
     let adapter = try CallbackAdapter(for: Self.write, context: .last, receiver: proxy)
     var error = [CChar](repeating: 0, count: Int(CCB_CURL_ERROR_SIZE))
     let code = ccb_curl_fetch(
-      "file://" + path, adapter.function(as: ccb_write_fn.self), adapter.context, 1024, &error)
+      "file://" + path, try adapter.function(as: ccb_write_fn.self), adapter.context, 1024, &error)
     #expect(code == CCB_CURLE_WRITE_ERROR, "\(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
     // curl stopped at the second chunk: both sinks saw exactly two calls.
     #expect(sinks.map { $0.chunks.load(ordering: .relaxed) } == [2, 2])

@@ -59,9 +59,9 @@ import Testing
     defer { XML_ParserFree(parser) }
     XML_SetUserData(parser, start.context)
     XML_SetElementHandler(
-      parser, start.function(as: XML_StartElementHandler.self),
-      end.function(as: XML_EndElementHandler.self))
-    XML_SetCharacterDataHandler(parser, characters.function(as: XML_CharacterDataHandler.self))
+      parser, try start.function(as: XML_StartElementHandler.self),
+      try end.function(as: XML_EndElementHandler.self))
+    XML_SetCharacterDataHandler(parser, try characters.function(as: XML_CharacterDataHandler.self))
     let status = Self.document.withCString { XML_Parse(parser, $0, Int32(strlen($0)), 1) }
     #expect(status == XML_STATUS_OK)
 
@@ -81,7 +81,7 @@ import Testing
     let parser = try #require(XML_ParserCreate(nil))
     defer { XML_ParserFree(parser) }
     XML_SetUserData(parser, start.context)
-    XML_SetStartElementHandler(parser, start.function(as: XML_StartElementHandler.self))
+    XML_SetStartElementHandler(parser, try start.function(as: XML_StartElementHandler.self))
     _ = "<r>".withCString { XML_Parse(parser, $0, 3, 0) }
     let late = try handler("late", log: log)
     try proxy.add(late)

@@ -143,7 +143,7 @@ func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> 
     "parserDidStartElement:attributes:")
   let adapter = try CallbackAdapter(for: start, context: .first, receiver: proxy)  // v^v*^*
   XML_SetUserData(parser, adapter.context)
-  XML_SetStartElementHandler(parser, adapter.function(as: XML_StartElementHandler.self))
+  XML_SetStartElementHandler(parser, try adapter.function(as: XML_StartElementHandler.self))
   return adapter
 }
 
