@@ -107,7 +107,7 @@ let package = Package(
     // Helpers both test targets share: threads, unique class names, a call log.
     .target(
       name: "DelegateProxyTestSupport",
-      dependencies: ["MessageRuntime"],
+      dependencies: ["MessageRuntime", "DelegateProxy"],
       path: "Tests/DelegateProxyTestSupport"
     ),
     .testTarget(

@@ -64,8 +64,8 @@ import Testing
 
   final class Noted: RuntimeObject, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
-    let log: EventLog
-    init(log: EventLog) {
+    let log: CallLog
+    init(log: CallLog) {
       self.log = log
       super.init()
     }
@@ -73,7 +73,7 @@ import Testing
   }
 
   @Test func releaseWaitsForACallInFlight() throws {
-    let log = EventLog()
+    let log = CallLog()
     let entered = DispatchSemaphore(value: 0)
     let proceed = DispatchSemaphore(value: 0)
     var adapter: CallbackAdapter?

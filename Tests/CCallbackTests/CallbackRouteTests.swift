@@ -1,4 +1,5 @@
 import DelegateProxy
+import DelegateProxyTestSupport
 import MessageRuntime
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
   static let scale = Message<Double, Double, Int>("scale:by:")
 
   /// Handlers answering `answers[i]` for vote: and `x * by + i` for scale:by:.
-  func handlers(_ answers: [Int32], log: EventLog) throws -> [RuntimeObject] {
+  func handlers(_ answers: [Int32], log: CallLog) throws -> [RuntimeObject] {
     try answers.enumerated().map { i, answer in
       let h = RuntimeObject()
       try h.setMethod(Self.vote) { _, n in
@@ -30,7 +31,7 @@ import Testing
     (.reduce(.anyTrue), 1, ["h0", "h1", "h2"]),
   ])
   func policies(policy: ReturnPolicy, expected: Int32, calls: [String]) throws {
-    let log = EventLog()
+    let log = CallLog()
     let hs = try handlers([3, 5, 0], log: log)
     let proxy = try MulticastProxy(delegates: hs, policy: policy)
     #expect(proxy.fastPath(for: Self.vote.selector) == .registers)
@@ -42,7 +43,7 @@ import Testing
   }
 
   @Test func firstNonZeroAndEmptyRules() throws {
-    let log = EventLog()
+    let log = CallLog()
     let hs = try handlers([0, 7, 4], log: log)
     let proxy = try MulticastProxy(delegates: hs, policy: .reduce(.firstNonNil))
     let adapter = try CallbackAdapter(for: Self.vote, context: .last, receiver: proxy)
@@ -55,7 +56,7 @@ import Testing
 
   /// The entry caches the route it found; a new route (a policy change) is seen at once.
   @Test func aPolicyChangeIsSeenByTheNextCall() throws {
-    let hs = try handlers([3, 0], log: EventLog())
+    let hs = try handlers([3, 0], log: CallLog())
     let proxy = try MulticastProxy(delegates: hs)
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
     let vote = try adapter.function(as: Vote.self)
@@ -66,14 +67,14 @@ import Testing
     #expect(vote(adapter.context, 1) == 0)
     proxy.setPolicy(nil, for: Self.vote.selector)
     #expect(vote(adapter.context, 1) == 0)
-    let extra = try handlers([7], log: EventLog())
+    let extra = try handlers([7], log: CallLog())
     try proxy.add(extra[0])
     #expect(vote(adapter.context, 1) == 7)
     withExtendedLifetime(hs + extra) {}
   }
 
   @Test func floatingPointMessagesThroughARoute() throws {
-    let hs = try handlers([0, 0], log: EventLog())
+    let hs = try handlers([0, 0], log: CallLog())
     let proxy = try MulticastProxy(delegates: hs)
     #expect(proxy.fastPath(for: Self.scale.selector) == .registers)
     let adapter = try CallbackAdapter(for: Self.scale, context: .argument(1), receiver: proxy)
@@ -83,11 +84,11 @@ import Testing
   }
 
   @Test func theGeneralPathAnswersWhenTheRouteGoes() throws {
-    let log = EventLog()
+    let log = CallLog()
     let hs = try handlers([3, 5], log: log)
     let proxy = try MulticastProxy(delegates: hs)
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
-    let seen = EventLog()
+    let seen = CallLog()
     let observation = proxy.observe(Self.vote) { n in seen.append("observed \(n)") }
     #expect(proxy.fastPath(for: Self.vote.selector) == nil)  // forwardInvocation now
     #expect(try adapter.function(as: Vote.self)(adapter.context, 2) == 5)
@@ -101,7 +102,7 @@ import Testing
   /// Delegates that go away are skipped by the entry's loop, and when none is left the
   /// route's fallback (the proxy's general path, silent when empty) answers.
   @Test func goneDelegatesAreSkippedAndAnEmptyProxyFallsBack() throws {
-    let log = EventLog()
+    let log = CallLog()
     var keep: RuntimeObject?
     let proxy: MulticastProxy
     do {

@@ -1,5 +1,6 @@
 import DelegateProxyCCallbackSupport
 import DelegateProxy
+import DelegateProxyTestSupport
 import Glibc
 import MessageRuntime
 import Testing
@@ -23,7 +24,7 @@ import Testing
     """
 
   /// A handler that logs every event with its name.
-  func handler(_ name: String, log: EventLog) throws -> RuntimeObject {
+  func handler(_ name: String, log: CallLog) throws -> RuntimeObject {
     let h = RuntimeObject()
     try h.setMethod(Self.start) { _, element, atts in
       var attributes: [String] = []
@@ -42,7 +43,7 @@ import Testing
   }
 
   @Test func parsesADocumentIntoThreeHandlersInOrder() throws {
-    let log = EventLog()
+    let log = CallLog()
     let handlers = try ["a", "b", "c"].map { try handler($0, log: log) }
     let proxy = try MulticastProxy(delegates: handlers)
     // expat passes ONE userData to every handler: the three adapters share a context,
@@ -74,7 +75,7 @@ import Testing
   }
 
   @Test func aHandlerAddedLaterIsHeard() throws {
-    let log = EventLog()
+    let log = CallLog()
     let first = try handler("a", log: log)  // the proxy holds its delegates weakly
     let proxy = try MulticastProxy(delegates: [first])
     let start = try CallbackAdapter(for: Self.start, context: .first, receiver: proxy)

@@ -1,5 +1,6 @@
 import DelegateProxyCCallbackSupport
 import DelegateProxy
+import DelegateProxyTestSupport
 import MessageRuntime
 import Synchronization
 import Testing
@@ -45,7 +46,7 @@ import Testing
   }
 
   @Test func updateHookReachesTwoHandlers() throws {
-    let log = EventLog()
+    let log = CallLog()
     let handlers = try ["audit", "cache"].map { name in
       let h = RuntimeObject()
       try h.setMethod(Self.update) { _, op, _, table, row in
