@@ -104,7 +104,8 @@ let package = Package(
       dependencies: ["CMessageRuntime"],
       path: "Tests/DelegateProxyCTestSupport"
     ),
-    // Helpers both test targets share: threads, unique class names, a call log.
+    // Helpers and fixtures every test target shares: threads, unique class names, the
+    // thread-safe call log, the sensor fixtures (a @Delegate protocol and its listeners).
     .target(
       name: "DelegateProxyTestSupport",
       dependencies: ["MessageRuntime", "DelegateProxy"],
@@ -129,7 +130,7 @@ let package = Package(
         "DelegateProxyCTestSupport", "DelegateProxyTestSupport",
       ]
     ),
-    // README.md's Swift code blocks, compiled and (where they can) run.
+    // README.md's and the DocC articles' Swift code blocks, compiled and (where they can) run.
     .testTarget(
       name: "ReadmeTests",
       dependencies: [

@@ -27,8 +27,9 @@ import Testing
     let error = #expect(throws: CallbackAdapterError.self) {
       try CallbackAdapter(for: Self.takeDouble, context: .first, receiver: receiver)
     }
-    guard case .receiverMethodMismatch(let selector, let receiverClass, let method, let message)? =
-      error
+    guard
+      case .receiverMethodMismatch(let selector, let receiverClass, let method, let message)? =
+        error
     else {
       Issue.record("expected receiverMethodMismatch, got \(String(describing: error))")
       return
@@ -71,8 +72,9 @@ import Testing
     let error = #expect(throws: CallbackAdapterError.self) {
       try CallbackAdapter(for: Self.takeDouble, context: .last, receiver: proxy)
     }
-    guard case .receiverMethodMismatch(let selector, let receiverClass, let method, let message)? =
-      error
+    guard
+      case .receiverMethodMismatch(let selector, let receiverClass, let method, let message)? =
+        error
     else {
       Issue.record("expected receiverMethodMismatch, got \(String(describing: error))")
       return
@@ -147,8 +149,7 @@ import Testing
       let memberAdded = Atomic<Bool>(false)
       let kept = Mutex<CallbackAdapter?>(nil)
       let a = Thread.start {
-        if let made = try? CallbackAdapter(for: Self.takeDouble, context: .first, receiver: proxy)
-        {
+        if let made = try? CallbackAdapter(for: Self.takeDouble, context: .first, receiver: proxy) {
           kept.withLock { $0 = made }
           adapterMade.store(true, ordering: .relaxed)
         }

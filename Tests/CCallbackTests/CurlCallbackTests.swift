@@ -1,5 +1,5 @@
-import DelegateProxyCCallbackSupport
 import DelegateProxy
+import DelegateProxyCCallbackSupport
 import Glibc
 import MessageRuntime
 import Synchronization
@@ -85,7 +85,9 @@ import Testing
     var error = [CChar](repeating: 0, count: Int(CCB_CURL_ERROR_SIZE))
     let code = ccb_curl_fetch(
       "file://" + path, try adapter.function(as: ccb_write_fn.self), adapter.context, 1024, &error)
-    #expect(code == CCB_CURLE_WRITE_ERROR, "\(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
+    #expect(
+      code == CCB_CURLE_WRITE_ERROR,
+      "\(error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })")
     // curl stopped at the second chunk: both sinks saw exactly two calls.
     #expect(sinks.map { $0.chunks.load(ordering: .relaxed) } == [2, 2])
     let first = sinks[1].bytes.withLock { $0 }

@@ -1,5 +1,5 @@
-import DelegateProxyCTestSupport
 import DelegateProxy
+import DelegateProxyCTestSupport
 import DelegateProxyTestSupport
 import DelegateProxyTesting
 import MessageRuntime
