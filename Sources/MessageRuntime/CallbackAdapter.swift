@@ -140,7 +140,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   /// - Throws: ``CallbackAdapterError``: a context position outside the arguments or not
   ///   a pointer, a signature the package cannot carry, arguments or result that differ
   ///   from the message's, a void message behind a value-returning callback with no
-  ///   default.
+  ///   default, a receiver whose method for `selector` has other types than the message
+  ///   (``CallbackAdapterError/receiverMethodMismatch(selector:receiverClass:method:message:)``).
   public init(
     _ callback: CallbackSignature, context position: CallbackContext, receiver: RuntimeObject,
     selector: Selector, messageSignature: MethodSignature? = nil, passContext: Bool = false,
