@@ -7,6 +7,16 @@
 // on AArch64 the C layer is tested under qemu (Scripts/aarch64.sh). Other systems build
 // with fallbacks (libffi for register replay, fences for membarrier) but are untested.
 
+// Target names: every product's target is named as the product (MessageRuntime,
+// DelegateProxy, CMessageRuntime, DelegateProxyTesting). Every other target's name starts
+// with "DelegateProxy" (DelegateProxyCFFIShim, DelegateProxyMacros, DelegateProxyCExpat,
+// DelegateProxyCDemoSupport, DelegateProxyDemo, DelegateProxyCTestSupport,
+// DelegateProxyTestSupport, DelegateProxyCCallbackSupport): SwiftPM wants target names
+// unique across a package graph, so a generic name of ours (CExpat, TestSupport) would
+// collide with a user's. Test targets keep plain names: SwiftPM does not count a
+// dependency's test targets. Scripts/user-package-check.sh builds a user package that has
+// the generic names. (The C runtime's directory is still CFFIShim/.)
+
 import CompilerPluginSupport
 import PackageDescription
 
@@ -21,7 +31,7 @@ let package = Package(
     // Test doubles for users' test targets: recording, stubbed, verified delegates and
     // signature-driven delivery checks (Swift Testing).
     .library(name: "DelegateProxyTesting", targets: ["DelegateProxyTesting"]),
-    .executable(name: "demo", targets: ["Demo"]),
+    .executable(name: "demo", targets: ["DelegateProxyDemo"]),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
@@ -32,20 +42,20 @@ let package = Package(
     // C: the libffi surface Swift needs, the runtime's C-visible structures
     // (selectors, object handles, method caches) and the few hot paths that must be C.
     .target(
-      name: "CFFIShim",
+      name: "DelegateProxyCFFIShim",
       path: "CFFIShim",
       publicHeadersPath: "include",
       linkerSettings: [.linkedLibrary("ffi")]
     ),
     .target(
       name: "MessageRuntime",
-      dependencies: ["CFFIShim"]
+      dependencies: ["DelegateProxyCFFIShim"]
     ),
     // C declarations of the C API that MessageRuntime implements in Swift (@_cdecl):
     // a C target that calls them depends on this, which links MessageRuntime.
     .target(
       name: "CMessageRuntime",
-      dependencies: ["CFFIShim", "MessageRuntime"]
+      dependencies: ["DelegateProxyCFFIShim", "MessageRuntime"]
     ),
     // Multicast delegate proxies, return policies, queues, injection, observers.
     .target(
@@ -70,62 +80,69 @@ let package = Package(
       dependencies: ["DelegateProxy", "MessageRuntime"]
     ),
     .target(
-      name: "CDemoSupport",
+      name: "DelegateProxyCDemoSupport",
       dependencies: ["CMessageRuntime"],
-      path: "Examples/CDemoSupport"
+      path: "Examples/DelegateProxyCDemoSupport"
     ),
     // expat, the real C library the c-callbacks demo parses with (libexpat1-dev).
     .systemLibrary(
-      name: "CExpat",
-      path: "Examples/CExpat",
+      name: "DelegateProxyCExpat",
+      path: "Examples/DelegateProxyCExpat",
       pkgConfig: "expat",
       providers: [.apt(["libexpat1-dev"])]
     ),
     .executableTarget(
-      name: "Demo",
-      dependencies: ["MessageRuntime", "DelegateProxy", "CDemoSupport", "CExpat"],
-      path: "Examples/Demo"
+      name: "DelegateProxyDemo",
+      dependencies: [
+        "MessageRuntime", "DelegateProxy", "DelegateProxyCDemoSupport", "DelegateProxyCExpat",
+      ],
+      path: "Examples/DelegateProxyDemo"
     ),
     // C structs and recording IMPs the tests compare the runtime against.
     .target(
-      name: "CTestSupport",
+      name: "DelegateProxyCTestSupport",
       dependencies: ["CMessageRuntime"],
-      path: "Tests/CTestSupport"
+      path: "Tests/DelegateProxyCTestSupport"
     ),
-    // Helpers both test targets share: threads, unique class names, a call log.
+    // Helpers and fixtures every test target shares: threads, unique class names, the
+    // thread-safe call log, the sensor fixtures (a @Delegate protocol and its listeners).
     .target(
-      name: "TestSupport",
-      dependencies: ["MessageRuntime"],
-      path: "Tests/TestSupport"
+      name: "DelegateProxyTestSupport",
+      dependencies: ["MessageRuntime", "DelegateProxy"],
+      path: "Tests/DelegateProxyTestSupport"
     ),
     .testTarget(
       name: "MessageRuntimeTests",
       // DelegateProxy: the random-signature suite also sends each signature through a
       // MulticastProxy (its C routes and its forwarding path).
       dependencies: [
-        "MessageRuntime", "CTestSupport", "DelegateProxy", "CMessageRuntime", "TestSupport",
+        "MessageRuntime", "DelegateProxyCTestSupport", "DelegateProxy", "CMessageRuntime",
+        "DelegateProxyTestSupport",
         "DelegateProxyTesting",
       ]
     ),
     // The doubles' own tests, their failure messages included; C callers from
-    // CTestSupport and real C libraries from CCallbackSupport.
+    // DelegateProxyCTestSupport and real C libraries from DelegateProxyCCallbackSupport.
     .testTarget(
       name: "DelegateProxyTestingTests",
       dependencies: [
-        "DelegateProxyTesting", "DelegateProxy", "MessageRuntime", "CCallbackSupport",
-        "CTestSupport", "TestSupport",
+        "DelegateProxyTesting", "DelegateProxy", "MessageRuntime", "DelegateProxyCCallbackSupport",
+        "DelegateProxyCTestSupport", "DelegateProxyTestSupport",
       ]
     ),
-    // README.md's Swift code blocks, compiled and (where they can) run.
+    // README.md's and the DocC articles' Swift code blocks, compiled and (where they can) run.
     .testTarget(
       name: "ReadmeTests",
-      dependencies: ["DelegateProxy", "MessageRuntime", "CExpat", "DelegateProxyTesting"]
+      dependencies: [
+        "DelegateProxy", "MessageRuntime", "DelegateProxyCExpat", "DelegateProxyTesting",
+      ]
     ),
     .testTarget(
       name: "DelegateProxyTests",
-      // CTestSupport: C callers of Swift multicasts' IMPs (SwiftProtocolCFaceTests).
+      // DelegateProxyCTestSupport: C callers of Swift multicasts' IMPs (SwiftProtocolCFaceTests).
       dependencies: [
-        "DelegateProxy", "MessageRuntime", "CMessageRuntime", "TestSupport", "CTestSupport",
+        "DelegateProxy", "MessageRuntime", "CMessageRuntime", "DelegateProxyTestSupport",
+        "DelegateProxyCTestSupport",
       ]
     ),
     // Expansion tests of the @Delegate macro and its diagnostics.
@@ -139,18 +156,23 @@ let package = Package(
         .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
       ]
     ),
-    // Real C libraries calling CallbackAdapter function pointers: expat, SQLite, libcurl
-    // (libexpat1-dev, libsqlite3-dev, libcurl4-openssl-dev; .ci/run installs them).
+    // Real C libraries calling CallbackAdapter function pointers: expat, SQLite (linked;
+    // libexpat1-dev, libsqlite3-dev) and libcurl (libcurl4's libcurl.so.4, loaded with dlopen
+    // at run time, so no curl headers are needed; see DelegateProxyCCallbackSupport.h).
     .target(
-      name: "CCallbackSupport",
-      path: "Tests/CCallbackSupport",
+      name: "DelegateProxyCCallbackSupport",
+      path: "Tests/DelegateProxyCCallbackSupport",
       linkerSettings: [
-        .linkedLibrary("expat"), .linkedLibrary("sqlite3"), .linkedLibrary("curl"),
+        // dl: dlopen lives in libdl before glibc 2.34 (a stub library after).
+        .linkedLibrary("expat"), .linkedLibrary("sqlite3"), .linkedLibrary("dl"),
       ]
     ),
     .testTarget(
       name: "CCallbackTests",
-      dependencies: ["DelegateProxy", "MessageRuntime", "CCallbackSupport", "TestSupport"]
+      dependencies: [
+        "DelegateProxy", "MessageRuntime", "DelegateProxyCCallbackSupport",
+        "DelegateProxyTestSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -28,7 +28,7 @@ for module in MessageRuntime DelegateProxy; do
     -module-name "$module" \
     -target "$(uname -m)-unknown-linux-gnu" \
     -I "$bin/Modules" -I "$bin" -I CFFIShim/include \
-    -Xcc -fmodule-map-file="$bin/CFFIShim.build/module.modulemap" \
+    -Xcc -fmodule-map-file="$bin/DelegateProxyCFFIShim.build/module.modulemap" \
     -minimum-access-level public \
     -skip-synthesized-members \
     -output-dir "$out/$module" >/dev/null

@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// A C function pointer of a library's own callback signature that sends a message.
 ///
@@ -17,7 +17,7 @@ internal import CFFIShim
 ///   "parserDidStartElement:attributes:")   // any selector with two arguments
 /// let adapter = try CallbackAdapter(for: start, context: .first, receiver: proxy)
 /// XML_SetUserData(parser, adapter.context)
-/// XML_SetStartElementHandler(parser, adapter.function(as: XML_StartElementHandler.self))
+/// XML_SetStartElementHandler(parser, try adapter.function(as: XML_StartElementHandler.self))
 /// ```
 ///
 /// **Three machineries** (``path``):
@@ -49,8 +49,13 @@ internal import CFFIShim
 ///
 /// The receiver's method is looked up per call, as `objc_msgSend` does: handlers added to
 /// a proxy later are heard. Its types are checked when the adapter is made, against the
-/// receiver's ``RuntimeObject/methodSignature(for:)``; a method that later changes types
-/// is the same misuse as in Objective-C.
+/// receiver's ``RuntimeObject/methodSignature(for:)`` (a multicast proxy answers its
+/// members' shared signature), and a mismatch is refused
+/// (``CallbackAdapterError/receiverMethodMismatch(selector:receiverClass:method:message:)``).
+/// While the adapter lives, a `MulticastProxy` receiver refuses a new member whose method
+/// for the selector has other types (its `signatureConflict` error, naming the adapter).
+/// A method of a plain object replaced later by one of other types, or a member of a
+/// proxy nested in the receiver, is not checked: the same misuse as in Objective-C.
 public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible {
   // @unchecked Sendable: every stored property is immutable after init; the C record is
   // read by calls from any thread (its fields are written before the function pointer is
@@ -78,6 +83,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   private let record: CallbackRecord
   /// This adapter's slot in the record.
   private let slot: UInt32
+  /// Its registration in `CallbackRequirements` (what it needs of the receiver's method).
+  private let requirement: UInt64
 
   /// The context pointer to register with the library beside ``function`` (nil for
   /// callbacks with no context). It identifies the receiver and, with the function
@@ -91,11 +98,26 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
 
   /// ``function`` as a C function type of your choosing — the library's own typedef,
   /// e.g. `XML_StartElementHandler.self` or
-  /// `(@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32).self`.
-  public func function<F>(as type: F.Type) -> F {
-    precondition(
-      MemoryLayout<F>.size == MemoryLayout<UnsafeRawPointer>.size,
-      "CallbackAdapter.function(as:) takes a @convention(c) function type, not \(F.self)")
+  /// `(@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32).self` (or its optional).
+  ///
+  /// Refuses a type it can prove is not the callback's, from the type's runtime metadata:
+  /// not a `@convention(c)` function type (a Swift closure, a block, not a function); a
+  /// different number of arguments; an argument or result passed differently by the C
+  /// calling convention — an integer of another width, floating point for an integer,
+  /// `float` for `double`, a result where the callback has none or none where it has one.
+  /// Signedness is not compared (`size_t` imports as `Int`; the callback may say `Q`), nor
+  /// which pointer type (every pointer and object passes as a pointer-sized integer).
+  /// Parameters whose Swift type is not a ``MessageArgument`` — an imported C struct
+  /// passed by value, a C enum — and struct or `long double` types on the callback's side
+  /// are not checked: a wrong one there is not caught.
+  ///
+  /// - Throws: ``CallbackAdapterError/functionTypeMismatch(type:callback:reason:)`` naming
+  ///   the type, the callback's encoding and the first difference.
+  public func function<F>(as type: F.Type) throws(CallbackAdapterError) -> F {
+    if let reason = CallbackFunctionType.mismatch(F.self, callback) {
+      throw .functionTypeMismatch(type: "\(F.self)", callback: callback.encoding, reason: reason)
+    }
+    // Proven a function type above: a C function pointer (or its optional, the same size).
     return unsafeBitCast(function, to: F.self)
   }
 
@@ -118,7 +140,8 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   /// - Throws: ``CallbackAdapterError``: a context position outside the arguments or not
   ///   a pointer, a signature the package cannot carry, arguments or result that differ
   ///   from the message's, a void message behind a value-returning callback with no
-  ///   default.
+  ///   default, a receiver whose method for `selector` has other types than the message
+  ///   (``CallbackAdapterError/receiverMethodMismatch(selector:receiverClass:method:message:)``).
   public init(
     _ callback: CallbackSignature, context position: CallbackContext, receiver: RuntimeObject,
     selector: Selector, messageSignature: MethodSignature? = nil, passContext: Bool = false,
@@ -196,12 +219,35 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
         callbackResult: callback.returnType.canonicalString, found: value.type.canonicalString)
     }
 
-    // 4. The record and the machinery.
+    // 4. The receiver's method must be the message: each call decodes its arguments as
+    // `signature`. Checked and registered under one lock, which a multicast proxy also
+    // takes to admit a member (see CallbackRequirements): a member whose method differs is
+    // refused there from now on, whichever comes first.
     let className = receiver.runtimeClass.name
     let text =
       "callback \(callback.encoding), \(position) → -[\(className) \(selector.name)] \(signature.encoding)"
+    let requirement = try CallbackRequirements.shared.withLock {
+      table throws(CallbackAdapterError) -> UInt64 in
+      if let method = receiver.methodSignature(for: selector, proposed: signature),
+        !CallbackRequirements.compatible(method, signature)
+      {
+        throw .receiverMethodMismatch(
+          selector: selector, receiverClass: className, method: method.encoding,
+          message: signature.encoding)
+      }
+      return table.add(receiver, selector) { id in
+        CallbackRequirements.Requirement(
+          id: id, signature: signature, adapter: "CallbackAdapter <\(text)>")
+      }
+    }
+    let withdraw = {
+      CallbackRequirements.shared.withLock { $0.remove(receiver, selector, id: requirement) }
+    }
+
+    // 5. The record and the machinery.
     let record = other?.record ?? CallbackRecord(receiver: receiver)
     guard let slot = record.takeSlot() else {
+      withdraw()
       throw .tooManySharedContexts(limit: CallbackAdapter.maximumSharedContexts)
     }
     dp_callback_set_slot(record.raw, slot, selector.raw, text)
@@ -220,6 +266,7 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
         registers: !useDefault)
     } catch {
       dp_callback_release_slot(record.raw, slot)
+      withdraw()
       throw error
     }
     self.callback = callback
@@ -231,6 +278,7 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
     self.function = chosen.1
     self.record = record
     self.slot = slot
+    self.requirement = requirement
   }
 
   /// An adapter for `message`: the callback's arguments are the message's with a
@@ -278,6 +326,7 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
     // Calls through this adapter trap from now on. The record (and the receiver) goes
     // when the last adapter sharing it does, after calls in flight are waited out.
     dp_callback_release_slot(record.raw, slot)
+    CallbackRequirements.shared.withLock { $0.remove(receiver, selector, id: requirement) }
   }
 
   /// How many adapters can share one context (see `sharingContextWith:`).

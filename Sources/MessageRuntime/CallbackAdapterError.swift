@@ -27,6 +27,17 @@ public enum CallbackAdapterError: Error, Sendable, Equatable, CustomStringConver
   case tooManySharedContexts(limit: Int)
   /// libffi could not allocate the closure of a bound or general adapter.
   case closureAllocationFailed(encoding: String)
+  /// The receiver's method for the selector (for a multicast proxy: its members' method,
+  /// which they share) has other types than the message the adapter would send: its calls
+  /// would hand the method arguments it reads as something else. `method` and `message`
+  /// are the two encodings (`self` and `_cmd` included).
+  case receiverMethodMismatch(
+    selector: Selector, receiverClass: String, method: String, message: String)
+  /// ``CallbackAdapter/function(as:)`` was asked for a function type that is provably not
+  /// the callback's: not a `@convention(c)` function, another number of arguments, or an
+  /// argument or result of another type. `type` is the Swift type asked for, `callback`
+  /// the callback's encoding.
+  case functionTypeMismatch(type: String, callback: String, reason: String)
 
   public var description: String {
     switch self {
@@ -54,6 +65,11 @@ public enum CallbackAdapterError: Error, Sendable, Equatable, CustomStringConver
       return "at most \(limit) callbacks can share one context"
     case .closureAllocationFailed(let encoding):
       return "libffi could not allocate a closure for the callback \"\(encoding)\""
+    case .receiverMethodMismatch(let selector, let receiverClass, let method, let message):
+      return
+        "-[\(receiverClass) \(selector.name)] is \"\(method)\" but the callback's message is \"\(message)\": its calls would reach the method with arguments of other types"
+    case .functionTypeMismatch(let type, let callback, let reason):
+      return "function(as: \(type)): \(reason); the callback is \"\(callback)\""
     }
   }
 }

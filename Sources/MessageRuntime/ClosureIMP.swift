@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// An IMP made from a Swift closure (`imp_implementationWithBlock`): a libffi closure
 /// for one signature whose entry hands the closure an `Invocation` over the caller's

@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// Builds libffi type descriptors from type encodings. Descriptors are cached by
 /// canonical encoding and never freed: signatures are interned for the life of the

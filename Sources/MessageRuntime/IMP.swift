@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// A method implementation: a C function pointer called as
 /// `R imp(id self, SEL _cmd, args…)` with the method's own types (`IMP`).

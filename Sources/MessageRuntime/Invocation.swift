@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// A message as a value (`NSInvocation`): a signature, a target, a selector, every
 /// argument and the return value, to be read, changed, invoked, copied and sent

@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// How a call travels when some arguments or the result are passed in memory but a
 /// route entry can still replay it with a plain C call (x86-64 System V): the caller's

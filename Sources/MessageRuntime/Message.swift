@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// A message declared once with its Swift argument and result types: the encoding is
 /// derived from them, sends and implementations are checked by the compiler, and the

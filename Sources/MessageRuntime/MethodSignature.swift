@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// The types of a method's return value and arguments (`NSMethodSignature`), with
 /// their sizes, alignments and the frame an `Invocation` keeps them in.

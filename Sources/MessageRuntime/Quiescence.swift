@@ -1,7 +1,7 @@
 // Public: read sections are entered from dispatch loops inlined into other modules
 // (DelegateMulticast.send, in the modules @Delegate expands in): the entry points are
 // package and @usableFromInline, their bodies inlinable.
-public import CFFIShim
+public import DelegateProxyCFFIShim
 
 /// Read sections and grace periods: how dispatch code reads shared lists without locks
 /// and how code that removes from them knows no dispatch still sees the old list.

@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// How a call's arguments and result travel when every argument is passed in registers:
 /// which bytes of which argument go into which integer or floating-point register, and

@@ -1,5 +1,5 @@
 // Public: a membership's removed check is inlined into Swift dispatch loops.
-public import CFFIShim
+public import DelegateProxyCFFIShim
 
 /// How the results of a route's targets combine into the sender's result.
 package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {

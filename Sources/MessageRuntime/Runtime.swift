@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// Message lookup and the resolver the C side calls on a cache miss
 /// (`objc_msg_lookup`, `class_getMethodImplementation`, `_objc_msgForward`).

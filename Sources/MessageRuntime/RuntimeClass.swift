@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// A class: a name, a superclass and a method table, looked up through the superclass
 /// chain with a per-class cache (`Class`, `objc_allocateClassPair`, `class_addMethod`).

@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// An object that can receive messages: it owns a C handle (what C sees as `id`,
 /// whose first word is its class) that points back to it (`NSObject`'s role).

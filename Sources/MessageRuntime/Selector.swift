@@ -1,4 +1,4 @@
-internal import CFFIShim
+internal import DelegateProxyCFFIShim
 
 /// A method name, interned once and compared by identity (`SEL`, `sel_registerName`).
 ///

@@ -1,5 +1,5 @@
 // Public: receiver(ofHandle:) is inlined into DelegateProxy's C entries.
-public import CFFIShim
+public import DelegateProxyCFFIShim
 
 /// A receiver whose methods are implemented in Swift and entered through static C
 /// entries (one per return class, `dp_swift_entry.c`) instead of libffi closures: each

@@ -128,7 +128,7 @@ import Testing
       CallbackSignature(parsing: "i^v"), context: .first, receiver: r,
       selector: Self.nothing.selector, defaultResult: CallbackResult(Int32(-7)))
     #expect(withDefault.path == .libffi)
-    let f = withDefault.function(as: (@convention(c) (UnsafeMutableRawPointer?) -> Int32).self)
+    let f = try withDefault.function(as: (@convention(c) (UnsafeMutableRawPointer?) -> Int32).self)
     #expect(f(withDefault.context) == -7)
     let six = Message<Void, Int, Int, Int, Int, Int, Int>("six:b:c:d:e:f:")
     let seen = Atomic<Int>(0)
@@ -138,7 +138,7 @@ import Testing
       selector: six.selector, defaultResult: CallbackResult(Int32(-9)))
     #expect(general.path == .libffi)
     typealias Six = @convention(c) (Int, Int, Int, Int, Int, Int, UnsafeMutableRawPointer?) -> Int32
-    #expect(general.function(as: Six.self)(1, 2, 3, 4, 5, 6, general.context) == -9)
+    #expect(try general.function(as: Six.self)(1, 2, 3, 4, 5, 6, general.context) == -9)
     #expect(seen.load(ordering: .relaxed) == 7)
   }
 
@@ -166,7 +166,7 @@ import Testing
     }
     typealias F = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
     for (i, a) in shared.enumerated() {
-      #expect(a.function(as: F.self)(a.context, Int32(i)) == Int32(i) + 1)
+      #expect(try a.function(as: F.self)(a.context, Int32(i)) == Int32(i) + 1)
     }
   }
 
@@ -182,7 +182,7 @@ import Testing
     #expect(adapter.callback.encoding == "dd^vdq")
     #expect(adapter.path == .registers)
     typealias F = @convention(c) (Double, UnsafeMutableRawPointer?, Double, Int) -> Double
-    #expect(adapter.function(as: F.self)(2.5, adapter.context, 0.25, 4) == 9)
+    #expect(try adapter.function(as: F.self)(2.5, adapter.context, 0.25, 4) == 9)
   }
 
   /// More integer arguments than registers once self and _cmd are added: the libffi
@@ -196,12 +196,12 @@ import Testing
     let last = try CallbackAdapter(for: six, context: .last, receiver: target)
     #expect(last.path == .libffi)
     typealias Last = @convention(c) (Int, Int, Int, Int, Int, Int, UnsafeMutableRawPointer?) -> Int
-    #expect(last.function(as: Last.self)(1, 2, 3, 4, 5, 6, last.context) == 654321)
+    #expect(try last.function(as: Last.self)(1, 2, 3, 4, 5, 6, last.context) == 654321)
     let middle = try CallbackAdapter(for: six, context: .argument(3), receiver: target)
     #expect(middle.path == .libffi)
     typealias Middle =
       @convention(c) (Int, Int, Int, UnsafeMutableRawPointer?, Int, Int, Int) -> Int
-    #expect(middle.function(as: Middle.self)(1, 2, 3, middle.context, 4, 5, 6) == 654321)
+    #expect(try middle.function(as: Middle.self)(1, 2, 3, middle.context, 4, 5, 6) == 654321)
   }
 
   /// The context passed on: the message receives the caller's own value in its place.
@@ -216,7 +216,7 @@ import Testing
       #expect(adapter.path == .libffi)  // a context passed on takes the closure
       #expect(adapter.callback.encoding == "q^vq")
       typealias F = @convention(c) (UnsafeMutableRawPointer?, Int) -> Int
-      #expect(adapter.function(as: F.self)(adapter.context, 7) == 0x5007)
+      #expect(try adapter.function(as: F.self)(adapter.context, 7) == 0x5007)
     }
   }
 
@@ -235,11 +235,9 @@ import Testing
     #expect(adapter.path == .bound)
     #expect(adapter.context == nil)
     var values: [Int32] = [5, 3, 9, 1, 7, 2]
-    values.withUnsafeMutableBufferPointer {
-      qsort(
-        $0.baseAddress!, $0.count, 4,
-        adapter.function(as: (@convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32).self))
-    }
+    let comparator = try adapter.function(
+      as: (@convention(c) (UnsafeRawPointer?, UnsafeRawPointer?) -> Int32).self)
+    values.withUnsafeMutableBufferPointer { qsort($0.baseAddress!, $0.count, 4, comparator) }
     #expect(values == [9, 7, 5, 3, 2, 1])
     #expect(comparisons.load(ordering: .relaxed) > 0)
   }
@@ -257,7 +255,7 @@ import Testing
     }
     #expect(weakTarget != nil)
     typealias F = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
-    #expect(adapter!.function(as: F.self)(adapter!.context, 41) == 42)
+    #expect(try adapter!.function(as: F.self)(adapter!.context, 41) == 42)
     adapter = nil
     #expect(weakTarget == nil)
     #expect(CallbackAdapter.releasedCount > before)
@@ -270,7 +268,7 @@ import Testing
       try target.setMethod(message) { _, n in n + 1 }
       var adapter: CallbackAdapter? = try CallbackAdapter(
         for: message, context: .first, receiver: target)
-      let function = adapter!.function(
+      let function = try adapter!.function(
         as: (@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32).self)
       let context = adapter!.context
       adapter = nil

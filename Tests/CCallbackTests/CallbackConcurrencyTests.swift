@@ -1,4 +1,4 @@
-import TestSupport
+import DelegateProxyTestSupport
 import DelegateProxy
 import Dispatch
 import Glibc
@@ -30,7 +30,7 @@ import Testing
     let stable = try counted()
     let proxy = try MulticastProxy(delegates: [stable])
     let adapter = try CallbackAdapter(for: Self.tick, context: .first, receiver: proxy)
-    let function = adapter.function(as: Tick.self)
+    let function = try adapter.function(as: Tick.self)
     let context = UInt(bitPattern: adapter.context)
     let wrong = Atomic<Int>(0)
     let perThread = 20_000
@@ -64,8 +64,8 @@ import Testing
 
   final class Noted: RuntimeObject, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
-    let log: EventLog
-    init(log: EventLog) {
+    let log: CallLog
+    init(log: CallLog) {
       self.log = log
       super.init()
     }
@@ -73,7 +73,7 @@ import Testing
   }
 
   @Test func releaseWaitsForACallInFlight() throws {
-    let log = EventLog()
+    let log = CallLog()
     let entered = DispatchSemaphore(value: 0)
     let proceed = DispatchSemaphore(value: 0)
     var adapter: CallbackAdapter?
@@ -87,7 +87,7 @@ import Testing
       }
       adapter = try CallbackAdapter(for: Self.tick, context: .first, receiver: receiver)
     }
-    let function = adapter!.function(as: Tick.self)
+    let function = try adapter!.function(as: Tick.self)
     let context = UInt(bitPattern: adapter!.context)
     let caller = Thread.start { _ = function(UnsafeMutableRawPointer(bitPattern: context), 1) }
     entered.wait()

@@ -1,4 +1,5 @@
 import DelegateProxy
+import DelegateProxyTestSupport
 import MessageRuntime
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
   static let scale = Message<Double, Double, Int>("scale:by:")
 
   /// Handlers answering `answers[i]` for vote: and `x * by + i` for scale:by:.
-  func handlers(_ answers: [Int32], log: EventLog) throws -> [RuntimeObject] {
+  func handlers(_ answers: [Int32], log: CallLog) throws -> [RuntimeObject] {
     try answers.enumerated().map { i, answer in
       let h = RuntimeObject()
       try h.setMethod(Self.vote) { _, n in
@@ -30,35 +31,35 @@ import Testing
     (.reduce(.anyTrue), 1, ["h0", "h1", "h2"]),
   ])
   func policies(policy: ReturnPolicy, expected: Int32, calls: [String]) throws {
-    let log = EventLog()
+    let log = CallLog()
     let hs = try handlers([3, 5, 0], log: log)
     let proxy = try MulticastProxy(delegates: hs, policy: policy)
     #expect(proxy.fastPath(for: Self.vote.selector) == .registers)
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
     #expect(adapter.path == .registers)
-    #expect(adapter.function(as: Vote.self)(adapter.context, 9) == expected)
+    #expect(try adapter.function(as: Vote.self)(adapter.context, 9) == expected)
     #expect(log.entries == calls)
     #expect(try Self.vote.send(to: proxy, 9) == expected)
   }
 
   @Test func firstNonNilAndEmptyRules() throws {
-    let log = EventLog()
+    let log = CallLog()
     let hs = try handlers([0, 7, 4], log: log)
     let proxy = try MulticastProxy(delegates: hs, policy: .reduce(.firstNonNil))
     let adapter = try CallbackAdapter(for: Self.vote, context: .last, receiver: proxy)
     typealias Last = @convention(c) (Int32, UnsafeMutableRawPointer?) -> Int32
-    #expect(adapter.function(as: Last.self)(1, adapter.context) == 7)
+    #expect(try adapter.function(as: Last.self)(1, adapter.context) == 7)
     // A removed handler is skipped at once.
     proxy.remove(hs[1])
-    #expect(adapter.function(as: Last.self)(1, adapter.context) == 4)
+    #expect(try adapter.function(as: Last.self)(1, adapter.context) == 4)
   }
 
   /// The entry caches the route it found; a new route (a policy change) is seen at once.
   @Test func aPolicyChangeIsSeenByTheNextCall() throws {
-    let hs = try handlers([3, 0], log: EventLog())
+    let hs = try handlers([3, 0], log: CallLog())
     let proxy = try MulticastProxy(delegates: hs)
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
-    let vote = adapter.function(as: Vote.self)
+    let vote = try adapter.function(as: Vote.self)
     #expect(vote(adapter.context, 1) == 0)  // last responder
     proxy.setPolicy(.firstResponder, for: Self.vote.selector)
     #expect(vote(adapter.context, 1) == 3)
@@ -66,42 +67,42 @@ import Testing
     #expect(vote(adapter.context, 1) == 0)
     proxy.setPolicy(nil, for: Self.vote.selector)
     #expect(vote(adapter.context, 1) == 0)
-    let extra = try handlers([7], log: EventLog())
+    let extra = try handlers([7], log: CallLog())
     try proxy.add(extra[0])
     #expect(vote(adapter.context, 1) == 7)
     withExtendedLifetime(hs + extra) {}
   }
 
   @Test func floatingPointMessagesThroughARoute() throws {
-    let hs = try handlers([0, 0], log: EventLog())
+    let hs = try handlers([0, 0], log: CallLog())
     let proxy = try MulticastProxy(delegates: hs)
     #expect(proxy.fastPath(for: Self.scale.selector) == .registers)
     let adapter = try CallbackAdapter(for: Self.scale, context: .argument(1), receiver: proxy)
     #expect(adapter.path == .registers)
     typealias F = @convention(c) (Double, UnsafeMutableRawPointer?, Int) -> Double
-    #expect(adapter.function(as: F.self)(1.5, adapter.context, 4) == 7)  // last: 1.5 × 4 + 1
+    #expect(try adapter.function(as: F.self)(1.5, adapter.context, 4) == 7)  // last: 1.5 × 4 + 1
   }
 
   @Test func theGeneralPathAnswersWhenTheRouteGoes() throws {
-    let log = EventLog()
+    let log = CallLog()
     let hs = try handlers([3, 5], log: log)
     let proxy = try MulticastProxy(delegates: hs)
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
-    let seen = EventLog()
+    let seen = CallLog()
     let observation = proxy.observe(Self.vote) { n in seen.append("observed \(n)") }
     #expect(proxy.fastPath(for: Self.vote.selector) == nil)  // forwardInvocation now
-    #expect(adapter.function(as: Vote.self)(adapter.context, 2) == 5)
+    #expect(try adapter.function(as: Vote.self)(adapter.context, 2) == 5)
     #expect(seen.entries == ["observed 2"])
     observation.cancel()
     #expect(proxy.fastPath(for: Self.vote.selector) == .registers)
-    #expect(adapter.function(as: Vote.self)(adapter.context, 2) == 5)
+    #expect(try adapter.function(as: Vote.self)(adapter.context, 2) == 5)
     #expect(log.entries == ["h0", "h1", "h0", "h1"])
   }
 
   /// Delegates that go away are skipped by the entry's loop, and when none is left the
   /// route's fallback (the proxy's general path, silent when empty) answers.
   @Test func goneDelegatesAreSkippedAndAnEmptyProxyFallsBack() throws {
-    let log = EventLog()
+    let log = CallLog()
     var keep: RuntimeObject?
     let proxy: MulticastProxy
     do {
@@ -111,7 +112,7 @@ import Testing
     }
     let adapter = try CallbackAdapter(for: Self.vote, context: .first, receiver: proxy)
     #expect(adapter.path == .registers)
-    let vote = adapter.function(as: Vote.self)
+    let vote = try adapter.function(as: Vote.self)
     let first = vote(adapter.context, 1)
     #expect(first == 3 || first == 0)  // a member found dead mid-call may answer 0 once
     #expect(vote(adapter.context, 1) == 3)
@@ -136,11 +137,11 @@ import Testing
       let second = try CallbackAdapter(
         for: vote, context: .first, receiver: proxy, sharingContextWith: first!)
       typealias Vote = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
-      let released = first!.function(as: Vote.self)
+      let released = try first!.function(as: Vote.self)
       let context = first!.context
       guard released(context, 1) == 2 else { return }  // caches the route in its slot
       first = nil
-      guard second.function(as: Vote.self)(context, 2) == 3 else { return }
+      guard try second.function(as: Vote.self)(context, 2) == 3 else { return }
       _ = released(context, 3)  // must trap, not run the cached route
       withExtendedLifetime(h) {}
     }

@@ -1,5 +1,6 @@
-import CCallbackSupport
+import DelegateProxyCCallbackSupport
 import DelegateProxy
+import DelegateProxyTestSupport
 import Glibc
 import MessageRuntime
 import Testing
@@ -23,7 +24,7 @@ import Testing
     """
 
   /// A handler that logs every event with its name.
-  func handler(_ name: String, log: EventLog) throws -> RuntimeObject {
+  func handler(_ name: String, log: CallLog) throws -> RuntimeObject {
     let h = RuntimeObject()
     try h.setMethod(Self.start) { _, element, atts in
       var attributes: [String] = []
@@ -42,7 +43,7 @@ import Testing
   }
 
   @Test func parsesADocumentIntoThreeHandlersInOrder() throws {
-    let log = EventLog()
+    let log = CallLog()
     let handlers = try ["a", "b", "c"].map { try handler($0, log: log) }
     let proxy = try MulticastProxy(delegates: handlers)
     // expat passes ONE userData to every handler: the three adapters share a context,
@@ -59,9 +60,9 @@ import Testing
     defer { XML_ParserFree(parser) }
     XML_SetUserData(parser, start.context)
     XML_SetElementHandler(
-      parser, start.function(as: XML_StartElementHandler.self),
-      end.function(as: XML_EndElementHandler.self))
-    XML_SetCharacterDataHandler(parser, characters.function(as: XML_CharacterDataHandler.self))
+      parser, try start.function(as: XML_StartElementHandler.self),
+      try end.function(as: XML_EndElementHandler.self))
+    XML_SetCharacterDataHandler(parser, try characters.function(as: XML_CharacterDataHandler.self))
     let status = Self.document.withCString { XML_Parse(parser, $0, Int32(strlen($0)), 1) }
     #expect(status == XML_STATUS_OK)
 
@@ -74,14 +75,14 @@ import Testing
   }
 
   @Test func aHandlerAddedLaterIsHeard() throws {
-    let log = EventLog()
+    let log = CallLog()
     let first = try handler("a", log: log)  // the proxy holds its delegates weakly
     let proxy = try MulticastProxy(delegates: [first])
     let start = try CallbackAdapter(for: Self.start, context: .first, receiver: proxy)
     let parser = try #require(XML_ParserCreate(nil))
     defer { XML_ParserFree(parser) }
     XML_SetUserData(parser, start.context)
-    XML_SetStartElementHandler(parser, start.function(as: XML_StartElementHandler.self))
+    XML_SetStartElementHandler(parser, try start.function(as: XML_StartElementHandler.self))
     _ = "<r>".withCString { XML_Parse(parser, $0, 3, 0) }
     let late = try handler("late", log: log)
     try proxy.add(late)

@@ -1,5 +1,6 @@
-import CCallbackSupport
+import DelegateProxyCCallbackSupport
 import DelegateProxy
+import DelegateProxyTestSupport
 import MessageRuntime
 import Synchronization
 import Testing
@@ -45,7 +46,7 @@ import Testing
   }
 
   @Test func updateHookReachesTwoHandlers() throws {
-    let log = EventLog()
+    let log = CallLog()
     let handlers = try ["audit", "cache"].map { name in
       let h = RuntimeObject()
       try h.setMethod(Self.update) { _, op, _, table, row in
@@ -58,7 +59,7 @@ import Testing
     let adapter = try CallbackAdapter(for: Self.update, context: .first, receiver: proxy)
     #expect(adapter.path == .registers)
     let db = try Database()
-    sqlite3_update_hook(db.handle, adapter.function(as: UpdateHook.self), adapter.context)
+    sqlite3_update_hook(db.handle, try adapter.function(as: UpdateHook.self), adapter.context)
     #expect(
       db.exec(
         "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2); UPDATE t SET x = 3 WHERE rowid = 2; DELETE FROM t WHERE rowid = 1"
@@ -99,7 +100,7 @@ import Testing
     let adapter = try CallbackAdapter(for: Self.commit, context: .first, receiver: proxy)
     let db = try Database()
     db.exec("CREATE TABLE t(x)")
-    sqlite3_commit_hook(db.handle, adapter.function(as: IntHook.self), adapter.context)
+    sqlite3_commit_hook(db.handle, try adapter.function(as: IntHook.self), adapter.context)
 
     // Nobody vetoes: committed.
     #expect(db.exec("BEGIN; INSERT INTO t VALUES (1); COMMIT") == SQLITE_OK)
@@ -133,7 +134,7 @@ import Testing
     let adapter = try CallbackAdapter(for: Self.progress, context: .first, receiver: watcher)
     #expect(adapter.path == .registers)
     let db = try Database()
-    sqlite3_progress_handler(db.handle, 100, adapter.function(as: IntHook.self), adapter.context)
+    sqlite3_progress_handler(db.handle, 100, try adapter.function(as: IntHook.self), adapter.context)
     let query =
       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT sum(i) FROM n"
     #expect(db.integer(query) == 200_010_000)

@@ -1,12 +1,5 @@
-import MessageRuntime
-import Synchronization
-
-/// A thread-safe, ordered log of events.
-final class EventLog: Sendable {
-  private let storage = Lock<[String]>([])
-  func append(_ s: String) { storage.withLock { $0.append(s) } }
-  var entries: [String] { storage.withLock { $0 } }
-}
+// Text helpers for the callback tests (the log they share is DelegateProxyTestSupport's
+// CallLog).
 
 /// A string from a C string (nil → "").
 func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }

@@ -27,7 +27,7 @@ final class Doubler: CounterDelegate {
     let adapter = try proxy.callbackAdapter(for: \.counterStep, context: .first)
     #expect(adapter.callback.encoding == "i^vid")
     typealias Callback = @convention(c) (UnsafeMutableRawPointer?, Int32, Double) -> Int32
-    let callback = adapter.function(as: Callback.self)
+    let callback = try adapter.function(as: Callback.self)
     #expect(callback(adapter.context, 21, 0.5) == 42)  // the last responder's answer
     #expect(a.seen == [21] && b.seen == [21])
     proxy.remove(a)

@@ -1,4 +1,4 @@
-import CCallbackSupport
+import DelegateProxyCCallbackSupport
 import DelegateProxy
 import DelegateProxyTesting
 import MessageRuntime
@@ -33,8 +33,8 @@ import Testing
     defer { XML_ParserFree(parser) }
     XML_SetUserData(parser, start.context)
     XML_SetElementHandler(
-      parser, start.function(as: XML_StartElementHandler.self),
-      end.function(as: XML_EndElementHandler.self))
+      parser, try start.function(as: XML_StartElementHandler.self),
+      try end.function(as: XML_EndElementHandler.self))
     let document = #"<feed lang="en"><entry/></feed>"#
     #expect(XML_Parse(parser, document, Int32(document.utf8.count), 1) == XML_STATUS_OK)
 
@@ -61,7 +61,7 @@ import Testing
     let parser = try #require(XML_ParserCreate(nil))
     defer { XML_ParserFree(parser) }
     XML_SetUserData(parser, characters.context)
-    XML_SetCharacterDataHandler(parser, characters.function(as: XML_CharacterDataHandler.self))
+    XML_SetCharacterDataHandler(parser, try characters.function(as: XML_CharacterDataHandler.self))
     let messages = failureMessages {
       _ = XML_Parse(parser, "<a>hi</a>", 9, 1)
     }

@@ -1,46 +1,37 @@
-import CTestSupport
 import DelegateProxy
+import DelegateProxyCTestSupport
+import DelegateProxyTestSupport
 import DelegateProxyTesting
 import MessageRuntime
 import Testing
 
-final class Probe {}
-
-/// The C layout CTestSupport's `dp_test_reading` has.
-struct ProbeReading: Equatable {
-  var celsius: Double
-  var sensorID: Int32
-}
-
-@Delegate
-protocol ProbeDelegate: AnyObject {
-  func sensor(_ sensor: Probe, didRead reading: ProbeReading)
-  func sensorShouldStart(_ sensor: Probe) -> Bool
-  @Optional func sensorDidStop(_ sensor: Probe)
-}
+// The protocol, its delegator and its reading are the shared sensor fixtures
+// (DelegateProxyTestSupport); the reading has DelegateProxyCTestSupport's `dp_test_reading`
+// layout.
 
 /// A double for a `@Delegate` Swift protocol: its selectors and encodings come from the
 /// generated description, its recorded arguments carry the Swift names and types, and C
-/// callers (CTestSupport's, which cast an IMP to the method's C type) reach it.
+/// callers (DelegateProxyCTestSupport's, which cast an IMP to the method's C type) reach it.
 @Suite struct SwiftProtocolDoubleTests {
   @Test func knowsTheProtocolsMethodsAndRespondsAsTold() throws {
-    let double = try DelegateDouble(ProbeDelegateMulticast.self, responding: .required)
-    #expect(double.name == "ProbeDelegate")
+    let double = try DelegateDouble(SensorDelegateMulticast.self, responding: .required)
+    #expect(double.name == "SensorDelegate")
     #expect(
       double.knownMethods.map(\.description) == [
         "sensor(_:didRead:) [sensor:didRead:]",
         "sensorShouldStart(_:) [sensorShouldStart:]",
         "sensorDidStop(_:) [sensorDidStop:]",
+        "sensorThreshold(_:) [sensorThreshold:]",
       ])
     #expect(double.responds(to: "sensorShouldStart:"))
     #expect(!double.responds(to: "sensorDidStop:"))
   }
 
   @Test func aCCallerReachesAStrictDoubleWithSwiftNamedArguments() throws {
-    let double = try DelegateDouble(ProbeDelegateMulticast.self, mode: .strict)
+    let double = try DelegateDouble(SensorDelegateMulticast.self, mode: .strict)
     try double.stub("sensorShouldStart:", .returning(true))
     try double.stub("sensor:didRead:", .perform { _ in })
-    let probe = Probe()
+    let probe = Sensor()
     let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
     let shouldStart = Selector("sensorShouldStart:")
     let didRead = Selector("sensor:didRead:")
@@ -58,31 +49,31 @@ protocol ProbeDelegate: AnyObject {
       didRead, called: .once, with: [.any, .matching("21.5 °C") { $0.text.hasPrefix("{21.5,") }])
     let call = try #require(double.calls(to: didRead).first)
     #expect(call.arguments.map(\.name) == ["sensor", "reading"])
-    #expect(call.arguments.map(\.swiftType) == ["Probe", "ProbeReading"])
+    #expect(call.arguments.map(\.swiftType) == ["Sensor", "Reading"])
     #expect(call.arguments[0].pointer == UnsafeRawPointer(address))
     #expect(call.arguments[1].text == "{21.5, 3}")
     // Swift values where the type is known, checked against the parameter's type.
     #expect(
-      try call.swiftArgument(1, as: ProbeReading.self) == ProbeReading(celsius: 21.5, sensorID: 3))
+      try call.swiftArgument(1, as: Reading.self) == Reading(celsius: 21.5, sensorID: 3))
     #expect(call.arguments[1].swiftValue(as: Double.self) == nil)
-    #expect(call.arguments[0].swiftValue(as: Probe.self) == nil)  // an unretained address
+    #expect(call.arguments[0].swiftValue(as: Sensor.self) == nil)  // an unretained address
     #expect(throws: DoubleError.self) { try call.swiftArgument(1, as: Int.self) }
     double.verify(
-      didRead, called: .once, with: [.any, .swiftValue(ProbeReading(celsius: 21.5, sensorID: 3))])
+      didRead, called: .once, with: [.any, .swiftValue(Reading(celsius: 21.5, sensorID: 3))])
     double.verifyNever(
-      didRead, with: [.any, .swiftValue(ProbeReading(celsius: 21.5, sensorID: 4))])
+      didRead, with: [.any, .swiftValue(Reading(celsius: 21.5, sensorID: 4))])
     #expect(call.description.hasSuffix(", reading: {21.5, 3})"))
   }
 }
 
 /// A Swift delegator of a `@Delegate` protocol: its ordinary weak slot, called as Swift.
-final class ProbeSampler {
-  weak var delegate: (any ProbeDelegate)?
-  let probe = Probe()
+final class SensorSampler {
+  weak var delegate: (any SensorDelegate)?
+  let probe = Sensor()
 
   func sample(_ celsius: Double) {
     guard delegate?.sensorShouldStart(probe) ?? false else { return }
-    delegate?.sensor(probe, didRead: ProbeReading(celsius: celsius, sensorID: 9))
+    delegate?.sensor(probe, didRead: Reading(celsius: celsius, sensorID: 9))
     delegate?.sensorDidStop(probe)
   }
 }
@@ -91,11 +82,11 @@ final class ProbeSampler {
 @Suite struct SwiftDelegatorDoubleTests {
   @Test func aSwiftDelegatorReachesAStrictDouble() throws {
     let double = try DelegateDouble(
-      ProbeDelegateMulticast.self, responding: .required, mode: .strict)
+      SensorDelegateMulticast.self, responding: .required, mode: .strict)
     try double.stub("sensorShouldStart:", .returning(true))
     try double.stub("sensor:didRead:", .perform { _ in })
-    let sampler = ProbeSampler()
-    sampler.delegate = double.delegate(as: ProbeDelegateMulticast.self)
+    let sampler = SensorSampler()
+    sampler.delegate = double.delegate(as: SensorDelegateMulticast.self)
 
     sampler.sample(36.6)
 
@@ -105,29 +96,29 @@ final class ProbeSampler {
       with: [.any, .matching("36.6 °C") { $0.text == "{36.6, 9}" }])
     double.verifyNever("sensorDidStop:")  // optional, and the double does not respond to it
     #expect(double.calls.map(\.selector.name) == ["sensorShouldStart:", "sensor:didRead:"])
-    #expect(double.delegate(as: ProbeDelegateMulticast.self) === sampler.delegate)
+    #expect(double.delegate(as: SensorDelegateMulticast.self) === sampler.delegate)
   }
 
   @Test func theStandInAnswersWhatTheDoubleIsStubbedWith() throws {
-    let double = try DelegateDouble(ProbeDelegateMulticast.self)
-    let delegate = double.delegate(as: ProbeDelegateMulticast.self)
-    #expect(delegate.sensorShouldStart(Probe()) == false)  // nice: zero
+    let double = try DelegateDouble(SensorDelegateMulticast.self)
+    let delegate = double.delegate(as: SensorDelegateMulticast.self)
+    #expect(delegate.sensorShouldStart(Sensor()) == false)  // nice: zero
     try double.stub("sensorShouldStart:", .returning(true))
-    #expect(delegate.sensorShouldStart(Probe()) == true)
+    #expect(delegate.sensorShouldStart(Sensor()) == true)
     double.verify("sensorShouldStart:", called: .twice)
   }
 
   @Test func aFailingVerificationOfASwiftDelegatorNamesTheSwiftArguments() throws {
-    let double = try DelegateDouble(ProbeDelegateMulticast.self)
+    let double = try DelegateDouble(SensorDelegateMulticast.self)
     try double.stub("sensorShouldStart:", .returning(true))
-    let sampler = ProbeSampler()
-    sampler.delegate = double.delegate(as: ProbeDelegateMulticast.self)
+    let sampler = SensorSampler()
+    sampler.delegate = double.delegate(as: SensorDelegateMulticast.self)
     sampler.sample(20)
     let messages = failureMessages { double.verify("sensor:didRead:", called: .twice) }
     let message = try #require(messages.first)
     #expect(
       message.hasPrefix(
-        "Expected sensor:didRead: to be called exactly twice on DelegateDouble <ProbeDelegate> (nice), but it was called once:\n  sensor:didRead:(sensor: 0x"
+        "Expected sensor:didRead: to be called exactly twice on DelegateDouble <SensorDelegate> (nice), but it was called once:\n  sensor:didRead:(sensor: 0x"
       ))
     #expect(message.hasSuffix(", reading: {20.0, 9})"))
   }
@@ -136,22 +127,22 @@ final class ProbeSampler {
 /// A double joins a Swift multicast through its stand-in, beside plain Swift delegates:
 /// Swift calls on the multicast and C calls through the multicast's IMPs reach it.
 @Suite struct MulticastMemberDoubleTests {
-  final class Listener: ProbeDelegate, @unchecked Sendable {
+  final class Listener: SensorDelegate, @unchecked Sendable {
     // @unchecked Sendable: `readings` is written by the test's own thread only.
     var readings: [Double] = []
-    func sensor(_ sensor: Probe, didRead reading: ProbeReading) { readings.append(reading.celsius) }
-    func sensorShouldStart(_ sensor: Probe) -> Bool { true }
+    func sensor(_ sensor: Sensor, didRead reading: Reading) { readings.append(reading.celsius) }
+    func sensorShouldStart(_ sensor: Sensor) -> Bool { true }
   }
 
   @Test func swiftAndCCallsOfTheMulticastReachTheDouble() throws {
-    let double = try DelegateDouble(ProbeDelegateMulticast.self, responding: .required)
+    let double = try DelegateDouble(SensorDelegateMulticast.self, responding: .required)
     let listener = Listener()
-    let multicast = ProbeDelegateMulticast()
+    let multicast = SensorDelegateMulticast()
     try multicast.add(listener)
-    try multicast.add(double.delegate(as: ProbeDelegateMulticast.self))
-    let probe = Probe()
+    try multicast.add(double.delegate(as: SensorDelegateMulticast.self))
+    let probe = Sensor()
 
-    multicast.sensor(probe, didRead: ProbeReading(celsius: 1.5, sensorID: 1))  // Swift
+    multicast.sensor(probe, didRead: Reading(celsius: 1.5, sensorID: 1))  // Swift
     let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
     dp_test_c_sensor_did_read(  // C, through the multicast's C face
       try multicast.imp(for: \.sensorDidRead).rawValue, try multicast.rawValue,
@@ -160,11 +151,11 @@ final class ProbeSampler {
 
     #expect(listener.readings == [1.5, 2.5])
     let readings = try double.calls(to: "sensor:didRead:").map {
-      try $0.swiftArgument(1, as: ProbeReading.self)
+      try $0.swiftArgument(1, as: Reading.self)
     }
     #expect(
       readings == [
-        ProbeReading(celsius: 1.5, sensorID: 1), ProbeReading(celsius: 2.5, sensorID: 2),
+        Reading(celsius: 1.5, sensorID: 1), Reading(celsius: 2.5, sensorID: 2),
       ])
   }
 

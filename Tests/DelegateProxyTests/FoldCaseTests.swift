@@ -100,8 +100,8 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
     typealias Last = @convention(c) (Int, UnsafeMutableRawPointer?) -> Int
     let first = try CallbackAdapter(for: Self.valueMessage, context: .first, receiver: proxy)
     let last = try CallbackAdapter(for: Self.valueMessage, context: .last, receiver: proxy)
-    #expect(first.function(as: First.self)(first.context, 0) == c.expected, "callback: \(c)")
-    #expect(last.function(as: Last.self)(0, last.context) == c.expected, "callback: \(c)")
+    #expect(try first.function(as: First.self)(first.context, 0) == c.expected, "callback: \(c)")
+    #expect(try last.function(as: Last.self)(0, last.context) == c.expected, "callback: \(c)")
     let watching = proxy.observe(Self.valueMessage.selector) { _ in }
     #expect(proxy.fastPath(for: Self.valueMessage.selector) == nil)
     #expect(try Self.valueMessage.send(to: proxy, 0) == c.expected, "forwarding: \(c)")

@@ -1,4 +1,4 @@
-import CFFIShim
+import DelegateProxyCFFIShim
 import CMessageRuntime
 import Dispatch
 import MessageRuntime

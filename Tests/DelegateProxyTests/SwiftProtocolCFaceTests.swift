@@ -1,4 +1,4 @@
-import CTestSupport
+import DelegateProxyCTestSupport
 import DelegateProxy
 import MessageRuntime
 import Testing
@@ -7,8 +7,8 @@ import Testing
 final class CFaceListener: SensorDelegate, @unchecked Sendable {
   let name: String
   let answer: Bool
-  let log: SensorLog
-  init(_ name: String, answer: Bool = true, log: SensorLog) {
+  let log: CallLog
+  init(_ name: String, answer: Bool = true, log: CallLog) {
     self.name = name
     self.answer = answer
     self.log = log
@@ -36,8 +36,8 @@ protocol BoxDelegate: AnyObject {
 
 final class BoxMover: BoxDelegate, @unchecked Sendable {
   let shift: Double
-  let log: SensorLog
-  init(shift: Double, log: SensorLog) {
+  let log: CallLog
+  init(shift: Double, log: CallLog) {
     self.shift = shift
     self.log = log
   }
@@ -95,7 +95,7 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func aPaddedStructByValueFromCReachesEveryDelegateInOrderOnTheRegisterRoute() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let (a, b, c) = (
       CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log)
     )
@@ -117,7 +117,7 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func methodsOfCScalarsAndObjectsAreGeneratedCFunctionsAndStructsTakeFrames() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let (a, b) = (CFaceListener("a", log: log), CFaceListener("b", log: log))
     let proxy = SensorDelegateMulticast()
     try proxy.add(a)
@@ -148,11 +148,11 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func observersAndMessageSequencesHearCCallsWithTheirSwiftTypes() async throws {
-    let log = SensorLog()
+    let log = CallLog()
     let a = CFaceListener("a", log: log)
     let proxy = SensorDelegateMulticast()
     try proxy.add(a)
-    let heard = SensorLog()
+    let heard = CallLog()
     let before = proxy.observe(\.sensorDidRead, .before) { sensor, reading in
       heard.append(
         "before \(sensor.name) \(reading.celsius) #\(reading.sensorID) (\(log.entries.count))")
@@ -183,7 +183,7 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func boolResultsFollowThePolicyFromC() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let no = CFaceListener("no", answer: false, log: log)
     let yes1 = CFaceListener("yes1", log: log)
     let yes2 = CFaceListener("yes2", log: log)
@@ -213,7 +213,7 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func aDoubleResultFromC() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let low = StoppingSensorListener(log: log, threshold: 10.25)
     let high = StoppingSensorListener(log: log, threshold: -30.5)
     let proxy = SensorDelegateMulticast()
@@ -228,7 +228,7 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func aDeallocatedWeakDelegateIsNeverCalledFromC() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let a = CFaceListener("a", log: log)
     let c = CFaceListener("c", log: log)
     let proxy = SensorDelegateMulticast()
@@ -257,7 +257,7 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func aRemovedDelegateIsNeverCalledFromC() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let (a, b, c) = (
       CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log)
     )
@@ -278,7 +278,7 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func optionalMethodsReachOnlyTheClassesThatImplementThem() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let plain = CFaceListener("plain", log: log)  // implements neither optional method
     let stopper = StoppingSensorListener(log: log, threshold: 12)
     let proxy = SensorDelegateMulticast()
@@ -304,7 +304,7 @@ struct SwiftProtocolCFaceTests {
   @Test func theCFaceKeepsNeitherTheMulticastNorWeakDelegatesAlive() throws {
     weak var weakProxy: SensorDelegateMulticast?
     weak var weakDelegate: CFaceListener?
-    let log = SensorLog()
+    let log = CallLog()
     do {
       let proxy = SensorDelegateMulticast()
       weakProxy = proxy
@@ -319,7 +319,7 @@ struct SwiftProtocolCFaceTests {
   }
 
   @Test func aSignatureInMemoryTakesTheClosurePathFromC() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let (a, b) = (BoxMover(shift: 1, log: log), BoxMover(shift: 100, log: log))
     let proxy = BoxDelegateMulticast()
     try proxy.add(a)

@@ -17,7 +17,7 @@ final class SensorDevice {
 @Suite("Swift protocols as delegates")
 struct SwiftProtocolDelegateTests {
   @Test func aVoidMessageReachesEveryDelegateInOrderThroughAWeakDelegatorSlot() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let a = RecordingSensorListener("a", log: log)
     let b = RecordingSensorListener("b", log: log)
     let proxy = SensorDelegateMulticast()
@@ -30,7 +30,7 @@ struct SwiftProtocolDelegateTests {
   }
 
   @Test func returnPoliciesDecideWhoIsCalledAndWhatIsAnswered() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let yes = RecordingSensorListener("yes", answer: true, log: log)
     let no = RecordingSensorListener("no", answer: false, log: log)
     let proxy = SensorDelegateMulticast()
@@ -65,7 +65,7 @@ struct SwiftProtocolDelegateTests {
   }
 
   @Test func aCustomReducerFoldsTypedValues() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     let a = StoppingSensorListener(log: log, threshold: 10)
     let b = StoppingSensorListener(log: log, threshold: 32.5)
@@ -89,7 +89,7 @@ struct SwiftProtocolDelegateTests {
   }
 
   @Test func weakDelegatesAreNotKeptAliveAndAreDroppedOnceDeallocated() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     var a: RecordingSensorListener? = RecordingSensorListener("a", log: log)
     weak let weakA = a
@@ -106,7 +106,7 @@ struct SwiftProtocolDelegateTests {
   }
 
   @Test func strongDelegatesStayUntilRemoved() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     weak var weakA: RecordingSensorListener?
     do {
@@ -122,7 +122,7 @@ struct SwiftProtocolDelegateTests {
   }
 
   @Test func aDelegateDeallocatedMidDispatchIsNotCalled() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     final class Dropper: SensorDelegate, @unchecked Sendable {
       var victim: RecordingSensorListener?
@@ -139,7 +139,7 @@ struct SwiftProtocolDelegateTests {
   }
 
   @Test func removedDelegatesAreNotCalledAndADelegateMayRemoveItself() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     final class Quitter: SensorDelegate, @unchecked Sendable {
       weak var proxy: SensorDelegateMulticast?
@@ -166,7 +166,7 @@ struct SwiftProtocolDelegateTests {
   }
 
   @Test func optionalMethodsReachOnlyClassesThatImplementThem() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     let plain = RecordingSensorListener("plain", log: log)
     let stopper = StoppingSensorListener(log: log, threshold: 25)
@@ -188,7 +188,7 @@ struct SwiftProtocolDelegateTests {
   }
 
   @Test func uniqueKeepsOneMembershipAndInsertionFollowsAIMultiDelegate() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let a = RecordingSensorListener("a", log: log)
     let b = RecordingSensorListener("b", log: log)
     let c = RecordingSensorListener("c", log: log)
@@ -212,7 +212,7 @@ struct SwiftProtocolDelegateTests {
     try outer.add(inner)
     #expect(throws: DelegateProxyError.self) { try inner.add(outer) }
     #expect(throws: DelegateProxyError.self) { try outer.add(outer) }
-    let log = SensorLog()
+    let log = CallLog()
     try inner.add(RecordingSensorListener("deep", log: log), retention: .strong)
     outer.sensor(Sensor(name: "s"), didRead: Reading(celsius: 2, sensorID: 1))
     #expect(log.entries == ["deep read 2.0"])
@@ -236,7 +236,7 @@ extension SensorDelegateMulticast {
 @Suite("Swift protocols: a secondary delegate injected into a delegator's slot")
 struct SwiftProtocolInjectionTests {
   @Test func theSecondaryHearsTheDelegatorBesideThePrimaryUntilRemoved() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let device = SensorDevice()
     let primary = RecordingSensorListener("primary", answer: false, log: log)
     let secondary = RecordingSensorListener("secondary", answer: true, log: log)
@@ -253,7 +253,7 @@ struct SwiftProtocolInjectionTests {
   }
 
   @Test func aLatePrimaryKeepsTheSecondaryAndDroppingTheInjectionRestoresThePrimary() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let device = SensorDevice()
     let secondary = RecordingSensorListener("secondary", log: log)
     let late = RecordingSensorListener("late", log: log)

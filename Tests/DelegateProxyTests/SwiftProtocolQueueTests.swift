@@ -9,9 +9,9 @@ struct SwiftProtocolQueueTests {
   final class QueueListener: SensorDelegate, @unchecked Sendable {
     let name: String
     let answer: Bool
-    let log: SensorLog
+    let log: CallLog
     let gate: DispatchSemaphore?
-    init(_ name: String, answer: Bool = true, log: SensorLog, gate: DispatchSemaphore? = nil) {
+    init(_ name: String, answer: Bool = true, log: CallLog, gate: DispatchSemaphore? = nil) {
       self.name = name
       self.answer = answer
       self.log = log
@@ -42,7 +42,7 @@ struct SwiftProtocolQueueTests {
   }
 
   @Test func voidMessagesReachQueuedDelegatesAsynchronouslyOnTheirQueues() async throws {
-    let log = SensorLog()
+    let log = CallLog()
     let queue = SwiftProtocolQueueTests.queue("listener.queue")
     let gate = DispatchSemaphore(value: 0)
     let queued = QueueListener("queued", log: log, gate: gate)
@@ -60,7 +60,7 @@ struct SwiftProtocolQueueTests {
   }
 
   @Test func anAwaitedBroadcastReturnsOnceEveryQueuedDelegateHasRun() async throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     let listeners = (0..<4).map { QueueListener("l\($0)", log: log) }
     for (i, l) in listeners.enumerated() {
@@ -71,7 +71,7 @@ struct SwiftProtocolQueueTests {
   }
 
   @Test func aSynchronousValueMessageIncludesQueuedDelegatesAnswers() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let queue = SwiftProtocolQueueTests.queue("answer.queue")
     let proxy = SensorDelegateMulticast()
     let yes = QueueListener("yes", answer: true, log: log)
@@ -88,7 +88,7 @@ struct SwiftProtocolQueueTests {
   }
 
   @Test func aggregationFoldsQueuedAnswersWithoutBlocking() async throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     let listeners = [
       QueueListener("a", answer: true, log: log), QueueListener("b", answer: false, log: log),
@@ -122,7 +122,7 @@ struct SwiftProtocolQueueTests {
   }
 
   @Test func observersSeeTypedArgumentsBeforeOrAfterDelivery() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     let d = QueueListener("d", log: log)
     try proxy.add(d)
@@ -164,7 +164,7 @@ struct SwiftProtocolQueueTests {
   }
 
   @Test func introspectionReportsRespondersPoliciesAndQueues() throws {
-    let log = SensorLog()
+    let log = CallLog()
     let proxy = SensorDelegateMulticast()
     let a = QueueListener("a", log: log)
     let plain = RecordingSensorListener("plain", log: log)

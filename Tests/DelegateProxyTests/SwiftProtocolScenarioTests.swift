@@ -13,42 +13,29 @@ protocol ListDelegate: AnyObject {
   @Optional func shouldHighlight(_ index: Int) -> Bool
 }
 
-final class ListLog: @unchecked Sendable {
-  private let lock = NSLockish()
-  private var lines: [String] = []
-  func add(_ s: String) { lock.run { lines.append(s) } }
-  var all: [String] { lock.run { lines } }
-}
-
-/// A tiny lock for the log (tests only).
-final class NSLockish: @unchecked Sendable {
-  private let m = Lock(())
-  func run<T>(_ body: () -> T) -> T { m.withLock { _ in body() } }
-}
-
 final class Row: ListDelegate {
   let name: String
   let height: Double
-  let log: ListLog
-  init(_ name: String, height: Double, log: ListLog) {
+  let log: CallLog
+  init(_ name: String, height: Double, log: CallLog) {
     self.name = name
     self.height = height
     self.log = log
   }
-  func list(_ section: Int, didSelect index: Int) { log.add("\(self.name) selected \(index)") }
+  func list(_ section: Int, didSelect index: Int) { log.append("\(self.name) selected \(index)") }
   func heightForRow(_ index: Int) -> Double {
-    log.add("\(name) height")
+    log.append("\(name) height")
     return height
   }
 }
 
 final class Highlighter: ListDelegate {
-  let log: ListLog
-  init(log: ListLog) { self.log = log }
-  func list(_ section: Int, didSelect index: Int) { log.add("highlighter selected \(index)") }
+  let log: CallLog
+  init(log: CallLog) { self.log = log }
+  func list(_ section: Int, didSelect index: Int) { log.append("highlighter selected \(index)") }
   func heightForRow(_ index: Int) -> Double { 0 }
   func shouldHighlight(_ index: Int) -> Bool {
-    log.add("highlighter asked \(index)")
+    log.append("highlighter asked \(index)")
     return index.isMultiple(of: 2)
   }
 }
@@ -56,7 +43,7 @@ final class Highlighter: ListDelegate {
 @Suite("AIMultiDelegate with Swift protocols")
 struct AIMultiDelegateSwiftTests {
   @Test func addDelegateAndForwardToEveryResponderInOrder() throws {
-    let log = ListLog()
+    let log = CallLog()
     let a = Row("a", height: 10, log: log)
     let b = Row("b", height: 20, log: log)
     let multi = ListDelegateMulticast()
@@ -64,22 +51,22 @@ struct AIMultiDelegateSwiftTests {
     try multi.add(b)
     #expect(multi.delegates.map { ($0 as! Row).name } == ["a", "b"])
     multi.list(0, didSelect: 3)
-    #expect(log.all == ["a selected 3", "b selected 3"])
+    #expect(log.entries == ["a selected 3", "b selected 3"])
   }
 
   @Test func theLastRespondersValueIsReturnedAndEveryResponderIsCalled() throws {
-    let log = ListLog()
+    let log = CallLog()
     let a = Row("a", height: 10, log: log)
     let b = Row("b", height: 20, log: log)
     let multi = ListDelegateMulticast()
     try multi.add(a)
     try multi.add(b)
     #expect(multi.heightForRow(0) == 20)
-    #expect(log.all == ["a height", "b height"])
+    #expect(log.entries == ["a height", "b height"])
   }
 
   @Test func insertBeforeAndAfterFollowTheNilAndAbsentRules() throws {
-    let log = ListLog()
+    let log = CallLog()
     let (a, b, c, d) = (
       Row("a", height: 1, log: log), Row("b", height: 2, log: log), Row("c", height: 3, log: log),
       Row("d", height: 4, log: log)
@@ -97,7 +84,7 @@ struct AIMultiDelegateSwiftTests {
   }
 
   @Test func lastRespondersValueSkipsClassesWithoutTheOptionalMethod() throws {
-    let log = ListLog()
+    let log = CallLog()
     let highlighter = Highlighter(log: log)
     let plain = Row("plain", height: 1, log: log)
     let multi = ListDelegateMulticast()
@@ -111,7 +98,7 @@ struct AIMultiDelegateSwiftTests {
   }
 
   @Test func anEmptySilentMulticastAnswersZeroAndADeallocatedDelegateIsSkipped() throws {
-    let log = ListLog()
+    let log = CallLog()
     let silent = ListDelegateMulticast(options: .silentWhenEmpty)
     #expect(silent.heightForRow(1) == 0)
     var gone: Row? = Row("gone", height: 9, log: log)
@@ -127,19 +114,19 @@ struct AIMultiDelegateSwiftTests {
 @Suite("LBDelegateMatrioska with Swift protocols")
 struct LBDelegateMatrioskaSwiftTests {
   @Test func aValueReturningMethodReachesOnlyTheFirstWhileVoidMethodsReachAll() throws {
-    let log = ListLog()
+    let log = CallLog()
     let plugin = Row("plugin", height: 44, log: log)
     let controller = Row("controller", height: 60, log: log)
     let matrioska = ListDelegateMulticast(policy: .firstResponder)
     for d in [plugin, controller] as [any ListDelegate] { try matrioska.add(d) }
     #expect(matrioska.heightForRow(0) == 44)
-    #expect(log.all == ["plugin height"])
+    #expect(log.entries == ["plugin height"])
     matrioska.list(0, didSelect: 1)
-    #expect(log.all.suffix(2) == ["plugin selected 1", "controller selected 1"])
+    #expect(log.entries.suffix(2) == ["plugin selected 1", "controller selected 1"])
   }
 
   @Test func whenTheFirstIsDeallocatedTheNextResponderAnswers() throws {
-    let log = ListLog()
+    let log = CallLog()
     var plugin: Row? = Row("plugin", height: 44, log: log)
     let controller = Row("controller", height: 60, log: log)
     let matrioska = ListDelegateMulticast(policy: .firstResponder)
@@ -150,7 +137,7 @@ struct LBDelegateMatrioskaSwiftTests {
   }
 
   @Test func aMulticastNestedInAMulticastIsAnOrdinaryDelegate() throws {
-    let log = ListLog()
+    let log = CallLog()
     let inner = ListDelegateMulticast()
     let outer = ListDelegateMulticast(policy: .firstResponder)
     let deep = Row("deep", height: 7, log: log)

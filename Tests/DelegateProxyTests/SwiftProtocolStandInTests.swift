@@ -1,6 +1,6 @@
 import DelegateProxy
 import MessageRuntime
-import TestSupport
+import DelegateProxyTestSupport
 import Testing
 
 /// The generated stand-in: a Swift delegator's `weak var delegate` holding a runtime

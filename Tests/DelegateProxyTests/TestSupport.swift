@@ -1,7 +1,7 @@
 import Dispatch
 import MessageRuntime
 import Synchronization
-@_exported import TestSupport
+@_exported import DelegateProxyTestSupport
 
 @testable import DelegateProxy
 

@@ -1,6 +1,6 @@
-import CTestSupport
+import DelegateProxyCTestSupport
 import Synchronization
-import TestSupport
+import DelegateProxyTestSupport
 import Testing
 
 @testable import MessageRuntime

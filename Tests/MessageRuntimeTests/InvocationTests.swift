@@ -1,5 +1,5 @@
 import Dispatch
-import TestSupport
+import DelegateProxyTestSupport
 import Testing
 
 @testable import MessageRuntime

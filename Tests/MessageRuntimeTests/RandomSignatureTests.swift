@@ -15,7 +15,7 @@
 // DP_SIGNATURE_COUNT sets how many signatures a run checks (default 1000);
 // Scripts/signatures.sh checks 10,000.
 
-import CFFIShim
+import DelegateProxyCFFIShim
 import DelegateProxy
 import DelegateProxyTesting
 import Synchronization

@@ -1,5 +1,5 @@
-import CTestSupport
-import TestSupport
+import DelegateProxyCTestSupport
+import DelegateProxyTestSupport
 import Testing
 
 @testable import MessageRuntime

@@ -1,5 +1,5 @@
 import Synchronization
-import TestSupport
+import DelegateProxyTestSupport
 import Testing
 
 @testable import MessageRuntime

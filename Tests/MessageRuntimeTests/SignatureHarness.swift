@@ -2,8 +2,8 @@
 // a seeded PRNG, the scalar leaves of a type, random but valid argument values, argument
 // frames for C and libffi calls, and the retargeting proxy every forwarding path uses.
 
-import CFFIShim
-import CTestSupport
+import DelegateProxyCFFIShim
+import DelegateProxyCTestSupport
 import DelegateProxyTesting
 import Testing
 

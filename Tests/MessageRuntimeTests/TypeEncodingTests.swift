@@ -1,7 +1,7 @@
 // TypeEncodingTests.swift — parsing, canonical strings, errors and C ABI layout of
 // Objective-C type encodings.
 
-import CTestSupport
+import DelegateProxyCTestSupport
 import MessageRuntime
 import Testing
 

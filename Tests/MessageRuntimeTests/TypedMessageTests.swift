@@ -1,4 +1,4 @@
-import TestSupport
+import DelegateProxyTestSupport
 import Testing
 
 @testable import MessageRuntime

@@ -65,9 +65,13 @@ func readmeTypedForm(
   delegates: SensorDelegateMulticast, sensor: Sensor, recorder: Recorder,
   recordingQueue: DispatchQueue, analytics: any SensorDelegate
 ) async throws {
-  try delegates.add(recorder, queue: recordingQueue)                   // GCDMulticastDelegate
+  delegates.remove(recorder)                                           // one membership per delegate:
+  try delegates.add(recorder, queue: recordingQueue)                   // now on its queue (GCDMulticastDelegate)
   await delegates.broadcast(\.sensorDidStop, sensor)                    // returns when every queue ran
   let ok = try await delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue)
+  try delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue, completionQueue: .main) {
+    ok in print("may start: \(ok)")                                     // no async: on your queue, once all answered
+  }
   let watching = delegates.observe(\.sensorDidRead) { sensor, reading in print(reading.celsius) }
   for await (_, reading) in delegates.messages(\.sensorDidRead) { print(reading.sensorID) }
   let injection = try SensorDelegateMulticast.inject(analytics, into: sensor, at: \.delegate)
@@ -133,9 +137,23 @@ func readmeOneSlotManyDelegates(
   return (proxy, handled, watching)
 }
 
+/// The reducers block: compiled, not run (its completions run on the main queue, which a
+/// test process does not drain); QueueDispatch's own tests run both forms.
+func readmeReducers(proxy: MulticastProxy) throws {
+  let rows = Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
+  let height = Message<Double, RuntimeObject?, Int>("tableView:heightForRowAt:")
+  let total = Reducer.fold(Int.self, name: "sum", initial: 0, +)                 // 0 + a + b + …
+  let tallest = Reducer.collect(Double.self, name: "tallest") { $0.max() ?? 44 }  // every answer, one result
+  proxy.setPolicy(.reduce(tallest), for: height.selector)                        // for every send
+  try proxy.aggregate(rows, nil, 0, reducer: total, completionQueue: .main) { result in
+    if case .success(let n) = result { print("\(n) rows in all") }             // on .main, once all answered
+  }
+  try proxy.collect(height, nil, 0, completionQueue: .main) { result in print(result) }  // [Double], in order
+}
+
 // MARK: C callbacks: three shapes
 
-import CExpat
+import DelegateProxyCExpat
 
 /// The C-callback block, run by a test: expat's start-element handler through an adapter.
 func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> CallbackAdapter {
@@ -143,8 +161,39 @@ func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> 
     "parserDidStartElement:attributes:")
   let adapter = try CallbackAdapter(for: start, context: .first, receiver: proxy)  // v^v*^*
   XML_SetUserData(parser, adapter.context)
-  XML_SetStartElementHandler(parser, adapter.function(as: XML_StartElementHandler.self))
+  XML_SetStartElementHandler(parser, try adapter.function(as: XML_StartElementHandler.self))
   return adapter
+}
+
+/// What Swift imports from the README's C shim (curl_shim.c) and curl.h, so that the Swift
+/// line calling it compiles here without curl's headers.
+typealias curl_write_callback =
+  @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+@discardableResult
+func curl_shim_set_writer(
+  _ curl: UnsafeMutableRawPointer?, _ write: curl_write_callback?,
+  _ userdata: UnsafeMutableRawPointer?
+) -> Int32 { write == nil ? 43 : 0 }
+
+/// The callback-signature block and the curl shim's Swift line, run by a test.
+func readmeCallbackSignatures(
+  proxy: MulticastProxy, sink: RuntimeObject, curl: UnsafeMutableRawPointer?
+) throws -> (CallbackAdapter, CallbackAdapter, curl_write_callback) {
+  // SQLite's update hook: void (*)(void *, int, char const *, char const *, sqlite3_int64)
+  let updateHook = try CallbackSignature(parsing: "v^vi**q")
+  let didUpdate = Message<Void, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int64>(
+    "database:didUpdate:table:row:")
+  let updates = try CallbackAdapter(updateHook, context: .first, receiver: proxy, message: didUpdate)
+  // libcurl's write callback: size_t (*)(char *ptr, size_t size, size_t nmemb, void *userdata)
+  let writeCallback = CallbackSignature(
+    returning: UInt.self, UnsafeMutablePointer<CChar>?.self, UInt.self, UInt.self,
+    UnsafeMutableRawPointer?.self)
+  let writes = try CallbackAdapter(writeCallback, context: .last, receiver: sink, selector: "write:size:count:")
+  typealias WriteFunction = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+  let write = try writes.function(as: WriteFunction.self)   // refused if provably not the callback's type
+
+  curl_shim_set_writer(curl, try writes.function(as: curl_write_callback.self), writes.context)
+  return (updates, writes, write)
 }
 
 // MARK: Testing delegators with doubles
@@ -195,4 +244,18 @@ final class ReadmeTable: RuntimeObject, @unchecked Sendable {
   sensor.read(21.5)
   sensor.stop()  // optional, not answered by the double: nothing is sent
   delegate.verify("sensor:didRead:", called: .once, with: [.any, .matching { $0.text == "{21.5, 7}" }])
+}
+
+@Test func theSensorsReadingsAreRecorded() throws {
+  let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .all)
+  let sensor = Sensor()
+  sensor.delegate = delegate.delegate(as: SensorDelegateMulticast.self)
+  sensor.read(21.5)
+  let call = try #require(delegate.calls(to: "sensor:didRead:").first)
+  #expect(call.arguments.map(\.name) == ["sensor", "reading"])        // the Swift parameter names
+  #expect(call.arguments[1].text == "{21.5, 7}")                         // every argument as text
+  #expect(try call.swiftArgument(1, as: Reading.self).celsius == 21.5)  // the Swift value itself
+  #expect(call.context.thread != 0 && !call.wasStubbed)                 // where it ran; no stub answered
+  #expect(delegate.calls.map(\.selector) == ["sensor:didRead:"])       // every call, in order
+  delegate.resetCalls()
 }

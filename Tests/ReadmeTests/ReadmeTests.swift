@@ -1,5 +1,5 @@
-import CExpat
 import DelegateProxy
+import DelegateProxyCExpat
 import Dispatch
 import Foundation
 import MessageRuntime
@@ -48,6 +48,55 @@ struct ReadmeTests {
     }
   }
 
+  /// The ```swift blocks of a Markdown text.
+  static func swiftBlocks(_ markdown: String) -> [String] {
+    var blocks: [String] = []
+    var current: [String]? = nil
+    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+      if current == nil, line.hasPrefix("```swift") {
+        current = []
+      } else if current != nil, line.hasPrefix("```") {
+        blocks.append(current!.joined(separator: "\n"))
+        current = nil
+      } else if current != nil {
+        current!.append(String(line))
+      }
+    }
+    return blocks
+  }
+
+  @Test func everySwiftBlockOfTheDocCArticlesIsCompiledHere() throws {
+    let examples = try String(
+      contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/DocCExamples.swift"),
+      encoding: .utf8)
+    let source = Self.normalized(examples).joined(separator: "\n")
+    let sources = Self.root.appendingPathComponent("Sources")
+    var checked = 0
+    for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() {
+      let catalog = sources.appendingPathComponent(module).appendingPathComponent(
+        "\(module).docc")
+      guard let articles = try? FileManager.default.contentsOfDirectory(atPath: catalog.path)
+      else { continue }
+      for article in articles.sorted() where article.hasSuffix(".md") {
+        let text = try String(
+          contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
+        for block in Self.swiftBlocks(text) {
+          checked += 1
+          // Each paragraph of a block (declarations, then statements) stands here whole:
+          // a protocol declaration and the statements after it cannot share one scope.
+          for paragraph in block.split(separator: "\n\n") {
+            let lines = Self.normalized(String(paragraph)).joined(separator: "\n")
+            if lines.isEmpty { continue }  // imports only: they stand at the top of the file
+            #expect(
+              source.contains(lines),
+              "\(module).docc/\(article) block not in DocCExamples.swift:\n\(paragraph)")
+          }
+        }
+      }
+    }
+    #expect(checked >= 10)
+  }
+
   @Test func theSwiftProtocolExampleRunsAsTheReadmeSays() throws {
     #expect(try readmeSwiftProtocolUsage() == false)  // "false: the recorder says no"
   }
@@ -67,6 +116,31 @@ struct ReadmeTests {
     #expect(adapter.path == .registers)
     #expect(XML_Parse(parser, "<a><b/></a>", 11, 1) == XML_STATUS_OK)
     #expect(names.withLock { $0 } == ["a", "b"])
+  }
+
+  @Test func theCallbackSignatureExampleBuildsBothAdaptersAndWrites() throws {
+    let didUpdate = Message<Void, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int64>(
+      "database:didUpdate:table:row:")
+    let write = Message<UInt, UnsafeMutablePointer<CChar>?, UInt, UInt>("write:size:count:")
+    let rows = Mutex<[Int64]>([])
+    let handler = RuntimeObject()
+    try handler.setMethod(didUpdate) { _, _, _, _, row in rows.withLock { $0.append(row) } }
+    let proxy = try MulticastProxy(delegates: [handler])
+    let sink = RuntimeObject()
+    try sink.setMethod(write) { _, _, size, count in size * count }
+    let (updates, writes, function) = try readmeCallbackSignatures(
+      proxy: proxy, sink: sink, curl: nil)
+    #expect(updates.callback.encoding == "v^vi**q")
+    #expect(writes.callback.encoding == "Q*QQ^v")
+    var bytes: [CChar] = [1, 2, 3]
+    #expect(function(&bytes, 1, 3, writes.context) == 3)  // the sink took 1 × 3 bytes
+    typealias Update =
+      @convention(c) (
+        UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int64
+      ) -> Void
+    try updates.function(as: Update.self)(updates.context, 18, "main", "t", 42)
+    #expect(rows.withLock { $0 } == [42])
+    withExtendedLifetime(handler) {}
   }
 
   @Test func theMessageExampleAnswersThree() throws {

@@ -53,10 +53,16 @@ extension MulticastProxy {
     let member = ProxyMember(delegate: delegate, queue: queue, retention: retention)
     try MulticastNesting.check(adding: delegate as? any MulticastNode, to: self) {
       () throws(DelegateProxyError) in
-      try update { s throws(DelegateProxyError) in
+      // Checked and published under the callback adapters' lock: an adapter made at the
+      // same time sees the new member, or the member sees the adapter.
+      try update(checkingAdapters: true) { s, adapters throws(DelegateProxyError) in
         s.members.compact()
         if s.options.contains(.unique), s.members.contains(delegate) { return }
-        if let conflict = conflict(adding: member, to: s) { throw conflict }
+        if let conflict = conflict(adding: member, to: s)
+          ?? Self.adapterConflict(member.methods, member.delegateClass.name, adapters!)
+        {
+          throw conflict
+        }
         s.members.insert(member, at: position)
         for (sel, sig) in member.methods { s.declared[sel] = sig }
       }
@@ -116,7 +122,7 @@ extension MulticastProxy {
   /// Re-reads what every member implements, after methods were added to or removed from
   /// a member or its class. Throws (changing nothing) when members now disagree.
   public func reloadMethods() throws(DelegateProxyError) {
-    try update { s throws(DelegateProxyError) in
+    try update(checkingAdapters: true) { s, adapters throws(DelegateProxyError) in
       s.members.compact()
       var seen: [Selector: (MethodSignature, String)] = [:]
       var fresh: [(ProxyMember, [Selector: MethodSignature])] = []
@@ -133,6 +139,9 @@ extension MulticastProxy {
             throw conflict
           }
           if seen[sel] == nil { seen[sel] = (sig, e.delegateClass.name) }
+        }
+        if let conflict = Self.adapterConflict(methods, e.delegateClass.name, adapters!) {
+          throw conflict
         }
         fresh.append((e, methods))
       }
@@ -153,6 +162,21 @@ extension MulticastProxy {
     return .signatureConflict(
       selector: selector, existingEncoding: existing.encoding, existingOwner: existingOwner,
       newEncoding: new.encoding, newClass: newOwner)
+  }
+
+  /// The conflict between `owner`'s `methods` and what a live callback adapter to this
+  /// proxy needs of them (see `CallbackAdapter`), or nil.
+  static func adapterConflict(
+    _ methods: [Selector: MethodSignature], _ owner: String, _ adapters: CallbackRequirementsView
+  ) -> DelegateProxyError? {
+    for (sel, sig) in methods {
+      if let (expected, adapter) = adapters.conflict(sel, sig) {
+        return .signatureConflict(
+          selector: sel, existingEncoding: expected.encoding, existingOwner: adapter,
+          newEncoding: sig.encoding, newClass: owner)
+      }
+    }
+    return nil
   }
 
   /// The conflict between the proxy's protocol and `owner`'s signature for `selector`.

@@ -92,9 +92,11 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   //
   //   1. `MulticastNesting.lock` (process-wide; inserting a multicast into a multicast)
   //   2. `state` (this proxy's configuration and membership)
-  //   3. the route writers' lock inside `setRoute`/`removeRoute` (MessageRuntime), taken
+  //   3. the callback adapters' lock (`withCallbackRequirements`, MessageRuntime), taken
+  //      under `state` by changes of membership
+  //   4. the route writers' lock inside `setRoute`/`removeRoute` (MessageRuntime), taken
   //      briefly under `state` by `rebuildResponders`
-  //   4. a delegate's or route's own locks (a `RuntimeObject`'s methods, a
+  //   5. a delegate's or route's own locks (a `RuntimeObject`'s methods, a
   //      `ProxyMember`'s methods, a `RouteMembership`'s kept methods)
   //
   // (A `@Delegate` multicast's `state` comes before the `state` of its C face's proxy.)
@@ -390,6 +392,27 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     }
     retired.release()
     return result
+  }
+
+  /// `update`, with the change and the rebuild also under the callback adapters' lock
+  /// (after `state` in the lock order) when `checkingAdapters`: a change of membership
+  /// checks what live adapters to this proxy need (`CallbackRequirementsView`, passed to
+  /// `change`; nil otherwise).
+  func update<E: Error>(
+    checkingAdapters: Bool,
+    _ change: (inout State, CallbackRequirementsView?) throws(E) -> Void
+  ) throws(E) {
+    let retired = try state.withLock { s throws(E) in
+      guard checkingAdapters else {
+        try change(&s, nil)
+        return rebuildResponders(&s)
+      }
+      return try withCallbackRequirements { adapters throws(E) in
+        try change(&s, adapters)
+        return rebuildResponders(&s)
+      }
+    }
+    retired.release()
   }
 
   /// Gives the proxy `members`, in order, with `overrides` and `observers` (replacing its

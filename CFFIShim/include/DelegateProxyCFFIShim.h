@@ -1,4 +1,4 @@
-// CFFIShim — the package's C message runtime, the bottom layer (see the README's Layout):
+// CFFIShim/ (target DelegateProxyCFFIShim) — the package's C message runtime, the bottom layer (see the README's Layout):
 // selectors and object handles (dp_runtime.h), method tables and msgSend-style lookup,
 // the libffi surface Swift needs (dp_ffi.h), read sections and grace periods
 // (dp_quiesce.h), the route and callback entries that replay a caller's registers to each
@@ -7,7 +7,7 @@
 // their answers combine is decided above it, in Swift (MessageRuntime, DelegateProxy);
 // the route loops run the rule they are given (dp_combine).
 //
-// Umbrella header of the CFFIShim target.
+// Umbrella header of the DelegateProxyCFFIShim target.
 #include "dp_runtime.h"
 #include "dp_ffi.h"
 #include "dp_tls.h"

@@ -1,4 +1,4 @@
-#include "CDemoSupport.h"
+#include "DelegateProxyCDemoSupport.h"
 
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
 // own handler types and the context to register; each call reaches every handler behind
 // a MulticastProxy.
 
-import CExpat
+import DelegateProxyCExpat
 import DelegateProxy
 import MessageRuntime
 import Synchronization
@@ -140,9 +140,9 @@ func cCallbacks() throws {
   defer { XML_ParserFree(parser) }
   XML_SetUserData(parser, start.context)
   XML_SetElementHandler(
-    parser, start.function(as: XML_StartElementHandler.self),
-    end.function(as: XML_EndElementHandler.self))
-  XML_SetCharacterDataHandler(parser, text.function(as: XML_CharacterDataHandler.self))
+    parser, try start.function(as: XML_StartElementHandler.self),
+    try end.function(as: XML_EndElementHandler.self))
+  XML_SetCharacterDataHandler(parser, try text.function(as: XML_CharacterDataHandler.self))
 
   steps.next("expat parses a feed: every event reaches the handlers that implement it, in order")
   let feed = """

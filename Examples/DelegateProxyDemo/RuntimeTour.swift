@@ -1,4 +1,4 @@
-import CDemoSupport
+import DelegateProxyCDemoSupport
 import MessageRuntime
 
 /// A proxy that logs every message, then forwards it to its target — the classic
