@@ -166,7 +166,9 @@ extension DelegateCFace {
       proxy.removeObserver(entry.observer.id, for: methods.plans[entry.index].selector)
       bridged[id] = nil
     }
-    for (id, (index, typed)) in wanted where bridged[id] == nil {
+    // In registration order (ids only grow), so C calls reach observers in the order Swift
+    // calls do; a dictionary's order differs from run to run.
+    for (id, (index, typed)) in wanted.sorted(by: { $0.key < $1.key }) where bridged[id] == nil {
       let plan = methods.plans[index]
       let decode = arguments[index]
       // Holds the typed observer, not the multicast (the proxy is the multicast's).

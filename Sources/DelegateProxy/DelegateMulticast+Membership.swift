@@ -21,7 +21,13 @@ extension DelegateMulticast {
   public final func insert(
     _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention = .weak
   ) throws(DelegateProxyError) {
-    try insert(delegate, queue: queue, retention: retention) { min(max(index, 0), $0.count) }
+    try insert(delegate, queue: queue, retention: retention) { members in
+      // `index` counts live members: a deallocated one waits in `members` for the next
+      // publish to compact it, and must not shift the position.
+      let live = members.indices.filter { !members[$0].isRemoved && members[$0].isAlive }
+      let k = min(max(index, 0), live.count)
+      return k < live.count ? live[k] : members.count
+    }
   }
 
   /// Inserts `delegate` before `other`; at the end when `other` is nil or not a member
