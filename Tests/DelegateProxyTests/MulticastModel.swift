@@ -120,6 +120,16 @@ enum ModelOp: Hashable, Sendable, CustomStringConvertible {
   case injectionDrop
   case deviceSend(ModelMethod, arg: Int)
 
+  /// The operation's kind, for coverage counts ("send via C imp", "drop", …).
+  var kind: String {
+    switch self {
+    case .send(let m, _, let via): return "send \(m.returnsValue ? "value" : "void") via \(via)"
+    case .deviceSend: return "device sends"
+    case .injectionDrop: return "dropInjection"
+    default: return String(description.prefix { $0 != "(" && $0 != " " })
+    }
+  }
+
   var description: String {
     func mode(_ strong: Bool, _ queued: Bool) -> String {
       (strong ? "strong" : "weak") + (queued ? ", queued" : "")
