@@ -111,6 +111,11 @@ enum ModelOp: Hashable, Sendable, CustomStringConvertible {
   case cancelObserver(index: Int)
   /// Opens a `messages(_:)` sequence; its elements are compared at the end of the run.
   case stream(ModelMethod, before: Bool)
+  /// `await aggregate(_:_:reducer:)` of a value-returning method (nil: the method's
+  /// policy, Swift face only).
+  case aggregate(ModelMethod, arg: Int, reducer: ModelPolicy?)
+  /// `await broadcast(_:_:)` of a void method (Swift face).
+  case broadcast(ModelMethod, arg: Int)
   // A delegator with a weak delegate slot, and secondary-delegate injection (Swift face).
   case deviceSetDelegate(slot: Int?)
   case deviceSetMulticast
@@ -125,6 +130,8 @@ enum ModelOp: Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .send(let m, _, let via): return "send \(m.returnsValue ? "value" : "void") via \(via)"
     case .deviceSend: return "device sends"
+    case .aggregate: return "aggregate"
+    case .broadcast: return "broadcast"
     case .injectionDrop: return "dropInjection"
     default: return String(description.prefix { $0 != "(" && $0 != " " })
     }
@@ -150,6 +157,9 @@ enum ModelOp: Hashable, Sendable, CustomStringConvertible {
     case .observe(let m, let before): return "observe(\(m), \(before ? ".before" : ".after"))"
     case .cancelObserver(let i): return "cancel(observer #\(i))"
     case .stream(let m, let before): return "messages(\(m), \(before ? ".before" : ".after"))"
+    case .aggregate(let m, let a, let r):
+      return "await aggregate(\(m)(\(a)), reducer: \(r.map(\.description) ?? "nil"))"
+    case .broadcast(let m, let a): return "await broadcast(\(m)(\(a)))"
     case .deviceSetDelegate(let s): return "device.delegate = \(s.map { "d\($0)" } ?? "nil")"
     case .deviceSetMulticast: return "device.delegate = multicast"
     case .inject(let s): return "inject(d\(s), into: device)"
@@ -403,6 +413,14 @@ struct ModelWorld {
       guard injection != nil else { return ModelStep(runs: false) }
       removeInjection()  // dropping the injection puts the primary back
       injection = nil
+    case .aggregate(let method, let arg, let reducer):
+      guard method.returnsValue, reducer?.accepts(method) ?? (face == .swiftProtocol) else {
+        return ModelStep(runs: false)
+      }
+      step = aggregate(method, arg, reducer: reducer)
+    case .broadcast(let method, let arg):
+      guard face == .swiftProtocol, !method.returnsValue else { return ModelStep(runs: false) }
+      step = aggregate(method, arg, reducer: nil)
     case .deviceSend(let method, let arg):
       guard face == .swiftProtocol, let predicted = deviceSend(method, arg) else {
         return ModelStep(runs: false)
@@ -524,6 +542,57 @@ struct ModelWorld {
       if policy == .first { break }  // only the first responder is called
     }
     return (.value(policy.fold(values)), events)
+  }
+
+  /// Asynchronous aggregation (GCDMulticastDelegate): every responder is called —
+  /// whatever the policy, so first responder folds to the first value — unqueued ones
+  /// on the caller's thread with the observers around them, queued ones on their queues;
+  /// every value counts, folded by `reducer` or the method's policy. The Swift multicast
+  /// awaits its queued responders one by one in order after the unqueued calls; the
+  /// runtime proxy enqueues them (their order across queues is not fixed).
+  private mutating func aggregate(_ method: ModelMethod, _ arg: Int, reducer: ModelPolicy?)
+    -> ModelStep
+  {
+    var step = ModelStep()
+    for (index, o) in observers.enumerated() where o.active && o.method == method && o.before {
+      step.events.append(.observed(observer: index, arg: arg))
+    }
+    var queued: [ModelEvent] = []
+    var values: [Int] = []
+    for r in main.responders(for: method) {
+      let call = ModelEvent.call(slot: r.slot, method: method, arg: arg)
+      if !r.queued {
+        step.events.append(call)
+      } else if face == .runtime || !method.returnsValue {
+        asyncCalls[r.slot].append(call)
+      } else {
+        queued.append(call)
+      }
+      values.append(ModelSlots.answer(r.slot, method))
+    }
+    for (index, o) in observers.enumerated() where o.active && o.method == method && !o.before {
+      step.events.append(.observed(observer: index, arg: arg))
+    }
+    step.events += queued
+    for i in streams.indices where streams[i].method == method {
+      streams[i].expected.append(arg)
+    }
+    if method.returnsValue {
+      step.answer = .value((reducer ?? main.policy(for: method)).fold(values))
+    }
+    return step
+  }
+
+  /// Whether the multicast answers `responds(to:)` for `method`: a live delegate
+  /// implements it, or (a void method) something observes it.
+  func responds(to method: ModelMethod) -> Bool {
+    if !method.returnsValue
+      && (observers.contains { $0.method == method && $0.active }
+        || streams.contains { $0.method == method })
+    {
+      return true
+    }
+    return !main.responders(for: method).isEmpty
   }
 
   /// A call the delegator makes through its weak slot: `delegate?.m(arg) ?? zero`.

@@ -132,7 +132,13 @@ struct ModelObservedStep {
 protocol ModelRunner: AnyObject {
   var recorder: ModelRecorder { get }
   /// Applies an operation the model did not skip.
-  func apply(_ op: ModelOp) -> ModelObservedStep
+  func apply(_ op: ModelOp) async -> ModelObservedStep
+  /// `responds(to:)` for each method, in `ModelMethod` order.
+  var responds: [Bool] { get }
+  /// `count(respondingTo:)` for each method.
+  var respondingCounts: [Int] { get }
+  /// The multicast's `generation`.
+  var generation: UInt64 { get }
   /// The live members, in order, as slots.
   var memberSlots: [Int] { get }
   /// The live member count the multicast reports.
@@ -188,7 +194,7 @@ final class ModelSwiftRunner: ModelRunner {
     return l
   }
 
-  func apply(_ op: ModelOp) -> ModelObservedStep {
+  func apply(_ op: ModelOp) async -> ModelObservedStep {
     var step = ModelObservedStep()
     do {
       switch op {
@@ -265,6 +271,20 @@ final class ModelSwiftRunner: ModelRunner {
         injection = nil
       case .deviceSend(let method, let arg):
         step.answer = deviceSend(method, arg)
+      case .aggregate(let method, let arg, let reducer):
+        let r = reducer?.reducer
+        switch method {
+        case .ask: step.answer = .value(try await m.aggregate(\.ask, arg, reducer: r))
+        case .check: step.answer = .value(try await m.aggregate(\.check, arg, reducer: r) ? 1 : 0)
+        case .measure: step.answer = .value(try await m.aggregate(\.measure, arg, reducer: r))
+        case .ping, .note: break
+        }
+      case .broadcast(let method, let arg):
+        switch method {
+        case .ping: await m.broadcast(\.ping, arg)
+        case .note: await m.broadcast(\.note, arg)
+        case .ask, .check, .measure: break
+        }
       }
     } catch {
       step.failure = "\(op) threw \(error)"
@@ -355,6 +375,20 @@ final class ModelSwiftRunner: ModelRunner {
     return a
   }
 
+  var responds: [Bool] {
+    [
+      m.responds(to: \.ping), m.responds(to: \.ask), m.responds(to: \.check),
+      m.responds(to: \.note), m.responds(to: \.measure),
+    ]
+  }
+  var respondingCounts: [Int] {
+    [
+      m.count(respondingTo: \.ping), m.count(respondingTo: \.ask),
+      m.count(respondingTo: \.check), m.count(respondingTo: \.note),
+      m.count(respondingTo: \.measure),
+    ]
+  }
+  var generation: UInt64 { m.generation }
   var memberSlots: [Int] { m.delegates.compactMap { modelSlot(of: $0 as AnyObject) } }
   var count: Int { m.count }
   var alive: [Bool] { weakListeners.map { $0.object != nil } }
@@ -491,7 +525,7 @@ final class ModelRuntimeRunner: ModelRunner {
     return d
   }
 
-  func apply(_ op: ModelOp) -> ModelObservedStep {
+  func apply(_ op: ModelOp) async -> ModelObservedStep {
     var step = ModelObservedStep()
     do {
       switch op {
@@ -539,8 +573,18 @@ final class ModelRuntimeRunner: ModelRunner {
         observations[index].cancel()
       case .stream(let method, let before):
         streams.append(p.messages(ModelRuntimeKit.selector(method), before ? .before : .after))
+      case .aggregate(let method, let arg, let reducer):
+        guard let r = reducer?.reducer else { break }
+        switch method {
+        case .ask: step.answer = .value(try await p.aggregate(ModelRuntimeKit.ask, arg, reducer: r))
+        case .check:
+          step.answer = .value(try await p.aggregate(ModelRuntimeKit.check, arg, reducer: r) ? 1 : 0)
+        case .measure:
+          step.answer = .value(try await p.aggregate(ModelRuntimeKit.measure, arg, reducer: r))
+        case .ping, .note: break
+        }
       case .deviceSetDelegate, .deviceSetMulticast, .inject, .injectionSetPrimary,
-        .injectionRemove, .injectionDrop, .deviceSend:
+        .injectionRemove, .injectionDrop, .deviceSend, .broadcast:
         step.failure = "\(op) is not an operation of the runtime face"
       }
     } catch RuntimeError.unrecognizedSelector {
@@ -613,6 +657,11 @@ final class ModelRuntimeRunner: ModelRunner {
     return a
   }
 
+  var responds: [Bool] { ModelMethod.allCases.map { p.responds(to: ModelRuntimeKit.selector($0)) } }
+  var respondingCounts: [Int] {
+    ModelMethod.allCases.map { p.count(respondingTo: ModelRuntimeKit.selector($0)) }
+  }
+  var generation: UInt64 { p.generation }
   var memberSlots: [Int] { p.delegates.compactMap { modelSlot(of: $0) } }
   var count: Int { p.count }
   var alive: [Bool] { weakDelegates.map { $0.object != nil } }
@@ -650,6 +699,12 @@ final class ModelRuntimeRunner: ModelRunner {
 }
 
 extension ModelPolicy {
+  /// The library's reducer for this model policy (nil for last and first responder).
+  var reducer: Reducer? {
+    if case .reduce(let r) = returnPolicy { return r }
+    return nil
+  }
+
   /// The library's policy for this model policy.
   var returnPolicy: ReturnPolicy {
     switch self {

@@ -43,13 +43,13 @@ import Testing
   /// Every operation kind both faces must have run in a full run.
   static let everyKind = [
     "add", "insert", "remove", "removeAll", "drop", "setPolicy", "defaultPolicy", "observe",
-    "cancel", "messages", "send void via swift", "send value via swift", "send void via C imp",
+    "cancel", "messages", "aggregate", "send void via swift", "send value via swift", "send void via C imp",
     "send value via C imp", "send void via C adapter", "send value via C adapter",
   ]
   /// The Swift face's own: a delegator's weak slot and injection.
   static let swiftFaceKinds = [
     "device.delegate", "inject", "injection.setPrimary", "injection.remove", "dropInjection",
-    "device sends",
+    "device sends", "broadcast",
   ]
 
   /// `MulticastProxy` with runtime objects as delegates.
@@ -150,6 +150,48 @@ import Testing
     let measureAgain = try cSide.imp(for: \.measure).unsafeCast(to: IntIMP.self)
     #expect(measureAgain(try cSide.rawValue, cSide.selector(for: \.measure).rawValue, 1) == 1)
     withExtendedLifetime((swiftLacking, cLacking, answering)) {}
+  }
+
+  /// THE SWITCH for a divergence of both faces, found by the sequences (`add(d, weak)`,
+  /// `drop(d)`: `responds(to:)` goes from true to false, `generation` stays): the
+  /// generation is documented to change "whenever the answers to responds(to:) may have
+  /// changed", but a weakly held member's deallocation does not change it (it changes
+  /// only at the next compaction). A delegator that caches `responds(to:)` keeps sending
+  /// a message nobody answers any more. The sequences exempt `drop` from their
+  /// generation check while this is false; set `generationOnDeallocationFixed` to true
+  /// once a deallocation bumps it.
+  static let generationOnDeallocationFixed = false
+
+  @Test func aMembersDeallocationChangesTheGeneration() throws {
+    let recorder = ModelRecorder(face: .swiftProtocol)
+    let multicast = ModelProbeDelegateMulticast()
+    var listener: ModelFullListener? = ModelFullListener(slot: 0, recorder: recorder)
+    try multicast.add(listener!)
+    #expect(multicast.responds(to: \.ping))
+    let swiftBefore = multicast.generation
+    listener = nil
+    #expect(!multicast.responds(to: \.ping))
+    let swiftAfter = multicast.generation
+
+    let kit = try ModelRuntimeKit()
+    let proxy = MulticastProxy(protocol: kit.proto)
+    var delegate: ModelRuntimeDelegate? = ModelRuntimeDelegate(
+      kit.full, slot: 0, recorder: ModelRecorder(face: .runtime))
+    try proxy.add(delegate!)
+    #expect(proxy.responds(to: ModelRuntimeKit.ping.selector))
+    let runtimeBefore = proxy.generation
+    delegate = nil
+    #expect(!proxy.responds(to: ModelRuntimeKit.ping.selector))
+    let runtimeAfter = proxy.generation
+    if Self.generationOnDeallocationFixed {
+      #expect(swiftAfter != swiftBefore)
+      #expect(runtimeAfter != runtimeBefore)
+    } else {
+      withKnownIssue("a member's deallocation does not change the generation") {
+        #expect(swiftAfter != swiftBefore)
+        #expect(runtimeAfter != runtimeBefore)
+      }
+    }
   }
 
   /// The shrinker finds the minimal sequence of a planted divergence: a model that
@@ -278,7 +320,15 @@ enum ModelGenerator {
     case 72..<74: return .setDefaultPolicy(r.pick([.last, .first, .allTrue, .anyTrue, .firstNonZero]))
     case 74..<79: return .observe(method, before: r.chance(1, in: 2))
     case 79..<82: return .cancelObserver(index: r.below(4))
-    case 82..<86: return .stream(method, before: r.chance(1, in: 2))
+    case 82..<84: return .stream(method, before: r.chance(1, in: 2))
+    case 84..<86:
+      if face == .swiftProtocol && r.chance(1, in: 3) {
+        return .broadcast(r.pick([.ping, .note]), arg: arg)
+      }
+      let m = r.pick([ModelMethod.ask, .check, .measure])
+      var reducers: [ModelPolicy?] = [.allTrue, .anyTrue, .firstNonZero, .sum]
+      if face == .swiftProtocol { reducers.append(nil) }
+      return .aggregate(m, arg: arg, reducer: r.pick(reducers))
     // The Swift face only: a delegator's weak slot and injection.
     case 86..<88: return .deviceSetDelegate(slot: r.chance(1, in: 5) ? nil : slot)
     case 88..<89: return .deviceSetMulticast
@@ -371,12 +421,14 @@ struct ModelCheck {
       }
     var steps = 0
     var kinds: [String: Int] = [:]
+    var lastResponds = ModelMethod.allCases.map { world.responds(to: $0) }
+    var lastGeneration = runner.generation
     for (i, op) in c.ops.enumerated() {
       let expected = world.apply(op)
       guard expected.runs else { continue }
       steps += 1
       kinds[op.kind, default: 0] += 1
-      let actual = runner.apply(op)
+      let actual = await runner.apply(op)
       ModelQueues.flush()
       let events = runner.recorder.takeEvents()
       var problems: [String] = []
@@ -401,6 +453,26 @@ struct ModelCheck {
       if runner.alive != alive {
         problems.append("alive: library \(runner.alive), model \(alive)")
       }
+      let responds = ModelMethod.allCases.map { world.responds(to: $0) }
+      if runner.responds != responds {
+        problems.append("responds(to:): library \(runner.responds), model \(responds)")
+      }
+      let counts = ModelMethod.allCases.map { world.main.responders(for: $0).count }
+      if runner.respondingCounts != counts {
+        problems.append(
+          "count(respondingTo:): library \(runner.respondingCounts), model \(counts)")
+      }
+      // "A number that changes whenever the answers to responds(to:) may have changed."
+      let generation = runner.generation
+      // Except, for now, at a deallocation: see `aMembersDeallocationChangesTheGeneration`.
+      var deallocation = false
+      if case .drop = op { deallocation = !MulticastModelTests.generationOnDeallocationFixed }
+      if responds != lastResponds && generation == lastGeneration && !deallocation {
+        problems.append(
+          "generation stayed \(generation) while responds(to:) went \(lastResponds) → \(responds)")
+      }
+      lastResponds = responds
+      lastGeneration = generation
       if !problems.isEmpty {
         return (
           steps, "At step \(i + 1), \(op):\n  " + problems.joined(separator: "\n  "), kinds
@@ -525,6 +597,13 @@ enum ModelShrinker {
       if before { out.append(.stream(m, before: false)) }
     case .deviceSend(let m, let a):
       if a != 0 { out.append(.deviceSend(m, arg: 0)) }
+    case .aggregate(let m, let a, let r):
+      out.append(.send(m, arg: a, via: .swift))
+      if r != .allTrue { out.append(.aggregate(m, arg: a, reducer: .allTrue)) }
+      if a != 0 { out.append(.aggregate(m, arg: 0, reducer: r)) }
+    case .broadcast(let m, let a):
+      out.append(.send(m, arg: a, via: .swift))
+      if a != 0 { out.append(.broadcast(m, arg: 0)) }
     default:
       break
     }
