@@ -100,7 +100,11 @@ final class DelegateCFace<Delegate>: @unchecked Sendable {
 
   private func apply(_ snapshot: DelegateCSnapshot<Delegate>) {
     for (index, plan) in methods.plans.enumerated() {
-      let policy = snapshot.overrides[index] ?? snapshot.defaultPolicy
+      var policy = snapshot.overrides[index] ?? snapshot.defaultPolicy
+      // A Swift multicast's void methods are always silent with no responder; on the
+      // proxy only last responder raises (C callers would abort), and any policy calls
+      // every responder of a void message.
+      if plan.signature.returnsVoid { policy = .firstResponder }
       if appliedPolicies[index] != policy.description {
         proxy.setPolicy(policy, for: plan.selector)
         appliedPolicies[index] = policy.description

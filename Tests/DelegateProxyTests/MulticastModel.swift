@@ -485,8 +485,10 @@ struct ModelWorld {
       || streams.contains { $0.method == method }
     if responders.isEmpty && policy == .last && !silent {
       switch (face, via) {
-      case (.swiftProtocol, .swift):
-        // `void` methods are always silent; a value under last responder traps.
+      case (.swiftProtocol, _):
+        // `void` methods are always silent, from Swift and from C ("Void messages are
+        // always silent"; "a multicast never traps in a state programs reach normally");
+        // a value under last responder traps.
         if method.returnsValue { return nil }
       case (.runtime, .swift):
         // AIMultiDelegate: an unrecognized selector, unless something observes it.

@@ -194,6 +194,34 @@ import Testing
     }
   }
 
+  /// Found by the sequences: a C caller of a void method of a multicast with no
+  /// responder (empty, or every delegate gone) under last responder aborted the process
+  /// (`-[MulticastProxy ping:]: unrecognized selector`), where a Swift caller's call is
+  /// silent as documented. The C face now gives its void methods a policy that calls
+  /// every responder and raises for none.
+  @Test func aVoidMessageFromCToAMulticastWithNoResponderIsSilent() throws {
+    let multicast = ModelProbeDelegateMulticast()  // last responder, not silent when empty
+    let recorder = ModelRecorder(face: .swiftProtocol)
+    let seen = multicast.observe(\.note) { recorder.observed(0, $0) }
+    typealias VoidIMP = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Void
+    let ping = try multicast.imp(for: \.ping).unsafeCast(to: VoidIMP.self)
+    ping(try multicast.rawValue, multicast.selector(for: \.ping).rawValue, 1)
+    let note = try multicast.imp(for: \.note).unsafeCast(to: VoidIMP.self)
+    note(try multicast.rawValue, multicast.selector(for: \.note).rawValue, 2)
+    #expect(recorder.takeEvents() == [.observed(observer: 0, arg: 2)])
+    // With a delegate, still every responder.
+    let listener = ModelFullListener(slot: 0, recorder: recorder)
+    try multicast.add(listener)
+    try multicast.add(listener, retention: .strong)
+    let pingAgain = try multicast.imp(for: \.ping).unsafeCast(to: VoidIMP.self)
+    pingAgain(try multicast.rawValue, multicast.selector(for: \.ping).rawValue, 3)
+    #expect(
+      recorder.takeEvents() == [
+        .call(slot: 0, method: .ping, arg: 3), .call(slot: 0, method: .ping, arg: 3),
+      ])
+    withExtendedLifetime(seen) {}
+  }
+
   /// The shrinker finds the minimal sequence of a planted divergence: a model that
   /// forgets to drop deallocated delegates, so one `drop` between an `add` and a send is
   /// the whole story.
