@@ -116,6 +116,17 @@ enum ModelOp: Hashable, Sendable, CustomStringConvertible {
   case aggregate(ModelMethod, arg: Int, reducer: ModelPolicy?)
   /// `await broadcast(_:_:)` of a void method (Swift face).
   case broadcast(ModelMethod, arg: Int)
+  // A nested multicast proxy (runtime face, LBDelegateMatrioska): `nested` is a second
+  // proxy the test holds, with its own policy.
+  case nestedAdd(slot: Int, strong: Bool)
+  case nestedRemove(slot: Int)
+  /// Adds the nested proxy to the main one (refused as a cycle when the nested one
+  /// contains the main one).
+  case nest
+  case unnest
+  /// Adds the main proxy to the nested one (refused as a cycle when the main one
+  /// contains the nested one).
+  case nestMainIntoNested
   // A delegator with a weak delegate slot, and secondary-delegate injection (Swift face).
   case deviceSetDelegate(slot: Int?)
   case deviceSetMulticast
@@ -133,6 +144,11 @@ enum ModelOp: Hashable, Sendable, CustomStringConvertible {
     case .aggregate: return "aggregate"
     case .broadcast: return "broadcast"
     case .injectionDrop: return "dropInjection"
+    case .nestedAdd: return "nested.add"
+    case .nestedRemove: return "nested.remove"
+    case .nest: return "add(nested)"
+    case .unnest: return "remove(nested)"
+    case .nestMainIntoNested: return "nested.add(multicast)"
     default: return String(description.prefix { $0 != "(" && $0 != " " })
     }
   }
@@ -160,6 +176,11 @@ enum ModelOp: Hashable, Sendable, CustomStringConvertible {
     case .aggregate(let m, let a, let r):
       return "await aggregate(\(m)(\(a)), reducer: \(r.map(\.description) ?? "nil"))"
     case .broadcast(let m, let a): return "await broadcast(\(m)(\(a)))"
+    case .nestedAdd(let s, let strong): return "nested.add(d\(s), \(strong ? "strong" : "weak"))"
+    case .nestedRemove(let s): return "nested.remove(d\(s))"
+    case .nest: return "add(nested)"
+    case .unnest: return "remove(nested)"
+    case .nestMainIntoNested: return "nested.add(multicast)"
     case .deviceSetDelegate(let s): return "device.delegate = \(s.map { "d\($0)" } ?? "nil")"
     case .deviceSetMulticast: return "device.delegate = multicast"
     case .inject(let s): return "inject(d\(s), into: device)"
@@ -192,11 +213,14 @@ enum ModelAnswer: Hashable, Sendable, CustomStringConvertible {
   /// `RuntimeError.unrecognizedSelector` (a Swift sender of a `MulticastProxy` message
   /// nobody answers under last responder, without `silentWhenEmpty`).
   case unrecognized
+  /// `DelegateProxyError.cycle`: the insertion would close a cycle of proxies.
+  case refusedCycle
   var description: String {
     switch self {
     case .none: "void"
     case .value(let v): "\(v)"
     case .unrecognized: "unrecognized selector"
+    case .refusedCycle: "refused: cycle"
     }
   }
 }
@@ -206,6 +230,9 @@ struct ModelMember: Hashable {
   var slot: Int
   var strong: Bool
   var queued: Bool
+  /// The nested proxy (runtime face); `slot` is `ModelMember.nestedSlot`.
+  static let nestedSlot = -1
+  var isNested: Bool { slot == Self.nestedSlot }
 }
 
 /// One multicast: its live members in order (a deallocated delegate's records leave at
@@ -218,9 +245,6 @@ struct ModelMulticast {
   var unique: Bool
 
   func policy(for method: ModelMethod) -> ModelPolicy { overrides[method] ?? defaultPolicy }
-  func responders(for method: ModelMethod) -> [ModelMember] {
-    members.filter { ModelSlots.answers($0.slot, method) }
-  }
 }
 
 /// Where a test's delegate object is in its life.
@@ -291,15 +315,33 @@ struct ModelWorld {
   var asyncCalls = Array(repeating: [ModelEvent](), count: ModelSlots.count)
   var device = ModelDeviceSlot.empty
   var injection: ModelInjection?
+  /// The nested proxy (runtime face): its members (delegates only) and policy.
+  var nested: ModelMulticast
+  /// Whether the nested proxy holds the main one as a member.
+  var nestedHoldsMain = false
   /// A member of the main multicast died and no change has re-synced the C face since
   /// (see ``ModelRules/cSendAfterUnsyncedDeath``).
   var unsyncedDeath = false
 
-  init(face: ModelFace, rules: ModelRules, policy: ModelPolicy, silentWhenEmpty: Bool, unique: Bool)
-  {
+  init(
+    face: ModelFace, rules: ModelRules, policy: ModelPolicy, silentWhenEmpty: Bool, unique: Bool,
+    nestedPolicy: ModelPolicy = .last
+  ) {
     self.face = face
     self.rules = rules
     main = ModelMulticast(defaultPolicy: policy, silentWhenEmpty: silentWhenEmpty, unique: unique)
+    nested = ModelMulticast(defaultPolicy: nestedPolicy, silentWhenEmpty: false, unique: false)
+  }
+
+  /// The members of `multicast` that implement `method`, in order. A nested proxy is a
+  /// forwarder: it is asked `responds(to:)` at each message, and answers true while one
+  /// of its live delegates implements the method.
+  func responders(of multicast: ModelMulticast, for method: ModelMethod) -> [ModelMember] {
+    multicast.members.filter { m in
+      m.isNested
+        ? nested.members.contains { ModelSlots.answers($0.slot, method) }
+        : ModelSlots.answers(m.slot, method)
+    }
   }
 
   func isAlive(_ slot: Int) -> Bool { slots[slot] == .held || slots[slot] == .released }
@@ -352,7 +394,7 @@ struct ModelWorld {
         return ModelStep(runs: false)
       }
       if via != .swift && face == .swiftProtocol && method.returnsValue
-        && main.responders(for: method).contains(where: \.queued)
+        && responders(of: main, for: method).contains(where: \.queued)
         && !rules.cValueSendToQueuedMember
       {
         return ModelStep(runs: false)
@@ -376,6 +418,29 @@ struct ModelWorld {
       observers[index].active = false
     case .stream(let method, let before):
       streams.append((method, before, []))
+    case .nestedAdd(let slot, let strong):
+      guard face == .runtime else { return ModelStep(runs: false) }
+      switch slots[slot] {
+      case .unborn: slots[slot] = .held
+      case .held: break
+      case .released, .dead: return ModelStep(runs: false)
+      }
+      nested.members.append(ModelMember(slot: slot, strong: strong, queued: false))
+    case .nestedRemove(let slot):
+      guard face == .runtime, isHeld(slot) else { return ModelStep(runs: false) }
+      nested.members.removeAll { $0.slot == slot }
+    case .nest:
+      guard face == .runtime else { return ModelStep(runs: false) }
+      if nestedHoldsMain { return ModelStep(answer: .refusedCycle) }
+      if main.unique && main.members.contains(where: \.isNested) { break }
+      main.members.append(ModelMember(slot: ModelMember.nestedSlot, strong: false, queued: false))
+    case .unnest:
+      guard face == .runtime else { return ModelStep(runs: false) }
+      main.members.removeAll(where: \.isNested)
+    case .nestMainIntoNested:
+      guard face == .runtime else { return ModelStep(runs: false) }
+      if main.members.contains(where: \.isNested) { return ModelStep(answer: .refusedCycle) }
+      nestedHoldsMain = true
     case .deviceSetDelegate(let slot):
       guard face == .swiftProtocol else { return ModelStep(runs: false) }
       if let slot, !isHeld(slot) { return ModelStep(runs: false) }
@@ -457,8 +522,13 @@ struct ModelWorld {
   /// records out of every multicast.
   private mutating func settleLifetimes() {
     for slot in 0..<ModelSlots.count where slots[slot] == .released {
-      if main.members.contains(where: { $0.slot == slot && $0.strong }) { continue }
+      if main.members.contains(where: { $0.slot == slot && $0.strong })
+        || nested.members.contains(where: { $0.slot == slot && $0.strong })
+      {
+        continue
+      }
       slots[slot] = .dead
+      nested.members.removeAll { $0.slot == slot }
       if main.members.contains(where: { $0.slot == slot }) { unsyncedDeath = true }
       main.members.removeAll { $0.slot == slot }
       injection?.multicast.members.removeAll { $0.slot == slot }
@@ -473,7 +543,7 @@ struct ModelWorld {
   /// process-ending outcome the test cannot observe) or is from C where the runtime
   /// would raise (no C caller can receive an error).
   private mutating func send(_ method: ModelMethod, _ arg: Int, via: ModelVia) -> ModelStep? {
-    let responders = main.responders(for: method)
+    let responders = responders(of: main, for: method)
     // The selector's policy decides what "no responder" means for a void message too:
     // only last responder raises (ReturnPolicy.lastResponder's doc); a void message under
     // first responder or a reducer has simply nothing to call. (The model first used
@@ -523,9 +593,13 @@ struct ModelWorld {
     _ multicast: ModelMulticast, _ method: ModelMethod, _ arg: Int, runtimeQueues: Bool
   ) -> (ModelAnswer, [ModelEvent]) {
     var events: [ModelEvent] = []
-    let responders = multicast.responders(for: method)
+    let responders = responders(of: multicast, for: method)
     guard method.returnsValue else {
       for r in responders {
+        if r.isNested {
+          events += deliver(nested, method, arg, runtimeQueues: true).1
+          continue
+        }
         let call = ModelEvent.call(slot: r.slot, method: method, arg: arg)
         if r.queued { asyncCalls[r.slot].append(call) } else { events.append(call) }
       }
@@ -534,6 +608,14 @@ struct ModelWorld {
     let policy = multicast.policy(for: method)
     var values: [Int] = []
     for r in responders {
+      if r.isNested {
+        // The nested proxy delivers under its own policy; its answer is its value.
+        let (answer, nestedEvents) = deliver(nested, method, arg, runtimeQueues: true)
+        events += nestedEvents
+        if case .value(let v) = answer { values.append(v) }
+        if policy == .first { break }
+        continue
+      }
       let call = ModelEvent.call(slot: r.slot, method: method, arg: arg)
       if r.queued && runtimeQueues {
         asyncCalls[r.slot].append(call)
@@ -561,7 +643,13 @@ struct ModelWorld {
     }
     var queued: [ModelEvent] = []
     var values: [Int] = []
-    for r in main.responders(for: method) {
+    for r in responders(of: main, for: method) {
+      if r.isNested {
+        let (answer, nestedEvents) = deliver(nested, method, arg, runtimeQueues: true)
+        step.events += nestedEvents
+        if case .value(let v) = answer { values.append(v) }
+        continue
+      }
       let call = ModelEvent.call(slot: r.slot, method: method, arg: arg)
       if !r.queued {
         step.events.append(call)
@@ -594,7 +682,7 @@ struct ModelWorld {
     {
       return true
     }
-    return !main.responders(for: method).isEmpty
+    return !responders(of: main, for: method).isEmpty
   }
 
   /// A call the delegator makes through its weak slot: `delegate?.m(arg) ?? zero`.
@@ -621,6 +709,7 @@ struct ModelWorld {
     }
   }
 
-  /// The live members of the main multicast, in order, as slots.
+  /// The live members of the main multicast, in order, as slots (the nested proxy as
+  /// `ModelMember.nestedSlot`).
   var memberSlots: [Int] { main.members.map(\.slot) }
 }

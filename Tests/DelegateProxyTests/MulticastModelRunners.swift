@@ -285,6 +285,8 @@ final class ModelSwiftRunner: ModelRunner {
         case .note: await m.broadcast(\.note, arg)
         case .ask, .check, .measure: break
         }
+      case .nestedAdd, .nestedRemove, .nest, .unnest, .nestMainIntoNested:
+        step.failure = "\(op) is not an operation of the Swift face"
       }
     } catch {
       step.failure = "\(op) threw \(error)"
@@ -506,8 +508,15 @@ final class ModelRuntimeRunner: ModelRunner {
   private var streams: [AsyncStream<MessageSnapshot>] = []
   private var adapters: [ModelMethod: CallbackAdapter] = [:]
 
-  init(kit: ModelRuntimeKit, policy: ModelPolicy, silentWhenEmpty: Bool, unique: Bool) {
+  /// The nested proxy (LBDelegateMatrioska), held by the test for the whole run.
+  private let nested: MulticastProxy
+
+  init(
+    kit: ModelRuntimeKit, policy: ModelPolicy, silentWhenEmpty: Bool, unique: Bool,
+    nestedPolicy: ModelPolicy
+  ) {
     self.kit = kit
+    nested = MulticastProxy(policy: nestedPolicy.returnPolicy, protocol: kit.proto)
     var options: MulticastProxy.Options = []
     if silentWhenEmpty { options.insert(.silentWhenEmpty) }
     if unique { options.insert(.unique) }
@@ -583,12 +592,24 @@ final class ModelRuntimeRunner: ModelRunner {
           step.answer = .value(try await p.aggregate(ModelRuntimeKit.measure, arg, reducer: r))
         case .ping, .note: break
         }
+      case .nestedAdd(let slot, let strong):
+        try nested.add(delegate(slot), retention: strong ? .strong : .weak)
+      case .nestedRemove(let slot):
+        nested.remove(delegates[slot]!)
+      case .nest:
+        try p.add(nested)
+      case .unnest:
+        p.remove(nested)
+      case .nestMainIntoNested:
+        try nested.add(p)
       case .deviceSetDelegate, .deviceSetMulticast, .inject, .injectionSetPrimary,
         .injectionRemove, .injectionDrop, .deviceSend, .broadcast:
         step.failure = "\(op) is not an operation of the runtime face"
       }
     } catch RuntimeError.unrecognizedSelector {
       step.answer = .unrecognized
+    } catch DelegateProxyError.cycle {
+      step.answer = .refusedCycle
     } catch {
       step.failure = "\(op) threw \(error)"
     }
@@ -662,7 +683,9 @@ final class ModelRuntimeRunner: ModelRunner {
     ModelMethod.allCases.map { p.count(respondingTo: ModelRuntimeKit.selector($0)) }
   }
   var generation: UInt64 { p.generation }
-  var memberSlots: [Int] { p.delegates.compactMap { modelSlot(of: $0) } }
+  var memberSlots: [Int] {
+    p.delegates.compactMap { $0 === nested ? ModelMember.nestedSlot : modelSlot(of: $0) }
+  }
   var count: Int { p.count }
   var alive: [Bool] { weakDelegates.map { $0.object != nil } }
 

@@ -46,6 +46,10 @@ import Testing
     "cancel", "messages", "aggregate", "send void via swift", "send value via swift", "send void via C imp",
     "send value via C imp", "send void via C adapter", "send value via C adapter",
   ]
+  /// The runtime face's own: a nested proxy, and the cycle check.
+  static let runtimeFaceKinds = [
+    "nested.add", "nested.remove", "add(nested)", "remove(nested)", "nested.add(multicast)",
+  ]
   /// The Swift face's own: a delegator's weak slot and injection.
   static let swiftFaceKinds = [
     "device.delegate", "inject", "injection.setPrimary", "injection.remove", "dropInjection",
@@ -60,7 +64,7 @@ import Testing
     #expect(report.failure == nil, "\(report.failure ?? "")")
     #expect(report.stepsRun > report.sequences * 5)
     if report.sequences >= 500 {
-      #expect(report.missing(Self.everyKind) == [], "\(report.kinds)")
+      #expect(report.missing(Self.everyKind + Self.runtimeFaceKinds) == [], "\(report.kinds)")
     }
   }
 
@@ -152,17 +156,20 @@ import Testing
     withExtendedLifetime((swiftLacking, cLacking, answering)) {}
   }
 
-  /// THE SWITCH for a divergence of both faces, found by the sequences (`add(d, weak)`,
-  /// `drop(d)`: `responds(to:)` goes from true to false, `generation` stays): the
-  /// generation is documented to change "whenever the answers to responds(to:) may have
-  /// changed", but a weakly held member's deallocation does not change it (it changes
-  /// only at the next compaction). A delegator that caches `responds(to:)` keeps sending
-  /// a message nobody answers any more. The sequences exempt `drop` from their
-  /// generation check while this is false; set `generationOnDeallocationFixed` to true
-  /// once a deallocation bumps it.
-  static let generationOnDeallocationFixed = false
+  /// THE SWITCH for a divergence found by the sequences: `generation` is documented to
+  /// change "whenever the answers to responds(to:) may have changed", but it changes
+  /// only with the proxy's own state, so it stays put when
+  /// - a weakly held member is deallocated (both faces: `add(d, weak)`, `drop(d)` —
+  ///   `responds(to:)` goes from true to false; the generation changes only at the next
+  ///   compaction), and
+  /// - a nested proxy gains or loses a delegate (`MulticastProxy`: `add(nested)`,
+  ///   `nested.add(d)` — the outer proxy now responds, its generation is unchanged).
+  /// A delegator that caches `responds(to:)` keeps a stale answer. The sequences exempt
+  /// those operations from their generation check while this is false; set
+  /// `generationFollowsOutsideChangesFixed` to true once the generation follows them.
+  static let generationFollowsOutsideChangesFixed = false
 
-  @Test func aMembersDeallocationChangesTheGeneration() throws {
+  @Test func theGenerationFollowsChangesOutsideTheProxy() throws {
     let recorder = ModelRecorder(face: .swiftProtocol)
     let multicast = ModelProbeDelegateMulticast()
     var listener: ModelFullListener? = ModelFullListener(slot: 0, recorder: recorder)
@@ -183,13 +190,23 @@ import Testing
     delegate = nil
     #expect(!proxy.responds(to: ModelRuntimeKit.ping.selector))
     let runtimeAfter = proxy.generation
-    if Self.generationOnDeallocationFixed {
+
+    let nested = MulticastProxy(protocol: kit.proto)
+    try proxy.add(nested)
+    let nestedBefore = proxy.generation
+    let member = ModelRuntimeDelegate(kit.full, slot: 1, recorder: ModelRecorder(face: .runtime))
+    try nested.add(member)
+    #expect(proxy.responds(to: ModelRuntimeKit.ping.selector))
+    let nestedAfter = proxy.generation
+    if Self.generationFollowsOutsideChangesFixed {
       #expect(swiftAfter != swiftBefore)
       #expect(runtimeAfter != runtimeBefore)
+      #expect(nestedAfter != nestedBefore)
     } else {
-      withKnownIssue("a member's deallocation does not change the generation") {
+      withKnownIssue("the generation does not follow deallocations and nested proxies") {
         #expect(swiftAfter != swiftBefore)
         #expect(runtimeAfter != runtimeBefore)
+        #expect(nestedAfter != nestedBefore)
       }
     }
   }
@@ -279,10 +296,12 @@ struct ModelCase: CustomStringConvertible {
   var silentWhenEmpty: Bool
   var unique: Bool
   var ops: [ModelOp]
+  /// The nested proxy's policy (runtime face).
+  var nestedPolicy = ModelPolicy.last
 
   var description: String {
     var lines = [
-      "multicast(policy: \(policy), silentWhenEmpty: \(silentWhenEmpty), unique: \(unique))"
+      "multicast(policy: \(policy), silentWhenEmpty: \(silentWhenEmpty), unique: \(unique)), nested(policy: \(nestedPolicy))"
     ]
     for (i, op) in ops.enumerated() { lines.append("  \(i + 1). \(op)") }
     return lines.joined(separator: "\n")
@@ -304,7 +323,7 @@ enum ModelGenerator {
     for _ in 0..<length { ops.append(op(&random, face: face)) }
     return ModelCase(
       policy: policy, silentWhenEmpty: random.chance(1, in: 2), unique: random.chance(1, in: 4),
-      ops: ops)
+      ops: ops, nestedPolicy: random.pick([.last, .first, .allTrue, .anyTrue, .firstNonZero]))
   }
 
   func op(_ r: inout ModelRandom, face: ModelFace) -> ModelOp {
@@ -328,7 +347,16 @@ enum ModelGenerator {
         return .send(r.pick([.ask, .check, .measure]), arg: arg, via: r.pick([.cIMP, .cAdapter]))
       }
     }
-    let w = r.below(face == .swiftProtocol ? 100 : 86)
+    let w = r.below(face == .swiftProtocol ? 100 : 96)
+    if face == .runtime && w >= 86 {
+      switch w {
+      case 86..<90: return .nestedAdd(slot: slot, strong: r.chance(1, in: 3))
+      case 90..<91: return .nestedRemove(slot: slot)
+      case 91..<94: return .nest
+      case 94: return .unnest
+      default: return .nestMainIntoNested
+      }
+    }
     switch w {
     case 0..<16: return .add(slot: slot, strong: r.chance(1, in: 3), queued: r.chance(1, in: 4))
     case 16..<20:
@@ -438,14 +466,15 @@ struct ModelCheck {
   func check(_ c: ModelCase) async -> (steps: Int, mismatch: String?, kinds: [String: Int]) {
     var world = ModelWorld(
       face: face, rules: rules, policy: c.policy, silentWhenEmpty: c.silentWhenEmpty,
-      unique: c.unique)
+      unique: c.unique, nestedPolicy: c.nestedPolicy)
     let runner: any ModelRunner =
       switch face {
       case .swiftProtocol:
         ModelSwiftRunner(policy: c.policy, silentWhenEmpty: c.silentWhenEmpty, unique: c.unique)
       case .runtime:
         ModelRuntimeRunner(
-          kit: kit!, policy: c.policy, silentWhenEmpty: c.silentWhenEmpty, unique: c.unique)
+          kit: kit!, policy: c.policy, silentWhenEmpty: c.silentWhenEmpty, unique: c.unique,
+          nestedPolicy: c.nestedPolicy)
       }
     var steps = 0
     var kinds: [String: Int] = [:]
@@ -485,17 +514,22 @@ struct ModelCheck {
       if runner.responds != responds {
         problems.append("responds(to:): library \(runner.responds), model \(responds)")
       }
-      let counts = ModelMethod.allCases.map { world.main.responders(for: $0).count }
+      let counts = ModelMethod.allCases.map { world.responders(of: world.main, for: $0).count }
       if runner.respondingCounts != counts {
         problems.append(
           "count(respondingTo:): library \(runner.respondingCounts), model \(counts)")
       }
       // "A number that changes whenever the answers to responds(to:) may have changed."
       let generation = runner.generation
-      // Except, for now, at a deallocation: see `aMembersDeallocationChangesTheGeneration`.
-      var deallocation = false
-      if case .drop = op { deallocation = !MulticastModelTests.generationOnDeallocationFixed }
-      if responds != lastResponds && generation == lastGeneration && !deallocation {
+      // Except, for now, at a change the proxy does not make itself (a deallocation, a
+      // nested proxy's membership): see `theGenerationFollowsChangesOutsideTheProxy`.
+      var outside = false
+      switch op {
+      case .drop, .nestedAdd, .nestedRemove:
+        outside = !MulticastModelTests.generationFollowsOutsideChangesFixed
+      default: break
+      }
+      if responds != lastResponds && generation == lastGeneration && !outside {
         problems.append(
           "generation stayed \(generation) while responds(to:) went \(lastResponds) → \(responds)")
       }
@@ -610,6 +644,8 @@ enum ModelShrinker {
       out.append(.add(slot: s, strong: false, queued: false))
     case .removeOnQueue(let s):
       out.append(.remove(slot: s))
+    case .nestedAdd(let s, let strong):
+      if strong { out.append(.nestedAdd(slot: s, strong: false)) }
     case .send(let m, let a, let via):
       if via != .swift { out.append(.send(m, arg: a, via: .swift)) }
       if via == .cAdapter { out.append(.send(m, arg: a, via: .cIMP)) }
