@@ -16,7 +16,9 @@ enum ModelMethod: Int, CaseIterable, Hashable, Sendable, CustomStringConvertible
   var returnsValue: Bool { self == .ask || self == .check || self == .measure }
   var isOptional: Bool { self == .note || self == .measure }
   var returnsBool: Bool { self == .check }
-  var description: String { "\(self == .ping ? "ping" : self == .ask ? "ask" : self == .check ? "check" : self == .note ? "note" : "measure")" }
+  var description: String {
+    "\(self == .ping ? "ping" : self == .ask ? "ask" : self == .check ? "check" : self == .note ? "note" : "measure")"
+  }
 }
 
 /// A return policy, as the model folds it.
@@ -460,7 +462,9 @@ struct ModelWorld {
       case .multicast, .injection: return ModelStep(runs: false)
       }
       var multicast = ModelMulticast(defaultPolicy: .last, silentWhenEmpty: true, unique: false)
-      if let primary { multicast.members.append(ModelMember(slot: primary, strong: false, queued: false)) }
+      if let primary {
+        multicast.members.append(ModelMember(slot: primary, strong: false, queued: false))
+      }
       multicast.members.append(ModelMember(slot: slot, strong: false, queued: false))
       injection = ModelInjection(multicast: multicast, primary: primary)
       device = .injection
@@ -468,7 +472,9 @@ struct ModelWorld {
       guard var inj = injection else { return ModelStep(runs: false) }
       if let slot, !isHeld(slot) { return ModelStep(runs: false) }
       if let old = inj.primary { inj.multicast.members.removeAll { $0.slot == old } }
-      if let slot { inj.multicast.members.insert(ModelMember(slot: slot, strong: false, queued: false), at: 0) }
+      if let slot {
+        inj.multicast.members.insert(ModelMember(slot: slot, strong: false, queued: false), at: 0)
+      }
       inj.primary = slot
       injection = inj
     case .injectionRemove:
@@ -551,7 +557,8 @@ struct ModelWorld {
     // every responder, whatever the policy", which is about who is called.)
     let policy = main.policy(for: method)
     let silent = main.silentWhenEmpty
-    let watched = observers.contains { $0.method == method && $0.active }
+    let watched =
+      observers.contains { $0.method == method && $0.active }
       || streams.contains { $0.method == method }
     if responders.isEmpty && policy == .last && !silent {
       switch (face, via) {

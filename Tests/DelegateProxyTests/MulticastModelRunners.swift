@@ -166,7 +166,8 @@ struct ModelWeak {
 final class ModelSwiftRunner: ModelRunner {
   let recorder = ModelRecorder(face: .swiftProtocol)
   private var multicast: ModelProbeDelegateMulticast?
-  private var listeners: [(any ModelProbeDelegate)?] = Array(repeating: nil, count: ModelSlots.count)
+  private var listeners: [(any ModelProbeDelegate)?] = Array(
+    repeating: nil, count: ModelSlots.count)
   private var weakListeners = Array(repeating: ModelWeak(), count: ModelSlots.count)
   private var observations: [MessageObservation] = []
   private var streams: [DelegateMessageSequence<Int>] = []
@@ -262,7 +263,8 @@ final class ModelSwiftRunner: ModelRunner {
       case .deviceSetMulticast:
         device.delegate = m
       case .inject(let slot):
-        injection = try ModelProbeDelegateMulticast.inject(listener(slot), into: device, at: \.delegate)
+        injection = try ModelProbeDelegateMulticast.inject(
+          listener(slot), into: device, at: \.delegate)
       case .injectionSetPrimary(let slot):
         try injection!.setPrimary(slot.map { listeners[$0]! })
       case .injectionRemove:
@@ -334,14 +336,17 @@ final class ModelSwiftRunner: ModelRunner {
       let me = try m.rawValue
       switch method {
       case .ping:
-        try m.imp(for: \.ping).unsafeCast(to: VoidIMP.self)(me, m.selector(for: \.ping).rawValue, arg)
+        try m.imp(for: \.ping).unsafeCast(to: VoidIMP.self)(
+          me, m.selector(for: \.ping).rawValue, arg)
         return .none
       case .note:
-        try m.imp(for: \.note).unsafeCast(to: VoidIMP.self)(me, m.selector(for: \.note).rawValue, arg)
+        try m.imp(for: \.note).unsafeCast(to: VoidIMP.self)(
+          me, m.selector(for: \.note).rawValue, arg)
         return .none
       case .ask:
         return .value(
-          try m.imp(for: \.ask).unsafeCast(to: IntIMP.self)(me, m.selector(for: \.ask).rawValue, arg))
+          try m.imp(for: \.ask).unsafeCast(to: IntIMP.self)(
+            me, m.selector(for: \.ask).rawValue, arg))
       case .check:
         let f = try m.imp(for: \.check).unsafeCast(to: BoolIMP.self)
         return .value(f(me, m.selector(for: \.check).rawValue, arg) ? 1 : 0)
@@ -465,7 +470,9 @@ struct ModelRuntimeKit: Sendable {
   init() throws {
     func make(_ name: String, optional: Bool) throws -> RuntimeClass {
       let cls = try RuntimeClass(name: uniqueClassName(name))
-      try cls.addMethod(Self.ping) { r, v in ModelRuntimeDelegate.of(r).recorder.call(ModelRuntimeDelegate.of(r).slot, .ping, v) }
+      try cls.addMethod(Self.ping) { r, v in
+        ModelRuntimeDelegate.of(r).recorder.call(ModelRuntimeDelegate.of(r).slot, .ping, v)
+      }
       try cls.addMethod(Self.ask) { r, v in
         ModelRuntimeDelegate.of(r).recorder.call(ModelRuntimeDelegate.of(r).slot, .ask, v)
         return ModelSlots.answer(ModelRuntimeDelegate.of(r).slot, .ask)
@@ -475,7 +482,9 @@ struct ModelRuntimeKit: Sendable {
         return ModelSlots.answer(ModelRuntimeDelegate.of(r).slot, .check) != 0
       }
       if optional {
-        try cls.addMethod(Self.note) { r, v in ModelRuntimeDelegate.of(r).recorder.call(ModelRuntimeDelegate.of(r).slot, .note, v) }
+        try cls.addMethod(Self.note) { r, v in
+          ModelRuntimeDelegate.of(r).recorder.call(ModelRuntimeDelegate.of(r).slot, .note, v)
+        }
         try cls.addMethod(Self.measure) { r, v in
           ModelRuntimeDelegate.of(r).recorder.call(ModelRuntimeDelegate.of(r).slot, .measure, v)
           return ModelSlots.answer(ModelRuntimeDelegate.of(r).slot, .measure)
@@ -587,7 +596,8 @@ final class ModelRuntimeRunner: ModelRunner {
         switch method {
         case .ask: step.answer = .value(try await p.aggregate(ModelRuntimeKit.ask, arg, reducer: r))
         case .check:
-          step.answer = .value(try await p.aggregate(ModelRuntimeKit.check, arg, reducer: r) ? 1 : 0)
+          step.answer = .value(
+            try await p.aggregate(ModelRuntimeKit.check, arg, reducer: r) ? 1 : 0)
         case .measure:
           step.answer = .value(try await p.aggregate(ModelRuntimeKit.measure, arg, reducer: r))
         case .ping, .note: break

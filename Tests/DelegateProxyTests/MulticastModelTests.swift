@@ -43,7 +43,8 @@ import Testing
   /// Every operation kind both faces must have run in a full run.
   static let everyKind = [
     "add", "insert", "remove", "removeAll", "drop", "setPolicy", "defaultPolicy", "observe",
-    "cancel", "messages", "aggregate", "send void via swift", "send value via swift", "send void via C imp",
+    "cancel", "messages", "aggregate", "send void via swift", "send value via swift",
+    "send void via C imp",
     "send value via C imp", "send void via C adapter", "send value via C adapter",
   ]
   /// The runtime face's own: a nested proxy, and the cycle check.
@@ -342,7 +343,9 @@ enum ModelGenerator {
     if self == .cValueSendsToQueues {
       switch r.below(10) {
       case 0...3: return .add(slot: slot, strong: false, queued: r.chance(1, in: 2))
-      case 4: return .setPolicy(r.pick([.ask, .measure, .check]), r.pick([.last, .first, .allTrue, .anyTrue]))
+      case 4:
+        return .setPolicy(
+          r.pick([.ask, .measure, .check]), r.pick([.last, .first, .allTrue, .anyTrue]))
       default:
         return .send(r.pick([.ask, .check, .measure]), arg: arg, via: r.pick([.cIMP, .cAdapter]))
       }
@@ -373,7 +376,8 @@ enum ModelGenerator {
       let m = r.pick([ModelMethod.ask, .check, .measure])
       let policies: [ModelPolicy?] = [.last, .first, .allTrue, .anyTrue, .sum, .firstNonZero, nil]
       return .setPolicy(m, r.pick(policies))
-    case 72..<74: return .setDefaultPolicy(r.pick([.last, .first, .allTrue, .anyTrue, .firstNonZero]))
+    case 72..<74:
+      return .setDefaultPolicy(r.pick([.last, .first, .allTrue, .anyTrue, .firstNonZero]))
     case 74..<79: return .observe(method, before: r.chance(1, in: 2))
     case 79..<82: return .cancelObserver(index: r.below(4))
     case 82..<84: return .stream(method, before: r.chance(1, in: 2))
