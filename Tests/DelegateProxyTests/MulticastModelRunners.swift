@@ -139,6 +139,8 @@ protocol ModelRunner: AnyObject {
   var respondingCounts: [Int] { get }
   /// The multicast's `generation`.
   var generation: UInt64 { get }
+  /// `contains(_:)` for each slot whose delegate the test holds (nil for the others).
+  var contains: [Bool?] { get }
   /// The live members, in order, as slots.
   var memberSlots: [Int] { get }
   /// The live member count the multicast reports.
@@ -396,6 +398,7 @@ final class ModelSwiftRunner: ModelRunner {
     ]
   }
   var generation: UInt64 { m.generation }
+  var contains: [Bool?] { listeners.map { $0.map { m.contains($0) } } }
   var memberSlots: [Int] { m.delegates.compactMap { modelSlot(of: $0 as AnyObject) } }
   var count: Int { m.count }
   var alive: [Bool] { weakListeners.map { $0.object != nil } }
@@ -693,6 +696,7 @@ final class ModelRuntimeRunner: ModelRunner {
     ModelMethod.allCases.map { p.count(respondingTo: ModelRuntimeKit.selector($0)) }
   }
   var generation: UInt64 { p.generation }
+  var contains: [Bool?] { delegates.map { $0.map { p.contains($0) } } }
   var memberSlots: [Int] {
     p.delegates.compactMap { $0 === nested ? ModelMember.nestedSlot : modelSlot(of: $0) }
   }

@@ -453,7 +453,13 @@ struct ModelCheck {
       minimal =
         await ModelShrinker.simplifyConfiguration(minimal) { await check($0).mismatch != nil }
         ?? minimal
-      let final = await check(minimal).mismatch ?? mismatch
+      // A failure that does not come back on replay depends on something outside the
+      // sequence (process-wide state, timing): say so rather than pretend it shrank.
+      let replayed = await check(minimal).mismatch
+      let final =
+        replayed
+        ?? "\(mismatch)\n(It did not fail again on replay: it depends on state outside the sequence.)"
+
       report.failure = """
         \(face) diverges from the model.
         Seed \(String(seed, radix: 16)) (DP_MODEL_SEED=0x\(String(seed, radix: 16))), sequence #\(index) (\(c.ops.count) operations).
@@ -513,6 +519,12 @@ struct ModelCheck {
       let alive = (0..<ModelSlots.count).map { world.isAlive($0) }
       if runner.alive != alive {
         problems.append("alive: library \(runner.alive), model \(alive)")
+      }
+      let contains = (0..<ModelSlots.count).map { slot in
+        world.isHeld(slot) ? world.memberSlots.contains(slot) : nil
+      }
+      if runner.contains != contains {
+        problems.append("contains: library \(runner.contains), model \(contains)")
       }
       let responds = ModelMethod.allCases.map { world.responds(to: $0) }
       if runner.responds != responds {
