@@ -240,6 +240,47 @@ import Testing
     withExtendedLifetime(seen) {}
   }
 
+  /// Found by the sequences (`add(d2)`, `add(d1)`, `device.delegate = d2`,
+  /// `inject(d1, into: device)`, `drop(d2)`): the injection kept its primary alive,
+  /// though both delegates are documented as held weakly.
+  @Test func anInjectionHoldsItsPrimaryWeakly() throws {
+    let recorder = ModelRecorder(face: .swiftProtocol)
+    let device = ModelDevice()
+    var primary: ModelFullListener? = ModelFullListener(slot: 0, recorder: recorder)
+    weak let weakPrimary = primary
+    let secondary = ModelFullListener(slot: 2, recorder: recorder)
+    device.delegate = primary
+    let injection = try ModelProbeDelegateMulticast.inject(secondary, into: device, at: \.delegate)
+    #expect(device.delegate?.ask(1) == 5)  // both asked, the secondary's answer wins
+    #expect(
+      recorder.takeEvents() == [
+        .call(slot: 0, method: .ask, arg: 1), .call(slot: 2, method: .ask, arg: 1),
+      ])
+    primary = nil
+    #expect(weakPrimary == nil)
+    #expect(injection.primary == nil)
+    #expect(device.delegate?.ask(2) == 5)
+    #expect(recorder.takeEvents() == [.call(slot: 2, method: .ask, arg: 2)])
+    injection.remove()
+    #expect(device.delegate == nil)  // the primary it would put back is gone
+  }
+
+  /// Found by the sequences (`add(d3)`, `add(d0)`, `drop(d3)`, `insert(d4, at: 1)`):
+  /// `insert(_:at:)` counted a deallocated member not yet compacted, so the delegate
+  /// landed before d0 instead of after it.
+  @Test func insertAtCountsLiveMembersOnly() throws {
+    let recorder = ModelRecorder(face: .swiftProtocol)
+    let multicast = ModelProbeDelegateMulticast()
+    var gone: ModelPlainListener? = ModelPlainListener(slot: 3, recorder: recorder)
+    let first = ModelFullListener(slot: 0, recorder: recorder)
+    let inserted = ModelFullListener(slot: 4, recorder: recorder)
+    try multicast.add(gone!)
+    try multicast.add(first)
+    gone = nil
+    try multicast.insert(inserted, at: 1)
+    #expect(multicast.delegates.compactMap { modelSlot(of: $0 as AnyObject) } == [0, 4])
+  }
+
   /// The shrinker finds the minimal sequence of a planted divergence: a model that
   /// forgets to drop deallocated delegates, so one `drop` between an `add` and a send is
   /// the whole story.
