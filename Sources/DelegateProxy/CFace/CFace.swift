@@ -85,7 +85,10 @@ final class CFace<Delegate>: @unchecked Sendable {
     var overrides: [Selector: ReturnPolicy] = [:]
     for (index, plan) in methods.plans.enumerated() {
       let policy = s.overrides[index] ?? s.defaultPolicy
-      overrides[plan.selector] = policy
+      // A void method reaches every responder whatever the policy; first responder on the
+      // runtime proxy keeps that and, as for a Swift caller, raises nothing when there is
+      // no responder (last responder would: AIMultiDelegate's unrecognized selector).
+      overrides[plan.selector] = plan.signature.returnsVoid ? .firstResponder : policy
       var allTrue = false
       if case .reduce(let reducer) = policy, reducer.rule == .allTrue { allTrue = true }
       plan.goneAnswersTrue.store(allTrue, ordering: .relaxed)

@@ -26,7 +26,14 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
   private let slot: ReferenceWritableKeyPath<Delegator, Multicast.Delegate?>
   /// The multicast in the slot: the primary (if any), then the secondary.
   public let multicast: Multicast
-  private let lock = Lock<Multicast.Delegate?>(nil)
+  /// The primary, held weakly as the multicast holds it (the reference's "weak primary +
+  /// weak secondary"): the injection must not keep a dropped primary alive.
+  private let lock = Lock<WeakPrimary>(WeakPrimary())
+
+  private struct WeakPrimary {
+    weak var object: AnyObject?
+    var delegate: Multicast.Delegate? { object.flatMap { $0 as? Multicast.Delegate } }
+  }
 
   init(
     delegator: Delegator, slot: ReferenceWritableKeyPath<Delegator, Multicast.Delegate?>,
@@ -35,20 +42,20 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
     self.delegator = delegator
     self.slot = slot
     self.multicast = multicast
-    lock.withLock { $0 = primary }
+    lock.withLock { $0.object = primary.map { $0 as AnyObject } }
   }
 
   deinit { remove() }
 
   /// The primary delegate (what the slot held before the injection, or was given by
   /// ``setPrimary(_:)``).
-  public var primary: Multicast.Delegate? { lock.withLock { $0 } }
+  public var primary: Multicast.Delegate? { lock.withLock { $0.delegate } }
 
   /// Replaces the primary delegate, keeping the secondary (a late primary).
   public func setPrimary(_ primary: Multicast.Delegate?) throws(DelegateProxyError) {
     let old = lock.withLock { p in
-      defer { p = primary }
-      return p
+      defer { p.object = primary.map { $0 as AnyObject } }
+      return p.delegate
     }
     if let old { multicast.remove(old) }
     if let primary { try multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
@@ -62,7 +69,7 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
       guard let current = delegator[keyPath: slot], (current as AnyObject) === multicast else {
         return
       }
-      delegator[keyPath: slot] = primary
+      delegator[keyPath: slot] = primary.delegate
     }
     self.delegator = nil
   }

@@ -43,7 +43,11 @@ struct MemberList<Record: Member> {
     let index: Int
     switch position {
     case .end: index = records.count
-    case .index(let i): index = min(max(i, 0), records.count)
+    case .index(let i):
+      // Counted among the live members (a dead one not compacted yet is not one).
+      let live = records.indices.filter { !records[$0].isRemoved && records[$0].isAlive }
+      let k = min(max(i, 0), live.count)
+      index = k < live.count ? live[k] : records.count
     case .before(let other):
       index = other.flatMap { o in records.firstIndex { $0.holds(o) } } ?? records.count
     case .after(let other):
