@@ -1,6 +1,7 @@
 // C callbacks delivered as messages. See dp_callback.h.
 
 #include "dp_callback.h"
+#include "dp_decline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,11 +219,13 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
     T result;                                                                              \
     memset(&result, 0, sizeof result);                                                     \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */   \
+    dp_declined_clear();                                                                   \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                    \
       const dp_route_target *t = &list->targets[i];                                        \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))       \
         continue;                                                                          \
       T v = ((T(*)(FP##_PARAMS))t->imp)(RULE_ARGS_##FP(t->target));                       \
+      if (dp_declined_take()) continue; /* no answer: not counted (dp_decline.h) */        \
       (*called)++;                                                                         \
       if (combine == DP_COMBINE_FIRST) {                                                   \
         result = v;                                                                        \
@@ -254,10 +257,13 @@ RULE_LOOPS(dp_fp4)
 
 // The LAST rule's loop: every live target, the last result kept.
 #define LAST_LOOP(CALL)                                                                    \
+  dp_declined_clear();                                                                     \
   for (const dp_route_target *t = list->targets, *end = t + list->count; t != end; t++) {  \
     if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))         \
       continue;                                                                            \
-    result = CALL;                                                                         \
+    __typeof__(result) v_ = CALL;                                                          \
+    if (dp_declined_take()) continue; /* no answer: not counted (dp_decline.h) */          \
+    result = v_;                                                                           \
     called++;                                                                              \
   }
 // The first 2 or 3 of the message's integer registers, and function types taking only

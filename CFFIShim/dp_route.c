@@ -8,12 +8,16 @@
 #include "dp_layout.h"
 #include "dp_quiesce.h"
 #include "dp_quiesce_inline.h"
+#include "dp_decline.h"
 #include "dp_regs.h"
 #include "dp_route_layout.h"
 
 #define LOAD_ACQ(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
 // The records (struct dp_route, its target list and nodes) are in dp_route_layout.h.
+
+// The per-thread flag of dp_decline.h.
+_Thread_local uint8_t dp_tls_declined __attribute__((tls_model("initial-exec"))) = 0;
 
 dp_route_node *dp_route_node_create(void) {
   dp_route_node *n = calloc(1, sizeof *n);
@@ -73,12 +77,14 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
     memset(&result, 0, sizeof result);                                                  \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */ \
     uint32_t called = 0;                                                                \
+    dp_declined_clear();                                                                \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
       const dp_route_target *t = &list->targets[i];                                     \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))    \
         continue;                                                                       \
-      called++;                                                                         \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
+      if (dp_declined_take()) continue; /* no answer: not counted (dp_decline.h) */     \
+      called++;                                                                         \
       switch (combine) {                                                                \
         case DP_COMBINE_LAST: result = v; break;                                        \
         case DP_COMBINE_FIRST: result = v; goto done;                                   \
@@ -202,12 +208,14 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     memset((void *)r, 0, route->result_size);                                    \
     const dp_combine combine = route->combine;                                   \
     uint32_t called = 0;                                                         \
+    dp_declined_clear();                                                         \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
       const dp_route_target *t = &list->targets[i];                              \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0)) \
         continue;                                                                \
-      called++;                                                                  \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
+      if (dp_declined_take()) continue; /* wrote no result (dp_decline.h) */     \
+      called++;                                                                  \
       if (combine == DP_COMBINE_FIRST) break;                                    \
     }                                                                            \
     if (__builtin_expect(called == 0, 0) && route->fallback) {                   \
@@ -305,16 +313,18 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   dp_id target;
   args[0] = &target;
   uint32_t called = 0;
+  dp_declined_clear();
   for (uint32_t i = 0; i < list->count; i++) {
     const dp_route_target *t = &list->targets[i];
     if (__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED)) continue;
-    called++;
     target = t->target;
     // Only LAST and FIRST are given to libffi routes (results that need a boolean
     // reading travel in registers), so every result lands in ret.
     // dp_ffi_call, not ffi_call: libffi rewrites args[i] of a struct over 16 bytes to
     // point at its own dead copy, and the next target would read through it.
     dp_ffi_call(cif, t->imp, ret, args);
+    if (dp_declined_take()) continue;  // wrote no result (dp_decline.h)
+    called++;
     if (route->combine == DP_COMBINE_FIRST) break;
   }
   args[0] = saved_self;

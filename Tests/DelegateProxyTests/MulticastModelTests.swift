@@ -76,7 +76,7 @@ import Testing
   /// once. The main suite skips C sends in that window; this test does not. While the
   /// mirror is there this test records the failure as a known issue; set
   /// `cFaceGapFixed` to true once it is gone, and the test must pass plainly.
-  static let cFaceGapFixed = false
+  static let cFaceGapFixed = true
 
   @Test func cSendAfterDeallocation() async throws {
     ModelOptionalMethods.learnPlainListener()
@@ -98,7 +98,7 @@ import Testing
   /// (the queued member called asynchronously, its value lost) instead of the Swift
   /// multicast's documented one (called on its queue and waited for, its value counted).
   /// Set `cFaceQueueGapFixed` to true once the mirror is gone.
-  static let cFaceQueueGapFixed = false
+  static let cFaceQueueGapFixed = true
 
   @Test func cValueSendToQueuedMember() async throws {
     ModelOptionalMethods.learnPlainListener()
@@ -123,7 +123,7 @@ import Testing
   /// ("its default's answer is never used" holds from Swift). Fresh classes, one per
   /// path, so each is the first in the process. Set `cFaceOptionalGapFixed` to true
   /// once the mirror is gone.
-  static let cFaceOptionalGapFixed = false
+  static let cFaceOptionalGapFixed = true
 
   @Test func anOptionalMethodsDefaultIsNeverCountedOnFirstContact() throws {
     let recorder = ModelRecorder(face: .swiftProtocol)

@@ -53,7 +53,9 @@ final class CFace<Delegate>: @unchecked Sendable {
     methods = CFaceMethods(plans: plans, calls: calls, entries: fitting)
     self.arguments = arguments.count == plans.count ? arguments : []
     self.rebuild = rebuild
-    proxy = MulticastProxy(options: options.intersection(.silentWhenEmpty), protocol: proto)
+    proxy = MulticastProxy(
+      policy: .lastResponder, options: options.intersection(.silentWhenEmpty), protocol: proto,
+      proxyClass: MulticastProxy.multicastClass, awaitsQueuedAnswers: true)
   }
 
   /// Gives the proxy the multicast's members (as adapters, in order), its policies and its
@@ -89,9 +91,6 @@ final class CFace<Delegate>: @unchecked Sendable {
       // runtime proxy keeps that and, as for a Swift caller, raises nothing when there is
       // no responder (last responder would: AIMultiDelegate's unrecognized selector).
       overrides[plan.selector] = plan.signature.returnsVoid ? .firstResponder : policy
-      var allTrue = false
-      if case .reduce(let reducer) = policy, reducer.rule == .allTrue { allTrue = true }
-      plan.goneAnswersTrue.store(allTrue, ordering: .relaxed)
     }
     let retired = proxy.adopt(
       members: listed, overrides: overrides, observers: bridgeObservers(s.observers))

@@ -20,9 +20,6 @@ final class CFaceMethod: @unchecked Sendable {
   /// Per parameter, its register slots (empty when the call does not travel in registers).
   let argumentSlots: [[SwiftEntrySlot]]
   let resultSlots: [SwiftEntrySlot]
-  /// Whether the method's policy folds with all-true: a member found gone mid-dispatch
-  /// then answers true (neutral), not zero, to the C route's fold.
-  let goneAnswersTrue = Atomic<Bool>(false)
 
   init(_ description: DelegateMethodDescription, signature: MethodSignature) {
     selector = description.selector
@@ -80,15 +77,6 @@ final class CFaceMethod: @unchecked Sendable {
       }
       return type.readC(from: c, as: T.self)
     }
-  }
-
-  /// Writes the answer of a member found gone: zero (the frame's start), or true when
-  /// the policy folds with all-true.
-  func answerForGoneMember(_ frame: __CFaceFrame) {
-    guard goneAnswersTrue.load(ordering: .relaxed), let registers = frame.registers,
-      let slot = resultSlots.first
-    else { return }
-    registers.storeBytes(of: 1 as UInt8, toByteOffset: slot.frameOffset, as: UInt8.self)
   }
 
   /// Writes `value` as the call's C result.

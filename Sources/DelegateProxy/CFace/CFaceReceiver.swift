@@ -13,19 +13,16 @@ import Synchronization
 /// The per-message path (``CFaceReceiverCore``) is not generic: unspecialized generic
 /// code would look up type metadata (the calls' function types) on every message.
 final class CFaceReceiver<Delegate>: CFaceReceiverCore, @unchecked Sendable {
-  // @unchecked Sendable: `typeID` is immutable; `installed` is behind a lock.
-
-  /// The delegate's class, for optional methods it lacks (``SwiftMember/typeID``).
-  private let typeID: ObjectIdentifier
+  // @unchecked Sendable: every property is immutable; `installed` is behind a lock.
   /// The selectors installed as methods (by method index).
   private let installed: Lock<[Bool]>
 
   init(member: SwiftMember<Delegate>, methods: CFaceMethods, rebuild: RebuildRequest) {
-    typeID = member.typeID
     installed = Lock([Bool](repeating: false, count: methods.plans.count))
     super.init(
       object: member.object, existential: UnsafeMutableRawPointer(member.existential),
-      existentialSize: MemoryLayout<Delegate>.size, member: member, methods: methods, rebuild: rebuild)
+      existentialSize: MemoryLayout<Delegate>.size, member: member, typeID: member.typeID,
+      methods: methods, rebuild: rebuild)
     _ = installMethods()
   }
 
@@ -74,6 +71,8 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
   let existentialSize: Int
   /// The member, for its removed flag (the one the C routes read for this adapter).
   let member: Member
+  /// The delegate's class, for optional methods it lacks (``SwiftMember/typeID``).
+  let typeID: ObjectIdentifier
   let methods: CFaceMethods
   /// The multicast's: raised when a call found its member gone or learned a missing
   /// optional method.
@@ -81,12 +80,13 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
 
   init(
     object: UnownedObject, existential: UnsafeMutableRawPointer, existentialSize: Int,
-    member: Member, methods: CFaceMethods, rebuild: RebuildRequest
+    member: Member, typeID: ObjectIdentifier, methods: CFaceMethods, rebuild: RebuildRequest
   ) {
     self.object = object
     self.existential = existential
     self.existentialSize = existentialSize
     self.member = member
+    self.typeID = typeID
     self.methods = methods
     self.rebuild = rebuild
     super.init()
@@ -97,15 +97,15 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
     call(index, __CFaceFrame(method: methods.plans[index], registers: frame.base))
   }
 
-  /// Calls the delegate's method `index` unless it was removed or is being deallocated
-  /// (then the C caller receives zero, or true under all-true, and the adapter leaves
-  /// the routes).
+  /// Calls the delegate's method `index` unless it was removed or is being deallocated:
+  /// then, and when its class turns out to lack the (optional) method, the call is
+  /// declined (`CallDecline`): the loop that made it counts no answer from it.
   final func call(_ index: Int, _ frame: __CFaceFrame) {
     // The removed check is the last step before the call (see Member.withDelegate).
-    guard !member.isRemoved else { return leave(index, frame) }
+    guard !member.isRemoved else { return markGone() }
     // One strong reference for the call (a strong member's object is alive, so this
     // succeeds for it too), handed to the delegate value the call takes and releases.
-    guard object.tryRetain() else { return leave(index, frame) }
+    guard object.tryRetain() else { return markGone() }
     let optional = methods.plans[index].isOptional
     let learned = optional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     withUnsafeTemporaryAllocation(byteCount: existentialSize, alignment: 16) { value in
@@ -115,22 +115,26 @@ class CFaceReceiverCore: SwiftEntryObject, @unchecked Sendable {
       methods.calls[index](value.baseAddress!, frame)
     }
     if optional && DelegateOptional.learned.load(ordering: .acquiring) != learned {
-      rebuild.raise()
+      learnedMissing(index)
     }
   }
 
-  /// Answers for a gone member and stops every path from calling it again.
-  private func leave(_ index: Int, _ frame: __CFaceFrame) {
-    methods.plans[index].answerForGoneMember(frame)
-    markGone()
+  /// After an optional method's call during which something was learned missing: when it
+  /// is this delegate's class that lacks it, the call (its default) gave no answer.
+  final func learnedMissing(_ index: Int) {
+    rebuild.raise()
+    if DelegateOptional.isKnownMissing(methods.plans[index].selector.name, typeID: typeID) {
+      CallDecline.decline()
+    }
   }
 
-  /// Marks the member removed — its delegate's deinit has begun, or it was removed — so
-  /// the Swift loops and the C routes skip it from now on, and asks for a rebuild that
-  /// compacts it away.
+  /// Declines the call of a gone member — its delegate's deinit has begun, or it was
+  /// removed — and marks it removed, so the Swift loops and the C routes skip it from now
+  /// on; asks for a rebuild that compacts it away.
   fileprivate func markGone() {
     member.markRemoved()
     rebuild.raise()
+    CallDecline.decline()
   }
 }
 
@@ -166,22 +170,21 @@ func cFaceEnter(_ target: UnsafeMutableRawPointer?, method: Int) -> CFaceCallTok
 func cFaceExit(_ token: CFaceCallToken, method: Int) {
   token.receiver._withUnsafeGuaranteedRef { receiver in
     if DelegateOptional.learned.load(ordering: .acquiring) != token.learned {
-      receiver.rebuild.raise()
+      receiver.learnedMissing(method)
     }
   }
 }
 
-/// What a generated entry answers for a gone member: zero, or true when the method's
-/// policy folds with all-true. The adapter leaves the routes.
+/// What a generated entry returns for a gone member: zero, with the call declined (the
+/// loop that made it counts no answer from it). The adapter leaves the routes.
 @usableFromInline
 func cFaceGoneAnswer<Result>(
   _ token: CFaceCallToken, method: Int, as: Result.Type
 ) -> Result {
-  let (answersTrue, selector) = token.receiver._withUnsafeGuaranteedRef { receiver in
+  let selector = token.receiver._withUnsafeGuaranteedRef { receiver in
     receiver.markGone()
-    let plan = receiver.methods.plans[method]
-    return (plan.goneAnswersTrue.load(ordering: .relaxed), plan.selector)
+    return receiver.methods.plans[method].selector
   }
   // Every generated entry's result is a C scalar or pointer, so it has a zero.
-  return ZeroValue.truth(answersTrue, Result.self, for: selector.name)
+  return ZeroValue.value(Result.self, for: selector.name)
 }

@@ -58,7 +58,14 @@ public struct ReturnValue: Sendable, CustomStringConvertible {
 
   /// A stand-in for an answer that stays in its invocation's return buffer (last and
   /// first responder): a fold counts it without copying the bytes.
-  static let held = ReturnValue(type: .void, bytes: [1])
+  static let held: ReturnValue = {
+    var value = ReturnValue(type: .void, bytes: [1])
+    value.isHeld = true
+    return value
+  }()
+
+  /// Whether this is ``held``.
+  private(set) var isHeld = false
 
   /// A readable rendering, for logs and diagnostics.
   public var description: String {

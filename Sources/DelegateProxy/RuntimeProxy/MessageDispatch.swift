@@ -42,14 +42,32 @@ extension MulticastProxy {
     var collected: [ReturnValue] = []
     var reached = 0
 
+    CallDecline.clear()
     for (position, entry) in list.responders.enumerated() {
       // Each responder through the one call primitive (removed check, one strong
       // reference, the call, the release). `invoke(target:)` releases its previous
       // target only after the call, for the same reason the removed check comes last.
       let step = try entry.withDelegate { delegate throws -> DeliveryStep in
         if entry.isForwarder && !delegate.responds(to: selector) { return .skipped }
-        reached += 1
+        if let queue = entry.queue, returnsValue, gathering == nil, awaitsQueuedAnswers {
+          // Called on its queue and waited for (directly when already on it), its answer
+          // folded as any other: a `@Delegate` multicast's rule (see `awaitsQueuedAnswers`).
+          let copy = DetachedInvocation(copying: invocation).invocation
+          let run = { () throws -> Bool in
+            try Quiescence.readSection { () throws -> Bool in
+              try entry.withDelegate { d throws in try copy.invoke(target: d) } != nil
+                && !CallDecline.take()
+            }
+          }
+          let answered = try QueueMarks.isCurrent(queue) ? run() : queue.sync(execute: run)
+          guard answered else { return .skipped }
+          reached += 1
+          let value = ReturnValue(of: copy)
+          if rule == .custom { collected.append(value) }
+          return fold.add(value) ? .stop : .called
+        }
         if let queue = entry.queue {
+          reached += 1
           invocation.targetHandle = proxyHandle  // the copy retains the proxy, not a delegate
           enqueue(
             DetachedInvocation(copying: invocation), to: entry, on: queue, position: position,
@@ -57,14 +75,20 @@ extension MulticastProxy {
           return rule == .first ? .stop : .called  // the first responder answers, on its queue
         }
         try invocation.invoke(target: delegate)
+        // A target that could not answer (a C face's member found gone or lacking an
+        // optional method) declined the call: it is not a responder of this message.
+        if CallDecline.take() { return .skipped }
+        reached += 1
         guard returnsValue else { return .called }
         if let gathering {
           gathering.record(ReturnValue(of: invocation), at: position)
           return .called
         }
         // Last and first answer with what the invocation's buffer holds: the fold only
-        // counts them (no copy of the bytes).
-        let value = rule == .last || rule == .first ? ReturnValue.held : ReturnValue(of: invocation)
+        // counts them (no copy of the bytes) — unless a later target may decline, having
+        // written its zero there (a C face's receiver): then the bytes are kept.
+        let holds = (rule == .last || rule == .first) && !(delegate is CFaceReceiverCore)
+        let value = holds ? ReturnValue.held : ReturnValue(of: invocation)
         if rule == .custom { collected.append(value) }
         return fold.add(value) ? .stop : .called
       }
@@ -79,7 +103,7 @@ extension MulticastProxy {
     if returnsValue && gathering == nil {
       switch fold.outcome {
       case .answer(let value):
-        if rule == .firstNonNil { try invocation.setReturnBytes(value.bytes) }
+        if !value.isHeld { try invocation.setReturnBytes(value.bytes) }
       case .truth(let truth):
         // A truth rule comes only from its reducer, which names the types it can make.
         let reducer = list.policy.reducer!

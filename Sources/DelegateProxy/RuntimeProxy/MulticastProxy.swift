@@ -111,6 +111,8 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// `rebuildResponders`, under `state`.
   private let published: Publication<ProxyMemberTable>
   private let generationValue = Atomic<UInt64>(0)
+  /// Whether queued members' answers are awaited (see `init(…awaitsQueuedAnswers:)`).
+  let awaitsQueuedAnswers: Bool
   /// Set by a dispatch that met a deallocated delegate; cleared by compaction.
   let needsCompaction = Atomic<Bool>(false)
 
@@ -118,11 +120,25 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// An empty proxy. `policy` is the default return policy; `protocol`, when given,
   /// supplies signatures for its methods even when no delegate implements them.
-  public init(
+  public convenience init(
     policy: ReturnPolicy = .lastResponder, options: Options = [],
     protocol proto: RuntimeProtocol? = nil,
     proxyClass: RuntimeClass = MulticastProxy.multicastClass
   ) {
+    self.init(
+      policy: policy, options: options, protocol: proto, proxyClass: proxyClass,
+      awaitsQueuedAnswers: false)
+  }
+
+  /// A proxy whose queued members, asked a value-returning message, are called on their
+  /// queues and waited for (when `awaitsQueuedAnswers`): a `@Delegate` multicast's rule,
+  /// which its C face follows; a runtime proxy's own rule (`GCDMulticastDelegate`'s) calls
+  /// them asynchronously, their answers unused.
+  package init(
+    policy: ReturnPolicy, options: Options, protocol proto: RuntimeProtocol?,
+    proxyClass: RuntimeClass, awaitsQueuedAnswers: Bool
+  ) {
+    self.awaitsQueuedAnswers = awaitsQueuedAnswers
     let empty = ProxyMemberTable(
       generation: 0, defaultPolicy: policy, silentWhenEmpty: options.contains(.silentWhenEmpty))
     state = Lock(
