@@ -94,7 +94,7 @@ final class XMPPStream: Sendable {
       )
       do {
         try multicastDelegate.aggregate(
-          \.xmppStreamDidReceiveIQ, (self, iq), reducer: .anyTrue, completionQueue: streamQueue
+          \.xmppStreamDidReceiveIQ, self, iq, reducer: .anyTrue, completionQueue: streamQueue
         ) { [self] handled in
           if handled {
             log("  iq \(iq.id): handled by a listener (any true) — the stream adds nothing")

@@ -62,12 +62,13 @@ func readmeSwiftProtocolUsage() throws -> Bool {
 
 /// The third block: compiled, not run (its `for await` waits for messages forever).
 func readmeTypedForm(
-  delegates: SensorDelegateMulticast, sensor: Sensor, recorder: Recorder,
+  delegates: SensorDelegateMulticast, sensor: Sensor, reading: Reading, recorder: Recorder,
   recordingQueue: DispatchQueue, analytics: any SensorDelegate
 ) async throws {
   delegates.remove(recorder)                                           // one membership per delegate:
   try delegates.add(recorder, queue: recordingQueue)                   // now on its queue (GCDMulticastDelegate)
   await delegates.broadcast(\.sensorDidStop, sensor)                    // returns when every queue ran
+  await delegates.broadcast(\.sensorDidRead, sensor, reading)          // arguments as in a call
   let ok = try await delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue)
   try delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue, completionQueue: .main) {
     ok in print("may start: \(ok)")                                     // no async: on your queue, once all answered

@@ -55,15 +55,19 @@ extension DelegateMulticast {
   /// Sends a message to every responder — queued ones on their queues — and returns
   /// the values folded by `reducer` (the method's policy when nil), suspending, never
   /// blocking, until the last queued delegate has answered (`GCDMulticastDelegate`'s
-  /// aggregation). Throws ``DelegateProxyError/reducerTypeMismatch(reducer:returnType:)``
-  /// when the reducer cannot make the result type.
+  /// aggregation). The method's arguments follow its handle as they are written in a
+  /// call. Throws ``DelegateProxyError/reducerTypeMismatch(reducer:returnType:)`` when the
+  /// reducer cannot make the result type.
   ///
   /// ```swift
   /// let start = try await proxy.aggregate(\.sensorShouldStart, sensor, reducer: .allTrue)
+  /// let title = try await feeds.aggregate(\.feedTitleForRow, feed, 3, reducer: .firstNonNil)
   /// ```
-  public final func aggregate<Arguments, Result>(
-    _ message: MessageKey<Arguments, Result>, _ arguments: Arguments, reducer: Reducer? = nil
+  public final func aggregate<each Argument, Result>(
+    _ message: MessageKey<(repeat each Argument), Result>, _ argument: repeat each Argument,
+    reducer: Reducer? = nil
   ) async throws(DelegateProxyError) -> Result {
+    let arguments = (repeat each argument)
     let box = try prepareAggregate(message, reducer)
     let values: [Result?] = await gather(box.index, arguments, Messages()[keyPath: message].invoke)
     return fold(values, box)
@@ -72,10 +76,12 @@ extension DelegateMulticast {
   /// Like ``aggregate(_:_:reducer:)``, calling `completion` on `completionQueue` with the
   /// folded value once the last queued delegate has answered. Delegates without a queue
   /// are called before this returns.
-  public final func aggregate<Arguments, Result>(
-    _ message: MessageKey<Arguments, Result>, _ arguments: Arguments, reducer: Reducer? = nil,
-    completionQueue: DispatchQueue, completion: @escaping @Sendable (Result) -> Void
+  public final func aggregate<each Argument, Result>(
+    _ message: MessageKey<(repeat each Argument), Result>, _ argument: repeat each Argument,
+    reducer: Reducer? = nil, completionQueue: DispatchQueue,
+    completion: @escaping @Sendable (Result) -> Void
   ) throws(DelegateProxyError) {
+    let arguments = (repeat each argument)
     let box = try prepareAggregate(message, reducer)
     let invoke = Messages()[keyPath: message].invoke
     let pending = gatherCalls(box.index, arguments, invoke)
@@ -99,20 +105,25 @@ extension DelegateMulticast {
     let finish = UncheckedSendable((self, box))
     group.notify(queue: completionQueue) {
       let (multicast, box) = finish.value
-      completion(multicast.fold(results.withLock { $0.map(\.value) }, box))
+      // A closure, not `\.value`: a key path literal in a parameter-pack generic context
+      // fails to demangle at run time (Swift 6.3).
+      completion(multicast.fold(results.withLock { $0.map { $0.value } }, box))
     }
   }
 
   /// Sends a `void` message to every responder — queued ones on their queues — and
   /// returns once every one of them has run (or was skipped because it was removed or
-  /// deallocated meanwhile).
+  /// deallocated meanwhile). The method's arguments follow its handle as they are written
+  /// in a call.
   ///
   /// ```swift
   /// await proxy.broadcast(\.sensorDidStop, sensor)   // every listener has stopped
+  /// await feeds.broadcast(\.feedDidReceive, feed, 99)
   /// ```
-  public final func broadcast<Arguments>(
-    _ message: MessageKey<Arguments, Void>, _ arguments: Arguments
+  public final func broadcast<each Argument>(
+    _ message: MessageKey<(repeat each Argument), Void>, _ argument: repeat each Argument
   ) async {
+    let arguments = (repeat each argument)
     let _: [Void?] = await gather(
       index(of: message), arguments, Messages()[keyPath: message].invoke)
   }
