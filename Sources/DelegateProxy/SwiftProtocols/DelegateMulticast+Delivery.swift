@@ -39,8 +39,8 @@ extension DelegateMulticast {
         if add(value) { break }
         continue
       }
-      guard let value = responder.call(call, arguments) else {
-        if !responder.isRemoved { needsRebuild.raise() }
+      guard let value = member.withDelegate({ call(member.existential.pointee, arguments) }) else {
+        if !member.isRemoved { needsRebuild.raise() }
         continue
       }
       if list.isOptional && skipsOptional(index, responder, since: learned) { continue }

@@ -159,7 +159,12 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   ) -> Result {
     let index = message.index
     let result: Result = Quiescence.readSection {
-      published.withTable { table in
+      // The publication's table, borrowed (see Publication), loaded here rather than
+      // through `Publication.withTable`: handing this loop over as a closure made the
+      // specialized code retain and release an object argument around every call.
+      let raw = UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
+      return Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(raw)._withUnsafeGuaranteedRef {
+        table in
         let list = table.lists[index]
         if _slowPath(list.isGeneral) {
           return deliver(index, list, table, arguments, message.invoke)
@@ -167,10 +172,19 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
         var fold = Fold<Result>(list.rule)
         let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
         for responder in list.responders {
-          guard let value = responder.call(call, arguments) else {
-            if !responder.isRemoved { needsRebuild.raise() }
-            continue
+          // Member.withDelegate's steps on the responder's copied fields, written out so
+          // that the loop inlines them: the removed check last before the call, one
+          // `tryRetain` for a weak member, the call, the release.
+          if _slowPath(responder.isRemoved) { continue }
+          if !responder.isStrong {
+            guard _fastPath(responder.object.tryRetain()) else {
+              needsRebuild.raise()
+              continue
+            }
           }
+          // Borrowed from storage: the reference taken above keeps it alive.
+          let value = call(responder.existential.pointee, arguments)
+          if !responder.isStrong { responder.object.release() }
           if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) {
             continue
           }

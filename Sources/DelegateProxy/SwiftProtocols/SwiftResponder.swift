@@ -28,24 +28,6 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
 
   /// Whether the member was removed.
   @inlinable var isRemoved: Bool { removed.isSet }
-
-  /// `Member.withDelegate(_:)` on the copied fields, for the inlined loop: the removed
-  /// check, one `tryRetain` for a weak member, the call, the release; nil when the member
-  /// was removed or is being deallocated.
-  @inlinable
-  func call<Arguments, Result>(_ call: (Delegate, Arguments) -> Result, _ arguments: Arguments)
-    -> Result?
-  {
-    // The removed check is the last step before the call (see Member.withDelegate).
-    if _slowPath(removed.isSet) { return nil }
-    if !isStrong {
-      guard _fastPath(object.tryRetain()) else { return nil }
-    }
-    // Borrowed from storage: the reference taken above keeps it alive.
-    let value = call(existential.pointee, arguments)
-    if !isStrong { object.release() }
-    return value
-  }
 }
 
 /// The responders of one method and how their results combine.
