@@ -33,6 +33,8 @@ bool dp_route_node_is_removed(const dp_route_node *n) {
   return __atomic_load_n(&n->removed, __ATOMIC_SEQ_CST);
 }
 
+void dp_route_node_allow_declines(dp_route_node *n) { n->declines = 1; }
+
 void dp_route_node_retire(dp_route_node *n) { dp_retire(n, free); }
 
 static const dp_route *route_for(dp_id self, dp_sel cmd) {
@@ -67,23 +69,15 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 
 #define RETURN_VALUE(call) return call;
 
-// Targets' results combine in registers (result type T).
-#define DEFINE_ENTRY(NAME, T, PARAMS, SELF, CMD, ARGS, COMBINE)                        \
-  static T NAME(PARAMS) {                                                               \
-    ROUTE_PROLOGUE(NAME, SELF, CMD, ARGS, RETURN_VALUE)                                 \
-    const dp_combine combine = (COMBINE);                                               \
-    const uint64_t mask = route->truth_mask;                                            \
-    T result;                                                                           \
-    memset(&result, 0, sizeof result);                                                  \
-    bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */ \
-    uint32_t called = 0;                                                                \
-    dp_declined_clear();                                                                \
+// One register entry's loop over its targets; CHECK is 0, or the test for a declined
+// call (dp_decline.h) on lists that need it (the entry picks the loop by the list).
+#define ENTRY_LOOP(NAME, T, ARGS, CHECK)                                                \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
       const dp_route_target *t = &list->targets[i];                                     \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))    \
         continue;                                                                       \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
-      if (dp_declined_take()) continue; /* no answer: not counted (dp_decline.h) */     \
+      if (CHECK) continue; /* no answer: not counted */                                 \
       called++;                                                                         \
       switch (combine) {                                                                \
         case DP_COMBINE_LAST: result = v; break;                                        \
@@ -101,6 +95,23 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
           }                                                                             \
           break;                                                                        \
       }                                                                                 \
+    }
+
+// Targets' results combine in registers (result type T).
+#define DEFINE_ENTRY(NAME, T, PARAMS, SELF, CMD, ARGS, COMBINE)                        \
+  static T NAME(PARAMS) {                                                               \
+    ROUTE_PROLOGUE(NAME, SELF, CMD, ARGS, RETURN_VALUE)                                 \
+    const dp_combine combine = (COMBINE);                                               \
+    const uint64_t mask = route->truth_mask;                                            \
+    T result;                                                                           \
+    memset(&result, 0, sizeof result);                                                  \
+    bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */ \
+    uint32_t called = 0;                                                                \
+    if (__builtin_expect(list->declinable, 0)) {                                        \
+      uint8_t *declined = dp_declined_begin();                                          \
+      ENTRY_LOOP(NAME, T, ARGS, dp_declined_take_at(declined))                          \
+    } else {                                                                            \
+      ENTRY_LOOP(NAME, T, ARGS, 0)                                                      \
     }                                                                                   \
   done:                                                                                 \
     if (__builtin_expect(called == 0, 0) && route->fallback) {                          \
@@ -208,13 +219,13 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     memset((void *)r, 0, route->result_size);                                    \
     const dp_combine combine = route->combine;                                   \
     uint32_t called = 0;                                                         \
-    dp_declined_clear();                                                         \
+    uint8_t *declined = list->declinable ? dp_declined_begin() : NULL;           \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
       const dp_route_target *t = &list->targets[i];                              \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0)) \
         continue;                                                                \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
-      if (dp_declined_take()) continue; /* wrote no result (dp_decline.h) */     \
+      if (declined && dp_declined_take_at(declined)) continue; /* wrote no result */ \
       called++;                                                                  \
       if (combine == DP_COMBINE_FIRST) break;                                    \
     }                                                                            \
@@ -313,7 +324,7 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   dp_id target;
   args[0] = &target;
   uint32_t called = 0;
-  dp_declined_clear();
+  uint8_t *declined = list->declinable ? dp_declined_begin() : NULL;
   for (uint32_t i = 0; i < list->count; i++) {
     const dp_route_target *t = &list->targets[i];
     if (__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED)) continue;
@@ -323,7 +334,7 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
     // dp_ffi_call, not ffi_call: libffi rewrites args[i] of a struct over 16 bytes to
     // point at its own dead copy, and the next target would read through it.
     dp_ffi_call(cif, t->imp, ret, args);
-    if (dp_declined_take()) continue;  // wrote no result (dp_decline.h)
+    if (declined && dp_declined_take_at(declined)) continue;  // wrote no result (dp_decline.h)
     called++;
     if (route->combine == DP_COMBINE_FIRST) break;
   }
@@ -367,10 +378,12 @@ void dp_route_set_targets(dp_route *r, uint32_t count, const dp_id *targets,
   dp_route_list *list = malloc(sizeof *list + (size_t)count * sizeof(dp_route_target));
   if (!list) dp_fatal("dp_route_set_targets: out of memory");
   list->count = count;
+  list->declinable = 0;
   for (uint32_t i = 0; i < count; i++) {
     list->targets[i].target = targets[i];
     list->targets[i].imp = imps[i];
     list->targets[i].node = nodes[i];
+    if (nodes[i]->declines) list->declinable = 1;
   }
   dp_route_list *old = __atomic_exchange_n(&r->list, list, __ATOMIC_ACQ_REL);
   dp_retire(old, free);

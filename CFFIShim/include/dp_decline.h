@@ -22,6 +22,23 @@ static inline __attribute__((always_inline)) void dp_decline_call(void) { dp_tls
 /// Called by a loop before its first call (a stale flag from elsewhere is dropped).
 static inline __attribute__((always_inline)) void dp_declined_clear(void) { dp_tls_declined = 0; }
 
+/// dp_declined_clear for a C loop, returning the flag's address so that the check after
+/// each call is one load (the thread-local address is computed once per dispatch).
+static inline __attribute__((always_inline)) uint8_t *dp_declined_begin(void) {
+  uint8_t *flag = &dp_tls_declined;
+  *flag = 0;
+  return flag;
+}
+
+/// dp_declined_take through the address dp_declined_begin gave.
+static inline __attribute__((always_inline)) bool dp_declined_take_at(uint8_t *flag) {
+  if (__builtin_expect(*flag != 0, 0)) {
+    *flag = 0;
+    return true;
+  }
+  return false;
+}
+
 /// Called by a loop after each call: whether that call declined (and clears the flag).
 static inline __attribute__((always_inline)) bool dp_declined_take(void) {
   if (__builtin_expect(dp_tls_declined != 0, 0)) {

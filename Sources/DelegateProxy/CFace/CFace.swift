@@ -76,6 +76,8 @@ final class CFace<Delegate>: @unchecked Sendable {
         continue
       }
       let adapter = CFaceReceiver(member: member, methods: methods, rebuild: rebuild)
+      // Its calls may decline (a member found gone, a class lacking an optional method).
+      member.flag.allowDeclines()
       let record = ProxyMember(
         delegate: adapter, queue: member.queue, retention: .strong, sharing: member)
       adapters[member.id] = (adapter, record)
