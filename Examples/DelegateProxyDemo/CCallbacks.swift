@@ -4,8 +4,8 @@
 // own handler types and the context to register; each call reaches every handler behind
 // a MulticastProxy.
 
-import DelegateProxyCExpat
 import DelegateProxy
+import DelegateProxyCExpat
 import MessageRuntime
 import Synchronization
 

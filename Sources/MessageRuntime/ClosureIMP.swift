@@ -19,7 +19,9 @@ final class ClosureIMP: @unchecked Sendable {
   private var closure: UnsafeMutableRawPointer?
   private(set) var imp: IMP
 
-  init(signature: MethodSignature, body: @escaping @Sendable (Invocation) -> Void) throws(RuntimeError) {
+  init(signature: MethodSignature, body: @escaping @Sendable (Invocation) -> Void)
+    throws(RuntimeError)
+  {
     self.signature = signature
     self.body = body
     self.imp = IMP(address: UnsafeRawPointer(bitPattern: 1)!)
@@ -36,7 +38,6 @@ final class ClosureIMP: @unchecked Sendable {
     if let closure { dp_ffi_closure_free(closure) }
   }
 }
-
 
 /// The C entry of every closure IMP (libffi's closure handler).
 private let closureEntry: dp_ffi_handler = { _, result, arguments, userData in
@@ -57,11 +58,13 @@ private let closureEntry: dp_ffi_handler = { _, result, arguments, userData in
 func widenIntegralResult(_ type: TypeEncoding, _ result: UnsafeMutableRawPointer) {
   switch type {
   case .char: result.storeBytes(of: Int64(result.load(as: Int8.self)), as: Int64.self)
-  case .unsignedChar, .bool: result.storeBytes(of: UInt64(result.load(as: UInt8.self)), as: UInt64.self)
+  case .unsignedChar, .bool:
+    result.storeBytes(of: UInt64(result.load(as: UInt8.self)), as: UInt64.self)
   case .short: result.storeBytes(of: Int64(result.load(as: Int16.self)), as: Int64.self)
   case .unsignedShort: result.storeBytes(of: UInt64(result.load(as: UInt16.self)), as: UInt64.self)
   case .int, .long: result.storeBytes(of: Int64(result.load(as: Int32.self)), as: Int64.self)
-  case .unsignedInt, .unsignedLong: result.storeBytes(of: UInt64(result.load(as: UInt32.self)), as: UInt64.self)
+  case .unsignedInt, .unsignedLong:
+    result.storeBytes(of: UInt64(result.load(as: UInt32.self)), as: UInt64.self)
   default: break
   }
 }

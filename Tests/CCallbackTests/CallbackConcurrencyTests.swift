@@ -1,5 +1,5 @@
-import DelegateProxyTestSupport
 import DelegateProxy
+import DelegateProxyTestSupport
 import Dispatch
 import Glibc
 import MessageRuntime

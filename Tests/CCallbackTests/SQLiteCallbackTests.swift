@@ -1,5 +1,5 @@
-import DelegateProxyCCallbackSupport
 import DelegateProxy
+import DelegateProxyCCallbackSupport
 import DelegateProxyTestSupport
 import MessageRuntime
 import Synchronization
@@ -134,7 +134,8 @@ import Testing
     let adapter = try CallbackAdapter(for: Self.progress, context: .first, receiver: watcher)
     #expect(adapter.path == .registers)
     let db = try Database()
-    sqlite3_progress_handler(db.handle, 100, try adapter.function(as: IntHook.self), adapter.context)
+    sqlite3_progress_handler(
+      db.handle, 100, try adapter.function(as: IntHook.self), adapter.context)
     let query =
       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT sum(i) FROM n"
     #expect(db.integer(query) == 200_010_000)

@@ -1,5 +1,5 @@
-import DelegateProxyCCallbackSupport
 import DelegateProxy
+import DelegateProxyCCallbackSupport
 import DelegateProxyTesting
 import MessageRuntime
 import Testing

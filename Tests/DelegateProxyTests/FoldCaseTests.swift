@@ -61,8 +61,10 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
     case .answer(let v): answer = v
     case .truth(let t): answer = t ? 1 : 0
     case .reduce:
-      answer = try c.policy.reducer!.reduce(c.answers.map { try ReturnValue($0) }, returning: Int.typeEncoding)
-        .value(as: Int.self)
+      answer = try c.policy.reducer!.reduce(
+        c.answers.map { try ReturnValue($0) }, returning: Int.typeEncoding
+      )
+      .value(as: Int.self)
     case .zero, .unanswered: answer = 0
     }
     #expect(answer == c.expected, "\(c)")

@@ -1,5 +1,5 @@
-import DelegateProxyCFFIShim
 import CMessageRuntime
+import DelegateProxyCFFIShim
 import Dispatch
 import MessageRuntime
 import Synchronization

@@ -1,5 +1,5 @@
-import DelegateProxyCTestSupport
 import DelegateProxy
+import DelegateProxyCTestSupport
 import MessageRuntime
 import Testing
 

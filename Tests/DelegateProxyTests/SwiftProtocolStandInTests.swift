@@ -1,6 +1,6 @@
 import DelegateProxy
-import MessageRuntime
 import DelegateProxyTestSupport
+import MessageRuntime
 import Testing
 
 /// The generated stand-in: a Swift delegator's `weak var delegate` holding a runtime

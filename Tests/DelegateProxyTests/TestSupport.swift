@@ -1,7 +1,7 @@
+@_exported import DelegateProxyTestSupport
 import Dispatch
 import MessageRuntime
 import Synchronization
-@_exported import DelegateProxyTestSupport
 
 @testable import DelegateProxy
 

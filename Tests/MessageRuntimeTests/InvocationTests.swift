@@ -1,5 +1,5 @@
-import Dispatch
 import DelegateProxyTestSupport
+import Dispatch
 import Testing
 
 @testable import MessageRuntime

@@ -15,8 +15,8 @@
 // DP_SIGNATURE_COUNT sets how many signatures a run checks (default 1000);
 // Scripts/signatures.sh checks 10,000.
 
-import DelegateProxyCFFIShim
 import DelegateProxy
+import DelegateProxyCFFIShim
 import DelegateProxyTesting
 import Synchronization
 import Testing

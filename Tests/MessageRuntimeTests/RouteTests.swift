@@ -1,6 +1,6 @@
 import DelegateProxyCTestSupport
-import Synchronization
 import DelegateProxyTestSupport
+import Synchronization
 import Testing
 
 @testable import MessageRuntime

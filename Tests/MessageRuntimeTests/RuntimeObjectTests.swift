@@ -1,5 +1,5 @@
-import Synchronization
 import DelegateProxyTestSupport
+import Synchronization
 import Testing
 
 @testable import MessageRuntime

@@ -42,7 +42,10 @@ import Testing
       name: uniqueClassName("DataSource"),
       required: ["numberOfItems": "q@:", "itemAt:": "@@:q"], optional: ["title": "*@:"])
     let cls = try RuntimeClass(name: uniqueClassName())
-    #expect(Set(cls.missingRequiredMethods(of: proto)) == [Selector("numberOfItems"), Selector("itemAt:")])
+    #expect(
+      Set(cls.missingRequiredMethods(of: proto)) == [
+        Selector("numberOfItems"), Selector("itemAt:"),
+      ])
     try cls.addMethod(Message<Int>("numberOfItems")) { _ in 0 }
     #expect(cls.missingRequiredMethods(of: proto) == [Selector("itemAt:")])
   }

@@ -3,8 +3,8 @@
 // of the runtime — Invocation, the proxy's forwarding IMP called from C, and an
 // Invocation sent to the proxy — with the C recording IMP checking what arrived.
 
-import DelegateProxyCFFIShim
 import CMessageRuntime
+import DelegateProxyCFFIShim
 import DelegateProxyCTestSupport
 import Synchronization
 import Testing

@@ -24,9 +24,12 @@ final class CoProcessDriver {
     process.arguments = ["--serve", "--min-ms", String(minRepetitionMilliseconds)]
     process.standardInput = toDriver
     process.standardOutput = fromDriver
-    do { try process.run() } catch { throw Failure(description: "could not start \(path): \(error)") }
+    do { try process.run() } catch {
+      throw Failure(description: "could not start \(path): \(error)")
+    }
     guard let line = readLine(), line.hasPrefix("ready") else {
-      throw Failure(description: "the driver stopped before it was ready (exit status \(exitStatus()))")
+      throw Failure(
+        description: "the driver stopped before it was ready (exit status \(exitStatus()))")
     }
   }
 
@@ -48,11 +51,13 @@ final class CoProcessDriver {
         process.waitUntilExit()
         return rows
       }
-      if line.hasPrefix("{"), let row = try? decoder.decode(ExternalRow.self, from: Data(line.utf8)) {
+      if line.hasPrefix("{"), let row = try? decoder.decode(ExternalRow.self, from: Data(line.utf8))
+      {
         rows.append(row)
       }
     }
-    throw Failure(description: "the driver stopped before reporting its rows (exit status \(exitStatus()))")
+    throw Failure(
+      description: "the driver stopped before reporting its rows (exit status \(exitStatus()))")
   }
 
   private func send(_ command: String) throws {

@@ -68,17 +68,23 @@ enum Harness {
   /// `afterSweep` runs after each sweep (Compare uses it to have its co-process drivers
   /// take their own sweeps then).
   static func measureAll(
-    _ workloads: [Workload], _ settings: Settings, progress: (String) -> Void, afterSweep: () -> Void = {}
+    _ workloads: [Workload], _ settings: Settings, progress: (String) -> Void,
+    afterSweep: () -> Void = {}
   ) -> [Measured] {
     for w in workloads {
       if let problem = w.check() {
-        FileHandle.standardError.write(Data("Compare: \(w.name) sends the wrong answer — \(problem)\n".utf8))
+        FileHandle.standardError.write(
+          Data("Compare: \(w.name) sends the wrong answer — \(problem)\n".utf8))
         exit(1)
       }
     }
-    progress("calibrating \(workloads.count) rows (≥ \(settings.minRepetitionNanoseconds / 1_000_000) ms per repetition)")
+    progress(
+      "calibrating \(workloads.count) rows (≥ \(settings.minRepetitionNanoseconds / 1_000_000) ms per repetition)"
+    )
     var measured = workloads.map {
-      Measured(workload: $0, messagesPerRepetition: calibrate($0, target: settings.minRepetitionNanoseconds))
+      Measured(
+        workload: $0,
+        messagesPerRepetition: calibrate($0, target: settings.minRepetitionNanoseconds))
     }
     for rep in 0..<settings.repetitions {
       progress("repetition \(rep + 1) of \(settings.repetitions)")
@@ -105,7 +111,9 @@ enum Harness {
     _ = w.run(messages)
     MallocInterposerSwift.unhook()
     let stats = MallocInterposerSwift.getStatistics()
-    return (Double(stats.mallocCount) / Double(messages), Double(stats.freeCount) / Double(messages))
+    return (
+      Double(stats.mallocCount) / Double(messages), Double(stats.freeCount) / Double(messages)
+    )
   }
 
   /// Whether the interposer sees this process's mallocs (it must be loaded before

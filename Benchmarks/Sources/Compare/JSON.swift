@@ -34,14 +34,20 @@ indirect enum JSON {
       if inline || items.allSatisfy({ $0.isScalar }) {
         return "[" + items.map { $0.render(inline: true) }.joined(separator: ", ") + "]"
       }
-      return "[\n" + items.map { inner + $0.render(indent: indent + 1, inline: $0.isRowLike) }.joined(separator: ",\n")
+      return "[\n"
+        + items.map { inner + $0.render(indent: indent + 1, inline: $0.isRowLike) }.joined(
+          separator: ",\n")
         + "\n" + pad + "]"
     case .object(let fields):
       if fields.isEmpty { return "{}" }
       if inline {
-        return "{" + fields.map { JSON.quote($0.0) + ": " + $0.1.render(inline: true) }.joined(separator: ", ") + "}"
+        return "{"
+          + fields.map { JSON.quote($0.0) + ": " + $0.1.render(inline: true) }.joined(
+            separator: ", ") + "}"
       }
-      return "{\n" + fields.map { inner + JSON.quote($0.0) + ": " + $0.1.render(indent: indent + 1) }.joined(separator: ",\n")
+      return "{\n"
+        + fields.map { inner + JSON.quote($0.0) + ": " + $0.1.render(indent: indent + 1) }.joined(
+          separator: ",\n")
         + "\n" + pad + "}"
     }
   }

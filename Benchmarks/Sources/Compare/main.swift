@@ -48,7 +48,8 @@ func parseOptions() -> Options {
     let parts = v.split(separator: "=", maxSplits: 1).map(String.init)
     guard parts.count == 2, DriverKind.named(parts[0]) != nil else {
       let keys = DriverKind.all.map(\.key).joined(separator: ", ")
-      FileHandle.standardError.write(Data("Compare: \(flag) takes KEY=VALUE with KEY one of \(keys); got \(v)\n".utf8))
+      FileHandle.standardError.write(
+        Data("Compare: \(flag) takes KEY=VALUE with KEY one of \(keys); got \(v)\n".utf8))
       exit(2)
     }
     return (parts[0], parts[1])
@@ -126,7 +127,9 @@ guard problems.isEmpty else {
 }
 let countingAllocations = Harness.interposerWorks()
 if !countingAllocations {
-  log("Compare: the malloc interposer is not counting in this process; allocs_per_message will be null")
+  log(
+    "Compare: the malloc interposer is not counting in this process; allocs_per_message will be null"
+  )
 }
 
 let machine = Machine.current(swiftVersion: options.swiftVersion)
@@ -143,23 +146,31 @@ for sig in signatures {
 workloads += [Workload.responders(members: 1000), Workload.responders(members: 3)]
 // Swift protocols: hand-written loops and a @Delegate multicast (SwiftProtocolRows.swift).
 for sig in [BenchSignature.qd, .object] {
-  for fanout in fanouts { workloads += SwiftRowKind.allCases.map { Workload.swift($0, sig, fanout: fanout) } }
+  for fanout in fanouts {
+    workloads += SwiftRowKind.allCases.map { Workload.swift($0, sig, fanout: fanout) }
+  }
 }
 // C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
 for shape in CallbackShape.allCases {
-  for fanout in fanouts { workloads += CallbackRowKind.allCases.map { Workload.callback($0, shape, fanout: fanout) } }
+  for fanout in fanouts {
+    workloads += CallbackRowKind.allCases.map { Workload.callback($0, shape, fanout: fanout) }
+  }
 }
 if !options.only.isEmpty {
   workloads = workloads.filter { w in options.only.contains { w.name.hasPrefix($0) } }
 }
 // The drivers (GNUstep NSProxy, the signal-library peers), if given, each calibrate
 // first (alone on the machine), then take a sweep of their rows after each of ours.
-let drivers = DriverKind.all.map { DriverRun(kind: $0, source: options.drivers[$0.key] ?? DriverSource()) }
-for d in drivers where !options.only.isEmpty && !options.only.contains(where: { d.kind.rowName.hasPrefix($0) }) {
+let drivers = DriverKind.all.map {
+  DriverRun(kind: $0, source: options.drivers[$0.key] ?? DriverSource())
+}
+for d in drivers
+where !options.only.isEmpty && !options.only.contains(where: { d.kind.rowName.hasPrefix($0) }) {
   d.deselect()
 }
 for d in drivers {
-  d.start(minRepetitionMilliseconds: Double(options.settings.minRepetitionNanoseconds) / 1e6, log: log)
+  d.start(
+    minRepetitionMilliseconds: Double(options.settings.minRepetitionNanoseconds) / 1e6, log: log)
 }
 
 let started = Date()
@@ -181,12 +192,16 @@ struct Cell {
 }
 
 @MainActor func lookup(_ name: String, _ encoding: String, _ fanout: Int) -> Cell {
-  if let m = results.first(where: { $0.workload.name == name && $0.workload.encoding == encoding && $0.workload.fanout == fanout }) {
+  if let m = results.first(where: {
+    $0.workload.name == name && $0.workload.encoding == encoding && $0.workload.fanout == fanout
+  }) {
     return Cell(
       ns: m.median, allocs: countingAllocations ? m.allocsPerMessage : nil,
       frees: countingAllocations ? m.freesPerMessage : nil)
   }
-  if let r = external.first(where: { $0.name == name && $0.signature == encoding && $0.fanout == fanout }) {
+  if let r = external.first(where: {
+    $0.name == name && $0.signature == encoding && $0.fanout == fanout
+  }) {
     return Cell(ns: r.ns_per_message, allocs: r.allocs_per_message, frees: r.frees_per_message)
   }
   return Cell()
@@ -244,31 +259,43 @@ let ratioNames = ["proxy/direct", "proxy/naive_ffi", "nsproxy/proxy"]
 let width = 12
 
 var table = ""
-table += "ns per message (median of \(options.settings.repetitions) repetitions ≥ \(options.settings.minRepetitionNanoseconds / 1_000_000) ms each; one message = one send, whatever the fan-out)\n"
-table += "proxy = proxy_c (C caller → proxy's C entry); proxy: DelegateProxy.MulticastProxy (.lastResponder); each row's path is in the JSON\n"
+table +=
+  "ns per message (median of \(options.settings.repetitions) repetitions ≥ \(options.settings.minRepetitionNanoseconds / 1_000_000) ms each; one message = one send, whatever the fan-out)\n"
+table +=
+  "proxy = proxy_c (C caller → proxy's C entry); proxy: DelegateProxy.MulticastProxy (.lastResponder); each row's path is in the JSON\n"
 for sig in signatures {
   table += "\n" + sig.encoding + "\n"
-  table += pad("fan-out", 8, left: true) + shortNames.map { pad($0, width) }.joined() + ratioNames.map { pad($0, 17) }.joined() + "\n"
+  table +=
+    pad("fan-out", 8, left: true) + shortNames.map { pad($0, width) }.joined()
+    + ratioNames.map { pad($0, 17) }.joined() + "\n"
   for fanout in fanouts {
     let cells = kinds.map { lookup($0, sig.encoding, fanout) }
     let proxy = cells[3].ns
     table += pad(String(fanout), 8, left: true) + cells.map { pad(formatNs($0.ns), width) }.joined()
-    table += pad(formatRatio(proxy, cells[0].ns), 17) + pad(formatRatio(proxy, cells[2].ns), 17)
+    table +=
+      pad(formatRatio(proxy, cells[0].ns), 17) + pad(formatRatio(proxy, cells[2].ns), 17)
       + pad(formatRatio(cells[5].ns, proxy), 17) + "\n"
   }
 }
 let r1000 = lookup("responders_3_of_1000", "q@:qd", 1000)
 let r3 = lookup("responders_3_of_3", "q@:qd", 3)
-table += "\nresponders (q@:qd, C caller → proxy): 3 of 1000 members respond vs a proxy of only those 3\n"
-table += "  responders_3_of_1000 \(pad(formatNs(r1000.ns), 10)) ns   responders_3_of_3 \(pad(formatNs(r3.ns), 10)) ns   ratio \(formatRatio(r1000.ns, r3.ns))\n"
+table +=
+  "\nresponders (q@:qd, C caller → proxy): 3 of 1000 members respond vs a proxy of only those 3\n"
+table +=
+  "  responders_3_of_1000 \(pad(formatNs(r1000.ns), 10)) ns   responders_3_of_3 \(pad(formatNs(r3.ns), 10)) ns   ratio \(formatRatio(r1000.ns, r3.ns))\n"
 
-table += "\nC callbacks (a C loop calling a library-shaped callback; proxy = CallbackAdapter → MulticastProxy route)\n"
-table += pad("shape / fan-out", 24, left: true) + pad("direct", width) + pad("proxy", width) + pad("proxy/direct", 14) + pad("allocs", 8) + "\n"
+table +=
+  "\nC callbacks (a C loop calling a library-shaped callback; proxy = CallbackAdapter → MulticastProxy route)\n"
+table +=
+  pad("shape / fan-out", 24, left: true) + pad("direct", width) + pad("proxy", width)
+  + pad("proxy/direct", 14) + pad("allocs", 8) + "\n"
 for shape in CallbackShape.allCases {
   for fanout in fanouts {
     let d = lookup(CallbackRowKind.direct.rawValue, shape.encoding, fanout)
     let p = lookup(CallbackRowKind.proxy.rawValue, shape.encoding, fanout)
-    table += pad("\(shape.encoding) ×\(fanout)", 24, left: true) + pad(formatNs(d.ns), width) + pad(formatNs(p.ns), width)
+    table +=
+      pad("\(shape.encoding) ×\(fanout)", 24, left: true) + pad(formatNs(d.ns), width)
+      + pad(formatNs(p.ns), width)
       + pad(formatRatio(p.ns, d.ns), 14) + pad(formatAllocs(p), 8) + "\n"
   }
 }
@@ -277,47 +304,67 @@ for shape in CallbackShape.allCases {
 // N handlers doing the same work (Peers/); only fan-outs 1, 8 and 64.
 let peerFanouts = [1, 8, 64]
 let peerShort = ["gobject", "sigc", "boost"]
-table += "\nC callback peers (the same C loop calling one callback that emits a signal library's signal to N handlers; x/proxy = peer ÷ c_callback_proxy)\n"
-table += pad("shape / fan-out", 16, left: true) + pad("proxy", 10) + peerShort.map { pad($0, 10) }.joined()
+table +=
+  "\nC callback peers (the same C loop calling one callback that emits a signal library's signal to N handlers; x/proxy = peer ÷ c_callback_proxy)\n"
+table +=
+  pad("shape / fan-out", 16, left: true) + pad("proxy", 10) + peerShort.map { pad($0, 10) }.joined()
   + peerShort.map { pad("\($0)/proxy", 15) }.joined() + pad("allocs g/s/b", 16) + "\n"
 for shape in CallbackShape.allCases {
   for fanout in peerFanouts {
     let p = lookup(CallbackRowKind.proxy.rawValue, shape.encoding, fanout)
     let cells = DriverKind.peers.map { lookup($0.rowName, shape.encoding, fanout) }
-    table += pad("\(shape.encoding) ×\(fanout)", 16, left: true) + pad(formatNs(p.ns), 10)
-      + cells.map { pad(formatNs($0.ns), 10) }.joined() + cells.map { pad(formatRatio($0.ns, p.ns), 15) }.joined()
+    table +=
+      pad("\(shape.encoding) ×\(fanout)", 16, left: true) + pad(formatNs(p.ns), 10)
+      + cells.map { pad(formatNs($0.ns), 10) }.joined()
+      + cells.map { pad(formatRatio($0.ns, p.ns), 15) }.joined()
       + pad(cells.map(formatAllocs).joined(separator: "/"), 16) + "\n"
   }
 }
 
-table += "\nSwift protocols (@Delegate multicast, weak members, last responder; a Swift delegator or a C loop calling N plain Swift delegates)\n"
+table +=
+  "\nSwift protocols (@Delegate multicast, weak members, last responder; a Swift delegator or a C loop calling N plain Swift delegates)\n"
 let swiftKinds = SwiftRowKind.allCases.map(\.rawValue)
-table += pad("sig / fan-out", 14, left: true) + swiftKinds.map { pad(String($0.dropFirst($0.hasPrefix("swift_") ? 6 : 0)), 27) }.joined() + "\n"
+table +=
+  pad("sig / fan-out", 14, left: true)
+  + swiftKinds.map { pad(String($0.dropFirst($0.hasPrefix("swift_") ? 6 : 0)), 27) }.joined() + "\n"
 for sig in [BenchSignature.qd, .object] {
   for fanout in fanouts {
-    table += pad("\(sig.encoding) ×\(fanout)", 14, left: true)
+    table +=
+      pad("\(sig.encoding) ×\(fanout)", 14, left: true)
       + swiftKinds.map { pad(formatNs(lookup($0, sig.encoding, fanout).ns), 27) }.joined() + "\n"
   }
 }
-table += "ratios: protocol_proxy/strong_array, protocol_proxy/weak_array, protocol_proxy/unowned_array, strong_slot/unowned_array, strong_members/strong_array, c_to_swift_proxy/c_to_swift_direct\n"
+table +=
+  "ratios: protocol_proxy/strong_array, protocol_proxy/weak_array, protocol_proxy/unowned_array, strong_slot/unowned_array, strong_members/strong_array, c_to_swift_proxy/c_to_swift_direct\n"
 for sig in [BenchSignature.qd, .object] {
   for fanout in fanouts {
     let r = swiftRatio(sig, fanout)
-    table += pad("\(sig.encoding) ×\(fanout)", 14, left: true)
-      + [r.overStrong, r.overWeak, r.overUnowned, r.strongSlotOverUnowned, r.strongMembersOverStrong, r.cOverDirect].map { pad(formatRatio($0, 1), 10) }.joined() + "\n"
+    table +=
+      pad("\(sig.encoding) ×\(fanout)", 14, left: true)
+      + [
+        r.overStrong, r.overWeak, r.overUnowned, r.strongSlotOverUnowned, r.strongMembersOverStrong,
+        r.cOverDirect,
+      ].map { pad(formatRatio($0, 1), 10) }.joined() + "\n"
   }
 }
 
 table += "\nallocations per message"
-table += countingAllocations ? " (malloc calls counted by ordo-one/malloc-interposer; GNUstep and peers: the drivers' own malloc counters)\n" : " (not counted: interposer inactive)\n"
+table +=
+  countingAllocations
+  ? " (malloc calls counted by ordo-one/malloc-interposer; GNUstep and peers: the drivers' own malloc counters)\n"
+  : " (not counted: interposer inactive)\n"
 table += pad("sig / fan-out", 36, left: true) + shortNames.map { pad($0, width) }.joined() + "\n"
 for sig in signatures {
   for fanout in fanouts {
     let cells = kinds.map { lookup($0, sig.encoding, fanout) }
-    table += pad("\(sig.encoding) ×\(fanout)", 36, left: true) + cells.map { pad(formatAllocs($0), width) }.joined() + "\n"
+    table +=
+      pad("\(sig.encoding) ×\(fanout)", 36, left: true)
+      + cells.map { pad(formatAllocs($0), width) }.joined() + "\n"
   }
 }
-table += pad("responders_3_of_1000 / 3_of_3", 36, left: true) + pad(formatAllocs(r1000), width) + pad(formatAllocs(r3), width) + "\n"
+table +=
+  pad("responders_3_of_1000 / 3_of_3", 36, left: true) + pad(formatAllocs(r1000), width)
+  + pad(formatAllocs(r3), width) + "\n"
 table += "* fewer frees than allocations while counting: memory kept (or leaked) per message\n"
 table += "\n" + drivers.map(\.summary).joined(separator: "\n") + "\n"
 print(table)
@@ -339,7 +386,9 @@ for m in results {
     ("messages_per_repetition", .int(m.messagesPerRepetition)),
     ("repetitions", .array(m.samples.map { .measured($0) })),
   ]
-  if m.workload.responders != m.workload.fanout { fields.append(("responders", .int(m.workload.responders))) }
+  if m.workload.responders != m.workload.fanout {
+    fields.append(("responders", .int(m.workload.responders)))
+  }
   rows.append(.object(fields))
 }
 for d in drivers {
@@ -374,7 +423,8 @@ for sig in signatures {
     ratios.append(
       .object([
         ("signature", .string(sig.encoding)), ("fanout", .int(fanout)),
-        ("proxy_over_direct", ratio(p, d)), ("proxy_over_naive_ffi", ratio(p, n)), ("nsproxy_over_proxy", ratio(ns, p)),
+        ("proxy_over_direct", ratio(p, d)), ("proxy_over_naive_ffi", ratio(p, n)),
+        ("nsproxy_over_proxy", ratio(ns, p)),
       ]))
   }
 }
@@ -396,7 +446,9 @@ var peerRatios: [JSON] = []
 for shape in CallbackShape.allCases {
   for fanout in peerFanouts {
     let p = lookup(CallbackRowKind.proxy.rawValue, shape.encoding, fanout).ns
-    var fields: [(String, JSON)] = [("signature", .string(shape.encoding)), ("fanout", .int(fanout))]
+    var fields: [(String, JSON)] = [
+      ("signature", .string(shape.encoding)), ("fanout", .int(fanout)),
+    ]
     for peer in DriverKind.peers {
       let x = lookup(peer.rowName, shape.encoding, fanout).ns
       let ratio: JSON = x.flatMap { x in p.map { JSON.measured(x / $0) } } ?? .null
@@ -429,7 +481,8 @@ let document = JSON.object([
   (
     "machine",
     .object([
-      ("cpu", .string(machine.cpu)), ("cores", .int(machine.logicalCores)), ("arch", .string(machine.hostArchitecture)),
+      ("cpu", .string(machine.cpu)), ("cores", .int(machine.logicalCores)),
+      ("arch", .string(machine.hostArchitecture)),
       ("kernel", .string(machine.kernel)), ("swift", .string(machine.swift)),
     ])
   ),
@@ -441,9 +494,24 @@ let document = JSON.object([
     .object([
       ("median_of", .int(options.settings.repetitions)),
       ("min_repetition_ms", .number(Double(options.settings.minRepetitionNanoseconds) / 1e6)),
-      ("clock", .string("CLOCK_MONOTONIC around each repetition's loop; ns_per_message = median over repetitions of elapsed / messages")),
-      ("sweeps", .string("repetitions are taken in sweeps over all rows (GNUstep and peer rows: each driver takes one sweep of its rows after each Compare sweep)")),
-      ("message", .string("one send to the proxy (one pass over the N targets for direct and swift_closures), whatever the fan-out")),
+      (
+        "clock",
+        .string(
+          "CLOCK_MONOTONIC around each repetition's loop; ns_per_message = median over repetitions of elapsed / messages"
+        )
+      ),
+      (
+        "sweeps",
+        .string(
+          "repetitions are taken in sweeps over all rows (GNUstep and peer rows: each driver takes one sweep of its rows after each Compare sweep)"
+        )
+      ),
+      (
+        "message",
+        .string(
+          "one send to the proxy (one pass over the N targets for direct and swift_closures), whatever the fan-out"
+        )
+      ),
       (
         "allocations",
         .string(
@@ -451,12 +519,23 @@ let document = JSON.object([
             ? "allocation calls (malloc, calloc, realloc, …) and frees counted by ordo-one/malloc-interposer over one repetition's messages, divided by messages; GNUstep and peer rows: the drivers' own malloc/calloc/realloc/free counters, same method"
             : "not counted: the malloc interposer was not active")
       ),
-      ("proxy", .string("DelegateProxy.MulticastProxy, policy .lastResponder (Benchmarks/Sources/ProxyFixtures/ProxySeam.swift)")),
+      (
+        "proxy",
+        .string(
+          "DelegateProxy.MulticastProxy, policy .lastResponder (Benchmarks/Sources/ProxyFixtures/ProxySeam.swift)"
+        )
+      ),
       ("quick", .bool(options.quick)),
     ])
   ),
   ("gnustep", .object(gnustepRun.status)),
-  ("peers", .object(drivers.filter { $0.kind.key != DriverKind.gnustep.key }.map { ($0.kind.key, .object($0.status)) })),
+  (
+    "peers",
+    .object(
+      drivers.filter { $0.kind.key != DriverKind.gnustep.key }.map {
+        ($0.kind.key, .object($0.status))
+      })
+  ),
   ("ratios", .array(ratios)),
   ("callback_ratios", .array(callbackRatios)),
   ("peer_ratios", .array(peerRatios)),
@@ -465,9 +544,11 @@ let document = JSON.object([
 
 let outputURL =
   options.output.map { URL(fileURLWithPath: $0) }
-  ?? benchmarksDirectory.appendingPathComponent("results").appendingPathComponent(!options.only.isEmpty ? "partial.json" : options.quick ? "quick.json" : "latest.json")
+  ?? benchmarksDirectory.appendingPathComponent("results").appendingPathComponent(
+    !options.only.isEmpty ? "partial.json" : options.quick ? "quick.json" : "latest.json")
 do {
-  try FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+  try FileManager.default.createDirectory(
+    at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
   try (document.render() + "\n").write(to: outputURL, atomically: true, encoding: .utf8)
   print("wrote \(outputURL.path)")
 } catch {

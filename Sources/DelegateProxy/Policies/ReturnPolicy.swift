@@ -36,7 +36,6 @@ public enum ReturnPolicy: Sendable, CustomStringConvertible {
     }
   }
 
-
   /// The reducer, for ``reduce(_:)``.
   var reducer: Reducer? {
     if case .reduce(let r) = self { return r }

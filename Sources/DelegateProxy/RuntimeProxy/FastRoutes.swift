@@ -24,7 +24,9 @@ extension MulticastProxy {
     }
     if list.responders.contains(where: { $0.queue != nil || $0.isForwarder }) { return nil }
     let rule = FoldRule(list.policy, returnsVoid: signature.returnsVoid)
-    guard let combine = rule.routeCombine, RuntimeObject.routePath(for: signature, combine: combine) != nil else {
+    guard let combine = rule.routeCombine,
+      RuntimeObject.routePath(for: signature, combine: combine) != nil
+    else {
       return nil
     }
     return combine
@@ -33,8 +35,9 @@ extension MulticastProxy {
   /// Installs a route for every eligible selector of `table` and removes the routes of
   /// `previous` selectors that are no longer eligible. Returns the routed selectors.
   /// Called under the proxy's lock; calls no delegate.
-  func installRoutes(from table: ProxyMemberTable, replacing previous: Set<Selector>) -> Set<Selector>
-  {
+  func installRoutes(from table: ProxyMemberTable, replacing previous: Set<Selector>) -> Set<
+    Selector
+  > {
     var routed: Set<Selector> = []
     for (selector, list) in table.lists {
       guard let combine = MulticastProxy.routeCombine(for: list), let signature = list.signature

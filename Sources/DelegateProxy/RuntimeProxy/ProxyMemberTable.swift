@@ -107,7 +107,8 @@ final class ProxyMemberTable: Sendable {
       }
       let all = observers[s] ?? []
       built[s] = ProxyResponderList(
-        selector: s, responders: respondersOf[s] ?? [], signature: signature, signatureSource: source,
+        selector: s, responders: respondersOf[s] ?? [], signature: signature,
+        signatureSource: source,
         policy: overrides[s] ?? defaultPolicy, policyIsOverride: overrides[s] != nil,
         before: all.filter { $0.phase == .before }, after: all.filter { $0.phase == .after })
     }
