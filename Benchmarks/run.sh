@@ -117,6 +117,7 @@ if [ -z "$gnustep_status" ]; then
   # shellcheck disable=SC2086
   if gcc -std=gnu11 $objc_flags -O2 -o "$out_dir/nsproxy-bench" \
        GNUstep/driver.m GNUstep/MulticastProxy.m GNUstep/BenchDelegate.m \
+       DriverSupport/DriverCounters.c \
        $(gnustep-config --base-libs) 2>"$out_dir/compile.log"; then
     driver="$PWD/$out_dir/nsproxy-bench"
     base_version=$(dpkg-query -W -f='${Version}' libgnustep-base-dev 2>/dev/null || echo "?")
@@ -162,7 +163,8 @@ have_boost_signals2() {
 compile_peer() {
   local key="$1" compiler="$2" source="$3"
   shift 3
-  if "$compiler" -O2 -o "$peers_dir/peer-$key" "$source" "$peers_dir/PeerDriver.o" "$@" \
+  if "$compiler" -O2 -o "$peers_dir/peer-$key" "$source" "$peers_dir/PeerDriver.o" \
+       "$peers_dir/DriverCounters.o" "$@" \
        2>"$peers_dir/$key.compile.log"; then
     echo "$PWD/$peers_dir/peer-$key"
   else
@@ -198,7 +200,9 @@ else
   boost_status="$missing"
   echo "run.sh: compiling the signal-library peer drivers" >&2
   peer_driver_ok=0
-  if gcc -std=gnu11 -O2 -c -o "$peers_dir/PeerDriver.o" Peers/PeerDriver.c 2>"$peers_dir/driver.compile.log"; then
+  if gcc -std=gnu11 -O2 -c -o "$peers_dir/PeerDriver.o" Peers/PeerDriver.c 2>"$peers_dir/driver.compile.log" \
+     && gcc -std=gnu11 -O2 -c -o "$peers_dir/DriverCounters.o" DriverSupport/DriverCounters.c \
+       2>>"$peers_dir/driver.compile.log"; then
     peer_driver_ok=1
   else
     cat "$peers_dir/driver.compile.log" >&2

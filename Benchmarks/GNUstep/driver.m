@@ -14,54 +14,19 @@
 //
 // Allocations: this executable defines malloc, calloc, realloc and free (forwarding to
 // glibc's __libc_* entry points), which interposes them for GNUstep and libobjc too;
-// while counting is on they count calls. allocs_per_message = allocation calls /
+// while driver_counting is on they count calls. allocs_per_message = allocation calls /
 // messages; frees_per_message likewise.
 
 #import "BenchMessages.h"
 
+#include "../DriverSupport/DriverCounters.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-// MARK: malloc counting
-
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t count, size_t size);
-extern void *__libc_realloc(void *pointer, size_t size);
-extern void __libc_free(void *pointer);
-
-static volatile int counting;
-static long long allocation_count, free_count;
-
-void *malloc(size_t size) {
-  if (counting) __atomic_add_fetch(&allocation_count, 1, __ATOMIC_RELAXED);
-  return __libc_malloc(size);
-}
-
-void *calloc(size_t count, size_t size) {
-  if (counting) __atomic_add_fetch(&allocation_count, 1, __ATOMIC_RELAXED);
-  return __libc_calloc(count, size);
-}
-
-void *realloc(void *pointer, size_t size) {
-  if (counting) __atomic_add_fetch(&allocation_count, 1, __ATOMIC_RELAXED);
-  return __libc_realloc(pointer, size);
-}
-
-void free(void *pointer) {
-  if (counting && pointer) __atomic_add_fetch(&free_count, 1, __ATOMIC_RELAXED);
-  __libc_free(pointer);
-}
-
 // MARK: Timing
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void consume(long long value) {
   __asm__ __volatile__("" ::: "memory");
@@ -87,7 +52,7 @@ static uint64_t run(int sig, id<BenchMessages> proxy, uint64_t n) {
   long long acc = 0;
   id arg = argument_object;
   CGPoint out = {0, 0};
-  uint64_t start = now_ns();
+  uint64_t start = driver_now_ns();
   NSAutoreleasePool *pool = [NSAutoreleasePool new];
   for (uint64_t i = 0; i < n; i++) {
     switch (sig) {
@@ -111,7 +76,7 @@ static uint64_t run(int sig, id<BenchMessages> proxy, uint64_t n) {
     }
   }
   [pool drain];
-  uint64_t end = now_ns();
+  uint64_t end = driver_now_ns();
   consume(acc + (long long)out.x);
   return end - start;
 }
@@ -247,13 +212,13 @@ static void finish(void) {
       qsort(sorted, (size_t)reps, sizeof(double), compare_doubles);
       double median = reps == 0 ? 0 : reps % 2 ? sorted[reps / 2] : (sorted[reps / 2 - 1] + sorted[reps / 2]) / 2;
 
-      allocation_count = 0;
-      free_count = 0;
-      counting = 1;
+      driver_allocation_count = 0;
+      driver_free_count = 0;
+      driver_counting = 1;
       run(sig, (id)proxies[sig][f], n[sig][f]);
-      counting = 0;
-      double allocs = (double)allocation_count / (double)n[sig][f];
-      double frees = (double)free_count / (double)n[sig][f];
+      driver_counting = 0;
+      double allocs = (double)driver_allocation_count / (double)n[sig][f];
+      double frees = (double)driver_free_count / (double)n[sig][f];
 
       printf("{\"name\": \"nsproxy_gnustep\", \"signature\": \"%s\", \"fanout\": %d, \"ns_per_message\": %.4f, ",
              encodings[sig], fanouts[f], median);
@@ -294,10 +259,10 @@ int main(int argc, char **argv) {
   argument_object = [BenchBystander new];
 
   // Counting works only if this executable's malloc is the one everybody calls.
-  counting = 1;
+  driver_counting = 1;
   id probe = [[NSObject alloc] init];
-  counting = 0;
-  counted = allocation_count > 0;
+  driver_counting = 0;
+  counted = driver_allocation_count > 0;
   [probe release];
   if (!counted) fprintf(stderr, "nsproxy-bench: malloc is not interposed; allocs_per_message will be null\n");
 

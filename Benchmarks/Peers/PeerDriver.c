@@ -8,8 +8,9 @@
 //
 // Allocations: this file defines malloc, calloc, realloc and free (forwarding to glibc's
 // __libc_* entry points), which interposes them for the peer's library and the C++
-// runtime too; while counting is on they count calls, as in GNUstep/driver.m.
+// runtime too; while driver_counting is on they count calls, as in GNUstep/driver.m.
 
+#include "../DriverSupport/DriverCounters.h"
 #include "PeerDriver.h"
 
 #include <stdio.h>
@@ -20,43 +21,7 @@
 volatile int64_t peer_sink;
 volatile int64_t peer_start_calls;
 
-// MARK: malloc counting
-
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t count, size_t size);
-extern void *__libc_realloc(void *pointer, size_t size);
-extern void __libc_free(void *pointer);
-
-static volatile int counting;
-static long long allocation_count, free_count;
-
-void *malloc(size_t size) {
-  if (counting) __atomic_add_fetch(&allocation_count, 1, __ATOMIC_RELAXED);
-  return __libc_malloc(size);
-}
-
-void *calloc(size_t count, size_t size) {
-  if (counting) __atomic_add_fetch(&allocation_count, 1, __ATOMIC_RELAXED);
-  return __libc_calloc(count, size);
-}
-
-void *realloc(void *pointer, size_t size) {
-  if (counting) __atomic_add_fetch(&allocation_count, 1, __ATOMIC_RELAXED);
-  return __libc_realloc(pointer, size);
-}
-
-void free(void *pointer) {
-  if (counting && pointer) __atomic_add_fetch(&free_count, 1, __ATOMIC_RELAXED);
-  __libc_free(pointer);
-}
-
 // MARK: The library's side
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void consume(int64_t value) {
   __asm__ __volatile__("" ::: "memory");
@@ -72,7 +37,7 @@ static const char *const encodings[2] = {"v^v*^*", "Q*QQ^v"};
 /// `iterations` calls of the callback, as `bs_callback_caller_loop`; elapsed ns.
 static uint64_t run(peer_shape shape, peer_callback cb, uint64_t iterations) {
   int64_t acc = 0;
-  uint64_t start = now_ns();
+  uint64_t start = driver_now_ns();
   if (shape == PEER_START_ELEMENT) {
     peer_start_element_fn f = (peer_start_element_fn)cb.function;
     for (uint64_t it = 0; it < iterations; it++) f(cb.context, "entry", (const char **)attributes);
@@ -80,7 +45,7 @@ static uint64_t run(peer_shape shape, peer_callback cb, uint64_t iterations) {
     peer_write_fn f = (peer_write_fn)cb.function;
     for (uint64_t it = 0; it < iterations; it++) acc += (int64_t)f(chunk, 1, 12, cb.context);
   }
-  uint64_t end = now_ns();
+  uint64_t end = driver_now_ns();
   consume(acc);
   return end - start;
 }
@@ -188,13 +153,13 @@ static void finish(const peer *p) {
                     : reps % 2    ? sorted[reps / 2]
                                   : (sorted[reps / 2 - 1] + sorted[reps / 2]) / 2;
 
-    allocation_count = 0;
-    free_count = 0;
-    counting = 1;
+    driver_allocation_count = 0;
+    driver_free_count = 0;
+    driver_counting = 1;
     run(r->shape, r->callback, r->n);
-    counting = 0;
-    double allocs = (double)allocation_count / (double)r->n;
-    double frees = (double)free_count / (double)r->n;
+    driver_counting = 0;
+    double allocs = (double)driver_allocation_count / (double)r->n;
+    double frees = (double)driver_free_count / (double)r->n;
 
     printf("{\"name\": \"%s\", \"signature\": \"%s\", \"fanout\": %d, \"ns_per_message\": %.4f, ",
            p->name, encodings[r->shape], r->fanout, median);
@@ -234,10 +199,10 @@ int peer_main(int argc, char **argv, const peer *p) {
   uint64_t target = (uint64_t)(min_ms * 1e6);
 
   // Counting works only if this executable's malloc is the one everybody calls.
-  counting = 1;
+  driver_counting = 1;
   void *volatile probe = malloc(16);
-  counting = 0;
-  counted = allocation_count > 0;
+  driver_counting = 0;
+  counted = driver_allocation_count > 0;
   free(probe);
   if (!counted) {
     fprintf(stderr, "%s: malloc is not interposed; allocs_per_message will be null\n", p->name);
