@@ -15,7 +15,7 @@ import Testing
 /// Each case is checked when `send` returns: for delegates called on dispatch queues, have
 /// `send` wait for them (`queue.sync {}` after sending).
 ///
-/// Through a ``MulticastProxy`` (the `run(_:through:to:)` that takes one)
+/// Through a `MulticastProxy` (the `run(_:through:to:)` that takes one)
 /// the answer is checked too: for a method returning a number, a boolean or a struct of
 /// them, each double answers a value of its own for the case (a temporary stub, removed
 /// after it), and the proxy must answer what its policy makes of the values of the

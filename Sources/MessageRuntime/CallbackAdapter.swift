@@ -125,12 +125,19 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   /// sending `selector` to `receiver`.
   ///
   /// - Parameters:
+  ///   - callback: the C library's callback type, as it calls the function pointer.
+  ///   - position: where the callback carries its context (or none).
+  ///   - receiver: the object the message is sent to (a ``ForwardingProxy`` such as a
+  ///     multicast proxy, or any runtime object with a method for `selector`).
+  ///   - selector: the message each call sends.
   ///   - messageSignature: the message's signature; by default the receiver's
   ///     (``RuntimeObject/methodSignature(for:)``), else derived from the callback (its
   ///     arguments without the context, its result).
   ///   - passContext: when true, the message receives `contextValue` where the callback
   ///     has its context (the library's slot holds the adapter's own ``context``, so pass
   ///     your user data here); by default the context is removed.
+  ///   - contextValue: what the message receives in the context's place with
+  ///     `passContext`.
   ///   - defaultResult: what the library gets back when the message returns nothing but
   ///     the callback returns a value (required then).
   ///   - other: an adapter whose ``context`` this one shares, for libraries that pass one

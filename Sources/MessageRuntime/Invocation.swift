@@ -306,7 +306,7 @@ public final class Invocation: CustomStringConvertible {
   /// return value. Runs the target's method, or its `forwardInvocation(_:)`.
   ///
   /// The previous target is released after the call, not before: its deinit could
-  /// otherwise run between a caller's last check and the call (see ``Quiescence``).
+  /// otherwise run between a caller's last check and the call (see `Quiescence`).
   public func invoke(target: RuntimeObject) throws {
     let previous = targetObject
     self.target = target

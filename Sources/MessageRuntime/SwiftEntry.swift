@@ -77,7 +77,7 @@ private func swiftEntryHandler(_ frame: UnsafeMutablePointer<dp_swift_frame>?) {
 /// Valid only during ``SwiftEntryObject/receive(_:frame:)``.
 public struct SwiftEntryFrame {
   /// The frame's first byte (a `dp_swift_frame`). Byte offsets into it come from
-  /// ``MethodSignature/entryArgumentSlots`` and ``MethodSignature/entryResultSlots``.
+  /// `MethodSignature.entryArgumentSlots` and `MethodSignature.entryResultSlots`.
   public let base: UnsafeMutableRawPointer
 
   init(_ base: UnsafeMutableRawPointer) { self.base = base }
