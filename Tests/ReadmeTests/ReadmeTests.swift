@@ -29,18 +29,7 @@ struct ReadmeTests {
       contentsOf: Self.root.appendingPathComponent("Tests/ReadmeTests/ReadmeExamples.swift"),
       encoding: .utf8)
     let source = Self.normalized(examples).joined(separator: "\n")
-    var blocks: [String] = []
-    var current: [String]? = nil
-    for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-      if current == nil, line.hasPrefix("```swift") {
-        current = []
-      } else if current != nil, line.hasPrefix("```") {
-        blocks.append(current!.joined(separator: "\n"))
-        current = nil
-      } else if current != nil {
-        current!.append(String(line))
-      }
-    }
+    let blocks = Self.swiftBlocks(readme)
     #expect(blocks.count >= 5)
     for block in blocks where !block.hasPrefix("// Package.swift") {
       let lines = Self.normalized(block).joined(separator: "\n")
