@@ -19,6 +19,20 @@ import Testing
     return cls
   }
 
+  /// The parts of a `receiverMethodMismatch`, or nil (an issue recorded) for another error.
+  static func mismatch(_ error: CallbackAdapterError?) -> (
+    selector: Selector, receiverClass: String, method: String, message: String
+  )? {
+    guard
+      case .receiverMethodMismatch(let selector, let receiverClass, let method, let message)? =
+        error
+    else {
+      Issue.record("expected receiverMethodMismatch, got \(String(describing: error))")
+      return nil
+    }
+    return (selector, receiverClass, method, message)
+  }
+
   // MARK: At creation
 
   @Test func aPlainObjectWhoseMethodHasOtherTypesIsRefused() throws {
@@ -27,13 +41,7 @@ import Testing
     let error = #expect(throws: CallbackAdapterError.self) {
       try CallbackAdapter(for: Self.takeDouble, context: .first, receiver: receiver)
     }
-    guard
-      case .receiverMethodMismatch(let selector, let receiverClass, let method, let message)? =
-        error
-    else {
-      Issue.record("expected receiverMethodMismatch, got \(String(describing: error))")
-      return
-    }
+    guard let (selector, receiverClass, method, message) = Self.mismatch(error) else { return }
     #expect(selector == "take:")
     #expect(receiverClass == cls.name)
     #expect(method == Self.takeInt.signature.encoding)
@@ -72,13 +80,7 @@ import Testing
     let error = #expect(throws: CallbackAdapterError.self) {
       try CallbackAdapter(for: Self.takeDouble, context: .last, receiver: proxy)
     }
-    guard
-      case .receiverMethodMismatch(let selector, let receiverClass, let method, let message)? =
-        error
-    else {
-      Issue.record("expected receiverMethodMismatch, got \(String(describing: error))")
-      return
-    }
+    guard let (selector, receiverClass, method, message) = Self.mismatch(error) else { return }
     #expect(selector == "take:")
     #expect(receiverClass == proxy.runtimeClass.name)
     #expect(method == Self.takeInt.signature.encoding)
