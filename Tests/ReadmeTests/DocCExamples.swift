@@ -178,3 +178,11 @@ func doccMessageRuntimeOverview(dataSourceClass: RuntimeClass, dataSource: Runti
   let n = try rows.send(to: dataSource, nil, 0)
   return n
 }
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — When no delegate answers
+
+/// The `@Default` line, in a protocol of its own.
+@Delegate
+protocol DoccChatConnection: AnyObject {
+  @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool
+}

@@ -4,6 +4,7 @@
 
 import Dispatch
 import DelegateProxy
+import Foundation
 import MessageRuntime
 
 // MARK: Swift protocols as delegates
@@ -78,6 +79,33 @@ func readmeTypedForm(
   let injection = try SensorDelegateMulticast.inject(analytics, into: sensor, at: \.delegate)
   print(delegates.report(for: \.sensorShouldStart), delegates.generation)
   _ = (ok, watching, injection)
+}
+
+// MARK: Any Swift type, and what nobody's answer is
+
+@Delegate
+protocol ChatDelegate: AnyObject {
+  func chat(_ chat: ChatRoom, didReceive message: String, from sender: String?)
+  func chat(_ chat: ChatRoom, titleFor row: Int) -> String?                    // nil when nobody answers
+  @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool              // what the delegator meant
+  @Optional func chat(_ chat: ChatRoom, confirm upload: URL, completion: @escaping @Sendable (Bool) -> Void)
+}
+
+final class ChatRoom {
+  weak var delegate: (any ChatDelegate)?
+}
+
+func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
+  let listeners = ChatDelegateMulticast()
+  let room = ChatRoom()
+  room.delegate = listeners
+  let connects = listeners.chatShouldConnect(room)                    // true: no delegates, the declared default
+  try listeners.add(chatLog)
+  try listeners.setPolicy(.reduce(.firstNonNil), for: \.chatTitleFor) // the first delegate with a title
+  listeners.chat(room, didReceive: "hello", from: nil)
+  let longest = Reducer.collect(String?.self) { titles in titles.compactMap { $0 }.max(by: { $0.count < $1.count }) }
+  try listeners.setPolicy(.reduce(longest), for: \.chatTitleFor)    // a fold over Swift values
+  return connects
 }
 
 // MARK: A message, declared once

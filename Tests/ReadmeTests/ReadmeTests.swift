@@ -90,6 +90,20 @@ struct ReadmeTests {
     #expect(try readmeSwiftProtocolUsage() == false)  // "false: the recorder says no"
   }
 
+  @Test func theSwiftTypesExampleAnswersTheDeclaredDefaultAndFoldsTitles() throws {
+    final class Log: ChatDelegate {
+      var heard: [String] = []
+      func chat(_ chat: ChatRoom, didReceive message: String, from sender: String?) {
+        heard.append("\(sender ?? "someone"): \(message)")
+      }
+      func chat(_ chat: ChatRoom, titleFor row: Int) -> String? { "row \(row)" }
+      func chatShouldConnect(_ chat: ChatRoom) -> Bool { false }
+    }
+    let log = Log()
+    #expect(try readmeSwiftTypes(chatLog: log) == true)  // "true: no delegates, the declared default"
+    #expect(log.heard == ["someone: hello"])
+  }
+
   @Test func theCallbackAdapterExampleHearsExpat() throws {
     let start = Message<Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?>(
       "parserDidStartElement:attributes:")
