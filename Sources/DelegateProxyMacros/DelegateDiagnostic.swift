@@ -124,6 +124,38 @@ struct DelegateDiagnostic: DiagnosticMessage {
     )
   }
 
+  static func badDelegateArgument(_ name: String) -> Self {
+    Self(
+      id: "badDelegateArgument",
+      message:
+        "@Delegate on '\(name)' takes 'for: P.self' (the protocol declared elsewhere whose delegates it multicasts) and 'object: C.self' (the class that protocol's defaults require), nothing else"
+    )
+  }
+
+  static func objectWithoutForeign(_ name: String) -> Self {
+    Self(
+      id: "objectWithoutForeign",
+      message:
+        "@Delegate(object:) on '\(name)' needs 'for: P.self': a base class is for protocols declared elsewhere whose defaults require one"
+    )
+  }
+
+  static func foreignNotRefined(_ name: String, foreign: String) -> Self {
+    Self(
+      id: "foreignNotRefined",
+      message:
+        "'\(name)' restates methods of '\(foreign)', so it must refine it ('protocol \(name): \(foreign)'): the compiler then checks each restated method against the real one"
+    )
+  }
+
+  static func optionalInForeign(_ name: String, foreign: String) -> Self {
+    Self(
+      id: "optionalInForeign",
+      message:
+        "'\(name)' is a method of '\(foreign)', whose own declaration says whether it is optional (a default implementation); remove @Optional"
+    )
+  }
+
   static func selfType(_ name: String, what: String) -> Self {
     Self(
       id: "selfType",
