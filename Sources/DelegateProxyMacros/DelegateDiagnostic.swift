@@ -30,7 +30,7 @@ struct DelegateDiagnostic: DiagnosticMessage {
     Self(
       id: "unsupportedInheritance",
       message:
-        "@Delegate protocol '\(protocolName)' inherits from '\(inherited)', which is not supported yet; inherit only from AnyObject (and Sendable) and declare the methods in '\(protocolName)'"
+        "@Delegate protocol '\(protocolName)' inherits from '\(inherited)', whose requirements a multicast cannot forward ('Self' or associated types, initializers); inherit from AnyObject, Sendable or a delegate protocol"
     )
   }
 

@@ -73,6 +73,12 @@ struct DelegateProtocolModel {
     diagnostics.append(Diagnostic(node: Syntax(node), message: message, notes: notes))
   }
 
+  /// Standard protocols whose requirements a multicast cannot forward to its delegates.
+  static let unforwardable: Set<String> = [
+    "Equatable", "Hashable", "Comparable", "Identifiable", "Codable", "Encodable", "Decodable",
+    "Error", "Sequence", "Collection", "RawRepresentable", "Actor",
+  ]
+
   /// Reads `@Delegate(for: P.self, object: C.self)`.
   private mutating func readArguments(of attribute: AttributeSyntax) {
     guard case .argumentList(let arguments) = attribute.arguments else { return }
@@ -112,6 +118,10 @@ struct DelegateProtocolModel {
         isClassBound = true
       } else if spelled == "Sendable" || spelled == "Swift.Sendable" {
         continue
+      } else if Self.unforwardable.contains(
+        spelled.hasPrefix("Swift.") ? String(spelled.dropFirst(6)) : spelled)
+      {
+        report(type, .unsupportedInheritance(name, inherited: spelled))
       } else if type.is(IdentifierTypeSyntax.self) || type.is(MemberTypeSyntax.self) {
         // A protocol it refines (its own @Delegate protocol, or one declared elsewhere).
         isClassBound = true
