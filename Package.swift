@@ -11,7 +11,7 @@
 // DelegateProxy, CMessageRuntime, DelegateProxyTesting). Every other target's name starts
 // with "DelegateProxy" (DelegateProxyCFFIShim, DelegateProxyMacros, DelegateProxyCExpat,
 // DelegateProxyCDemoSupport, DelegateProxyDemo, DelegateProxyCTestSupport,
-// DelegateProxyTestSupport, DelegateProxyCCallbackSupport): SwiftPM wants target names
+// DelegateProxyTestSupport, DelegateProxyCCallbackSupport, DelegateProxyForeignFixtures): SwiftPM wants target names
 // unique across a package graph, so a generic name of ours (CExpat, TestSupport) would
 // collide with a user's. Test targets keep plain names: SwiftPM does not count a
 // dependency's test targets. Scripts/user-package-check.sh builds a user package that has
@@ -96,7 +96,9 @@ let package = Package(
       dependencies: [
         "MessageRuntime", "DelegateProxy", "DelegateProxyCDemoSupport", "DelegateProxyCExpat",
       ],
-      path: "Examples/DelegateProxyDemo"
+      path: "Examples/DelegateProxyDemo",
+      // The document `demo xml-parser` parses (read through Bundle.module).
+      resources: [.copy("Resources/library.xml")]
     ),
     // C structs and recording IMPs the tests compare the runtime against.
     .target(
@@ -110,6 +112,12 @@ let package = Package(
       name: "DelegateProxyTestSupport",
       dependencies: ["MessageRuntime", "DelegateProxy"],
       path: "Tests/DelegateProxyTestSupport"
+    ),
+    // A delegator and its delegate protocols (one refining the other) declared as a
+    // dependency's would be: a module that does not know DelegateProxy (ForeignModuleTests).
+    .target(
+      name: "DelegateProxyForeignFixtures",
+      path: "Tests/DelegateProxyForeignFixtures"
     ),
     .testTarget(
       name: "MessageRuntimeTests",
@@ -142,7 +150,7 @@ let package = Package(
       // DelegateProxyCTestSupport: C callers of Swift multicasts' IMPs (SwiftProtocolCFaceTests).
       dependencies: [
         "DelegateProxy", "MessageRuntime", "CMessageRuntime", "DelegateProxyTestSupport",
-        "DelegateProxyCTestSupport",
+        "DelegateProxyCTestSupport", "DelegateProxyForeignFixtures",
       ]
     ),
     // Expansion tests of the @Delegate macro and its diagnostics.

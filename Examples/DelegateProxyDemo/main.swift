@@ -23,6 +23,11 @@ let scenarios: [(name: String, summary: String, run: () throws -> Void)] = [
     xmppStream
   ),
   (
+    "xml-parser",
+    "Foundation's XMLParser: events fanned out to two delegates, a logger injected into its slot",
+    xmlParser
+  ),
+  (
     "c-callbacks", "expat (a real C library) calling three Swift handlers through CallbackAdapters",
     cCallbacks
   ),
