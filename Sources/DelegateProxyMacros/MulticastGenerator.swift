@@ -60,14 +60,18 @@ struct MulticastGenerator {
     lines.append("  \(access)struct Messages: DelegateMessages {")
     lines.append("    \(access)init() {}")
     lines.append(contentsOf: handles(model.requirements.indices).map { "  " + $0 })
+    // When every method has a C form the C subset is `Messages` itself (the protocol's
+    // default for `CMessages`); otherwise a struct of the handles that have one.
     let cSubset = model.requirements.indices.filter { model.requirements[$0].hasCForm }
-    lines.append(
-      "    /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form."
-    )
-    lines.append("    \(access)struct CMessages: DelegateMessages {")
-    lines.append("      \(access)init() {}")
-    lines.append(contentsOf: handles(cSubset).map { "    " + $0 })
-    lines.append("    }")
+    if cSubset.count < model.requirements.count {
+      lines.append(
+        "    /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form."
+      )
+      lines.append("    \(access)struct CMessages: DelegateMessages {")
+      lines.append("      \(access)init() {}")
+      lines.append(contentsOf: handles(cSubset).map { "    " + $0 })
+      lines.append("    }")
+    }
     lines.append("  }")
     if model.isMainActor && !model.requirements.isEmpty {
       lines.append(

@@ -7,6 +7,10 @@ import DelegateProxy
 import DelegateProxyCExpat
 import DelegateProxyTesting
 import Dispatch
+import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 import MessageRuntime
 import Synchronization
 import Testing
@@ -185,4 +189,11 @@ func doccMessageRuntimeOverview(dataSourceClass: RuntimeClass, dataSource: Runti
 @Delegate
 protocol DoccChatConnection: AnyObject {
   @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool
+}
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — Protocols you don't own
+
+@Delegate(for: XMLParserDelegate.self)
+protocol ParserOutline: XMLParserDelegate {
+  func parser(_ parser: XMLParser, foundCharacters string: String)
 }

@@ -5,6 +5,9 @@
 import Dispatch
 import DelegateProxy
 import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 import MessageRuntime
 
 // MARK: Swift protocols as delegates
@@ -79,6 +82,33 @@ func readmeTypedForm(
   let injection = try SensorDelegateMulticast.inject(analytics, into: sensor, at: \.delegate)
   print(delegates.report(for: \.sensorShouldStart), delegates.generation)
   _ = (ok, watching, injection)
+}
+
+// MARK: Delegate protocols you don't own
+
+@Delegate(for: XMLParserDelegate.self)
+protocol ParserEvents: XMLParserDelegate {
+  func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+              qualifiedName qName: String?, attributes attributeDict: [String: String])
+  func parser(_ parser: XMLParser, foundCharacters string: String)
+  func parserDidEndDocument(_ parser: XMLParser)
+}
+
+func readmeForeignProtocol(
+  outline: any XMLParserDelegate, counter: any XMLParserDelegate, logger: any XMLParserDelegate,
+  owner: any XMLParserDelegate, document: Data
+) throws -> (ParserEventsMulticast, DelegateInjection<XMLParser, ParserEventsMulticast>) {
+  let events = ParserEventsMulticast()                // an XMLParserDelegate
+  try events.add(outline)                             // your classes that conform to XMLParserDelegate
+  try events.add(counter)
+  let parser = XMLParser(data: document)
+  parser.delegate = events
+  parser.parse()
+
+  let other = XMLParser(data: document)
+  other.delegate = owner                              // set by code you don't control
+  let logging = try ParserEventsMulticast.inject(logger, into: other, at: \.delegate)
+  return (events, logging)
 }
 
 // MARK: Any Swift type, and what nobody's answer is
