@@ -7,17 +7,20 @@ import Testing
 // A delegator and a refining pair of delegate protocols from another module
 // (DelegateProxyForeignFixtures, which does not know DelegateProxy), as a dependency's
 // would be. The multicast restates TableDelegate's own methods and the ones it inherits
-// from ScrollDelegate; it conforms to both and fans all of them out.
+// from ScrollDelegate; it conforms to both and fans all of them out. Each restatement is
+// marked `override`, so Swift checks it against the requirement it restates, on its own
+// line (RestatementDiagnosticsTests shows what that catches).
 
 @Delegate(for: TableDelegate.self)
 protocol TableEvents: TableDelegate {
-  func scrollViewDidScroll(_ scrollView: ForeignScrollView)
-  func scrollViewShouldScrollToTop(_ scrollView: ForeignScrollView) -> Bool
-  func scrollViewDidEndDecelerating(_ scrollView: ForeignScrollView)
-  func tableView(_ tableView: TableView, didSelectRowAt row: Int)
-  @Default(12) func tableView(_ tableView: TableView, heightForRowAt row: Int) -> Double
-  @Default(true) func tableView(_ tableView: TableView, shouldHighlightRowAt row: Int) -> Bool
-  func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String?
+  override func scrollViewDidScroll(_ scrollView: ForeignScrollView)
+  override func scrollViewShouldScrollToTop(_ scrollView: ForeignScrollView) -> Bool
+  override func scrollViewDidEndDecelerating(_ scrollView: ForeignScrollView)
+  override func tableView(_ tableView: TableView, didSelectRowAt row: Int)
+  @Default(12) override func tableView(_ tableView: TableView, heightForRowAt row: Int) -> Double
+  @Default(true) override func tableView(_ tableView: TableView, shouldHighlightRowAt row: Int)
+    -> Bool
+  override func tableView(_ tableView: TableView, titleForHeaderInSection section: Int) -> String?
 }
 
 /// A TableDelegate that implements every method: it logs the void ones into a shared
