@@ -64,6 +64,20 @@ final class ResponseInspector: NSObject, URLSessionDataDelegate, @unchecked Send
   }
 }
 
+/// Answers every response with `.cancel`.
+// @unchecked Sendable: `answered` is a Lock.
+final class ResponseCanceller: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  let answered = Lock(0)
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask,
+    didReceive response: URLResponse,
+    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+  ) {
+    answered.withLock { $0 += 1 }
+    completionHandler(.cancel)
+  }
+}
+
 /// Deterministic bytes, not all alike, so a reordered or repeated chunk would show.
 func servedBody(count: Int) -> [UInt8] {
   (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 251) }
@@ -72,7 +86,7 @@ func servedBody(count: Int) -> [UInt8] {
 @Suite("URLSession's delegates through a multicast")
 struct URLSessionDelegateTests {
   // Hang guards only (the download takes well under a second): a failed wait is reported.
-  static let patience = DispatchTime.now() + .seconds(60)
+  static var patience: DispatchTime { .now() + .seconds(60) }
 
   @Test func twoDelegatesEachReceiveTheWholeBodyAndTheCompletion() throws {
     let body = servedBody(count: 6 * 1024 + 123)
@@ -124,6 +138,28 @@ struct URLSessionDelegateTests {
     #expect(weakEvents == nil)
     #expect(weakObject == nil)
     #expect(weakSession == nil)
+  }
+
+  @Test func onLinuxTheResponseDispositionIsIgnored() throws {
+    // swift-corelibs-foundation hands the delegate a completion handler that ignores its
+    // argument: a member answering `.cancel` (and the other member's default `.allow`)
+    // change nothing — the whole body arrives. What the members answer cannot matter.
+    let body = servedBody(count: 3000)
+    let server = try LoopbackHTTPServer(body: body, chunkSize: 1000)
+    defer { server.stop() }
+    let canceller = ResponseCanceller()
+    let collector = BodyCollector()
+    let events = DownloadEventsMulticast()
+    try events.add(canceller)
+    try events.add(collector)
+    let session = URLSession(configuration: .ephemeral, delegate: events.object, delegateQueue: nil)
+    session.dataTask(with: URL(string: server.url("/cancelled"))!).resume()
+    try #require(collector.completed.wait(timeout: Self.patience) == .success)
+    session.finishTasksAndInvalidate()
+    try #require(collector.invalidated.wait(timeout: Self.patience) == .success)
+    #expect(canceller.answered.withLock { $0 } == 1)
+    #expect(collector.bytes.withLock { $0 } == body)
+    #expect(collector.completions.withLock { $0 } == ["ok"])
   }
 
   @Test func aRestatedCompletionHandlerMethodCallsTheHandlerOncePerMember() throws {
