@@ -198,8 +198,8 @@ extension DelegateMulticast {
     let reducer: Reducer?
   }
 
-  func prepareAggregate<Arguments, Result>(
-    _ message: MessageKey<Arguments, Result>, _ reducer: Reducer?
+  func prepareAggregate<Message: DelegateMessageHandle>(
+    _ message: KeyPath<Messages, Message>, _ reducer: Reducer?
   )
     throws(DelegateProxyError) -> AggregatePlan
   {

@@ -103,6 +103,10 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     var members = MemberList<SwiftMember<Delegate>>()
     var defaultPolicy: ReturnPolicy
     var overrides: [Int: ReturnPolicy] = [:]
+    /// By method index: the error policy of a `throws` method (DelegateMulticast+Throwing).
+    var errorPolicies: [Int: DelegateErrorPolicy] = [:]
+    /// By method index: how an `async` method awaits its delegates (DelegateMulticast+Async).
+    var concurrency: [Int: DelegateConcurrency] = [:]
     var options: MulticastProxy.Options
     var observers: [Int: [TypedObserver]] = [:]
     var generation: UInt64 = 0
@@ -336,7 +340,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   }
 
   /// The index of the method a handle names.
-  final func index<Arguments, Result>(of message: MessageKey<Arguments, Result>) -> Int {
+  final func index<Message: DelegateMessageHandle>(of message: KeyPath<Messages, Message>) -> Int {
     Messages()[keyPath: message].index
   }
 
