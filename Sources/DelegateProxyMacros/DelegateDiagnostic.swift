@@ -124,19 +124,35 @@ struct DelegateDiagnostic: DiagnosticMessage {
     )
   }
 
-  static func noCForm(_ name: String, parameter: String, problem: String) -> Self {
+  static func selfType(_ name: String, what: String) -> Self {
     Self(
-      id: "noCForm",
+      id: "selfType",
       message:
-        "parameter '\(parameter)' of '\(name)' has \(problem), which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)"
+        "\(what) of '\(name)' uses 'Self', which a multicast cannot forward: each delegate's 'Self' is its own type; use the protocol's existential or a concrete type"
     )
   }
 
-  static func resultNoCForm(_ name: String, problem: String) -> Self {
+  static func defaultNotOneValue(_ name: String) -> Self {
     Self(
-      id: "noCForm",
+      id: "defaultNotOneValue",
       message:
-        "the result of '\(name)' has \(problem), which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)"
+        "@Default on '\(name)' needs exactly one value, such as @Default(true)"
+    )
+  }
+
+  static func defaultOnVoid(_ name: String) -> Self {
+    Self(
+      id: "defaultOnVoid",
+      message:
+        "@Default on '\(name)' has nothing to give: the method returns nothing; remove @Default"
+    )
+  }
+
+  static func noZeroAnswer(_ name: String, problem: String) -> Self {
+    Self(
+      id: "noZeroAnswer",
+      message:
+        "the result of '\(name)' is \(problem), which has no empty value to answer when no delegate answers; declare one with @Default(value)"
     )
   }
 

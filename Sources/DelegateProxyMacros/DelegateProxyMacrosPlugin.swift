@@ -2,12 +2,13 @@ import SwiftCompilerPlugin
 import SwiftSyntaxMacros
 
 /// The compiler plugin that provides DelegateProxy's macros: `@Delegate`, the optional
-/// requirement marker and `@Selector`.
+/// requirement marker, `@Selector` and `@Default`.
 @main
 struct DelegateProxyMacrosPlugin: CompilerPlugin {
   let providingMacros: [any Macro.Type] = [
     DelegateMacro.self,
     OptionalMacro.self,
     SelectorMacro.self,
+    DefaultMacro.self,
   ]
 }

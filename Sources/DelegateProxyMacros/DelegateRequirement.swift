@@ -17,6 +17,19 @@ struct DelegateRequirement {
     var runtimeName: String
     /// The parameter's type, as written.
     var type: TypeSyntax
+
+    /// The type of the parameter's value, as a tuple element or a metatype spells it:
+    /// without `@escaping` (a closure stored in a tuple escapes anyway).
+    var valueTypeText: String {
+      guard let attributed = type.as(AttributedTypeSyntax.self) else {
+        return type.trimmedDescription
+      }
+      let kept = attributed.attributes.filter { element in
+        guard case .attribute(let attribute) = element else { return true }
+        return attribute.attributeName.trimmedDescription != "escaping"
+      }
+      return attributed.with(\.attributes, kept).trimmedDescription
+    }
   }
 
   /// The method's name as written (backticks kept).
@@ -33,6 +46,13 @@ struct DelegateRequirement {
   var swiftName: String
   /// The requirement's declaration, for diagnostics.
   var declaration: FunctionDeclSyntax
+  /// Whether every parameter and the result certainly or possibly have a C form (the
+  /// macro finds no type it knows has none): the method's handle is also in the C subset
+  /// (`Messages.CMessages`), so `imp(for:)` and C callbacks accept it.
+  var hasCForm: Bool
+  /// What a call nobody answers returns: the `@Default(…)` expression, or the result
+  /// type's empty value (see `EmptyAnswer`); nil for a method that returns nothing.
+  var noAnswerText: String?
 
   /// The name of the message's handle in the generated `Messages` struct.
   var messageName: String { SelectorName.messageName(for: selector) }
@@ -56,9 +76,9 @@ struct DelegateRequirement {
   var argumentsTypeText: String {
     switch parameters.count {
     case 0: return "Void"
-    case 1: return parameters[0].type.trimmedDescription
+    case 1: return parameters[0].valueTypeText
     default:
-      return "(" + parameters.map { $0.type.trimmedDescription }.joined(separator: ", ") + ")"
+      return "(" + parameters.map(\.valueTypeText).joined(separator: ", ") + ")"
     }
   }
 
@@ -82,6 +102,14 @@ struct DelegateRequirement {
 }
 
 extension DelegateRequirement {
+  /// Whether `type` names `Self`: the multicast could not pass its own type where each
+  /// delegate expects its own.
+  static func mentionsSelf(_ type: TypeSyntax) -> Bool {
+    type.tokens(viewMode: .sourceAccurate).contains { token in
+      token.tokenKind == .keyword(.Self) || token.text == "Self"
+    }
+  }
+
   /// Reads `function` as a requirement, reporting to `diagnostics` what `@Delegate` cannot
   /// support. Returns `nil` if the requirement cannot be generated.
   static func read(
@@ -129,6 +157,7 @@ extension DelegateRequirement {
         return internalName.tokenKind == .wildcard ? nil : internalName.text
       })
     var parameters: [Parameter] = []
+    var hasCForm = true
     for (index, parameter) in parameterSyntax.enumerated() {
       let internalToken = parameter.secondName ?? parameter.firstName
       let internalName = internalToken.tokenKind == .wildcard ? nil : internalToken.text
@@ -154,8 +183,10 @@ extension DelegateRequirement {
         opaque.someOrAnySpecifier.tokenKind == .keyword(.some)
       {
         report(parameter.type, .opaqueParameter(swiftName, parameter: parameterName))
-      } else if let problem = CTypeCheck.problem(with: parameter.type) {
-        report(parameter.type, .noCForm(swiftName, parameter: parameterName, problem: problem))
+      } else if Self.mentionsSelf(parameter.type) {
+        report(parameter.type, .selfType(swiftName, what: "parameter '\(parameterName)'"))
+      } else if CTypeCheck.problem(with: parameter.type) != nil {
+        hasCForm = false
       }
       parameters.append(
         Parameter(
@@ -174,12 +205,15 @@ extension DelegateRequirement {
         opaque.someOrAnySpecifier.tokenKind == .keyword(.some)
       {
         report(type, .genericMethod(swiftName))
-      } else if let problem = CTypeCheck.problem(with: type, isResult: true) {
-        report(function.signature.returnClause!.type, .resultNoCForm(swiftName, problem: problem))
+      } else if Self.mentionsSelf(type) {
+        report(function.signature.returnClause!.type, .selfType(swiftName, what: "the result"))
+      } else if CTypeCheck.problem(with: type, isResult: true) != nil {
+        hasCForm = false
       }
     }
 
     var isOptional = false
+    var declaredDefault: String? = nil
     var selector = SelectorName.derive(baseName: baseName, labels: labels)
     for element in function.attributes {
       guard case .attribute(let attribute) = element else { continue }
@@ -201,12 +235,37 @@ extension DelegateRequirement {
           continue
         }
         selector = text
+      } else if attributeName == "Default" || attributeName == "DelegateProxy.Default" {
+        guard case .argumentList(let arguments) = attribute.arguments, arguments.count == 1,
+          let argument = arguments.first, argument.label == nil
+        else {
+          report(attribute, .defaultNotOneValue(swiftName))
+          continue
+        }
+        guard result != nil else {
+          report(attribute, .defaultOnVoid(swiftName))
+          continue
+        }
+        declaredDefault = argument.expression.trimmedDescription
+      }
+    }
+    var noAnswerText: String? = nil
+    if let result {
+      let answer: Result<String, EmptyAnswer.Problem> =
+        declaredDefault.map { .success($0) } ?? EmptyAnswer.expression(for: result)
+      switch answer {
+      case .success(let text): noAnswerText = text
+      case .failure(let problem):
+        report(
+          function.signature.returnClause!.type,
+          .noZeroAnswer(swiftName, problem: problem.text))
       }
     }
 
     guard diagnostics.count == diagnosticsBefore else { return nil }
     return DelegateRequirement(
       nameText: nameText, parameters: parameters, result: result, isOptional: isOptional,
-      selector: selector, swiftName: swiftName, declaration: function)
+      selector: selector, swiftName: swiftName, declaration: function, hasCForm: hasCForm,
+      noAnswerText: noAnswerText)
   }
 }

@@ -57,23 +57,15 @@ struct MulticastGenerator {
     )
     lines.append("  \(access)struct Messages: DelegateMessages {")
     lines.append("    \(access)init() {}")
-    for (index, requirement) in model.requirements.enumerated() {
-      let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
-      lines.append("    /// `\(requirement.swiftName)`, selector `\(requirement.selector)`.")
-      lines.append(
-        "    \(access)var \(requirement.messageName): DelegateMessage<\(existential), \(requirement.argumentsTypeText), \(requirement.resultText)> {"
-      )
-      if model.isMainActor {
-        lines.append("      DelegateMessage(index: \(index)) { \(closureArguments) in")
-        lines.append(contentsOf: mainActorCall(requirement).map { "        " + $0 })
-        lines.append("      }")
-      } else {
-        lines.append(
-          "      DelegateMessage(index: \(index)) { \(closureArguments) in \(requirement.forwardingCallText) }"
-        )
-      }
-      lines.append("    }")
-    }
+    lines.append(contentsOf: handles(model.requirements.indices).map { "  " + $0 })
+    let cSubset = model.requirements.indices.filter { model.requirements[$0].hasCForm }
+    lines.append(
+      "    /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form."
+    )
+    lines.append("    \(access)struct CMessages: DelegateMessages {")
+    lines.append("      \(access)init() {}")
+    lines.append(contentsOf: handles(cSubset).map { "    " + $0 })
+    lines.append("    }")
     lines.append("  }")
     if model.isMainActor && !model.requirements.isEmpty {
       lines.append(
@@ -99,6 +91,33 @@ struct MulticastGenerator {
     lines.append(contentsOf: standIn)
     lines.append("}")
     return lines.joined(separator: "\n")
+  }
+
+  /// The typed handle properties of the requirements at `indices` (for `Messages` and
+  /// its C subset), indented for a struct inside the class.
+  private func handles(_ indices: some Sequence<Int>) -> [String] {
+    let access = model.access.prefix
+    let existential = "any \(model.name)"
+    var lines: [String] = []
+    for index in indices {
+      let requirement = model.requirements[index]
+      let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
+      lines.append("  /// `\(requirement.swiftName)`, selector `\(requirement.selector)`.")
+      lines.append(
+        "  \(access)var \(requirement.messageName): DelegateMessage<\(existential), \(requirement.argumentsTypeText), \(requirement.resultText)> {"
+      )
+      if model.isMainActor {
+        lines.append("    DelegateMessage(index: \(index)) { \(closureArguments) in")
+        lines.append(contentsOf: mainActorCall(requirement).map { "      " + $0 })
+        lines.append("    }")
+      } else {
+        lines.append(
+          "    DelegateMessage(index: \(index)) { \(closureArguments) in \(requirement.forwardingCallText) }"
+        )
+      }
+      lines.append("  }")
+    }
+    return lines
   }
 
   /// The stand-in class nested in the multicast: it conforms to the protocol and sends
@@ -170,7 +189,8 @@ struct MulticastGenerator {
   /// must check the actor: those are served through `cCalls`).
   private var cEntries: [String] {
     let entries = model.requirements.enumerated().map { index, requirement in
-      model.isMainActor ? nil : Self.cEntryText(requirement, index: index, protocolName: model.name)
+      model.isMainActor || !requirement.hasCForm
+        ? nil : Self.cEntryText(requirement, index: index, protocolName: model.name)
     }
     guard entries.contains(where: { $0 != nil }) else { return [] }
     var lines = [
@@ -197,7 +217,7 @@ struct MulticastGenerator {
     ]
     for requirement in model.requirements {
       let values = requirement.parameters.enumerated().map { index, parameter in
-        "f.argument(\(index)) as \(parameter.type.trimmedDescription)"
+        "f.argument(\(index)) as \(parameter.valueTypeText)"
       }
       switch values.count {
       case 0: lines.append("    { _ in () },")
@@ -275,7 +295,7 @@ struct MulticastGenerator {
   /// One `DelegateMethodDescription(…)` expression.
   private func methodDescription(_ requirement: DelegateRequirement) -> String {
     let parameters = requirement.parameters.map { parameter in
-      "DelegateParameter(\(Self.stringLiteral(parameter.runtimeName)), \(Self.metatype(parameter.type.trimmedDescription)))"
+      "DelegateParameter(\(Self.stringLiteral(parameter.runtimeName)), \(Self.metatype(parameter.valueTypeText)))"
     }
     return """
       DelegateMethodDescription(
@@ -283,7 +303,7 @@ struct MulticastGenerator {
       swiftName: \(Self.stringLiteral(requirement.swiftName)), \
       isRequired: \(!requirement.isOptional),
               parameters: [\(parameters.joined(separator: ", "))],
-              result: DelegateValueType(\(Self.metatype(requirement.resultText))))
+              result: \(Self.metatype(requirement.resultText)), noAnswer: \(requirement.noAnswerText.map { "{ \($0) }" } ?? "{}"))
       """
   }
 
@@ -300,12 +320,9 @@ struct MulticastGenerator {
         "  /// The default for the optional requirement `\(requirement.swiftName)` (selector `\(requirement.selector)`): a conforming class that does not implement it is never called for it."
       )
       lines.append("  \(access)\(requirement.signature) {")
-      if let result = requirement.result {
-        lines.append(
-          "    DelegateOptional.notImplemented(by: self, selector: \(selector), returning: \(Self.metatype(result.trimmedDescription)))"
-        )
-      } else {
-        lines.append("    DelegateOptional.notImplemented(by: self, selector: \(selector))")
+      lines.append("    DelegateOptional.notImplemented(by: self, selector: \(selector))")
+      if let answer = requirement.noAnswerText {
+        lines.append("    return \(answer)")
       }
       lines.append("  }")
     }

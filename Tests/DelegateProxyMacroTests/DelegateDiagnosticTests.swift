@@ -186,134 +186,70 @@ import Testing
     )
   }
 
-  @Test func parameterTypesWithoutCForm() {
+  @Test func swiftTypesAreAcceptedAndOnlyWhatCannotBeForwardedOrAnsweredIsRefused() {
     assertDelegateExpansion(
       """
       @Delegate
       protocol SensorDelegate: AnyObject {
-        func a(_ handler: @escaping () -> Void)
-        func b(_ pair: (Int, Double))
-        func c(_ values: [Int32])
-        func d(_ table: [String: Int])
-        func e(_ name: String)
-        func f(_ value: Any)
-        func g(_ count: Int?)
+        func a(_ handler: @escaping () -> Void, _ pair: (Int, Double), _ values: [Int32])
+        func b(_ table: [String: Int], _ name: String, _ value: Any, _ count: Int?)
+        func c(_ set: Set<Int>, _ level: Optional<Double>, _ letter: Character)
+        func name() -> String
+        func pair() -> (Int, label: String?)
         func h(_ other: Self)
-        func i(_ set: Set<Int>)
-        func j(_ level: Optional<Double>)
-        func k(_ letter: Character, _ slice: Swift.Substring)
+        func me() -> Self?
+        func handler() -> () -> Void
+        func failure() -> any Error
+        func object() -> AnyObject
+        @Default(1) func stop()
+        @Default func limit() -> Int
       }
       """,
       expandedSource: """
         protocol SensorDelegate: AnyObject {
-          func a(_ handler: @escaping () -> Void)
-          func b(_ pair: (Int, Double))
-          func c(_ values: [Int32])
-          func d(_ table: [String: Int])
-          func e(_ name: String)
-          func f(_ value: Any)
-          func g(_ count: Int?)
+          func a(_ handler: @escaping () -> Void, _ pair: (Int, Double), _ values: [Int32])
+          func b(_ table: [String: Int], _ name: String, _ value: Any, _ count: Int?)
+          func c(_ set: Set<Int>, _ level: Optional<Double>, _ letter: Character)
+          func name() -> String
+          func pair() -> (Int, label: String?)
           func h(_ other: Self)
-          func i(_ set: Set<Int>)
-          func j(_ level: Optional<Double>)
-          func k(_ letter: Character, _ slice: Swift.Substring)
+          func me() -> Self?
+          func handler() -> () -> Void
+          func failure() -> any Error
+          func object() -> AnyObject
+          func stop()
+          func limit() -> Int
         }
         """,
       diagnostics: [
         DiagnosticSpec(
           message:
-            "parameter 'handler' of 'a(_:)' has a function type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 3, column: 21),
-        DiagnosticSpec(
-          message:
-            "parameter 'pair' of 'b(_:)' has a tuple type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 4, column: 18),
-        DiagnosticSpec(
-          message:
-            "parameter 'values' of 'c(_:)' has an array type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 5, column: 20),
-        DiagnosticSpec(
-          message:
-            "parameter 'table' of 'd(_:)' has a dictionary type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 6, column: 19),
-        DiagnosticSpec(
-          message:
-            "parameter 'name' of 'e(_:)' has type 'String', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 7, column: 18),
-        DiagnosticSpec(
-          message:
-            "parameter 'value' of 'f(_:)' has type 'Any', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
+            "parameter 'other' of 'h(_:)' uses 'Self', which a multicast cannot forward: each delegate's 'Self' is its own type; use the protocol's existential or a concrete type",
           line: 8, column: 19),
         DiagnosticSpec(
           message:
-            "parameter 'count' of 'g(_:)' has type 'Int?' (C has no optional value types), which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 9, column: 19),
+            "the result of 'me()' uses 'Self', which a multicast cannot forward: each delegate's 'Self' is its own type; use the protocol's existential or a concrete type",
+          line: 9, column: 16),
         DiagnosticSpec(
           message:
-            "parameter 'other' of 'h(_:)' has type 'Self', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 10, column: 19),
+            "the result of 'handler()' is a closure, which has no empty value to answer when no delegate answers; declare one with @Default(value)",
+          line: 10, column: 21),
         DiagnosticSpec(
           message:
-            "parameter 'set' of 'i(_:)' has a set type, which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 11, column: 17),
+            "the result of 'failure()' is 'any Error', which has no empty value to answer when no delegate answers; declare one with @Default(value)",
+          line: 11, column: 21),
         DiagnosticSpec(
           message:
-            "parameter 'level' of 'j(_:)' has type 'Double?' (C has no optional value types), which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 12, column: 19),
+            "the result of 'object()' is 'AnyObject', which has no empty value to answer when no delegate answers; declare one with @Default(value)",
+          line: 12, column: 20),
         DiagnosticSpec(
           message:
-            "parameter 'letter' of 'k(_:_:)' has type 'Character', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 13, column: 20),
+            "@Default on 'stop()' has nothing to give: the method returns nothing; remove @Default",
+          line: 13, column: 3),
         DiagnosticSpec(
           message:
-            "parameter 'slice' of 'k(_:_:)' has type 'Substring', which has no C ABI form; use a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 13, column: 40),
-      ]
-    )
-  }
-
-  @Test func resultTypesWithoutCForm() {
-    assertDelegateExpansion(
-      """
-      @Delegate
-      protocol SensorDelegate: AnyObject {
-        func name() -> String
-        func values() -> [Int32]
-        func pair() -> (Int, Int)
-        func level() -> Int?
-        func handler() -> () -> Void
-      }
-      """,
-      expandedSource: """
-        protocol SensorDelegate: AnyObject {
-          func name() -> String
-          func values() -> [Int32]
-          func pair() -> (Int, Int)
-          func level() -> Int?
-          func handler() -> () -> Void
-        }
-        """,
-      diagnostics: [
-        DiagnosticSpec(
-          message:
-            "the result of 'name()' has type 'String', which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 3, column: 18),
-        DiagnosticSpec(
-          message:
-            "the result of 'values()' has an array type, which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 4, column: 20),
-        DiagnosticSpec(
-          message:
-            "the result of 'pair()' has a tuple type, which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 5, column: 18),
-        DiagnosticSpec(
-          message:
-            "the result of 'level()' has type 'Int?' (C has no optional value types), which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 6, column: 19),
-        DiagnosticSpec(
-          message:
-            "the result of 'handler()' has a function type, which has no C ABI form; return a C-representable type (an integer, floating-point or Bool value, a pointer, a class instance or a struct of such fields)",
-          line: 7, column: 21),
+            "@Default on 'limit()' needs exactly one value, such as @Default(true)",
+          line: 14, column: 3),
       ]
     )
   }

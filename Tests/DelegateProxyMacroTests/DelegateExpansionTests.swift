@@ -38,27 +38,27 @@ import Testing
               DelegateMethodDescription(
                 selector: "sensor:didRead:", swiftName: "sensor(_:didRead:)", isRequired: true,
                 parameters: [DelegateParameter("sensor", Sensor.self), DelegateParameter("reading", Reading.self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "sensorShouldStart:", swiftName: "sensorShouldStart(_:)", isRequired: true,
                 parameters: [DelegateParameter("sensor", Sensor.self)],
-                result: DelegateValueType(Bool.self)),
+                result: Bool.self, noAnswer: { false }),
               DelegateMethodDescription(
                 selector: "sensorDidStop:", swiftName: "sensorDidStop(_:)", isRequired: false,
                 parameters: [DelegateParameter("sensor", Sensor.self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "sensorFailed:code:", swiftName: "sensor(_:didFailWith:)", isRequired: true,
                 parameters: [DelegateParameter("sensor", Sensor.self), DelegateParameter("code", Int32.self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "sensorThreshold:", swiftName: "sensorThreshold(_:)", isRequired: false,
                 parameters: [DelegateParameter("sensor", Sensor.self)],
-                result: DelegateValueType(Double.self)),
+                result: Double.self, noAnswer: { 0 }),
               DelegateMethodDescription(
                 selector: "reset", swiftName: "reset()", isRequired: true,
                 parameters: [],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
             ])
           /// Typed handles for `SensorDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)`.
           public struct Messages: DelegateMessages {
@@ -86,6 +86,34 @@ import Testing
             /// `reset()`, selector `reset`.
             public var reset: DelegateMessage<any SensorDelegate, Void, Void> {
               DelegateMessage(index: 5) { d, _ in d.reset() }
+            }
+            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
+            public struct CMessages: DelegateMessages {
+              public init() {}
+              /// `sensor(_:didRead:)`, selector `sensor:didRead:`.
+              public var sensorDidRead: DelegateMessage<any SensorDelegate, (Sensor, Reading), Void> {
+                DelegateMessage(index: 0) { d, a in d.sensor(a.0, didRead: a.1) }
+              }
+              /// `sensorShouldStart(_:)`, selector `sensorShouldStart:`.
+              public var sensorShouldStart: DelegateMessage<any SensorDelegate, Sensor, Bool> {
+                DelegateMessage(index: 1) { d, a in d.sensorShouldStart(a) }
+              }
+              /// `sensorDidStop(_:)`, selector `sensorDidStop:`.
+              public var sensorDidStop: DelegateMessage<any SensorDelegate, Sensor, Void> {
+                DelegateMessage(index: 2) { d, a in d.sensorDidStop(a) }
+              }
+              /// `sensor(_:didFailWith:)`, selector `sensorFailed:code:`.
+              public var sensorFailedCode: DelegateMessage<any SensorDelegate, (Sensor, Int32), Void> {
+                DelegateMessage(index: 3) { d, a in d.sensor(a.0, didFailWith: a.1) }
+              }
+              /// `sensorThreshold(_:)`, selector `sensorThreshold:`.
+              public var sensorThreshold: DelegateMessage<any SensorDelegate, Sensor, Double> {
+                DelegateMessage(index: 4) { d, a in d.sensorThreshold(a) }
+              }
+              /// `reset()`, selector `reset`.
+              public var reset: DelegateMessage<any SensorDelegate, Void, Void> {
+                DelegateMessage(index: 5) { d, _ in d.reset() }
+              }
             }
           }
           /// `SensorDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
@@ -193,7 +221,8 @@ import Testing
           }
           /// The default for the optional requirement `sensorThreshold(_:)` (selector `sensorThreshold:`): a conforming class that does not implement it is never called for it.
           public func sensorThreshold(_ sensor: Sensor) -> Double {
-            DelegateOptional.notImplemented(by: self, selector: "sensorThreshold:", returning: Double.self)
+            DelegateOptional.notImplemented(by: self, selector: "sensorThreshold:")
+            return 0
           }
         }
         """#
@@ -201,6 +230,184 @@ import Testing
   }
 
   /// A protocol with no methods still gets its multicast type, with an empty description and `Messages`.
+  /// Swift types, `@Default`, an optional method with a Swift result, and the C subset
+  /// of the handles (only the methods whose types have a C form).
+  @Test func swiftTypesDefaultsAndTheCSubset() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol ChatDelegate: AnyObject {
+        func chat(_ chat: Chat, didReceive message: String)
+        @Default(true) func chatShouldConnect(_ chat: Chat) -> Bool
+        @Optional func chatTitle(_ chat: Chat) -> String
+        func chat(_ chat: Chat, confirm completion: @escaping (Bool) -> Void)
+        func chatUnread(_ chat: Chat) -> Int
+      }
+      """,
+      expandedSource: #"""
+        protocol ChatDelegate: AnyObject {
+          func chat(_ chat: Chat, didReceive message: String)
+          func chatShouldConnect(_ chat: Chat) -> Bool
+          func chatTitle(_ chat: Chat) -> String
+          func chat(_ chat: Chat, confirm completion: @escaping (Bool) -> Void)
+          func chatUnread(_ chat: Chat) -> Int
+        }
+
+        /// A `ChatDelegate` that forwards each call to every delegate added to it, under its return policy (generated by `@Delegate`).
+        final class ChatDelegateMulticast: DelegateMulticast<any ChatDelegate, ChatDelegateMulticast.Messages>, ChatDelegate, @unchecked Sendable {
+          // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
+          /// `ChatDelegate`'s methods as the runtime sees them.
+          override class var __delegateProtocol: DelegateProtocol<any ChatDelegate> { _delegateProtocol }
+          nonisolated private static let _delegateProtocol = DelegateProtocol<any ChatDelegate>(
+            name: "ChatDelegate",
+            methods: [
+              DelegateMethodDescription(
+                selector: "chat:didReceive:", swiftName: "chat(_:didReceive:)", isRequired: true,
+                parameters: [DelegateParameter("chat", Chat.self), DelegateParameter("message", String.self)],
+                result: Void.self, noAnswer: {}),
+              DelegateMethodDescription(
+                selector: "chatShouldConnect:", swiftName: "chatShouldConnect(_:)", isRequired: true,
+                parameters: [DelegateParameter("chat", Chat.self)],
+                result: Bool.self, noAnswer: { true }),
+              DelegateMethodDescription(
+                selector: "chatTitle:", swiftName: "chatTitle(_:)", isRequired: false,
+                parameters: [DelegateParameter("chat", Chat.self)],
+                result: String.self, noAnswer: { "" }),
+              DelegateMethodDescription(
+                selector: "chat:confirm:", swiftName: "chat(_:confirm:)", isRequired: true,
+                parameters: [DelegateParameter("chat", Chat.self), DelegateParameter("completion", ((Bool) -> Void).self)],
+                result: Void.self, noAnswer: {}),
+              DelegateMethodDescription(
+                selector: "chatUnread:", swiftName: "chatUnread(_:)", isRequired: true,
+                parameters: [DelegateParameter("chat", Chat.self)],
+                result: Int.self, noAnswer: { 0 }),
+            ])
+          /// Typed handles for `ChatDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.chatShouldConnect)`.
+          struct Messages: DelegateMessages {
+            init() {}
+            /// `chat(_:didReceive:)`, selector `chat:didReceive:`.
+            var chatDidReceive: DelegateMessage<any ChatDelegate, (Chat, String), Void> {
+              DelegateMessage(index: 0) { d, a in d.chat(a.0, didReceive: a.1) }
+            }
+            /// `chatShouldConnect(_:)`, selector `chatShouldConnect:`.
+            var chatShouldConnect: DelegateMessage<any ChatDelegate, Chat, Bool> {
+              DelegateMessage(index: 1) { d, a in d.chatShouldConnect(a) }
+            }
+            /// `chatTitle(_:)`, selector `chatTitle:`.
+            var chatTitle: DelegateMessage<any ChatDelegate, Chat, String> {
+              DelegateMessage(index: 2) { d, a in d.chatTitle(a) }
+            }
+            /// `chat(_:confirm:)`, selector `chat:confirm:`.
+            var chatConfirm: DelegateMessage<any ChatDelegate, (Chat, (Bool) -> Void), Void> {
+              DelegateMessage(index: 3) { d, a in d.chat(a.0, confirm: a.1) }
+            }
+            /// `chatUnread(_:)`, selector `chatUnread:`.
+            var chatUnread: DelegateMessage<any ChatDelegate, Chat, Int> {
+              DelegateMessage(index: 4) { d, a in d.chatUnread(a) }
+            }
+            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
+            struct CMessages: DelegateMessages {
+              init() {}
+              /// `chatShouldConnect(_:)`, selector `chatShouldConnect:`.
+              var chatShouldConnect: DelegateMessage<any ChatDelegate, Chat, Bool> {
+                DelegateMessage(index: 1) { d, a in d.chatShouldConnect(a) }
+              }
+              /// `chatUnread(_:)`, selector `chatUnread:`.
+              var chatUnread: DelegateMessage<any ChatDelegate, Chat, Int> {
+                DelegateMessage(index: 4) { d, a in d.chatUnread(a) }
+              }
+            }
+          }
+          /// `ChatDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
+          override class var __cCalls: [__CFaceCall<any ChatDelegate>] { _cCalls }
+          nonisolated private static let _cCalls: [__CFaceCall<any ChatDelegate>] = [
+            { d, f in d.chat(f.argument(0), didReceive: f.argument(1)) },
+            { d, f in f.setResult(d.chatShouldConnect(f.argument(0))) },
+            { d, f in f.setResult(d.chatTitle(f.argument(0))) },
+            { d, f in d.chat(f.argument(0), confirm: f.argument(1)) },
+            { d, f in f.setResult(d.chatUnread(f.argument(0))) },
+          ]
+          /// `ChatDelegate`'s methods as C functions of their own C signatures, each calling one delegate.
+          override class var __cFunctions: [__CFaceFunction?] { _cFunctions }
+          nonisolated private static let _cFunctions: [__CFaceFunction?] = [
+            nil,
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 1) { (d: any ChatDelegate) in d.chatShouldConnect(__CFaceFunction.value(p0, as: Chat.self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Bool, objects: [0]),
+            nil,
+            nil,
+            __CFaceFunction({ (target, _, p0) in
+              __CFaceFunction.call(target, method: 4) { (d: any ChatDelegate) in d.chatUnread(__CFaceFunction.value(p0, as: Chat.self)) }
+            } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int, objects: [0]),
+          ]
+          /// `ChatDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
+          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
+          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
+            { f in (f.argument(0) as Chat, f.argument(1) as String) },
+            { f in f.argument(0) as Chat },
+            { f in f.argument(0) as Chat },
+            { f in (f.argument(0) as Chat, f.argument(1) as (Bool) -> Void) },
+            { f in f.argument(0) as Chat },
+          ]
+          /// Sends `chat(_:didReceive:)` to the delegates.
+          func chat(_ chat: Chat, didReceive message: String) {
+            self.__send(Messages().chatDidReceive, (chat, message)) { d, a in d.chat(a.0, didReceive: a.1) }
+          }
+          /// Sends `chatShouldConnect(_:)` to the delegates.
+          func chatShouldConnect(_ chat: Chat) -> Bool {
+            self.__send(Messages().chatShouldConnect, chat) { d, a in d.chatShouldConnect(a) }
+          }
+          /// Sends `chatTitle(_:)` to the delegates.
+          func chatTitle(_ chat: Chat) -> String {
+            self.__send(Messages().chatTitle, chat) { d, a in d.chatTitle(a) }
+          }
+          /// Sends `chat(_:confirm:)` to the delegates.
+          func chat(_ chat: Chat, confirm completion: @escaping (Bool) -> Void) {
+            self.__send(Messages().chatConfirm, (chat, completion)) { d, a in d.chat(a.0, confirm: a.1) }
+          }
+          /// Sends `chatUnread(_:)` to the delegates.
+          func chatUnread(_ chat: Chat) -> Int {
+            self.__send(Messages().chatUnread, chat) { d, a in d.chatUnread(a) }
+          }
+          /// The stand-in class: a `ChatDelegate` that sends each call to a runtime object (`ChatDelegateMulticast.standIn(for:)`).
+          override class var __standInType: DelegateStandIn<any ChatDelegate>.Type? { StandIn.self }
+          /// A `ChatDelegate` that sends each call as a runtime message to its target (generated by `@Delegate`).
+          final class StandIn: DelegateStandIn<any ChatDelegate>, ChatDelegate, @unchecked Sendable {
+            // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
+            /// Sends `chat(_:didReceive:)` to the target.
+            func chat(_ chat: Chat, didReceive message: String) {
+              return self.deliver(0, chat, message)
+            }
+            /// Sends `chatShouldConnect(_:)` to the target.
+            func chatShouldConnect(_ chat: Chat) -> Bool {
+              return self.deliver(1, chat)
+            }
+            /// Sends `chatTitle(_:)` to the target.
+            func chatTitle(_ chat: Chat) -> String {
+              return self.deliver(2, chat)
+            }
+            /// Sends `chat(_:confirm:)` to the target.
+            func chat(_ chat: Chat, confirm completion: @escaping (Bool) -> Void) {
+              return self.deliver(3, chat, completion)
+            }
+            /// Sends `chatUnread(_:)` to the target.
+            func chatUnread(_ chat: Chat) -> Int {
+              return self.deliver(4, chat)
+            }
+          }
+        }
+
+        extension ChatDelegate {
+          /// The default for the optional requirement `chatTitle(_:)` (selector `chatTitle:`): a conforming class that does not implement it is never called for it.
+          func chatTitle(_ chat: Chat) -> String {
+            DelegateOptional.notImplemented(by: self, selector: "chatTitle:")
+            return ""
+          }
+        }
+        """#
+    )
+  }
+
   @Test func protocolWithoutMethods() {
     assertDelegateExpansion(
       """
@@ -223,6 +430,10 @@ import Testing
           /// Typed handles for `EmptyDelegate`'s methods, for policies, observers and introspection.
           struct Messages: DelegateMessages {
             init() {}
+            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
+            struct CMessages: DelegateMessages {
+              init() {}
+            }
           }
           /// The stand-in class: a `EmptyDelegate` that sends each call to a runtime object (`EmptyDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any EmptyDelegate>.Type? { StandIn.self }
@@ -264,7 +475,7 @@ import Testing
               DelegateMethodDescription(
                 selector: "hiddenDidChange:", swiftName: "hiddenDidChange(_:)", isRequired: false,
                 parameters: [DelegateParameter("value", Int32.self)],
-                result: DelegateValueType(Int32.self)),
+                result: Int32.self, noAnswer: { 0 }),
             ])
           /// Typed handles for `HiddenDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.hiddenDidChange)`.
           fileprivate struct Messages: DelegateMessages {
@@ -272,6 +483,14 @@ import Testing
             /// `hiddenDidChange(_:)`, selector `hiddenDidChange:`.
             fileprivate var hiddenDidChange: DelegateMessage<any HiddenDelegate, Int32, Int32> {
               DelegateMessage(index: 0) { d, a in d.hiddenDidChange(a) }
+            }
+            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
+            fileprivate struct CMessages: DelegateMessages {
+              fileprivate init() {}
+              /// `hiddenDidChange(_:)`, selector `hiddenDidChange:`.
+              fileprivate var hiddenDidChange: DelegateMessage<any HiddenDelegate, Int32, Int32> {
+                DelegateMessage(index: 0) { d, a in d.hiddenDidChange(a) }
+              }
             }
           }
           /// `HiddenDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
@@ -321,7 +540,7 @@ import Testing
               DelegateMethodDescription(
                 selector: "packageDidChange", swiftName: "packageDidChange()", isRequired: true,
                 parameters: [],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
             ])
           /// Typed handles for `PackageDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.packageDidChange)`.
           package struct Messages: DelegateMessages {
@@ -329,6 +548,14 @@ import Testing
             /// `packageDidChange()`, selector `packageDidChange`.
             package var packageDidChange: DelegateMessage<any PackageDelegate, Void, Void> {
               DelegateMessage(index: 0) { d, _ in d.packageDidChange() }
+            }
+            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
+            package struct CMessages: DelegateMessages {
+              package init() {}
+              /// `packageDidChange()`, selector `packageDidChange`.
+              package var packageDidChange: DelegateMessage<any PackageDelegate, Void, Void> {
+                DelegateMessage(index: 0) { d, _ in d.packageDidChange() }
+              }
             }
           }
           /// `PackageDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
@@ -367,7 +594,8 @@ import Testing
         extension HiddenDelegate {
           /// The default for the optional requirement `hiddenDidChange(_:)` (selector `hiddenDidChange:`): a conforming class that does not implement it is never called for it.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
-            DelegateOptional.notImplemented(by: self, selector: "hiddenDidChange:", returning: Int32.self)
+            DelegateOptional.notImplemented(by: self, selector: "hiddenDidChange:")
+            return 0
           }
         }
         """#
@@ -415,39 +643,39 @@ import Testing
               DelegateMethodDescription(
                 selector: "table:didSelect:p0:", swiftName: "table(_:didSelect:p0:)", isRequired: true,
                 parameters: [DelegateParameter("_p0", Table.self), DelegateParameter("didSelect", Int.self), DelegateParameter("p0", Int.self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "table:row:", swiftName: "table(_:row:)", isRequired: true,
                 parameters: [DelegateParameter("table", Table.self), DelegateParameter("row", Int.self)],
-                result: DelegateValueType(Double.self)),
+                result: Double.self, noAnswer: { 0 }),
               DelegateMethodDescription(
                 selector: "moveTo:", swiftName: "move(to:)", isRequired: true,
                 parameters: [DelegateParameter("point", Point.self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "fooWithBar:", swiftName: "foo(bar:)", isRequired: true,
                 parameters: [DelegateParameter("bar", Int32.self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "fetchDataForUser:", swiftName: "fetchDataFor(user:)", isRequired: true,
                 parameters: [DelegateParameter("user", (User?).self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "viewWillMoveToWindow:", swiftName: "viewWillMove(toWindow:)", isRequired: true,
                 parameters: [DelegateParameter("window", (Window?).self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "combine::", swiftName: "combine(_:_:)", isRequired: true,
                 parameters: [DelegateParameter("a", Int32.self), DelegateParameter("b", Int32.self)],
-                result: DelegateValueType(Int32.self)),
+                result: Int32.self, noAnswer: { 0 }),
               DelegateMethodDescription(
                 selector: "default", swiftName: "useDefault()", isRequired: true,
                 parameters: [],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
               DelegateMethodDescription(
                 selector: "defaultFor:", swiftName: "default(for:)", isRequired: true,
                 parameters: [DelegateParameter("value", Int32.self)],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
             ])
           /// Typed handles for `TableDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.tableRow)`.
           struct Messages: DelegateMessages {
@@ -487,6 +715,46 @@ import Testing
             /// `default(for:)`, selector `defaultFor:`.
             var defaultFor: DelegateMessage<any TableDelegate, Int32, Void> {
               DelegateMessage(index: 8) { d, a in d.`default`(for: a) }
+            }
+            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
+            struct CMessages: DelegateMessages {
+              init() {}
+              /// `table(_:didSelect:p0:)`, selector `table:didSelect:p0:`.
+              var tableDidSelectP0: DelegateMessage<any TableDelegate, (Table, Int, Int), Void> {
+                DelegateMessage(index: 0) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
+              }
+              /// `table(_:row:)`, selector `table:row:`.
+              var tableRow: DelegateMessage<any TableDelegate, (Table, Int), Double> {
+                DelegateMessage(index: 1) { d, a in d.table(a.0, row: a.1) }
+              }
+              /// `move(to:)`, selector `moveTo:`.
+              var moveTo: DelegateMessage<any TableDelegate, Point, Void> {
+                DelegateMessage(index: 2) { d, a in d.move(to: a) }
+              }
+              /// `foo(bar:)`, selector `fooWithBar:`.
+              var fooWithBar: DelegateMessage<any TableDelegate, Int32, Void> {
+                DelegateMessage(index: 3) { d, a in d.foo(bar: a) }
+              }
+              /// `fetchDataFor(user:)`, selector `fetchDataForUser:`.
+              var fetchDataForUser: DelegateMessage<any TableDelegate, User?, Void> {
+                DelegateMessage(index: 4) { d, a in d.fetchDataFor(user: a) }
+              }
+              /// `viewWillMove(toWindow:)`, selector `viewWillMoveToWindow:`.
+              var viewWillMoveToWindow: DelegateMessage<any TableDelegate, Window?, Void> {
+                DelegateMessage(index: 5) { d, a in d.viewWillMove(toWindow: a) }
+              }
+              /// `combine(_:_:)`, selector `combine::`.
+              var combine: DelegateMessage<any TableDelegate, (Int32, Int32), Int32> {
+                DelegateMessage(index: 6) { d, a in d.combine(a.0, a.1) }
+              }
+              /// `useDefault()`, selector `default`.
+              var `default`: DelegateMessage<any TableDelegate, Void, Void> {
+                DelegateMessage(index: 7) { d, _ in d.useDefault() }
+              }
+              /// `default(for:)`, selector `defaultFor:`.
+              var defaultFor: DelegateMessage<any TableDelegate, Int32, Void> {
+                DelegateMessage(index: 8) { d, a in d.`default`(for: a) }
+              }
             }
           }
           /// `TableDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
@@ -676,7 +944,7 @@ import Testing
                 DelegateMethodDescription(
                   selector: "nestedDidStop:", swiftName: "nestedDidStop(_:)", isRequired: false,
                   parameters: [DelegateParameter("sensor", Sensor.self)],
-                  result: DelegateValueType((Sensor?).self)),
+                  result: (Sensor?).self, noAnswer: { nil }),
               ])
             /// Typed handles for `NestedDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.nestedDidStop)`.
             struct Messages: DelegateMessages {
@@ -684,6 +952,14 @@ import Testing
               /// `nestedDidStop(_:)`, selector `nestedDidStop:`.
               var nestedDidStop: DelegateMessage<any NestedDelegate, Sensor, Sensor?> {
                 DelegateMessage(index: 0) { d, a in d.nestedDidStop(a) }
+              }
+              /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
+              struct CMessages: DelegateMessages {
+                init() {}
+                /// `nestedDidStop(_:)`, selector `nestedDidStop:`.
+                var nestedDidStop: DelegateMessage<any NestedDelegate, Sensor, Sensor?> {
+                  DelegateMessage(index: 0) { d, a in d.nestedDidStop(a) }
+                }
               }
             }
             /// `NestedDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
@@ -723,7 +999,8 @@ import Testing
         extension Outer.NestedDelegate {
           /// The default for the optional requirement `nestedDidStop(_:)` (selector `nestedDidStop:`): a conforming class that does not implement it is never called for it.
           func nestedDidStop(_ sensor: Sensor) -> Sensor? {
-            DelegateOptional.notImplemented(by: self, selector: "nestedDidStop:", returning: (Sensor?).self)
+            DelegateOptional.notImplemented(by: self, selector: "nestedDidStop:")
+            return nil
           }
         }
         """#
@@ -760,11 +1037,11 @@ import Testing
               DelegateMethodDescription(
                 selector: "viewShouldClose:", swiftName: "viewShouldClose(_:)", isRequired: true,
                 parameters: [DelegateParameter("view", View.self)],
-                result: DelegateValueType(Bool.self)),
+                result: Bool.self, noAnswer: { false }),
               DelegateMethodDescription(
                 selector: "viewDidReset", swiftName: "viewDidReset()", isRequired: true,
                 parameters: [],
-                result: DelegateValueType(Void.self)),
+                result: Void.self, noAnswer: {}),
             ])
           /// Typed handles for `ViewDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.viewShouldClose)`.
           struct Messages: DelegateMessages {
@@ -781,6 +1058,24 @@ import Testing
               DelegateMessage(index: 1) { d, _ in
                 let c = _MainActorCall(d)
                 return MainActor.assumeIsolated { let d = c.value; return _MainActorCall(d.viewDidReset()) }.value
+              }
+            }
+            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
+            struct CMessages: DelegateMessages {
+              init() {}
+              /// `viewShouldClose(_:)`, selector `viewShouldClose:`.
+              var viewShouldClose: DelegateMessage<any ViewDelegate, View, Bool> {
+                DelegateMessage(index: 0) { d, a in
+                  let c = _MainActorCall((d, a))
+                  return MainActor.assumeIsolated { let (d, a) = c.value; return _MainActorCall(d.viewShouldClose(a)) }.value
+                }
+              }
+              /// `viewDidReset()`, selector `viewDidReset`.
+              var viewDidReset: DelegateMessage<any ViewDelegate, Void, Void> {
+                DelegateMessage(index: 1) { d, _ in
+                  let c = _MainActorCall(d)
+                  return MainActor.assumeIsolated { let d = c.value; return _MainActorCall(d.viewDidReset()) }.value
+                }
               }
             }
           }

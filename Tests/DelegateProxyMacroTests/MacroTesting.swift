@@ -10,6 +10,7 @@ var delegateMacroSpecs: [String: MacroSpec] {
     "Delegate": MacroSpec(type: DelegateMacro.self),
     "Optional": MacroSpec(type: OptionalMacro.self),
     "Selector": MacroSpec(type: SelectorMacro.self),
+    "Default": MacroSpec(type: DefaultMacro.self),
   ]
 }
 

@@ -31,7 +31,7 @@ final class CFace<Delegate>: @unchecked Sendable {
   init(
     description: DelegateProtocol<Delegate>, calls: [__CFaceCall<Delegate>],
     entries: [__CFaceFunction?], arguments: [@Sendable (__CFaceFrame) -> Any],
-    options: MulticastProxy.Options, rebuild: RebuildRequest
+    rebuild: RebuildRequest
   ) throws(DelegateProxyError) {
     let proto = try description.runtimeProtocol()
     guard calls.count == description.methods.count else {
@@ -53,8 +53,10 @@ final class CFace<Delegate>: @unchecked Sendable {
     methods = CFaceMethods(plans: plans, calls: calls, entries: fitting)
     self.arguments = arguments.count == plans.count ? arguments : []
     self.rebuild = rebuild
+    // Silent when empty: a C call nobody answers answers zero, as a Swift call answers the
+    // method's empty value — a normal state is never a trap, from either face.
     proxy = MulticastProxy(
-      policy: .lastResponder, options: options.intersection(.silentWhenEmpty), protocol: proto,
+      policy: .lastResponder, options: .silentWhenEmpty, protocol: proto,
       proxyClass: MulticastProxy.multicastClass, awaitsQueuedAnswers: true)
   }
 

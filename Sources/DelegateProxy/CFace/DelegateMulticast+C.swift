@@ -55,16 +55,30 @@ extension DelegateMulticast {
     protocolDescription.methods[index(of: message)].selector
   }
 
+  /// A method C callers can reach, named by its handle in `Messages.CMessages`: the
+  /// methods whose parameter and result types have a C form (`\.sensorDidRead`). A
+  /// method taking or returning a Swift-only type (`String`, a closure, an enum…) has no
+  /// handle there, so asking for its C face does not compile.
+  public typealias CMessageKey<Arguments, Result> = KeyPath<
+    Messages.CMessages, DelegateMessage<Delegate, Arguments, Result>
+  >
+
   /// The implementation C calls for `message` with ``rawValue`` as `self`
   /// (`methodForSelector:`): a real C function pointer that reaches every delegate under
-  /// the method's policy. Look it up again after changing membership or policies.
-  public final func imp<Arguments, Result>(for message: MessageKey<Arguments, Result>) throws -> IMP
+  /// the method's policy. Look it up again after changing membership or policies. Throws
+  /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for a
+  /// method whose named type turned out, at run time, to have no C form (a struct
+  /// holding a `String`: the macro cannot see into named types).
+  public final func imp<Arguments, Result>(for message: CMessageKey<Arguments, Result>) throws
+    -> IMP
   {
+    let method = protocolDescription.methods[Messages.CMessages()[keyPath: message].index]
+    _ = try method.cSignature(in: protocolDescription.name)
     let face = try cFace()
     // C calls that met a gone member or learned a missing optional method asked for a
     // rebuild; no Swift code runs after a C call to do it.
     rebuildIfNeeded()
-    return try face.proxy.imp(for: selector(for: message))
+    return try face.proxy.imp(for: method.selector)
   }
 
   /// The C face, made (and given the members) on first use.
@@ -74,7 +88,7 @@ extension DelegateMulticast {
       if let face = s.cFace { return face }
       let face = try CFace(
         description: protocolDescription, calls: Self.__cCalls, entries: Self.__cFunctions,
-        arguments: Self.__cArguments, options: s.options, rebuild: needsRebuild)
+        arguments: Self.__cArguments, rebuild: needsRebuild)
       s.cFace = face
       return face
     }
@@ -91,11 +105,11 @@ extension DelegateMulticast {
   /// `CallbackAdapterError` for a callback the package cannot carry, or
   /// ``DelegateProxyError`` for a method type with no C form.
   public final func callbackAdapter<Arguments, Result>(
-    for message: MessageKey<Arguments, Result>, context: CallbackContext,
+    for message: CMessageKey<Arguments, Result>, context: CallbackContext,
     defaultResult: CallbackResult? = nil, sharingContextWith other: CallbackAdapter? = nil
   ) throws -> CallbackAdapter {
-    let method = protocolDescription.methods[index(of: message)]
-    let signature = try method.signature(in: protocolDescription.name)
+    let method = protocolDescription.methods[Messages.CMessages()[keyPath: message].index]
+    let signature = try method.cSignature(in: protocolDescription.name)
     var arguments = Array(signature.argumentTypes.dropFirst(2))
     switch context {
     case .first: arguments.insert(.pointer(.void), at: 0)

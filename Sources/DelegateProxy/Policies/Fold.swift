@@ -105,11 +105,16 @@ struct Fold<Value> {
     }
   }
 
-  /// Whether an answer's bytes are not all zero: `true`, nonzero, non-nil — the C route
-  /// rules' test, on the value's own bytes (a ``ReturnValue``'s C bytes).
+  /// Whether an answer is not zero: `true`, nonzero, non-nil — the C route rules' test,
+  /// on the value's own bytes (a ``ReturnValue``'s C bytes), except that a Swift optional
+  /// is tested for `nil` (`String?`'s nil is not all-zero bytes).
   @inlinable
   static func isNonZero(_ value: Value) -> Bool {
     if Value.self == ReturnValue.self { return !unsafeBitCast(value, to: ReturnValue.self).isZero }
+    // A check on the type, folded away when the loop is specialized for it.
+    if let optional = Value.self as? any OptionalType.Type {
+      return withUnsafePointer(to: value) { !optional.isNone(at: UnsafeRawPointer($0)) }
+    }
     return withUnsafeBytes(of: value) { bytes in bytes.contains { $0 != 0 } }
   }
 }

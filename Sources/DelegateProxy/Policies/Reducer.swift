@@ -21,6 +21,16 @@ public struct Reducer: Sendable, CustomStringConvertible {
   /// The rule of a built-in reducer, which the C routes and the fast paths run without
   /// collecting answers; nil for any other reducer.
   var rule: FoldRule? = nil
+  /// A fold of Swift values (``collect(_:name:_:)-swift`` for a type with no C form): the
+  /// Swift multicasts run it on their answers as they are; nil for reducers on C values.
+  let swiftFold: SwiftFold?
+
+  /// A typed fold of Swift values, its type's identity beside it.
+  struct SwiftFold: Sendable {
+    let type: ObjectIdentifier
+    let typeName: String
+    let body: @Sendable ([Any]) -> Any
+  }
 
   /// A reducer over raw values: `body` receives every responder's value in order and
   /// the message's return type, and returns the result's bytes (exactly the return
@@ -32,6 +42,17 @@ public struct Reducer: Sendable, CustomStringConvertible {
     self.name = name
     self.accepts = accepts
     self.body = body
+    swiftFold = nil
+  }
+
+  /// A reducer on Swift values only.
+  private init(name: String, swiftFold: SwiftFold) {
+    self.name = name
+    accepts = { _ in false }
+    body = { _, type in
+      throw DelegateProxyError.reducerTypeMismatch(reducer: name, returnType: type.canonicalString)
+    }
+    self.swiftFold = swiftFold
   }
 
   /// Folds `values` for a message returning `type`; throws when the reducer cannot make
@@ -89,6 +110,28 @@ public struct Reducer: Sendable, CustomStringConvertible {
       return try ReturnValue(finish(typed), type: returnType).bytes
     }
     return Reducer(name: name, accepts: { fits(T.self, $0) }, body)
+  }
+
+  /// Collects every responder's value as a Swift value of any type — `String`, an enum,
+  /// an optional — and lets `finish` choose the result (the longest title, the merged
+  /// options). For the Swift multicasts (`@Delegate`); ``MulticastProxy``, which sees C
+  /// values only, refuses it.
+  public static func collect<T>(
+    _ type: T.Type, name: String = "collect", _ finish: @escaping @Sendable ([T]) -> T
+  ) -> Reducer {
+    Reducer(
+      name: name,
+      swiftFold: SwiftFold(
+        type: ObjectIdentifier(T.self), typeName: String(reflecting: T.self),
+        body: { values in finish(values.map { $0 as! T }) }))
+  }
+
+  /// A typed left fold over Swift values of any type (`fold(String.self, initial: "",
+  /// +)` joins them). For the Swift multicasts, as ``collect(_:name:_:)-swift``.
+  public static func fold<T: Sendable>(
+    _ type: T.Type, name: String = "fold", initial: T, _ combine: @escaping @Sendable (T, T) -> T
+  ) -> Reducer {
+    collect(type, name: name) { values in values.reduce(initial, combine) }
   }
 
   /// A typed left fold: starts from `initial` and combines each responder's value in

@@ -17,12 +17,21 @@
 /// another. The generated `Messages` struct holds a typed handle per method
 /// (`\.sensorDidRead`, `\.sensorShouldStart`).
 ///
+/// Parameters and results may be of any Swift type (`String`, optionals, enums,
+/// closures, collections, existentials, Foundation values…). Methods whose types all have
+/// a C form are also reachable from C (``DelegateMulticast/imp(for:)``, whose handles are
+/// `Messages.CMessages`); the others are Swift-only, which the compiler enforces.
+///
+/// When no delegate answers a value-returning method (no delegates, all gone, or an
+/// optional method nobody implements), the call answers the requirement's
+/// ``Default(_:)``, or else its result type's empty value: `nil`, `false`, `0`, `""`,
+/// `[]`, `[:]`, all-zero bytes for a bitwise-copyable type; a result type with none (a
+/// class, a closure, `any P`) must declare `@Default` — a compile-time error otherwise.
+///
 /// The protocol must be constrained to `AnyObject` and may inherit only `Sendable`
 /// besides. Properties, subscripts, initializers, associated types, static requirements,
-/// generic, `throws` and `async` methods, `inout` and variadic parameters, and parameter
-/// or result types with no C form (closures, tuples, Swift collections, `String`,
-/// `Any`, optional Swift value types, `Self`) are compile-time errors on the requirement
-/// concerned.
+/// generic, `throws` and `async` methods, `inout` and variadic parameters, and `Self`
+/// are compile-time errors on the requirement concerned.
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
@@ -46,3 +55,17 @@ public macro Optional() = #externalMacro(module: "DelegateProxyMacros", type: "O
 @attached(peer)
 public macro Selector(_ name: String) =
   #externalMacro(module: "DelegateProxyMacros", type: "SelectorMacro")
+
+/// What a value-returning requirement of a ``Delegate()`` protocol answers when no
+/// delegate answers it — no delegates, all of them gone, or an optional method none of
+/// them implements — as the `?? value` a delegator writes after `delegate?.method()`:
+///
+/// ```swift
+/// @Default(true) func chatShouldConnect(_ chat: Chat) -> Bool
+/// ```
+///
+/// The value is evaluated at each call that needs it. Outside a `@Delegate` protocol it
+/// has no effect.
+@attached(peer)
+public macro Default<Value>(_ value: Value) =
+  #externalMacro(module: "DelegateProxyMacros", type: "DefaultMacro")

@@ -27,6 +27,10 @@ public struct DelegateMessage<Delegate, Arguments, Result>: Sendable {
 /// The typed handles of a Swift delegate protocol's methods (`@Delegate` generates the
 /// conforming `Messages` struct of each multicast).
 public protocol DelegateMessages: Sendable {
+  /// The handles of the methods C callers can reach: those whose parameter and result
+  /// types have a C form (``DelegateMulticast/imp(for:)`` takes only these, so asking for
+  /// the C face of another method does not compile). `@Delegate` generates it.
+  associatedtype CMessages: DelegateMessages = Self
   /// The handles (they hold no state).
   init()
 }

@@ -14,8 +14,13 @@ public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
   public let parameters: [DelegateParameter]
   /// The result type (`Void` for none).
   public let result: DelegateValueType
+  /// What a call answers when no delegate answers it (see ``DelegateMulticast``'s
+  /// *No answer*): the requirement's `@Default(…)`, else the result type's empty value.
+  /// Nil for a description made without one: the result type's zero value.
+  let declaredNoAnswer: (@Sendable () -> Any)?
 
-  /// A method description.
+  /// A method description whose unanswered calls answer `result`'s zero value (`()`,
+  /// `nil`, or all-zero bytes).
   public init(
     selector: String, swiftName: String, isRequired: Bool, parameters: [DelegateParameter],
     result: DelegateValueType
@@ -25,32 +30,67 @@ public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
     self.isRequired = isRequired
     self.parameters = parameters
     self.result = result
+    declaredNoAnswer = nil
   }
 
-  /// The method's runtime signature: `self`, `_cmd`, then each parameter's C form.
-  /// Throws for the first type with no C form, naming it.
+  /// A method description with its answer for no delegates: what `@Delegate` generates,
+  /// `noAnswer` being the requirement's `@Default(…)` or its result type's empty value.
+  public init<Result>(
+    selector: String, swiftName: String, isRequired: Bool, parameters: [DelegateParameter],
+    result: Result.Type, noAnswer: @escaping @Sendable () -> Result
+  ) {
+    self.selector = Selector(selector)
+    self.swiftName = swiftName
+    self.isRequired = isRequired
+    self.parameters = parameters
+    self.result = DelegateValueType(result)
+    declaredNoAnswer = { noAnswer() }
+  }
+
+  /// The answer for no delegates, as `Result` (the method's result type).
+  func noAnswer<Result>(as _: Result.Type) -> Result {
+    if let value = declaredNoAnswer?() as? Result { return value }
+    return ZeroValue.value(Result.self, for: selector.name)
+  }
+
+  /// Whether every parameter and the result have a C form: the method is on the C face
+  /// (``DelegateMulticast/imp(for:)``, C callbacks) as well as the Swift one.
+  public var hasCForm: Bool {
+    result.encoding != nil && parameters.allSatisfy { $0.type.encoding != nil }
+  }
+
+  /// The method's runtime signature: `self`, `_cmd`, then each parameter's C form; a
+  /// Swift value with no C form travels as an object (`@`). Throws only for a signature
+  /// the runtime cannot carry.
   public func signature(in protocolName: String) throws(DelegateProxyError) -> MethodSignature {
     var arguments: [TypeEncoding] = [.object, .selector]
-    for p in parameters {
-      guard let encoding = p.type.encoding else {
-        throw .unsupportedType(
-          protocol: protocolName, method: swiftName, parameter: p.name, type: p.type.name,
-          reason: p.type.unsupportedReason ?? "no C form")
-      }
-      arguments.append(encoding)
-    }
-    guard let returnType = result.encoding else {
-      throw .unsupportedType(
-        protocol: protocolName, method: swiftName, parameter: nil, type: result.name,
-        reason: result.unsupportedReason ?? "no C form")
-    }
+    for p in parameters { arguments.append(p.type.encoding ?? .object) }
     do {
-      return try MethodSignature.make(returnType: returnType, arguments: arguments)
+      return try MethodSignature.make(
+        returnType: result.encoding ?? .object, arguments: arguments)
     } catch {
       throw .unsupportedType(
         protocol: protocolName, method: swiftName, parameter: nil, type: swiftName,
         reason: "\(error)")
     }
+  }
+
+  /// The method's C signature, for C callers (``DelegateMulticast/imp(for:)``, C
+  /// callbacks). Throws
+  /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for
+  /// the first parameter or result with no C form, naming it.
+  public func cSignature(in protocolName: String) throws(DelegateProxyError) -> MethodSignature {
+    for p in parameters where p.type.encoding == nil {
+      throw .unsupportedType(
+        protocol: protocolName, method: swiftName, parameter: p.name, type: p.type.name,
+        reason: p.type.unsupportedReason ?? "no C form")
+    }
+    if result.encoding == nil {
+      throw .unsupportedType(
+        protocol: protocolName, method: swiftName, parameter: nil, type: result.name,
+        reason: result.unsupportedReason ?? "no C form")
+    }
+    return try signature(in: protocolName)
   }
 
   /// `swiftName` and selector, and whether it is optional.

@@ -47,7 +47,7 @@ extension DelegateMulticast {
       if add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
-    return finish(fold, index, list, table, collected: collected)
+    return finish(fold, index, table, collected: collected)
   }
 
   // MARK: Asynchronous aggregation and broadcast
@@ -213,13 +213,12 @@ extension DelegateMulticast {
   }
 
   /// The aggregation's answer: the responders' answers in order, folded as a dispatch
-  /// folds them (``finish``); nobody answering is zero, never a trap.
+  /// folds them (``finish``); nobody answering is the method's answer for no delegates.
   func fold<Result>(_ values: [Result?], _ plan: AggregatePlan) -> Result {
     var fold = Fold<Result>(plan.rule)
     let answered = values.compactMap { $0 }
     for v in answered { if fold.add(v) { break } }
-    return finish(
-      fold, plan.index, silentWhenEmpty: true, reducer: plan.reducer, collected: answered)
+    return finish(fold, plan.index, reducer: plan.reducer, collected: answered)
   }
 
 }

@@ -6,9 +6,7 @@ extension DelegateMulticast {
   /// with `queue`, it is called on that queue (`addDelegate:delegateQueue:`). With
   /// ``MulticastProxy/Options/unique``, adding a member again does nothing. Throws
   /// ``DelegateProxyError/cycle(path:)`` when `delegate` is this multicast or one that
-  /// contains it, and
-  /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)``
-  /// when the protocol has a parameter or result type with no C form.
+  /// contains it.
   public final func add(
     _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention = .weak
   )
@@ -48,7 +46,6 @@ extension DelegateMulticast {
     _ delegate: Delegate, at position: MemberPosition, queue: DispatchQueue?,
     retention: Retention
   ) throws(DelegateProxyError) {
-    _ = try protocolDescription.runtimeProtocol()
     let object = delegate as AnyObject
     if let queue { QueueMarks.mark(queue) }
     let member = SwiftMember(delegate, object: object, retention: retention, queue: queue)

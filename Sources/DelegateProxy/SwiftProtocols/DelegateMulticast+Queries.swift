@@ -23,6 +23,20 @@ extension DelegateMulticast {
   /// Throws when `reducer` cannot fold the results of the method at `index`.
   func check(_ reducer: Reducer, for index: Int) throws(DelegateProxyError) {
     let result = protocolDescription.methods[index].result
+    if let swift = reducer.swiftFold {
+      // A fold of Swift values makes exactly its own type.
+      guard swift.type == result.typeID else {
+        throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
+      }
+      return
+    }
+    if result.encoding == nil {
+      // A Swift type with no C form: the first non-nil of an optional; no other C rule.
+      guard reducer.rule == .firstNonNil, result.isOptional else {
+        throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
+      }
+      return
+    }
     guard let type = result.encoding, reducer.accepts(type),
       reducer.rule != nil || result.conversion != nil
     else {

@@ -38,10 +38,18 @@ import Synchronization
 /// responder's value, the first responder's (only it is called), or a ``Reducer`` over
 /// all of them; a queued responder is called on its queue and waited for (directly when
 /// the caller is already on that queue) — use ``aggregate(_:_:reducer:)`` never to
-/// block. With no responder the value is zero (`false`, `0`, `nil`), the reducer's
-/// answer for no values, or — under ``ReturnPolicy/lastResponder`` without
-/// ``MulticastProxy/Options/silentWhenEmpty`` — a trap naming the method, as
-/// `AIMultiDelegate` raises for an unrecognized selector.
+/// block.
+///
+/// **No answer.** A value-returning call that no delegate answers — the multicast is
+/// empty, its delegates are all gone, or none of them implements the optional method —
+/// answers what the protocol declared for it with ``Default(_:)`` (the `?? true` a
+/// delegator writes after `delegate?.chatShouldConnect(self)`), and where nothing is
+/// declared its result type's empty value: `nil`, `false`, `0`, `""`, `[]`, `[:]`, or
+/// all-zero bytes for a bitwise-copyable type (a result type with no empty value must
+/// declare `@Default`: the macro says so at compile time). The truth reducers answer for
+/// no values as ``Reducer/allTrue`` and ``Reducer/anyTrue`` say (true, false); a custom
+/// reducer folds an empty list. Never a trap: unlike ``MulticastProxy``, which keeps
+/// `AIMultiDelegate`'s unrecognized-selector error for a message no member answers.
 ///
 /// All methods are thread-safe; no lock is held while a delegate or an observer is
 /// called.
@@ -129,9 +137,9 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   @usableFromInline let needsRebuild = RebuildRequest()
 
   /// An empty multicast. `policy` is the default return policy; `options` as for
-  /// ``MulticastProxy``: ``MulticastProxy/Options/unique`` keeps each delegate once,
-  /// ``MulticastProxy/Options/silentWhenEmpty`` answers zero instead of trapping when a
-  /// value-returning method has no responder under ``ReturnPolicy/lastResponder``.
+  /// ``MulticastProxy``: ``MulticastProxy/Options/unique`` keeps each delegate once.
+  /// ``MulticastProxy/Options/silentWhenEmpty`` changes nothing here: a call nobody
+  /// answers never traps (see *No answer*; C callers of ``imp(for:)`` get zero).
   public required init(policy: ReturnPolicy = .lastResponder, options: MulticastProxy.Options = [])
   {
     protocolDescription = Self.delegateProtocol
@@ -195,7 +203,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
           if fold.add(value) { break }
         }
         if let value = fold.directAnswer { return value }
-        return finish(fold, index, list, table)
+        return finish(fold, index, table)
       }
     }
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
@@ -211,12 +219,12 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
 
   /// The answer a finished fold gives (see ``FoldOutcome``): a responder's answer, the
   /// truth rules' 0 or 1, the custom `reducer`'s fold of `collected`, or — when nobody
-  /// answered — zero, or under last responder without `silentWhenEmpty` a trap naming the
-  /// method (see the type's *Results*).
+  /// answered — the method's answer for no delegates (its `@Default`, else its result
+  /// type's empty value; see the type's *No answer*). Never a trap.
   @usableFromInline
   final func finish<Result>(
-    _ fold: Fold<Result>, _ index: Int, silentWhenEmpty: Bool,
-    reducer: @autoclosure () -> Reducer?, collected: [Result] = []
+    _ fold: Fold<Result>, _ index: Int, reducer: @autoclosure () -> Reducer?,
+    collected: [Result] = []
   ) -> Result {
     // The method's description is read only off the common path: copying it retains its
     // strings and arrays.
@@ -224,25 +232,20 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     case .answer(let value): return value
     case .truth(let truth): return ZeroValue.truth(truth, Result.self, for: selectorName(index))
     case .reduce: return reduce(collected, index, with: reducer())
-    case .unanswered where !silentWhenEmpty:
-      let method = protocolDescription.methods[index]
-      fatalError(
-        "-[\(Self.self) \(method.selector.name)]: no delegate implements \(method.swiftName) "
-          + "(last-responder policy; create the multicast with options: .silentWhenEmpty to answer zero)"
-      )
-    case .zero, .unanswered: return ZeroValue.value(Result.self, for: selectorName(index))
+    case .unanswered: return protocolDescription.methods[index].noAnswer(as: Result.self)
+    case .zero where fold.answered == 0:
+      return protocolDescription.methods[index].noAnswer(as: Result.self)
+    case .zero: return ZeroValue.value(Result.self, for: selectorName(index))
     }
   }
 
-  /// ``finish(_:_:silentWhenEmpty:reducer:collected:)`` for a dispatch over `table`.
+  /// ``finish(_:_:reducer:collected:)`` for a dispatch over `table`.
   @usableFromInline
   final func finish<Result>(
-    _ fold: Fold<Result>, _ index: Int, _ list: SwiftResponderList<Delegate>,
-    _ table: SwiftMemberTable<Delegate>, collected: [Result] = []
+    _ fold: Fold<Result>, _ index: Int, _ table: SwiftMemberTable<Delegate>,
+    collected: [Result] = []
   ) -> Result {
-    finish(
-      fold, index, silentWhenEmpty: list.silentWhenEmpty, reducer: table.policies[index].reducer,
-      collected: collected)
+    finish(fold, index, reducer: table.policies[index].reducer, collected: collected)
   }
 
   /// The selector name of the method at `index`, for diagnostics.
@@ -250,9 +253,12 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     protocolDescription.methods[index].selector.name
   }
 
-  /// A custom reducer's fold of `values`, on their C form.
+  /// A custom reducer's fold of `values`: on the values themselves for a fold of Swift
+  /// values, else on their C form.
   final func reduce<Result>(_ values: [Result], _ index: Int, with reducer: Reducer?) -> Result {
     let method = protocolDescription.methods[index]
+    // setPolicy and aggregate accept a Swift fold only for its own type.
+    if let swift = reducer?.swiftFold, let value = swift.body(values) as? Result { return value }
     // setPolicy and aggregate accept a reducer only for a result type with a C form.
     guard let reducer, let type = method.result.encoding else {
       fatalError("\(method.swiftName): no reducer for a custom fold (runtime bug)")
@@ -302,7 +308,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   ) -> SwiftMemberTable<Delegate> {
     SwiftMemberTable(
       members: s.members.records, description: description, defaultPolicy: s.defaultPolicy,
-      overrides: s.overrides, silentWhenEmpty: s.options.contains(.silentWhenEmpty),
+      overrides: s.overrides,
       observers: s.observers, generation: s.generation)
   }
 

@@ -11,8 +11,7 @@ public final class DelegateProtocol<Delegate>: Sendable, CustomStringConvertible
   public let methods: [DelegateMethodDescription]
   private let derived: Result<RuntimeProtocol, DelegateProxyError>
 
-  /// A protocol description. Types with no C form are reported by ``runtimeProtocol()``
-  /// and when a delegate is added to a multicast of this protocol.
+  /// A protocol description.
   public init(name: String, methods: [DelegateMethodDescription]) {
     self.name = name
     self.methods = methods
@@ -27,9 +26,8 @@ public final class DelegateProtocol<Delegate>: Sendable, CustomStringConvertible
     }
   }
 
-  /// The runtime protocol: each method's selector and encoding. Throws
-  /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for
-  /// the first parameter or result with no C form.
+  /// The runtime protocol: each method's selector and encoding (a Swift value with no C
+  /// form as an object, `@`; see ``DelegateMethodDescription/signature(in:)``).
   public func runtimeProtocol() throws(DelegateProxyError) -> RuntimeProtocol { try derived.get() }
 
   /// The method with `selector`, if the protocol has one.

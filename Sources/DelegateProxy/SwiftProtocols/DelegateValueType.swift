@@ -33,6 +33,10 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
   let conversion: Conversion?
   /// Whether this is `Void`.
   public let isVoid: Bool
+  /// Whether the type is an optional (`String?`, `Sensor?`).
+  public let isOptional: Bool
+  /// The Swift type's identity.
+  let typeID: ObjectIdentifier
 
   /// How a value moves between its Swift and C representations.
   enum Conversion: Sendable {
@@ -58,6 +62,8 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
   public init<T>(_ type: T.Type) {
     name = String(reflecting: type)
     isVoid = type == Void.self
+    isOptional = type is any OptionalType.Type
+    typeID = ObjectIdentifier(type)
     switch DelegateValueType.describe(type) {
     case .success(let (encoding, conversion)):
       self.encoding = encoding
@@ -326,12 +332,22 @@ extension UnsafeMutablePointer: TypedPointer where Pointee: Copyable {
 }
 
 /// `Optional`, seen through its wrapped type.
+@usableFromInline
 protocol OptionalType {
   static var wrappedType: Any.Type { get }
+  /// Whether the optional at `address` is nil.
+  static func isNone(at address: UnsafeRawPointer) -> Bool
 }
 
 extension Optional: OptionalType {
-  static var wrappedType: Any.Type { Wrapped.self }
+  @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
+  @inlinable static func isNone(at address: UnsafeRawPointer) -> Bool {
+    // A borrow of the caller's value: no copy of the payload.
+    switch address.assumingMemoryBound(to: Self.self).pointee {
+    case .none: true
+    case .some: false
+    }
+  }
 }
 
 extension TypeEncoding {

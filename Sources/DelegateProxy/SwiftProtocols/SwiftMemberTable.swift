@@ -22,7 +22,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
 
   init(
     members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
-    defaultPolicy: ReturnPolicy, overrides: [Int: ReturnPolicy], silentWhenEmpty: Bool,
+    defaultPolicy: ReturnPolicy, overrides: [Int: ReturnPolicy],
     observers: [Int: [TypedObserver]], generation: UInt64
   ) {
     self.members = members
@@ -48,8 +48,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
           responders: UnsafeBufferPointer(buffer), rule: rule,
           isGeneral: rule == .custom || observers[index]?.isEmpty == false
             || live.contains { $0.queue != nil },
-          isOptional: !method.isRequired,
-          silentWhenEmpty: silentWhenEmpty || method.result.isVoid))
+          isOptional: !method.isRequired))
     }
     self.policies = policies
   }

@@ -41,7 +41,4 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   @usableFromInline let isGeneral: Bool
   /// An optional method: a responder may turn out not to implement it.
   @usableFromInline let isOptional: Bool
-  /// A value-returning message with no responder answers zero instead of trapping
-  /// (``MulticastProxy/Options/silentWhenEmpty``; always for `void` methods).
-  @usableFromInline let silentWhenEmpty: Bool
 }
