@@ -95,7 +95,7 @@ extension DelegateMulticast {
     let fold = await gatherThrowing(
       plan, UncheckedSendable(arguments), Self.resultCall(Messages()[keyPath: message].invoke),
       firstAnswer: aggregate.rule == .first)
-    return try outcome(fold, plan, silentWhenEmpty: true).get()
+    return try outcome(fold, plan).get()
   }
 
   /// ``broadcast(_:_:)`` for a `void` `throws` method: returns once every responder has
@@ -114,7 +114,7 @@ extension DelegateMulticast {
     let fold = await gatherThrowing(
       plan, UncheckedSendable(arguments), Self.resultCall(Messages()[keyPath: message].invoke),
       firstAnswer: false)
-    try outcome(fold, plan, silentWhenEmpty: true).get()
+    try outcome(fold, plan).get()
   }
 
   /// Calls the plan's responders in order, a queued one on its queue (suspending until it

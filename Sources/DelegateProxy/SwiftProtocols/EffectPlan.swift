@@ -8,7 +8,6 @@ struct EffectPlan<Delegate> {
   /// The method's responders, in order.
   let members: [SwiftMember<Delegate>]
   let rule: FoldRule
-  let silentWhenEmpty: Bool
   let reducer: Reducer?
   let observers: [TypedObserver]
   /// For an optional method: its selector, to drop the answers of classes that turn out
@@ -32,7 +31,7 @@ extension DelegateMulticast {
         let list = table.lists[index]
         return EffectPlan(
           index: index, members: list.responders.map { $0.member.takeUnretainedValue() },
-          rule: rule ?? list.rule, silentWhenEmpty: list.silentWhenEmpty,
+          rule: rule ?? list.rule,
           reducer: reducer ?? table.policies[index].reducer, observers: table.observers[index],
           optionalSelector: list.isOptional ? protocolDescription.methods[index].selector.name : nil,
           errorPolicy: errorPolicy, concurrency: concurrency)
@@ -41,15 +40,14 @@ extension DelegateMulticast {
   }
 
   /// The answer of a finished effectful dispatch: the error the policy throws, else the
-  /// fold's answer (as ``finish(_:_:silentWhenEmpty:reducer:collected:)`` gives it).
-  func outcome<Result>(
-    _ fold: EffectFold<Result>, _ plan: EffectPlan<Delegate>, silentWhenEmpty: Bool? = nil
-  ) -> Swift.Result<Result, any Error> {
+  /// fold's answer (as ``finish(_:_:reducer:collected:)`` gives it: nobody answering is
+  /// the method's answer for no delegates).
+  func outcome<Result>(_ fold: EffectFold<Result>, _ plan: EffectPlan<Delegate>)
+    -> Swift.Result<Result, any Error>
+  {
     if let error = fold.error { return .failure(error) }
     return .success(
-      finish(
-        fold.fold, plan.index, silentWhenEmpty: silentWhenEmpty ?? plan.silentWhenEmpty,
-        reducer: plan.reducer, collected: fold.collected))
+      finish(fold.fold, plan.index, reducer: plan.reducer, collected: fold.collected))
   }
 
   /// `member`'s delegate, strongly held, unless it was removed or is being deallocated
