@@ -155,6 +155,7 @@ actor CountingLoader: LoaderDelegate {
 protocol PanelDelegate: AnyObject {
   func panelWillClose(_ id: Int) async -> Bool
   func panelTitle(_ id: Int) async throws -> String
+  func panelValidate(_ id: Int) throws -> Bool
 }
 
 @MainActor
@@ -176,6 +177,11 @@ final class PanelListener: PanelDelegate {
     MainActor.assertIsolated()
     if fails { throw LoadFailure(who: name) }
     return "\(name) \(id)"
+  }
+  func panelValidate(_ id: Int) throws -> Bool {
+    MainActor.assertIsolated()
+    if fails { throw LoadFailure(who: name) }
+    return id > 0
   }
 }
 
@@ -357,6 +363,11 @@ struct AsyncDelegateTests {
     let failing = PanelListener("failing", fails: true)
     try proxy.add(failing)
     await #expect(throws: LoadFailure(who: "failing")) { try await proxy.panelTitle(2) }
+    // A synchronous throwing method of a main-actor protocol runs on the main actor too.
+    #expect(throws: LoadFailure(who: "failing")) { try proxy.panelValidate(1) }
+    proxy.remove(failing)
+    #expect(try proxy.panelValidate(1) == true)
+    try proxy.add(failing)
     proxy.setConcurrency(.concurrent, for: \.panelWillClose)
     #expect(await proxy.panelWillClose(5) == true)
     #expect(failing.closed == [5])
