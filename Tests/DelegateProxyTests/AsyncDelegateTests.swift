@@ -185,6 +185,28 @@ final class PanelListener: PanelDelegate {
   }
 }
 
+/// Not Sendable: an async method of a nonisolated protocol passes it along on the caller's
+/// task, each delegate in turn.
+final class Page {
+  var text: String
+  init(_ text: String) { self.text = text }
+}
+
+@Delegate
+protocol PageDelegate: AnyObject {
+  func pageDidLoad(_ page: Page) async -> Page?
+}
+
+final class PageEditor: PageDelegate {
+  let suffix: String
+  init(_ suffix: String) { self.suffix = suffix }
+  func pageDidLoad(_ page: Page) async -> Page? {
+    await Task.yield()
+    page.text += suffix
+    return page
+  }
+}
+
 @Suite("async requirements")
 struct AsyncDelegateTests {
   @Test func delegatesAreAwaitedInOrderByDefault() async throws {
@@ -371,6 +393,18 @@ struct AsyncDelegateTests {
     proxy.setConcurrency(.concurrent, for: \.panelWillClose)
     #expect(await proxy.panelWillClose(5) == true)
     #expect(failing.closed == [5])
+  }
+
+  @Test func aNonSendableArgumentPassesFromDelegateToDelegate() async throws {
+    let proxy = PageDelegateMulticast()
+    let first = PageEditor(" one")
+    let second = PageEditor(" two")
+    try proxy.add(first)
+    try proxy.add(second)
+    let page = Page("page")
+    #expect(await proxy.pageDidLoad(page) === page)
+    #expect(page.text == "page one two")
+    withExtendedLifetime((first, second)) {}
   }
 
   @Test func queuedDelegatesAndObserversOfAsyncMethods() async throws {
