@@ -1,6 +1,6 @@
-import Dispatch
 import DelegateProxy
 import DelegateProxyTestSupport
+import Dispatch
 import Testing
 
 // `throws` requirements: the error policies (stop at the first error, or run every
@@ -215,7 +215,9 @@ struct ThrowingDelegateTests {
     let log = CallLog()
     let (proxy, listeners) = try multicast(["a!"], log)
     let seen = CallLog()
-    let before = proxy.observe(\.vaultTitleIndex, .before) { _, index in seen.append("before \(index)") }
+    let before = proxy.observe(\.vaultTitleIndex, .before) { _, index in
+      seen.append("before \(index)")
+    }
     let after = proxy.observe(\.vaultTitleIndex) { _, index in seen.append("after \(index)") }
     #expect(throws: VaultFailure(who: "a")) { try proxy.vaultTitle(vault, index: 7) }
     #expect(seen.entries == ["before 7", "after 7"])

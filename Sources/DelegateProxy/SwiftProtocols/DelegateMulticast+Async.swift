@@ -118,7 +118,9 @@ extension DelegateMulticast {
         group.addTask {
           guard let delegate = delegates.value[slot] else { return (slot, UncheckedSendable(nil)) }
           if Task.isCancelled {
-            return (slot, UncheckedSendable(message.isThrowing ? .failure(CancellationError()) : nil))
+            return (
+              slot, UncheckedSendable(message.isThrowing ? .failure(CancellationError()) : nil)
+            )
           }
           do {
             return (slot, UncheckedSendable(.success(try await invoke(delegate, arguments.value))))

@@ -91,7 +91,9 @@ extension DelegateMulticast {
   /// Whether some live delegate implements the method (for an optional method: one
   /// whose class is not known to lack it), or an observer watches a `void` method
   /// (`hasDelegateThatRespondsToSelector:`).
-  public final func responds<Message: DelegateMessageHandle>(to message: KeyPath<Messages, Message>) -> Bool {
+  public final func responds<Message: DelegateMessageHandle>(to message: KeyPath<Messages, Message>)
+    -> Bool
+  {
     let index = index(of: message)
     if protocolDescription.methods[index].result.isVoid,
       Quiescence.readSection({ withTable { !$0.observers[index].isEmpty } })
@@ -102,14 +104,18 @@ extension DelegateMulticast {
   }
 
   /// How many live delegates implement the method (`countForSelector:`).
-  public final func count<Message: DelegateMessageHandle>(respondingTo message: KeyPath<Messages, Message>)
+  public final func count<Message: DelegateMessageHandle>(
+    respondingTo message: KeyPath<Messages, Message>
+  )
     -> Int
   {
     responders(for: message).count
   }
 
   /// The live delegates that implement the method, in the order they are called.
-  public final func responders<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+  public final func responders<Message: DelegateMessageHandle>(
+    for message: KeyPath<Messages, Message>
+  )
     -> [Delegate]
   {
     let method = protocolDescription.methods[index(of: message)]
@@ -148,7 +154,8 @@ extension DelegateMulticast {
 
   /// Who answers a method, under which policy, with how many observers, and what a
   /// message answers with no responder — one line per fact, for logs.
-  public final func report<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>) -> String
+  public final func report<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+    -> String
   {
     let index = index(of: message)
     let method = protocolDescription.methods[index]

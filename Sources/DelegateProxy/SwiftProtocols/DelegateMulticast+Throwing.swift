@@ -136,7 +136,11 @@ extension DelegateMulticast {
       let answer: Swift.Result<Result, any Error>?
       if let queue = member.queue {
         answer = await withCheckedContinuation {
-          (continuation: CheckedContinuation<UncheckedSendable<Swift.Result<Result, any Error>?>, Never>)
+          (
+            continuation: CheckedContinuation<
+              UncheckedSendable<Swift.Result<Result, any Error>?>, Never
+            >
+          )
           in
           queue.async { continuation.resume(returning: UncheckedSendable(queued.run())) }
         }.value

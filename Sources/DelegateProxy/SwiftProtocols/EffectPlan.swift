@@ -33,7 +33,8 @@ extension DelegateMulticast {
           index: index, members: list.responders.map { $0.member.takeUnretainedValue() },
           rule: rule ?? list.rule,
           reducer: reducer ?? table.policies[index].reducer, observers: table.observers[index],
-          optionalSelector: list.isOptional ? protocolDescription.methods[index].selector.name : nil,
+          optionalSelector: list.isOptional
+            ? protocolDescription.methods[index].selector.name : nil,
           errorPolicy: errorPolicy, concurrency: concurrency)
       }
     }
