@@ -12,8 +12,9 @@ extension DelegateMulticast {
   /// ```swift
   /// proxy.setConcurrency(.concurrent, for: \.sensorPrepare)
   /// ```
-  public final func setConcurrency<Message: DelegateMessageHandle>(
-    _ concurrency: DelegateConcurrency?, for message: KeyPath<Messages, Message>
+  public final func setConcurrency<Arguments, Result>(
+    _ concurrency: DelegateConcurrency?,
+    for message: KeyPath<Messages, AsyncDelegateMessage<Delegate, Arguments, Result>>
   ) {
     let index = index(of: message)
     update { $0.concurrency[index] = concurrency }

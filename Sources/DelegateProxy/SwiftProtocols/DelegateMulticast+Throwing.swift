@@ -9,19 +9,34 @@ extension DelegateMulticast {
 
   /// Sets what a `throws` method does when a delegate throws (nil returns it to
   /// ``DelegateErrorPolicy/stopAtFirst``, the default). The rule is the same under every
-  /// ``ReturnPolicy``; see ``DelegateErrorPolicy``.
+  /// ``ReturnPolicy``; see ``DelegateErrorPolicy``. Only the handles of throwing methods
+  /// are accepted (this one, and the `async` form).
   ///
   /// ```swift
   /// proxy.setErrorPolicy(.runAll, for: \.sensorWillSave)
   /// ```
-  public final func setErrorPolicy<Message: DelegateMessageHandle>(
-    _ policy: DelegateErrorPolicy?, for message: KeyPath<Messages, Message>
+  public final func setErrorPolicy<Arguments, Result>(
+    _ policy: DelegateErrorPolicy?,
+    for message: KeyPath<Messages, ThrowingDelegateMessage<Delegate, Arguments, Result>>
   ) {
-    let index = index(of: message)
+    setErrorPolicy(policy, at: index(of: message))
+  }
+
+  /// Sets what an `async throws` method does when a delegate throws, as for a `throws`
+  /// one (for an `async` method that does not throw it changes nothing).
+  public final func setErrorPolicy<Arguments, Result>(
+    _ policy: DelegateErrorPolicy?,
+    for message: KeyPath<Messages, AsyncDelegateMessage<Delegate, Arguments, Result>>
+  ) {
+    setErrorPolicy(policy, at: index(of: message))
+  }
+
+  private func setErrorPolicy(_ policy: DelegateErrorPolicy?, at index: Int) {
     update { $0.errorPolicies[index] = policy }
   }
 
-  /// The error policy in force for a method.
+  /// The error policy in force for a method (``DelegateErrorPolicy/stopAtFirst`` unless
+  /// set).
   public final func errorPolicy<Message: DelegateMessageHandle>(
     for message: KeyPath<Messages, Message>
   ) -> DelegateErrorPolicy {
