@@ -1,5 +1,5 @@
 /// What a multicast does when a delegate's `throws` method throws — one rule for every
-/// ``ReturnPolicy``, chosen per method with ``DelegateMulticast/setErrorPolicy(_:for:)``.
+/// ``ReturnPolicy``, chosen per method with ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Messages,ThrowingDelegateMessage<Delegate,Arguments,Result>>)``.
 ///
 /// ```swift
 /// try proxy.setErrorPolicy(.runAll, for: \.sensorWillSave)

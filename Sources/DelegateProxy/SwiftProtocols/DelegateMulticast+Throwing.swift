@@ -87,7 +87,7 @@ extension DelegateMulticast {
 
   // MARK: Aggregation and broadcast
 
-  /// ``aggregate(_:_:reducer:)`` for a `throws` method: every responder in order — queued
+  /// ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)`` for a `throws` method: every responder in order — queued
   /// ones on their queues, awaited without blocking — under the method's
   /// ``DelegateErrorPolicy``: an error a delegate throws, on its queue or not, reaches
   /// the caller (under ``DelegateErrorPolicy/stopAtFirst`` the later delegates are not
@@ -113,7 +113,7 @@ extension DelegateMulticast {
     return try outcome(fold, plan).get()
   }
 
-  /// ``broadcast(_:_:)`` for a `void` `throws` method: returns once every responder has
+  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Void>,_)`` for a `void` `throws` method: returns once every responder has
   /// run, or throws as the method's ``DelegateErrorPolicy`` says — an error thrown on a
   /// delegate's queue included.
   ///

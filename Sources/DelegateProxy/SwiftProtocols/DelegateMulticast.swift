@@ -37,7 +37,7 @@ import Synchronization
 /// their queues. Value-returning methods follow the method's policy: the last
 /// responder's value, the first responder's (only it is called), or a ``Reducer`` over
 /// all of them; a queued responder is called on its queue and waited for (directly when
-/// the caller is already on that queue) — use ``aggregate(_:_:reducer:)`` never to
+/// the caller is already on that queue) — use ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)`` never to
 /// block.
 ///
 /// **No answer.** A value-returning call that no delegate answers — the multicast is

@@ -2,7 +2,7 @@
 /// ``DelegateMessage``, with an ``invoke`` that throws what the delegate throws.
 ///
 /// `@Delegate` generates one per throwing method. A multicast calls such a method under
-/// the method's ``DelegateErrorPolicy`` (see ``DelegateMulticast/setErrorPolicy(_:for:)``).
+/// the method's ``DelegateErrorPolicy`` (see ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Messages,ThrowingDelegateMessage<Delegate,Arguments,Result>>)``).
 public struct ThrowingDelegateMessage<Delegate, Arguments, Result>: DelegateMessageHandle {
   /// The method's position in its protocol's declaration order.
   public let index: Int
