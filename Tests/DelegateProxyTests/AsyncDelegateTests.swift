@@ -395,6 +395,25 @@ struct AsyncDelegateTests {
     #expect(failing.closed == [5])
   }
 
+  @Test func goneDelegatesAreSkippedAndNobodyAnsweringAnswersTheEmptyValue() async throws {
+    let log = CallLog()
+    let proxy = LoaderDelegateMulticast()
+    let kept = LoaderListener("kept", log, title: "kept")
+    try proxy.add(kept)
+    do {
+      let gone = LoaderListener("gone", log, title: "gone")
+      try proxy.add(gone)
+      #expect(await proxy.loaderTitle(1) == "gone 1")
+    }
+    #expect(await proxy.loaderTitle(2) == "kept 2")
+    #expect(proxy.count == 1)
+    proxy.remove(kept)
+    #expect(await proxy.loaderTitle(3) == nil)
+    #expect(try await proxy.loaderFetch(3) == 0)
+    #expect(
+      log.entries == ["kept start", "kept end", "gone start", "gone end", "kept start", "kept end"])
+  }
+
   @Test func aNonSendableArgumentPassesFromDelegateToDelegate() async throws {
     let proxy = PageDelegateMulticast()
     let first = PageEditor(" one")
