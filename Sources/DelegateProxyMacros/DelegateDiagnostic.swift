@@ -30,7 +30,7 @@ struct DelegateDiagnostic: DiagnosticMessage {
     Self(
       id: "unsupportedInheritance",
       message:
-        "@Delegate protocol '\(protocolName)' inherits from '\(inherited)', which is not supported yet; inherit only from AnyObject (and Sendable) and declare the methods in '\(protocolName)'"
+        "@Delegate protocol '\(protocolName)' inherits from '\(inherited)', whose requirements a multicast cannot forward ('Self' or associated types, initializers); inherit from AnyObject, Sendable or a delegate protocol"
     )
   }
 
@@ -123,6 +123,38 @@ struct DelegateDiagnostic: DiagnosticMessage {
       id: "variadicParameter",
       message:
         "parameter '\(parameter)' of '\(name)' is variadic, which has no C form; pass a pointer and a count instead"
+    )
+  }
+
+  static func badDelegateArgument(_ name: String) -> Self {
+    Self(
+      id: "badDelegateArgument",
+      message:
+        "@Delegate on '\(name)' takes 'for: P.self' (the protocol declared elsewhere whose delegates it multicasts) and 'object: C.self' (the class that protocol's defaults require), nothing else"
+    )
+  }
+
+  static func objectWithoutForeign(_ name: String) -> Self {
+    Self(
+      id: "objectWithoutForeign",
+      message:
+        "@Delegate(object:) on '\(name)' needs 'for: P.self': a base class is for protocols declared elsewhere whose defaults require one"
+    )
+  }
+
+  static func foreignNotRefined(_ name: String, foreign: String) -> Self {
+    Self(
+      id: "foreignNotRefined",
+      message:
+        "'\(name)' restates methods of '\(foreign)', so it must refine it ('protocol \(name): \(foreign)'): the compiler then checks each restated method against the real one"
+    )
+  }
+
+  static func optionalInForeign(_ name: String, foreign: String) -> Self {
+    Self(
+      id: "optionalInForeign",
+      message:
+        "'\(name)' is a method of '\(foreign)', whose own declaration says whether it is optional (a default implementation); remove @Optional"
     )
   }
 

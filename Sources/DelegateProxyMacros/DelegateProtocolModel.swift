@@ -14,6 +14,16 @@ struct DelegateProtocolModel {
   /// Whether the protocol is isolated to the main actor (`@MainActor`): its methods are
   /// then called from the typed handles through `MainActor.assumeIsolated`.
   var isMainActor = false
+  /// The protocol the delegates conform to: the one `@Delegate(for: P.self)` names (a
+  /// protocol declared elsewhere, which this one refines and whose methods it restates),
+  /// or this protocol itself.
+  var delegateType = ""
+  /// The class `@Delegate(for:object:)` names (`NSObject`): the foreign protocol's defaults
+  /// apply only to its subclasses, so the multicast's `object` — a generated subclass that
+  /// conforms — is what the delegator takes, and the multicast itself does not conform.
+  var objectBase: String?
+  /// Whether the delegates conform to a protocol declared elsewhere.
+  var isForeign: Bool { delegateType != name }
   /// The method requirements, in declaration order (their index is their message index).
   var requirements: [DelegateRequirement]
   /// What `@Delegate` cannot support, each on its node. Nothing is generated if any.
@@ -33,7 +43,9 @@ struct DelegateProtocolModel {
       return
     }
     name = proto.name.text
+    delegateType = name
     access = AccessLevel(proto.modifiers)
+    readArguments(of: attribute)
     isMainActor = proto.attributes.contains { element in
       guard case .attribute(let attribute) = element else { return false }
       let spelled = attribute.attributeName.trimmedDescription
@@ -61,9 +73,42 @@ struct DelegateProtocolModel {
     diagnostics.append(Diagnostic(node: Syntax(node), message: message, notes: notes))
   }
 
-  /// Requires `AnyObject` among the inherited types and accepts `Sendable` beside it.
+  /// Standard protocols whose requirements a multicast cannot forward to its delegates.
+  static let unforwardable: Set<String> = [
+    "Equatable", "Hashable", "Comparable", "Identifiable", "Codable", "Encodable", "Decodable",
+    "Error", "Sequence", "Collection", "RawRepresentable", "Actor",
+  ]
+
+  /// Reads `@Delegate(for: P.self, object: C.self)`.
+  private mutating func readArguments(of attribute: AttributeSyntax) {
+    guard case .argumentList(let arguments) = attribute.arguments else { return }
+    for argument in arguments {
+      let label = argument.label?.text
+      guard let access = argument.expression.as(MemberAccessExprSyntax.self),
+        access.declName.baseName.text == "self", let base = access.base,
+        label == "for" || label == "object"
+      else {
+        report(argument, .badDelegateArgument(name))
+        continue
+      }
+      if label == "for" {
+        delegateType = base.trimmedDescription
+      } else {
+        objectBase = base.trimmedDescription
+      }
+    }
+    if objectBase != nil && !isForeign {
+      report(attribute, .objectWithoutForeign(name))
+    }
+  }
+
+  /// Requires the protocol to be class-bound: `AnyObject` among the inherited types, or a
+  /// protocol it refines (the compiler then checks that protocol is class-bound where the
+  /// multicast holds its delegates as objects). `Sendable` is accepted beside them. With
+  /// `@Delegate(for: P.self)` the protocol must refine `P`.
   private mutating func readInheritance(of proto: ProtocolDeclSyntax) {
     var isClassBound = false
+    var refinesForeign = false
     for inherited in proto.inheritanceClause?.inheritedTypes ?? [] {
       let type = inherited.type
       let spelled = type.trimmedDescription
@@ -73,9 +118,21 @@ struct DelegateProtocolModel {
         isClassBound = true
       } else if spelled == "Sendable" || spelled == "Swift.Sendable" {
         continue
+      } else if Self.unforwardable.contains(
+        spelled.hasPrefix("Swift.") ? String(spelled.dropFirst(6)) : spelled)
+      {
+        report(type, .unsupportedInheritance(name, inherited: spelled))
+      } else if type.is(IdentifierTypeSyntax.self) || type.is(MemberTypeSyntax.self) {
+        // A protocol it refines (its own @Delegate protocol, or one declared elsewhere).
+        isClassBound = true
+        if spelled == delegateType { refinesForeign = true }
       } else {
         report(type, .unsupportedInheritance(name, inherited: spelled))
       }
+    }
+    if isForeign && !refinesForeign {
+      report(proto.name, .foreignNotRefined(name, foreign: delegateType))
+      return
     }
     if !isClassBound {
       diagnostics.append(
@@ -111,6 +168,9 @@ struct DelegateProtocolModel {
         if let requirement = DelegateRequirement.read(
           function, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
         {
+          if isForeign && requirement.isOptional {
+            report(function.name, .optionalInForeign(requirement.swiftName, foreign: delegateType))
+          }
           requirements.append(requirement)
         }
       } else if let associated = decl.as(AssociatedTypeDeclSyntax.self) {

@@ -71,7 +71,7 @@ import Testing
       diagnostics: [
         DiagnosticSpec(
           message:
-            "@Delegate protocol 'SensorDelegate' inherits from 'Equatable', which is not supported yet; inherit only from AnyObject (and Sendable) and declare the methods in 'SensorDelegate'",
+            "@Delegate protocol 'SensorDelegate' inherits from 'Equatable', whose requirements a multicast cannot forward ('Self' or associated types, initializers); inherit from AnyObject, Sendable or a delegate protocol",
           line: 2, column: 37)
       ]
     )

@@ -87,34 +87,6 @@ import Testing
             public var reset: DelegateMessage<any SensorDelegate, Void, Void> {
               DelegateMessage(index: 5) { d, _ in d.reset() }
             }
-            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
-            public struct CMessages: DelegateMessages {
-              public init() {}
-              /// `sensor(_:didRead:)`, selector `sensor:didRead:`.
-              public var sensorDidRead: DelegateMessage<any SensorDelegate, (Sensor, Reading), Void> {
-                DelegateMessage(index: 0) { d, a in d.sensor(a.0, didRead: a.1) }
-              }
-              /// `sensorShouldStart(_:)`, selector `sensorShouldStart:`.
-              public var sensorShouldStart: DelegateMessage<any SensorDelegate, Sensor, Bool> {
-                DelegateMessage(index: 1) { d, a in d.sensorShouldStart(a) }
-              }
-              /// `sensorDidStop(_:)`, selector `sensorDidStop:`.
-              public var sensorDidStop: DelegateMessage<any SensorDelegate, Sensor, Void> {
-                DelegateMessage(index: 2) { d, a in d.sensorDidStop(a) }
-              }
-              /// `sensor(_:didFailWith:)`, selector `sensorFailed:code:`.
-              public var sensorFailedCode: DelegateMessage<any SensorDelegate, (Sensor, Int32), Void> {
-                DelegateMessage(index: 3) { d, a in d.sensor(a.0, didFailWith: a.1) }
-              }
-              /// `sensorThreshold(_:)`, selector `sensorThreshold:`.
-              public var sensorThreshold: DelegateMessage<any SensorDelegate, Sensor, Double> {
-                DelegateMessage(index: 4) { d, a in d.sensorThreshold(a) }
-              }
-              /// `reset()`, selector `reset`.
-              public var reset: DelegateMessage<any SensorDelegate, Void, Void> {
-                DelegateMessage(index: 5) { d, _ in d.reset() }
-              }
-            }
           }
           /// `SensorDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
           public override class var __cCalls: [__CFaceCall<any SensorDelegate>] { _cCalls }
@@ -430,10 +402,6 @@ import Testing
           /// Typed handles for `EmptyDelegate`'s methods, for policies, observers and introspection.
           struct Messages: DelegateMessages {
             init() {}
-            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
-            struct CMessages: DelegateMessages {
-              init() {}
-            }
           }
           /// The stand-in class: a `EmptyDelegate` that sends each call to a runtime object (`EmptyDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any EmptyDelegate>.Type? { StandIn.self }
@@ -483,14 +451,6 @@ import Testing
             /// `hiddenDidChange(_:)`, selector `hiddenDidChange:`.
             fileprivate var hiddenDidChange: DelegateMessage<any HiddenDelegate, Int32, Int32> {
               DelegateMessage(index: 0) { d, a in d.hiddenDidChange(a) }
-            }
-            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
-            fileprivate struct CMessages: DelegateMessages {
-              fileprivate init() {}
-              /// `hiddenDidChange(_:)`, selector `hiddenDidChange:`.
-              fileprivate var hiddenDidChange: DelegateMessage<any HiddenDelegate, Int32, Int32> {
-                DelegateMessage(index: 0) { d, a in d.hiddenDidChange(a) }
-              }
             }
           }
           /// `HiddenDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
@@ -548,14 +508,6 @@ import Testing
             /// `packageDidChange()`, selector `packageDidChange`.
             package var packageDidChange: DelegateMessage<any PackageDelegate, Void, Void> {
               DelegateMessage(index: 0) { d, _ in d.packageDidChange() }
-            }
-            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
-            package struct CMessages: DelegateMessages {
-              package init() {}
-              /// `packageDidChange()`, selector `packageDidChange`.
-              package var packageDidChange: DelegateMessage<any PackageDelegate, Void, Void> {
-                DelegateMessage(index: 0) { d, _ in d.packageDidChange() }
-              }
             }
           }
           /// `PackageDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
@@ -715,46 +667,6 @@ import Testing
             /// `default(for:)`, selector `defaultFor:`.
             var defaultFor: DelegateMessage<any TableDelegate, Int32, Void> {
               DelegateMessage(index: 8) { d, a in d.`default`(for: a) }
-            }
-            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
-            struct CMessages: DelegateMessages {
-              init() {}
-              /// `table(_:didSelect:p0:)`, selector `table:didSelect:p0:`.
-              var tableDidSelectP0: DelegateMessage<any TableDelegate, (Table, Int, Int), Void> {
-                DelegateMessage(index: 0) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
-              }
-              /// `table(_:row:)`, selector `table:row:`.
-              var tableRow: DelegateMessage<any TableDelegate, (Table, Int), Double> {
-                DelegateMessage(index: 1) { d, a in d.table(a.0, row: a.1) }
-              }
-              /// `move(to:)`, selector `moveTo:`.
-              var moveTo: DelegateMessage<any TableDelegate, Point, Void> {
-                DelegateMessage(index: 2) { d, a in d.move(to: a) }
-              }
-              /// `foo(bar:)`, selector `fooWithBar:`.
-              var fooWithBar: DelegateMessage<any TableDelegate, Int32, Void> {
-                DelegateMessage(index: 3) { d, a in d.foo(bar: a) }
-              }
-              /// `fetchDataFor(user:)`, selector `fetchDataForUser:`.
-              var fetchDataForUser: DelegateMessage<any TableDelegate, User?, Void> {
-                DelegateMessage(index: 4) { d, a in d.fetchDataFor(user: a) }
-              }
-              /// `viewWillMove(toWindow:)`, selector `viewWillMoveToWindow:`.
-              var viewWillMoveToWindow: DelegateMessage<any TableDelegate, Window?, Void> {
-                DelegateMessage(index: 5) { d, a in d.viewWillMove(toWindow: a) }
-              }
-              /// `combine(_:_:)`, selector `combine::`.
-              var combine: DelegateMessage<any TableDelegate, (Int32, Int32), Int32> {
-                DelegateMessage(index: 6) { d, a in d.combine(a.0, a.1) }
-              }
-              /// `useDefault()`, selector `default`.
-              var `default`: DelegateMessage<any TableDelegate, Void, Void> {
-                DelegateMessage(index: 7) { d, _ in d.useDefault() }
-              }
-              /// `default(for:)`, selector `defaultFor:`.
-              var defaultFor: DelegateMessage<any TableDelegate, Int32, Void> {
-                DelegateMessage(index: 8) { d, a in d.`default`(for: a) }
-              }
             }
           }
           /// `TableDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
@@ -953,14 +865,6 @@ import Testing
               var nestedDidStop: DelegateMessage<any NestedDelegate, Sensor, Sensor?> {
                 DelegateMessage(index: 0) { d, a in d.nestedDidStop(a) }
               }
-              /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
-              struct CMessages: DelegateMessages {
-                init() {}
-                /// `nestedDidStop(_:)`, selector `nestedDidStop:`.
-                var nestedDidStop: DelegateMessage<any NestedDelegate, Sensor, Sensor?> {
-                  DelegateMessage(index: 0) { d, a in d.nestedDidStop(a) }
-                }
-              }
             }
             /// `NestedDelegate`'s methods as C callers reach them: each reads a C call's arguments from its frame and calls one delegate.
             override class var __cCalls: [__CFaceCall<any NestedDelegate>] { _cCalls }
@@ -1058,24 +962,6 @@ import Testing
               DelegateMessage(index: 1) { d, _ in
                 let c = _MainActorCall(d)
                 return MainActor.assumeIsolated { let d = c.value; return _MainActorCall(d.viewDidReset()) }.value
-              }
-            }
-            /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form.
-            struct CMessages: DelegateMessages {
-              init() {}
-              /// `viewShouldClose(_:)`, selector `viewShouldClose:`.
-              var viewShouldClose: DelegateMessage<any ViewDelegate, View, Bool> {
-                DelegateMessage(index: 0) { d, a in
-                  let c = _MainActorCall((d, a))
-                  return MainActor.assumeIsolated { let (d, a) = c.value; return _MainActorCall(d.viewShouldClose(a)) }.value
-                }
-              }
-              /// `viewDidReset()`, selector `viewDidReset`.
-              var viewDidReset: DelegateMessage<any ViewDelegate, Void, Void> {
-                DelegateMessage(index: 1) { d, _ in
-                  let c = _MainActorCall(d)
-                  return MainActor.assumeIsolated { let d = c.value; return _MainActorCall(d.viewDidReset()) }.value
-                }
               }
             }
           }

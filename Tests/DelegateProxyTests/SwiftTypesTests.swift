@@ -238,6 +238,31 @@ struct SwiftTypesTests {
     #expect(a.heard.withLock { $0 } == ["a members [] [] [] hidden[] 0 l=Optional(3)"])
   }
 
+  @Test func anInjectedDelegateHearsSwiftValuesBesideThePrimary() throws {
+    final class Room {
+      weak var delegate: (any ChatDelegate)?
+    }
+    let room = Room()
+    let primary = ChatListener("primary", title: "P")
+    room.delegate = primary
+    let secondary = ChatListener("secondary")
+    let injection = try ChatDelegateMulticast.inject(secondary, into: room, at: \.delegate)
+    room.delegate?.chat(chat, didReceive: "to both")
+    room.delegate?.chat(chat, didSee: .left(name: "x", reason: 4))
+    #expect(
+      primary.heard.withLock { $0 } == [
+        "primary got to both", "primary saw left(name: \"x\", reason: Optional(4))",
+      ])
+    #expect(
+      secondary.heard.withLock { $0 } == [
+        "secondary got to both", "secondary saw left(name: \"x\", reason: Optional(4))",
+      ])
+    // The secondary answers last (nil), as the reference's secondary delegate does.
+    #expect(room.delegate?.chat(chat, titleFor: 0) == nil)
+    injection.remove()
+    #expect(room.delegate === primary)
+  }
+
   @Test func theRuntimeProtocolCarriesSwiftValuesAsObjects() throws {
     let description = ChatDelegateMulticast.delegateProtocol
     let received = try #require(

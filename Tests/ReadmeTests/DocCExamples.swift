@@ -7,6 +7,10 @@ import DelegateProxy
 import DelegateProxyCExpat
 import DelegateProxyTesting
 import Dispatch
+import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 import MessageRuntime
 import Synchronization
 import Testing
@@ -177,4 +181,19 @@ func doccMessageRuntimeOverview(dataSourceClass: RuntimeClass, dataSource: Runti
   try dataSourceClass.addMethod(rows) { receiver, table, section in 3 }
   let n = try rows.send(to: dataSource, nil, 0)
   return n
+}
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — When no delegate answers
+
+/// The `@Default` line, in a protocol of its own.
+@Delegate
+protocol DoccChatConnection: AnyObject {
+  @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool
+}
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — Protocols you don't own
+
+@Delegate(for: XMLParserDelegate.self)
+protocol ParserOutline: XMLParserDelegate {
+  func parser(_ parser: XMLParser, foundCharacters string: String)
 }

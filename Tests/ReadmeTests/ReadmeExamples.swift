@@ -4,6 +4,10 @@
 
 import Dispatch
 import DelegateProxy
+import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 import MessageRuntime
 
 // MARK: Swift protocols as delegates
@@ -117,6 +121,60 @@ func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int
   var errorCount = 0
   do { try uploads.uploadWillStart("b.txt") } catch let errors as DelegateErrors { errorCount = errors.errors.count }
   return (errorCount, retry, finished)
+}
+
+// MARK: Delegate protocols you don't own
+
+@Delegate(for: XMLParserDelegate.self)
+protocol ParserEvents: XMLParserDelegate {
+  func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+              qualifiedName qName: String?, attributes attributeDict: [String: String])
+  func parser(_ parser: XMLParser, foundCharacters string: String)
+  func parserDidEndDocument(_ parser: XMLParser)
+}
+
+func readmeForeignProtocol(
+  outline: any XMLParserDelegate, counter: any XMLParserDelegate, logger: any XMLParserDelegate,
+  owner: any XMLParserDelegate, document: Data
+) throws -> (ParserEventsMulticast, DelegateInjection<XMLParser, ParserEventsMulticast>) {
+  let events = ParserEventsMulticast()                // an XMLParserDelegate
+  try events.add(outline)                             // your classes that conform to XMLParserDelegate
+  try events.add(counter)
+  let parser = XMLParser(data: document)
+  parser.delegate = events
+  parser.parse()
+
+  let other = XMLParser(data: document)
+  other.delegate = owner                              // set by code you don't control
+  let logging = try ParserEventsMulticast.inject(logger, into: other, at: \.delegate)
+  return (events, logging)
+}
+
+// MARK: Any Swift type, and what nobody's answer is
+
+@Delegate
+protocol ChatDelegate: AnyObject {
+  func chat(_ chat: ChatRoom, didReceive message: String, from sender: String?)
+  func chat(_ chat: ChatRoom, titleFor row: Int) -> String?                    // nil when nobody answers
+  @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool              // what the delegator meant
+  @Optional func chat(_ chat: ChatRoom, confirm upload: URL, completion: @escaping @Sendable (Bool) -> Void)
+}
+
+final class ChatRoom {
+  weak var delegate: (any ChatDelegate)?
+}
+
+func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
+  let listeners = ChatDelegateMulticast()
+  let room = ChatRoom()
+  room.delegate = listeners
+  let connects = listeners.chatShouldConnect(room)                    // true: no delegates, the declared default
+  try listeners.add(chatLog)
+  try listeners.setPolicy(.reduce(.firstNonNil), for: \.chatTitleFor) // the first delegate with a title
+  listeners.chat(room, didReceive: "hello", from: nil)
+  let longest = Reducer.collect(String?.self) { titles in titles.compactMap { $0 }.max(by: { $0.count < $1.count }) }
+  try listeners.setPolicy(.reduce(longest), for: \.chatTitleFor)    // a fold over Swift values
+  return connects
 }
 
 // MARK: A message, declared once

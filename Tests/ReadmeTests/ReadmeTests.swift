@@ -2,6 +2,9 @@ import DelegateProxy
 import DelegateProxyCExpat
 import Dispatch
 import Foundation
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 import MessageRuntime
 import Synchronization
 import Testing
@@ -98,6 +101,40 @@ struct ReadmeTests {
     #expect(retry == true)
     #expect(finished == 2)
     withExtendedLifetime((quota, progress)) {}
+  }
+
+  @Test func theSwiftTypesExampleAnswersTheDeclaredDefaultAndFoldsTitles() throws {
+    final class Log: ChatDelegate {
+      var heard: [String] = []
+      func chat(_ chat: ChatRoom, didReceive message: String, from sender: String?) {
+        heard.append("\(sender ?? "someone"): \(message)")
+      }
+      func chat(_ chat: ChatRoom, titleFor row: Int) -> String? { "row \(row)" }
+      func chatShouldConnect(_ chat: ChatRoom) -> Bool { false }
+    }
+    let log = Log()
+    #expect(try readmeSwiftTypes(chatLog: log) == true)  // "true: no delegates, the declared default"
+    #expect(log.heard == ["someone: hello"])
+  }
+
+  @Test func theForeignProtocolExampleParsesForEveryDelegate() throws {
+    final class Count: XMLParserDelegate {
+      var elements = 0
+      var ended = false
+      func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String]
+      ) { elements += 1 }
+      func parserDidEndDocument(_ parser: XMLParser) { ended = true }
+    }
+    let (outline, counter, logger, owner) = (Count(), Count(), Count(), Count())
+    let document = Data("<a><b/><b/></a>".utf8)
+    let (events, logging) = try readmeForeignProtocol(
+      outline: outline, counter: counter, logger: logger, owner: owner, document: document)
+    #expect(outline.elements == 3 && counter.elements == 3 && counter.ended)
+    #expect(events.count == 2)
+    logging.remove()
+    #expect(logger.elements == 0)  // the injected parser was not run
   }
 
   @Test func theCallbackAdapterExampleHearsExpat() throws {

@@ -66,7 +66,9 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
   public func remove() {
     guard let delegator else { return }
     lock.withLock { primary in
-      guard let current = delegator[keyPath: slot], (current as AnyObject) === multicast else {
+      guard let current = delegator[keyPath: slot],
+        (current as AnyObject) === (multicast.asDelegate as AnyObject)
+      else {
         return
       }
       delegator[keyPath: slot] = primary.delegate
@@ -76,10 +78,11 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
 }
 
 extension DelegateMulticast: DelegateMulticastProtocol {
-  /// The multicast as its protocol's existential. Traps if the subclass does not conform
-  /// to its protocol (`@Delegate` multicasts always do).
+  /// The multicast as its protocol's existential: itself, or for
+  /// `@Delegate(for:object:)` its `object`. Traps if neither conforms (`@Delegate`
+  /// multicasts always do).
   public var asDelegate: Delegate {
-    guard let d = self as? Delegate else {
+    guard let d = self as? Delegate ?? state.withLock({ $0.face }) as? Delegate else {
       fatalError("\(Self.self) does not conform to \(protocolDescription.name)")
     }
     return d

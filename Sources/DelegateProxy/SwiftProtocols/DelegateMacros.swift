@@ -36,6 +36,37 @@
 @attached(extension, names: arbitrary)
 public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
 
+/// Multicasts a delegate protocol declared elsewhere — Foundation's, a dependency's — whose
+/// delegates are the classes that already conform to it.
+///
+/// ```swift
+/// @Delegate(for: XMLParserDelegate.self)
+/// protocol ParserEvents: XMLParserDelegate {
+///   func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+///               qualifiedName qName: String?, attributes attributeDict: [String: String])
+///   func parser(_ parser: XMLParser, foundCharacters string: String)
+/// }
+/// let events = ParserEventsMulticast()        // an XMLParserDelegate
+/// try events.add(outline)                     // any class that conforms to XMLParserDelegate
+/// parser.delegate = events
+/// ```
+///
+/// The protocol refines `delegates` and restates the methods to fan out, without bodies;
+/// the compiler checks each against the real requirement (a method `delegates` does not
+/// have is an error). Requirements not restated keep `delegates`' own default
+/// implementations. Everything a ``Delegate()`` multicast does works here; `@Optional` is
+/// not (the foreign protocol's defaults decide what is optional).
+///
+/// When the protocol's defaults apply only to subclasses of a class (Foundation's
+/// `FileManagerDelegate` and `URLSession`'s delegates on Linux require `NSObject`), name it
+/// as `object`: the multicast's `object` property is then an instance of a generated
+/// subclass that conforms and sends every call to the multicast — the value to hand the
+/// delegator.
+@attached(peer, names: suffixed(Multicast))
+@attached(extension, names: arbitrary)
+public macro Delegate(for delegates: Any.Type, object: AnyObject.Type? = nil) =
+  #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
+
 /// Marks a requirement of a ``Delegate()`` protocol as optional, as `@optional` does in an
 /// Objective-C protocol: a conforming class need not implement it, and a delegate that
 /// does not is neither asked about it nor called for it.

@@ -24,23 +24,13 @@ public enum DelegateOptional {
   /// an optional method (one relaxed load each) instead of taking the lock.
   @usableFromInline static let learned = Atomic<UInt64>(0)
 
-  /// Called by the generated default of an optional `void` method: records that
-  /// `delegate`'s class does not implement `selector`.
+  /// Called by the generated default of an optional method: records that `delegate`'s
+  /// class does not implement `selector`. (The default then returns the method's answer
+  /// for no delegates, which a multicast never uses.)
   public static func notImplemented(by delegate: AnyObject, selector: String) {
     let key = Key(type: ObjectIdentifier(type(of: delegate)), selector: selector)
     let inserted = missing.withLock { $0.insert(key).inserted }
     if inserted { learned.add(1, ordering: .releasing) }
-  }
-
-  /// Called by the generated default of an optional method with a result: records that
-  /// `delegate`'s class does not implement `selector`, and returns a zero value (never
-  /// used by a multicast; for a direct caller, `0`, `false`, `nil` or an all-zero
-  /// struct). Traps, naming the selector, for a result type with no zero value.
-  public static func notImplemented<R>(by delegate: AnyObject, selector: String, returning: R.Type)
-    -> R
-  {
-    notImplemented(by: delegate, selector: selector)
-    return ZeroValue.value(R.self, for: selector)
   }
 
   /// Whether instances of `type` are known not to implement `selector`.
