@@ -34,6 +34,15 @@ struct DelegateDiagnostic: DiagnosticMessage {
     )
   }
 
+  /// A protocol refining `Actor`: its multicast, a class, could not conform to it.
+  static func actorBound(_ protocolName: String) -> Self {
+    Self(
+      id: "actorBound",
+      message:
+        "@Delegate protocol '\(protocolName)' inherits from 'Actor', but its multicast is a class, which cannot conform to Actor; write 'protocol \(protocolName): AnyObject' with async requirements: actors conform to it"
+    )
+  }
+
   static func whereClause(_ protocolName: String) -> Self {
     Self(
       id: "whereClause",

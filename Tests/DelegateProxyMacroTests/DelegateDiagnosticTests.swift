@@ -423,4 +423,33 @@ import Testing
       ]
     )
   }
+
+  /// A multicast is a class: a protocol refining `Actor` is refused; actors conform to an
+  /// `AnyObject`-bound protocol with `async` requirements (AsyncDelegateTests).
+  @Test func actorBoundProtocol() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol CounterDelegate: Actor {
+        func counterDidChange(_ value: Int) async
+      }
+      """,
+      expandedSource: """
+        protocol CounterDelegate: Actor {
+          func counterDidChange(_ value: Int) async
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate protocol 'CounterDelegate' inherits from 'Actor', but its multicast is a class, which cannot conform to Actor; write 'protocol CounterDelegate: AnyObject' with async requirements: actors conform to it",
+          line: 2, column: 27),
+        DiagnosticSpec(
+          message:
+            "@Delegate protocol 'CounterDelegate' must be constrained to AnyObject: write 'protocol CounterDelegate: AnyObject'",
+          line: 2, column: 10,
+          fixIts: [FixItSpec(message: "constrain 'CounterDelegate' to AnyObject")]),
+      ]
+    )
+  }
 }
