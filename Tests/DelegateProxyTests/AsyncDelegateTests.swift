@@ -1,6 +1,7 @@
 import DelegateProxy
 import DelegateProxyTestSupport
 import Dispatch
+import MessageRuntime
 import Synchronization
 import Testing
 
@@ -412,6 +413,33 @@ struct AsyncDelegateTests {
     #expect(try await proxy.loaderFetch(3) == 0)
     #expect(
       log.entries == ["kept start", "kept end", "gone start", "gone end", "kept start", "kept end"])
+  }
+
+  @Test func aStandInForwardsAsyncAndThrowingMethodsToARuntimeObject() async throws {
+    // The stand-in sends each call as a runtime message, synchronously, and never throws.
+    let proto = try LoaderDelegateMulticast.delegateProtocol.runtimeProtocol()
+    let target = RuntimeObject()
+    let log = CallLog()
+    for (name, answer) in [("loaderShouldLoad:", 1), ("loaderFetch:", 40)] {
+      let selector = Selector(name)
+      try target.setMethod(selector, signature: proto.requirement(for: selector)!.signature) {
+        invocation in
+        let id = (try? invocation.argumentBytes(at: 0)).map { bytes in
+          bytes.withUnsafeBytes { $0.loadUnaligned(as: Int.self) }
+        }
+        log.append("\(name) \(id ?? -1)")
+        if name == "loaderShouldLoad:" {
+          try? invocation.setReturnValue(true)
+        } else {
+          try? invocation.setReturnValue(answer + (id ?? 0))
+        }
+      }
+    }
+    let standIn = LoaderDelegateMulticast.standIn(for: target)
+    #expect(await standIn.loaderShouldLoad(5) == true)
+    #expect(try await standIn.loaderFetch(2) == 42)
+    #expect(log.entries == ["loaderShouldLoad: 5", "loaderFetch: 2"])
+    withExtendedLifetime(target) {}
   }
 
   @Test func aNonSendableArgumentPassesFromDelegateToDelegate() async throws {
