@@ -34,6 +34,15 @@ struct DelegateDiagnostic: DiagnosticMessage {
     )
   }
 
+  /// A protocol refining `Actor`: its multicast, a class, could not conform to it.
+  static func actorBound(_ protocolName: String) -> Self {
+    Self(
+      id: "actorBound",
+      message:
+        "@Delegate protocol '\(protocolName)' inherits from 'Actor', but its multicast is a class, which cannot conform to Actor; write 'protocol \(protocolName): AnyObject' with async requirements: actors conform to it"
+    )
+  }
+
   static func whereClause(_ protocolName: String) -> Self {
     Self(
       id: "whereClause",
@@ -97,14 +106,16 @@ struct DelegateDiagnostic: DiagnosticMessage {
     )
   }
 
-  static func effect(_ name: String, keyword: String) -> Self {
-    let remedy =
-      keyword == "async"
-      ? "make it synchronous (a delegate that needs to wait can start its own task)"
-      : "remove '\(keyword)' and report failures through another delegate method"
+  /// A typed `throws(E)` or a `rethrows` requirement: `@Delegate` takes plain `throws`.
+  static func effect(_ name: String, clause: String) -> Self {
+    let reason =
+      clause == "rethrows"
+      ? "a multicast's conformance cannot rethrow only what its caller's closure throws, since its delegates may throw too"
+      : "under the .runAll error policy a multicast throws every delegate's error at once (DelegateErrors), which no single typed error can carry"
     return Self(
       id: "effect",
-      message: "@Delegate does not support '\(keyword)' methods yet ('\(name)'); \(remedy)"
+      message:
+        "@Delegate does not support '\(clause)' requirements ('\(name)'): \(reason); declare it plain 'throws'"
     )
   }
 

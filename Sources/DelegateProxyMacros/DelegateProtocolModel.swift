@@ -118,6 +118,8 @@ struct DelegateProtocolModel {
         isClassBound = true
       } else if spelled == "Sendable" || spelled == "Swift.Sendable" {
         continue
+      } else if spelled == "Actor" || spelled == "_Concurrency.Actor" {
+        report(type, .actorBound(name))
       } else if Self.unforwardable.contains(
         spelled.hasPrefix("Swift.") ? String(spelled.dropFirst(6)) : spelled)
       {

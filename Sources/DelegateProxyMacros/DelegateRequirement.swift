@@ -53,6 +53,16 @@ struct DelegateRequirement {
   /// What a call nobody answers returns: the `@Default(…)` expression, or the result
   /// type's empty value (see `EmptyAnswer`); nil for a method that returns nothing.
   var noAnswerText: String?
+  /// Whether the requirement is `async`.
+  var isAsync: Bool = false
+  /// Whether the requirement is `throws` (typed throws and `rethrows` are refused).
+  var isThrowing: Bool = false
+
+  /// The effects as written in a signature: `""`, `" async"`, `" throws"`, `" async throws"`.
+  var effectsText: String { (isAsync ? " async" : "") + (isThrowing ? " throws" : "") }
+
+  /// What a call of the method is marked with: `""`, `"try "`, `"await "`, `"try await "`.
+  var callMarker: String { (isThrowing ? "try " : "") + (isAsync ? "await " : "") }
 
   /// The name of the message's handle in the generated `Messages` struct.
   var messageName: String { SelectorName.messageName(for: selector) }
@@ -66,7 +76,7 @@ struct DelegateRequirement {
         : "\(parameter.labelText) \(parameter.localName): \(parameter.type.trimmedDescription)"
     }
     let arrow = result.map { " -> \($0.trimmedDescription)" } ?? ""
-    return "func \(nameText)(\(list.joined(separator: ", ")))\(arrow)"
+    return "func \(nameText)(\(list.joined(separator: ", ")))\(effectsText)\(arrow)"
   }
 
   /// The result type to write in generated code (`Void` when there is none).
@@ -141,12 +151,15 @@ extension DelegateRequirement {
     } else if let whereClause = function.genericWhereClause {
       report(whereClause, .genericMethod(swiftName))
     }
-    if let effects = function.signature.effectSpecifiers {
-      if let async = effects.asyncSpecifier {
-        report(async, .effect(swiftName, keyword: async.text))
-      }
-      if let throwsClause = effects.throwsClause {
-        report(throwsClause, .effect(swiftName, keyword: throwsClause.throwsSpecifier.text))
+    let effects = function.signature.effectSpecifiers
+    let isAsync = effects?.asyncSpecifier != nil
+    var isThrowing = false
+    if let throwsClause = effects?.throwsClause {
+      isThrowing = true
+      if throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
+        report(throwsClause, .effect(swiftName, clause: "rethrows"))
+      } else if let type = throwsClause.type {
+        report(throwsClause, .effect(swiftName, clause: "throws(\(type.trimmedDescription))"))
       }
     }
 
@@ -265,7 +278,9 @@ extension DelegateRequirement {
     guard diagnostics.count == diagnosticsBefore else { return nil }
     return DelegateRequirement(
       nameText: nameText, parameters: parameters, result: result, isOptional: isOptional,
-      selector: selector, swiftName: swiftName, declaration: function, hasCForm: hasCForm,
-      noAnswerText: noAnswerText)
+      selector: selector, swiftName: swiftName, declaration: function,
+      // C callers can neither await nor catch: an effectful method stays on the Swift path.
+      hasCForm: hasCForm && !isAsync && !isThrowing, noAnswerText: noAnswerText,
+      isAsync: isAsync, isThrowing: isThrowing)
   }
 }

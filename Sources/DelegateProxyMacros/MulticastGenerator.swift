@@ -89,9 +89,7 @@ struct MulticastGenerator {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// Sends `\(requirement.swiftName)` to the delegates.")
       lines.append("  \(access)\(requirement.signature) {")
-      lines.append(
-        "    self.__send(Messages().\(requirement.messageName), \(requirement.argumentsValueText)) { \(closureArguments) in \(requirement.forwardingCallText) }"
-      )
+      lines.append(contentsOf: conformanceBody(requirement, closureArguments: closureArguments))
       lines.append("  }")
     }
     lines.append(contentsOf: standIn)
@@ -110,16 +108,22 @@ struct MulticastGenerator {
       let requirement = model.requirements[index]
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// `\(requirement.swiftName)`, selector `\(requirement.selector)`.")
+      // The handle kind follows the method's effects: plain, throwing, or async.
+      let (kind, initArguments) =
+        requirement.isAsync
+        ? ("AsyncDelegateMessage", "index: \(index), isThrowing: \(requirement.isThrowing)")
+        : requirement.isThrowing
+          ? ("ThrowingDelegateMessage", "index: \(index)") : ("DelegateMessage", "index: \(index)")
       lines.append(
-        "  \(access)var \(requirement.messageName): DelegateMessage<\(existential), \(requirement.argumentsTypeText), \(requirement.resultText)> {"
+        "  \(access)var \(requirement.messageName): \(kind)<\(existential), \(requirement.argumentsTypeText), \(requirement.resultText)> {"
       )
       if model.isMainActor {
-        lines.append("    DelegateMessage(index: \(index)) { \(closureArguments) in")
+        lines.append("    \(kind)(\(initArguments)) { \(closureArguments) in")
         lines.append(contentsOf: mainActorCall(requirement).map { "      " + $0 })
         lines.append("    }")
       } else {
         lines.append(
-          "    DelegateMessage(index: \(index)) { \(closureArguments) in \(requirement.forwardingCallText) }"
+          "    \(kind)(\(initArguments)) { \(closureArguments) in \(requirement.callMarker)\(requirement.forwardingCallText) }"
         )
       }
       lines.append("  }")
@@ -193,9 +197,46 @@ struct MulticastGenerator {
   private func mainActorCall(_ requirement: DelegateRequirement) -> [String] {
     let (captured, unpacked) =
       requirement.parameters.isEmpty ? ("d", "let d = c.value") : ("(d, a)", "let (d, a) = c.value")
+    let call = requirement.callMarker + requirement.forwardingCallText
+    if requirement.isAsync {
+      // An async handle awaits the main actor: a @MainActor closure, called from the
+      // nonisolated handle, hops there.
+      return [
+        "let c = _MainActorCall(\(captured))",
+        "return \(requirement.callMarker){ @MainActor in \(unpacked); return _MainActorCall(\(call)) }().value",
+      ]
+    }
     return [
       "let c = _MainActorCall(\(captured))",
-      "return MainActor.assumeIsolated { \(unpacked); return _MainActorCall(\(requirement.forwardingCallText)) }.value",
+      "return \(requirement.isThrowing ? "try " : "")MainActor.assumeIsolated { \(unpacked); return _MainActorCall(\(call)) }.value",
+    ]
+  }
+
+  /// The body of the multicast's conformance to one requirement: the inlined dispatch for
+  /// a plain method, the runtime's throwing or async dispatch otherwise (their handles
+  /// carry the call). A `@MainActor` protocol's async method hands its arguments to the
+  /// nonisolated dispatch in `_MainActorCall`: they come back to the main actor in the
+  /// handle, on the same task.
+  private func conformanceBody(_ requirement: DelegateRequirement, closureArguments: String)
+    -> [String]
+  {
+    let handle = "Messages().\(requirement.messageName)"
+    let arguments = requirement.argumentsValueText
+    if requirement.isAsync {
+      let send = requirement.isThrowing ? "__sendAsyncThrowing" : "__sendAsync"
+      if model.isMainActor {
+        return [
+          "    let c = _MainActorCall(\(arguments))",
+          "    return \(requirement.callMarker)self.\(send)(\(handle), c.value)",
+        ]
+      }
+      return ["    \(requirement.callMarker)self.\(send)(\(handle), \(arguments))"]
+    }
+    if requirement.isThrowing {
+      return ["    try self.__sendThrowing(\(handle), \(arguments))"]
+    }
+    return [
+      "    self.__send(\(handle), \(arguments)) { \(closureArguments) in \(requirement.forwardingCallText) }"
     ]
   }
 
@@ -213,7 +254,11 @@ struct MulticastGenerator {
     ]
     for requirement in model.requirements {
       let call = Self.frameCallText(requirement)
-      if model.isMainActor {
+      if requirement.isAsync || requirement.isThrowing {
+        // Not in CMessages, so `imp(for:)` cannot name it; a runtime message of its
+        // selector reaches no delegate (C can neither await nor catch) and answers zero.
+        lines.append("    { _, _ in },")
+      } else if model.isMainActor {
         lines.append("    { d, f in")
         lines.append("      let c = _MainActorCall((d, f))")
         lines.append("      MainActor.assumeIsolated { let (d, f) = c.value; \(call) }")

@@ -124,7 +124,7 @@ import Testing
     )
   }
 
-  @Test func genericsEffectsInoutVariadic() {
+  @Test func genericsInoutVariadic() {
     assertDelegateExpansion(
       """
       @Delegate
@@ -158,22 +158,6 @@ import Testing
           message:
             "parameter 'value' of 'write(_:)' has a 'some' type, which makes the method generic; @Delegate needs a concrete type",
           line: 4, column: 23),
-        DiagnosticSpec(
-          message:
-            "@Delegate does not support 'throws' methods yet ('sensorDidFail(_:)'); remove 'throws' and report failures through another delegate method",
-          line: 5, column: 37),
-        DiagnosticSpec(
-          message:
-            "@Delegate does not support 'async' methods yet ('sensorWillStart()'); make it synchronous (a delegate that needs to wait can start its own task)",
-          line: 6, column: 26),
-        DiagnosticSpec(
-          message:
-            "@Delegate does not support 'async' methods yet ('sensorDidStart()'); make it synchronous (a delegate that needs to wait can start its own task)",
-          line: 7, column: 25),
-        DiagnosticSpec(
-          message:
-            "@Delegate does not support 'throws' methods yet ('sensorDidStart()'); remove 'throws' and report failures through another delegate method",
-          line: 7, column: 31),
         DiagnosticSpec(
           message:
             "parameter 'reading' of 'sensor(_:)' is 'inout', which @Delegate does not support: several delegates would share one variable; pass a value or a class instance",
@@ -410,6 +394,8 @@ import Testing
     )
   }
 
+  /// Plain `throws` and `async` are accepted (EffectsExpansionTests); typed throws and
+  /// `rethrows` stay refused, with the reason.
   @Test func typedThrowsAndRethrows() {
     assertDelegateExpansion(
       """
@@ -428,12 +414,41 @@ import Testing
       diagnostics: [
         DiagnosticSpec(
           message:
-            "@Delegate does not support 'throws' methods yet ('sensorDidFail(_:)'); remove 'throws' and report failures through another delegate method",
+            "@Delegate does not support 'throws(SensorError)' requirements ('sensorDidFail(_:)'): under the .runAll error policy a multicast throws every delegate's error at once (DelegateErrors), which no single typed error can carry; declare it plain 'throws'",
           line: 3, column: 37),
         DiagnosticSpec(
           message:
-            "@Delegate does not support 'rethrows' methods yet ('sensorWillRetry(_:)'); remove 'rethrows' and report failures through another delegate method",
+            "@Delegate does not support 'rethrows' requirements ('sensorWillRetry(_:)'): a multicast's conformance cannot rethrow only what its caller's closure throws, since its delegates may throw too; declare it plain 'throws'",
           line: 4, column: 39),
+      ]
+    )
+  }
+
+  /// A multicast is a class: a protocol refining `Actor` is refused; actors conform to an
+  /// `AnyObject`-bound protocol with `async` requirements (AsyncDelegateTests).
+  @Test func actorBoundProtocol() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol CounterDelegate: Actor {
+        func counterDidChange(_ value: Int) async
+      }
+      """,
+      expandedSource: """
+        protocol CounterDelegate: Actor {
+          func counterDidChange(_ value: Int) async
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "@Delegate protocol 'CounterDelegate' inherits from 'Actor', but its multicast is a class, which cannot conform to Actor; write 'protocol CounterDelegate: AnyObject' with async requirements: actors conform to it",
+          line: 2, column: 27),
+        DiagnosticSpec(
+          message:
+            "@Delegate protocol 'CounterDelegate' must be constrained to AnyObject: write 'protocol CounterDelegate: AnyObject'",
+          line: 2, column: 10,
+          fixIts: [FixItSpec(message: "constrain 'CounterDelegate' to AnyObject")]),
       ]
     )
   }

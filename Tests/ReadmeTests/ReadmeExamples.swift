@@ -84,6 +84,45 @@ func readmeTypedForm(
   _ = (ok, watching, injection)
 }
 
+// Errors and `async`.
+
+@Delegate
+protocol UploadDelegate: AnyObject {
+  func uploadWillStart(_ name: String) throws
+  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool
+  func uploadDidFinish(_ name: String) async throws -> Int
+}
+
+struct QuotaExceeded: Error {}
+
+final class Quota: UploadDelegate {
+  func uploadWillStart(_ name: String) throws { throw QuotaExceeded() }
+  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool { attempt < 3 }
+  func uploadDidFinish(_ name: String) async throws -> Int { 1 }
+}
+
+final class Progress: UploadDelegate {
+  func uploadWillStart(_ name: String) throws { print("starting \(name)") }
+  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool { true }
+  func uploadDidFinish(_ name: String) async throws -> Int { 2 }
+}
+
+/// The README's errors-and-async block; answers what it printed and computed.
+func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int, Bool, Int) {
+  let uploads = UploadDelegateMulticast()
+  try uploads.add(quota)
+  try uploads.add(progress)
+  uploads.setErrorPolicy(.runAll, for: \.uploadWillStart)          // every delegate runs, then all errors
+  do { try uploads.uploadWillStart("a.txt") } catch let errors as DelegateErrors { print(errors.errors) }
+  try uploads.setPolicy(.reduce(.allTrue), for: \.uploadShouldRetryAttempt)
+  uploads.setConcurrency(.concurrent, for: \.uploadShouldRetryAttempt)     // awaited at once, folded in order
+  let retry = await uploads.uploadShouldRetry("a.txt", attempt: 2)  // true
+  let finished = try await uploads.uploadDidFinish("a.txt")         // 2: the last responder's
+  var errorCount = 0
+  do { try uploads.uploadWillStart("b.txt") } catch let errors as DelegateErrors { errorCount = errors.errors.count }
+  return (errorCount, retry, finished)
+}
+
 // MARK: Delegate protocols you don't own
 
 @Delegate(for: XMLParserDelegate.self)

@@ -93,6 +93,16 @@ struct ReadmeTests {
     #expect(try readmeSwiftProtocolUsage() == false)  // "false: the recorder says no"
   }
 
+  @Test func theErrorsAndAsyncExampleAnswersAsTheReadmeSays() async throws {
+    let quota = Quota()
+    let progress = Progress()
+    let (errors, retry, finished) = try await readmeErrorsAndAsync(quota: quota, progress: progress)
+    #expect(errors == 1)  // the quota's, after every delegate ran
+    #expect(retry == true)
+    #expect(finished == 2)
+    withExtendedLifetime((quota, progress)) {}
+  }
+
   @Test func theSwiftTypesExampleAnswersTheDeclaredDefaultAndFoldsTitles() throws {
     final class Log: ChatDelegate {
       var heard: [String] = []

@@ -12,9 +12,9 @@ extension DelegateMulticast {
   /// ```swift
   /// let watching = proxy.observe(\.sensorDidRead) { sensor, reading in log(reading) }
   /// ```
-  public final func observe<Arguments, Result>(
-    _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
-    _ handler: @escaping @Sendable (Arguments) -> Void
+  public final func observe<Message: DelegateMessageHandle>(
+    _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
+    _ handler: @escaping @Sendable (Message.Arguments) -> Void
   ) -> MessageObservation {
     let observer = TypedObserver(phase: phase, handler)
     return register(observer, for: message)
@@ -27,22 +27,22 @@ extension DelegateMulticast {
   /// ```swift
   /// for await (sensor, reading) in proxy.messages(\.sensorDidRead) { … }
   /// ```
-  public final func messages<Arguments, Result>(
-    _ message: MessageKey<Arguments, Result>, _ phase: ObservationPhase = .after,
+  public final func messages<Message: DelegateMessageHandle>(
+    _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
     bufferingPolicy: MessageBuffering = .unbounded
-  ) -> DelegateMessageSequence<Arguments> {
+  ) -> DelegateMessageSequence<Message.Arguments> {
     let (stream, continuation) = AsyncStream.makeStream(
-      of: UncheckedSendable<Arguments>.self,
-      bufferingPolicy: bufferingPolicy.policy(for: UncheckedSendable<Arguments>.self))
-    let yield: @Sendable (Arguments) -> Void = { continuation.yield(UncheckedSendable($0)) }
+      of: UncheckedSendable<Message.Arguments>.self,
+      bufferingPolicy: bufferingPolicy.policy(for: UncheckedSendable<Message.Arguments>.self))
+    let yield: @Sendable (Message.Arguments) -> Void = { continuation.yield(UncheckedSendable($0)) }
     let observer = TypedObserver(phase: phase, finish: { continuation.finish() }, yield)
     let observation = register(observer, for: message)
     continuation.onTermination = { _ in observation.cancel() }
     return DelegateMessageSequence(stream: stream)
   }
 
-  private func register<Arguments, Result>(
-    _ observer: TypedObserver, for message: MessageKey<Arguments, Result>
+  private func register<Message: DelegateMessageHandle>(
+    _ observer: TypedObserver, for message: KeyPath<Messages, Message>
   )
     -> MessageObservation
   {

@@ -6,7 +6,9 @@ import MessageRuntime
 struct UncheckedSendable<Value>: @unchecked Sendable {
   // @unchecked Sendable: used only for a delegate call's arguments and results crossing to
   // a delegate's queue or an observer's task — the caller of add(_:queue:) or messages(_:)
-  // chooses to share them, as GCDMulticastDelegate and RxCocoa do — and for objects kept
+  // chooses to share them, as GCDMulticastDelegate and RxCocoa do; an `async` method's
+  // dispatch, which holds them for its one task or shares them with its child tasks
+  // (documented on DelegateConcurrency.concurrent) — and for objects kept
   // alive (never read) until a closure that runs after a lock (CFace.adopt).
   /// The value.
   let value: Value

@@ -73,7 +73,7 @@ extension DelegateMulticast {
     return fold(values, box)
   }
 
-  /// Like ``aggregate(_:_:reducer:)``, calling `completion` on `completionQueue` with the
+  /// Like ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)``, calling `completion` on `completionQueue` with the
   /// folded value once the last queued delegate has answered. Delegates without a queue
   /// are called before this returns.
   public final func aggregate<each Argument, Result>(
@@ -198,8 +198,8 @@ extension DelegateMulticast {
     let reducer: Reducer?
   }
 
-  func prepareAggregate<Arguments, Result>(
-    _ message: MessageKey<Arguments, Result>, _ reducer: Reducer?
+  func prepareAggregate<Message: DelegateMessageHandle>(
+    _ message: KeyPath<Messages, Message>, _ reducer: Reducer?
   )
     throws(DelegateProxyError) -> AggregatePlan
   {

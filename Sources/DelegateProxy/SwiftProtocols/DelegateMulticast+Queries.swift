@@ -12,8 +12,8 @@ extension DelegateMulticast {
   /// Sets the policy of one method (nil returns it to the default). Throws
   /// ``DelegateProxyError/reducerTypeMismatch(reducer:returnType:)`` when a reducer
   /// cannot produce the method's result type (``Reducer/allTrue`` for a `Double`).
-  public final func setPolicy<Arguments, Result>(
-    _ policy: ReturnPolicy?, for message: MessageKey<Arguments, Result>
+  public final func setPolicy<Message: DelegateMessageHandle>(
+    _ policy: ReturnPolicy?, for message: KeyPath<Messages, Message>
   ) throws(DelegateProxyError) {
     let index = index(of: message)
     if case .reduce(let reducer)? = policy { try check(reducer, for: index) }
@@ -50,7 +50,7 @@ extension DelegateMulticast {
   }
 
   /// The policy in force for a method.
-  public final func policy<Arguments, Result>(for message: MessageKey<Arguments, Result>)
+  public final func policy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
     -> ReturnPolicy
   {
     let index = index(of: message)
@@ -91,7 +91,9 @@ extension DelegateMulticast {
   /// Whether some live delegate implements the method (for an optional method: one
   /// whose class is not known to lack it), or an observer watches a `void` method
   /// (`hasDelegateThatRespondsToSelector:`).
-  public final func responds<Arguments, Result>(to message: MessageKey<Arguments, Result>) -> Bool {
+  public final func responds<Message: DelegateMessageHandle>(to message: KeyPath<Messages, Message>)
+    -> Bool
+  {
     let index = index(of: message)
     if protocolDescription.methods[index].result.isVoid,
       Quiescence.readSection({ withTable { !$0.observers[index].isEmpty } })
@@ -102,14 +104,18 @@ extension DelegateMulticast {
   }
 
   /// How many live delegates implement the method (`countForSelector:`).
-  public final func count<Arguments, Result>(respondingTo message: MessageKey<Arguments, Result>)
+  public final func count<Message: DelegateMessageHandle>(
+    respondingTo message: KeyPath<Messages, Message>
+  )
     -> Int
   {
     responders(for: message).count
   }
 
   /// The live delegates that implement the method, in the order they are called.
-  public final func responders<Arguments, Result>(for message: MessageKey<Arguments, Result>)
+  public final func responders<Message: DelegateMessageHandle>(
+    for message: KeyPath<Messages, Message>
+  )
     -> [Delegate]
   {
     let method = protocolDescription.methods[index(of: message)]
@@ -124,8 +130,8 @@ extension DelegateMulticast {
 
   /// Whether `delegate`'s class implements the method (always true for a required one;
   /// for an optional one, false once its class is known to lack it).
-  public final func responds<Arguments, Result>(
-    _ delegate: Delegate, to message: MessageKey<Arguments, Result>
+  public final func responds<Message: DelegateMessageHandle>(
+    _ delegate: Delegate, to message: KeyPath<Messages, Message>
   ) -> Bool {
     let method = protocolDescription.methods[index(of: message)]
     return method.isRequired
@@ -135,7 +141,7 @@ extension DelegateMulticast {
 
   /// The method's description: its selector (as the runtime and C callers see it), Swift
   /// name, types and whether it is required.
-  public final func method<Arguments, Result>(_ message: MessageKey<Arguments, Result>)
+  public final func method<Message: DelegateMessageHandle>(_ message: KeyPath<Messages, Message>)
     -> DelegateMethodDescription
   {
     protocolDescription.methods[index(of: message)]
@@ -148,7 +154,8 @@ extension DelegateMulticast {
 
   /// Who answers a method, under which policy, with how many observers, and what a
   /// message answers with no responder — one line per fact, for logs.
-  public final func report<Arguments, Result>(for message: MessageKey<Arguments, Result>) -> String
+  public final func report<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+    -> String
   {
     let index = index(of: message)
     let method = protocolDescription.methods[index]

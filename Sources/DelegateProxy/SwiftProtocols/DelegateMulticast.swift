@@ -37,7 +37,7 @@ import Synchronization
 /// their queues. Value-returning methods follow the method's policy: the last
 /// responder's value, the first responder's (only it is called), or a ``Reducer`` over
 /// all of them; a queued responder is called on its queue and waited for (directly when
-/// the caller is already on that queue) — use ``aggregate(_:_:reducer:)`` never to
+/// the caller is already on that queue) — use ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)`` never to
 /// block.
 ///
 /// **No answer.** A value-returning call that no delegate answers — the multicast is
@@ -111,6 +111,10 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     var members = MemberList<SwiftMember<Delegate>>()
     var defaultPolicy: ReturnPolicy
     var overrides: [Int: ReturnPolicy] = [:]
+    /// By method index: the error policy of a `throws` method (DelegateMulticast+Throwing).
+    var errorPolicies: [Int: DelegateErrorPolicy] = [:]
+    /// By method index: how an `async` method awaits its delegates (DelegateMulticast+Async).
+    var concurrency: [Int: DelegateConcurrency] = [:]
     var options: MulticastProxy.Options
     var observers: [Int: [TypedObserver]] = [:]
     var generation: UInt64 = 0
@@ -355,7 +359,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   }
 
   /// The index of the method a handle names.
-  final func index<Arguments, Result>(of message: MessageKey<Arguments, Result>) -> Int {
+  final func index<Message: DelegateMessageHandle>(of message: KeyPath<Messages, Message>) -> Int {
     Messages()[keyPath: message].index
   }
 

@@ -1,0 +1,18 @@
+/// What every typed handle on a Swift delegate protocol's method is: its position in
+/// the protocol, its argument and result types. ``DelegateMessage`` (a plain method),
+/// ``ThrowingDelegateMessage`` (`throws`) and ``AsyncDelegateMessage`` (`async`, with or
+/// without `throws`) conform, so the per-method API of a multicast — policies,
+/// ``DelegateMulticast/responds(to:)``, observers, introspection — takes a key path to
+/// any of them and is written once.
+public protocol DelegateMessageHandle<Delegate, Arguments, Result>: Sendable {
+  /// The protocol's existential (`any SensorDelegate`).
+  associatedtype Delegate
+  /// The method's parameter types (a tuple when there are several).
+  associatedtype Arguments
+  /// The method's result type.
+  associatedtype Result
+  /// The method's position in its protocol's declaration order.
+  var index: Int { get }
+}
+
+extension DelegateMessage: DelegateMessageHandle {}

@@ -1,0 +1,71 @@
+import MessageRuntime
+
+/// What a dispatch of a `throws` or `async` method needs from the published table, copied
+/// out of it (the members retained), so that the calls may run outside the read section —
+/// on a delegate's queue, or across suspension points.
+struct EffectPlan<Delegate> {
+  let index: Int
+  /// The method's responders, in order.
+  let members: [SwiftMember<Delegate>]
+  let rule: FoldRule
+  let reducer: Reducer?
+  let observers: [TypedObserver]
+  /// For an optional method: its selector, to drop the answers of classes that turn out
+  /// not to implement it.
+  let optionalSelector: String?
+  let errorPolicy: DelegateErrorPolicy
+  let concurrency: DelegateConcurrency
+}
+
+extension DelegateMulticast {
+  /// The plan of one dispatch of the method at `index`, from the published table.
+  /// `rule`, when given, replaces the method's policy (aggregation with a reducer).
+  func effectPlan(_ index: Int, rule: FoldRule? = nil, reducer: Reducer? = nil) -> EffectPlan<
+    Delegate
+  > {
+    let (errorPolicy, concurrency) = state.withLock {
+      ($0.errorPolicies[index] ?? .stopAtFirst, $0.concurrency[index] ?? .sequential)
+    }
+    return Quiescence.readSection {
+      withTable { table in
+        let list = table.lists[index]
+        return EffectPlan(
+          index: index, members: list.responders.map { $0.member.takeUnretainedValue() },
+          rule: rule ?? list.rule,
+          reducer: reducer ?? table.policies[index].reducer, observers: table.observers[index],
+          optionalSelector: list.isOptional
+            ? protocolDescription.methods[index].selector.name : nil,
+          errorPolicy: errorPolicy, concurrency: concurrency)
+      }
+    }
+  }
+
+  /// The answer of a finished effectful dispatch: the error the policy throws, else the
+  /// fold's answer (as ``finish(_:_:reducer:collected:)`` gives it: nobody answering is
+  /// the method's answer for no delegates).
+  func outcome<Result>(_ fold: EffectFold<Result>, _ plan: EffectPlan<Delegate>)
+    -> Swift.Result<Result, any Error>
+  {
+    if let error = fold.error { return .failure(error) }
+    return .success(
+      finish(fold.fold, plan.index, reducer: plan.reducer, collected: fold.collected))
+  }
+
+  /// `member`'s delegate, strongly held, unless it was removed or is being deallocated
+  /// (then the next dispatch's table drops it).
+  func liveDelegate(_ member: SwiftMember<Delegate>) -> Delegate? {
+    let delegate = Quiescence.readSection { member.withDelegate { member.existential.pointee } }
+    if delegate == nil && !member.isRemoved { needsRebuild.raise() }
+    return delegate
+  }
+
+  /// Whether `member`'s class turned out not to implement the plan's optional method
+  /// (then the next dispatch's table drops it).
+  func lacksOptional(_ member: SwiftMember<Delegate>, _ plan: EffectPlan<Delegate>) -> Bool {
+    guard let selector = plan.optionalSelector,
+      DelegateOptional.isKnownMissing(selector, typeID: member.typeID)
+    else { return false }
+    needsRebuild.raise()
+    return true
+  }
+}

@@ -1,0 +1,17 @@
+/// The typed handle on a `throws` method of a Swift delegate protocol: as
+/// ``DelegateMessage``, with an ``invoke`` that throws what the delegate throws.
+///
+/// `@Delegate` generates one per throwing method. A multicast calls such a method under
+/// the method's ``DelegateErrorPolicy`` (see ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Messages,ThrowingDelegateMessage<Delegate,Arguments,Result>>)``).
+public struct ThrowingDelegateMessage<Delegate, Arguments, Result>: DelegateMessageHandle {
+  /// The method's position in its protocol's declaration order.
+  public let index: Int
+  /// Calls the method on `delegate` with `arguments`.
+  public let invoke: @Sendable (Delegate, Arguments) throws -> Result
+
+  /// The handle on the method at `index`, called by `invoke` (generated code).
+  public init(index: Int, invoke: @escaping @Sendable (Delegate, Arguments) throws -> Result) {
+    self.index = index
+    self.invoke = invoke
+  }
+}
