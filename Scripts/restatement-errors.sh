@@ -109,6 +109,8 @@ for entry in "${cases[@]}"; do
     errors=$(printf '%s\n' "$output" | grep -cE '^[^ ].*error:' || true)
     notes=$(printf '%s\n' "$output" | grep -cE '^[^ ].*note:' || true)
     echo "top-level errors: $errors, notes: $notes"
+    echo "errors on the case's own lines:"
+    printf '%s\n' "$output" | awk -v f="$file" 'index($0, f ":") == 1 && /error:/' | sed "s|$work/||"
     echo "--- diagnostics (case file lines: imports 1-5, then the protocol from line 7):"
     printf '%s\n' "$output" | awk '/^[^ ].*(error|warning|note):/ && n++ < 12' | sed "s|$work/||"
   fi
