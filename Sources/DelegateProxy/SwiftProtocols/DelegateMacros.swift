@@ -53,15 +53,17 @@ public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "D
 ///
 /// The protocol refines `delegates` and restates the methods to fan out, without bodies;
 /// the compiler checks each against the real requirement (a method `delegates` does not
-/// have is an error). Requirements not restated keep `delegates`' own default
+/// have is an error). Write `override func` to have that checked on the restated line
+/// itself ("method does not override any method from its parent protocol"); without
+/// `override` the error is reported in the expansion, at the generated call to the real
+/// requirement. Requirements not restated keep `delegates`' own default
 /// implementations. Everything a ``Delegate()`` multicast does works here; `@Optional` is
 /// not (the foreign protocol's defaults decide what is optional).
 ///
-/// When the protocol's defaults apply only to subclasses of a class (Foundation's
-/// `FileManagerDelegate` and `URLSession`'s delegates on Linux require `NSObject`), name it
-/// as `object`: the multicast's `object` property is then an instance of a generated
-/// subclass that conforms and sends every call to the multicast — the value to hand the
-/// delegator.
+/// When the protocol's conformers must be subclasses of a class (`URLSession`'s and
+/// `NSCache`'s delegates refine `NSObjectProtocol`: `NSObject`), name it as `object`: the
+/// multicast's `object` property is then an instance of a generated subclass that
+/// conforms and sends every call to the multicast — the value to hand the delegator.
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate(for delegates: Any.Type, object: AnyObject.Type? = nil) =
