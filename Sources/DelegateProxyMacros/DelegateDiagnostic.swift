@@ -119,14 +119,6 @@ struct DelegateDiagnostic: DiagnosticMessage {
     )
   }
 
-  static func inoutParameter(_ name: String, parameter: String) -> Self {
-    Self(
-      id: "inoutParameter",
-      message:
-        "parameter '\(parameter)' of '\(name)' is 'inout', which @Delegate does not support: several delegates would share one variable; pass a value or a class instance"
-    )
-  }
-
   static func variadicParameter(_ name: String, parameter: String) -> Self {
     Self(
       id: "variadicParameter",

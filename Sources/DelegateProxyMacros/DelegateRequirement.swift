@@ -17,12 +17,19 @@ struct DelegateRequirement {
     var runtimeName: String
     /// The parameter's type, as written.
     var type: TypeSyntax
+    /// Whether the parameter is `inout`: the multicast carries the caller's variable as a
+    /// `DelegateInout` of it, and each delegate's call passes `&…value`.
+    var isInout: Bool = false
 
     /// The type of the parameter's value, as a tuple element or a metatype spells it:
-    /// without `@escaping` (a closure stored in a tuple escapes anyway).
+    /// without `@escaping` (a closure stored in a tuple escapes anyway); an `inout T`
+    /// parameter's is `DelegateInout<T>`.
     var valueTypeText: String {
       guard let attributed = type.as(AttributedTypeSyntax.self) else {
         return type.trimmedDescription
+      }
+      if isInout {
+        return "DelegateInout<\(attributed.baseType.trimmedDescription)>"
       }
       let kept = attributed.attributes.filter { element in
         guard case .attribute(let attribute) = element else { return true }
@@ -30,6 +37,10 @@ struct DelegateRequirement {
       }
       return attributed.with(\.attributes, kept).trimmedDescription
     }
+
+    /// The argument as a call passes `value` (a `DelegateInout` for an `inout`
+    /// parameter): `value`, or `&value.value`.
+    func passing(_ value: String) -> String { isInout ? "&\(value).value" : value }
   }
 
   /// The method's name as written (backticks kept).
@@ -104,10 +115,59 @@ struct DelegateRequirement {
   /// The call of this method on delegate `d` with the arguments packed in `a`.
   var forwardingCallText: String {
     let arguments = parameters.enumerated().map { index, parameter in
-      let value = parameters.count == 1 ? "a" : "a.\(index)"
+      let value = parameter.passing(parameters.count == 1 ? "a" : "a.\(index)")
       return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
     }
     return "d.\(nameText)(\(arguments.joined(separator: ", ")))"
+  }
+
+  /// Whether a parameter is `inout`.
+  var hasInout: Bool { parameters.contains(where: \.isInout) }
+
+  /// `body` (lines computing the call's result from the parameters) with each `inout`
+  /// parameter's local name rebound to a `DelegateInout` of the caller's variable: lent by
+  /// pointer for a synchronous method (no copy), or — for an `async` one, whose caller's
+  /// variable cannot be lent across a suspension — a copy written back when the call
+  /// ends, thrown or not.
+  func bindingInout(_ body: [String]) -> [String] {
+    let inoutParameters = parameters.filter(\.isInout)
+    guard !inoutParameters.isEmpty else { return body }
+    if isAsync {
+      var lines: [String] = []
+      for p in inoutParameters {
+        lines.append("let __\(p.localName) = DelegateInout(\(p.localName))")
+        lines.append("defer { \(p.localName) = __\(p.localName).value }")
+      }
+      for p in inoutParameters { lines.append("let \(p.localName) = __\(p.localName)") }
+      return lines + body
+    }
+    var lines: [String] = []
+    var indent = ""
+    for p in inoutParameters {
+      lines.append(
+        indent
+          + "return \(isThrowing ? "try " : "")withUnsafeMutablePointer(to: &\(p.localName)) { __\(p.localName) in"
+      )
+      indent += "  "
+      lines.append(indent + "let \(p.localName) = DelegateInout(__borrowing: __\(p.localName))")
+    }
+    lines += body.map { indent + $0 }
+    for _ in inoutParameters {
+      indent.removeLast(2)
+      lines.append(indent + "}")
+    }
+    return lines
+  }
+
+  /// For a method with `inout` parameters, the handle's `detach` closure: the arguments
+  /// with each `DelegateInout` replaced by a copy that owns its value; nil otherwise.
+  var detachText: String? {
+    guard hasInout else { return nil }
+    if parameters.count == 1 { return "{ a in a.detached() }" }
+    let values = parameters.enumerated().map { index, p in
+      p.isInout ? "a.\(index).detached()" : "a.\(index)"
+    }
+    return "{ a in (\(values.joined(separator: ", "))) }"
   }
 }
 
@@ -186,12 +246,18 @@ extension DelegateRequirement {
       if parameter.ellipsis != nil {
         report(parameter, .variadicParameter(swiftName, parameter: parameterName))
       }
-      if let attributed = parameter.type.as(AttributedTypeSyntax.self),
-        let inoutSpecifier = attributed.specifiers.first(where: {
+      let isInout =
+        parameter.type.as(AttributedTypeSyntax.self)?.specifiers.contains {
           $0.as(SimpleTypeSpecifierSyntax.self)?.specifier.tokenKind == .keyword(.inout)
-        })
-      {
-        report(inoutSpecifier, .inoutParameter(swiftName, parameter: parameterName))
+        } ?? false
+      if isInout {
+        // Carried as a DelegateInout, which has no C form: the method stays off the C face.
+        hasCForm = false
+        if let base = parameter.type.as(AttributedTypeSyntax.self)?.baseType,
+          Self.mentionsSelf(base)
+        {
+          report(parameter.type, .selfType(swiftName, what: "parameter '\(parameterName)'"))
+        }
       } else if let opaque = parameter.type.as(SomeOrAnyTypeSyntax.self),
         opaque.someOrAnySpecifier.tokenKind == .keyword(.some)
       {
@@ -204,7 +270,7 @@ extension DelegateRequirement {
       parameters.append(
         Parameter(
           labelText: parameter.firstName.text, label: label, localName: localName,
-          runtimeName: runtimeName, type: parameter.type.trimmed))
+          runtimeName: runtimeName, type: parameter.type.trimmed, isInout: isInout))
     }
 
     var result: TypeSyntax? = function.signature.returnClause?.type.trimmed

@@ -109,11 +109,13 @@ struct MulticastGenerator {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// `\(requirement.swiftName)`, selector `\(requirement.selector)`.")
       // The handle kind follows the method's effects: plain, throwing, or async.
-      let (kind, initArguments) =
+      var (kind, initArguments) =
         requirement.isAsync
         ? ("AsyncDelegateMessage", "index: \(index), isThrowing: \(requirement.isThrowing)")
         : requirement.isThrowing
           ? ("ThrowingDelegateMessage", "index: \(index)") : ("DelegateMessage", "index: \(index)")
+      // Observers keep copies of inout arguments, not the caller's variables.
+      if let detach = requirement.detachText { initArguments += ", detach: \(detach)" }
       lines.append(
         "  \(access)var \(requirement.messageName): \(kind)<\(existential), \(requirement.argumentsTypeText), \(requirement.resultText)> {"
       )
@@ -150,7 +152,8 @@ struct MulticastGenerator {
     ]
     for requirement in model.requirements {
       let call =
-        "m.\(requirement.nameText)(\(requirement.parameters.map { p in p.label == nil ? p.localName : "\(p.labelText): \(p.localName)" }.joined(separator: ", ")))"
+        "\(requirement.callMarker)m.\(requirement.nameText)(\(requirement.parameters.map { p in let v = p.isInout ? "&\(p.localName)" : p.localName
+return p.label == nil ? v : "\(p.labelText): \(v)" }.joined(separator: ", ")))"
       lines.append("    /// Sends `\(requirement.swiftName)` to the multicast's delegates.")
       lines.append("    \(access)\(requirement.signature) {")
       lines.append(
@@ -181,9 +184,17 @@ struct MulticastGenerator {
       "    // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.",
     ]
     for (index, requirement) in model.requirements.enumerated() {
-      let arguments = [String(index)] + requirement.parameters.map(\.localName)
+      let arguments =
+        [String(index)]
+        + requirement.parameters.map { p in p.isInout ? "__\(p.localName)" : p.localName }
       lines.append("    /// Sends `\(requirement.swiftName)` to the target.")
       lines.append("    \(access)\(requirement.signature) {")
+      // An inout argument travels as a DelegateInout that owns a copy (a recording double
+      // may keep it), written back when the call returns.
+      for p in requirement.parameters where p.isInout {
+        lines.append("      let __\(p.localName) = DelegateInout(\(p.localName))")
+        lines.append("      defer { \(p.localName) = __\(p.localName).value }")
+      }
       lines.append("      return self.deliver(\(arguments.joined(separator: ", ")))")
       lines.append("    }")
     }
@@ -222,22 +233,28 @@ struct MulticastGenerator {
   {
     let handle = "Messages().\(requirement.messageName)"
     let arguments = requirement.argumentsValueText
+    // With inout parameters the send runs inside the scopes that bind them, so it returns
+    // explicitly.
+    let returning = requirement.hasInout ? "return " : ""
+    let body: [String]
     if requirement.isAsync {
       let send = requirement.isThrowing ? "__sendAsyncThrowing" : "__sendAsync"
       if model.isMainActor {
-        return [
-          "    let c = _MainActorCall(\(arguments))",
-          "    return \(requirement.callMarker)self.\(send)(\(handle), c.value)",
+        body = [
+          "let c = _MainActorCall(\(arguments))",
+          "return \(requirement.callMarker)self.\(send)(\(handle), c.value)",
         ]
+      } else {
+        body = ["\(returning)\(requirement.callMarker)self.\(send)(\(handle), \(arguments))"]
       }
-      return ["    \(requirement.callMarker)self.\(send)(\(handle), \(arguments))"]
+    } else if requirement.isThrowing {
+      body = ["\(returning)try self.__sendThrowing(\(handle), \(arguments))"]
+    } else {
+      body = [
+        "\(returning)self.__send(\(handle), \(arguments)) { \(closureArguments) in \(requirement.forwardingCallText) }"
+      ]
     }
-    if requirement.isThrowing {
-      return ["    try self.__sendThrowing(\(handle), \(arguments))"]
-    }
-    return [
-      "    self.__send(\(handle), \(arguments)) { \(closureArguments) in \(requirement.forwardingCallText) }"
-    ]
+    return requirement.bindingInout(body).map { "    " + $0 }
   }
 
   /// The override of `cCalls`: per method, in declaration order, a closure that reads the
@@ -363,8 +380,10 @@ struct MulticastGenerator {
   /// its result (if any) written back: `f.setResult(d.sensorShouldStart(f.argument(0)))`.
   static func frameCallText(_ requirement: DelegateRequirement) -> String {
     let arguments = requirement.parameters.enumerated().map { index, parameter in
-      parameter.label == nil
-        ? "f.argument(\(index))" : "\(parameter.labelText): f.argument(\(index))"
+      let value =
+        parameter.isInout
+        ? "&(f.argument(\(index)) as \(parameter.valueTypeText)).value" : "f.argument(\(index))"
+      return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
     }
     let call = "d.\(requirement.nameText)(\(arguments.joined(separator: ", ")))"
     return requirement.result == nil ? call : "f.setResult(\(call))"

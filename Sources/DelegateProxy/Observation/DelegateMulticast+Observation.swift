@@ -16,7 +16,7 @@ extension DelegateMulticast {
     _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
     _ handler: @escaping @Sendable (Message.Arguments) -> Void
   ) -> MessageObservation {
-    let observer = TypedObserver(phase: phase, handler)
+    let observer = TypedObserver(phase: phase, detaching(message, handler))
     return register(observer, for: message)
   }
 
@@ -35,10 +35,21 @@ extension DelegateMulticast {
       of: UncheckedSendable<Message.Arguments>.self,
       bufferingPolicy: bufferingPolicy.policy(for: UncheckedSendable<Message.Arguments>.self))
     let yield: @Sendable (Message.Arguments) -> Void = { continuation.yield(UncheckedSendable($0)) }
-    let observer = TypedObserver(phase: phase, finish: { continuation.finish() }, yield)
+    let observer = TypedObserver(
+      phase: phase, finish: { continuation.finish() }, detaching(message, yield))
     let observation = register(observer, for: message)
     continuation.onTermination = { _ in observation.cancel() }
     return DelegateMessageSequence(stream: stream)
+  }
+
+  /// `handler`, given copies of the method's `inout` arguments rather than the caller's
+  /// variables, which outlive no call (see ``DelegateInout``).
+  private func detaching<Message: DelegateMessageHandle>(
+    _ message: KeyPath<Messages, Message>,
+    _ handler: @escaping @Sendable (Message.Arguments) -> Void
+  ) -> @Sendable (Message.Arguments) -> Void {
+    guard let detach = Messages()[keyPath: message].detach else { return handler }
+    return { arguments in handler(detach(arguments)) }
   }
 
   private func register<Message: DelegateMessageHandle>(

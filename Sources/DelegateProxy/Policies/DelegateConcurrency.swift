@@ -9,7 +9,8 @@ public enum DelegateConcurrency: Sendable, Equatable, CustomStringConvertible {
   /// cancels the children. The arguments are shared by the child tasks: pass values,
   /// or objects safe to use from several tasks at once (as for delegates on queues).
   /// Under ``ReturnPolicy/firstResponder`` only the first responder is called, so this
-  /// has no effect there.
+  /// has no effect there; nor on a method with `inout` parameters (see ``DelegateInout``),
+  /// whose delegates each read what the previous one wrote.
   case concurrent
 
   /// A readable rendering, for logs and diagnostics.

@@ -11,14 +11,18 @@ public struct AsyncDelegateMessage<Delegate, Arguments, Result>: DelegateMessage
   public let isThrowing: Bool
   /// Calls the method on `delegate` with `arguments`, awaiting its answer.
   public let invoke: @Sendable (Delegate, Arguments) async throws -> Result
+  /// For a method with `inout` parameters: copies them (see ``DelegateMessage/detach``).
+  public let detach: (@Sendable (Arguments) -> Arguments)?
 
-  /// The handle on the method at `index`, called by `invoke` (generated code).
+  /// The handle on the method at `index`, called by `invoke`; `detach` copies its `inout`
+  /// arguments (generated code).
   public init(
-    index: Int, isThrowing: Bool,
+    index: Int, isThrowing: Bool, detach: (@Sendable (Arguments) -> Arguments)? = nil,
     invoke: @escaping @Sendable (Delegate, Arguments) async throws -> Result
   ) {
     self.index = index
     self.isThrowing = isThrowing
+    self.detach = detach
     self.invoke = invoke
   }
 }

@@ -16,10 +16,18 @@ public struct DelegateMessage<Delegate, Arguments, Result>: Sendable {
   public let index: Int
   /// Calls the method on `delegate` with `arguments`.
   public let invoke: @Sendable (Delegate, Arguments) -> Result
+  /// For a method with `inout` parameters: `arguments` with each ``DelegateInout``
+  /// replaced by a ``DelegateInout/detached()`` copy (what observers keep); nil otherwise.
+  public let detach: (@Sendable (Arguments) -> Arguments)?
 
-  /// The handle on the method at `index`, called by `invoke` (generated code).
-  public init(index: Int, invoke: @escaping @Sendable (Delegate, Arguments) -> Result) {
+  /// The handle on the method at `index`, called by `invoke`; `detach` copies its `inout`
+  /// arguments (generated code).
+  public init(
+    index: Int, detach: (@Sendable (Arguments) -> Arguments)? = nil,
+    invoke: @escaping @Sendable (Delegate, Arguments) -> Result
+  ) {
     self.index = index
+    self.detach = detach
     self.invoke = invoke
   }
 }

@@ -13,6 +13,10 @@ public protocol DelegateMessageHandle<Delegate, Arguments, Result>: Sendable {
   associatedtype Result
   /// The method's position in its protocol's declaration order.
   var index: Int { get }
+  /// For a method with `inout` parameters: the arguments with each ``DelegateInout``
+  /// replaced by a copy that owns its value (what observers and message sequences get);
+  /// nil when the method has none.
+  var detach: (@Sendable (Arguments) -> Arguments)? { get }
 }
 
 extension DelegateMessage: DelegateMessageHandle {}

@@ -53,6 +53,10 @@ public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
     return ZeroValue.value(Result.self, for: selector.name)
   }
 
+  /// Whether a parameter is `inout`: delegates on queues are waited for, so that each
+  /// sees the value the previous one left.
+  public var hasInout: Bool { parameters.contains(where: \.isInout) }
+
   /// Whether every parameter and the result have a C form: the method is on the C face
   /// (``DelegateMulticast/imp(for:)``, C callbacks) as well as the Swift one.
   public var hasCForm: Bool {

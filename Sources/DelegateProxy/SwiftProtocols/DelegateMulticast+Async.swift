@@ -20,7 +20,8 @@ extension DelegateMulticast {
     update { $0.concurrency[index] = concurrency }
   }
 
-  /// How an `async` method awaits its delegates.
+  /// How an `async` method awaits its delegates. A method with `inout` parameters awaits
+  /// them in order whatever is set (each reads what the previous one wrote).
   public final func concurrency<Message: DelegateMessageHandle>(
     for message: KeyPath<Messages, Message>
   ) -> DelegateConcurrency {
@@ -68,8 +69,11 @@ extension DelegateMulticast {
   ) async -> Swift.Result<Result, any Error> {
     let plan = effectPlan(message.index)
     for o in plan.observers where o.phase == .before { o.notify(arguments.value) }
+    // A method with inout parameters awaits in order whatever its concurrency: each
+    // delegate reads what the previous one wrote.
     let fold =
       plan.concurrency == .concurrent && plan.rule != .first && plan.members.count > 1
+        && message.detach == nil
       ? await awaitConcurrently(plan, message, arguments)
       : await awaitInOrder(plan, message, arguments)
     for o in plan.observers where o.phase == .after { o.notify(arguments.value) }

@@ -29,7 +29,7 @@ extension DelegateMulticast {
           member: member, arguments: arguments, call: call,
           optionalSelector: list.isOptional ? protocolDescription.methods[index].selector.name : nil
         )
-        if list.rule == .every {
+        if list.rule == .every && !list.waitsForQueued {
           queue.async { _ = queued.run() }
           continue
         }

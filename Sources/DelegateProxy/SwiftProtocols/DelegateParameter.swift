@@ -6,11 +6,14 @@ public struct DelegateParameter: Sendable, CustomStringConvertible {
   public let name: String
   /// Its type.
   public let type: DelegateValueType
+  /// Whether the parameter is `inout` (its type is a ``DelegateInout``).
+  public let isInout: Bool
 
   /// A parameter named `name` of type `type`.
   public init<T>(_ name: String, _ type: T.Type) {
     self.name = name
     self.type = DelegateValueType(type)
+    isInout = type is any DelegateInoutArgument.Type
   }
 
   /// `name: type`.

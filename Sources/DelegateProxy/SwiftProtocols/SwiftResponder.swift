@@ -41,4 +41,7 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   @usableFromInline let isGeneral: Bool
   /// An optional method: a responder may turn out not to implement it.
   @usableFromInline let isOptional: Bool
+  /// A `void` method whose queued responders are waited for all the same (it has `inout`
+  /// parameters: the next responder reads what this one wrote).
+  let waitsForQueued: Bool
 }

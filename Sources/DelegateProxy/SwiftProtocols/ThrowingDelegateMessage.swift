@@ -8,10 +8,17 @@ public struct ThrowingDelegateMessage<Delegate, Arguments, Result>: DelegateMess
   public let index: Int
   /// Calls the method on `delegate` with `arguments`.
   public let invoke: @Sendable (Delegate, Arguments) throws -> Result
+  /// For a method with `inout` parameters: copies them (see ``DelegateMessage/detach``).
+  public let detach: (@Sendable (Arguments) -> Arguments)?
 
-  /// The handle on the method at `index`, called by `invoke` (generated code).
-  public init(index: Int, invoke: @escaping @Sendable (Delegate, Arguments) throws -> Result) {
+  /// The handle on the method at `index`, called by `invoke`; `detach` copies its `inout`
+  /// arguments (generated code).
+  public init(
+    index: Int, detach: (@Sendable (Arguments) -> Arguments)? = nil,
+    invoke: @escaping @Sendable (Delegate, Arguments) throws -> Result
+  ) {
     self.index = index
+    self.detach = detach
     self.invoke = invoke
   }
 }
