@@ -151,9 +151,12 @@ struct MulticastGenerator {
       "    }",
     ]
     for requirement in model.requirements {
+      let arguments = requirement.parameters.map { p in
+        let value = p.isInout ? "&\(p.localName)" : p.localName
+        return p.label == nil ? value : "\(p.labelText): \(value)"
+      }
       let call =
-        "\(requirement.callMarker)m.\(requirement.nameText)(\(requirement.parameters.map { p in let v = p.isInout ? "&\(p.localName)" : p.localName
-return p.label == nil ? v : "\(p.labelText): \(v)" }.joined(separator: ", ")))"
+        "\(requirement.callMarker)m.\(requirement.nameText)(\(arguments.joined(separator: ", ")))"
       lines.append("    /// Sends `\(requirement.swiftName)` to the multicast's delegates.")
       lines.append("    \(access)\(requirement.signature) {")
       lines.append(

@@ -357,15 +357,22 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
         let raw = bytes.withUnsafeBytes { $0.load(as: UInt.self) }
         if let p = UnsafePointer<CChar>(bitPattern: raw) { string = ValueText.cString(p) }
       }
+      // A Swift value with no C form arrives as a SwiftValueObject: keep its value.
+      var swiftCopy: Any? = nil
+      if type == .object, bytes.count == MemoryLayout<UInt>.size {
+        let raw = bytes.withUnsafeBytes { $0.load(as: UInt.self) }
+        swiftCopy = SwiftValueObject.value(of: OpaquePointer(bitPattern: raw), as: Any.self)
+      }
       return RecordedArgument(
         type: type, bytes: bytes,
         name: method.parameterNames.indices.contains(position)
           ? method.parameterNames[position] : nil,
         swiftType: method.parameterTypes.indices.contains(position)
           ? method.parameterTypes[position] : nil,
-        text: ValueText.text(bytes, type, dereference: true), string: string,
+        text: swiftCopy.map { String(describing: $0) }
+          ?? ValueText.text(bytes, type, dereference: true), string: string,
         valueType: method.parameterValueTypes.indices.contains(position)
-          ? method.parameterValueTypes[position] : nil)
+          ? method.parameterValueTypes[position] : nil, swiftCopy: swiftCopy)
     }
   }
 

@@ -24,10 +24,13 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   public let string: String?
   /// The parameter's Swift type, for a double made from a `@Delegate` protocol.
   let valueType: DelegateValueType?
+  /// A Swift value with no C form (`String`, an enum, an array, a closure…), as its
+  /// ``SwiftValueObject`` carried it: the double's own copy.
+  let swiftCopy: KeptValue?
 
   init(
     type: TypeEncoding, bytes: [UInt8], name: String?, swiftType: String?, text: String,
-    string: String?, valueType: DelegateValueType? = nil
+    string: String?, valueType: DelegateValueType? = nil, swiftCopy: Any? = nil
   ) {
     self.type = type
     self.bytes = bytes
@@ -36,14 +39,17 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
     self.text = text
     self.string = string
     self.valueType = valueType
+    self.swiftCopy = swiftCopy.map(KeptValue.init)
   }
 
   /// The argument as the Swift value it was sent as, for a double made from a
-  /// `@Delegate` protocol: `call.arguments[1].swiftValue(as: Reading.self)`. Nil when `T`
-  /// is not the parameter's type, or for a class instance (it travels as its unretained
-  /// address: see ``pointer``).
+  /// `@Delegate` protocol: `call.arguments[1].swiftValue(as: Reading.self)`,
+  /// `swiftValue(as: String.self)`. A value with no C form is the double's own copy of
+  /// it. Nil when `T` is not the parameter's type, or for a class instance (it travels as
+  /// its unretained address: see ``pointer``).
   public func swiftValue<T>(as _: T.Type = T.self) -> T? {
-    valueType?.swiftValue(fromC: bytes, as: T.self)
+    if let swiftCopy { return swiftCopy.value as? T }
+    return valueType?.swiftValue(fromC: bytes, as: T.self)
   }
 
   /// Whether two recorded arguments have the same type, bytes, names and text.

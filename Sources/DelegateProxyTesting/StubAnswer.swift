@@ -1,3 +1,4 @@
+import DelegateProxy
 import MessageRuntime
 
 /// What a stub does when it answers a call: return a value (or each of a sequence in
@@ -32,6 +33,17 @@ public struct StubAnswer: Sendable, CustomStringConvertible {
       action: .returnBytes([bytes], T.typeEncoding),
       description: "returns \(ValueText.text(bytes, T.typeEncoding, dereference: false))",
       keeping: value)
+  }
+
+  /// Return `value`, a Swift value with no C form (`String`, an optional, an enum, an
+  /// array…), as the answer to a method of a `@Delegate` protocol whose result type is
+  /// `T`: the stand-in hands it to the Swift delegator as it is.
+  public static func returning<T>(_ value: T) -> StubAnswer {
+    let object = SwiftValueObject(value)
+    let bytes = Bytes.of(object.rawValue)
+    return StubAnswer(
+      action: .returnBytes([bytes], .object), description: "returns \(value)",
+      keeping: object)
   }
 
   /// Return each of `values` in turn, one per call; the last answers every later call.

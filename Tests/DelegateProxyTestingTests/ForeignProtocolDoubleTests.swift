@@ -31,10 +31,13 @@ struct ForeignProtocolDoubleTests {
     double.verify(
       "parser:didStartElement:namespaceURI:qualifiedName:attributes:", called: .exactly(3))
     double.verify("parserDidEndDocument:", called: .once)
-    // The calls are recorded with the parameters' Swift names. (Their Swift values —
-    // String, [String: String] — are not yet readable from a recorded call: see the
-    // Swift-values work on stand-ins and doubles.)
+    // The calls are recorded with the parameters' Swift names and values.
     let calls = double.calls(to: "parser:didStartElement:namespaceURI:qualifiedName:attributes:")
     #expect(calls.map { $0.arguments[1].name } == ["elementName", "elementName", "elementName"])
+    #expect(try calls.map { try $0.swiftArgument(1, as: String.self) } == ["list", "item", "item"])
+    #expect(
+      try calls.map { try $0.swiftArgument(4, as: [String: String].self) } == [
+        [:], ["n": "1"], ["n": "2"],
+      ])
   }
 }

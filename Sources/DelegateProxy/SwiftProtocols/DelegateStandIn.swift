@@ -3,7 +3,7 @@ import MessageRuntime
 /// The base of the stand-ins `@Delegate` generates (`SensorDelegateMulticast.StandIn`): an
 /// object that conforms to the Swift protocol and turns each call into a runtime message
 /// to a target — a test double, a ``MulticastProxy``, any `RuntimeObject` — with the
-/// arguments in their C form. It is the Swift face of a runtime object, as
+/// arguments in their C form, and a Swift value that has none as a ``SwiftValueObject``. It is the Swift face of a runtime object, as
 /// ``DelegateMulticast/imp(for:)`` is a Swift multicast's face for C callers.
 ///
 /// ```swift
@@ -51,19 +51,29 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
     }
     let invocation = Invocation(signature: signature, selector: method.selector)
     var position = 0
+    // The Swift values with no C form, as objects, alive until the target has answered.
+    var kept: [RuntimeObject] = []
     for argument in repeat each arguments {
       let type = method.parameters[position].type
       try? invocation.withUnsafeArgument(at: position) { slot in
-        type.writeC(argument, to: slot.baseAddress!)
+        type.writeMessageArgument(argument, to: slot.baseAddress!, keeping: &kept)
       }
       position += 1
     }
     do { try invocation.invoke(target: target) } catch {
       fatalError("\(protocolDescription.name).\(method.swiftName) sent to \(target): \(error)")
     }
+    withExtendedLifetime(kept) {}
     if method.result.isVoid { return ZeroValue.value(Result.self, for: method.selector.name) }
-    return invocation.withUnsafeReturnValue {
-      method.result.readC(from: $0.baseAddress!, as: Result.self)
+    return invocation.withUnsafeReturnValue { buffer in
+      let source = buffer.baseAddress!
+      if method.result.encoding == nil {
+        // A Swift result comes back as a SwiftValueObject; a target that answered none (a
+        // double with no stub for it) gave no answer: the method's answer for none.
+        return SwiftValueObject.value(of: source.load(as: OpaquePointer?.self), as: Result.self)
+          ?? method.noAnswer(as: Result.self)
+      }
+      return method.result.readC(from: source, as: Result.self)
     }
   }
 }

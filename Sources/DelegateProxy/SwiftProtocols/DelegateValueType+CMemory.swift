@@ -42,8 +42,25 @@ extension DelegateValueType {
       }
       return value
     case nil:
-      fatalError("\(name) has no C form: \(unsupportedReason ?? "")")
+      // A Swift value with no C form travels as a SwiftValueObject (`@`).
+      let handle = source.load(as: OpaquePointer?.self)
+      if let value = SwiftValueObject.value(of: handle, as: T.self) { return value }
+      fatalError(
+        "\(name) has no C form and the message carried no Swift value of it (\(handle.map { "\($0)" } ?? "nil")); send it through a stand-in"
+      )
     }
+  }
+
+  /// Writes `value` as a runtime message carries it: its C bytes, or — for a value with
+  /// no C form — the handle of a ``SwiftValueObject`` holding a copy, which `kept` keeps
+  /// alive until the message has been handled.
+  func writeMessageArgument<T>(
+    _ value: T, to destination: UnsafeMutableRawPointer, keeping kept: inout [RuntimeObject]
+  ) {
+    guard conversion == nil else { return writeC(value, to: destination) }
+    let object = SwiftValueObject(value)
+    kept.append(object)
+    destination.storeBytes(of: object.rawValue, as: OpaquePointer.self)
   }
 
   /// Writes `value`'s C bytes to `destination` (zeroed, the C type's size).
