@@ -177,6 +177,23 @@ func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
   return connects
 }
 
+// MARK: inout
+
+@Delegate
+protocol ScrollViewDelegate: AnyObject {
+  func scrollViewWillEndDragging(_ view: ScrollView, velocity: Double, targetOffset: inout Double)
+}
+
+final class ScrollView {
+  weak var delegate: (any ScrollViewDelegate)?
+}
+
+func readmeInout(_ scrolling: ScrollViewDelegateMulticast, _ view: ScrollView) -> Double {
+  var target = 120.0
+  scrolling.scrollViewWillEndDragging(view, velocity: 2, targetOffset: &target)  // snapped, then clamped
+  return target
+}
+
 // MARK: A message, declared once
 
 /// The runtime-level block, run by a test.

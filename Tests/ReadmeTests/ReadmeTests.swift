@@ -117,6 +117,25 @@ struct ReadmeTests {
     #expect(log.heard == ["someone: hello"])
   }
 
+  @Test func theInoutExampleSnapsThenClamps() throws {
+    final class Snap: ScrollViewDelegate {
+      func scrollViewWillEndDragging(
+        _ view: ScrollView, velocity: Double, targetOffset: inout Double
+      ) { targetOffset = (targetOffset / 100).rounded() * 100 }
+    }
+    final class Clamp: ScrollViewDelegate {
+      func scrollViewWillEndDragging(
+        _ view: ScrollView, velocity: Double, targetOffset: inout Double
+      ) { targetOffset = min(targetOffset, 80) }
+    }
+    let snap = Snap()
+    let clamp = Clamp()
+    let scrolling = ScrollViewDelegateMulticast()
+    try scrolling.add(snap)
+    try scrolling.add(clamp)
+    #expect(readmeInout(scrolling, ScrollView()) == 80)  // 120 → 100 → 80
+  }
+
   @Test func theForeignProtocolExampleParsesForEveryDelegate() throws {
     final class Count: XMLParserDelegate {
       var elements = 0
