@@ -150,7 +150,7 @@ let package = Package(
       // DelegateProxyCTestSupport: C callers of Swift multicasts' IMPs (SwiftProtocolCFaceTests).
       dependencies: [
         "DelegateProxy", "MessageRuntime", "CMessageRuntime", "DelegateProxyTestSupport",
-        "DelegateProxyCTestSupport", "DelegateProxyForeignFixtures",
+        "DelegateProxyCTestSupport", "DelegateProxyForeignFixtures", "DelegateProxyTesting",
       ]
     ),
     // Expansion tests of the @Delegate macro and its diagnostics.

@@ -1,4 +1,5 @@
 import DelegateProxy
+import DelegateProxyTesting
 import Dispatch
 import Foundation
 import MessageRuntime
@@ -273,5 +274,120 @@ struct SwiftTypesTests {
     #expect(throws: DelegateProxyError.self) {
       try received.cSignature(in: description.name)
     }
+  }
+}
+
+/// Every method of the chat protocol once, with values of every type family: what each
+/// path must deliver unchanged.
+func sendEveryTypeFamily(to delegate: any ChatDelegate, _ chat: Chat) {
+  delegate.chat(chat, didReceive: "héllo 👋 — longer than fifteen bytes")
+  delegate.chat(chat, didSee: .left(name: "zoë", reason: 7))
+  delegate.chat(
+    chat, open: URL(string: "https://example.org/a/report.pdf")!, data: Data([9, 8, 7, 6]),
+    at: Date(timeIntervalSince1970: 1_000))
+  delegate.chat(
+    chat, members: ["x", "y"], scores: ["y": 2, "x": 1], tags: ["t2", "t1"],
+    tag: ChatTag(name: "tag", scores: [4, 5]), pair: (7, "seven"),
+    labelled: Labelled(label: "n", value: 3))
+  delegate.chat(chat, didFail: ChatFailure(code: 11))
+}
+
+/// The lines a listener called directly hears from `sendEveryTypeFamily`.
+func directlyHeardLines(_ name: String, _ chat: Chat) -> [String] {
+  let direct = ChatListener(name)
+  sendEveryTypeFamily(to: direct, chat)
+  return direct.heard.withLock { $0 }
+}
+
+@Suite("Every type family through every path")
+struct SwiftTypesPathTests {
+  let chat = Chat(name: "paths")
+
+  @Test func throughAQueuedDelegate() throws {
+    let queue = DispatchQueue(label: "paths.queued")
+    let listener = ChatListener("q")
+    let proxy = ChatDelegateMulticast()
+    try proxy.add(listener, queue: queue)
+    sendEveryTypeFamily(to: proxy, chat)  // the caller's values are gone when the queue runs
+    queue.sync {}
+    #expect(listener.heard.withLock { $0 } == directlyHeardLines("q", chat))
+  }
+
+  @Test func throughObserversAndMessageSequences() async throws {
+    let listener = ChatListener("o")
+    let proxy = ChatDelegateMulticast()
+    try proxy.add(listener)
+    // Observers re-send what they see to a listener of their own: it must hear the same.
+    let echo = ChatListener("o")
+    let observations = [
+      proxy.observe(\.chatDidReceive) { c, m in echo.chat(c, didReceive: m) },
+      proxy.observe(\.chatDidSee) { c, e in echo.chat(c, didSee: e) },
+      proxy.observe(\.chatOpenDataAt) { c, u, d, t in echo.chat(c, open: u, data: d, at: t) },
+      proxy.observe(\.chatMembersScoresTagsTagPairLabelled) { c, m, s, t, g, p, l in
+        echo.chat(c, members: m, scores: s, tags: t, tag: g, pair: p, labelled: l)
+      },
+      proxy.observe(\.chatDidFail) { c, e in echo.chat(c, didFail: e) },
+    ]
+    let opened = proxy.messages(\.chatOpenDataAt)
+    let failed = proxy.messages(\.chatDidFail)
+    sendEveryTypeFamily(to: proxy, chat)
+    for o in observations { o.cancel() }
+    #expect(echo.heard.withLock { $0 } == directlyHeardLines("o", chat))
+    for await (_, url, data, date) in opened {
+      #expect(url.lastPathComponent == "report.pdf" && data == Data([9, 8, 7, 6]))
+      #expect(date == Date(timeIntervalSince1970: 1_000))
+      break
+    }
+    for await (_, error) in failed {
+      #expect(error as? ChatFailure == ChatFailure(code: 11))
+      break
+    }
+  }
+
+  @Test func throughAnInjectedSecondary() throws {
+    final class Room {
+      weak var delegate: (any ChatDelegate)?
+    }
+    let room = Room()
+    let primary = ChatListener("i")
+    room.delegate = primary
+    let secondary = ChatListener("i")
+    let injection = try ChatDelegateMulticast.inject(secondary, into: room, at: \.delegate)
+    sendEveryTypeFamily(to: try #require(room.delegate), chat)
+    #expect(primary.heard.withLock { $0 } == directlyHeardLines("i", chat))
+    #expect(secondary.heard.withLock { $0 } == directlyHeardLines("i", chat))
+    injection.remove()
+  }
+
+  @Test func throughADoubleBehindAStandIn() throws {
+    let double = try DelegateDouble(ChatDelegateMulticast.self, responding: .all)
+    let proxy = ChatDelegateMulticast()
+    let standIn = double.delegate(as: ChatDelegateMulticast.self)
+    try proxy.add(standIn)
+    sendEveryTypeFamily(to: proxy, chat)
+    let received = try #require(double.calls(to: "chat:didReceive:").first)
+    #expect(
+      try received.swiftArgument(1, as: String.self) == "héllo 👋 — longer than fifteen bytes")
+    let seen = try #require(double.calls(to: "chat:didSee:").first)
+    #expect(try seen.swiftArgument(1, as: ChatEvent.self) == .left(name: "zoë", reason: 7))
+    let opened = try #require(double.calls(to: "chat:open:data:at:").first)
+    #expect(try opened.swiftArgument(1, as: URL.self).lastPathComponent == "report.pdf")
+    #expect(try opened.swiftArgument(2, as: Data.self) == Data([9, 8, 7, 6]))
+    #expect(try opened.swiftArgument(3, as: Date.self) == Date(timeIntervalSince1970: 1_000))
+    let members = try #require(
+      double.calls(to: "chat:members:scores:tags:tag:pair:labelled:").first)
+    #expect(try members.swiftArgument(1, as: [String].self) == ["x", "y"])
+    #expect(try members.swiftArgument(2, as: [String: Int].self) == ["x": 1, "y": 2])
+    #expect(try members.swiftArgument(3, as: Set<String>.self) == ["t1", "t2"])
+    #expect(try members.swiftArgument(4, as: ChatTag.self) == ChatTag(name: "tag", scores: [4, 5]))
+    let pair = try members.swiftArgument(5, as: (Int, String).self)
+    #expect(pair.0 == 7 && pair.1 == "seven")
+    #expect(try members.swiftArgument(6, as: Labelled<Int?>.self).value == 3)
+    let failed = try #require(double.calls(to: "chat:didFail:").first)
+    #expect(
+      try failed.swiftArgument(1, as: (any Error).self) as? ChatFailure == ChatFailure(code: 11))
+    double.verify(
+      "chat:didSee:", called: .once,
+      with: [.any, .swiftValue(ChatEvent.left(name: "zoë", reason: 7))])
   }
 }
