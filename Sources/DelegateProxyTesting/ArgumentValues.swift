@@ -1,3 +1,4 @@
+import DelegateProxy
 import MessageRuntime
 
 /// Argument values for any type encoding, as the bytes a caller passes: boundary values
@@ -10,6 +11,9 @@ import MessageRuntime
 public final class ArgumentValues {
   /// The object `@` arguments point at.
   public let object = RuntimeObject()
+  /// The Swift values sent as objects so far (see `SwiftSampleValues`), kept alive as long
+  /// as the cases that point at them.
+  private var swiftValues: [SwiftValueObject] = []
   private let cString: UnsafeMutablePointer<CChar>
   private let buffer: UnsafeMutableRawPointer
   private static let bufferSize = 4096
@@ -46,6 +50,24 @@ public final class ArgumentValues {
       let all = scalarBoundaries(scalar)
       return all[k % all.count]
     }
+  }
+
+  /// The Swift value sample `k` of a parameter of `valueType` (modulo the samples'
+  /// count), as the handle of a ``SwiftValueObject`` this source keeps; nil for a type with
+  /// a C form or none listed.
+  func swiftSample(_ k: Int, of valueType: DelegateValueType?) -> [UInt8]? {
+    guard let valueType, valueType.encoding == nil,
+      let samples = SwiftSampleValues.samples(forTypeNamed: valueType.name)
+    else { return nil }
+    let object = SwiftValueObject(samples[k % samples.count])
+    swiftValues.append(object)
+    return Self.pointerBytes(UnsafeRawPointer(object.rawValue))
+  }
+
+  /// How many Swift value samples a parameter of `valueType` has (0: none).
+  func swiftSampleCount(of valueType: DelegateValueType?) -> Int {
+    guard let valueType, valueType.encoding == nil else { return 0 }
+    return SwiftSampleValues.samples(forTypeNamed: valueType.name)?.count ?? 0
   }
 
   /// A random value of `type` drawn from `rng`: random bits for integers, finite numbers
@@ -186,6 +208,14 @@ public final class ArgumentValues {
 
   private static func bytes<T: BitwiseCopyable>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value) { Array($0) }
+  }
+
+  /// The Swift value a case sends in `bytes`: a ``SwiftValueObject`` this source made
+  /// (alive as long as it is), or nil for any other argument.
+  func sentSwiftValue(_ bytes: [UInt8]) -> Any? {
+    guard bytes.count == MemoryLayout<UInt>.size else { return nil }
+    let raw = bytes.withUnsafeBytes { $0.load(as: UInt.self) }
+    return swiftValues.first { UInt(bitPattern: $0.rawValue) == raw }?.value
   }
 
   private static func pointerBytes(_ pointer: UnsafeRawPointer?) -> [UInt8] {

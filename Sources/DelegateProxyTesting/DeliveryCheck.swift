@@ -80,16 +80,34 @@ public struct DeliveryCheck: Sendable {
     let types = (0..<method.arity).map {
       method.signature.argumentTypes[DelegateDouble.signatureIndex($0)]
     }
-    let boundaries = types.map { values.boundaryCount(of: $0) }.max() ?? 1
+    // A parameter of a Swift type with no C form (a `@Delegate` protocol's `String`,
+    // `[String]`, `URL`…) gets Swift values of its type, sent as SwiftValueObjects.
+    let swiftTypes = (0..<method.arity).map { position in
+      method.parameterValueTypes.indices.contains(position)
+        ? method.parameterValueTypes[position] : nil
+    }
+    let boundaries =
+      zip(types, swiftTypes).map { type, swift in
+        max(values.boundaryCount(of: type), values.swiftSampleCount(of: swift))
+      }.max() ?? 1
     var cases: [Case] = (0..<boundaries).map { k in
       Case(
-        method: method, arguments: types.map { values.boundary(k, of: $0) }, label: "boundary \(k)")
+        method: method,
+        arguments: zip(types, swiftTypes).map { type, swift in
+          values.swiftSample(k, of: swift) ?? values.boundary(k, of: type)
+        }, label: "boundary \(k)")
     }
     for k in 0..<randomCases {
       var rng = SeededRandom.stream(seed: seed, index: methodIndex &* 1_000 &+ k)
       cases.append(
         Case(
-          method: method, arguments: types.map { values.random(of: $0, using: &rng) },
+          method: method,
+          arguments: zip(types, swiftTypes).map { type, swift in
+            let count = values.swiftSampleCount(of: swift)
+            return count > 0
+              ? values.swiftSample(rng.below(count), of: swift)!
+              : values.random(of: type, using: &rng)
+          },
           label: "random \(k)"))
     }
     return cases
@@ -149,6 +167,13 @@ public struct DeliveryCheck: Sendable {
     let values = ArgumentValues()
     var failures = 0
     for (index, method) in methods.enumerated() {
+      if let type = method.parameterValueTypes.first(where: {
+        $0.encoding == nil && SwiftSampleValues.samples(forTypeNamed: $0.name) == nil
+      }) {
+        // No value of it can be made here, and a runtime message needs one.
+        print("DeliveryCheck: \(method.selector.name) skipped: no sample values of \(type.name)")
+        continue
+      }
       for (k, c) in cases(for: method, methodIndex: index, values: values).enumerated() {
         for d in doubles { d.resetCalls() }
         var rng = SeededRandom.stream(seed: seed, index: ~(index &* 1_000 &+ k))
@@ -156,7 +181,7 @@ public struct DeliveryCheck: Sendable {
         let invocation = c.makeInvocation()
         defer { answered?.restore() }
         try send(invocation)
-        if let message = check(c, doubles, expecting(method))
+        if let message = check(c, doubles, expecting(method), values)
           ?? answered?.check(invocation, describing: "\(c) with \(describe(c))")
         {
           failures += 1
@@ -179,7 +204,9 @@ public struct DeliveryCheck: Sendable {
   }
 
   /// What went wrong with case `c`, or nil.
-  private func check(_ c: Case, _ doubles: [DelegateDouble], _ expecting: Expectation) -> String? {
+  private func check(
+    _ c: Case, _ doubles: [DelegateDouble], _ expecting: Expectation, _ values: ArgumentValues
+  ) -> String? {
     let selector = c.method.selector
     var firstSeen = false
     for d in doubles {
@@ -197,6 +224,17 @@ public struct DeliveryCheck: Sendable {
       for (position, sent) in c.arguments.enumerated() {
         let arrived = call.arguments[position].bytes
         let type = c.method.signature.argumentTypes[DelegateDouble.signatureIndex(position)]
+        // A Swift value compares as a value, with the double's copy: a proxy on the way may
+        // carry it in an object of its own.
+        if let value = values.sentSwiftValue(sent) {
+          let copy = call.arguments[position].swiftCopy?.value
+          if copy == nil || !SwiftSampleValues.same(value, copy!) {
+            return
+              "\(c) reached \(d.description) with argument \(position) (\(type.canonicalString)) "
+              + "\(copy.map { String(reflecting: $0) } ?? ValueText.hex(arrived)), sent \(String(reflecting: value))."
+          }
+          continue
+        }
         if !ArgumentValues.sameValue(sent, arrived, of: type) {
           return
             "\(c) reached \(d.description) with argument \(position) (\(type.canonicalString)) "
@@ -210,7 +248,15 @@ public struct DeliveryCheck: Sendable {
   private func describe(_ c: Case) -> String {
     let types = c.method.signature.argumentTypes.dropFirst(2)
     return "("
-      + zip(c.arguments, types).map { ValueText.text($0, $1, dereference: false) }.joined(
-        separator: ", ") + ")"
+      + zip(c.arguments, types).map { bytes, type in
+        if type.unqualified == .object, bytes.count == MemoryLayout<UInt>.size,
+          let value = SwiftValueObject.value(
+            of: OpaquePointer(bitPattern: bytes.withUnsafeBytes { $0.load(as: UInt.self) }),
+            as: Any.self)
+        {
+          return String(reflecting: value)
+        }
+        return ValueText.text(bytes, type, dereference: false)
+      }.joined(separator: ", ") + ")"
   }
 }

@@ -111,3 +111,52 @@ struct SwiftValueDoubleTests {
     #expect(multicast.room(Room(), titleFor: 0) == "double")  // last responder
   }
 }
+
+/// A protocol of the Swift types DeliveryCheck has samples of.
+@Delegate
+protocol NoteDelegate: AnyObject {
+  func note(_ text: String, title: String?, tags: [String], link: URL, body: Data)
+  func note(_ id: Int, counts: [String: Int], when: Date, rating: Int?)
+}
+
+@Suite("DeliveryCheck with Swift values")
+struct SwiftValueDeliveryCheckTests {
+  @Test func swiftValuesAreSentAndComparedAsValuesThroughAMulticast() throws {
+    let first = try DelegateDouble(NoteDelegateMulticast.self)
+    let second = try DelegateDouble(NoteDelegateMulticast.self)
+    let multicast = NoteDelegateMulticast()
+    let standIns = [
+      first.delegate(as: NoteDelegateMulticast.self),
+      second.delegate(as: NoteDelegateMulticast.self),
+    ]
+    for s in standIns { try multicast.add(s) }
+    let check = DeliveryCheck(seed: 5, randomCases: 3)
+    let text = try #require(first.knownMethod("note:title:tags:link:body:"))
+    let cases = check.cases(for: text, methodIndex: 0, values: ArgumentValues())
+    // Boundary cases walk each type's samples; the String's four make four boundaries.
+    #expect(cases.filter { $0.label.hasPrefix("boundary") }.count == 4)
+    // The multicast's runtime object carries each message to the Swift stand-ins, which
+    // send it on to the doubles in objects of their own: compared as values.
+    let failures = try check.run(to: [first, second]) { invocation in
+      try invocation.invoke(target: multicast.runtimeProxy)
+    }
+    #expect(failures == 0)
+    let last = try #require(second.calls(to: "note:counts:when:rating:").last)
+    #expect(try last.swiftArgument(2, as: Date.self).timeIntervalSince1970.isFinite)
+  }
+
+  @Test func aSenderThatChangesASwiftValueFailsNamingIt() throws {
+    let double = try DelegateDouble(NoteDelegateMulticast.self)
+    let standIn = double.delegate(as: NoteDelegateMulticast.self)
+    let text = try #require(double.knownMethod("note:title:tags:link:body:"))
+    let messages = try failureMessages {
+      try DeliveryCheck(seed: 1, randomCases: 0).run([text], to: [double]) { _ in
+        standIn.note(
+          "changed", title: nil, tags: [], link: URL(string: "file:///")!, body: Data())
+      }
+    }
+    #expect(messages.count == 4)
+    #expect(messages.first?.contains("(boundary 0)") == true)
+    #expect(messages.first?.contains("\"\"") == true)  // the String sent, as Swift writes it
+  }
+}
