@@ -105,6 +105,24 @@ struct ForeignProtocolTests {
     #expect(counter.finished)
   }
 
+  @Test func threeDelegatesOneInjectedAfterTheParsersDelegateWasSet() throws {
+    let parser = XMLParser(data: Data(catalogue.utf8))
+    let outline = OutlinePrinter()
+    let counter = ElementCounter()
+    let events = ParserEventsMulticast()
+    try events.add(outline)
+    try events.add(counter)
+    parser.delegate = events  // the parser's delegate, set first
+    let logger = ParseLogger()
+    let injection = try ParserEventsMulticast.inject(logger, into: parser, at: \.delegate)
+    #expect(parser.parse())
+    #expect(outline.lines.first == "catalogue" && outline.lines.count == 9)
+    #expect(counter.elements == ["catalogue": 1, "book": 2, "title": 2, "year": 1])
+    #expect(logger.events == ["start", "end"])
+    injection.remove()
+    #expect(parser.delegate === events)
+  }
+
   @Test func aLoggerInjectedBesideTheParsersOwnDelegateHearsTheDocument() throws {
     let parser = XMLParser(data: Data(catalogue.utf8))
     let counter = ElementCounter()
