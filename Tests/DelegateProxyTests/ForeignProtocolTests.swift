@@ -86,7 +86,11 @@ let catalogue = """
 
 @Suite("Delegate protocols you don't own")
 struct ForeignProtocolTests {
-  @Test func anXMLParsersEventsReachEveryDelegateOfTheMulticast() throws {
+  /// A parser of the catalogue whose delegate is a multicast of an outline printer and
+  /// a counter.
+  func parserWithOutlineAndCounter() throws -> (
+    XMLParser, ParserEventsMulticast, OutlinePrinter, ElementCounter
+  ) {
     let parser = XMLParser(data: Data(catalogue.utf8))
     let outline = OutlinePrinter()
     let counter = ElementCounter()
@@ -94,6 +98,11 @@ struct ForeignProtocolTests {
     try events.add(outline)
     try events.add(counter)
     parser.delegate = events
+    return (parser, events, outline, counter)
+  }
+
+  @Test func anXMLParsersEventsReachEveryDelegateOfTheMulticast() throws {
+    let (parser, events, outline, counter) = try parserWithOutlineAndCounter()
     #expect(parser.parse())
     #expect(
       outline.lines == [
@@ -103,16 +112,12 @@ struct ForeignProtocolTests {
     #expect(counter.elements == ["catalogue": 1, "book": 2, "title": 2, "year": 1])
     #expect(counter.characters > 0)
     #expect(counter.finished)
+    withExtendedLifetime(events) {}  // the parser's slot is weak
   }
 
   @Test func threeDelegatesOneInjectedAfterTheParsersDelegateWasSet() throws {
-    let parser = XMLParser(data: Data(catalogue.utf8))
-    let outline = OutlinePrinter()
-    let counter = ElementCounter()
-    let events = ParserEventsMulticast()
-    try events.add(outline)
-    try events.add(counter)
-    parser.delegate = events  // the parser's delegate, set first
+    // The parser's delegate, set first: a multicast of two.
+    let (parser, events, outline, counter) = try parserWithOutlineAndCounter()
     let logger = ParseLogger()
     let injection = try ParserEventsMulticast.inject(logger, into: parser, at: \.delegate)
     #expect(parser.parse())
@@ -121,6 +126,7 @@ struct ForeignProtocolTests {
     #expect(logger.events == ["start", "end"])
     injection.remove()
     #expect(parser.delegate === events)
+    withExtendedLifetime((outline, counter)) {}
   }
 
   @Test func aLoggerInjectedBesideTheParsersOwnDelegateHearsTheDocument() throws {
