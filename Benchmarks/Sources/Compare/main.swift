@@ -150,6 +150,15 @@ for sig in [BenchSignature.qd, .object] {
     workloads += SwiftRowKind.allCases.map { Workload.swift($0, sig, fanout: fanout) }
   }
 }
+// Swift protocols with String arguments (SwiftStringRows.swift), fan-outs 1, 8 and 64.
+let stringFanouts = [1, 8, 64]
+for method in FeedMethod.allCases {
+  for fanout in stringFanouts {
+    workloads += SwiftStringRowKind.allCases.map {
+      Workload.swiftString($0, method, fanout: fanout)
+    }
+  }
+}
 // C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
 for shape in CallbackShape.allCases {
   for fanout in fanouts {
@@ -253,6 +262,24 @@ func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
   )
 }
 
+/// The String rows' ratios at one method and fan-out: swift_string_protocol_proxy over
+/// the strong, weak and unowned loops.
+@MainActor func swiftStringRatio(_ method: FeedMethod, _ fanout: Int) -> (
+  overStrong: Double?, overWeak: Double?, overUnowned: Double?
+) {
+  func ns(_ kind: SwiftStringRowKind) -> Double? {
+    lookup(kind.rawValue, method.encoding, fanout).ns
+  }
+  func ratio(_ a: Double?, _ b: Double?) -> Double? {
+    guard let a, let b, b > 0 else { return nil }
+    return a / b
+  }
+  let proxy = ns(.protocolProxy)
+  return (
+    ratio(proxy, ns(.strongArray)), ratio(proxy, ns(.weakArray)), ratio(proxy, ns(.unownedArray))
+  )
+}
+
 let kinds = RowKind.allCases.map(\.rawValue) + ["nsproxy_gnustep"]
 let shortNames = ["direct", "closures", "naive_ffi", "proxy_c", "proxy_swift", "nsproxy"]
 let ratioNames = ["proxy/direct", "proxy/naive_ffi", "nsproxy/proxy"]
@@ -345,6 +372,26 @@ for sig in [BenchSignature.qd, .object] {
         r.overStrong, r.overWeak, r.overUnowned, r.strongSlotOverUnowned, r.strongMembersOverStrong,
         r.cOverDirect,
       ].map { pad(formatRatio($0, 1), 10) }.joined() + "\n"
+  }
+}
+
+table +=
+  "\nSwift protocols, String arguments (@Delegate multicast, weak members; didReceive: a heap String to every delegate; titleFor: first non-nil, the last delegate's row asked, so every loop walks the whole list)\n"
+let stringKinds = SwiftStringRowKind.allCases.map(\.rawValue)
+table +=
+  pad("sig / fan-out", 22, left: true)
+  + stringKinds.map { pad(String($0.dropFirst("swift_string_".count)), 16) }.joined()
+  + ["proxy/strong", "proxy/weak", "proxy/unowned"].map { pad($0, 15) }.joined()
+  + pad("allocs s/w/u/p", 16) + "\n"
+for method in FeedMethod.allCases {
+  for fanout in stringFanouts {
+    let cells = stringKinds.map { lookup($0, method.encoding, fanout) }
+    let r = swiftStringRatio(method, fanout)
+    table +=
+      pad("\(method.encoding) ×\(fanout)", 22, left: true)
+      + cells.map { pad(formatNs($0.ns), 16) }.joined()
+      + [r.overStrong, r.overWeak, r.overUnowned].map { pad(formatRatio($0, 1), 15) }.joined()
+      + pad(cells.map(formatAllocs).joined(separator: "/"), 16) + "\n"
   }
 }
 
@@ -476,6 +523,21 @@ for sig in [BenchSignature.qd, .object] {
   }
 }
 
+var swiftStringRatios: [JSON] = []
+for method in FeedMethod.allCases {
+  for fanout in stringFanouts {
+    let r = swiftStringRatio(method, fanout)
+    func json(_ x: Double?) -> JSON { x.map { .measured($0) } ?? .null }
+    swiftStringRatios.append(
+      .object([
+        ("signature", .string(method.encoding)), ("fanout", .int(fanout)),
+        ("protocol_proxy_over_strong_array", json(r.overStrong)),
+        ("protocol_proxy_over_weak_array", json(r.overWeak)),
+        ("protocol_proxy_over_unowned_array", json(r.overUnowned)),
+      ]))
+  }
+}
+
 let formatter = ISO8601DateFormatter()
 let document = JSON.object([
   (
@@ -540,6 +602,7 @@ let document = JSON.object([
   ("callback_ratios", .array(callbackRatios)),
   ("peer_ratios", .array(peerRatios)),
   ("swift_ratios", .array(swiftRatios)),
+  ("swift_string_ratios", .array(swiftStringRatios)),
 ])
 
 let outputURL =
