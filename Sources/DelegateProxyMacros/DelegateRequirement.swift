@@ -121,6 +121,17 @@ struct DelegateRequirement {
     return "d.\(nameText)(\(arguments.joined(separator: ", ")))"
   }
 
+  /// The call of this method on the delegate `$0` (a name no parameter can have) with the
+  /// conformance's own parameters (an `inout` one rebound to its `DelegateInout`): the
+  /// fast path's call, which captures them rather than a tuple of them.
+  var directCallText: String {
+    let arguments = parameters.map { parameter in
+      let value = parameter.passing(parameter.localName)
+      return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
+    }
+    return "$0.\(nameText)(\(arguments.joined(separator: ", ")))"
+  }
+
   /// Whether a parameter is `inout`.
   var hasInout: Bool { parameters.contains(where: \.isInout) }
 

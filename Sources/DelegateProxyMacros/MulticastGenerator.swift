@@ -254,7 +254,7 @@ struct MulticastGenerator {
       body = ["\(returning)try self.__sendThrowing(\(handle), \(arguments))"]
     } else {
       body = [
-        "\(returning)self.__send(\(handle), \(arguments)) { \(closureArguments) in \(requirement.forwardingCallText) }"
+        "\(returning)self.__send(\(handle), \(arguments)) { \(requirement.directCallText) }"
       ]
     }
     return requirement.bindingInout(body).map { "    " + $0 }

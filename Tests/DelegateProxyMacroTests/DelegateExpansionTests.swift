@@ -132,27 +132,27 @@ import Testing
           ]
           /// Sends `sensor(_:didRead:)` to the delegates.
           public func sensor(_ sensor: Sensor, didRead reading: Reading) {
-            self.__send(Messages().sensorDidRead, (sensor, reading)) { d, a in d.sensor(a.0, didRead: a.1) }
+            self.__send(Messages().sensorDidRead, (sensor, reading)) { $0.sensor(sensor, didRead: reading) }
           }
           /// Sends `sensorShouldStart(_:)` to the delegates.
           public func sensorShouldStart(_ sensor: Sensor) -> Bool {
-            self.__send(Messages().sensorShouldStart, sensor) { d, a in d.sensorShouldStart(a) }
+            self.__send(Messages().sensorShouldStart, sensor) { $0.sensorShouldStart(sensor) }
           }
           /// Sends `sensorDidStop(_:)` to the delegates.
           public func sensorDidStop(_ sensor: Sensor) {
-            self.__send(Messages().sensorDidStop, sensor) { d, a in d.sensorDidStop(a) }
+            self.__send(Messages().sensorDidStop, sensor) { $0.sensorDidStop(sensor) }
           }
           /// Sends `sensor(_:didFailWith:)` to the delegates.
           public func sensor(_ sensor: Sensor, didFailWith code: Int32) {
-            self.__send(Messages().sensorFailedCode, (sensor, code)) { d, a in d.sensor(a.0, didFailWith: a.1) }
+            self.__send(Messages().sensorFailedCode, (sensor, code)) { $0.sensor(sensor, didFailWith: code) }
           }
           /// Sends `sensorThreshold(_:)` to the delegates.
           public func sensorThreshold(_ sensor: Sensor) -> Double {
-            self.__send(Messages().sensorThreshold, sensor) { d, a in d.sensorThreshold(a) }
+            self.__send(Messages().sensorThreshold, sensor) { $0.sensorThreshold(sensor) }
           }
           /// Sends `reset()` to the delegates.
           public func reset() {
-            self.__send(Messages().reset, ()) { d, _ in d.reset() }
+            self.__send(Messages().reset, ()) { $0.reset() }
           }
           /// The stand-in class: a `SensorDelegate` that sends each call to a runtime object (`SensorDelegateMulticast.standIn(for:)`).
           public override class var __standInType: DelegateStandIn<any SensorDelegate>.Type? { StandIn.self }
@@ -323,23 +323,23 @@ import Testing
           ]
           /// Sends `chat(_:didReceive:)` to the delegates.
           func chat(_ chat: Chat, didReceive message: String) {
-            self.__send(Messages().chatDidReceive, (chat, message)) { d, a in d.chat(a.0, didReceive: a.1) }
+            self.__send(Messages().chatDidReceive, (chat, message)) { $0.chat(chat, didReceive: message) }
           }
           /// Sends `chatShouldConnect(_:)` to the delegates.
           func chatShouldConnect(_ chat: Chat) -> Bool {
-            self.__send(Messages().chatShouldConnect, chat) { d, a in d.chatShouldConnect(a) }
+            self.__send(Messages().chatShouldConnect, chat) { $0.chatShouldConnect(chat) }
           }
           /// Sends `chatTitle(_:)` to the delegates.
           func chatTitle(_ chat: Chat) -> String {
-            self.__send(Messages().chatTitle, chat) { d, a in d.chatTitle(a) }
+            self.__send(Messages().chatTitle, chat) { $0.chatTitle(chat) }
           }
           /// Sends `chat(_:confirm:)` to the delegates.
           func chat(_ chat: Chat, confirm completion: @escaping (Bool) -> Void) {
-            self.__send(Messages().chatConfirm, (chat, completion)) { d, a in d.chat(a.0, confirm: a.1) }
+            self.__send(Messages().chatConfirm, (chat, completion)) { $0.chat(chat, confirm: completion) }
           }
           /// Sends `chatUnread(_:)` to the delegates.
           func chatUnread(_ chat: Chat) -> Int {
-            self.__send(Messages().chatUnread, chat) { d, a in d.chatUnread(a) }
+            self.__send(Messages().chatUnread, chat) { $0.chatUnread(chat) }
           }
           /// The stand-in class: a `ChatDelegate` that sends each call to a runtime object (`ChatDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any ChatDelegate>.Type? { StandIn.self }
@@ -472,7 +472,7 @@ import Testing
           ]
           /// Sends `hiddenDidChange(_:)` to the delegates.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
-            self.__send(Messages().hiddenDidChange, value) { d, a in d.hiddenDidChange(a) }
+            self.__send(Messages().hiddenDidChange, value) { $0.hiddenDidChange(value) }
           }
           /// The stand-in class: a `HiddenDelegate` that sends each call to a runtime object (`HiddenDelegateMulticast.standIn(for:)`).
           fileprivate override class var __standInType: DelegateStandIn<any HiddenDelegate>.Type? { StandIn.self }
@@ -529,7 +529,7 @@ import Testing
           ]
           /// Sends `packageDidChange()` to the delegates.
           package func packageDidChange() {
-            self.__send(Messages().packageDidChange, ()) { d, _ in d.packageDidChange() }
+            self.__send(Messages().packageDidChange, ()) { $0.packageDidChange() }
           }
           /// The stand-in class: a `PackageDelegate` that sends each call to a runtime object (`PackageDelegateMulticast.standIn(for:)`).
           package override class var __standInType: DelegateStandIn<any PackageDelegate>.Type? { StandIn.self }
@@ -728,39 +728,39 @@ import Testing
           ]
           /// Sends `table(_:didSelect:p0:)` to the delegates.
           func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
-            self.__send(Messages().tableDidSelectP0, (_p0, p1, p0)) { d, a in d.table(a.0, didSelect: a.1, p0: a.2) }
+            self.__send(Messages().tableDidSelectP0, (_p0, p1, p0)) { $0.table(_p0, didSelect: p1, p0: p0) }
           }
           /// Sends `table(_:row:)` to the delegates.
           func table(_ table: Table, row p1: Int) -> Double {
-            self.__send(Messages().tableRow, (table, p1)) { d, a in d.table(a.0, row: a.1) }
+            self.__send(Messages().tableRow, (table, p1)) { $0.table(table, row: p1) }
           }
           /// Sends `move(to:)` to the delegates.
           func move(to point: Point) {
-            self.__send(Messages().moveTo, point) { d, a in d.move(to: a) }
+            self.__send(Messages().moveTo, point) { $0.move(to: point) }
           }
           /// Sends `foo(bar:)` to the delegates.
           func foo(bar: Int32) {
-            self.__send(Messages().fooWithBar, bar) { d, a in d.foo(bar: a) }
+            self.__send(Messages().fooWithBar, bar) { $0.foo(bar: bar) }
           }
           /// Sends `fetchDataFor(user:)` to the delegates.
           func fetchDataFor(user: User?) {
-            self.__send(Messages().fetchDataForUser, user) { d, a in d.fetchDataFor(user: a) }
+            self.__send(Messages().fetchDataForUser, user) { $0.fetchDataFor(user: user) }
           }
           /// Sends `viewWillMove(toWindow:)` to the delegates.
           func viewWillMove(toWindow window: Window?) {
-            self.__send(Messages().viewWillMoveToWindow, window) { d, a in d.viewWillMove(toWindow: a) }
+            self.__send(Messages().viewWillMoveToWindow, window) { $0.viewWillMove(toWindow: window) }
           }
           /// Sends `combine(_:_:)` to the delegates.
           func combine(_ a: Int32, _ b: Int32) -> Int32 {
-            self.__send(Messages().combine, (a, b)) { d, a in d.combine(a.0, a.1) }
+            self.__send(Messages().combine, (a, b)) { $0.combine(a, b) }
           }
           /// Sends `useDefault()` to the delegates.
           func useDefault() {
-            self.__send(Messages().`default`, ()) { d, _ in d.useDefault() }
+            self.__send(Messages().`default`, ()) { $0.useDefault() }
           }
           /// Sends `default(for:)` to the delegates.
           func `default`(for value: Int32) {
-            self.__send(Messages().defaultFor, value) { d, a in d.`default`(for: a) }
+            self.__send(Messages().defaultFor, value) { $0.`default`(for: value) }
           }
           /// The stand-in class: a `TableDelegate` that sends each call to a runtime object (`TableDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any TableDelegate>.Type? { StandIn.self }
@@ -885,7 +885,7 @@ import Testing
             ]
             /// Sends `nestedDidStop(_:)` to the delegates.
             func nestedDidStop(_ sensor: Sensor) -> Sensor? {
-              self.__send(Messages().nestedDidStop, sensor) { d, a in d.nestedDidStop(a) }
+              self.__send(Messages().nestedDidStop, sensor) { $0.nestedDidStop(sensor) }
             }
             /// The stand-in class: a `NestedDelegate` that sends each call to a runtime object (`NestedDelegateMulticast.standIn(for:)`).
             override class var __standInType: DelegateStandIn<any NestedDelegate>.Type? { StandIn.self }
@@ -990,11 +990,11 @@ import Testing
           ]
           /// Sends `viewShouldClose(_:)` to the delegates.
           func viewShouldClose(_ view: View) -> Bool {
-            self.__send(Messages().viewShouldClose, view) { d, a in d.viewShouldClose(a) }
+            self.__send(Messages().viewShouldClose, view) { $0.viewShouldClose(view) }
           }
           /// Sends `viewDidReset()` to the delegates.
           func viewDidReset() {
-            self.__send(Messages().viewDidReset, ()) { d, _ in d.viewDidReset() }
+            self.__send(Messages().viewDidReset, ()) { $0.viewDidReset() }
           }
           /// The stand-in class: a `ViewDelegate` that sends each call to a runtime object (`ViewDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any ViewDelegate>.Type? { StandIn.self }

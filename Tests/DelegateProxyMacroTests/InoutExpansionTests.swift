@@ -71,7 +71,7 @@ struct InoutExpansionTests {
           func pan(_ id: Int32, target: inout Double) {
             return withUnsafeMutablePointer(to: &target) { __target in
               let target = DelegateInout(__borrowing: __target)
-              return self.__send(Messages().panTarget, (id, target)) { d, a in d.pan(a.0, target: &a.1.value) }
+              return self.__send(Messages().panTarget, (id, target)) { $0.pan(id, target: &target.value) }
             }
           }
           /// Sends `panSettle(_:)` to the delegates.

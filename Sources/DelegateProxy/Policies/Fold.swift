@@ -86,11 +86,9 @@ struct Fold<Value> {
     return false
   }
 
-  /// The answer when it is one of the responders' own (last, first, first non-nil), for
-  /// the fast path to return at once; nil when ``outcome`` has to decide.
-  @inlinable var directAnswer: Value? {
-    rule == .allTrue || rule == .anyTrue ? nil : result
-  }
+  /// Whether the answer, when there is one, is one of the responders' own (last, first,
+  /// first non-nil): the fast path then takes ``result`` out (no copy) and returns it.
+  @inlinable var hasDirectAnswer: Bool { rule != .allTrue && rule != .anyTrue }
 
   /// What the dispatch answers.
   @usableFromInline var outcome: FoldOutcome<Value> {

@@ -177,48 +177,56 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// responder of `message` under its policy, with the call's `arguments`. `call` is the
   /// message's own `invoke`, written out so the loop inlines it; the general path
   /// (queues, observers) uses `invoke`, which may escape to a delegate's queue.
-  @inlinable
+  @inlinable @inline(__always)
   public final func __send<Arguments, Result>(
-    _ message: DelegateMessage<Delegate, Arguments, Result>, _ arguments: Arguments,
-    _ call: (Delegate, Arguments) -> Result
+    _ message: DelegateMessage<Delegate, Arguments, Result>,
+    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
   ) -> Result {
     let index = message.index
-    let result: Result = Quiescence.readSection {
-      // The publication's table, borrowed (see Publication), loaded here rather than
-      // through `Publication.withTable`: handing this loop over as a closure made the
-      // specialized code retain and release an object argument around every call.
-      let raw = UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
-      return Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(raw)._withUnsafeGuaranteedRef {
-        table in
-        let list = table.lists[index]
-        if _slowPath(list.isGeneral) {
-          return deliver(index, list, table, arguments, message.invoke)
-        }
-        var fold = Fold<Result>(list.rule)
-        let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-        for responder in list.responders {
-          // Member.withDelegate's steps on the responder's copied fields, written out so
-          // that the loop inlines them: the removed check last before the call, one
-          // `tryRetain` for a weak member, the call, the release.
-          if _slowPath(responder.isRemoved) { continue }
-          if !responder.isStrong {
-            guard _fastPath(responder.object.tryRetain()) else {
-              needsRebuild.raise()
-              continue
-            }
-          }
-          // Borrowed from storage: the reference taken above keeps it alive.
-          let value = call(responder.existential.pointee, arguments)
-          if !responder.isStrong { responder.object.release() }
-          if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) {
+    // No closure holds the loop or the arguments: a closure that captures them makes the
+    // specialized code copy the arguments (a retain and release of each object in them per
+    // call) or an object argument around every delegate's call. So the read section is
+    // entered and left by hand, and the table is borrowed only to read the method's list.
+    Quiescence.enter()
+    // The publication's table, borrowed (see Publication): valid until the section ends.
+    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
+      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let list = table._withUnsafeGuaranteedRef { $0.lists[index] }
+    let result: Result
+    if _slowPath(list.isGeneral) {
+      result = deliver(index, list, table.takeUnretainedValue(), arguments(), message.invoke)
+    } else {
+      var fold = Fold<Result>(list.rule)
+      let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+      for responder in list.responders {
+        // Member.withDelegate's steps on the responder's copied fields, written out so
+        // that the loop inlines them: the removed check last before the call, one
+        // `tryRetain` for a weak member, the call, the release.
+        if _slowPath(responder.isRemoved) { continue }
+        if !responder.isStrong {
+          guard _fastPath(responder.object.tryRetain()) else {
+            needsRebuild.raise()
             continue
           }
-          if fold.add(value) { break }
         }
-        if let value = fold.directAnswer { return value }
-        return finish(fold, index, table)
+        // Borrowed from storage (the reference taken above keeps it alive), passed in
+        // place: `inout` lets the call read the existential where it lies, where a value
+        // argument read from a pointer is copied (a retain and a release per delegate).
+        // Nothing writes it.
+        let value = call(&responder.existential.pointee)
+        if !responder.isStrong { responder.object.release() }
+        if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) {
+          continue
+        }
+        if fold.add(value) { break }
+      }
+      if fold.hasDirectAnswer, let value = fold.result.take() {
+        result = value
+      } else {
+        result = table._withUnsafeGuaranteedRef { finish(fold, index, $0) }
       }
     }
+    Quiescence.exit()
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
     return result
   }
