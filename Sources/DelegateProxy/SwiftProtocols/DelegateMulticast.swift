@@ -180,7 +180,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   @inlinable @inline(__always)
   public final func __send<Arguments, Result>(
     _ message: DelegateMessage<Delegate, Arguments, Result>,
-    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
+    _ arguments: @autoclosure () -> Arguments, _ call: (Delegate) -> Result
   ) -> Result {
     let index = message.index
     // No closure holds the loop or the arguments: a closure that captures them makes the
@@ -209,12 +209,13 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
             continue
           }
         }
-        // Borrowed from storage (the reference taken above keeps it alive), passed in
-        // place: `inout` lets the call read the existential where it lies, where a value
-        // argument read from a pointer is copied (a retain and a release per delegate).
-        // Nothing writes it.
-        let value = call(&responder.existential.pointee)
-        if !responder.isStrong { responder.object.release() }
+        // The stored existential without a retain of its own (a value read from the
+        // pointer is copied for the call: a retain and a release per delegate). A weakly
+        // held delegate's owns the reference `tryRetain` took, released when the call is
+        // done; a strongly held one's is the table's, given up unreleased.
+        let delegate = responder.unretainedDelegate()
+        let value = call(delegate)
+        if responder.isStrong { SwiftResponder<Delegate>.forget(consume delegate) }
         if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) {
           continue
         }

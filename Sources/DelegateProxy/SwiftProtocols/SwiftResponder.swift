@@ -28,6 +28,27 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
 
   /// Whether the member was removed.
   @inlinable var isRemoved: Bool { removed.isSet }
+
+  /// The stored existential as a value, without a retain: the caller took a reference for
+  /// it (a weakly held member's `tryRetain`, which the value's end of life releases), or
+  /// ends it with ``forget(_:)`` (a strongly held member's, which the table holds).
+  @inlinable
+  func unretainedDelegate() -> Delegate {
+    withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { slot in
+      let value = slot.baseAddress!
+      UnsafeMutableRawPointer(value).copyMemory(
+        from: UnsafeRawPointer(existential), byteCount: MemoryLayout<Delegate>.size)
+      return value.move()
+    }
+  }
+
+  /// Ends the life of `delegate`, a value from ``unretainedDelegate()`` whose reference
+  /// the table holds, without a release: its bytes are zeroed in place, and a class
+  /// existential whose object pointer is null releases nothing.
+  @inlinable
+  static func forget(_ delegate: consuming Delegate) {
+    withUnsafeMutableBytes(of: &delegate) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+  }
 }
 
 /// The responders of one method and how their results combine.
