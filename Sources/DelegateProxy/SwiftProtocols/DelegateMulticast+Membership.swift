@@ -46,6 +46,11 @@ extension DelegateMulticast {
     _ delegate: Delegate, at position: MemberPosition, queue: DispatchQueue?,
     retention: Retention
   ) throws(DelegateProxyError) {
+    // Members are class instances (a `@Delegate` protocol is class-bound): dispatch reads
+    // a member's existential as a class reference (SwiftResponder.unretainedDelegate).
+    precondition(
+      type(of: delegate as Any) is AnyObject.Type,
+      "\(Self.self) holds class instances; a \(type(of: delegate as Any)) is not one")
     let object = delegate as AnyObject
     if let queue { QueueMarks.mark(queue) }
     let member = SwiftMember(delegate, object: object, retention: retention, queue: queue)
