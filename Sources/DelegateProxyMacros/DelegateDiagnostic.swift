@@ -127,6 +127,14 @@ struct DelegateDiagnostic: DiagnosticMessage {
     )
   }
 
+  static func nonEscapingClosure(_ name: String, parameter: String) -> Self {
+    Self(
+      id: "nonEscapingClosure",
+      message:
+        "parameter '\(parameter)' of '\(name)' is a non-escaping closure, which a multicast cannot hand on: delegates on queues, observers, message sequences and test doubles keep their arguments beyond the call; mark it '@escaping'"
+    )
+  }
+
   static func badDelegateArgument(_ name: String) -> Self {
     Self(
       id: "badDelegateArgument",

@@ -191,6 +191,26 @@ extension DelegateRequirement {
     }
   }
 
+  /// Whether a parameter's type is a closure that is not `@escaping` (an optional closure
+  /// escapes implicitly).
+  static func isNonEscapingClosure(_ type: TypeSyntax) -> Bool {
+    var base = type
+    var escaping = false
+    if let attributed = type.as(AttributedTypeSyntax.self) {
+      escaping = attributed.attributes.contains { element in
+        guard case .attribute(let attribute) = element else { return false }
+        return attribute.attributeName.trimmedDescription == "escaping"
+      }
+      base = attributed.baseType
+    }
+    while let tuple = base.as(TupleTypeSyntax.self), tuple.elements.count == 1,
+      let only = tuple.elements.first, only.firstName == nil
+    {
+      base = only.type
+    }
+    return !escaping && base.is(FunctionTypeSyntax.self)
+  }
+
   /// Reads `function` as a requirement, reporting to `diagnostics` what `@Delegate` cannot
   /// support. Returns `nil` if the requirement cannot be generated.
   static func read(
@@ -256,6 +276,9 @@ extension DelegateRequirement {
 
       if parameter.ellipsis != nil {
         report(parameter, .variadicParameter(swiftName, parameter: parameterName))
+      }
+      if Self.isNonEscapingClosure(parameter.type) {
+        report(parameter.type, .nonEscapingClosure(swiftName, parameter: parameterName))
       }
       let isInout =
         parameter.type.as(AttributedTypeSyntax.self)?.specifiers.contains {

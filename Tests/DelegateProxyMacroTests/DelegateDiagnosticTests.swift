@@ -164,6 +164,36 @@ import Testing
     )
   }
 
+  @Test func nonEscapingClosureParametersAreRefusedEscapingOnesAccepted() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol VisitDelegate: AnyObject {
+        func visit(_ each: (Int) -> Void)
+        func map(_ transform: @Sendable (String) -> String) -> String
+        func later(_ done: ((Int) -> Void)?, _ then: @escaping (Bool) -> Void)
+      }
+      """,
+      expandedSource: """
+        protocol VisitDelegate: AnyObject {
+          func visit(_ each: (Int) -> Void)
+          func map(_ transform: @Sendable (String) -> String) -> String
+          func later(_ done: ((Int) -> Void)?, _ then: @escaping (Bool) -> Void)
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "parameter 'each' of 'visit(_:)' is a non-escaping closure, which a multicast cannot hand on: delegates on queues, observers, message sequences and test doubles keep their arguments beyond the call; mark it '@escaping'",
+          line: 3, column: 22),
+        DiagnosticSpec(
+          message:
+            "parameter 'transform' of 'map(_:)' is a non-escaping closure, which a multicast cannot hand on: delegates on queues, observers, message sequences and test doubles keep their arguments beyond the call; mark it '@escaping'",
+          line: 4, column: 25),
+      ]
+    )
+  }
+
   @Test func swiftTypesAreAcceptedAndOnlyWhatCannotBeForwardedOrAnsweredIsRefused() {
     assertDelegateExpansion(
       """
