@@ -28,10 +28,12 @@
 /// `[]`, `[:]`, all-zero bytes for a bitwise-copyable type; a result type with none (a
 /// class, a closure, `any P`) must declare `@Default` — a compile-time error otherwise.
 ///
-/// The protocol must be constrained to `AnyObject` and may inherit only `Sendable`
-/// besides. Properties, subscripts, initializers, associated types, static requirements,
-/// generic, `throws` and `async` methods, `inout` and variadic parameters, and `Self`
-/// are compile-time errors on the requirement concerned.
+/// The protocol must be constrained to `AnyObject`; it may refine other delegate
+/// protocols (the multicast conforms to the whole hierarchy) and `Sendable`. Methods may
+/// be `throws` and `async` and take `inout` parameters (see ``DelegateInout``).
+/// Properties, subscripts, initializers, associated types, static requirements, generic
+/// methods, typed `throws(E)` and `rethrows`, variadic and non-escaping closure
+/// parameters, and `Self` are compile-time errors on the requirement concerned.
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
