@@ -131,7 +131,7 @@ struct DelegateDiagnostic: DiagnosticMessage {
     Self(
       id: "nonEscapingClosure",
       message:
-        "parameter '\(parameter)' of '\(name)' is a non-escaping closure, which a multicast cannot hand on: delegates on queues, observers, message sequences and test doubles keep their arguments beyond the call; mark it '@escaping'"
+        "parameter '\(parameter)' of the async method '\(name)' is a non-escaping closure, which cannot be lent across its delegates' suspensions; mark it '@escaping'"
     )
   }
 

@@ -20,6 +20,12 @@ struct DelegateRequirement {
     /// Whether the parameter is `inout`: the multicast carries the caller's variable as a
     /// `DelegateInout` of it, and each delegate's call passes `&…value`.
     var isInout: Bool = false
+    /// The number of parameters of a non-escaping closure parameter's function type (nil
+    /// for any other parameter): the multicast lends the closure for the call
+    /// (`withoutActuallyEscaping`), and observers get a stand-in closure of that arity.
+    var lentClosureArity: Int? = nil
+    /// Whether the parameter is a non-escaping closure.
+    var isLent: Bool { lentClosureArity != nil }
 
     /// The type of the parameter's value, as a tuple element or a metatype spells it:
     /// without `@escaping` (a closure stored in a tuple escapes anyway); an `inout T`
@@ -132,6 +138,10 @@ struct DelegateRequirement {
     return "$0.\(nameText)(\(arguments.joined(separator: ", ")))"
   }
 
+  /// Whether a parameter is rebound for the call (`inout`, or a non-escaping closure): the
+  /// conformance's send then runs inside the scopes that bind them.
+  var bindsArguments: Bool { parameters.contains { $0.isInout || $0.isLent } }
+
   /// Whether a parameter is `inout`.
   var hasInout: Bool { parameters.contains(where: \.isInout) }
 
@@ -141,6 +151,34 @@ struct DelegateRequirement {
   /// variable cannot be lent across a suspension — a copy written back when the call
   /// ends, thrown or not.
   func bindingInout(_ body: [String]) -> [String] {
+    bindingLent(bindingInoutOnly(body))
+  }
+
+  /// `body` with each non-escaping closure parameter rebound, for the call, to itself as
+  /// an escaping value (`withoutActuallyEscaping`: Swift stops the process if a copy
+  /// outlives the call; the multicast keeps none).
+  func bindingLent(_ body: [String]) -> [String] {
+    let lent = parameters.filter(\.isLent)
+    guard !lent.isEmpty else { return body }
+    var lines: [String] = []
+    var indent = ""
+    for p in lent {
+      lines.append(
+        indent
+          + "return \(isThrowing ? "try " : "")withoutActuallyEscaping(\(p.localName)) { __\(p.localName) in"
+      )
+      indent += "  "
+      lines.append(indent + "let \(p.localName) = __\(p.localName)")
+    }
+    lines += body.map { indent + $0 }
+    for _ in lent {
+      indent.removeLast(2)
+      lines.append(indent + "}")
+    }
+    return lines
+  }
+
+  private func bindingInoutOnly(_ body: [String]) -> [String] {
     let inoutParameters = parameters.filter(\.isInout)
     guard !inoutParameters.isEmpty else { return body }
     if isAsync {
@@ -173,11 +211,20 @@ struct DelegateRequirement {
   /// For a method with `inout` parameters, the handle's `detach` closure: the arguments
   /// with each `DelegateInout` replaced by a copy that owns its value; nil otherwise.
   var detachText: String? {
-    guard hasInout else { return nil }
-    if parameters.count == 1 { return "{ a in a.detached() }" }
-    let values = parameters.enumerated().map { index, p in
-      p.isInout ? "a.\(index).detached()" : "a.\(index)"
+    guard parameters.contains(where: { $0.isInout || $0.isLent }) else { return nil }
+    func detached(_ p: Parameter, _ value: String) -> String {
+      if p.isInout { return "\(value).detached()" }
+      if let arity = p.lentClosureArity {
+        // A closure lent for the call cannot be kept: one that says so if called.
+        let names = Array(repeating: "_", count: arity).joined(separator: ", ")
+        let call =
+          "DelegateParameter.lentClosureCalled(\(MulticastGenerator.stringLiteral(swiftName)), \(MulticastGenerator.stringLiteral(p.runtimeName)))"
+        return arity == 0 ? "{ \(call) }" : "{ \(names) in \(call) }"
+      }
+      return value
     }
+    if parameters.count == 1 { return "{ a in \(detached(parameters[0], "a")) }" }
+    let values = parameters.enumerated().map { index, p in detached(p, "a.\(index)") }
     return "{ a in (\(values.joined(separator: ", "))) }"
   }
 }
@@ -193,6 +240,19 @@ extension DelegateRequirement {
 
   /// Whether a parameter's type is a closure that is not `@escaping` (an optional closure
   /// escapes implicitly).
+  /// The number of parameters of a closure parameter that is not `@escaping`, or nil.
+  static func nonEscapingClosureArity(_ type: TypeSyntax) -> Int? {
+    guard isNonEscapingClosure(type) else { return nil }
+    var base = type
+    if let attributed = type.as(AttributedTypeSyntax.self) { base = attributed.baseType }
+    while let tuple = base.as(TupleTypeSyntax.self), tuple.elements.count == 1,
+      let only = tuple.elements.first, only.firstName == nil
+    {
+      base = only.type
+    }
+    return base.as(FunctionTypeSyntax.self)?.parameters.count
+  }
+
   static func isNonEscapingClosure(_ type: TypeSyntax) -> Bool {
     var base = type
     var escaping = false
@@ -277,8 +337,12 @@ extension DelegateRequirement {
       if parameter.ellipsis != nil {
         report(parameter, .variadicParameter(swiftName, parameter: parameterName))
       }
-      if Self.isNonEscapingClosure(parameter.type) {
-        report(parameter.type, .nonEscapingClosure(swiftName, parameter: parameterName))
+      let lentArity = Self.nonEscapingClosureArity(parameter.type)
+      if lentArity != nil {
+        hasCForm = false
+        if isAsync {
+          report(parameter.type, .nonEscapingClosure(swiftName, parameter: parameterName))
+        }
       }
       let isInout =
         parameter.type.as(AttributedTypeSyntax.self)?.specifiers.contains {
@@ -304,7 +368,8 @@ extension DelegateRequirement {
       parameters.append(
         Parameter(
           labelText: parameter.firstName.text, label: label, localName: localName,
-          runtimeName: runtimeName, type: parameter.type.trimmed, isInout: isInout))
+          runtimeName: runtimeName, type: parameter.type.trimmed, isInout: isInout,
+          lentClosureArity: lentArity))
     }
 
     var result: TypeSyntax? = function.signature.returnClause?.type.trimmed

@@ -194,11 +194,14 @@ struct MulticastGenerator {
       lines.append("    \(access)\(requirement.signature) {")
       // An inout argument travels as a DelegateInout that owns a copy (a recording double
       // may keep it), written back when the call returns.
+      var body: [String] = []
       for p in requirement.parameters where p.isInout {
-        lines.append("      let __\(p.localName) = DelegateInout(\(p.localName))")
-        lines.append("      defer { \(p.localName) = __\(p.localName).value }")
+        body.append("let __\(p.localName) = DelegateInout(\(p.localName))")
+        body.append("defer { \(p.localName) = __\(p.localName).value }")
       }
-      lines.append("      return self.deliver(\(arguments.joined(separator: ", ")))")
+      body.append("return self.deliver(\(arguments.joined(separator: ", ")))")
+      // A non-escaping closure is lent for the message (a double keeps no copy of it).
+      lines.append(contentsOf: requirement.bindingLent(body).map { "      " + $0 })
       lines.append("    }")
     }
     lines.append("  }")
@@ -238,7 +241,7 @@ struct MulticastGenerator {
     let arguments = requirement.argumentsValueText
     // With inout parameters the send runs inside the scopes that bind them, so it returns
     // explicitly.
-    let returning = requirement.hasInout ? "return " : ""
+    let returning = requirement.bindsArguments ? "return " : ""
     let body: [String]
     if requirement.isAsync {
       let send = requirement.isThrowing ? "__sendAsyncThrowing" : "__sendAsync"
@@ -405,7 +408,7 @@ struct MulticastGenerator {
   /// One `DelegateMethodDescription(…)` expression.
   private func methodDescription(_ requirement: DelegateRequirement) -> String {
     let parameters = requirement.parameters.map { parameter in
-      "DelegateParameter(\(Self.stringLiteral(parameter.runtimeName)), \(Self.metatype(parameter.valueTypeText)))"
+      "DelegateParameter(\(Self.stringLiteral(parameter.runtimeName)), \(Self.metatype(parameter.valueTypeText))\(parameter.isLent ? ", lent: true" : ""))"
     }
     return """
       DelegateMethodDescription(

@@ -166,6 +166,7 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
             parameterTypes: m.parameters.map { DelegateDouble.unqualified($0.type.name) }
           )
         method.parameterValueTypes = m.parameters.map(\.type)
+        method.parameterLent = m.parameters.map(\.isLent)
         methods.append(method)
       } catch {
         throw .unsupportedProtocol("\(error)")
@@ -359,7 +360,8 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
       }
       // A Swift value with no C form arrives as a SwiftValueObject: keep its value.
       var swiftCopy: Any? = nil
-      if type == .object, bytes.count == MemoryLayout<UInt>.size {
+      let lent = method.parameterLent.indices.contains(position) && method.parameterLent[position]
+      if type == .object, bytes.count == MemoryLayout<UInt>.size, !lent {
         let raw = bytes.withUnsafeBytes { $0.load(as: UInt.self) }
         swiftCopy = SwiftValueObject.value(of: OpaquePointer(bitPattern: raw), as: Any.self)
       }
@@ -369,8 +371,10 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
           ? method.parameterNames[position] : nil,
         swiftType: method.parameterTypes.indices.contains(position)
           ? method.parameterTypes[position] : nil,
-        text: swiftCopy.map { String(describing: $0) }
-          ?? ValueText.text(bytes, type, dereference: true), string: string,
+        text: lent
+          ? "<non-escaping closure, lent for the call>"
+          : swiftCopy.map { String(describing: $0) }
+            ?? ValueText.text(bytes, type, dereference: true), string: string,
         valueType: method.parameterValueTypes.indices.contains(position)
           ? method.parameterValueTypes[position] : nil, swiftCopy: swiftCopy)
     }

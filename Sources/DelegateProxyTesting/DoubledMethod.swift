@@ -19,6 +19,9 @@ public struct DoubledMethod: Sendable, CustomStringConvertible {
   /// The parameters' Swift types, when the method comes from a `@Delegate` protocol
   /// (empty otherwise): recorded arguments convert back to Swift values with them.
   var parameterValueTypes: [DelegateValueType] = []
+  /// By parameter, for a `@Delegate` protocol: whether the argument is lent for the call
+  /// only (a non-escaping closure), which the double must not keep.
+  var parameterLent: [Bool] = []
 
   /// A method description.
   public init(

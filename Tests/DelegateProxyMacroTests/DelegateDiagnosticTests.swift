@@ -164,31 +164,29 @@ import Testing
     )
   }
 
-  @Test func nonEscapingClosureParametersAreRefusedEscapingOnesAccepted() {
+  @Test func aNonEscapingClosureOfAnAsyncMethodIsRefused() {
     assertDelegateExpansion(
       """
       @Delegate
       protocol VisitDelegate: AnyObject {
-        func visit(_ each: (Int) -> Void)
-        func map(_ transform: @Sendable (String) -> String) -> String
-        func later(_ done: ((Int) -> Void)?, _ then: @escaping (Bool) -> Void)
+        func visit(_ each: (Int) -> Void) async
+        func map(_ transform: @Sendable (String) -> String) async -> String
       }
       """,
       expandedSource: """
         protocol VisitDelegate: AnyObject {
-          func visit(_ each: (Int) -> Void)
-          func map(_ transform: @Sendable (String) -> String) -> String
-          func later(_ done: ((Int) -> Void)?, _ then: @escaping (Bool) -> Void)
+          func visit(_ each: (Int) -> Void) async
+          func map(_ transform: @Sendable (String) -> String) async -> String
         }
         """,
       diagnostics: [
         DiagnosticSpec(
           message:
-            "parameter 'each' of 'visit(_:)' is a non-escaping closure, which a multicast cannot hand on: delegates on queues, observers, message sequences and test doubles keep their arguments beyond the call; mark it '@escaping'",
+            "parameter 'each' of the async method 'visit(_:)' is a non-escaping closure, which cannot be lent across its delegates' suspensions; mark it '@escaping'",
           line: 3, column: 22),
         DiagnosticSpec(
           message:
-            "parameter 'transform' of 'map(_:)' is a non-escaping closure, which a multicast cannot hand on: delegates on queues, observers, message sequences and test doubles keep their arguments beyond the call; mark it '@escaping'",
+            "parameter 'transform' of the async method 'map(_:)' is a non-escaping closure, which cannot be lent across its delegates' suspensions; mark it '@escaping'",
           line: 4, column: 25),
       ]
     )

@@ -30,10 +30,11 @@
 ///
 /// The protocol must be constrained to `AnyObject`; it may refine other delegate
 /// protocols (the multicast conforms to the whole hierarchy) and `Sendable`. Methods may
-/// be `throws` and `async` and take `inout` parameters (see ``DelegateInout``).
-/// Properties, subscripts, initializers, associated types, static requirements, generic
-/// methods, typed `throws(E)` and `rethrows`, variadic and non-escaping closure
-/// parameters, and `Self` are compile-time errors on the requirement concerned.
+/// be `throws` and `async` and take `inout` parameters (see ``DelegateInout``) and, when
+/// not `async`, non-escaping closures (lent to each delegate for the call). Properties,
+/// subscripts, initializers, associated types, static requirements, generic methods,
+/// typed `throws(E)` and `rethrows`, variadic parameters, and `Self` are compile-time
+/// errors on the requirement concerned.
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")

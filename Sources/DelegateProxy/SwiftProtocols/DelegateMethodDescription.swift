@@ -57,6 +57,10 @@ public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
   /// sees the value the previous one left.
   public var hasInout: Bool { parameters.contains(where: \.isInout) }
 
+  /// Whether an argument is valid only during the call (`inout`, or a non-escaping
+  /// closure): delegates on queues are waited for, for a `void` method too.
+  public var lendsArguments: Bool { parameters.contains { $0.isInout || $0.isLent } }
+
   /// Whether every parameter and the result have a C form: the method is on the C face
   /// (``DelegateMulticast/imp(for:)``, C callbacks) as well as the Swift one.
   public var hasCForm: Bool {

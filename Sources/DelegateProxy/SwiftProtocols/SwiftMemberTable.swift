@@ -48,7 +48,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
           responders: UnsafeBufferPointer(buffer), rule: rule,
           isGeneral: rule == .custom || observers[index]?.isEmpty == false
             || live.contains { $0.queue != nil },
-          isOptional: !method.isRequired, waitsForQueued: method.hasInout))
+          isOptional: !method.isRequired, waitsForQueued: method.lendsArguments))
     }
     self.policies = policies
   }

@@ -63,6 +63,7 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   /// An optional method: a responder may turn out not to implement it.
   @usableFromInline let isOptional: Bool
   /// A `void` method whose queued responders are waited for all the same (it has `inout`
-  /// parameters: the next responder reads what this one wrote).
+  /// parameters — the next responder reads what this one wrote — or a non-escaping
+  /// closure, valid only during the call).
   let waitsForQueued: Bool
 }
