@@ -239,8 +239,8 @@ struct MulticastGenerator {
   {
     let handle = "Messages().\(requirement.messageName)"
     let arguments = requirement.argumentsValueText
-    // With inout parameters the send runs inside the scopes that bind them, so it returns
-    // explicitly.
+    // With inout or non-escaping closure parameters the send runs inside the scopes that
+    // bind them, so it returns explicitly.
     let returning = requirement.bindsArguments ? "return " : ""
     let body: [String]
     if requirement.isAsync {
