@@ -158,24 +158,13 @@ struct DelegateRequirement {
   /// an escaping value (`withoutActuallyEscaping`: Swift stops the process if a copy
   /// outlives the call; the multicast keeps none).
   func bindingLent(_ body: [String]) -> [String] {
-    let lent = parameters.filter(\.isLent)
-    guard !lent.isEmpty else { return body }
-    var lines: [String] = []
-    var indent = ""
-    for p in lent {
-      lines.append(
-        indent
-          + "return \(isThrowing ? "try " : "")withoutActuallyEscaping(\(p.localName)) { __\(p.localName) in"
-      )
-      indent += "  "
-      lines.append(indent + "let \(p.localName) = __\(p.localName)")
-    }
-    lines += body.map { indent + $0 }
-    for _ in lent {
-      indent.removeLast(2)
-      lines.append(indent + "}")
-    }
-    return lines
+    nested(
+      parameters.filter(\.isLent).map { p in
+        (
+          "withoutActuallyEscaping(\(p.localName)) { __\(p.localName) in",
+          "let \(p.localName) = __\(p.localName)"
+        )
+      }, body)
   }
 
   private func bindingInoutOnly(_ body: [String]) -> [String] {
@@ -190,18 +179,30 @@ struct DelegateRequirement {
       for p in inoutParameters { lines.append("let \(p.localName) = __\(p.localName)") }
       return lines + body
     }
+    return nested(
+      inoutParameters.map { p in
+        (
+          "withUnsafeMutablePointer(to: &\(p.localName)) { __\(p.localName) in",
+          "let \(p.localName) = DelegateInout(__borrowing: __\(p.localName))"
+        )
+      }, body)
+  }
+
+  /// `body` inside one closure scope per `(opening, binding)`: each opening returns the
+  /// scope's result (`try` for a throwing method), then binds a name inside it.
+  private func nested(_ scopes: [(opening: String, binding: String)], _ body: [String])
+    -> [String]
+  {
+    guard !scopes.isEmpty else { return body }
     var lines: [String] = []
     var indent = ""
-    for p in inoutParameters {
-      lines.append(
-        indent
-          + "return \(isThrowing ? "try " : "")withUnsafeMutablePointer(to: &\(p.localName)) { __\(p.localName) in"
-      )
+    for scope in scopes {
+      lines.append(indent + "return \(isThrowing ? "try " : "")" + scope.opening)
       indent += "  "
-      lines.append(indent + "let \(p.localName) = DelegateInout(__borrowing: __\(p.localName))")
+      lines.append(indent + scope.binding)
     }
     lines += body.map { indent + $0 }
-    for _ in inoutParameters {
+    for _ in scopes {
       indent.removeLast(2)
       lines.append(indent + "}")
     }
