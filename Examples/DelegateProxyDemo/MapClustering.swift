@@ -171,8 +171,8 @@ func mapClustering() throws {
   var plugin: ClusteringPlugin? = ClusteringPlugin()
   plugin!.all = places
   let matrioska = MapViewDelegateMulticast(policy: .firstResponder)
-  try matrioska.add(plugin!)
-  try matrioska.add(controller)
+  matrioska.add(plugin!)
+  matrioska.add(controller)
   map.delegate = matrioska
   say("map.delegate = matrioska (the map is not subclassed, nothing is swizzled)")
 
@@ -185,7 +185,7 @@ func mapClustering() throws {
   say("the controller's coffee-cup pins are never asked for (LBDelegateMatrioska's rule)")
 
   steps.next("Beyond the original: a policy for this one method — .reduce(.firstNonNil)")
-  try matrioska.setPolicy(.reduce(.firstNonNil), for: \.mapViewViewFor)
+  matrioska.setPolicy(.reduce(.firstNonNil), for: \.mapViewViewFor)
   let drawn = map.draw()
   for view in drawn { say("MapView draws \(view.annotation.title) as a \(view.look)") }
 

@@ -137,7 +137,7 @@ func secondaryScrollDelegate() throws {
 
   steps.next("viewDidLoad: the controller injects itself beside it — no subclass, no swizzling")
   let controller = ArticleViewController()
-  let injection = try ScrollViewDelegateMulticast.inject(
+  let injection = ScrollViewDelegateMulticast.inject(
     controller, into: scrollView, at: \.delegate)
   say(
     "scrollView.delegate is now a \(type(of: scrollView.delegate!)): the web view's delegate, then the controller"
@@ -155,7 +155,7 @@ func secondaryScrollDelegate() throws {
 
   steps.next("The web view reloads with a new delegate, set through the injection (a late primary)")
   let reloaded = WebViewScrollDelegate()
-  try injection.setPrimary(reloaded)
+  injection.setPrimary(reloaded)
   say("members: \(injection.multicast.count); the controller is kept")
   scrollView.drag(to: 400)
 

@@ -145,13 +145,14 @@ func tableDataSource() throws {
 
   steps.next("The controller keeps a multicast (AIMultiDelegate) and adds itself, then the model:")
   // The default policy: the last responder's answer wins.
-  let multiDelegate = TableViewDataSourceMulticast(options: .silentWhenEmpty)
-  try multiDelegate.add(controller)
-  try multiDelegate.add(model)
+  let multiDelegate = TableViewDataSourceMulticast()
+  multiDelegate.add(controller)
+  multiDelegate.add(model)
   say("every member implements the required methods, so per-method policies pick the answer:")
-  say("rows and cells: the first nonzero / non-nil answer (.reduce(.firstNonNil)), by key path")
-  try multiDelegate.setPolicy(.reduce(.firstNonNil), for: \.tableViewNumberOfRowsInSection)
-  try multiDelegate.setPolicy(.reduce(.firstNonNil), for: \.tableViewCellForRowAt)
+  say("rows: the first nonzero count (a typed fold); cells: the first non-nil cell (.firstNonNil)")
+  multiDelegate.setPolicy(
+    .reduce(.collect { counts in counts.first { $0 != 0 } ?? 0 }), for: \.tableViewNumberOfRowsInSection)
+  multiDelegate.setPolicy(.reduce(.firstNonNil), for: \.tableViewCellForRowAt)
   for line in multiDelegate.description.split(separator: "\n") { say(String(line)) }
 
   steps.next(
@@ -173,7 +174,7 @@ func tableDataSource() throws {
   steps.next("A SwipeToDelete helper is added later; the generation tells cached answers are stale")
   let generation = multiDelegate.generation
   let swipe = SwipeToDelete()
-  try multiDelegate.add(swipe)
+  multiDelegate.add(swipe)
   say("generation \(generation) → \(multiDelegate.generation)")
   say(
     "responds(to: \\.tableViewCanEditRowAt) → \(multiDelegate.responds(to: \.tableViewCanEditRowAt))"

@@ -129,14 +129,14 @@ func xmlParser() throws {
   let outline = OutlinePrinter()
   let counter = ElementCounter()
   let events = DocumentEventsMulticast()
-  try events.add(outline)
-  try events.add(counter)
+  events.add(outline)
+  events.add(counter)
   parser.delegate = events
   say("DocumentEventsMulticast is an XMLParserDelegate: parser.delegate = events")
 
   steps.next("A logger is injected into the parser's delegate slot, beside what is there")
   let logger = ParseLogger()
-  let injection = try DocumentEventsMulticast.inject(logger, into: parser, at: \.delegate)
+  let injection = DocumentEventsMulticast.inject(logger, into: parser, at: \.delegate)
   say("parser.delegate is now a multicast of the app's multicast, then the logger")
 
   steps.next("The parser reads \(document.name) (\(document.data.count) bytes); the outline:")

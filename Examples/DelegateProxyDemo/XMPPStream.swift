@@ -44,7 +44,7 @@ protocol XMPPStreamDelegate: AnyObject {
 /// put on the wire into a transcript.
 final class XMPPStream: Sendable {
   let streamQueue = QueueName.serialQueue("xmpp.stream")
-  let multicastDelegate = XMPPStreamDelegateMulticast(options: .silentWhenEmpty)
+  let multicastDelegate = XMPPStreamDelegateMulticast()
   let transcript = Transcript()
   private let jid = "romeo@montague.lit/orchard"
 
@@ -63,7 +63,7 @@ final class XMPPStream: Sendable {
 
   /// `addDelegate:delegateQueue:`.
   func addDelegate(_ delegate: any XMPPStreamDelegate, delegateQueue: DispatchQueue) throws {
-    try multicastDelegate.add(delegate, queue: delegateQueue)
+    multicastDelegate.add(delegate, queue: delegateQueue)
   }
 
   /// `removeDelegate:delegateQueue:`.
@@ -92,25 +92,21 @@ final class XMPPStream: Sendable {
       log(
         "← wire: <iq type='get' id='\(iq.id)' from='\(iq.from)'><query xmlns='\(iq.namespace)'/></iq>"
       )
-      do {
-        try multicastDelegate.aggregate(
-          \.xmppStreamDidReceiveIQ, self, iq, reducer: .anyTrue, completionQueue: streamQueue
-        ) { [self] handled in
-          if handled {
-            log("  iq \(iq.id): handled by a listener (any true) — the stream adds nothing")
-          } else {
-            log("  iq \(iq.id): no listener handled it → error reply")
-            log(
-              "→ wire: <iq type='error' id='\(iq.id)' to='\(iq.from)'><error type='cancel'><service-unavailable/></error></iq>"
-            )
-          }
+      multicastDelegate.aggregate(
+        \.xmppStreamDidReceiveIQ, self, iq, reducer: .anyTrue, completionQueue: streamQueue
+      ) { [self] handled in
+        if handled {
+          log("  iq \(iq.id): handled by a listener (any true) — the stream adds nothing")
+        } else {
+          log("  iq \(iq.id): no listener handled it → error reply")
+          log(
+            "→ wire: <iq type='error' id='\(iq.id)' to='\(iq.from)'><error type='cancel'><service-unavailable/></error></iq>"
+          )
         }
-        log(
-          "  aggregate(\\.xmppStreamDidReceiveIQ, reducer: .anyTrue) returned at once: the stream's queue is free"
-        )
-      } catch {
-        log("  aggregate failed: \(error)")
       }
+      log(
+        "  aggregate(\\.xmppStreamDidReceiveIQ, reducer: .anyTrue) returned at once: the stream's queue is free"
+      )
     }
   }
 }

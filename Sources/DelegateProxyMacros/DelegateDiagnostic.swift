@@ -218,7 +218,7 @@ struct DelegateDiagnostic: DiagnosticMessage {
     Self(
       id: "duplicateMessageName",
       message:
-        "'\(name)' and '\(other)' both get the message handle '\(messageName)'; rename one of them with @Selector(\"…\")"
+        "'\(name)' and '\(other)' both get the message handle '\(messageName)' (the base name, then each argument label capitalised); rename one of them"
     )
   }
 

@@ -82,7 +82,9 @@ struct DelegateRequirement {
   var callMarker: String { (isThrowing ? "try " : "") + (isAsync ? "await " : "") }
 
   /// The name of the message's handle in the generated `Messages` struct.
-  var messageName: String { SelectorName.messageName(for: selector) }
+  var messageName: String {
+    SelectorName.messageName(baseName: nameText, labels: parameters.map(\.label))
+  }
 
   /// The generated method's signature, such as
   /// `func sensor(_ sensor: Sensor, didRead reading: Reading) -> Bool`.

@@ -57,6 +57,13 @@ struct MulticastGenerator {
     lines.append(
       "  /// Typed handles for `\(name)`'s methods, for policies, observers and introspection\(handleExample)."
     )
+    // Every handle beside its method, so that a reader (and completion's documentation)
+    // finds a handle from the method's Swift name: the base name, then each label capitalised.
+    lines.append("  ///")
+    lines.append("  /// Each handle is the method's base name followed by its argument labels, capitalised:")
+    for requirement in model.requirements {
+      lines.append("  /// - `\\.\(requirement.messageName)`: `\(requirement.swiftName)`")
+    }
     lines.append("  \(access)struct Messages: DelegateMessages {")
     lines.append("    \(access)init() {}")
     lines.append(contentsOf: handles(model.requirements.indices).map { "  " + $0 })
@@ -402,7 +409,7 @@ struct MulticastGenerator {
     else {
       return ""
     }
-    return ": `try proxy.setPolicy(.firstResponder, for: \\.\(first.messageName))`"
+    return ": `proxy.setPolicy(.firstResponder, for: \\.\(first.messageName))`"
   }
 
   /// One `DelegateMethodDescription(…)` expression.

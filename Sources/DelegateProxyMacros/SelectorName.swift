@@ -116,13 +116,16 @@ enum SelectorName {
     return nil
   }
 
-  /// The name of a method's handle in the generated `Messages` struct: the selector's
-  /// pieces joined in camel case (`sensor:didRead:` → `sensorDidRead`,
-  /// `sensorFailed:code:` → `sensorFailedCode`), backticked if it is a keyword.
-  static func messageName(for selector: String) -> String {
-    var name = ""
-    for piece in selector.split(separator: ":", omittingEmptySubsequences: true) {
-      name += name.isEmpty ? String(piece) : sentenceCase(String(piece))
+  /// The name of a method's handle in the generated `Messages` struct, spelled from the
+  /// Swift name alone — the base name, then each argument label capitalised
+  /// (`sensor(_:didRead:)` → `sensorDidRead`, `observes(eventsOfKind:)` →
+  /// `observesEventsOfKind`, `chat(_:titleFor:)` → `chatTitleFor`) — never from the
+  /// selector, so `@Selector` does not change it; backticked if it is a keyword.
+  static func messageName(baseName: String, labels: [String?]) -> String {
+    var name = baseName.filter { $0 != "`" }
+    for label in labels {
+      guard let label, !label.isEmpty else { continue }
+      name += sentenceCase(label.filter { $0 != "`" })
     }
     return SwiftKeyword.escaped(name)
   }

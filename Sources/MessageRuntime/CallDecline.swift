@@ -1,6 +1,6 @@
-// Public: a declined call is noted from code inlined into users' modules (generated C
-// functions of `@Delegate` multicasts).
-public import DelegateProxyCFFIShim
+// Package: a declined call is noted from code inlined into DelegateProxy (package-level
+// `@inlinable`), never from users' modules.
+internal import DelegateProxyCFFIShim
 
 /// A target that turns out unable to answer a call it received tells the loop that called
 /// it (dp_decline.h): a Swift delegate found gone, a class found lacking an optional

@@ -25,12 +25,12 @@ import Testing
   typealias Vote = @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32
 
   @Test(arguments: [
-    (ReturnPolicy.lastResponder, Int32(0), ["h0", "h1", "h2"]),
+    (ReturnPolicy<ReturnValue>.lastResponder, Int32(0), ["h0", "h1", "h2"]),
     (.firstResponder, 3, ["h0"]),
     (.reduce(.allTrue), 0, ["h0", "h1", "h2"]),
     (.reduce(.anyTrue), 1, ["h0", "h1", "h2"]),
   ])
-  func policies(policy: ReturnPolicy, expected: Int32, calls: [String]) throws {
+  func policies(policy: ReturnPolicy<ReturnValue>, expected: Int32, calls: [String]) throws {
     let log = CallLog()
     let hs = try handlers([3, 5, 0], log: log)
     let proxy = try MulticastProxy(delegates: hs, policy: policy)

@@ -22,9 +22,9 @@ final class Doubler: CounterDelegate {
     let proxy = CounterDelegateMulticast()
     let a = Doubler()
     let b = Doubler()
-    try proxy.add(a)
-    try proxy.add(b)
-    let adapter = try proxy.callbackAdapter(for: \.counterStep, context: .first)
+    proxy.add(a)
+    proxy.add(b)
+    let adapter = try proxy.runtime.callbackAdapter(for: \.counterStep, context: .first)
     #expect(adapter.callback.encoding == "i^vid")
     typealias Callback = @convention(c) (UnsafeMutableRawPointer?, Int32, Double) -> Int32
     let callback = try adapter.function(as: Callback.self)

@@ -138,15 +138,15 @@ final class SensorSampler {
     let double = try DelegateDouble(SensorDelegateMulticast.self, responding: .required)
     let listener = Listener()
     let multicast = SensorDelegateMulticast()
-    try multicast.add(listener)
-    try multicast.add(double.delegate(as: SensorDelegateMulticast.self))
+    multicast.add(listener)
+    multicast.add(double.delegate(as: SensorDelegateMulticast.self))
     let probe = Sensor()
 
     multicast.sensor(probe, didRead: Reading(celsius: 1.5, sensorID: 1))  // Swift
     let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
     dp_test_c_sensor_did_read(  // C, through the multicast's C face
-      try multicast.imp(for: \.sensorDidRead).rawValue, try multicast.rawValue,
-      multicast.selector(for: \.sensorDidRead).rawValue, address,
+      try multicast.runtime.imp(for: \.sensorDidRead).rawValue, try multicast.runtime.rawValue(),
+      multicast.runtime.selector(for: \.sensorDidRead).rawValue, address,
       dp_test_reading(celsius: 2.5, sensor_id: 2))
 
     #expect(listener.readings == [1.5, 2.5])
@@ -175,15 +175,15 @@ final class SensorSampler {
     let answeringStandIn = answering.delegate(as: ScoreDelegateMulticast.self)
 
     let multicast = ScoreDelegateMulticast()
-    try multicast.add(scorer)
-    try multicast.add(silentStandIn)
+    multicast.add(scorer)
+    multicast.add(silentStandIn)
     #expect(multicast.score(4) == 40)  // the first call learns the stand-in lacks it
     #expect(multicast.score(5) == 50)
     #expect(!multicast.responds(silentStandIn, to: \.score))
     #expect(multicast.responders(for: \.score).count == 1)
     silent.verifyNever("score:")
 
-    try multicast.add(answeringStandIn)
+    multicast.add(answeringStandIn)
     #expect(multicast.responds(answeringStandIn, to: \.score))
     #expect(multicast.score(6) == 7)  // the answering double is now the last responder
     answering.verify("score:", called: .once, with: [6])

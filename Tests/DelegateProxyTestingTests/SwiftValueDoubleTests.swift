@@ -101,8 +101,8 @@ struct SwiftValueDoubleTests {
     let standIn = double.delegate(as: RoomDelegateMulticast.self)
     let listener = Listener()
     let multicast = RoomDelegateMulticast()
-    try multicast.add(listener)
-    try multicast.add(standIn)
+    multicast.add(listener)
+    multicast.add(standIn)
     multicast.room(Room(), didReceive: "both", from: "me")
     #expect(listener.heard == ["both"])
     double.verify(
@@ -129,7 +129,7 @@ struct SwiftValueDeliveryCheckTests {
       first.delegate(as: NoteDelegateMulticast.self),
       second.delegate(as: NoteDelegateMulticast.self),
     ]
-    for s in standIns { try multicast.add(s) }
+    for s in standIns { multicast.add(s) }
     let check = DeliveryCheck(seed: 5, randomCases: 3)
     let text = try #require(first.knownMethod("note:title:tags:link:body:"))
     let cases = check.cases(for: text, methodIndex: 0, values: ArgumentValues())
@@ -138,7 +138,7 @@ struct SwiftValueDeliveryCheckTests {
     // The multicast's runtime object carries each message to the Swift stand-ins, which
     // send it on to the doubles in objects of their own: compared as values.
     let failures = try check.run(to: [first, second]) { invocation in
-      try invocation.invoke(target: multicast.runtimeProxy)
+      try invocation.invoke(target: multicast.runtime.proxy())
     }
     #expect(failures == 0)
     let last = try #require(second.calls(to: "note:counts:when:rating:").last)
@@ -149,8 +149,8 @@ struct SwiftValueDeliveryCheckTests {
     let double = try DelegateDouble(NoteDelegateMulticast.self)
     let standIn = double.delegate(as: NoteDelegateMulticast.self)
     let text = try #require(double.knownMethod("note:title:tags:link:body:"))
-    let messages = try failureMessages {
-      try DeliveryCheck(seed: 1, randomCases: 0).run([text], to: [double]) { _ in
+    let messages = failureMessages {
+      DeliveryCheck(seed: 1, randomCases: 0).run([text], to: [double]) { _ in
         standIn.note(
           "changed", title: nil, tags: [], link: URL(string: "file:///")!, body: Data())
       }

@@ -30,8 +30,8 @@ final class PackListener: PackFeedDelegate, @unchecked Sendable {
     let feeds = PackFeedDelegateMulticast()
     let direct = PackListener(bonus: 0)
     let queued = PackListener(bonus: 0)
-    try feeds.add(direct)
-    try feeds.add(queued, queue: DispatchQueue(label: "pack.queued"))
+    feeds.add(direct)
+    feeds.add(queued, queue: DispatchQueue(label: "pack.queued"))
     let feed = PackFeed()
     await feeds.broadcast(\.feedDidReceive, feed, 99)
     await feeds.broadcast(\.feedDidStop)
@@ -44,15 +44,15 @@ final class PackListener: PackFeedDelegate, @unchecked Sendable {
     let feeds = PackFeedDelegateMulticast()
     let a = PackListener(bonus: 1)
     let b = PackListener(bonus: 2)
-    try feeds.add(a)
-    try feeds.add(b, queue: DispatchQueue(label: "pack.b"))
+    feeds.add(a)
+    feeds.add(b, queue: DispatchQueue(label: "pack.b"))
     let feed = PackFeed()
     // 3 * 10 + 4 + bonus, each: 35 and 36.
     #expect(try await feeds.aggregate(\.feedRankOfIn, feed, 3, 4, reducer: sum) == 71)
     #expect(try await feeds.aggregate(\.feedRankOfIn, feed, 3, 4) == 36)  // last responder
     let done = Mutex<Int?>(nil)
     let finished = DispatchSemaphore(value: 0)
-    try feeds.aggregate(
+    feeds.aggregate(
       \.feedRankOfIn, feed, 3, 4, reducer: sum, completionQueue: DispatchQueue(label: "done")
     ) { value in
       done.withLock { $0 = value }

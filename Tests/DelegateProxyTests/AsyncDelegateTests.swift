@@ -217,8 +217,8 @@ struct AsyncDelegateTests {
     let proxy = LoaderDelegateMulticast()
     let a = LoaderListener("a", log, delay: .milliseconds(5))
     let b = LoaderListener("b", log)
-    try proxy.add(a)
-    try proxy.add(b)
+    proxy.add(a)
+    proxy.add(b)
     #expect(proxy.concurrency(for: \.loaderWillStart) == .sequential)
     await proxy.loaderWillStart(1)
     #expect(log.entries == ["a start", "a end", "b start", "b end"])
@@ -233,8 +233,8 @@ struct AsyncDelegateTests {
     let meeting = Rendezvous(expected: 2)
     let a = LoaderListener("a", log, rendezvous: meeting)
     let b = LoaderListener("b", log, rendezvous: meeting)
-    try proxy.add(a)
-    try proxy.add(b)
+    proxy.add(a)
+    proxy.add(b)
     proxy.setConcurrency(.concurrent, for: \.loaderShouldLoad)
     #expect(proxy.concurrency(for: \.loaderShouldLoad) == .concurrent)
     #expect(await proxy.loaderShouldLoad(1) == true)
@@ -245,8 +245,8 @@ struct AsyncDelegateTests {
     let lonely = Rendezvous(expected: 2)
     let c = LoaderListener("c", log, rendezvous: lonely, limit: .milliseconds(50))
     let d = LoaderListener("d", log, rendezvous: lonely, limit: .milliseconds(50))
-    try sequential.add(c)
-    try sequential.add(d)
+    sequential.add(c)
+    sequential.add(d)
     #expect(await sequential.loaderShouldLoad(1) == false)
     withExtendedLifetime((a, b, c, d)) {}
   }
@@ -259,7 +259,7 @@ struct AsyncDelegateTests {
     let slow = LoaderListener("slow", log, answer: false, title: "slow", delay: .milliseconds(20))
     let untitled = LoaderListener("untitled", log, answer: true)
     let fast = LoaderListener("fast", log, answer: true, title: "fast")
-    for l in [slow, untitled, fast] { try proxy.add(l) }
+    for l in [slow, untitled, fast] { proxy.add(l) }
     proxy.setConcurrency(concurrency, for: \.loaderShouldLoad)
     proxy.setConcurrency(concurrency, for: \.loaderTitle)
     proxy.setConcurrency(concurrency, for: \.loaderFetch)
@@ -267,16 +267,16 @@ struct AsyncDelegateTests {
     #expect(await proxy.loaderShouldLoad(1) == true)  // last responder
     #expect(await proxy.loaderTitle(2) == "fast 2")
     #expect(try await proxy.loaderFetch(3) == 34)  // "fast": 3 * 10 + 4
-    try proxy.setPolicy(.reduce(.allTrue), for: \.loaderShouldLoad)
+    proxy.setPolicy(.reduce(.allTrue), for: \.loaderShouldLoad)
     #expect(await proxy.loaderShouldLoad(1) == false)
-    try proxy.setPolicy(.reduce(.anyTrue), for: \.loaderShouldLoad)
+    proxy.setPolicy(.reduce(.anyTrue), for: \.loaderShouldLoad)
     #expect(await proxy.loaderShouldLoad(1) == true)
-    try proxy.setPolicy(.reduce(.firstNonNil), for: \.loaderTitle)
+    proxy.setPolicy(.reduce(.firstNonNil), for: \.loaderTitle)
     #expect(await proxy.loaderTitle(5) == "slow 5")
 
     // First responder: only the first delegate is called, whatever the concurrency.
     log.clear()
-    try proxy.setPolicy(.firstResponder, for: \.loaderShouldLoad)
+    proxy.setPolicy(.firstResponder, for: \.loaderShouldLoad)
     #expect(await proxy.loaderShouldLoad(1) == false)
     #expect(log.entries == ["slow start", "slow end"])
 
@@ -293,8 +293,8 @@ struct AsyncDelegateTests {
     let proxy = LoaderDelegateMulticast()
     let canceller = CancellingLoader(log)
     let later = LoaderListener("later", log, answer: false)
-    try proxy.add(canceller)
-    try proxy.add(later)
+    proxy.add(canceller)
+    proxy.add(later)
 
     // A non-throwing method answers what was answered before the cancellation.
     let answered = await Task { await proxy.loaderShouldLoad(1) }.value
@@ -324,8 +324,8 @@ struct AsyncDelegateTests {
     let proxy = LoaderDelegateMulticast()
     let patient = PatientLoader(log)
     let failing = LoaderListener("failing", log, fails: true)
-    try proxy.add(patient)
-    try proxy.add(failing)
+    proxy.add(patient)
+    proxy.add(failing)
     proxy.setConcurrency(.concurrent, for: \.loaderFetch)
     await #expect(throws: LoadFailure(who: "failing")) { try await proxy.loaderFetch(1) }
     #expect(log.entries.contains("patient cancelled"))
@@ -340,7 +340,7 @@ struct AsyncDelegateTests {
     let a = LoaderListener("a", log, fails: true)
     let b = LoaderListener("bb", log)
     let c = LoaderListener("c", log, fails: true)
-    for l in [a, b, c] { try proxy.add(l) }
+    for l in [a, b, c] { proxy.add(l) }
     proxy.setConcurrency(concurrency, for: \.loaderFetch)
     if concurrency == .sequential {
       await #expect(throws: LoadFailure(who: "a")) { try await proxy.loaderFetch(1) }
@@ -359,11 +359,11 @@ struct AsyncDelegateTests {
     let proxy = LoaderDelegateMulticast()
     let one = CountingLoader(title: "one")
     let two = CountingLoader(title: "two")
-    try proxy.add(one)
-    try proxy.add(two)
+    proxy.add(one)
+    proxy.add(two)
     #expect(await proxy.loaderShouldLoad(1) == true)
     #expect(await proxy.loaderTitle(3) == "two 3")
-    try proxy.setPolicy(.reduce(.firstNonNil), for: \.loaderTitle)
+    proxy.setPolicy(.reduce(.firstNonNil), for: \.loaderTitle)
     #expect(await proxy.loaderTitle(3) == "one 3")
     proxy.setConcurrency(.concurrent, for: \.loaderWillStart)
     await proxy.loaderWillStart(0)
@@ -376,24 +376,24 @@ struct AsyncDelegateTests {
   @MainActor
   @Test func mainActorDelegatesAreAwaitedOnTheMainActor() async throws {
     let proxy = PanelDelegateMulticast()
-    try proxy.setPolicy(.reduce(.allTrue), for: \.panelWillClose)
+    proxy.setPolicy(.reduce(.allTrue), for: \.panelWillClose)
     let left = PanelListener("left")
     let right = PanelListener("right")
-    try proxy.add(left)
-    try proxy.add(right)
+    proxy.add(left)
+    proxy.add(right)
     #expect(await proxy.panelWillClose(4) == true)
     #expect(await proxy.panelWillClose(0) == false)
     #expect(left.closed == [4, 0])
     #expect(right.closed == [4, 0])
     #expect(try await proxy.panelTitle(2) == "right 2")
     let failing = PanelListener("failing", fails: true)
-    try proxy.add(failing)
+    proxy.add(failing)
     await #expect(throws: LoadFailure(who: "failing")) { try await proxy.panelTitle(2) }
     // A synchronous throwing method of a main-actor protocol runs on the main actor too.
     #expect(throws: LoadFailure(who: "failing")) { try proxy.panelValidate(1) }
     proxy.remove(failing)
     #expect(try proxy.panelValidate(1) == true)
-    try proxy.add(failing)
+    proxy.add(failing)
     proxy.setConcurrency(.concurrent, for: \.panelWillClose)
     #expect(await proxy.panelWillClose(5) == true)
     #expect(failing.closed == [5])
@@ -403,10 +403,10 @@ struct AsyncDelegateTests {
     let log = CallLog()
     let proxy = LoaderDelegateMulticast()
     let kept = LoaderListener("kept", log, title: "kept")
-    try proxy.add(kept)
+    proxy.add(kept)
     do {
       let gone = LoaderListener("gone", log, title: "gone")
-      try proxy.add(gone)
+      proxy.add(gone)
       #expect(await proxy.loaderTitle(1) == "gone 1")
     }
     #expect(await proxy.loaderTitle(2) == "kept 2")
@@ -449,8 +449,8 @@ struct AsyncDelegateTests {
     let proxy = PageDelegateMulticast()
     let first = PageEditor(" one")
     let second = PageEditor(" two")
-    try proxy.add(first)
-    try proxy.add(second)
+    proxy.add(first)
+    proxy.add(second)
     let page = Page("page")
     #expect(await proxy.pageDidLoad(page) === page)
     #expect(page.text == "page one two")
@@ -461,7 +461,7 @@ struct AsyncDelegateTests {
     let log = CallLog()
     let proxy = LoaderDelegateMulticast()
     let queued = LoaderListener("queued", log, title: "queued")
-    try proxy.add(queued, queue: DispatchQueue(label: "loader.queue"))
+    proxy.add(queued, queue: DispatchQueue(label: "loader.queue"))
     let seen = CallLog()
     let before = proxy.observe(\.loaderTitle, .before) { id in seen.append("before \(id)") }
     let after = proxy.observe(\.loaderTitle) { id in seen.append("after \(id)") }

@@ -77,7 +77,7 @@ import Testing
         },
       ]
     }
-    let configurations: [(ReturnPolicy, MulticastProxy.Options)] = [
+    let configurations: [(ReturnPolicy<ReturnValue>, MulticastProxy.Options)] = [
       (.lastResponder, []), (.lastResponder, .silentWhenEmpty), (.firstResponder, []),
       (.reduce(.allTrue), []), (.reduce(.anyTrue), []),
     ]
@@ -127,10 +127,10 @@ import Testing
   /// The same proxy answers each message once routed and once forced onto the general
   /// path (an observer); answers and call order must be identical.
   @Test(arguments: [
-    ReturnPolicy.lastResponder, .firstResponder, .reduce(.allTrue), .reduce(.anyTrue),
+    ReturnPolicy<ReturnValue>.lastResponder, .firstResponder, .reduce(.allTrue), .reduce(.anyTrue),
     .reduce(.firstNonNil),
   ])
-  func routesAnswerLikeTheGeneralPath(policy: ReturnPolicy) throws {
+  func routesAnswerLikeTheGeneralPath(policy: ReturnPolicy<ReturnValue>) throws {
     for tags in [[1, 2, 3], [0, 2, 0], [0, 0], [3]] {
       let log = CallLog()
       let ds = try delegates(tags, log: log)

@@ -23,13 +23,13 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
 /// Each path must give the table's answer (issue: "one fold per policy").
 @Suite("Fold cases, every path") struct FoldCaseTests {
   struct Case: CustomStringConvertible, Sendable {
-    let policy: ReturnPolicy
+    let policy: ReturnPolicy<ReturnValue>
     let answers: [Int]
     let expected: Int
     var description: String { "\(policy) \(answers) → \(expected)" }
   }
 
-  static let sum = Reducer.fold(Int.self, name: "sum", initial: 0, +)
+  static let sum = Reducer<ReturnValue>.fold(Int.self, name: "sum", initial: 0, +)
 
   static let cases: [Case] = [
     Case(policy: .lastResponder, answers: [1, 0, 2], expected: 2),
@@ -113,9 +113,9 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
 
   func multicast(_ c: Case) throws -> (FoldCaseDelegateMulticast, [FoldCaseAnswer]) {
     let delegates = c.answers.map(FoldCaseAnswer.init)
-    let multicast = FoldCaseDelegateMulticast(options: .silentWhenEmpty)
-    for d in delegates { try multicast.add(d) }
-    try multicast.setPolicy(c.policy, for: \.value)
+    let multicast = FoldCaseDelegateMulticast()
+    for d in delegates { multicast.add(d) }
+    multicast.setPolicy(c.policy.relabeled(as: Int.self), for: \.value)
     return (multicast, delegates)
   }
 
@@ -124,9 +124,9 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
     let (multicast, delegates) = try multicast(c)
     #expect(multicast.value(0) == c.expected, "Swift: \(c)")
     typealias ValueFn = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Int
-    let fromC = try multicast.imp(for: \.value).unsafeCast(to: ValueFn.self)
+    let fromC = try multicast.runtime.imp(for: \.value).unsafeCast(to: ValueFn.self)
     #expect(
-      fromC(try multicast.rawValue, multicast.selector(for: \.value).rawValue, 0) == c.expected,
+      fromC(try multicast.runtime.rawValue(), multicast.runtime.selector(for: \.value).rawValue, 0) == c.expected,
       "C: \(c)")
     let watching = multicast.observe(\.value) { _ in }
     #expect(multicast.value(0) == c.expected, "general path: \(c)")
@@ -137,8 +137,8 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
   /// Aggregation folds every answer by the same rule (first responder: the first answer).
   @Test(arguments: cases) func aggregation(_ c: Case) async throws {
     let (multicast, delegates) = try multicast(c)
-    let reducer: Reducer? = if case .reduce(let r) = c.policy { r } else { nil }
-    let answer = try await multicast.aggregate(\.value, 0, reducer: reducer)
+    let reducer: Reducer<ReturnValue>? = if case .reduce(let r) = c.policy { r } else { nil }
+    let answer = await multicast.aggregate(\.value, 0, reducer: reducer?.relabeled(as: Int.self))
     #expect(answer == c.expected, "aggregate: \(c)")
     withExtendedLifetime(delegates) {}
   }

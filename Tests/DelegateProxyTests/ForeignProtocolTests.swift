@@ -95,8 +95,8 @@ struct ForeignProtocolTests {
     let outline = OutlinePrinter()
     let counter = ElementCounter()
     let events = ParserEventsMulticast()
-    try events.add(outline)
-    try events.add(counter)
+    events.add(outline)
+    events.add(counter)
     parser.delegate = events
     return (parser, events, outline, counter)
   }
@@ -119,7 +119,7 @@ struct ForeignProtocolTests {
     // The parser's delegate, set first: a multicast of two.
     let (parser, events, outline, counter) = try parserWithOutlineAndCounter()
     let logger = ParseLogger()
-    let injection = try ParserEventsMulticast.inject(logger, into: parser, at: \.delegate)
+    let injection = ParserEventsMulticast.inject(logger, into: parser, at: \.delegate)
     #expect(parser.parse())
     #expect(outline.lines.first == "catalogue" && outline.lines.count == 9)
     #expect(counter.elements == ["catalogue": 1, "book": 2, "title": 2, "year": 1])
@@ -134,14 +134,14 @@ struct ForeignProtocolTests {
     let counter = ElementCounter()
     parser.delegate = counter  // set by code we do not control
     let logger = ParseLogger()
-    let injection = try ParserEventsMulticast.inject(logger, into: parser, at: \.delegate)
+    let injection = ParserEventsMulticast.inject(logger, into: parser, at: \.delegate)
     #expect(parser.parse())
     #expect(counter.finished)
     #expect(counter.elements["book"] == 2)
     #expect(logger.events == ["start", "end"])
     // The delegator's owner sets its primary again; the logger stays.
     let second = ElementCounter()
-    try injection.setPrimary(second)
+    injection.setPrimary(second)
     let again = XMLParser(data: Data(catalogue.utf8))
     again.delegate = injection.multicast
     #expect(again.parse())
@@ -155,7 +155,7 @@ struct ForeignProtocolTests {
     let parser = XMLParser(data: Data(catalogue.utf8))
     let events = ParserEventsMulticast()
     let counter = ElementCounter()
-    try events.add(counter)
+    events.add(counter)
     // No delegate implements resolveExternalEntityName: the protocol's own default runs
     // (nil); an empty multicast answers nil too (no @Default declared).
     #expect(events.parser(parser, resolveExternalEntityName: "e", systemID: nil) == nil)
@@ -326,12 +326,12 @@ struct FileManagerDelegateTests {
     let keeper = SecretKeeper()
     let auditor = Auditor(keep: "draft.txt")
     let events = FileEventsMulticast()
-    try events.add(keeper)
-    try events.add(auditor)
-    try events.setPolicy(.reduce(.allTrue), for: \.fileManagerShouldCopyItemAtTo)
-    try events.setPolicy(.reduce(.allTrue), for: \.fileManagerShouldCopyItemAtPathToPath)
-    try events.setPolicy(.reduce(.allTrue), for: \.fileManagerShouldRemoveItemAt)
-    try events.setPolicy(.reduce(.allTrue), for: \.fileManagerShouldRemoveItemAtPath)
+    events.add(keeper)
+    events.add(auditor)
+    events.setPolicy(.reduce(.allTrue), for: \.fileManagerShouldCopyItemAtTo)
+    events.setPolicy(.reduce(.allTrue), for: \.fileManagerShouldCopyItemAtPathToPath)
+    events.setPolicy(.reduce(.allTrue), for: \.fileManagerShouldRemoveItemAt)
+    events.setPolicy(.reduce(.allTrue), for: \.fileManagerShouldRemoveItemAtPath)
     fm.delegate = events
     let copy = root.appendingPathComponent("copy")
     try fm.copyItem(at: source, to: copy)

@@ -68,8 +68,8 @@ struct FoundationDelegateTests {
     let auditor = ArchiveAuditor()
     let redactor = Redactor()
     let events = ArchiveEventsMulticast()
-    try events.add(auditor)
-    try events.add(redactor)  // last: its substitution is what is archived
+    events.add(auditor)
+    events.add(redactor)  // last: its substitution is what is archived
     let archiver = NSKeyedArchiver(requiringSecureCoding: false)
     archiver.delegate = events
     let notes: NSArray = [NSString(string: "shopping list"), NSString(string: "secret plan")]
@@ -84,7 +84,7 @@ struct FoundationDelegateTests {
     #expect(auditor.finished == 1)
     // Members the other way round: the auditor's answer (the object as it is) is last.
     events.remove(auditor)
-    try events.insert(auditor, at: 1)
+    events.insert(auditor, at: 1)
     let plain = NSKeyedArchiver(requiringSecureCoding: false)
     plain.delegate = events
     plain.encode(notes, forKey: "notes")
@@ -98,8 +98,8 @@ struct FoundationDelegateTests {
     let first = EvictionLog()
     let second = EvictionLog()
     let events = CacheEventsMulticast()
-    try events.add(first)
-    try events.add(second)
+    events.add(first)
+    events.add(second)
     // The same operations on a twin cache with a plain delegate: what NSCache evicts on
     // Linux (a count limit's victims) is what both members must hear.
     let plain = EvictionLog()

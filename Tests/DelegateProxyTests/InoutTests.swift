@@ -85,7 +85,7 @@ struct InoutTests {
     let doubler = Doubler()
     let last = Stepper(step: 1)
     let events = ScrollEventsMulticast()
-    for d in [first, doubler, last] as [any ScrollEvents] { try events.add(d) }
+    for d in [first, doubler, last] as [any ScrollEvents] { events.add(d) }
     var target = 5.0
     events.scrollWillEndDragging(view, velocity: 0.5, target: &target)
     // 5 + 10·0.5 = 10, ×2 = 20, + 1·0.5 = 20.5
@@ -108,7 +108,7 @@ struct InoutTests {
     #expect(target == 3.25)
     do {
       let gone = Stepper(step: 100)
-      try events.add(gone)
+      events.add(gone)
     }
     events.scrollWillEndDragging(view, velocity: 1, target: &target)
     #expect(target == 3.25)
@@ -122,8 +122,8 @@ struct InoutTests {
     let events = ScrollEventsMulticast()
     let stepper = Stepper(step: 1)  // no scrollSnap
     let doubler = Doubler()
-    try events.add(stepper)
-    try events.add(doubler)
+    events.add(stepper)
+    events.add(doubler)
     var target = 2.6
     events.scrollSnap(view, to: &target)
     #expect(target == 3)
@@ -136,8 +136,8 @@ struct InoutTests {
     let queued = Stepper(step: 100)
     let after = Stepper(step: 1)
     let events = ScrollEventsMulticast()
-    try events.add(queued, queue: queue)
-    try events.add(after)
+    events.add(queued, queue: queue)
+    events.add(after)
     var target = 1.0
     events.scrollWillEndDragging(view, velocity: 1, target: &target)
     #expect(queued.seen.withLock { $0 } == [1])
@@ -148,7 +148,7 @@ struct InoutTests {
   @Test func observersAndMessageSequencesGetCopiesNotTheCallersVariable() async throws {
     let events = ScrollEventsMulticast()
     let stepper = Stepper(step: 10)
-    try events.add(stepper)
+    events.add(stepper)
     let before = Lock<[Double]>([])
     let after = Lock<[Double]>([])
     let watchingBefore = events.observe(\.scrollWillEndDraggingVelocityTarget, .before) {
@@ -184,7 +184,7 @@ struct InoutTests {
     let first = Stepper(step: 5)
     let limit = Stepper(step: 1, throwsAbove: 5)
     let never = Stepper(step: 1000)
-    for d in [first, limit, never] { try events.add(d) }
+    for d in [first, limit, never] { events.add(d) }
     var offset = 1.0
     #expect(throws: ScrollStop(at: 6)) { try events.scrollAdjust(view, offset: &offset) }
     #expect(offset == 6)  // the first delegate's write stands
@@ -203,7 +203,7 @@ struct InoutTests {
     let a = Stepper(step: 1)
     let b = Doubler()
     let c = Stepper(step: 3)
-    for d in [a, b, c] as [any ScrollEvents] { try events.add(d) }
+    for d in [a, b, c] as [any ScrollEvents] { events.add(d) }
     events.setConcurrency(.concurrent, for: \.scrollSettleOffset)
     var offset = 4.0
     let answer = await events.scrollSettle(view, offset: &offset)
@@ -221,7 +221,7 @@ struct InoutTests {
     let primary = Stepper(step: 2)
     panel.delegate = primary
     let secondary = Doubler()
-    let injection = try ScrollEventsMulticast.inject(secondary, into: panel, at: \.delegate)
+    let injection = ScrollEventsMulticast.inject(secondary, into: panel, at: \.delegate)
     var target = 1.0
     panel.delegate?.scrollWillEndDragging(view, velocity: 1, target: &target)
     #expect(target == 6)  // (1 + 2) × 2

@@ -473,7 +473,7 @@ import Testing
   /// values (all-true: true; any-true: false; first-non-nil: nil; a fold: its initial
   /// value). The same from Swift and from C.
   @Test func valueReturningMessageWithNoResponderUnderEachPolicy() throws {
-    func proxy(_ policy: ReturnPolicy, silent: Bool = false) throws -> MulticastProxy {
+    func proxy(_ policy: ReturnPolicy<ReturnValue>, silent: Bool = false) throws -> MulticastProxy {
       let p = MulticastProxy(policy: policy, options: silent ? .silentWhenEmpty : [])
       try p.declare(Self.value)
       try p.declare(Self.flag)

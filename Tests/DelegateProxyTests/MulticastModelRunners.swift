@@ -1,4 +1,4 @@
-import DelegateProxy
+@testable import DelegateProxy
 import Dispatch
 import MessageRuntime
 
@@ -178,10 +178,9 @@ final class ModelSwiftRunner: ModelRunner {
   private var injection: DelegateInjection<ModelDevice, ModelProbeDelegateMulticast>?
 
   init(policy: ModelPolicy, silentWhenEmpty: Bool, unique: Bool) {
-    var options: MulticastProxy.Options = []
-    if silentWhenEmpty { options.insert(.silentWhenEmpty) }
-    if unique { options.insert(.unique) }
-    multicast = ModelProbeDelegateMulticast(policy: policy.returnPolicy, options: options)
+    // silentWhenEmpty changes nothing for a Swift multicast (no call nobody answers traps).
+    multicast = ModelProbeDelegateMulticast(
+      policy: policy.returnPolicy.relabeled(), options: unique ? .unique : [])
   }
 
   private var m: ModelProbeDelegateMulticast { multicast! }
@@ -202,17 +201,17 @@ final class ModelSwiftRunner: ModelRunner {
     do {
       switch op {
       case .add(let slot, let strong, let queued):
-        try m.add(
+        m.add(
           listener(slot), queue: queued ? ModelQueues.queues[slot] : nil,
           retention: strong ? .strong : .weak)
       case .insertAt(let slot, let index, let strong, let queued):
-        try m.insert(
+        m.insert(
           listener(slot), at: index, queue: queued ? ModelQueues.queues[slot] : nil,
           retention: strong ? .strong : .weak)
       case .insertBefore(let slot, let other):
-        try m.insert(listener(slot), before: listeners[other])
+        m.insert(listener(slot), before: listeners[other])
       case .insertAfter(let slot, let other):
-        try m.insert(listener(slot), after: listeners[other])
+        m.insert(listener(slot), after: listeners[other])
       case .remove(let slot):
         m.remove(listeners[slot]!)
       case .removeOnQueue(let slot):
@@ -226,13 +225,14 @@ final class ModelSwiftRunner: ModelRunner {
       case .setPolicy(let method, let policy):
         let p = policy?.returnPolicy
         switch method {
-        case .ask: try m.setPolicy(p, for: \.ask)
-        case .check: try m.setPolicy(p, for: \.check)
-        case .measure: try m.setPolicy(p, for: \.measure)
+        // The model's rules act on every result type as the C rules do (nonzero is true).
+        case .ask: m.setPolicy(p?.relabeled(as: Int.self), for: \.ask)
+        case .check: m.setPolicy(p?.relabeled(as: Bool.self), for: \.check)
+        case .measure: m.setPolicy(p?.relabeled(as: Int.self), for: \.measure)
         case .ping, .note: break
         }
       case .setDefaultPolicy(let policy):
-        m.defaultPolicy = policy.returnPolicy
+        m.defaultPolicy = policy.returnPolicy.relabeled()
       case .observe(let method, let before):
         let index = observations.count
         let recorder = recorder
@@ -265,10 +265,10 @@ final class ModelSwiftRunner: ModelRunner {
       case .deviceSetMulticast:
         device.delegate = m
       case .inject(let slot):
-        injection = try ModelProbeDelegateMulticast.inject(
+        injection = ModelProbeDelegateMulticast.inject(
           listener(slot), into: device, at: \.delegate)
       case .injectionSetPrimary(let slot):
-        try injection!.setPrimary(slot.map { listeners[$0]! })
+        injection!.setPrimary(slot.map { listeners[$0]! })
       case .injectionRemove:
         injection!.remove()
       case .injectionDrop:
@@ -278,9 +278,14 @@ final class ModelSwiftRunner: ModelRunner {
       case .aggregate(let method, let arg, let reducer):
         let r = reducer?.reducer
         switch method {
-        case .ask: step.answer = .value(try await m.aggregate(\.ask, arg, reducer: r))
-        case .check: step.answer = .value(try await m.aggregate(\.check, arg, reducer: r) ? 1 : 0)
-        case .measure: step.answer = .value(try await m.aggregate(\.measure, arg, reducer: r))
+        case .ask:
+          step.answer = .value(await m.aggregate(\.ask, arg, reducer: r?.relabeled(as: Int.self)))
+        case .check:
+          step.answer = .value(
+            await m.aggregate(\.check, arg, reducer: r?.relabeled(as: Bool.self)) ? 1 : 0)
+        case .measure:
+          step.answer = .value(
+            await m.aggregate(\.measure, arg, reducer: r?.relabeled(as: Int.self)))
         case .ping, .note: break
         }
       case .broadcast(let method, let arg):
@@ -335,26 +340,26 @@ final class ModelSwiftRunner: ModelRunner {
       case .measure: return .value(m.measure(arg))
       }
     case .cIMP:
-      let me = try m.rawValue
+      let me = try m.runtime.rawValue()
       switch method {
       case .ping:
-        try m.imp(for: \.ping).unsafeCast(to: VoidIMP.self)(
-          me, m.selector(for: \.ping).rawValue, arg)
+        try m.runtime.imp(for: \.ping).unsafeCast(to: VoidIMP.self)(
+          me, m.runtime.selector(for: \.ping).rawValue, arg)
         return .none
       case .note:
-        try m.imp(for: \.note).unsafeCast(to: VoidIMP.self)(
-          me, m.selector(for: \.note).rawValue, arg)
+        try m.runtime.imp(for: \.note).unsafeCast(to: VoidIMP.self)(
+          me, m.runtime.selector(for: \.note).rawValue, arg)
         return .none
       case .ask:
         return .value(
-          try m.imp(for: \.ask).unsafeCast(to: IntIMP.self)(
-            me, m.selector(for: \.ask).rawValue, arg))
+          try m.runtime.imp(for: \.ask).unsafeCast(to: IntIMP.self)(
+            me, m.runtime.selector(for: \.ask).rawValue, arg))
       case .check:
-        let f = try m.imp(for: \.check).unsafeCast(to: BoolIMP.self)
-        return .value(f(me, m.selector(for: \.check).rawValue, arg) ? 1 : 0)
+        let f = try m.runtime.imp(for: \.check).unsafeCast(to: BoolIMP.self)
+        return .value(f(me, m.runtime.selector(for: \.check).rawValue, arg) ? 1 : 0)
       case .measure:
-        let f = try m.imp(for: \.measure).unsafeCast(to: IntIMP.self)
-        return .value(f(me, m.selector(for: \.measure).rawValue, arg))
+        let f = try m.runtime.imp(for: \.measure).unsafeCast(to: IntIMP.self)
+        return .value(f(me, m.runtime.selector(for: \.measure).rawValue, arg))
       }
     case .cAdapter:
       let adapter = try callbackAdapter(method)
@@ -374,11 +379,11 @@ final class ModelSwiftRunner: ModelRunner {
     if let a = adapters[method] { return a }
     let a =
       switch method {
-      case .ping: try m.callbackAdapter(for: \.ping, context: .first)
-      case .ask: try m.callbackAdapter(for: \.ask, context: .first)
-      case .check: try m.callbackAdapter(for: \.check, context: .first)
-      case .note: try m.callbackAdapter(for: \.note, context: .first)
-      case .measure: try m.callbackAdapter(for: \.measure, context: .first)
+      case .ping: try m.runtime.callbackAdapter(for: \.ping, context: .first)
+      case .ask: try m.runtime.callbackAdapter(for: \.ask, context: .first)
+      case .check: try m.runtime.callbackAdapter(for: \.check, context: .first)
+      case .note: try m.runtime.callbackAdapter(for: \.note, context: .first)
+      case .measure: try m.runtime.callbackAdapter(for: \.measure, context: .first)
       }
     adapters[method] = a
     return a
@@ -597,12 +602,17 @@ final class ModelRuntimeRunner: ModelRunner {
       case .aggregate(let method, let arg, let reducer):
         guard let r = reducer?.reducer else { break }
         switch method {
-        case .ask: step.answer = .value(try await p.aggregate(ModelRuntimeKit.ask, arg, reducer: r))
+        case .ask:
+          step.answer = .value(
+            try await p.aggregate(ModelRuntimeKit.ask, arg, reducer: r.relabeled(as: Int.self)))
         case .check:
           step.answer = .value(
-            try await p.aggregate(ModelRuntimeKit.check, arg, reducer: r) ? 1 : 0)
+            try await p.aggregate(ModelRuntimeKit.check, arg, reducer: r.relabeled(as: Bool.self))
+              ? 1 : 0)
         case .measure:
-          step.answer = .value(try await p.aggregate(ModelRuntimeKit.measure, arg, reducer: r))
+          step.answer = .value(
+            try await p.aggregate(
+              ModelRuntimeKit.measure, arg, reducer: r.relabeled(as: Int.self)))
         case .ping, .note: break
         }
       case .nestedAdd(let slot, let strong):
@@ -737,13 +747,13 @@ final class ModelRuntimeRunner: ModelRunner {
 
 extension ModelPolicy {
   /// The library's reducer for this model policy (nil for last and first responder).
-  var reducer: Reducer? {
+  var reducer: Reducer<ReturnValue>? {
     if case .reduce(let r) = returnPolicy { return r }
     return nil
   }
 
   /// The library's policy for this model policy.
-  var returnPolicy: ReturnPolicy {
+  var returnPolicy: ReturnPolicy<ReturnValue> {
     switch self {
     case .last: .lastResponder
     case .first: .firstResponder

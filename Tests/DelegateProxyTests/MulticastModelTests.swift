@@ -1,4 +1,4 @@
-import DelegateProxy
+@testable import DelegateProxy
 import Foundation
 import MessageRuntime
 import Testing
@@ -131,19 +131,19 @@ import Testing
     let swiftLacking = ModelFreshSwiftPathListener()
     let answering = ModelFullListener(slot: 4, recorder: recorder)  // measures 4
     let swiftSide = ModelProbeDelegateMulticast()
-    try swiftSide.setPolicy(.reduce(.allTrue), for: \.measure)
-    try swiftSide.add(swiftLacking)
-    try swiftSide.add(answering)
+    swiftSide.setPolicy(.reduce(ReducerSupport.allTrue.relabeled()), for: \.measure)
+    swiftSide.add(swiftLacking)
+    swiftSide.add(answering)
     #expect(swiftSide.measure(1) == 1)  // all true: only the delegate that measures
     // From C: the same, through imp(for:).
     let cLacking = ModelFreshCPathListener()
     let cSide = ModelProbeDelegateMulticast()
-    try cSide.setPolicy(.reduce(.allTrue), for: \.measure)
-    try cSide.add(cLacking)
-    try cSide.add(answering)
+    cSide.setPolicy(.reduce(ReducerSupport.allTrue.relabeled()), for: \.measure)
+    cSide.add(cLacking)
+    cSide.add(answering)
     typealias IntIMP = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Int
-    let measure = try cSide.imp(for: \.measure).unsafeCast(to: IntIMP.self)
-    let first = measure(try cSide.rawValue, cSide.selector(for: \.measure).rawValue, 1)
+    let measure = try cSide.runtime.imp(for: \.measure).unsafeCast(to: IntIMP.self)
+    let first = measure(try cSide.runtime.rawValue(), cSide.runtime.selector(for: \.measure).rawValue, 1)
     if Self.cFaceOptionalGapFixed {
       #expect(first == 1)
     } else {
@@ -152,8 +152,8 @@ import Testing
       }
     }
     // Once learned, the class is out of the C routes too.
-    let measureAgain = try cSide.imp(for: \.measure).unsafeCast(to: IntIMP.self)
-    #expect(measureAgain(try cSide.rawValue, cSide.selector(for: \.measure).rawValue, 1) == 1)
+    let measureAgain = try cSide.runtime.imp(for: \.measure).unsafeCast(to: IntIMP.self)
+    #expect(measureAgain(try cSide.runtime.rawValue(), cSide.runtime.selector(for: \.measure).rawValue, 1) == 1)
     withExtendedLifetime((swiftLacking, cLacking, answering)) {}
   }
 
@@ -174,7 +174,7 @@ import Testing
     let recorder = ModelRecorder(face: .swiftProtocol)
     let multicast = ModelProbeDelegateMulticast()
     var listener: ModelFullListener? = ModelFullListener(slot: 0, recorder: recorder)
-    try multicast.add(listener!)
+    multicast.add(listener!)
     #expect(multicast.responds(to: \.ping))
     let swiftBefore = multicast.generation
     listener = nil
@@ -222,17 +222,17 @@ import Testing
     let recorder = ModelRecorder(face: .swiftProtocol)
     let seen = multicast.observe(\.note) { recorder.observed(0, $0) }
     typealias VoidIMP = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Void
-    let ping = try multicast.imp(for: \.ping).unsafeCast(to: VoidIMP.self)
-    ping(try multicast.rawValue, multicast.selector(for: \.ping).rawValue, 1)
-    let note = try multicast.imp(for: \.note).unsafeCast(to: VoidIMP.self)
-    note(try multicast.rawValue, multicast.selector(for: \.note).rawValue, 2)
+    let ping = try multicast.runtime.imp(for: \.ping).unsafeCast(to: VoidIMP.self)
+    ping(try multicast.runtime.rawValue(), multicast.runtime.selector(for: \.ping).rawValue, 1)
+    let note = try multicast.runtime.imp(for: \.note).unsafeCast(to: VoidIMP.self)
+    note(try multicast.runtime.rawValue(), multicast.runtime.selector(for: \.note).rawValue, 2)
     #expect(recorder.takeEvents() == [.observed(observer: 0, arg: 2)])
     // With a delegate, still every responder.
     let listener = ModelFullListener(slot: 0, recorder: recorder)
-    try multicast.add(listener)
-    try multicast.add(listener, retention: .strong)
-    let pingAgain = try multicast.imp(for: \.ping).unsafeCast(to: VoidIMP.self)
-    pingAgain(try multicast.rawValue, multicast.selector(for: \.ping).rawValue, 3)
+    multicast.add(listener)
+    multicast.add(listener, retention: .strong)
+    let pingAgain = try multicast.runtime.imp(for: \.ping).unsafeCast(to: VoidIMP.self)
+    pingAgain(try multicast.runtime.rawValue(), multicast.runtime.selector(for: \.ping).rawValue, 3)
     #expect(
       recorder.takeEvents() == [
         .call(slot: 0, method: .ping, arg: 3), .call(slot: 0, method: .ping, arg: 3),
@@ -250,7 +250,7 @@ import Testing
     weak let weakPrimary = primary
     let secondary = ModelFullListener(slot: 2, recorder: recorder)
     device.delegate = primary
-    let injection = try ModelProbeDelegateMulticast.inject(secondary, into: device, at: \.delegate)
+    let injection = ModelProbeDelegateMulticast.inject(secondary, into: device, at: \.delegate)
     #expect(device.delegate?.ask(1) == 5)  // both asked, the secondary's answer wins
     #expect(
       recorder.takeEvents() == [
@@ -274,10 +274,10 @@ import Testing
     var gone: ModelPlainListener? = ModelPlainListener(slot: 3, recorder: recorder)
     let first = ModelFullListener(slot: 0, recorder: recorder)
     let inserted = ModelFullListener(slot: 4, recorder: recorder)
-    try multicast.add(gone!)
-    try multicast.add(first)
+    multicast.add(gone!)
+    multicast.add(first)
     gone = nil
-    try multicast.insert(inserted, at: 1)
+    multicast.insert(inserted, at: 1)
     #expect(multicast.delegates.compactMap { modelSlot(of: $0 as AnyObject) } == [0, 4])
   }
 

@@ -43,8 +43,8 @@ struct NonEscapingClosureTests {
     let visitors = VisitorDelegateMulticast()
     let one = Visitor(scale: 1)
     let ten = Visitor(scale: 10)
-    try visitors.add(one)
-    try visitors.add(ten)
+    visitors.add(one)
+    visitors.add(ten)
     var seen: [Int] = []
     visitors.visit(tree, each: { seen.append($0) })  // a closure that captures a local var
     #expect(seen == [1, 2, 10, 20])
@@ -56,8 +56,8 @@ struct NonEscapingClosureTests {
     let visitors = VisitorDelegateMulticast()
     let queued = Visitor(scale: 3)
     let plain = Visitor(scale: 1)
-    try visitors.add(queued, queue: queue)
-    try visitors.add(plain)
+    visitors.add(queued, queue: queue)
+    visitors.add(plain)
     var seen: [Int] = []
     visitors.visit(tree) { seen.append($0) }
     #expect(seen == [3, 6, 1, 2])
@@ -67,8 +67,8 @@ struct NonEscapingClosureTests {
     let visitors = VisitorDelegateMulticast()
     let first = Visitor(scale: 1)
     let second = Visitor(scale: 2)
-    try visitors.add(first)
-    try visitors.add(second)
+    visitors.add(first)
+    visitors.add(second)
     var calls = 0
     #expect(throws: StopVisiting()) {
       try visitors.check(tree) {
@@ -83,7 +83,7 @@ struct NonEscapingClosureTests {
   @Test func observersAndSequencesGetTheOtherArgumentsNotTheClosure() async throws {
     let visitors = VisitorDelegateMulticast()
     let visitor = Visitor(scale: 1)
-    try visitors.add(visitor)
+    visitors.add(visitor)
     let observed = Lock<[[Int]]>([])
     let watching = visitors.observe(\.visitEach) { tree, _ in
       observed.withLock { $0.append(tree.values) }  // the closure is not to be called
@@ -108,8 +108,8 @@ struct NonEscapingClosureTests {
     let visitors = VisitorDelegateMulticast()
     let standIn = double.delegate(as: VisitorDelegateMulticast.self)
     let visitor = Visitor(scale: 5)
-    try visitors.add(standIn)
-    try visitors.add(visitor)
+    visitors.add(standIn)
+    visitors.add(visitor)
     var seen: [Int] = []
     visitors.visit(tree) { seen.append($0) }
     #expect(seen == [5, 10])

@@ -53,8 +53,8 @@ struct RefiningProtocolTests {
     let a = PagedListLog("a")
     let b = PagedListLog("b")
     let list = PagedListDelegateMulticast()
-    try list.add(a)
-    try list.add(b)
+    list.add(a)
+    list.add(b)
     let delegator = PlainScroller()
     delegator.delegate = list  // a ScrollerDelegate: the whole hierarchy conforms
     delegator.scroll()
@@ -67,14 +67,14 @@ struct RefiningProtocolTests {
   @Test func anInheritedOptionalMethodKeepsItsOptionalMeaning() throws {
     let list = PagedListDelegateMulticast()
     let log = PagedListLog("log")  // does not implement scrollerShouldScrollToTop
-    try list.add(log)
+    list.add(log)
     let delegator = PlainScroller()
     delegator.delegate = list
     #expect(delegator.scrollsToTop == true)  // nobody implements it: the declared default
     #expect(delegator.scrollsToTop == true)
     #expect(!list.responds(to: \.scrollerShouldScrollToTop))  // learned from the first call
     let topGuard = TopGuard()
-    try list.add(topGuard)
+    list.add(topGuard)
     #expect(delegator.scrollsToTop == false)
     #expect(list.count(respondingTo: \.scrollerShouldScrollToTop) == 1)
   }

@@ -41,7 +41,7 @@ import Testing
     }
   }
 
-  func proxy(_ policy: ReturnPolicy = .lastResponder) throws -> MulticastProxy {
+  func proxy(_ policy: ReturnPolicy<ReturnValue> = .lastResponder) throws -> MulticastProxy {
     try MulticastProxy(delegates: [a, b, c], policy: policy)
   }
 

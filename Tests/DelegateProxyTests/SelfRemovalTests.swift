@@ -29,15 +29,15 @@ import Testing
     (ReturnPolicy.lastResponder, 5), (.reduce(sum), 1 + 2 + 3 + 4 + 5),
     (.reduce(.anyTrue), 1), (.firstResponder, 1),
   ])
-  func theDispatchFinishesOnItsOwnTable(policy: ReturnPolicy, expected: Int) throws {
+  func theDispatchFinishesOnItsOwnTable(policy: ReturnPolicy<ReturnValue>, expected: Int) throws {
     let multicast = FoldCaseDelegateMulticast()
-    try multicast.setPolicy(policy, for: \.value)
+    multicast.setPolicy(policy.relabeled(as: Int.self), for: \.value)
     let remover = Remover(1)
     remover.multicast = multicast
     remover.late = [FoldCaseAnswer(100), FoldCaseAnswer(200)]
     let others = [2, 3, 4, 5].map(FoldCaseAnswer.init)
-    try multicast.add(remover, retention: .strong)
-    for o in others { try multicast.add(o) }
+    multicast.add(remover, retention: .strong)
+    for o in others { multicast.add(o) }
     // This dispatch: the remover, then the four others it started with.
     #expect(multicast.value(0) == expected)
     // The next one: the others and the two the remover added.
@@ -48,17 +48,17 @@ import Testing
 
   @Test func fromTheCFaceToo() throws {
     let multicast = FoldCaseDelegateMulticast()
-    try multicast.setPolicy(.reduce(Self.sum), for: \.value)
+    multicast.setPolicy(.reduce(Self.sum), for: \.value)
     let remover = Remover(1)
     remover.multicast = multicast
     let others = [2, 3].map(FoldCaseAnswer.init)
-    try multicast.add(remover, retention: .strong)
-    for o in others { try multicast.add(o) }
+    multicast.add(remover, retention: .strong)
+    for o in others { multicast.add(o) }
     typealias ValueFn = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Int
-    let fromC = try multicast.imp(for: \.value).unsafeCast(to: ValueFn.self)
-    let cmd = multicast.selector(for: \.value).rawValue
-    #expect(fromC(try multicast.rawValue, cmd, 0) == 6)
-    #expect(fromC(try multicast.rawValue, cmd, 0) == 5)
+    let fromC = try multicast.runtime.imp(for: \.value).unsafeCast(to: ValueFn.self)
+    let cmd = multicast.runtime.selector(for: \.value).rawValue
+    #expect(fromC(try multicast.runtime.rawValue(), cmd, 0) == 6)
+    #expect(fromC(try multicast.runtime.rawValue(), cmd, 0) == 5)
     withExtendedLifetime(others) {}
   }
 }

@@ -71,27 +71,27 @@ struct SwiftProtocolCFaceTests {
 
   func didRead(_ proxy: SensorDelegateMulticast, _ celsius: Double, id: Int32) throws {
     dp_test_c_sensor_did_read(
-      try proxy.imp(for: \.sensorDidRead).rawValue, try proxy.rawValue,
-      proxy.selector(for: \.sensorDidRead).rawValue, sensorPointer,
+      try proxy.runtime.imp(for: \.sensorDidRead).rawValue, try proxy.runtime.rawValue(),
+      proxy.runtime.selector(for: \.sensorDidRead).rawValue, sensorPointer,
       dp_test_reading(celsius: celsius, sensor_id: id))
   }
 
   func shouldStart(_ proxy: SensorDelegateMulticast) throws -> Bool {
     dp_test_c_sensor_should_start(
-      try proxy.imp(for: \.sensorShouldStart).rawValue, try proxy.rawValue,
-      proxy.selector(for: \.sensorShouldStart).rawValue, sensorPointer)
+      try proxy.runtime.imp(for: \.sensorShouldStart).rawValue, try proxy.runtime.rawValue(),
+      proxy.runtime.selector(for: \.sensorShouldStart).rawValue, sensorPointer)
   }
 
   func threshold(_ proxy: SensorDelegateMulticast) throws -> Double {
     dp_test_c_sensor_threshold(
-      try proxy.imp(for: \.sensorThreshold).rawValue, try proxy.rawValue,
-      proxy.selector(for: \.sensorThreshold).rawValue, sensorPointer)
+      try proxy.runtime.imp(for: \.sensorThreshold).rawValue, try proxy.runtime.rawValue(),
+      proxy.runtime.selector(for: \.sensorThreshold).rawValue, sensorPointer)
   }
 
   func didStop(_ proxy: SensorDelegateMulticast) throws {
     dp_test_c_sensor_did_stop(
-      try proxy.imp(for: \.sensorDidStop).rawValue, try proxy.rawValue,
-      proxy.selector(for: \.sensorDidStop).rawValue, sensorPointer)
+      try proxy.runtime.imp(for: \.sensorDidStop).rawValue, try proxy.runtime.rawValue(),
+      proxy.runtime.selector(for: \.sensorDidStop).rawValue, sensorPointer)
   }
 
   @Test func aPaddedStructByValueFromCReachesEveryDelegateInOrderOnTheRegisterRoute() throws {
@@ -100,17 +100,17 @@ struct SwiftProtocolCFaceTests {
       CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log)
     )
     let proxy = SensorDelegateMulticast()
-    try proxy.add(a)
-    try proxy.add(b)
-    try proxy.add(c, retention: .strong)
+    proxy.add(a)
+    proxy.add(b)
+    proxy.add(c, retention: .strong)
     try didRead(proxy, 21.5, id: -7)
     #expect(log.entries == ["a probe 21.5 #-7", "b probe 21.5 #-7", "c probe 21.5 #-7"])
     // The C route replays the caller's registers; the delegates' methods are C entries.
-    let runtime = try proxy.runtimeProxy
-    #expect(runtime.fastPath(for: proxy.selector(for: \.sensorDidRead)) == .registers)
+    let runtime = try proxy.runtime.proxy()
+    #expect(runtime.fastPath(for: proxy.runtime.selector(for: \.sensorDidRead)) == .registers)
     #expect(runtime.count == 3)
     for entry in runtime.delegates {
-      let method = entry.method(for: proxy.selector(for: \.sensorDidRead))
+      let method = entry.method(for: proxy.runtime.selector(for: \.sensorDidRead))
       #expect(method?.isClosureBacked == false)
     }
     withExtendedLifetime((a, b, c)) {}
@@ -120,18 +120,18 @@ struct SwiftProtocolCFaceTests {
     let log = CallLog()
     let (a, b) = (CFaceListener("a", log: log), CFaceListener("b", log: log))
     let proxy = SensorDelegateMulticast()
-    try proxy.add(a)
-    try proxy.add(b, retention: .strong)
+    proxy.add(a)
+    proxy.add(b, retention: .strong)
     let entries = SensorDelegateMulticast.__cFunctions
-    let shouldStartSelector = proxy.selector(for: \.sensorShouldStart)
-    let didReadSelector = proxy.selector(for: \.sensorDidRead)
+    let shouldStartSelector = proxy.runtime.selector(for: \.sensorShouldStart)
+    let didReadSelector = proxy.runtime.selector(for: \.sensorDidRead)
     #expect(try shouldStart(proxy) == true)
     try didRead(proxy, 7.5, id: 3)
     #expect(
       log.entries == [
         "a shouldStart probe", "b shouldStart probe", "a probe 7.5 #3", "b probe 7.5 #3",
       ])
-    let adapters = try proxy.runtimeProxy.delegates
+    let adapters = try proxy.runtime.proxy().delegates
     #expect(adapters.count == 2)
     for adapter in adapters {
       // `Sensor` is a class: the macro's guess holds, the route calls the generated
@@ -151,7 +151,7 @@ struct SwiftProtocolCFaceTests {
     let log = CallLog()
     let a = CFaceListener("a", log: log)
     let proxy = SensorDelegateMulticast()
-    try proxy.add(a)
+    proxy.add(a)
     let heard = CallLog()
     let before = proxy.observe(\.sensorDidRead, .before) { sensor, reading in
       heard.append(
@@ -178,7 +178,7 @@ struct SwiftProtocolCFaceTests {
     #expect(heard.entries.count == 4)
     // With no observer left the selector is back on the register route.
     #expect(
-      try proxy.runtimeProxy.fastPath(for: proxy.selector(for: \.sensorDidRead)) == .registers)
+      try proxy.runtime.proxy().fastPath(for: proxy.runtime.selector(for: \.sensorDidRead)) == .registers)
     withExtendedLifetime(a) {}
   }
 
@@ -188,25 +188,25 @@ struct SwiftProtocolCFaceTests {
     let yes1 = CFaceListener("yes1", log: log)
     let yes2 = CFaceListener("yes2", log: log)
     let proxy = SensorDelegateMulticast()
-    for d in [no, yes1, yes2] { try proxy.add(d) }
-    let selector = proxy.selector(for: \.sensorShouldStart)
+    for d in [no, yes1, yes2] { proxy.add(d) }
+    let selector = proxy.runtime.selector(for: \.sensorShouldStart)
 
     #expect(try shouldStart(proxy) == true)  // last responder
     #expect(
       log.entries == ["no shouldStart probe", "yes1 shouldStart probe", "yes2 shouldStart probe"])
-    #expect(try proxy.runtimeProxy.fastPath(for: selector) == .registers)
+    #expect(try proxy.runtime.proxy().fastPath(for: selector) == .registers)
 
-    try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+    proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
     #expect(try shouldStart(proxy) == false)
     #expect(log.entries.count == 6)  // every responder called
-    #expect(try proxy.runtimeProxy.fastPath(for: selector) == .registers)
+    #expect(try proxy.runtime.proxy().fastPath(for: selector) == .registers)
 
-    try proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)
+    proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)
     #expect(try shouldStart(proxy) == false)
     #expect(log.entries.suffix(1) == ["no shouldStart probe"])
     #expect(log.entries.count == 7)
 
-    try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+    proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
     proxy.remove(no)
     #expect(try shouldStart(proxy) == true)
     withExtendedLifetime((no, yes1, yes2)) {}
@@ -217,12 +217,12 @@ struct SwiftProtocolCFaceTests {
     let low = StoppingSensorListener(log: log, threshold: 10.25)
     let high = StoppingSensorListener(log: log, threshold: -30.5)
     let proxy = SensorDelegateMulticast()
-    try proxy.add(low)
-    try proxy.add(high)
+    proxy.add(low)
+    proxy.add(high)
     #expect(try threshold(proxy) == -30.5)
     #expect(
-      try proxy.runtimeProxy.fastPath(for: proxy.selector(for: \.sensorThreshold)) == .registers)
-    try proxy.setPolicy(.firstResponder, for: \.sensorThreshold)
+      try proxy.runtime.proxy().fastPath(for: proxy.runtime.selector(for: \.sensorThreshold)) == .registers)
+    proxy.setPolicy(.firstResponder, for: \.sensorThreshold)
     #expect(try threshold(proxy) == 10.25)
     withExtendedLifetime((low, high)) {}
   }
@@ -232,14 +232,14 @@ struct SwiftProtocolCFaceTests {
     let a = CFaceListener("a", log: log)
     let c = CFaceListener("c", log: log)
     let proxy = SensorDelegateMulticast()
-    try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
-    try proxy.add(a)
+    proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+    proxy.add(a)
     weak var gone: CFaceListener?
     do {
       let b = CFaceListener("b", answer: true, log: log)
       gone = b
-      try proxy.add(b)
-      try proxy.add(c)
+      proxy.add(b)
+      proxy.add(c)
       try didRead(proxy, 1, id: 1)
       #expect(log.entries.count == 3)
     }
@@ -262,16 +262,16 @@ struct SwiftProtocolCFaceTests {
       CFaceListener("a", log: log), CFaceListener("b", log: log), CFaceListener("c", log: log)
     )
     let proxy = SensorDelegateMulticast()
-    for d in [a, b, c] { try proxy.add(d) }
-    let imp = try proxy.imp(for: \.sensorDidRead)  // looked up before the removal
+    for d in [a, b, c] { proxy.add(d) }
+    let imp = try proxy.runtime.imp(for: \.sensorDidRead)  // looked up before the removal
     proxy.remove(b)
     dp_test_c_sensor_did_read(
-      imp.rawValue, try proxy.rawValue, proxy.selector(for: \.sensorDidRead).rawValue,
+      imp.rawValue, try proxy.runtime.rawValue(), proxy.runtime.selector(for: \.sensorDidRead).rawValue,
       sensorPointer,
       dp_test_reading(celsius: 4, sensor_id: 4))
     #expect(log.entries == ["a probe 4.0 #4", "c probe 4.0 #4"])
-    #expect(try proxy.runtimeProxy.count == 2)
-    try proxy.insert(b, at: 0)
+    #expect(try proxy.runtime.proxy().count == 2)
+    proxy.insert(b, at: 0)
     try didRead(proxy, 5, id: 5)
     #expect(log.entries.suffix(3) == ["b probe 5.0 #5", "a probe 5.0 #5", "c probe 5.0 #5"])
     withExtendedLifetime((a, b, c)) {}
@@ -282,21 +282,21 @@ struct SwiftProtocolCFaceTests {
     let plain = CFaceListener("plain", log: log)  // implements neither optional method
     let stopper = StoppingSensorListener(log: log, threshold: 12)
     let proxy = SensorDelegateMulticast()
-    try proxy.add(stopper)
-    try proxy.add(plain)
-    let stop = proxy.selector(for: \.sensorDidStop)
+    proxy.add(stopper)
+    proxy.add(plain)
+    let stop = proxy.runtime.selector(for: \.sensorDidStop)
     // The first call teaches the multicast that CFaceListener lacks the method (its
     // generated default runs, none of its code); the next lookup leaves it out.
     try didStop(proxy)
     #expect(log.entries == ["stopper stopped"])
     try didStop(proxy)
     #expect(log.entries == ["stopper stopped", "stopper stopped"])
-    #expect(try proxy.runtimeProxy.count(respondingTo: stop) == 1)
+    #expect(try proxy.runtime.proxy().count(respondingTo: stop) == 1)
     #expect(DelegateOptional.isKnownMissing("sensorThreshold:", in: CFaceListener.self) == false)
     // Learned on the Swift path, honoured on the C path: last responder is the stopper.
     _ = proxy.sensorThreshold(sensor)
-    _ = try proxy.imp(for: \.sensorThreshold)
-    #expect(try proxy.runtimeProxy.count(respondingTo: proxy.selector(for: \.sensorThreshold)) == 1)
+    _ = try proxy.runtime.imp(for: \.sensorThreshold)
+    #expect(try proxy.runtime.proxy().count(respondingTo: proxy.runtime.selector(for: \.sensorThreshold)) == 1)
     #expect(try threshold(proxy) == 12)
     withExtendedLifetime((plain, stopper)) {}
   }
@@ -310,7 +310,7 @@ struct SwiftProtocolCFaceTests {
       weakProxy = proxy
       let d = CFaceListener("d", log: log)
       weakDelegate = d
-      try proxy.add(d)
+      proxy.add(d)
       try didRead(proxy, 6, id: 6)
       #expect(log.entries == ["d probe 6.0 #6"])
     }
@@ -322,15 +322,15 @@ struct SwiftProtocolCFaceTests {
     let log = CallLog()
     let (a, b) = (BoxMover(shift: 1, log: log), BoxMover(shift: 100, log: log))
     let proxy = BoxDelegateMulticast()
-    try proxy.add(a)
-    try proxy.add(b)
-    let selector = proxy.selector(for: \.placeAt)
+    proxy.add(a)
+    proxy.add(b)
+    let selector = proxy.runtime.selector(for: \.placeAt)
     let result = dp_test_c_place(
-      try proxy.imp(for: \.placeAt).rawValue, try proxy.rawValue, selector.rawValue,
+      try proxy.runtime.imp(for: \.placeAt).rawValue, try proxy.runtime.rawValue(), selector.rawValue,
       dp_test_box(x: 1.5, y: -2, z: 3), 4)
     #expect(log.entries == ["1.0 1.5 -2.0 3.0 @4", "100.0 1.5 -2.0 3.0 @4"])
     #expect(result.x == 101.5 && result.y == -2 && result.z == 12)  // the last responder's
-    for adapter in try proxy.runtimeProxy.delegates {
+    for adapter in try proxy.runtime.proxy().delegates {
       #expect(adapter.method(for: selector)?.isClosureBacked == true)
     }
     withExtendedLifetime((a, b)) {}
@@ -340,12 +340,12 @@ struct SwiftProtocolCFaceTests {
   @Test func aMainActorProtocolIsReachedFromCOnTheMainActor() throws {
     let (a, b) = (ScreenCounter(), ScreenCounter())
     let proxy = ScreenDelegateMulticast()
-    try proxy.add(a)
-    try proxy.add(b)
+    proxy.add(a)
+    proxy.add(b)
     _ = b.frames(1)
     let got = dp_test_c_frames(
-      try proxy.imp(for: \.frames).rawValue, try proxy.rawValue,
-      proxy.selector(for: \.frames).rawValue, 2)
+      try proxy.runtime.imp(for: \.frames).rawValue, try proxy.runtime.rawValue(),
+      proxy.runtime.selector(for: \.frames).rawValue, 2)
     #expect(a.seen == 2 && b.seen == 3)
     #expect(got == 30)
   }

@@ -35,8 +35,8 @@ final class StressListener: SensorDelegate, Sendable {
     let proxy = SensorDelegateMulticast()
     let stableA = StressListener(record: StressRecord(ledger: ledger))
     let stableB = StressListener(record: StressRecord(ledger: ledger))
-    try proxy.add(stableA)
-    try proxy.add(stableB, retention: .strong)
+    proxy.add(stableA)
+    proxy.add(stableB, retention: .strong)
     let senders = 6
     let perSender = max(Self.messages / senders, 1_000)
     let sent = Atomic<Int>(0)
@@ -67,9 +67,9 @@ final class StressListener: SensorDelegate, Sendable {
           let strong = round % 3 == 0
           do {
             if round % 2 == 0 {
-              try proxy.add(listener!, retention: strong ? .strong : .weak)
+              proxy.add(listener!, retention: strong ? .strong : .weak)
             } else {
-              try proxy.insert(listener!, at: 0, retention: strong ? .strong : .weak)
+              proxy.insert(listener!, at: 0, retention: strong ? .strong : .weak)
             }
           } catch {
             Issue.record("add failed: \(error)")

@@ -100,9 +100,9 @@ struct URLSessionDelegateTests {
     weak var weakSession: URLSession?
     do {
       let events = DownloadEventsMulticast()
-      try events.add(first)
-      try events.add(second)
-      try events.add(inspector)
+      events.add(first)
+      events.add(second)
+      events.add(inspector)
       let session = URLSession(
         configuration: .ephemeral, delegate: events.object, delegateQueue: nil)
       weakEvents = events
@@ -150,8 +150,8 @@ struct URLSessionDelegateTests {
     let canceller = ResponseCanceller()
     let collector = BodyCollector()
     let events = DownloadEventsMulticast()
-    try events.add(canceller)
-    try events.add(collector)
+    events.add(canceller)
+    events.add(collector)
     let session = URLSession(configuration: .ephemeral, delegate: events.object, delegateQueue: nil)
     session.dataTask(with: URL(string: server.url("/cancelled"))!).resume()
     try #require(collector.completed.wait(timeout: Self.patience) == .success)
@@ -173,8 +173,8 @@ struct URLSessionDelegateTests {
     let events = DownloadEventsMulticast()
     let first = BodyCollector()
     let second = BodyCollector()
-    try events.add(first)
-    try events.add(second)
+    events.add(first)
+    events.add(second)
     let session = URLSession(configuration: .ephemeral)
     defer { session.invalidateAndCancel() }
     let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/")!)
@@ -187,7 +187,7 @@ struct URLSessionDelegateTests {
     }
     #expect(answers.withLock { $0 } == [.allow, .allow])
     // The policy does not change that: the method returns Void, so it reaches every member.
-    try events.setPolicy(.firstResponder, for: \.urlSessionDataTaskDidReceiveCompletionHandler)
+    events.setPolicy(.firstResponder, for: \.urlSessionDataTaskDidReceiveCompletionHandler)
     answers.withLock { $0.removeAll() }
     events.object.urlSession(session, dataTask: task, didReceive: response) { disposition in
       answers.withLock { $0.append(disposition) }

@@ -66,9 +66,9 @@ enum DocCSwiftProtocols {
     display: any SensorDelegate, recorder: any SensorDelegate, io: DispatchQueue, sensor: Sensor
   ) throws -> SensorDelegateMulticast {
     let delegates = SensorDelegateMulticast()
-    try delegates.add(display)                 // any class that conforms, held weakly
-    try delegates.add(recorder, queue: io)     // called asynchronously on its queue
-    try delegates.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+    delegates.add(display)                 // any class that conforms, held weakly
+    delegates.add(recorder, queue: io)     // called asynchronously on its queue
+    delegates.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
     sensor.delegate = delegates
     return delegates
   }

@@ -131,8 +131,8 @@ struct ReadmeTests {
     let snap = Snap()
     let clamp = Clamp()
     let scrolling = ScrollViewDelegateMulticast()
-    try scrolling.add(snap)
-    try scrolling.add(clamp)
+    scrolling.add(snap)
+    scrolling.add(clamp)
     #expect(readmeInout(scrolling, ScrollView()) == 80)  // 120 → 100 → 80
   }
 

@@ -88,7 +88,7 @@ final class CFace<Delegate>: @unchecked Sendable {
     let gone = adapters.filter { !live.contains($0.key) }
     for id in gone.keys { adapters[id] = nil }
 
-    var overrides: [Selector: ReturnPolicy] = [:]
+    var overrides: [Selector: ReturnPolicy<ReturnValue>] = [:]
     for (index, plan) in methods.plans.enumerated() {
       let policy = s.overrides[index] ?? s.defaultPolicy
       // A void method reaches every responder whatever the policy; first responder on the

@@ -13,8 +13,15 @@ import MessageRuntime
 ///
 /// The injection owns the multicast it puts in the slot (a weak slot would not keep it):
 /// keep the injection for as long as the secondary should hear the delegator. Both
-/// delegates are held weakly; a value-returning message reaches both and the
-/// secondary's value wins (the last invoked, as in the reference). A primary set later
+/// delegates are held weakly and hear every call, the primary first (so an out-pointer
+/// or `inout` argument reaches the secondary as the primary left it, as in the
+/// reference).
+///
+/// **Who answers.** A value-returning call is answered by the primary — the delegator's
+/// own delegate — as if nothing had been injected; with no primary, by what the method
+/// declares for no delegates (`@Default`). A secondary that should answer instead says so
+/// when injected (`answering: true`): then its answer wins, the last invoked, as the
+/// reference's proxy does. A primary set later
 /// through ``setPrimary(_:)`` keeps the secondary; one assigned to the slot directly
 /// replaces the multicast, and the injection then leaves the slot alone.
 public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMulticastProtocol>:
@@ -52,13 +59,13 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
   public var primary: Multicast.Delegate? { lock.withLock { $0.delegate } }
 
   /// Replaces the primary delegate, keeping the secondary (a late primary).
-  public func setPrimary(_ primary: Multicast.Delegate?) throws(DelegateProxyError) {
+  public func setPrimary(_ primary: Multicast.Delegate?) {
     let old = lock.withLock { p in
       defer { p.object = primary.map { $0 as AnyObject } }
       return p.delegate
     }
     if let old { multicast.remove(old) }
-    if let primary { try multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
+    if let primary { multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
   }
 
   /// Puts the primary delegate back in the slot (if the slot still holds this
@@ -93,14 +100,22 @@ extension DelegateMulticastProtocol {
   /// Injects `secondary` into `delegator`'s delegate slot beside the delegate it holds
   /// now: the slot then holds a new multicast of the two (primary first). Keep the
   /// returned injection; dropping it puts the primary back.
+  ///
+  /// The primary answers value-returning calls, as before the injection (the method's
+  /// `@Default` when there is none); with `answering: true` the secondary's answer wins
+  /// instead (the reference proxy's behaviour: the last invoked).
   public static func inject<Delegator: AnyObject>(
     _ secondary: Delegate, into delegator: Delegator,
-    at slot: ReferenceWritableKeyPath<Delegator, Delegate?>
-  ) throws(DelegateProxyError) -> DelegateInjection<Delegator, Self> {
+    at slot: ReferenceWritableKeyPath<Delegator, Delegate?>, answering: Bool = false
+  ) -> DelegateInjection<Delegator, Self> {
     let primary = delegator[keyPath: slot]
-    let multicast = Self(policy: .lastResponder, options: .silentWhenEmpty)
-    if let primary { try multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
-    try multicast.insert(secondary, at: 1, queue: nil, retention: .weak)
+    let multicast = Self(policy: .lastResponder, options: [])
+    if let primary { multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
+    if answering {
+      multicast.insert(secondary, at: 1, queue: nil, retention: .weak)
+    } else {
+      multicast.__insertListener(secondary, at: 1)
+    }
     let injection = DelegateInjection(
       delegator: delegator, slot: slot, primary: primary, multicast: multicast)
     delegator[keyPath: slot] = multicast.asDelegate

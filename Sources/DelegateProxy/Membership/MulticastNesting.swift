@@ -40,6 +40,19 @@ enum MulticastNesting {
     }
   }
 
+  /// ``check(adding:to:_:)`` for a caller that cannot fail otherwise (the Swift
+  /// multicasts' `add`): a cycle is a programming error, and stops the process with a
+  /// message naming it.
+  static func insertOrStop<R>(
+    adding nested: (any MulticastNode)?, to multicast: any MulticastNode, _ insert: () -> R
+  ) -> R {
+    do {
+      return try check(adding: nested, to: multicast, insert)
+    } catch {
+      preconditionFailure("\(error)")
+    }
+  }
+
   /// The path from `multicast` through `nested` and its member multicasts (depth first,
   /// in order) back to `multicast`; nil if there is none.
   private static func cycle(

@@ -18,8 +18,17 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// The member as the C face's runtime proxy lists it (made when the C face is);
   /// it shares this record's removed flag.
   var adapter: (object: CFaceReceiver<Delegate>, member: ProxyMember)?
+  /// Whether the member's answers count: false for a plugin injected beside a delegator's
+  /// own delegate (``DelegateMulticastProtocol/inject(_:into:at:answering:)``), which hears
+  /// every call while the delegator's delegate answers. Such a member puts the methods
+  /// that return a value on the general path.
+  let answers: Bool
 
-  init(_ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?) {
+  init(
+    _ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?,
+    answers: Bool = true
+  ) {
+    self.answers = answers
     typeID = DelegateOptional.identity(of: object)
     let existential = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
     existential.initialize(to: delegate)

@@ -12,6 +12,8 @@ enum FoldRule: UInt8, Sendable {
   case last
   /// ``ReturnPolicy/firstResponder``: only the first responder is called.
   case first
+  /// ``Reducer/first``: every responder is called; the first answer wins.
+  case firstAnswer
   /// ``Reducer/allTrue``.
   case allTrue
   /// ``Reducer/anyTrue``.
@@ -22,7 +24,7 @@ enum FoldRule: UInt8, Sendable {
   case custom
 
   /// The rule `policy` gives a method whose result is `void` or not.
-  init(_ policy: ReturnPolicy, returnsVoid: Bool) {
+  init(_ policy: ErasedPolicy, returnsVoid: Bool) {
     if returnsVoid {
       self = .every
       return
@@ -43,7 +45,7 @@ enum FoldRule: UInt8, Sendable {
     case .allTrue: .allTrue
     case .anyTrue: .anyTrue
     case .firstNonNil: .firstNonNil
-    case .custom: nil
+    case .firstAnswer, .custom: nil
     }
   }
 }
@@ -78,6 +80,7 @@ struct Fold<Value> {
     case .first:
       result = value
       return true
+    case .firstAnswer: if answered == 1 { result = value }
     case .allTrue: if truth && !Fold.isNonZero(value) { truth = false }
     case .anyTrue: if !truth && Fold.isNonZero(value) { truth = true }
     case .firstNonNil: if result == nil && Fold.isNonZero(value) { result = value }
@@ -95,7 +98,7 @@ struct Fold<Value> {
     switch rule {
     case .allTrue, .anyTrue: return .truth(truth)
     case .custom: return .reduce
-    case .every, .last, .first, .firstNonNil:
+    case .every, .last, .first, .firstAnswer, .firstNonNil:
       if let result { return .answer(result) }
       // No answer: under last responder an unanswered message (no responder at all) is
       // AIMultiDelegate's unrecognized selector, unless the multicast is silent.

@@ -1,36 +1,149 @@
 import MessageRuntime
 
-/// A rule that folds every responder's return value, in responder order, into the one
-/// value the sender receives — `GCDMulticastDelegate`'s "if ANY of the delegates return
-/// NO, then the result is NO", as data.
+/// A rule that folds every responder's answer, in responder order, into the one value the
+/// caller receives — `GCDMulticastDelegate`'s "if ANY of the delegates return NO, then
+/// the result is NO", as data.
 ///
-/// Used by ``ReturnPolicy/reduce(_:)`` for synchronous sends and by the proxy's
-/// asynchronous aggregation (`aggregate`), which also reaches delegates on queues.
+/// A reducer is typed by the result it folds, so a mismatch is a compile error: for a
+/// `@Delegate` method returning `Bool`, `.allTrue` and `.anyTrue`; for an optional,
+/// `.firstNonNil`; for any result, ``first``, ``last``, ``collect(_:name:_:)`` and
+/// ``fold(_:name:initial:_:)``:
 ///
-/// Built in: ``allTrue``, ``anyTrue``, ``firstNonNil``; ``collect(_:name:_:)`` hands
-/// the whole list to a closure (and `MulticastProxy.collect` returns the list itself);
-/// ``fold(_:name:initial:_:)`` is a typed custom fold; ``init(name:accepts:_:)`` works on
-/// raw values of any type.
-public struct Reducer: Sendable, CustomStringConvertible {
+/// ```swift
+/// delegates.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)          // Bool
+/// delegates.setPolicy(.reduce(.firstNonNil), for: \.chatTitleFor)           // String?
+/// delegates.setPolicy(.reduce(.collect { $0.max() ?? 0 }), for: \.rowHeight) // Double
+/// ```
+///
+/// ``MulticastProxy``, which sees C values it knows only at run time, folds
+/// `Reducer<ReturnValue>`s: the same built-in rules for any C integer, object or pointer
+/// result, and folds over raw values (``init(name:accepts:_:)``).
+public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// A short name for diagnostics.
   public let name: String
-  /// Whether the reducer can produce a value of a return type.
+  /// Whether the reducer can produce a value of a C return type (the runtime's check).
   let accepts: @Sendable (TypeEncoding) -> Bool
-  /// The fold: the responders' values in order, the return type → the result's bytes.
+  /// The fold on C values: the responders' values in order, the return type → the
+  /// result's bytes.
   let body: @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8]
   /// The rule of a built-in reducer, which the C routes and the fast paths run without
-  /// collecting answers; nil for any other reducer.
-  var rule: FoldRule? = nil
-  /// A fold of Swift values (``collect(_:name:_:)-swift`` for a type with no C form): the
-  /// Swift multicasts run it on their answers as they are; nil for reducers on C values.
-  let swiftFold: SwiftFold?
+  /// collecting answers; nil for a fold the caller runs on the collected answers.
+  var rule: FoldRule?
+  /// The fold on Swift values (the `@Delegate` multicasts run it on their answers as they
+  /// are); nil for reducers on C values only. Returns nil for no answer: the method's
+  /// answer for no delegates then applies.
+  let swiftFold: (@Sendable ([Any]) -> Any?)?
 
-  /// A typed fold of Swift values, its type's identity beside it.
-  struct SwiftFold: Sendable {
-    let type: ObjectIdentifier
-    let typeName: String
-    let body: @Sendable ([Any]) -> Any
+  init(
+    name: String, rule: FoldRule? = nil,
+    accepts: @escaping @Sendable (TypeEncoding) -> Bool = { _ in true },
+    body: @escaping @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8],
+    swiftFold: (@Sendable ([Any]) -> Any?)?
+  ) {
+    self.name = name
+    self.rule = rule
+    self.accepts = accepts
+    self.body = body
+    self.swiftFold = swiftFold
   }
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String { name }
+
+  /// The same reducer seen as folding `Other` — the stored rule and folds are untyped, so
+  /// this only re-labels it: the multicasts keep their policies in one (erased) form and
+  /// hand each method back its own type.
+  func relabeled<Other>(as _: Other.Type = Other.self) -> Reducer<Other> {
+    Reducer<Other>(name: name, rule: rule, accepts: accepts, body: body, swiftFold: swiftFold)
+  }
+
+  // MARK: Any result
+
+  /// Every responder is called; the **first** one's answer is returned (the method's
+  /// answer for no delegates when nobody answers). Unlike ``ReturnPolicy/firstResponder``,
+  /// the others still hear the call: what an injected plugin that only observes needs.
+  public static var first: Reducer<Value> {
+    Reducer(
+      name: "first", rule: .firstAnswer,
+      body: { values, type in
+        try values.first?.bytes ?? ReducerSupport.zero(type)
+      },
+      swiftFold: { $0.first })
+  }
+
+  /// Every responder is called; the **last** one's answer is returned (the method's
+  /// answer for no delegates when nobody answers) — ``ReturnPolicy/lastResponder`` as a
+  /// reducer, for ``DelegateMulticast/aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)``.
+  public static var last: Reducer<Value> {
+    Reducer(
+      name: "last", rule: .last,
+      body: { values, type in
+        try values.last?.bytes ?? ReducerSupport.zero(type)
+      },
+      swiftFold: { $0.last })
+  }
+
+  /// Hands every responder's answer, in order, to `finish`, which chooses the result
+  /// (the longest title, the merged options). `type` may be left out where the context
+  /// names it.
+  public static func collect(
+    _ type: Value.Type = Value.self, name: String = "collect",
+    _ finish: @escaping @Sendable ([Value]) -> Value
+  ) -> Reducer<Value> {
+    Reducer(
+      name: name,
+      accepts: { _ in false },
+      body: { _, type in
+        throw DelegateProxyError.reducerTypeMismatch(reducer: name, returnType: type.canonicalString)
+      },
+      // The multicast hands a fold only its own method's answers, all of type `Value`.
+      swiftFold: { values in finish(values.map { $0 as! Value }) })
+  }
+
+  /// A left fold from `initial` over every responder's answer in order (`fold(initial: 0,
+  /// +)` sums them).
+  public static func fold(
+    _ type: Value.Type = Value.self, name: String = "fold", initial: Value,
+    _ combine: @escaping @Sendable (Value, Value) -> Value
+  ) -> Reducer<Value> where Value: Sendable {
+    collect(type, name: name) { values in values.reduce(initial, combine) }
+  }
+}
+
+// MARK: Typed built-in rules
+
+extension Reducer where Value == Bool {
+  /// True when every responder answered true; true with no responders ("any NO wins").
+  public static var allTrue: Reducer<Bool> { ReducerSupport.allTrue.relabeled() }
+  /// True when some responder answered true; false with no responders.
+  public static var anyTrue: Reducer<Bool> { ReducerSupport.anyTrue.relabeled() }
+}
+
+extension Reducer where Value: ExpressibleByNilLiteral {
+  /// The first responder's answer that is not nil; nil when every answer was nil.
+  public static var firstNonNil: Reducer<Value> { ReducerSupport.firstNonNil.relabeled() }
+}
+
+extension Reducer where Value == Any {
+  /// For a `@Delegate` multicast's default policy, which every method shares: each
+  /// method's answers are true when nonzero (`true`, nonzero numbers); true when all are.
+  public static var allTrue: Reducer<Any> { ReducerSupport.allTrue.relabeled() }
+  /// For a default policy: true when some answer is nonzero.
+  public static var anyTrue: Reducer<Any> { ReducerSupport.anyTrue.relabeled() }
+  /// For a default policy: the first answer that is not nil (not zero, for a result that
+  /// is not optional).
+  public static var firstNonNil: Reducer<Any> { ReducerSupport.firstNonNil.relabeled() }
+}
+
+// MARK: C values (MulticastProxy)
+
+extension Reducer where Value == ReturnValue {
+  // `.allTrue` and `.anyTrue` for a MulticastProxy are `Reducer<Bool>`'s, through
+  // `ReturnPolicy.reduce(_:)` of a typed reducer: their rule tests any C integer's truth.
+
+  /// The first responder's value that is not nil (not all-zero bytes); nil (zero) when
+  /// every responder returned nil. For objects, pointers, selectors, C strings — any type.
+  public static var firstNonNil: Reducer<ReturnValue> { ReducerSupport.firstNonNil }
 
   /// A reducer over raw values: `body` receives every responder's value in order and
   /// the message's return type, and returns the result's bytes (exactly the return
@@ -39,20 +152,7 @@ public struct Reducer: Sendable, CustomStringConvertible {
     name: String, accepts: @escaping @Sendable (TypeEncoding) -> Bool = { _ in true },
     _ body: @escaping @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8]
   ) {
-    self.name = name
-    self.accepts = accepts
-    self.body = body
-    swiftFold = nil
-  }
-
-  /// A reducer on Swift values only.
-  private init(name: String, swiftFold: SwiftFold) {
-    self.name = name
-    accepts = { _ in false }
-    body = { _, type in
-      throw DelegateProxyError.reducerTypeMismatch(reducer: name, returnType: type.canonicalString)
-    }
-    self.swiftFold = swiftFold
+    self.init(name: name, accepts: accepts, body: body, swiftFold: nil)
   }
 
   /// Folds `values` for a message returning `type`; throws when the reducer cannot make
@@ -69,92 +169,93 @@ public struct Reducer: Sendable, CustomStringConvertible {
     return ReturnValue(type: type, bytes: bytes)
   }
 
-  /// A readable rendering, for logs and diagnostics.
-  public var description: String { name }
-
-  // MARK: Built in
-
-  /// True when every responder returned true (nonzero); true with no responders.
-  /// For `BOOL`/`_Bool` and integer results: `shouldX` answered "any NO wins".
-  public static let allTrue = Reducer(name: "all true", accepts: isTruthType) { values, type in
-    try truthBytes(values.allSatisfy { !$0.isZero }, type)
-  }.routed(as: .allTrue)
-
-  /// True when some responder returned true (nonzero); false with no responders.
-  public static let anyTrue = Reducer(name: "any true", accepts: isTruthType) { values, type in
-    try truthBytes(values.contains { !$0.isZero }, type)
-  }.routed(as: .anyTrue)
-
-  /// The first responder's value that is not nil (not all-zero bytes); nil (zero) when
-  /// every responder returned nil. For objects, pointers, selectors, C strings — any type.
-  public static let firstNonNil = Reducer(name: "first non-nil") { values, type in
-    if let found = values.first(where: { !$0.isZero }) { return found.bytes }
-    return [UInt8](repeating: 0, count: try type.layout().size)
-  }.routed(as: .firstNonNil)
-
-  /// This reducer, marked as computed by the C route rule `combine`.
-  private func routed(as rule: FoldRule) -> Reducer {
-    var r = self
-    r.rule = rule
-    return r
-  }
-
-  /// Collects every responder's value as `T` and lets `finish` choose the result
-  /// (e.g. the maximum height, the longest title).
+  /// Collects every responder's value as the C type `T` and lets `finish` choose the
+  /// result (e.g. the maximum height).
   public static func collect<T: MessageArgument>(
     _ type: T.Type, name: String = "collect", _ finish: @escaping @Sendable ([T]) -> T
-  ) -> Reducer {
-    let body: @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8] = { values, returnType in
+  ) -> Reducer<ReturnValue> {
+    Reducer(name: name, accepts: { ReducerSupport.fits(T.self, $0) }) { values, returnType in
       var typed: [T] = []
       for v in values { typed.append(try v.value(as: T.self)) }
       return try ReturnValue(finish(typed), type: returnType).bytes
     }
-    return Reducer(name: name, accepts: { fits(T.self, $0) }, body)
   }
 
-  /// Collects every responder's value as a Swift value of any type — `String`, an enum,
-  /// an optional — and lets `finish` choose the result (the longest title, the merged
-  /// options). For the Swift multicasts (`@Delegate`); ``MulticastProxy``, which sees C
-  /// values only, refuses it.
-  public static func collect<T>(
-    _ type: T.Type, name: String = "collect", _ finish: @escaping @Sendable ([T]) -> T
-  ) -> Reducer {
-    Reducer(
-      name: name,
-      swiftFold: SwiftFold(
-        type: ObjectIdentifier(T.self), typeName: String(reflecting: T.self),
-        body: { values in finish(values.map { $0 as! T }) }))
-  }
-
-  /// A typed left fold over Swift values of any type (`fold(String.self, initial: "",
-  /// +)` joins them). For the Swift multicasts, as ``collect(_:name:_:)-swift``.
-  public static func fold<T: Sendable>(
-    _ type: T.Type, name: String = "fold", initial: T, _ combine: @escaping @Sendable (T, T) -> T
-  ) -> Reducer {
-    collect(type, name: name) { values in values.reduce(initial, combine) }
-  }
-
-  /// A typed left fold: starts from `initial` and combines each responder's value in
-  /// order (`fold(Int.self, initial: 0, +)` sums them).
+  /// A typed left fold over C values: starts from `initial` and combines each
+  /// responder's value in order (`fold(Int.self, initial: 0, +)` sums them).
   public static func fold<T: MessageArgument & Sendable>(
     _ type: T.Type, name: String = "fold", initial: T, _ combine: @escaping @Sendable (T, T) -> T
-  ) -> Reducer {
-    let body: @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8] = { values, returnType in
-      var acc = initial
-      for v in values { acc = combine(acc, try v.value(as: T.self)) }
-      return try ReturnValue(acc, type: returnType).bytes
-    }
-    return Reducer(name: name, accepts: { fits(T.self, $0) }, body)
+  ) -> Reducer<ReturnValue> {
+    collect(type, name: name) { values in values.reduce(initial, combine) }
   }
+}
 
-  // MARK: Helpers
+extension Reducer where Value: MessageArgument {
+  /// The reducer as ``MulticastProxy`` runs it, on C values: a built-in rule as it is; a
+  /// typed fold (``collect(_:name:_:)``, ``fold(_:name:initial:_:)``) reading each answer
+  /// as a `Value` and writing its result back in the message's return type.
+  var onCValues: Reducer<ReturnValue> {
+    guard rule == nil, let swiftFold else { return relabeled() }
+    let name = name
+    return Reducer<ReturnValue>(name: name, accepts: { ReducerSupport.fits(Value.self, $0) }) {
+      values, returnType in
+      let typed = try values.map { try $0.value(as: Value.self) }
+      guard let folded = swiftFold(typed) as? Value else { return try ReducerSupport.zero(returnType) }
+      return try ReturnValue(folded, type: returnType).bytes
+    }
+  }
+}
+
+extension ReturnPolicy where Value == ReturnValue {
+  /// Every responder is called and their C values are folded by a reducer typed by the
+  /// message's C result (`Reducer<Double>.collect { $0.max() ?? 44 }` for a `double`):
+  /// each answer is read as a `Result`, and the fold written back in the return type.
+  public static func reduce<Result: MessageArgument>(_ reducer: Reducer<Result>) -> Self {
+    .reduce(reducer.onCValues)
+  }
+}
+
+extension ReturnPolicy where Value: MessageArgument {
+  /// The policy as ``MulticastProxy`` runs it, on C values.
+  var onCValues: ReturnPolicy<ReturnValue> {
+    switch self {
+    case .lastResponder: .lastResponder
+    case .firstResponder: .firstResponder
+    case .reduce(let r): .reduce(r.onCValues)
+    }
+  }
+}
+
+/// The built-in rules, made once for every result type, and the helpers of the C folds.
+enum ReducerSupport {
+  static let allTrue = Reducer<ReturnValue>(
+    name: "all true", rule: .allTrue, accepts: isTruthType,
+    body: { values, type in try truthBytes(values.allSatisfy { !$0.isZero }, type) },
+    swiftFold: nil)
+
+  static let anyTrue = Reducer<ReturnValue>(
+    name: "any true", rule: .anyTrue, accepts: isTruthType,
+    body: { values, type in try truthBytes(values.contains { !$0.isZero }, type) },
+    swiftFold: nil)
+
+  static let firstNonNil = Reducer<ReturnValue>(
+    name: "first non-nil", rule: .firstNonNil,
+    body: { values, type in
+      if let found = values.first(where: { !$0.isZero }) { return found.bytes }
+      return try zero(type)
+    },
+    swiftFold: nil)
+
+  /// All-zero bytes of `type`.
+  static func zero(_ type: TypeEncoding) throws -> [UInt8] {
+    [UInt8](repeating: 0, count: try type.layout().size)
+  }
 
   /// Integer and boolean types, which have a truth value.
   @Sendable static func isTruthType(_ type: TypeEncoding) -> Bool {
     switch type.unqualified {
     case .bool, .char, .unsignedChar, .short, .unsignedShort, .int, .unsignedInt, .long,
-      .unsignedLong,
-      .longLong, .unsignedLongLong:
+      .unsignedLong, .longLong, .unsignedLongLong:
       return true
     default:
       return false
@@ -163,7 +264,7 @@ public struct Reducer: Sendable, CustomStringConvertible {
 
   /// 1 or 0 in the integer width of `type`.
   static func truthBytes(_ value: Bool, _ type: TypeEncoding) throws -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: try type.layout().size)
+    var bytes = try zero(type)
     if value, !bytes.isEmpty {
       // The low-order byte: first in memory on little-endian targets, last otherwise.
       bytes[UInt16(1).littleEndian == 1 ? 0 : bytes.count - 1] = 1

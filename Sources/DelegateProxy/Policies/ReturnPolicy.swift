@@ -13,7 +13,7 @@ import MessageRuntime
 /// proxy.setPolicy(.reduce(.allTrue), for: "scrollViewShouldScrollToTop:")
 /// proxy.setPolicy(.firstResponder, for: "tableView:heightForRowAtIndexPath:")
 /// ```
-public enum ReturnPolicy: Sendable, CustomStringConvertible {
+public enum ReturnPolicy<Value>: Sendable, CustomStringConvertible {
   /// Every responder is called in order and the **last** one's value is returned
   /// (`AIMultiDelegate`). With no responder the message is an unrecognized selector
   /// (`RuntimeError.unrecognizedSelector`) unless the proxy is
@@ -25,7 +25,7 @@ public enum ReturnPolicy: Sendable, CustomStringConvertible {
   /// Every responder is called in order and their values are folded by `reducer`
   /// (`GCDMulticastDelegate`'s aggregation rules, e.g. any `NO` wins). With no
   /// responder the value is the reducer's answer for no values.
-  case reduce(Reducer)
+  case reduce(Reducer<Value>)
 
   /// A readable rendering, for logs and diagnostics.
   public var description: String {
@@ -37,8 +37,26 @@ public enum ReturnPolicy: Sendable, CustomStringConvertible {
   }
 
   /// The reducer, for ``reduce(_:)``.
-  var reducer: Reducer? {
+  var reducer: Reducer<Value>? {
     if case .reduce(let r) = self { return r }
     return nil
   }
+
+  /// The same policy seen as folding `Other` (see ``Reducer``'s `relabeled`): the
+  /// multicasts keep every method's policy in one erased form.
+  func relabeled<Other>(as _: Other.Type = Other.self) -> ReturnPolicy<Other> {
+    switch self {
+    case .lastResponder: .lastResponder
+    case .firstResponder: .firstResponder
+    case .reduce(let r): .reduce(r.relabeled())
+    }
+  }
+
+  /// The erased form the multicasts store.
+  var erased: ErasedPolicy { relabeled() }
 }
+
+/// A policy as the multicasts store it, whatever its method's result type.
+@usableFromInline typealias ErasedPolicy = ReturnPolicy<ReturnValue>
+/// A reducer as the multicasts store it.
+@usableFromInline typealias ErasedReducer = Reducer<ReturnValue>

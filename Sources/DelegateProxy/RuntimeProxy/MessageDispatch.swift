@@ -111,7 +111,7 @@ extension MulticastProxy {
           throw DelegateProxyError.reducerTypeMismatch(
             reducer: reducer.name, returnType: signature.returnType.canonicalString)
         }
-        try invocation.setReturnBytes(try Reducer.truthBytes(truth, signature.returnType))
+        try invocation.setReturnBytes(try ReducerSupport.truthBytes(truth, signature.returnType))
       case .reduce:
         let reducer = list.policy.reducer!  // a custom rule comes only from a reducer
         try invocation.setReturnBytes(

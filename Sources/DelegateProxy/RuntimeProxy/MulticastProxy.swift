@@ -74,8 +74,8 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     var members = MemberList<ProxyMember>()
     var options: Options
     var protocolDescription: RuntimeProtocol?
-    var defaultPolicy: ReturnPolicy
-    var overrides: [Selector: ReturnPolicy] = [:]
+    var defaultPolicy: ReturnPolicy<ReturnValue>
+    var overrides: [Selector: ReturnPolicy<ReturnValue>] = [:]
     var observers: [Selector: [MessageObserver]] = [:]
     /// Signatures declared, or remembered from delegates that were members.
     var declared: [Selector: MethodSignature] = [:]
@@ -121,7 +121,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// An empty proxy. `policy` is the default return policy; `protocol`, when given,
   /// supplies signatures for its methods even when no delegate implements them.
   public convenience init(
-    policy: ReturnPolicy = .lastResponder, options: Options = [],
+    policy: ReturnPolicy<ReturnValue> = .lastResponder, options: Options = [],
     protocol proto: RuntimeProtocol? = nil,
     proxyClass: RuntimeClass = MulticastProxy.multicastClass
   ) {
@@ -135,7 +135,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// which its C face follows; a runtime proxy's own rule (`GCDMulticastDelegate`'s) calls
   /// them asynchronously, their answers unused.
   package init(
-    policy: ReturnPolicy, options: Options, protocol proto: RuntimeProtocol?,
+    policy: ReturnPolicy<ReturnValue>, options: Options, protocol proto: RuntimeProtocol?,
     proxyClass: RuntimeClass, awaitsQueuedAnswers: Bool
   ) {
     self.awaitsQueuedAnswers = awaitsQueuedAnswers
@@ -152,7 +152,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// A proxy with `delegates`, in order (`initWithDelegates:`). Throws when two of them
   /// implement a selector with different signatures.
   public convenience init(
-    delegates: [RuntimeObject], policy: ReturnPolicy = .lastResponder, options: Options = [],
+    delegates: [RuntimeObject], policy: ReturnPolicy<ReturnValue> = .lastResponder, options: Options = [],
     protocol proto: RuntimeProtocol? = nil, retention: Retention = .weak
   ) throws(DelegateProxyError) {
     self.init(policy: policy, options: options, protocol: proto)
@@ -172,18 +172,18 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   // MARK: Configuration
 
   /// The policy for selectors without an override of their own.
-  public var defaultPolicy: ReturnPolicy {
+  public var defaultPolicy: ReturnPolicy<ReturnValue> {
     get { state.withLock { $0.defaultPolicy } }
     set { update { $0.defaultPolicy = newValue } }
   }
 
   /// Sets the policy for one selector (nil returns it to the default).
-  public func setPolicy(_ policy: ReturnPolicy?, for selector: Selector) {
+  public func setPolicy(_ policy: ReturnPolicy<ReturnValue>?, for selector: Selector) {
     update { $0.overrides[selector] = policy }
   }
 
   /// The policy in force for `selector`.
-  public func policy(for selector: Selector) -> ReturnPolicy {
+  public func policy(for selector: Selector) -> ReturnPolicy<ReturnValue> {
     currentTable.list(for: selector).policy
   }
 
@@ -435,7 +435,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// own), in one rebuild: how a `@Delegate` multicast's C face lists the multicast's own
   /// members. Returns the replaced table, for the caller to retire after its own lock.
   func adopt(
-    members: [ProxyMember], overrides: [Selector: ReturnPolicy],
+    members: [ProxyMember], overrides: [Selector: ReturnPolicy<ReturnValue>],
     observers: [Selector: [MessageObserver]]
   ) -> Retired<ProxyMemberTable> {
     state.withLock { s in

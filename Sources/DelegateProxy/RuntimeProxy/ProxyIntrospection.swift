@@ -13,7 +13,7 @@ public struct SelectorReport: Sendable, CustomStringConvertible {
   /// Where ``signature`` came from.
   public let signatureSource: SignatureSource
   /// The policy in force.
-  public let policy: ReturnPolicy
+  public let policy: ReturnPolicy<ReturnValue>
   /// Whether ``policy`` is an override for this selector.
   public let policyIsOverride: Bool
   /// How many observers are called before and after delivery.

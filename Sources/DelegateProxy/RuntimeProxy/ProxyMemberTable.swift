@@ -12,7 +12,7 @@ struct ProxyResponderList: Sendable {
   /// The signature: the first static responder's, else the protocol's, else declared.
   let signature: MethodSignature?
   let signatureSource: SignatureSource
-  let policy: ReturnPolicy
+  let policy: ReturnPolicy<ReturnValue>
   /// Whether `policy` is a per-selector override rather than the default.
   let policyIsOverride: Bool
   let before: [MessageObserver]
@@ -38,12 +38,12 @@ final class ProxyMemberTable: Sendable {
   let forwarders: [ProxyMember]
   /// Each selector's responder list.
   let lists: [Selector: ProxyResponderList]
-  let defaultPolicy: ReturnPolicy
+  let defaultPolicy: ReturnPolicy<ReturnValue>
   let silentWhenEmpty: Bool
   let protocolDescription: RuntimeProtocol?
 
   /// The table of a proxy with nothing in it.
-  init(generation: UInt64, defaultPolicy: ReturnPolicy, silentWhenEmpty: Bool) {
+  init(generation: UInt64, defaultPolicy: ReturnPolicy<ReturnValue>, silentWhenEmpty: Bool) {
     self.generation = generation
     members = []
     forwarders = []
@@ -57,7 +57,7 @@ final class ProxyMemberTable: Sendable {
   /// selectors, one to fill each selector's responder list in order.
   init(
     generation: UInt64, members: [ProxyMember], protocolDescription: RuntimeProtocol?,
-    defaultPolicy: ReturnPolicy, overrides: [Selector: ReturnPolicy], silentWhenEmpty: Bool,
+    defaultPolicy: ReturnPolicy<ReturnValue>, overrides: [Selector: ReturnPolicy<ReturnValue>], silentWhenEmpty: Bool,
     observers: [Selector: [MessageObserver]], declared: [Selector: MethodSignature]
   ) {
     self.generation = generation

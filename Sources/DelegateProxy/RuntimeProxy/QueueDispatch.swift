@@ -29,7 +29,7 @@ extension MulticastProxy {
   /// the delegates', the reducer cannot produce its return type, or a delegate called
   /// on this thread throws.
   public func aggregate(
-    _ invocation: Invocation, reducer: Reducer, completionQueue: DispatchQueue,
+    _ invocation: Invocation, reducer: Reducer<ReturnValue>, completionQueue: DispatchQueue,
     completion: @escaping @Sendable (Result<ReturnValue, any Error>) -> Void
   ) throws {
     let returnType = invocation.signature.returnType
@@ -46,11 +46,11 @@ extension MulticastProxy {
   /// `completionQueue` with the values folded by `reducer` (see
   /// ``aggregate(_:reducer:completionQueue:completion:)``).
   public func aggregate<R: MessageArgument & Sendable, each A: MessageArgument>(
-    _ message: Message<R, repeat each A>, _ arguments: repeat each A, reducer: Reducer,
+    _ message: Message<R, repeat each A>, _ arguments: repeat each A, reducer: Reducer<R>,
     completionQueue: DispatchQueue, completion: @escaping @Sendable (Result<R, any Error>) -> Void
   ) throws {
     let invocation = try makeInvocation(message, repeat each arguments)
-    try aggregate(invocation, reducer: reducer, completionQueue: completionQueue) { result in
+    try aggregate(invocation, reducer: reducer.onCValues, completionQueue: completionQueue) { result in
       completion(result.flatMap { value in Result { try value.value(as: R.self) } })
     }
   }
@@ -58,13 +58,13 @@ extension MulticastProxy {
   /// Sends a typed message to every responder and returns the values folded by
   /// `reducer`, suspending (never blocking) until the last queued delegate answers.
   public func aggregate<R: MessageArgument & Sendable, each A: MessageArgument>(
-    _ message: Message<R, repeat each A>, _ arguments: repeat each A, reducer: Reducer
+    _ message: Message<R, repeat each A>, _ arguments: repeat each A, reducer: Reducer<R>
   ) async throws -> R {
     let invocation = try makeInvocation(message, repeat each arguments)
     return try await withCheckedThrowingContinuation {
       (continuation: CheckedContinuation<R, any Error>) in
       do {
-        try aggregate(invocation, reducer: reducer, completionQueue: .global()) { result in
+        try aggregate(invocation, reducer: reducer.onCValues, completionQueue: .global()) { result in
           continuation.resume(with: result.flatMap { v in Result { try v.value(as: R.self) } })
         }
       } catch {

@@ -100,6 +100,7 @@ extension DelegateMulticast {
         answer = .failure(error)
       }
       if lacksOptional(member, plan) { continue }
+      if !member.answers, case .success = answer { continue }
       if fold.add(answer) { break }
     }
     return fold
@@ -151,6 +152,7 @@ extension DelegateMulticast {
     }
     for (member, answer) in zip(plan.members, answers) {
       guard let answer = answer.value, !lacksOptional(member, plan) else { continue }
+      if !member.answers, case .success = answer { continue }
       if fold.add(answer) { break }
     }
     return fold

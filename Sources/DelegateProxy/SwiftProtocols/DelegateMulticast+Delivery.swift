@@ -36,6 +36,7 @@ extension DelegateMulticast {
         let value = QueueMarks.isCurrent(queue) ? queued.run() : queue.sync { queued.run() }
         guard let value else { continue }
         if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
+        if !member.answers { continue }
         if add(value) { break }
         continue
       }
@@ -44,6 +45,7 @@ extension DelegateMulticast {
         continue
       }
       if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
+      if !member.answers { continue }
       if add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
@@ -56,8 +58,7 @@ extension DelegateMulticast {
   /// the values folded by `reducer` (the method's policy when nil), suspending, never
   /// blocking, until the last queued delegate has answered (`GCDMulticastDelegate`'s
   /// aggregation). The method's arguments follow its handle as they are written in a
-  /// call. Throws ``DelegateProxyError/reducerTypeMismatch(reducer:returnType:)`` when the
-  /// reducer cannot make the result type.
+  /// call.
   ///
   /// ```swift
   /// let start = try await proxy.aggregate(\.sensorShouldStart, sensor, reducer: .allTrue)
@@ -65,10 +66,10 @@ extension DelegateMulticast {
   /// ```
   public final func aggregate<each Argument, Result>(
     _ message: MessageKey<(repeat each Argument), Result>, _ argument: repeat each Argument,
-    reducer: Reducer? = nil
-  ) async throws(DelegateProxyError) -> Result {
+    reducer: Reducer<Result>? = nil
+  ) async -> Result {
     let arguments = (repeat each argument)
-    let box = try prepareAggregate(message, reducer)
+    let box = prepareAggregate(message, reducer?.relabeled())
     let values: [Result?] = await gather(box.index, arguments, Messages()[keyPath: message].invoke)
     return fold(values, box)
   }
@@ -78,11 +79,11 @@ extension DelegateMulticast {
   /// are called before this returns.
   public final func aggregate<each Argument, Result>(
     _ message: MessageKey<(repeat each Argument), Result>, _ argument: repeat each Argument,
-    reducer: Reducer? = nil, completionQueue: DispatchQueue,
+    reducer: Reducer<Result>? = nil, completionQueue: DispatchQueue,
     completion: @escaping @Sendable (Result) -> Void
-  ) throws(DelegateProxyError) {
+  ) {
     let arguments = (repeat each argument)
-    let box = try prepareAggregate(message, reducer)
+    let box = prepareAggregate(message, reducer?.relabeled())
     let invoke = Messages()[keyPath: message].invoke
     let pending = gatherCalls(box.index, arguments, invoke)
     let group = DispatchGroup()
@@ -195,17 +196,14 @@ extension DelegateMulticast {
   struct AggregatePlan {
     let index: Int
     let rule: FoldRule
-    let reducer: Reducer?
+    let reducer: ErasedReducer?
   }
 
   func prepareAggregate<Message: DelegateMessageHandle>(
-    _ message: KeyPath<Messages, Message>, _ reducer: Reducer?
-  )
-    throws(DelegateProxyError) -> AggregatePlan
-  {
+    _ message: KeyPath<Messages, Message>, _ reducer: ErasedReducer?
+  ) -> AggregatePlan {
     let index = index(of: message)
-    if let reducer { try check(reducer, for: index) }
-    let policy = reducer.map(ReturnPolicy.reduce) ?? self.policy(for: message)
+    let policy = reducer.map(ErasedPolicy.reduce) ?? policy(at: index)
     let isVoid = protocolDescription.methods[index].result.isVoid
     let rule = FoldRule(policy, returnsVoid: isVoid)
     // Aggregation calls every responder, so firstResponder folds to the first value.

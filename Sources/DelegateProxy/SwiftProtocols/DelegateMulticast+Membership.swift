@@ -4,22 +4,25 @@ import MessageRuntime
 extension DelegateMulticast {
   /// Adds `delegate` at the end, held weakly unless `retention` is ``Retention/strong``;
   /// with `queue`, it is called on that queue (`addDelegate:delegateQueue:`). With
-  /// ``MulticastProxy/Options/unique``, adding a member again does nothing. Throws
-  /// ``DelegateProxyError/cycle(path:)`` when `delegate` is this multicast or one that
-  /// contains it.
+  /// ``MulticastOptions/unique``, adding a member again does nothing.
+  ///
+  /// Adding a multicast into itself — directly, or into one it contains, directly or
+  /// through others — is a programming error (each call would recurse for ever): it stops
+  /// the process with a message naming the cycle, as an index out of range does. A
+  /// well-typed program has nothing else that can fail here, so `add` does not throw.
   public final func add(
     _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention = .weak
   )
-    throws(DelegateProxyError)
   {
-    try insert(delegate, at: .end, queue: queue, retention: retention)
+    insert(delegate, at: .end, queue: queue, retention: retention)
   }
 
-  /// Inserts `delegate` at `index` among the members (clamped to `0...count`).
+  /// Inserts `delegate` at `index` among the members (clamped to `0...count`); a
+  /// multicast that would contain itself stops the process, as for ``add(_:queue:retention:)``.
   public final func insert(
     _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention = .weak
-  ) throws(DelegateProxyError) {
-    try insert(delegate, at: .index(index), queue: queue, retention: retention)
+  ) {
+    insert(delegate, at: .index(index), queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` before `other`; at the end when `other` is nil or not a member
@@ -27,8 +30,8 @@ extension DelegateMulticast {
   public final func insert(
     _ delegate: Delegate, before other: Delegate?, queue: DispatchQueue? = nil,
     retention: Retention = .weak
-  ) throws(DelegateProxyError) {
-    try insert(
+  ) {
+    insert(
       delegate, at: .before(other.map { $0 as AnyObject }), queue: queue, retention: retention)
   }
 
@@ -37,15 +40,21 @@ extension DelegateMulticast {
   public final func insert(
     _ delegate: Delegate, after other: Delegate?, queue: DispatchQueue? = nil,
     retention: Retention = .weak
-  ) throws(DelegateProxyError) {
-    try insert(
+  ) {
+    insert(
       delegate, at: .after(other.map { $0 as AnyObject }), queue: queue, retention: retention)
+  }
+
+  /// Used by injection: inserts `delegate` held weakly as a member that hears every
+  /// call but whose answers do not count. Not for direct use.
+  public final func __insertListener(_ delegate: Delegate, at index: Int) {
+    insert(delegate, at: .index(index), queue: nil, retention: .weak, answers: false)
   }
 
   private func insert(
     _ delegate: Delegate, at position: MemberPosition, queue: DispatchQueue?,
-    retention: Retention
-  ) throws(DelegateProxyError) {
+    retention: Retention, answers: Bool = true
+  ) {
     // Members are class instances (a `@Delegate` protocol is class-bound): dispatch reads
     // a member's existential as a class reference (SwiftResponder.unretainedDelegate).
     precondition(
@@ -53,9 +62,9 @@ extension DelegateMulticast {
       "\(Self.self) holds class instances; a \(type(of: delegate as Any)) is not one")
     let object = delegate as AnyObject
     if let queue { QueueMarks.mark(queue) }
-    let member = SwiftMember(delegate, object: object, retention: retention, queue: queue)
-    try MulticastNesting.check(adding: object as? any MulticastNode, to: self) {
-      () throws(DelegateProxyError) in
+    let member = SwiftMember(
+      delegate, object: object, retention: retention, queue: queue, answers: answers)
+    MulticastNesting.insertOrStop(adding: object as? any MulticastNode, to: self) {
       update { s in
         if s.options.contains(.unique), s.members.contains(object) { return }
         s.members.insert(member, at: position)

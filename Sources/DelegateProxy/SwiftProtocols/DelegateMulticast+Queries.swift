@@ -3,62 +3,36 @@ import MessageRuntime
 extension DelegateMulticast {
   // MARK: Policies
 
-  /// The policy for methods without one of their own.
-  public final var defaultPolicy: ReturnPolicy {
-    get { state.withLock { $0.defaultPolicy } }
-    set { update { $0.defaultPolicy = newValue } }
+  /// The policy of every method without one of its own (``setPolicy(_:for:)``).
+  public final var defaultPolicy: ReturnPolicy<Any> {
+    get { state.withLock { $0.defaultPolicy.relabeled() } }
+    set { update { $0.defaultPolicy = newValue.erased } }
   }
 
-  /// Sets the policy of one method (nil returns it to the default). Throws
-  /// ``DelegateProxyError/reducerTypeMismatch(reducer:returnType:)`` when a reducer
-  /// cannot produce the method's result type (``Reducer/allTrue`` for a `Double`).
+  /// Sets the policy of one method (nil returns it to the default). The policy is typed by
+  /// the method's result, so a reducer that cannot fold it does not compile:
+  /// `.reduce(.allTrue)` for a `Bool` method, `.reduce(.firstNonNil)` for an optional.
   public final func setPolicy<Message: DelegateMessageHandle>(
-    _ policy: ReturnPolicy?, for message: KeyPath<Messages, Message>
-  ) throws(DelegateProxyError) {
+    _ policy: ReturnPolicy<Message.Result>?, for message: KeyPath<Messages, Message>
+  ) {
     let index = index(of: message)
-    if case .reduce(let reducer)? = policy { try check(reducer, for: index) }
-    update { $0.overrides[index] = policy }
-  }
-
-  /// Throws when `reducer` cannot fold the results of the method at `index`.
-  func check(_ reducer: Reducer, for index: Int) throws(DelegateProxyError) {
-    let result = protocolDescription.methods[index].result
-    if let swift = reducer.swiftFold {
-      // A fold of Swift values makes exactly its own type.
-      guard swift.type == result.typeID else {
-        throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
-      }
-      return
-    }
-    if result.encoding == nil {
-      // A Swift type with no C form: the first non-nil of an optional; no other C rule.
-      guard reducer.rule == .firstNonNil, result.isOptional else {
-        throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
-      }
-      return
-    }
-    guard let type = result.encoding, reducer.accepts(type),
-      reducer.rule != nil || result.conversion != nil
-    else {
-      throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
-    }
-    if reducer.rule == .allTrue || reducer.rule == .anyTrue,
-      !Reducer.isTruthType(type)
-    {
-      throw .reducerTypeMismatch(reducer: reducer.name, returnType: result.name)
-    }
+    update { $0.overrides[index] = policy?.erased }
   }
 
   /// The policy in force for a method.
   public final func policy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
-    -> ReturnPolicy
+    -> ReturnPolicy<Message.Result>
   {
-    let index = index(of: message)
-    return state.withLock { $0.overrides[index] ?? $0.defaultPolicy }
+    policy(at: index(of: message)).relabeled()
+  }
+
+  /// The policy in force for the method at `index`, erased.
+  final func policy(at index: Int) -> ErasedPolicy {
+    state.withLock { $0.overrides[index] ?? $0.defaultPolicy }
   }
 
   /// The multicast's options.
-  public final var options: MulticastProxy.Options { state.withLock { $0.options } }
+  public final var options: MulticastOptions { state.withLock { $0.options } }
 
   // MARK: Queries
 
@@ -137,14 +111,6 @@ extension DelegateMulticast {
     return method.isRequired
       || !DelegateOptional.isKnownMissing(
         method.selector.name, typeID: DelegateOptional.identity(of: delegate as AnyObject))
-  }
-
-  /// The method's description: its selector (as the runtime and C callers see it), Swift
-  /// name, types and whether it is required.
-  public final func method<Message: DelegateMessageHandle>(_ message: KeyPath<Messages, Message>)
-    -> DelegateMethodDescription
-  {
-    protocolDescription.methods[index(of: message)]
   }
 
   /// A number that changes whenever the answers to ``responds(to:)`` may have changed

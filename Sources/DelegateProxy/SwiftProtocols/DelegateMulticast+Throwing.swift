@@ -71,6 +71,7 @@ extension DelegateMulticast {
         if !member.isRemoved && !member.isAlive { needsRebuild.raise() }
         continue
       }
+      if !member.answers, case .success = answer { continue }
       if fold.add(answer) { break }
     }
     for o in plan.observers where o.phase == .after { o.notify(arguments) }
@@ -91,18 +92,17 @@ extension DelegateMulticast {
   /// ones on their queues, awaited without blocking — under the method's
   /// ``DelegateErrorPolicy``: an error a delegate throws, on its queue or not, reaches
   /// the caller (under ``DelegateErrorPolicy/stopAtFirst`` the later delegates are not
-  /// called). Throws ``DelegateProxyError/reducerTypeMismatch(reducer:returnType:)`` when
-  /// the reducer cannot make the result type.
+  /// called).
   ///
   /// ```swift
   /// let saved = try await proxy.aggregate(\.sensorWillSave, sensor, reducer: .allTrue)
   /// ```
   public final func aggregate<each Argument, Result>(
     _ message: KeyPath<Messages, ThrowingDelegateMessage<Delegate, (repeat each Argument), Result>>,
-    _ argument: repeat each Argument, reducer: Reducer? = nil
+    _ argument: repeat each Argument, reducer: Reducer<Result>? = nil
   ) async throws -> Result {
     let arguments = (repeat each argument)
-    let aggregate = try prepareAggregate(message, reducer)
+    let aggregate = prepareAggregate(message, reducer?.relabeled())
     // Aggregation calls every responder: firstResponder folds to the first value.
     let plan = effectPlan(
       aggregate.index, rule: aggregate.rule == .first ? .last : aggregate.rule,
@@ -163,6 +163,7 @@ extension DelegateMulticast {
         answer = Quiescence.readSection { queued.run() }
       }
       guard let answer, !lacksOptional(member, plan) else { continue }
+      if !member.answers, case .success = answer { continue }
       if firstAnswer, first == nil, case .success(let value) = answer { first = value }
       if fold.add(answer) { break }
     }

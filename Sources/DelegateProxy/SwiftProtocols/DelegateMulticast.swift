@@ -109,13 +109,13 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
 
   struct State {
     var members = MemberList<SwiftMember<Delegate>>()
-    var defaultPolicy: ReturnPolicy
-    var overrides: [Int: ReturnPolicy] = [:]
+    var defaultPolicy: ErasedPolicy
+    var overrides: [Int: ErasedPolicy] = [:]
     /// By method index: the error policy of a `throws` method (DelegateMulticast+Throwing).
     var errorPolicies: [Int: DelegateErrorPolicy] = [:]
     /// By method index: how an `async` method awaits its delegates (DelegateMulticast+Async).
     var concurrency: [Int: DelegateConcurrency] = [:]
-    var options: MulticastProxy.Options
+    var options: MulticastOptions
     var observers: [Int: [TypedObserver]] = [:]
     var generation: UInt64 = 0
     /// The C face, made on first use (DelegateMulticast+C.swift).
@@ -138,14 +138,13 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// the next `imp(for:)`) rebuilds the table.
   @usableFromInline let needsRebuild = RebuildRequest()
 
-  /// An empty multicast. `policy` is the default return policy; `options` as for
-  /// ``MulticastProxy``: ``MulticastProxy/Options/unique`` keeps each delegate once.
-  /// ``MulticastProxy/Options/silentWhenEmpty`` changes nothing here: a call nobody
-  /// answers never traps (see *No answer*; C callers of ``imp(for:)`` get zero).
-  public required init(policy: ReturnPolicy = .lastResponder, options: MulticastProxy.Options = [])
+  /// An empty multicast. `policy` is the policy of every method without one of its own
+  /// (``setPolicy(_:for:)``); ``MulticastOptions/unique`` keeps each delegate once. A call
+  /// nobody answers never traps (see *No answer*).
+  public required init(policy: ReturnPolicy<Any> = .lastResponder, options: MulticastOptions = [])
   {
     protocolDescription = Self.delegateProtocol
-    var s = State(defaultPolicy: policy, options: options)
+    var s = State(defaultPolicy: policy.erased, options: options)
     s.generation = 1
     // Readers borrow the table: the inlined loop takes no reference (one less atomic pair
     // per dispatch).
@@ -245,7 +244,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// type's empty value; see the type's *No answer*). Never a trap.
   @usableFromInline
   final func finish<Result>(
-    _ fold: Fold<Result>, _ index: Int, reducer: @autoclosure () -> Reducer?,
+    _ fold: Fold<Result>, _ index: Int, reducer: @autoclosure () -> ErasedReducer?,
     collected: [Result] = []
   ) -> Result {
     // The method's description is read only off the common path: copying it retains its
@@ -277,11 +276,18 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
 
   /// A custom reducer's fold of `values`: on the values themselves for a fold of Swift
   /// values, else on their C form.
-  final func reduce<Result>(_ values: [Result], _ index: Int, with reducer: Reducer?) -> Result {
+  final func reduce<Result>(_ values: [Result], _ index: Int, with reducer: ErasedReducer?)
+    -> Result
+  {
     let method = protocolDescription.methods[index]
-    // setPolicy and aggregate accept a Swift fold only for its own type.
-    if let swift = reducer?.swiftFold, let value = swift.body(values) as? Result { return value }
-    // setPolicy and aggregate accept a reducer only for a result type with a C form.
+    // A reducer is typed by its method's result (setPolicy, aggregate): a Swift fold makes
+    // a `Result`, or nil when nobody answered.
+    if let swift = reducer?.swiftFold {
+      guard let value = swift(values) else { return method.noAnswer(as: Result.self) }
+      return value as! Result
+    }
+    // Otherwise a default policy's truth or first-non-nil rule (no custom fold) on a
+    // result type with a C form.
     guard let reducer, let type = method.result.encoding else {
       fatalError("\(method.swiftName): no reducer for a custom fold (runtime bug)")
     }

@@ -8,7 +8,7 @@ struct EffectPlan<Delegate> {
   /// The method's responders, in order.
   let members: [SwiftMember<Delegate>]
   let rule: FoldRule
-  let reducer: Reducer?
+  let reducer: ErasedReducer?
   let observers: [TypedObserver]
   /// For an optional method: its selector, to drop the answers of classes that turn out
   /// not to implement it.
@@ -20,7 +20,7 @@ struct EffectPlan<Delegate> {
 extension DelegateMulticast {
   /// The plan of one dispatch of the method at `index`, from the published table.
   /// `rule`, when given, replaces the method's policy (aggregation with a reducer).
-  func effectPlan(_ index: Int, rule: FoldRule? = nil, reducer: Reducer? = nil) -> EffectPlan<
+  func effectPlan(_ index: Int, rule: FoldRule? = nil, reducer: ErasedReducer? = nil) -> EffectPlan<
     Delegate
   > {
     let (errorPolicy, concurrency) = state.withLock {

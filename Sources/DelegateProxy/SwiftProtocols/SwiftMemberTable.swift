@@ -17,12 +17,12 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// By method index: the observers.
   let observers: [[TypedObserver]]
   /// By method index: the policy in force, for introspection and custom reducers.
-  let policies: [ReturnPolicy]
+  let policies: [ErasedPolicy]
   let generation: UInt64
 
   init(
     members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
-    defaultPolicy: ReturnPolicy, overrides: [Int: ReturnPolicy],
+    defaultPolicy: ErasedPolicy, overrides: [Int: ErasedPolicy],
     observers: [Int: [TypedObserver]], generation: UInt64
   ) {
     self.members = members
@@ -30,7 +30,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.generation = generation
     let methods = description.methods
     lists = .allocate(capacity: methods.count)
-    var policies: [ReturnPolicy] = []
+    var policies: [ErasedPolicy] = []
     for (index, method) in methods.enumerated() {
       let policy = overrides[index] ?? defaultPolicy
       policies.append(policy)
@@ -47,7 +47,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
           isGeneral: rule == .custom || observers[index]?.isEmpty == false
-            || live.contains { $0.queue != nil },
+            || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments))
     }
     self.policies = policies

@@ -47,7 +47,7 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   /// existential whose object pointer is null releases nothing.
   @inlinable
   static func forget(_ delegate: consuming Delegate) {
-    withUnsafeMutableBytes(of: &delegate) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    _ = withUnsafeMutableBytes(of: &delegate) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
   }
 }
 

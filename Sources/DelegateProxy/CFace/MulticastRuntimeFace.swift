@@ -1,0 +1,97 @@
+import MessageRuntime
+
+/// A `@Delegate` multicast as the message runtime and C code see it
+/// (`multicast.runtime`): the runtime proxy C code messages, its C handle, each method's
+/// selector and C implementation, and C callback adapters of a library's own signature.
+/// See `DelegateMulticast+C.swift` for how C calls reach the Swift delegates.
+public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendable {
+  /// The multicast.
+  let multicast: DelegateMulticast<Delegate, Messages>
+
+  /// A method C callers can reach, named by its handle in `Messages.CMessages`: the
+  /// methods whose parameter and result types have a C form (`\.sensorDidRead`). A
+  /// method taking or returning a Swift-only type (`String`, a closure, an enum…) has no
+  /// handle there, so asking for its C face does not compile.
+  public typealias CMessageKey<Arguments, Result> = KeyPath<
+    Messages.CMessages, DelegateMessage<Delegate, Arguments, Result>
+  >
+
+  /// The ``MulticastProxy`` C code messages (made on first use). Configure the multicast,
+  /// not this proxy: the multicast overwrites its policies and members. Throws
+  /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` when a
+  /// named type of the protocol turned out, at run time, to have no C form.
+  public func proxy() throws(DelegateProxyError) -> MulticastProxy {
+    try multicast.cFace().proxy
+  }
+
+  /// The C handle C code passes as `self`, a `dp_id` (`OpaquePointer` in Swift, so it
+  /// passes to C functions declared with `dp_runtime.h`'s types as it is): the
+  /// ``proxy()``'s `RuntimeObject.rawValue`.
+  ///
+  /// Valid while the multicast lives (the multicast keeps its runtime proxy); it keeps
+  /// nothing alive, so whoever hands it to C keeps the multicast for as long as C may use
+  /// it.
+  public func rawValue() throws(DelegateProxyError) -> OpaquePointer {
+    try multicast.cFace().proxy.rawValue
+  }
+
+  /// The selector of the method `message` names (`_cmd` for C callers).
+  public func selector<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+    -> Selector
+  {
+    method(message).selector
+  }
+
+  /// The method's description as the runtime sees it: its selector, Swift name, types and
+  /// whether it is required.
+  public func method<Message: DelegateMessageHandle>(_ message: KeyPath<Messages, Message>)
+    -> DelegateMethodDescription
+  {
+    multicast.protocolDescription.methods[multicast.index(of: message)]
+  }
+
+  /// The implementation C calls for `message` with ``rawValue()`` as `self`
+  /// (`methodForSelector:`): a real C function pointer that reaches every delegate under
+  /// the method's policy. Look it up again after changing membership or policies. Throws
+  /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for a
+  /// method whose named type turned out, at run time, to have no C form (a struct
+  /// holding a `String`: the macro cannot see into named types).
+  public func imp<Arguments, Result>(for message: CMessageKey<Arguments, Result>) throws -> IMP {
+    let description = multicast.protocolDescription
+    let method = description.methods[Messages.CMessages()[keyPath: message].index]
+    _ = try method.cSignature(in: description.name)
+    let face = try multicast.cFace()
+    // C calls that met a gone member or learned a missing optional method asked for a
+    // rebuild; no Swift code runs after a C call to do it.
+    multicast.rebuildIfNeeded()
+    return try face.proxy.imp(for: method.selector)
+  }
+
+  /// A C callback of a library's own signature — the method's parameters with a `void *`
+  /// context at `context` (or none) — whose function pointer reaches the multicast's
+  /// delegates under the method's policy: expat's handlers, SQLite's hooks, libcurl's
+  /// write callback, delivered to plain Swift classes. Register the adapter's
+  /// `CallbackAdapter.context` with the library and keep the adapter while the library
+  /// holds its function pointer (see `CallbackAdapter`). Throws
+  /// `CallbackAdapterError` for a callback the package cannot carry, or
+  /// ``DelegateProxyError`` for a method type with no C form.
+  public func callbackAdapter<Arguments, Result>(
+    for message: CMessageKey<Arguments, Result>, context: CallbackContext,
+    defaultResult: CallbackResult? = nil, sharingContextWith other: CallbackAdapter? = nil
+  ) throws -> CallbackAdapter {
+    let description = multicast.protocolDescription
+    let method = description.methods[Messages.CMessages()[keyPath: message].index]
+    let signature = try method.cSignature(in: description.name)
+    var arguments = Array(signature.argumentTypes.dropFirst(2))
+    switch context {
+    case .first: arguments.insert(.pointer(.void), at: 0)
+    case .last: arguments.append(.pointer(.void))
+    case .argument(let k): arguments.insert(.pointer(.void), at: min(max(k, 0), arguments.count))
+    case .none: break
+    }
+    return try CallbackAdapter(
+      CallbackSignature(returnType: signature.returnType, arguments: arguments), context: context,
+      receiver: proxy(), selector: method.selector, defaultResult: defaultResult,
+      sharingContextWith: other)
+  }
+}
