@@ -197,3 +197,47 @@ protocol DoccChatConnection: AnyObject {
 protocol ParserOutline: XMLParserDelegate {
   func parser(_ parser: XMLParser, foundCharacters string: String)
 }
+
+// MARK: MessageRuntime.docc/CCallbacks.md
+
+/// The overview block (the README's C-callback block too): compiled, not run.
+func doccCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> CallbackAdapter {
+  let start = Message<Void, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafePointer<CChar>?>?>(
+    "parserDidStartElement:attributes:")
+  let adapter = try CallbackAdapter(for: start, context: .first, receiver: proxy)  // v^v*^*
+  XML_SetUserData(parser, adapter.context)
+  XML_SetStartElementHandler(parser, try adapter.function(as: XML_StartElementHandler.self))
+  return adapter
+}
+
+/// What Swift imports from the article's C shim (curl_shim.c) and curl.h, so that the Swift
+/// line calling it compiles here without curl's headers.
+typealias curl_write_callback =
+  @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+@discardableResult
+func curl_shim_set_writer(
+  _ curl: UnsafeMutableRawPointer?, _ write: curl_write_callback?,
+  _ userdata: UnsafeMutableRawPointer?
+) -> Int32 { write == nil ? 43 : 0 }
+
+/// The callback-signature block and the curl shim's Swift line, run by a test (the
+/// function keeps the name it had when the README held the blocks).
+func readmeCallbackSignatures(
+  proxy: MulticastProxy, sink: RuntimeObject, curl: UnsafeMutableRawPointer?
+) throws -> (CallbackAdapter, CallbackAdapter, curl_write_callback) {
+  // SQLite's update hook: void (*)(void *, int, char const *, char const *, sqlite3_int64)
+  let updateHook = try CallbackSignature(parsing: "v^vi**q")
+  let didUpdate = Message<Void, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int64>(
+    "database:didUpdate:table:row:")
+  let updates = try CallbackAdapter(updateHook, context: .first, receiver: proxy, message: didUpdate)
+  // libcurl's write callback: size_t (*)(char *ptr, size_t size, size_t nmemb, void *userdata)
+  let writeCallback = CallbackSignature(
+    returning: UInt.self, UnsafeMutablePointer<CChar>?.self, UInt.self, UInt.self,
+    UnsafeMutableRawPointer?.self)
+  let writes = try CallbackAdapter(writeCallback, context: .last, receiver: sink, selector: "write:size:count:")
+  typealias WriteFunction = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
+  let write = try writes.function(as: WriteFunction.self)   // refused if provably not the callback's type
+
+  curl_shim_set_writer(curl, try writes.function(as: curl_write_callback.self), writes.context)
+  return (updates, writes, write)
+}

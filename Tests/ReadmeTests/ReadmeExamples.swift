@@ -280,37 +280,6 @@ func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> 
   return adapter
 }
 
-/// What Swift imports from the README's C shim (curl_shim.c) and curl.h, so that the Swift
-/// line calling it compiles here without curl's headers.
-typealias curl_write_callback =
-  @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
-@discardableResult
-func curl_shim_set_writer(
-  _ curl: UnsafeMutableRawPointer?, _ write: curl_write_callback?,
-  _ userdata: UnsafeMutableRawPointer?
-) -> Int32 { write == nil ? 43 : 0 }
-
-/// The callback-signature block and the curl shim's Swift line, run by a test.
-func readmeCallbackSignatures(
-  proxy: MulticastProxy, sink: RuntimeObject, curl: UnsafeMutableRawPointer?
-) throws -> (CallbackAdapter, CallbackAdapter, curl_write_callback) {
-  // SQLite's update hook: void (*)(void *, int, char const *, char const *, sqlite3_int64)
-  let updateHook = try CallbackSignature(parsing: "v^vi**q")
-  let didUpdate = Message<Void, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int64>(
-    "database:didUpdate:table:row:")
-  let updates = try CallbackAdapter(updateHook, context: .first, receiver: proxy, message: didUpdate)
-  // libcurl's write callback: size_t (*)(char *ptr, size_t size, size_t nmemb, void *userdata)
-  let writeCallback = CallbackSignature(
-    returning: UInt.self, UnsafeMutablePointer<CChar>?.self, UInt.self, UInt.self,
-    UnsafeMutableRawPointer?.self)
-  let writes = try CallbackAdapter(writeCallback, context: .last, receiver: sink, selector: "write:size:count:")
-  typealias WriteFunction = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
-  let write = try writes.function(as: WriteFunction.self)   // refused if provably not the callback's type
-
-  curl_shim_set_writer(curl, try writes.function(as: curl_write_callback.self), writes.context)
-  return (updates, writes, write)
-}
-
 // MARK: Testing delegators with doubles
 
 import DelegateProxyTesting
