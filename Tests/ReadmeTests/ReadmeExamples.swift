@@ -194,37 +194,6 @@ func readmeInout(_ scrolling: ScrollViewDelegateMulticast, _ view: ScrollView) -
   return target
 }
 
-// MARK: A message, declared once
-
-/// The runtime-level block, run by a test.
-func readmeMessageDeclaredOnce() throws -> (Int, IMP) {
-
-  // Declared once with Swift types: the encoding (q@:@q) is derived from them.
-  let rows = Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
-
-  // Implement it on a class (or on a single object) with a closure the compiler checks.
-  let dataSource = try RuntimeClass(name: "DataSource")
-  try dataSource.addMethod(rows) { receiver, table, section in section == 0 ? 3 : 0 }
-
-  // Send it: looked up at run time, called through a real C function pointer.
-  let source = RuntimeObject(class: dataSource)
-  let n = try rows.send(to: source, nil, 0)          // 3
-
-  // Forward it: a proxy with no methods receives it as an Invocation.
-  final class Relay: ForwardingProxy, @unchecked Sendable {
-    let target: RuntimeObject
-    init(target: RuntimeObject) { self.target = target; super.init() }
-    override func methodSignature(for s: Selector) -> MethodSignature? { target.methodSignature(for: s) }
-    override func forwardInvocation(_ invocation: Invocation) throws {
-      try invocation.invoke(target: target)             // re-issue it, any signature
-    }
-  }
-  let relay = Relay(target: source)
-  let forwarded = try rows.send(to: relay, nil, 0)    // 3, via forwardInvocation
-  let imp = try relay.imp(for: rows.selector)         // a C function pointer C code can call
-  return (n + forwarded - 3, imp)
-}
-
 // MARK: One delegate slot, many delegates
 
 /// A table view as the runtime-level block uses it: one weak data-source slot.
