@@ -41,6 +41,47 @@ func doccDelegateProxyOverview(
   return (imp, start)
 }
 
+// MARK: DelegateProxy.docc/DelegateProxy.md — Queues, folds and observation
+
+/// A table view as the runtime-level block uses it: one weak data-source slot.
+final class ReadmeTableView {
+  weak var dataSource: RuntimeObject?
+}
+
+/// The runtime-level multicast block, run by a test (the README held it; the name stays).
+func readmeOneSlotManyDelegates(
+  viewController: RuntimeObject, dataSource: RuntimeObject, tableView: ReadmeTableView,
+  logger: RuntimeObject, loggingQueue: DispatchQueue, didReceiveIQ: Message<Bool, RuntimeObject?, RuntimeObject?>,
+  stream: RuntimeObject, iq: RuntimeObject, didScroll: Message<Void, RuntimeObject?>
+) async throws -> (MulticastProxy, Bool, MessageObservation) {
+
+  let proxy = MulticastProxy(policy: .lastResponder)      // AIMultiDelegate
+  try proxy.add(viewController)                           // held weakly, in order
+  try proxy.add(dataSource)
+  tableView.dataSource = proxy                            // the delegator sees one object
+
+  proxy.setPolicy(.reduce(.allTrue), for: "tableView:shouldHighlightRowAt:")  // per selector
+  try proxy.add(logger, queue: loggingQueue)              // GCDMulticastDelegate: async on its queue
+  let handled = try await proxy.aggregate(didReceiveIQ, stream, iq, reducer: .anyTrue)  // never blocks
+  let watching = proxy.observe(didScroll) { scrollView in print("scrolled") }    // RxCocoa-style
+  print(proxy.report(for: "tableView:numberOfRowsInSection:"))  // who answers, which policy
+  return (proxy, handled, watching)
+}
+
+/// The reducers block: compiled, not run (its completions run on the main queue, which a
+/// test process does not drain); QueueDispatch's own tests run both forms.
+func readmeReducers(proxy: MulticastProxy) throws {
+  let rows = Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
+  let height = Message<Double, RuntimeObject?, Int>("tableView:heightForRowAt:")
+  let total = Reducer.fold(Int.self, name: "sum", initial: 0, +)                 // 0 + a + b + …
+  let tallest = Reducer.collect(Double.self, name: "tallest") { $0.max() ?? 44 }  // every answer, one result
+  proxy.setPolicy(.reduce(tallest), for: height.selector)                        // for every send
+  try proxy.aggregate(rows, nil, 0, reducer: total, completionQueue: .main) { result in
+    if case .success(let n) = result { print("\(n) rows in all") }             // on .main, once all answered
+  }
+  try proxy.collect(height, nil, 0, completionQueue: .main) { result in print(result) }  // [Double], in order
+}
+
 // MARK: DelegateProxy.docc/SwiftProtocols.md
 
 /// The article's own sensor types, apart from the README's (same names, its own protocol).
