@@ -244,14 +244,6 @@ func readmeMessageDeclaredOnce() throws -> (Int, IMP) {
   return (n + forwarded - 3, imp)
 }
 
-// MARK: DelegateProxy.docc/SwiftProtocols.md — When no delegate answers
-
-/// The `@Default` line, in a protocol of its own.
-@Delegate
-protocol DoccChatConnection: AnyObject {
-  @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool
-}
-
 // MARK: DelegateProxy.docc/SwiftProtocols.md — Protocols you don't own
 
 @Delegate(for: XMLParserDelegate.self)
@@ -301,4 +293,110 @@ func readmeCallbackSignatures(
 
   curl_shim_set_writer(curl, try writes.function(as: curl_write_callback.self), writes.context)
   return (updates, writes, write)
+}
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — When no delegate answers (the README held these
+// blocks: their functions keep their names)
+
+@Delegate
+protocol ChatDelegate: AnyObject {
+  func chat(_ chat: ChatRoom, didReceive message: String, from sender: String?)
+  func chat(_ chat: ChatRoom, titleFor row: Int) -> String?                    // nil when nobody answers
+  @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool              // what the delegator meant
+  @Optional func chat(_ chat: ChatRoom, confirm upload: URL, completion: @escaping @Sendable (Bool) -> Void)
+}
+
+final class ChatRoom {
+  weak var delegate: (any ChatDelegate)?
+}
+
+func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
+  let listeners = ChatDelegateMulticast()
+  let room = ChatRoom()
+  room.delegate = listeners
+  let connects = listeners.chatShouldConnect(room)                    // true: no delegates, the declared default
+  try listeners.add(chatLog)
+  try listeners.setPolicy(.reduce(.firstNonNil), for: \.chatTitleFor) // the first delegate with a title
+  listeners.chat(room, didReceive: "hello", from: nil)
+  let longest = Reducer.collect(String?.self) { titles in titles.compactMap { $0 }.max(by: { $0.count < $1.count }) }
+  try listeners.setPolicy(.reduce(longest), for: \.chatTitleFor)    // a fold over Swift values
+  return connects
+}
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — inout and closure parameters
+
+@Delegate
+protocol ScrollViewDelegate: AnyObject {
+  func scrollViewWillEndDragging(_ view: ScrollView, velocity: Double, targetOffset: inout Double)
+}
+
+final class ScrollView {
+  weak var delegate: (any ScrollViewDelegate)?
+}
+
+func readmeInout(_ scrolling: ScrollViewDelegateMulticast, _ view: ScrollView) -> Double {
+  var target = 120.0
+  scrolling.scrollViewWillEndDragging(view, velocity: 2, targetOffset: &target)  // snapped, then clamped
+  return target
+}
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — Queues, aggregation, observation, injection
+
+/// The typed-form block: compiled, not run (its `for await` waits for messages forever).
+func readmeTypedForm(
+  delegates: SensorDelegateMulticast, sensor: Sensor, reading: Reading, recorder: Recorder,
+  recordingQueue: DispatchQueue, analytics: any SensorDelegate
+) async throws {
+  delegates.remove(recorder)                                           // one membership per delegate:
+  try delegates.add(recorder, queue: recordingQueue)                   // now on its queue (GCDMulticastDelegate)
+  await delegates.broadcast(\.sensorDidStop, sensor)                    // returns when every queue ran
+  await delegates.broadcast(\.sensorDidRead, sensor, reading)          // arguments as in a call
+  let ok = try await delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue)
+  try delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue, completionQueue: .main) {
+    ok in print("may start: \(ok)")                                     // no async: on your queue, once all answered
+  }
+  let watching = delegates.observe(\.sensorDidRead) { sensor, reading in print(reading.celsius) }
+  for await (_, reading) in delegates.messages(\.sensorDidRead) { print(reading.sensorID) }
+  let injection = try SensorDelegateMulticast.inject(analytics, into: sensor, at: \.delegate)
+  print(delegates.report(for: \.sensorShouldStart), delegates.generation)
+  _ = (ok, watching, injection)
+}
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — Errors and async
+
+@Delegate
+protocol UploadDelegate: AnyObject {
+  func uploadWillStart(_ name: String) throws
+  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool
+  func uploadDidFinish(_ name: String) async throws -> Int
+}
+
+struct QuotaExceeded: Error {}
+
+final class Quota: UploadDelegate {
+  func uploadWillStart(_ name: String) throws { throw QuotaExceeded() }
+  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool { attempt < 3 }
+  func uploadDidFinish(_ name: String) async throws -> Int { 1 }
+}
+
+final class Progress: UploadDelegate {
+  func uploadWillStart(_ name: String) throws { print("starting \(name)") }
+  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool { true }
+  func uploadDidFinish(_ name: String) async throws -> Int { 2 }
+}
+
+/// The README's errors-and-async block; answers what it printed and computed.
+func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int, Bool, Int) {
+  let uploads = UploadDelegateMulticast()
+  try uploads.add(quota)
+  try uploads.add(progress)
+  uploads.setErrorPolicy(.runAll, for: \.uploadWillStart)          // every delegate runs, then all errors
+  do { try uploads.uploadWillStart("a.txt") } catch let errors as DelegateErrors { print(errors.errors) }
+  try uploads.setPolicy(.reduce(.allTrue), for: \.uploadShouldRetryAttempt)
+  uploads.setConcurrency(.concurrent, for: \.uploadShouldRetryAttempt)     // awaited at once, folded in order
+  let retry = await uploads.uploadShouldRetry("a.txt", attempt: 2)  // true
+  let finished = try await uploads.uploadDidFinish("a.txt")         // 2: the last responder's
+  var errorCount = 0
+  do { try uploads.uploadWillStart("b.txt") } catch let errors as DelegateErrors { errorCount = errors.errors.count }
+  return (errorCount, retry, finished)
 }

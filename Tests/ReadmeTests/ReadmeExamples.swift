@@ -64,65 +64,6 @@ func readmeSwiftProtocolUsage() throws -> Bool {
   return mayStart
 }
 
-/// The third block: compiled, not run (its `for await` waits for messages forever).
-func readmeTypedForm(
-  delegates: SensorDelegateMulticast, sensor: Sensor, reading: Reading, recorder: Recorder,
-  recordingQueue: DispatchQueue, analytics: any SensorDelegate
-) async throws {
-  delegates.remove(recorder)                                           // one membership per delegate:
-  try delegates.add(recorder, queue: recordingQueue)                   // now on its queue (GCDMulticastDelegate)
-  await delegates.broadcast(\.sensorDidStop, sensor)                    // returns when every queue ran
-  await delegates.broadcast(\.sensorDidRead, sensor, reading)          // arguments as in a call
-  let ok = try await delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue)
-  try delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue, completionQueue: .main) {
-    ok in print("may start: \(ok)")                                     // no async: on your queue, once all answered
-  }
-  let watching = delegates.observe(\.sensorDidRead) { sensor, reading in print(reading.celsius) }
-  for await (_, reading) in delegates.messages(\.sensorDidRead) { print(reading.sensorID) }
-  let injection = try SensorDelegateMulticast.inject(analytics, into: sensor, at: \.delegate)
-  print(delegates.report(for: \.sensorShouldStart), delegates.generation)
-  _ = (ok, watching, injection)
-}
-
-// Errors and `async`.
-
-@Delegate
-protocol UploadDelegate: AnyObject {
-  func uploadWillStart(_ name: String) throws
-  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool
-  func uploadDidFinish(_ name: String) async throws -> Int
-}
-
-struct QuotaExceeded: Error {}
-
-final class Quota: UploadDelegate {
-  func uploadWillStart(_ name: String) throws { throw QuotaExceeded() }
-  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool { attempt < 3 }
-  func uploadDidFinish(_ name: String) async throws -> Int { 1 }
-}
-
-final class Progress: UploadDelegate {
-  func uploadWillStart(_ name: String) throws { print("starting \(name)") }
-  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool { true }
-  func uploadDidFinish(_ name: String) async throws -> Int { 2 }
-}
-
-/// The README's errors-and-async block; answers what it printed and computed.
-func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int, Bool, Int) {
-  let uploads = UploadDelegateMulticast()
-  try uploads.add(quota)
-  try uploads.add(progress)
-  uploads.setErrorPolicy(.runAll, for: \.uploadWillStart)          // every delegate runs, then all errors
-  do { try uploads.uploadWillStart("a.txt") } catch let errors as DelegateErrors { print(errors.errors) }
-  try uploads.setPolicy(.reduce(.allTrue), for: \.uploadShouldRetryAttempt)
-  uploads.setConcurrency(.concurrent, for: \.uploadShouldRetryAttempt)     // awaited at once, folded in order
-  let retry = await uploads.uploadShouldRetry("a.txt", attempt: 2)  // true
-  let finished = try await uploads.uploadDidFinish("a.txt")         // 2: the last responder's
-  var errorCount = 0
-  do { try uploads.uploadWillStart("b.txt") } catch let errors as DelegateErrors { errorCount = errors.errors.count }
-  return (errorCount, retry, finished)
-}
-
 // MARK: Delegate protocols you don't own
 
 @Delegate(for: XMLParserDelegate.self)
@@ -148,50 +89,6 @@ func readmeForeignProtocol(
   other.delegate = owner                              // set by code you don't control
   let logging = try ParserEventsMulticast.inject(logger, into: other, at: \.delegate)
   return (events, logging)
-}
-
-// MARK: Any Swift type, and what nobody's answer is
-
-@Delegate
-protocol ChatDelegate: AnyObject {
-  func chat(_ chat: ChatRoom, didReceive message: String, from sender: String?)
-  func chat(_ chat: ChatRoom, titleFor row: Int) -> String?                    // nil when nobody answers
-  @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool              // what the delegator meant
-  @Optional func chat(_ chat: ChatRoom, confirm upload: URL, completion: @escaping @Sendable (Bool) -> Void)
-}
-
-final class ChatRoom {
-  weak var delegate: (any ChatDelegate)?
-}
-
-func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
-  let listeners = ChatDelegateMulticast()
-  let room = ChatRoom()
-  room.delegate = listeners
-  let connects = listeners.chatShouldConnect(room)                    // true: no delegates, the declared default
-  try listeners.add(chatLog)
-  try listeners.setPolicy(.reduce(.firstNonNil), for: \.chatTitleFor) // the first delegate with a title
-  listeners.chat(room, didReceive: "hello", from: nil)
-  let longest = Reducer.collect(String?.self) { titles in titles.compactMap { $0 }.max(by: { $0.count < $1.count }) }
-  try listeners.setPolicy(.reduce(longest), for: \.chatTitleFor)    // a fold over Swift values
-  return connects
-}
-
-// MARK: inout
-
-@Delegate
-protocol ScrollViewDelegate: AnyObject {
-  func scrollViewWillEndDragging(_ view: ScrollView, velocity: Double, targetOffset: inout Double)
-}
-
-final class ScrollView {
-  weak var delegate: (any ScrollViewDelegate)?
-}
-
-func readmeInout(_ scrolling: ScrollViewDelegateMulticast, _ view: ScrollView) -> Double {
-  var target = 120.0
-  scrolling.scrollViewWillEndDragging(view, velocity: 2, targetOffset: &target)  // snapped, then clamped
-  return target
 }
 
 // MARK: C callbacks: three shapes
