@@ -117,6 +117,11 @@ enum DocCSwiftProtocols {
 
 // MARK: DelegateProxyTesting.docc
 
+/// The data source protocol the articles' doubles stand in for.
+let tableDataSource = try! RuntimeProtocol(
+  name: "TableDataSource",
+  required: ["tableView:numberOfRowsInSection:": "q@:@q", "tableView:cellForRowAt:": "@@:@q"])
+
 /// A table as the DelegateProxyTesting article's block drives it: asks its data source for
 /// the rows of section 0.
 final class DocCTable: RuntimeObject, @unchecked Sendable {
@@ -399,4 +404,21 @@ func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int
   var errorCount = 0
   do { try uploads.uploadWillStart("b.txt") } catch let errors as DelegateErrors { errorCount = errors.errors.count }
   return (errorCount, retry, finished)
+}
+
+// MARK: DelegateProxyTesting.docc/WritingTestsWithDoubles.md — Recorded calls
+
+/// Run as a test (the README held this block; the name stays).
+@Test func theSensorsReadingsAreRecorded() throws {
+  let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .all)
+  let sensor = Sensor()
+  sensor.delegate = delegate.delegate(as: SensorDelegateMulticast.self)
+  sensor.read(21.5)
+  let call = try #require(delegate.calls(to: "sensor:didRead:").first)
+  #expect(call.arguments.map(\.name) == ["sensor", "reading"])        // the Swift parameter names
+  #expect(call.arguments[1].text == "{21.5, 7}")                         // every argument as text
+  #expect(try call.swiftArgument(1, as: Reading.self).celsius == 21.5)  // the Swift value itself
+  #expect(call.context.thread != 0 && !call.wasStubbed)                 // where it ran; no stub answered
+  #expect(delegate.calls.map(\.selector) == ["sensor:didRead:"])       // every call, in order
+  delegate.resetCalls()
 }

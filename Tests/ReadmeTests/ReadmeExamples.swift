@@ -110,39 +110,6 @@ func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> 
 import DelegateProxyTesting
 import Testing
 
-/// The data source protocol the doubles block stands in for.
-let tableDataSource = try! RuntimeProtocol(
-  name: "TableDataSource",
-  required: ["tableView:numberOfRowsInSection:": "q@:@q", "tableView:cellForRowAt:": "@@:@q"])
-
-/// The delegator the doubles block tests: asks its data source for the rows of section 0
-/// and a cell for each.
-final class ReadmeTable: RuntimeObject, @unchecked Sendable {
-  // @unchecked Sendable: `dataSource` is a `let`; the test drives the table on one thread.
-  let dataSource: RuntimeObject
-  init(dataSource: RuntimeObject) {
-    self.dataSource = dataSource
-    super.init()
-  }
-  func reloadData() throws {
-    let rows = try Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
-      .send(to: dataSource, self, 0)
-    for row in 0..<rows {
-      _ = try Message<RuntimeObject?, RuntimeObject?, Int>("tableView:cellForRowAt:")
-        .send(to: dataSource, self, row)
-    }
-  }
-}
-
-@Test func theTableAsksItsDataSourceForRows() throws {
-  let dataSource = try DelegateDouble(tableDataSource, mode: .strict)  // a RuntimeProtocol
-  try dataSource.stub("tableView:numberOfRowsInSection:", .returning(3))
-  try dataSource.stub("tableView:cellForRowAt:", .returning(RuntimeObject()))
-  let table = ReadmeTable(dataSource: dataSource)
-  try table.reloadData()
-  dataSource.verify("tableView:numberOfRowsInSection:", called: .once, with: [.any, 0])
-}
-
 @Test func theSensorReportsItsReadings() throws {
   let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .required, mode: .strict)
   try delegate.stub("sensorShouldStart:", .returning(true))
@@ -153,18 +120,4 @@ final class ReadmeTable: RuntimeObject, @unchecked Sendable {
   sensor.read(21.5)
   sensor.stop()  // optional, not answered by the double: nothing is sent
   delegate.verify("sensor:didRead:", called: .once, with: [.any, .matching { $0.text == "{21.5, 7}" }])
-}
-
-@Test func theSensorsReadingsAreRecorded() throws {
-  let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .all)
-  let sensor = Sensor()
-  sensor.delegate = delegate.delegate(as: SensorDelegateMulticast.self)
-  sensor.read(21.5)
-  let call = try #require(delegate.calls(to: "sensor:didRead:").first)
-  #expect(call.arguments.map(\.name) == ["sensor", "reading"])        // the Swift parameter names
-  #expect(call.arguments[1].text == "{21.5, 7}")                         // every argument as text
-  #expect(try call.swiftArgument(1, as: Reading.self).celsius == 21.5)  // the Swift value itself
-  #expect(call.context.thread != 0 && !call.wasStubbed)                 // where it ran; no stub answered
-  #expect(delegate.calls.map(\.selector) == ["sensor:didRead:"])       // every call, in order
-  delegate.resetCalls()
 }
