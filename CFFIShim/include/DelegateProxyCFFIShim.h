@@ -1,4 +1,4 @@
-// CFFIShim/ (target DelegateProxyCFFIShim) — the package's C message runtime, the bottom layer (see the README's Layout):
+// CFFIShim/ (target DelegateProxyCFFIShim) — the package's C message runtime, the bottom layer (see ARCHITECTURE.md, Layers and Layout):
 // selectors and object handles (dp_runtime.h), method tables and msgSend-style lookup,
 // the libffi surface Swift needs (dp_ffi.h), read sections and grace periods
 // (dp_quiesce.h), the route and callback entries that replay a caller's registers to each

@@ -64,65 +64,6 @@ func readmeSwiftProtocolUsage() throws -> Bool {
   return mayStart
 }
 
-/// The third block: compiled, not run (its `for await` waits for messages forever).
-func readmeTypedForm(
-  delegates: SensorDelegateMulticast, sensor: Sensor, reading: Reading, recorder: Recorder,
-  recordingQueue: DispatchQueue, analytics: any SensorDelegate
-) async throws {
-  delegates.remove(recorder)                                           // one membership per delegate:
-  delegates.add(recorder, queue: recordingQueue)                   // now on its queue (GCDMulticastDelegate)
-  await delegates.broadcast(\.sensorDidStop, sensor)                    // returns when every queue ran
-  await delegates.broadcast(\.sensorDidRead, sensor, reading)          // arguments as in a call
-  let ok = await delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue)
-  delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue, completionQueue: .main) {
-    ok in print("may start: \(ok)")                                     // no async: on your queue, once all answered
-  }
-  let watching = delegates.observe(\.sensorDidRead) { sensor, reading in print(reading.celsius) }
-  for await (_, reading) in delegates.messages(\.sensorDidRead) { print(reading.sensorID) }
-  let injection = SensorDelegateMulticast.inject(analytics, into: sensor, at: \.delegate)
-  print(delegates.report(for: \.sensorShouldStart), delegates.generation)
-  _ = (ok, watching, injection)
-}
-
-// Errors and `async`.
-
-@Delegate
-protocol UploadDelegate: AnyObject {
-  func uploadWillStart(_ name: String) throws
-  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool
-  func uploadDidFinish(_ name: String) async throws -> Int
-}
-
-struct QuotaExceeded: Error {}
-
-final class Quota: UploadDelegate {
-  func uploadWillStart(_ name: String) throws { throw QuotaExceeded() }
-  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool { attempt < 3 }
-  func uploadDidFinish(_ name: String) async throws -> Int { 1 }
-}
-
-final class Progress: UploadDelegate {
-  func uploadWillStart(_ name: String) throws { print("starting \(name)") }
-  func uploadShouldRetry(_ name: String, attempt: Int) async -> Bool { true }
-  func uploadDidFinish(_ name: String) async throws -> Int { 2 }
-}
-
-/// The README's errors-and-async block; answers what it printed and computed.
-func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int, Bool, Int) {
-  let uploads = UploadDelegateMulticast()
-  uploads.add(quota)
-  uploads.add(progress)
-  uploads.setErrorPolicy(.runAll, for: \.uploadWillStart)          // every delegate runs, then all errors
-  do { try uploads.uploadWillStart("a.txt") } catch let errors as DelegateErrors { print(errors.errors) }
-  uploads.setPolicy(.reduce(.allTrue), for: \.uploadShouldRetryAttempt)
-  uploads.setConcurrency(.concurrent, for: \.uploadShouldRetryAttempt)     // awaited at once, folded in order
-  let retry = await uploads.uploadShouldRetry("a.txt", attempt: 2)  // true
-  let finished = try await uploads.uploadDidFinish("a.txt")         // 2: the last responder's
-  var errorCount = 0
-  do { try uploads.uploadWillStart("b.txt") } catch let errors as DelegateErrors { errorCount = errors.errors.count }
-  return (errorCount, retry, finished)
-}
-
 // MARK: Delegate protocols you don't own
 
 @Delegate(for: XMLParserDelegate.self)
@@ -150,122 +91,6 @@ func readmeForeignProtocol(
   return (events, logging)
 }
 
-// MARK: Any Swift type, and what nobody's answer is
-
-@Delegate
-protocol ChatDelegate: AnyObject {
-  func chat(_ chat: ChatRoom, didReceive message: String, from sender: String?)
-  func chat(_ chat: ChatRoom, titleFor row: Int) -> String?                    // nil when nobody answers
-  @Default(true) func chatShouldConnect(_ chat: ChatRoom) -> Bool              // what the delegator meant
-  @Optional func chat(_ chat: ChatRoom, confirm upload: URL, completion: @escaping @Sendable (Bool) -> Void)
-}
-
-final class ChatRoom {
-  weak var delegate: (any ChatDelegate)?
-}
-
-func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
-  let listeners = ChatDelegateMulticast()
-  let room = ChatRoom()
-  room.delegate = listeners
-  let connects = listeners.chatShouldConnect(room)                    // true: no delegates, the declared default
-  listeners.add(chatLog)
-  listeners.setPolicy(.reduce(.firstNonNil), for: \.chatTitleFor) // the first delegate with a title
-  listeners.chat(room, didReceive: "hello", from: nil)
-  let longest = Reducer.collect(String?.self) { titles in titles.compactMap { $0 }.max(by: { $0.count < $1.count }) }
-  listeners.setPolicy(.reduce(longest), for: \.chatTitleFor)    // a fold over Swift values
-  return connects
-}
-
-// MARK: inout
-
-@Delegate
-protocol ScrollViewDelegate: AnyObject {
-  func scrollViewWillEndDragging(_ view: ScrollView, velocity: Double, targetOffset: inout Double)
-}
-
-final class ScrollView {
-  weak var delegate: (any ScrollViewDelegate)?
-}
-
-func readmeInout(_ scrolling: ScrollViewDelegateMulticast, _ view: ScrollView) -> Double {
-  var target = 120.0
-  scrolling.scrollViewWillEndDragging(view, velocity: 2, targetOffset: &target)  // snapped, then clamped
-  return target
-}
-
-// MARK: A message, declared once
-
-/// The runtime-level block, run by a test.
-func readmeMessageDeclaredOnce() throws -> (Int, IMP) {
-
-  // Declared once with Swift types: the encoding (q@:@q) is derived from them.
-  let rows = Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
-
-  // Implement it on a class (or on a single object) with a closure the compiler checks.
-  let dataSource = try RuntimeClass(name: "DataSource")
-  try dataSource.addMethod(rows) { receiver, table, section in section == 0 ? 3 : 0 }
-
-  // Send it: looked up at run time, called through a real C function pointer.
-  let source = RuntimeObject(class: dataSource)
-  let n = try rows.send(to: source, nil, 0)          // 3
-
-  // Forward it: a proxy with no methods receives it as an Invocation.
-  final class Relay: ForwardingProxy, @unchecked Sendable {
-    let target: RuntimeObject
-    init(target: RuntimeObject) { self.target = target; super.init() }
-    override func methodSignature(for s: Selector) -> MethodSignature? { target.methodSignature(for: s) }
-    override func forwardInvocation(_ invocation: Invocation) throws {
-      try invocation.invoke(target: target)             // re-issue it, any signature
-    }
-  }
-  let relay = Relay(target: source)
-  let forwarded = try rows.send(to: relay, nil, 0)    // 3, via forwardInvocation
-  let imp = try relay.imp(for: rows.selector)         // a C function pointer C code can call
-  return (n + forwarded - 3, imp)
-}
-
-// MARK: One delegate slot, many delegates
-
-/// A table view as the runtime-level block uses it: one weak data-source slot.
-final class ReadmeTableView {
-  weak var dataSource: RuntimeObject?
-}
-
-/// The runtime-level multicast block, run by a test.
-func readmeOneSlotManyDelegates(
-  viewController: RuntimeObject, dataSource: RuntimeObject, tableView: ReadmeTableView,
-  logger: RuntimeObject, loggingQueue: DispatchQueue, didReceiveIQ: Message<Bool, RuntimeObject?, RuntimeObject?>,
-  stream: RuntimeObject, iq: RuntimeObject, didScroll: Message<Void, RuntimeObject?>
-) async throws -> (MulticastProxy, Bool, MessageObservation) {
-
-  let proxy = MulticastProxy(policy: .lastResponder)      // AIMultiDelegate
-  try proxy.add(viewController)                           // held weakly, in order
-  try proxy.add(dataSource)
-  tableView.dataSource = proxy                            // the delegator sees one object
-
-  proxy.setPolicy(.reduce(.allTrue), for: "tableView:shouldHighlightRowAt:")  // per selector
-  try proxy.add(logger, queue: loggingQueue)              // GCDMulticastDelegate: async on its queue
-  let handled = try await proxy.aggregate(didReceiveIQ, stream, iq, reducer: .anyTrue)  // never blocks
-  let watching = proxy.observe(didScroll) { scrollView in print("scrolled") }    // RxCocoa-style
-  print(proxy.report(for: "tableView:numberOfRowsInSection:"))  // who answers, which policy
-  return (proxy, handled, watching)
-}
-
-/// The reducers block: compiled, not run (its completions run on the main queue, which a
-/// test process does not drain); QueueDispatch's own tests run both forms.
-func readmeReducers(proxy: MulticastProxy) throws {
-  let rows = Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
-  let height = Message<Double, RuntimeObject?, Int>("tableView:heightForRowAt:")
-  let total = Reducer.fold(Int.self, name: "sum", initial: 0, +)                 // 0 + a + b + …
-  let tallest = Reducer.collect(Double.self, name: "tallest") { $0.max() ?? 44 }  // every answer, one result
-  proxy.setPolicy(.reduce(tallest), for: height.selector)                        // for every send
-  try proxy.aggregate(rows, nil, 0, reducer: total, completionQueue: .main) { result in
-    if case .success(let n) = result { print("\(n) rows in all") }             // on .main, once all answered
-  }
-  try proxy.collect(height, nil, 0, completionQueue: .main) { result in print(result) }  // [Double], in order
-}
-
 // MARK: C callbacks: three shapes
 
 import DelegateProxyCExpat
@@ -280,74 +105,10 @@ func readmeCallbackAdapter(proxy: MulticastProxy, parser: XML_Parser) throws -> 
   return adapter
 }
 
-/// What Swift imports from the README's C shim (curl_shim.c) and curl.h, so that the Swift
-/// line calling it compiles here without curl's headers.
-typealias curl_write_callback =
-  @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
-@discardableResult
-func curl_shim_set_writer(
-  _ curl: UnsafeMutableRawPointer?, _ write: curl_write_callback?,
-  _ userdata: UnsafeMutableRawPointer?
-) -> Int32 { write == nil ? 43 : 0 }
-
-/// The callback-signature block and the curl shim's Swift line, run by a test.
-func readmeCallbackSignatures(
-  proxy: MulticastProxy, sink: RuntimeObject, curl: UnsafeMutableRawPointer?
-) throws -> (CallbackAdapter, CallbackAdapter, curl_write_callback) {
-  // SQLite's update hook: void (*)(void *, int, char const *, char const *, sqlite3_int64)
-  let updateHook = try CallbackSignature(parsing: "v^vi**q")
-  let didUpdate = Message<Void, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int64>(
-    "database:didUpdate:table:row:")
-  let updates = try CallbackAdapter(updateHook, context: .first, receiver: proxy, message: didUpdate)
-  // libcurl's write callback: size_t (*)(char *ptr, size_t size, size_t nmemb, void *userdata)
-  let writeCallback = CallbackSignature(
-    returning: UInt.self, UnsafeMutablePointer<CChar>?.self, UInt.self, UInt.self,
-    UnsafeMutableRawPointer?.self)
-  let writes = try CallbackAdapter(writeCallback, context: .last, receiver: sink, selector: "write:size:count:")
-  typealias WriteFunction = @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int
-  let write = try writes.function(as: WriteFunction.self)   // refused if provably not the callback's type
-
-  curl_shim_set_writer(curl, try writes.function(as: curl_write_callback.self), writes.context)
-  return (updates, writes, write)
-}
-
 // MARK: Testing delegators with doubles
 
 import DelegateProxyTesting
 import Testing
-
-/// The data source protocol the doubles block stands in for.
-let tableDataSource = try! RuntimeProtocol(
-  name: "TableDataSource",
-  required: ["tableView:numberOfRowsInSection:": "q@:@q", "tableView:cellForRowAt:": "@@:@q"])
-
-/// The delegator the doubles block tests: asks its data source for the rows of section 0
-/// and a cell for each.
-final class ReadmeTable: RuntimeObject, @unchecked Sendable {
-  // @unchecked Sendable: `dataSource` is a `let`; the test drives the table on one thread.
-  let dataSource: RuntimeObject
-  init(dataSource: RuntimeObject) {
-    self.dataSource = dataSource
-    super.init()
-  }
-  func reloadData() throws {
-    let rows = try Message<Int, RuntimeObject?, Int>("tableView:numberOfRowsInSection:")
-      .send(to: dataSource, self, 0)
-    for row in 0..<rows {
-      _ = try Message<RuntimeObject?, RuntimeObject?, Int>("tableView:cellForRowAt:")
-        .send(to: dataSource, self, row)
-    }
-  }
-}
-
-@Test func theTableAsksItsDataSourceForRows() throws {
-  let dataSource = try DelegateDouble(tableDataSource, mode: .strict)  // a RuntimeProtocol
-  try dataSource.stub("tableView:numberOfRowsInSection:", .returning(3))
-  try dataSource.stub("tableView:cellForRowAt:", .returning(RuntimeObject()))
-  let table = ReadmeTable(dataSource: dataSource)
-  try table.reloadData()
-  dataSource.verify("tableView:numberOfRowsInSection:", called: .once, with: [.any, 0])
-}
 
 @Test func theSensorReportsItsReadings() throws {
   let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .required, mode: .strict)
@@ -359,18 +120,4 @@ final class ReadmeTable: RuntimeObject, @unchecked Sendable {
   sensor.read(21.5)
   sensor.stop()  // optional, not answered by the double: nothing is sent
   delegate.verify("sensor:didRead:", called: .once, with: [.any, .matching { $0.text == "{21.5, 7}" }])
-}
-
-@Test func theSensorsReadingsAreRecorded() throws {
-  let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .all)
-  let sensor = Sensor()
-  sensor.delegate = delegate.delegate(as: SensorDelegateMulticast.self)
-  sensor.read(21.5)
-  let call = try #require(delegate.calls(to: "sensor:didRead:").first)
-  #expect(call.arguments.map(\.name) == ["sensor", "reading"])        // the Swift parameter names
-  #expect(call.arguments[1].text == "{21.5, 7}")                         // every argument as text
-  #expect(try call.swiftArgument(1, as: Reading.self).celsius == 21.5)  // the Swift value itself
-  #expect(call.context.thread != 0 && !call.wasStubbed)                 // where it ran; no stub answered
-  #expect(delegate.calls.map(\.selector) == ["sensor:didRead:"])       // every call, in order
-  delegate.resetCalls()
 }
