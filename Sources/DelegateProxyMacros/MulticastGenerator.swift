@@ -59,8 +59,11 @@ struct MulticastGenerator {
     )
     // Every handle beside its method, so that a reader (and completion's documentation)
     // finds a handle from the method's Swift name: the base name, then each label capitalised.
-    lines.append("  ///")
-    lines.append("  /// Each handle is the method's base name followed by its argument labels, capitalised:")
+    if !model.requirements.isEmpty {
+      lines.append("  ///")
+      lines.append(
+        "  /// Each handle is the method's base name followed by its argument labels, capitalised:")
+    }
     for requirement in model.requirements {
       lines.append("  /// - `\\.\(requirement.messageName)`: `\(requirement.swiftName)`")
     }

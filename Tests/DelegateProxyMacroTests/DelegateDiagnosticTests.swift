@@ -380,7 +380,7 @@ import Testing
           line: 3, column: 3),
         DiagnosticSpec(
           message:
-            "'aB(_:_:)' and 'a(_:b:)' both get the message handle 'aB'; rename one of them with @Selector(\"…\")",
+            "'aB(_:_:)' and 'a(_:b:)' both get the message handle 'aB' (the base name, then each argument label capitalised); rename one of them",
           line: 7, column: 8,
           notes: [NoteSpec(message: "'a(_:b:)' declared here", line: 6, column: 8)]),
       ]

@@ -60,7 +60,15 @@ import Testing
                 parameters: [],
                 result: Void.self, noAnswer: {}),
             ])
-          /// Typed handles for `SensorDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)`.
+          /// Typed handles for `SensorDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.sensorDidRead`: `sensor(_:didRead:)`
+          /// - `\.sensorShouldStart`: `sensorShouldStart(_:)`
+          /// - `\.sensorDidStop`: `sensorDidStop(_:)`
+          /// - `\.sensorDidFailWith`: `sensor(_:didFailWith:)`
+          /// - `\.sensorThreshold`: `sensorThreshold(_:)`
+          /// - `\.reset`: `reset()`
           public struct Messages: DelegateMessages {
             public init() {}
             /// `sensor(_:didRead:)`, selector `sensor:didRead:`.
@@ -76,7 +84,7 @@ import Testing
               DelegateMessage(index: 2) { d, a in d.sensorDidStop(a) }
             }
             /// `sensor(_:didFailWith:)`, selector `sensorFailed:code:`.
-            public var sensorFailedCode: DelegateMessage<any SensorDelegate, (Sensor, Int32), Void> {
+            public var sensorDidFailWith: DelegateMessage<any SensorDelegate, (Sensor, Int32), Void> {
               DelegateMessage(index: 3) { d, a in d.sensor(a.0, didFailWith: a.1) }
             }
             /// `sensorThreshold(_:)`, selector `sensorThreshold:`.
@@ -144,7 +152,7 @@ import Testing
           }
           /// Sends `sensor(_:didFailWith:)` to the delegates.
           public func sensor(_ sensor: Sensor, didFailWith code: Int32) {
-            self.__send(Messages().sensorFailedCode, (sensor, code)) { $0.sensor(sensor, didFailWith: code) }
+            self.__send(Messages().sensorDidFailWith, (sensor, code)) { $0.sensor(sensor, didFailWith: code) }
           }
           /// Sends `sensorThreshold(_:)` to the delegates.
           public func sensorThreshold(_ sensor: Sensor) -> Double {
@@ -254,7 +262,14 @@ import Testing
                 parameters: [DelegateParameter("chat", Chat.self)],
                 result: Int.self, noAnswer: { 0 }),
             ])
-          /// Typed handles for `ChatDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.chatShouldConnect)`.
+          /// Typed handles for `ChatDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.chatShouldConnect)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.chatDidReceive`: `chat(_:didReceive:)`
+          /// - `\.chatShouldConnect`: `chatShouldConnect(_:)`
+          /// - `\.chatTitle`: `chatTitle(_:)`
+          /// - `\.chatConfirm`: `chat(_:confirm:)`
+          /// - `\.chatUnread`: `chatUnread(_:)`
           struct Messages: DelegateMessages {
             init() {}
             /// `chat(_:didReceive:)`, selector `chat:didReceive:`.
@@ -445,7 +460,10 @@ import Testing
                 parameters: [DelegateParameter("value", Int32.self)],
                 result: Int32.self, noAnswer: { 0 }),
             ])
-          /// Typed handles for `HiddenDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.hiddenDidChange)`.
+          /// Typed handles for `HiddenDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.hiddenDidChange)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.hiddenDidChange`: `hiddenDidChange(_:)`
           fileprivate struct Messages: DelegateMessages {
             fileprivate init() {}
             /// `hiddenDidChange(_:)`, selector `hiddenDidChange:`.
@@ -502,7 +520,10 @@ import Testing
                 parameters: [],
                 result: Void.self, noAnswer: {}),
             ])
-          /// Typed handles for `PackageDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.packageDidChange)`.
+          /// Typed handles for `PackageDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.packageDidChange)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.packageDidChange`: `packageDidChange()`
           package struct Messages: DelegateMessages {
             package init() {}
             /// `packageDidChange()`, selector `packageDidChange`.
@@ -629,7 +650,18 @@ import Testing
                 parameters: [DelegateParameter("value", Int32.self)],
                 result: Void.self, noAnswer: {}),
             ])
-          /// Typed handles for `TableDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.tableRow)`.
+          /// Typed handles for `TableDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.tableRow)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.tableDidSelectP0`: `table(_:didSelect:p0:)`
+          /// - `\.tableRow`: `table(_:row:)`
+          /// - `\.moveTo`: `move(to:)`
+          /// - `\.fooBar`: `foo(bar:)`
+          /// - `\.fetchDataForUser`: `fetchDataFor(user:)`
+          /// - `\.viewWillMoveToWindow`: `viewWillMove(toWindow:)`
+          /// - `\.combine`: `combine(_:_:)`
+          /// - `\.useDefault`: `useDefault()`
+          /// - `\.defaultFor`: `default(for:)`
           struct Messages: DelegateMessages {
             init() {}
             /// `table(_:didSelect:p0:)`, selector `table:didSelect:p0:`.
@@ -645,7 +677,7 @@ import Testing
               DelegateMessage(index: 2) { d, a in d.move(to: a) }
             }
             /// `foo(bar:)`, selector `fooWithBar:`.
-            var fooWithBar: DelegateMessage<any TableDelegate, Int32, Void> {
+            var fooBar: DelegateMessage<any TableDelegate, Int32, Void> {
               DelegateMessage(index: 3) { d, a in d.foo(bar: a) }
             }
             /// `fetchDataFor(user:)`, selector `fetchDataForUser:`.
@@ -661,7 +693,7 @@ import Testing
               DelegateMessage(index: 6) { d, a in d.combine(a.0, a.1) }
             }
             /// `useDefault()`, selector `default`.
-            var `default`: DelegateMessage<any TableDelegate, Void, Void> {
+            var useDefault: DelegateMessage<any TableDelegate, Void, Void> {
               DelegateMessage(index: 7) { d, _ in d.useDefault() }
             }
             /// `default(for:)`, selector `defaultFor:`.
@@ -740,7 +772,7 @@ import Testing
           }
           /// Sends `foo(bar:)` to the delegates.
           func foo(bar: Int32) {
-            self.__send(Messages().fooWithBar, bar) { $0.foo(bar: bar) }
+            self.__send(Messages().fooBar, bar) { $0.foo(bar: bar) }
           }
           /// Sends `fetchDataFor(user:)` to the delegates.
           func fetchDataFor(user: User?) {
@@ -756,7 +788,7 @@ import Testing
           }
           /// Sends `useDefault()` to the delegates.
           func useDefault() {
-            self.__send(Messages().`default`, ()) { $0.useDefault() }
+            self.__send(Messages().useDefault, ()) { $0.useDefault() }
           }
           /// Sends `default(for:)` to the delegates.
           func `default`(for value: Int32) {
@@ -858,7 +890,10 @@ import Testing
                   parameters: [DelegateParameter("sensor", Sensor.self)],
                   result: (Sensor?).self, noAnswer: { nil }),
               ])
-            /// Typed handles for `NestedDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.nestedDidStop)`.
+            /// Typed handles for `NestedDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.nestedDidStop)`.
+            ///
+            /// Each handle is the method's base name followed by its argument labels, capitalised:
+            /// - `\.nestedDidStop`: `nestedDidStop(_:)`
             struct Messages: DelegateMessages {
               init() {}
               /// `nestedDidStop(_:)`, selector `nestedDidStop:`.
@@ -947,7 +982,11 @@ import Testing
                 parameters: [],
                 result: Void.self, noAnswer: {}),
             ])
-          /// Typed handles for `ViewDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.viewShouldClose)`.
+          /// Typed handles for `ViewDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.viewShouldClose)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.viewShouldClose`: `viewShouldClose(_:)`
+          /// - `\.viewDidReset`: `viewDidReset()`
           struct Messages: DelegateMessages {
             init() {}
             /// `viewShouldClose(_:)`, selector `viewShouldClose:`.

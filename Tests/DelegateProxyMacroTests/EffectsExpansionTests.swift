@@ -37,7 +37,11 @@ struct EffectsExpansionTests {
                 parameters: [DelegateParameter("id", Int32.self)],
                 result: (String?).self, noAnswer: { nil }),
             ])
-          /// Typed handles for `StoreDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.storeTitle)`.
+          /// Typed handles for `StoreDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.storeTitle)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.storeWillSave`: `storeWillSave(_:)`
+          /// - `\.storeTitle`: `storeTitle(_:)`
           struct Messages: DelegateMessages {
             init() {}
             /// `storeWillSave(_:)`, selector `storeWillSave:`.
@@ -126,7 +130,11 @@ struct EffectsExpansionTests {
                 parameters: [DelegateParameter("id", Int32.self)],
                 result: Void.self, noAnswer: {}),
             ])
-          /// Typed handles for `PanelDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.panelWillClose)`.
+          /// Typed handles for `PanelDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.panelWillClose)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.panelWillClose`: `panelWillClose(_:)`
+          /// - `\.panelDidFail`: `panelDidFail(_:)`
           struct Messages: DelegateMessages {
             init() {}
             /// `panelWillClose(_:)`, selector `panelWillClose:`.

@@ -39,7 +39,11 @@ struct InoutExpansionTests {
                 parameters: [DelegateParameter("offset", (DelegateInout<Double>).self)],
                 result: Bool.self, noAnswer: { false }),
             ])
-          /// Typed handles for `PanDelegate`'s methods, for policies, observers and introspection: `try proxy.setPolicy(.firstResponder, for: \.panSettle)`.
+          /// Typed handles for `PanDelegate`'s methods, for policies, observers and introspection: `proxy.setPolicy(.firstResponder, for: \.panSettle)`.
+          ///
+          /// Each handle is the method's base name followed by its argument labels, capitalised:
+          /// - `\.panTarget`: `pan(_:target:)`
+          /// - `\.panSettle`: `panSettle(_:)`
           struct Messages: DelegateMessages {
             init() {}
             /// `pan(_:target:)`, selector `pan:target:`.

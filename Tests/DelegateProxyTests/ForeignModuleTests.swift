@@ -260,7 +260,7 @@ struct ForeignModuleTests {
     let injection = TableEventsMulticast.inject(analytics, into: table, at: \.delegate)
     table.tap(row: 1)
     #expect(log.withLock { $0 } == ["primary selected 1", "analytics selected 1"])
-    #expect(table.layout(rows: 1) == [90])  // the secondary's answer wins (last responder)
+    #expect(table.layout(rows: 1) == [30])  // the primary answers; analytics only hears
     // The table's owner sets its primary again; analytics stays.
     let newPrimary = RowDelegate("new", log: log)
     injection.setPrimary(newPrimary)
@@ -272,6 +272,30 @@ struct ForeignModuleTests {
       ])
     injection.remove()
     #expect(table.delegate === newPrimary)
+  }
+
+  @Test func aSecondaryInjectedWithAnsweringTrueAnswersInsteadOfThePrimary() throws {
+    let log = Lock<[String]>([])
+    let table = TableView()
+    let primary = RowDelegate("primary", log: log, height: 30)
+    table.delegate = primary
+    let sizing = RowDelegate("sizing", log: log, height: 90)
+    let injection = TableEventsMulticast.inject(sizing, into: table, at: \.delegate, answering: true)
+    #expect(table.layout(rows: 2) == [90, 90])  // the secondary's answer wins (last invoked)
+    table.tap(row: 1)
+    #expect(log.withLock { $0 }.suffix(2) == ["primary selected 1", "sizing selected 1"])
+    withExtendedLifetime(injection) {}
+  }
+
+  @Test func withNoPrimaryAnInjectedListenerLeavesTheAnswerToTheDeclaredDefault() throws {
+    let log = Lock<[String]>([])
+    let table = TableView()  // no delegate yet
+    let analytics = RowDelegate("analytics", log: log, height: 90)
+    let injection = TableEventsMulticast.inject(analytics, into: table, at: \.delegate)
+    #expect(table.layout(rows: 1) == [12])  // nobody answers: the declared @Default(12)
+    table.tap(row: 3)
+    #expect(log.withLock { $0 } == ["analytics selected 3"])
+    withExtendedLifetime(injection) {}
   }
 
   @Test func optionalLookingMethodsCountEveryMemberAndTheLastAnswersItsDefault() throws {

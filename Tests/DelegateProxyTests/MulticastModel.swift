@@ -232,6 +232,9 @@ struct ModelMember: Hashable {
   var slot: Int
   var strong: Bool
   var queued: Bool
+  /// False for a plugin injected beside the delegator's own delegate: it hears every call,
+  /// but its answers do not count (the primary answers).
+  var answers = true
   /// The nested proxy (runtime face); `slot` is `ModelMember.nestedSlot`.
   static let nestedSlot = -1
   var isNested: Bool { slot == Self.nestedSlot }
@@ -267,8 +270,8 @@ enum ModelDeviceSlot: Hashable {
   case injection
 }
 
-/// The secondary-delegate injection: its own multicast (last responder, silent when
-/// empty, both delegates weak) and the primary it puts back.
+/// The secondary-delegate injection: its own multicast (last responder, both delegates
+/// weak, the secondary's answers not counted) and the primary it puts back.
 struct ModelInjection {
   var multicast: ModelMulticast
   var primary: Int?
@@ -465,7 +468,8 @@ struct ModelWorld {
       if let primary {
         multicast.members.append(ModelMember(slot: primary, strong: false, queued: false))
       }
-      multicast.members.append(ModelMember(slot: slot, strong: false, queued: false))
+      // The secondary hears every call; the primary answers (inject's default).
+      multicast.members.append(ModelMember(slot: slot, strong: false, queued: false, answers: false))
       injection = ModelInjection(multicast: multicast, primary: primary)
       device = .injection
     case .injectionSetPrimary(let slot):
@@ -628,9 +632,9 @@ struct ModelWorld {
         asyncCalls[r.slot].append(call)
       } else {
         events.append(call)
-        values.append(ModelSlots.answer(r.slot, method))
+        if r.answers { values.append(ModelSlots.answer(r.slot, method)) }
       }
-      if policy == .first { break }  // only the first responder is called
+      if policy == .first && r.answers { break }  // only the first responder is called
     }
     return (.value(policy.fold(values)), events)
   }

@@ -251,7 +251,7 @@ import Testing
     let secondary = ModelFullListener(slot: 2, recorder: recorder)
     device.delegate = primary
     let injection = ModelProbeDelegateMulticast.inject(secondary, into: device, at: \.delegate)
-    #expect(device.delegate?.ask(1) == 5)  // both asked, the secondary's answer wins
+    #expect(device.delegate?.ask(1) == 3)  // both asked, the primary answers
     #expect(
       recorder.takeEvents() == [
         .call(slot: 0, method: .ask, arg: 1), .call(slot: 2, method: .ask, arg: 1),
@@ -259,7 +259,7 @@ import Testing
     primary = nil
     #expect(weakPrimary == nil)
     #expect(injection.primary == nil)
-    #expect(device.delegate?.ask(2) == 5)
+    #expect(device.delegate?.ask(2) == 0)  // no primary: the method's empty answer
     #expect(recorder.takeEvents() == [.call(slot: 2, method: .ask, arg: 2)])
     injection.remove()
     #expect(device.delegate == nil)  // the primary it would put back is gone

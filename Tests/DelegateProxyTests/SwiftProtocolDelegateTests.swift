@@ -54,11 +54,6 @@ struct SwiftProtocolDelegateTests {
     #expect(proxy.policy(for: \.sensorThreshold).description == "last responder")
   }
 
-  @Test func aReducerThatCannotMakeTheResultTypeIsRefusedWhenSet() throws {
-    let proxy = SensorDelegateMulticast()
-    // `.allTrue` for the `Double` threshold does not compile (reducers are typed).
-  }
-
   @Test func aCustomReducerFoldsTypedValues() throws {
     let log = CallLog()
     let proxy = SensorDelegateMulticast()
@@ -250,11 +245,25 @@ struct SwiftProtocolInjectionTests {
     #expect(device.delegate !== primary)
     device.read(1)
     #expect(log.entries == ["primary read 1.0", "secondary read 1.0"])
-    #expect(device.start() == true)  // both called; the last invoked (secondary) wins
+    #expect(device.start() == false)  // both called; the primary answers
+    #expect(log.entries.suffix(2) == ["primary shouldStart", "secondary shouldStart"])
     injection.remove()
     #expect(device.delegate === primary)
     device.read(2)
     #expect(log.entries.last == "primary read 2.0")
+  }
+
+  @Test func aSecondaryInjectedAnsweringAnswersInsteadOfThePrimary() throws {
+    let log = CallLog()
+    let device = SensorDevice()
+    let primary = RecordingSensorListener("primary", answer: false, log: log)
+    let secondary = RecordingSensorListener("secondary", answer: true, log: log)
+    device.delegate = primary
+    let injection = SensorDelegateMulticast.inject(
+      secondary, into: device, at: \.delegate, answering: true)
+    #expect(device.start() == true)  // both called; the secondary, last invoked, wins
+    #expect(log.entries.suffix(2) == ["primary shouldStart", "secondary shouldStart"])
+    withExtendedLifetime(injection) {}
   }
 
   @Test func aLatePrimaryKeepsTheSecondaryAndDroppingTheInjectionRestoresThePrimary() throws {

@@ -320,11 +320,11 @@ func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
   let room = ChatRoom()
   room.delegate = listeners
   let connects = listeners.chatShouldConnect(room)                    // true: no delegates, the declared default
-  try listeners.add(chatLog)
-  try listeners.setPolicy(.reduce(.firstNonNil), for: \.chatTitleFor) // the first delegate with a title
+  listeners.add(chatLog)
+  listeners.setPolicy(.reduce(.firstNonNil), for: \.chatTitleFor) // the first delegate with a title
   listeners.chat(room, didReceive: "hello", from: nil)
   let longest = Reducer.collect(String?.self) { titles in titles.compactMap { $0 }.max(by: { $0.count < $1.count }) }
-  try listeners.setPolicy(.reduce(longest), for: \.chatTitleFor)    // a fold over Swift values
+  listeners.setPolicy(.reduce(longest), for: \.chatTitleFor)    // a fold over Swift values
   return connects
 }
 
@@ -353,16 +353,16 @@ func readmeTypedForm(
   recordingQueue: DispatchQueue, analytics: any SensorDelegate
 ) async throws {
   delegates.remove(recorder)                                           // one membership per delegate:
-  try delegates.add(recorder, queue: recordingQueue)                   // now on its queue (GCDMulticastDelegate)
+  delegates.add(recorder, queue: recordingQueue)                   // now on its queue (GCDMulticastDelegate)
   await delegates.broadcast(\.sensorDidStop, sensor)                    // returns when every queue ran
   await delegates.broadcast(\.sensorDidRead, sensor, reading)          // arguments as in a call
-  let ok = try await delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue)
-  try delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue, completionQueue: .main) {
+  let ok = await delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue)
+  delegates.aggregate(\.sensorShouldStart, sensor, reducer: .anyTrue, completionQueue: .main) {
     ok in print("may start: \(ok)")                                     // no async: on your queue, once all answered
   }
   let watching = delegates.observe(\.sensorDidRead) { sensor, reading in print(reading.celsius) }
   for await (_, reading) in delegates.messages(\.sensorDidRead) { print(reading.sensorID) }
-  let injection = try SensorDelegateMulticast.inject(analytics, into: sensor, at: \.delegate)
+  let injection = SensorDelegateMulticast.inject(analytics, into: sensor, at: \.delegate)
   print(delegates.report(for: \.sensorShouldStart), delegates.generation)
   _ = (ok, watching, injection)
 }
@@ -393,11 +393,11 @@ final class Progress: UploadDelegate {
 /// The README's errors-and-async block; answers what it printed and computed.
 func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int, Bool, Int) {
   let uploads = UploadDelegateMulticast()
-  try uploads.add(quota)
-  try uploads.add(progress)
+  uploads.add(quota)
+  uploads.add(progress)
   uploads.setErrorPolicy(.runAll, for: \.uploadWillStart)          // every delegate runs, then all errors
   do { try uploads.uploadWillStart("a.txt") } catch let errors as DelegateErrors { print(errors.errors) }
-  try uploads.setPolicy(.reduce(.allTrue), for: \.uploadShouldRetryAttempt)
+  uploads.setPolicy(.reduce(.allTrue), for: \.uploadShouldRetryAttempt)
   uploads.setConcurrency(.concurrent, for: \.uploadShouldRetryAttempt)     // awaited at once, folded in order
   let retry = await uploads.uploadShouldRetry("a.txt", attempt: 2)  // true
   let finished = try await uploads.uploadDidFinish("a.txt")         // 2: the last responder's

@@ -6,7 +6,7 @@ import MessageRuntime
 /// for delegators written in Swift with an ordinary `weak var delegate: P?`.
 ///
 /// ```swift
-/// let injection = try SensorDelegateMulticast.inject(analytics, into: device, at: \.delegate)
+/// let injection = SensorDelegateMulticast.inject(analytics, into: device, at: \.delegate)
 /// // device.delegate is now a multicast: the original delegate, then analytics.
 /// injection.remove()        // or drop the injection: device.delegate is the original again
 /// ```

@@ -90,14 +90,23 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
     _ type: Value.Type = Value.self, name: String = "collect",
     _ finish: @escaping @Sendable ([Value]) -> Value
   ) -> Reducer<Value> {
-    Reducer(
-      name: name,
-      accepts: { _ in false },
-      body: { _, type in
-        throw DelegateProxyError.reducerTypeMismatch(reducer: name, returnType: type.canonicalString)
-      },
-      // The multicast hands a fold only its own method's answers, all of type `Value`.
-      swiftFold: { values in finish(values.map { $0 as! Value }) })
+    // The multicast hands a fold only its own method's answers, all of type `Value`.
+    let swiftFold: @Sendable ([Any]) -> Any? = { values in finish(values.map { $0 as! Value }) }
+    // C callers of a multicast (its C face) fold C values: a `Value` that is a C type is
+    // read from them and written back; any other has no C form to fold.
+    guard let cType = Value.self as? any MessageArgument.Type else {
+      return Reducer(
+        name: name, accepts: { _ in false },
+        body: { _, type in
+          throw DelegateProxyError.reducerTypeMismatch(
+            reducer: name, returnType: type.canonicalString)
+        },
+        swiftFold: swiftFold)
+    }
+    return Reducer(
+      name: name, accepts: { ReducerSupport.fits(cType, $0) },
+      body: { values, type in try ReducerSupport.foldC(cType, values, type, swiftFold) },
+      swiftFold: swiftFold)
   }
 
   /// A left fold from `initial` over every responder's answer in order (`fold(initial: 0,
@@ -194,16 +203,7 @@ extension Reducer where Value: MessageArgument {
   /// The reducer as ``MulticastProxy`` runs it, on C values: a built-in rule as it is; a
   /// typed fold (``collect(_:name:_:)``, ``fold(_:name:initial:_:)``) reading each answer
   /// as a `Value` and writing its result back in the message's return type.
-  var onCValues: Reducer<ReturnValue> {
-    guard rule == nil, let swiftFold else { return relabeled() }
-    let name = name
-    return Reducer<ReturnValue>(name: name, accepts: { ReducerSupport.fits(Value.self, $0) }) {
-      values, returnType in
-      let typed = try values.map { try $0.value(as: Value.self) }
-      guard let folded = swiftFold(typed) as? Value else { return try ReducerSupport.zero(returnType) }
-      return try ReturnValue(folded, type: returnType).bytes
-    }
-  }
+  var onCValues: Reducer<ReturnValue> { relabeled() }
 }
 
 extension ReturnPolicy where Value == ReturnValue {
@@ -245,6 +245,17 @@ enum ReducerSupport {
       return try zero(type)
     },
     swiftFold: nil)
+
+  /// A fold of Swift values run on C values of the C type `T`: each read as a `T`, the
+  /// result written back in `type` (zero when the fold gives no answer).
+  static func foldC<T: MessageArgument>(
+    _: T.Type, _ values: [ReturnValue], _ type: TypeEncoding,
+    _ fold: @Sendable ([Any]) -> Any?
+  ) throws -> [UInt8] {
+    let typed = try values.map { try $0.value(as: T.self) }
+    guard let folded = fold(typed) as? T else { return try zero(type) }
+    return try ReturnValue(folded, type: type).bytes
+  }
 
   /// All-zero bytes of `type`.
   static func zero(_ type: TypeEncoding) throws -> [UInt8] {

@@ -50,7 +50,7 @@ public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "D
 ///   func parser(_ parser: XMLParser, foundCharacters string: String)
 /// }
 /// let events = ParserEventsMulticast()        // an XMLParserDelegate
-/// try events.add(outline)                     // any class that conforms to XMLParserDelegate
+/// events.add(outline)                         // any class that conforms to XMLParserDelegate
 /// parser.delegate = events
 /// ```
 ///

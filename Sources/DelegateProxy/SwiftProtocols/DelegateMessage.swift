@@ -7,7 +7,7 @@
 /// never a string:
 ///
 /// ```swift
-/// try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+/// proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
 /// proxy.responds(to: \.sensorDidStop)
 /// let watching = proxy.observe(\.sensorDidRead) { sensor, reading in print(reading) }
 /// ```

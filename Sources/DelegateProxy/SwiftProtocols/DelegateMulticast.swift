@@ -14,9 +14,9 @@ import Synchronization
 /// }
 ///
 /// let proxy = SensorDelegateMulticast()             // generated, conforms to SensorDelegate
-/// try proxy.add(display)                            // any class that conforms; held weakly
-/// try proxy.add(logger, queue: logQueue)            // called asynchronously on its queue
-/// try proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
+/// proxy.add(display)                            // any class that conforms; held weakly
+/// proxy.add(logger, queue: logQueue)            // called asynchronously on its queue
+/// proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
 /// sensor.delegate = proxy                           // weak var delegate: SensorDelegate?
 /// ```
 ///
