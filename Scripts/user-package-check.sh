@@ -97,7 +97,7 @@ final class Twice: UserDelegate {
 
 let multicast = UserDelegateMulticast()
 let delegate = Twice()
-try multicast.add(delegate)
+multicast.add(delegate)
 let parser = XML_ParserCreate(nil)
 XML_ParserFree(parser)
 print(
