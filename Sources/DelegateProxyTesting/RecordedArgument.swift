@@ -27,10 +27,17 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   /// A Swift value with no C form (`String`, an enum, an array, a closure…), as its
   /// ``SwiftValueObject`` carried it: the double's own copy.
   let swiftCopy: KeptValue?
+  /// For a double made from a `@Delegate` protocol: the argument as a Swift value of the
+  /// parameter's type — the stand-in's own argument (a class instance as itself), or the
+  /// value its C form carried; a copy of an `inout` argument as it arrived; nil for a
+  /// non-escaping closure (lent for the call only) and for a class instance a C caller
+  /// passed (an address).
+  let swiftArgument: KeptValue?
 
   init(
     type: TypeEncoding, bytes: [UInt8], name: String?, swiftType: String?, text: String,
-    string: String?, valueType: DelegateValueType? = nil, swiftCopy: Any? = nil
+    string: String?, valueType: DelegateValueType? = nil, swiftCopy: Any? = nil,
+    swiftArgument: Any? = nil
   ) {
     self.type = type
     self.bytes = bytes
@@ -40,14 +47,17 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
     self.string = string
     self.valueType = valueType
     self.swiftCopy = swiftCopy.map(KeptValue.init)
+    self.swiftArgument = swiftArgument.map(KeptValue.init)
   }
 
   /// The argument as the Swift value it was sent as, for a double made from a
   /// `@Delegate` protocol: `call.arguments[1].swiftValue(as: Reading.self)`,
   /// `swiftValue(as: String.self)`. A value with no C form is the double's own copy of
-  /// it. Nil when `T` is not the parameter's type, or for a class instance (it travels as
-  /// its unretained address: see ``pointer``).
+  /// it; a class instance a stand-in sent is the instance (the double keeps it until
+  /// ``DelegateDouble/resetCalls()``). Nil when `T` is not the parameter's type, or for a
+  /// class instance a C caller passed (an unretained address: see ``pointer``).
   public func swiftValue<T>(as _: T.Type = T.self) -> T? {
+    if let swiftArgument { return swiftArgument.value as? T }
     if let swiftCopy { return swiftCopy.value as? T }
     return valueType?.swiftValue(fromC: bytes, as: T.self)
   }
@@ -88,4 +98,14 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
 
   /// `name: text`, or the text alone.
   public var description: String { name.map { "\($0): \(text)" } ?? text }
+}
+
+extension RecordedArgument {
+  /// The argument as Swift writes its value, for a `@Delegate` protocol's method: a
+  /// string quoted, a struct or enum as Swift describes it, a class instance as its type
+  /// (`<Sensor>`) unless it describes itself; the recorded ``text`` otherwise.
+  var swiftText: String {
+    guard let value = swiftArgument?.value else { return text }
+    return SwiftValueText.of(value, typeName: swiftType)
+  }
 }
