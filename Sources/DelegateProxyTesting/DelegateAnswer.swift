@@ -12,14 +12,21 @@ import Synchronization
 ///
 /// `Arguments` and `Result` are the handle's: an answer of another type does not compile.
 public struct DelegateAnswer<Arguments, Result>: Sendable, CustomStringConvertible {
-  /// Makes the answer for one call, given its arguments.
-  let answer: @Sendable (Arguments) -> Result
+  /// How the answer is made for one call.
+  enum Kind: Sendable {
+    /// From the call's arguments.
+    case body(@Sendable (Arguments) -> Result)
+    /// Without them: a stub that only returns values answers C callers too, whose class
+    /// instance arguments are only addresses.
+    case value(@Sendable () -> Result)
+  }
+  let kind: Kind
   /// How the answer reads in descriptions ("returns true").
   public let description: String
 
-  init(description: String, _ answer: @escaping @Sendable (Arguments) -> Result) {
+  init(description: String, _ kind: Kind) {
     self.description = description
-    self.answer = answer
+    self.kind = kind
   }
 
   /// The result of `body`, run with the call's arguments (a stub may also write an
@@ -27,14 +34,14 @@ public struct DelegateAnswer<Arguments, Result>: Sendable, CustomStringConvertib
   public static func answering(_ body: @escaping @Sendable (Arguments) -> Result)
     -> DelegateAnswer
   {
-    DelegateAnswer(description: "runs code", body)
+    DelegateAnswer(description: "runs code", .body(body))
   }
 }
 
 extension DelegateAnswer where Result: Sendable {
   /// `value`, for every call.
   public static func returning(_ value: Result) -> DelegateAnswer {
-    DelegateAnswer(description: "returns \(SwiftValueText.of(value))") { _ in value }
+    DelegateAnswer(description: "returns \(SwiftValueText.of(value))", .value { value })
   }
 
   /// Each of `values` in turn, one per call; the last answers every later call.
@@ -43,10 +50,8 @@ extension DelegateAnswer where Result: Sendable {
     precondition(!values.isEmpty, "returning(inOrder:) needs at least one value")
     let counter = AnswerCounter()
     return DelegateAnswer(
-      description: "returns " + values.map { SwiftValueText.of($0) }.joined(separator: ", then ")
-    ) { _ in
-      values[min(counter.next(), values.count - 1)]
-    }
+      description: "returns " + values.map { SwiftValueText.of($0) }.joined(separator: ", then "),
+      .value { values[min(counter.next(), values.count - 1)] })
   }
 }
 

@@ -51,7 +51,7 @@ extension SwiftDelegateDouble {
     _ handle: KeyPath<Messages, Handle>,
     where condition: (@Sendable (Handle.Arguments) -> Bool)? = nil
   ) where Handle.Result == Void {
-    addStub(handle, condition, DelegateAnswer(description: "does nothing") { _ in })
+    addStub(handle, condition, DelegateAnswer(description: "does nothing", .value {}))
   }
 
   /// Removes every stub of the method `handle` names.
@@ -86,6 +86,13 @@ extension DelegateDouble {
       }
     }
     let action = StubAnswer.Action.answer { [weak self] invocation, live in
+      let body: @Sendable (Arguments) -> Result
+      switch answer.kind {
+      case .value(let value):
+        return DelegateDouble.setResult(value(), of: method, in: invocation)
+      case .body(let b):
+        body = b
+      }
       guard let arguments = ArgumentTuple.make(live, as: Arguments.self) else {
         self?.fail(
           "A stub of \(method.swiftName ?? method.selector.name) on \(self?.description ?? "a double") cannot run: "
@@ -93,7 +100,7 @@ extension DelegateDouble {
         )
         return nil
       }
-      return DelegateDouble.setResult(answer.answer(arguments), of: method, in: invocation)
+      return DelegateDouble.setResult(body(arguments), of: method, in: invocation)
     }
     let stub = Stub(
       matchers: nil, answers: [StubAnswer(action: action, description: answer.description)],

@@ -59,7 +59,7 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   public init(
     _ multicast: Multicast.Type = Multicast.self, responding: RespondingMethods = .all,
     mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
-    sourceLocation: SourceLocation
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws(DoubleError) {
     let description = Multicast.delegateProtocol
     try super.init(
