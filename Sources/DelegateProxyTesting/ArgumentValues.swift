@@ -14,7 +14,7 @@ public final class ArgumentValues {
   /// The Swift values sent as objects so far (see `SwiftSampleValues`), kept alive as long
   /// as the cases that point at them.
   private var swiftValues: [SwiftValueObject] = []
-  /// Samples of the user's own types, by type name (``DeliveryCheck/withSamples(_:)-(_)``).
+  /// Samples of the user's own types, by type name (``DeliveryCheck/withSamples(_:)``).
   var userSamples: [String: SampleValues] = [:]
   /// The user's samples sent by their C form (class instances among them), kept alive as
   /// long as the cases that carry them.

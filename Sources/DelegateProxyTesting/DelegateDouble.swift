@@ -258,16 +258,19 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   public func delegate<Multicast: DelegateMulticast<Delegate, Messages>, Delegate, Messages>(
     as multicast: Multicast.Type
   ) -> Delegate {
-    let key = ObjectIdentifier(multicast)
-    if let kept = state.withLock({ $0.standIns[key] }) { return kept.value as! Delegate }
+    keptStandIn(for: ObjectIdentifier(multicast)) { multicast.standIn(for: self) } as! Delegate
+  }
+
+  /// The stand-in kept under `key` (one per protocol), made by `make` the first time.
+  func keptStandIn(for key: ObjectIdentifier, _ make: () -> Any) -> Any {
+    if let kept = state.withLock({ $0.standIns[key] }) { return kept.value }
     // A stand-in is Sendable (DelegateStandIn); KeptValue carries it across the lock.
-    let made = KeptValue(value: multicast.standIn(for: self))
-    let kept = state.withLock { s -> KeptValue in
+    let made = KeptValue(value: make())
+    return state.withLock { s -> KeptValue in
       if let kept = s.standIns[key] { return kept }
       s.standIns[key] = made
       return made
-    }
-    return kept.value as! Delegate
+    }.value
   }
 
   // MARK: Recorded calls

@@ -24,7 +24,7 @@ import Testing
 ///
 /// A `@Delegate` protocol's parameters of common Swift types (`String`, optionals,
 /// arrays, dictionaries, sets, `URL`, `Data`, `Date`) get sample values of the package's;
-/// give samples of your own types with ``withSamples(_:)-(_)`` — a method with a
+/// give samples of your own types with ``withSamples(_:)`` — a method with a
 /// parameter of a Swift type with no C form and no samples is skipped, and the check
 /// prints which:
 ///

@@ -3,7 +3,7 @@ import MessageRuntime
 
 /// Sample values of one of your own Swift types, which ``DeliveryCheck`` sends where a
 /// `@Delegate` protocol's method takes that type (see
-/// ``DeliveryCheck/withSamples(_:)-(_)``): a value with no C form travels as a
+/// ``DeliveryCheck/withSamples(_:)``): a value with no C form travels as a
 /// `SwiftValueObject` and is compared as a value where it arrives; a value with a C form
 /// (a C-layout struct, a class instance) travels as its C bytes and is compared byte for
 /// byte.

@@ -114,8 +114,9 @@ extension SwiftDelegateDouble {
     }
   }
 
-  /// A step of ``DelegateDouble/verifyInOrder(_:sourceLocation:)``: a call of the method
-  /// `handle` names on this double (with arguments satisfying `condition`, when given).
+  /// A step of an in-order verification across doubles (``ExpectedCall``): a call of the
+  /// method `handle` names on this double (with arguments satisfying `condition`, when
+  /// given).
   ///
   /// ```swift
   /// DelegateDouble.verifyInOrder(

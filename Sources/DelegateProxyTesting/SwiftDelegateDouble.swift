@@ -29,7 +29,7 @@ import Testing
 /// non-escaping closure argument and write an `inout` one. A non-escaping closure is
 /// not recorded (it is lent for the call only), so the recorded arguments of such a
 /// method cannot be read back typed; nor can a class instance a C caller passed (an
-/// address): read those with the selector API (``DelegateDouble/calls(to:)-(Selector)``).
+/// address): read those with the selector API (``DelegateDouble/calls(to:)``).
 ///
 /// **Failures.** A verification that fails, or that meets a call it cannot read, is a
 /// test failure at the line of the verification; an unexpected call to a
@@ -75,16 +75,8 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   /// A method the double does not respond to answers as an optional method a delegate
   /// lacks: the stand-in sends nothing and answers zero.
   public var delegate: Delegate {
-    let key = ObjectIdentifier(Multicast.self)
-    if let kept = state.withLock({ $0.standIns[key] }) { return kept.value as! Delegate }
-    // A stand-in is Sendable (DelegateStandIn); KeptValue carries it across the lock.
-    let made = KeptValue(value: Multicast.standIn(for: self))
-    let kept = state.withLock { s -> KeptValue in
-      if let kept = s.standIns[key] { return kept }
-      s.standIns[key] = made
-      return made
-    }
-    return kept.value as! Delegate
+    keptStandIn(for: ObjectIdentifier(Multicast.self)) { Multicast.standIn(for: self) }
+      as! Delegate
   }
 
   // MARK: Methods
