@@ -24,8 +24,13 @@ import Testing
 /// types when the double was made from a `@Delegate` protocol), its order among every
 /// double's calls, and its thread and queue (``RecordedCall``). Object arguments are
 /// recorded by handle and description, not retained: a delegator that passes itself
-/// would otherwise be kept alive by its own delegate. A partial double holds its real
-/// delegate weakly, as RxCocoa's `forwardToDelegate` does.
+/// would otherwise be kept alive by its own delegate. (A `@Delegate` protocol's stand-in
+/// also hands the double its Swift arguments, which it keeps until ``resetCalls()``: the
+/// stand-in holds the double weakly, so this closes no cycle.) A partial double holds its
+/// real delegate weakly, as RxCocoa's `forwardToDelegate` does.
+///
+/// For a `@Delegate` protocol, use ``SwiftDelegateDouble``: the same double, stubbed and
+/// verified by the protocol's typed handles.
 ///
 /// **Unanswered calls.** A call no stub matches answers zero in ``DoubleMode/nice`` mode;
 /// in ``DoubleMode/strict`` mode it is also a test failure naming the method and its

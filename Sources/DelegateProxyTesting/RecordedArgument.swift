@@ -6,8 +6,11 @@ import MessageRuntime
 ///
 /// Object arguments are recorded as their handle and a description taken when the call
 /// arrived; the double does not keep them alive (a delegator passes itself, and a double
-/// that retained it would close a cycle through the delegator's delegate). C strings are
-/// copied (at most 256 bytes: a library may pass a `char *` with a separate length).
+/// that retained it would close a cycle through the delegator's delegate) — except the
+/// Swift arguments a `@Delegate` protocol's stand-in hands over, class instances
+/// included, which the double keeps until its calls are reset (the stand-in holds the
+/// double weakly: no cycle). C strings are copied (at most 256 bytes: a library may pass
+/// a `char *` with a separate length).
 public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   /// The declared type (qualifiers removed).
   public let type: TypeEncoding

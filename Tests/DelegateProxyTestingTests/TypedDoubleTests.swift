@@ -243,3 +243,26 @@ struct DeliveryCheckSampleTests {
     #expect(messages.allSatisfy { $0.contains("upset(level: 9)") || $0.contains("\"x\"") })
   }
 }
+
+@Delegate
+protocol StoreDelegate: AnyObject {
+  func storeWillSave(_ id: Int32) throws
+  func storeTitle(_ id: Int32) async throws -> String?
+}
+
+@Suite("Typed doubles of throwing and async methods")
+struct TypedEffectsDoubleTests {
+  /// Throwing and async handles take typed stubs and verifications too (the stand-in
+  /// delivers every call synchronously, and a double's stub does not throw).
+  @Test func throwingAndAsyncMethodsAreStubbedAndVerifiedByHandle() async throws {
+    let double = try SwiftDelegateDouble(StoreDelegateMulticast.self, mode: .strict)
+    double.stub(\.storeWillSave)
+    double.stub(\.storeTitle) { id in id == 1 ? "first" : nil }
+    let store = double.delegate
+    try store.storeWillSave(1)
+    #expect(try await store.storeTitle(1) == "first")
+    #expect(try await store.storeTitle(2) == nil)
+    double.verify(\.storeWillSave, called: .once) { $0 == 1 }
+    #expect(double.calls(to: \.storeTitle) == [1, 2])
+  }
+}
