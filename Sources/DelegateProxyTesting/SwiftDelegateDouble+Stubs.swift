@@ -96,7 +96,7 @@ extension DelegateDouble {
       guard let arguments = ArgumentTuple.make(live, as: Arguments.self) else {
         self?.fail(
           "A stub of \(method.swiftName ?? method.selector.name) on \(self?.description ?? "a double") cannot run: "
-            + "its arguments arrived without their Swift values (a class instance a C caller passed is only an address); it answers zero"
+            + "its arguments arrived without their Swift values (an object a C caller passed is only an address or handle); it answers zero"
         )
         return nil
       }

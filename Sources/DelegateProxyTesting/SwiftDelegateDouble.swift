@@ -163,7 +163,7 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
     }
     if reasons.isEmpty {
       reasons.append(
-        "a class instance a C caller passed is only an address (read it with calls(to: \"\(method.selector.name)\"))"
+        "an object a C caller passed is only an address or handle (read it with calls(to: \"\(method.selector.name)\"))"
       )
     }
     return "\(Self.times(calls.count)) of \(method.swiftName ?? method.selector.name) on "

@@ -74,7 +74,7 @@ import Testing
     #expect(found.count == 1)
     #expect(
       found.first?.message.hasPrefix(
-        "1 call of sensor(_:didRead:) on DelegateDouble <SensorDelegate> (strict) cannot be read as (Sensor, Reading): a class instance a C caller passed is only an address"
+        "1 call of sensor(_:didRead:) on DelegateDouble <SensorDelegate> (strict) cannot be read as (Sensor, Reading): an object a C caller passed is only an address or handle"
       ) == true)
   }
 }

@@ -289,10 +289,16 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
   }
 
   /// The Swift value whose C form is `bytes`, as `Any`, for a type with a C form other
-  /// than a class instance (whose C form is an unretained address); nil otherwise
-  /// (package: DelegateProxyTesting's typed doubles).
+  /// than a reference — a Swift class instance (an unretained address) or a runtime
+  /// object or class (a handle, which may be nil or stale) — nil otherwise (package:
+  /// DelegateProxyTesting's typed doubles, reading what a C caller passed).
   package func anyValue(fromC bytes: [UInt8]) -> Any? {
     guard let encoding, (try? encoding.layout().size) == bytes.count else { return nil }
+    if case .messageArgument(let argument)? = conversion,
+      argument is RuntimeObject.Type || argument is RuntimeClass.Type
+    {
+      return nil
+    }
     func open<T>(_: T.Type) -> Any? { value(fromC: bytes, as: T.self) }
     return open(swiftType)
   }
