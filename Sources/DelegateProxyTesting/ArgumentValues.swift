@@ -14,6 +14,11 @@ public final class ArgumentValues {
   /// The Swift values sent as objects so far (see `SwiftSampleValues`), kept alive as long
   /// as the cases that point at them.
   private var swiftValues: [SwiftValueObject] = []
+  /// Samples of the user's own types, by type name (``DeliveryCheck/withSamples(_:)``).
+  var userSamples: [String: SampleValues] = [:]
+  /// The user's samples sent by their C form (class instances among them), kept alive as
+  /// long as the cases that carry them.
+  private var keptSamples: [Any] = []
   private let cString: UnsafeMutablePointer<CChar>
   private let buffer: UnsafeMutableRawPointer
   private static let bufferSize = 4096
@@ -56,8 +61,13 @@ public final class ArgumentValues {
   /// count), as the handle of a ``SwiftValueObject`` this source keeps; nil for a type with
   /// a C form or none listed.
   func swiftSample(_ k: Int, of valueType: DelegateValueType?) -> [UInt8]? {
-    guard let valueType, valueType.encoding == nil,
-      let samples = SwiftSampleValues.samples(forTypeNamed: valueType.name)
+    guard let valueType else { return nil }
+    if let user = userSamples[valueType.name], valueType.encoding != nil {
+      return user.cBytes(k, of: valueType, keeping: &keptSamples)
+    }
+    guard valueType.encoding == nil,
+      let samples = userSamples[valueType.name]?.values
+        ?? SwiftSampleValues.samples(forTypeNamed: valueType.name)
     else { return nil }
     let object = SwiftValueObject(samples[k % samples.count])
     swiftValues.append(object)
@@ -66,8 +76,17 @@ public final class ArgumentValues {
 
   /// How many Swift value samples a parameter of `valueType` has (0: none).
   func swiftSampleCount(of valueType: DelegateValueType?) -> Int {
-    guard let valueType, valueType.encoding == nil else { return 0 }
+    guard let valueType else { return 0 }
+    if let user = userSamples[valueType.name] { return user.values.count }
+    guard valueType.encoding == nil else { return 0 }
     return SwiftSampleValues.samples(forTypeNamed: valueType.name)?.count ?? 0
+  }
+
+  /// Whether `arrived` is the Swift value `sent` (of the type named `typeName`): by the
+  /// user's comparison for a type given samples, else as `SwiftSampleValues` compares.
+  func same(_ sent: Any, _ arrived: Any, typeName: String?) -> Bool {
+    if let typeName, let user = userSamples[typeName] { return user.same(sent, arrived) }
+    return SwiftSampleValues.same(sent, arrived)
   }
 
   /// A random value of `type` drawn from `rng`: random bits for integers, finite numbers

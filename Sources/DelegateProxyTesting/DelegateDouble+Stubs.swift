@@ -98,7 +98,7 @@ extension DelegateDouble {
       }
     case .forward:
       if !hasDelegate { throw .noDelegateToForwardTo(selector: selector) }
-    case .perform:
+    case .perform, .answer:
       break
     }
   }

@@ -24,8 +24,13 @@ import Testing
 /// types when the double was made from a `@Delegate` protocol), its order among every
 /// double's calls, and its thread and queue (``RecordedCall``). Object arguments are
 /// recorded by handle and description, not retained: a delegator that passes itself
-/// would otherwise be kept alive by its own delegate. A partial double holds its real
-/// delegate weakly, as RxCocoa's `forwardToDelegate` does.
+/// would otherwise be kept alive by its own delegate. (A `@Delegate` protocol's stand-in
+/// also hands the double its Swift arguments, which it keeps until ``resetCalls()``: the
+/// stand-in holds the double weakly, so this closes no cycle.) A partial double holds its
+/// real delegate weakly, as RxCocoa's `forwardToDelegate` does.
+///
+/// For a `@Delegate` protocol, use ``SwiftDelegateDouble``: the same double, stubbed and
+/// verified by the protocol's typed handles.
 ///
 /// **Unanswered calls.** A call no stub matches answers zero in ``DoubleMode/nice`` mode;
 /// in ``DoubleMode/strict`` mode it is also a test failure naming the method and its
@@ -39,8 +44,9 @@ import Testing
 // @unchecked Sendable (restating RuntimeObject's): the mutable state is behind `state`, a
 // `Lock` (a pthread mutex, so ThreadSanitizer sees it); every other stored property is a
 // `let` of a Sendable type, and `forwardee`'s weak reference is only loaded (weak loads
-// are atomic).
-public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
+// are atomic). Not final: ``SwiftDelegateDouble`` (this module's only subclass, which
+// adds no stored state) is the typed face of a double of a `@Delegate` protocol.
+public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   /// The double's name in messages: the protocol's name, or "signatures".
   public let name: String
   /// What the double does with a call no stub answers.
@@ -58,6 +64,8 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
     let matchers: [ArgumentMatcher]?
     let answers: [StubAnswer]
     var served = 0
+    /// A typed stub's condition on the call's arguments (``SwiftDelegateDouble``).
+    var filter: (@Sendable ([RecordedArgument]) -> Bool)? = nil
   }
 
   struct State {
@@ -68,6 +76,10 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
     var pendingFailures: [String] = []
     /// The Swift stand-ins handed out, one per protocol (they hold the double weakly).
     var standIns: [ObjectIdentifier: KeptValue] = [:]
+    /// The values typed stubs answered, kept until the calls are reset: a class instance
+    /// is answered as its unretained address, a Swift value as a `SwiftValueObject`,
+    /// and the stand-in reads either after the double's method has returned.
+    var answered: [KeptValue] = []
   }
   let state = Lock(State())
 
@@ -87,10 +99,22 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
   ///     line that makes the double).
   /// - Throws: ``DoubleError/unknownSelector(_:double:)`` for a selector in
   ///   `responding` the double does not know.
-  public init(
+  public convenience init(
     methods: [DoubledMethod], name: String, responding: RespondingMethods = .all,
     mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
+  ) throws(DoubleError) {
+    try self.init(
+      knowing: methods, name: name, responding: responding, mode: mode, forwardingTo: delegate,
+      sourceLocation: sourceLocation)
+  }
+
+  /// The designated initializer behind every other (``SwiftDelegateDouble``'s too). It
+  /// has no default arguments: Swift 6.3 crashes serializing a `#_sourceLocation` default
+  /// of a designated initializer of a non-final class.
+  init(
+    knowing methods: [DoubledMethod], name: String, responding: RespondingMethods,
+    mode: DoubleMode, forwardingTo delegate: RuntimeObject?, sourceLocation: SourceLocation
   ) throws(DoubleError) {
     self.name = name
     self.mode = mode
@@ -155,6 +179,15 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
     forwardingTo delegate: RuntimeObject? = nil, sourceLocation: SourceLocation = #_sourceLocation
   ) throws(DoubleError) {
     let description = multicast.delegateProtocol
+    try self.init(
+      methods: try DelegateDouble.methods(of: description), name: description.name,
+      responding: responding, mode: mode, forwardingTo: delegate, sourceLocation: sourceLocation)
+  }
+
+  /// The methods of a `@Delegate` protocol, with their Swift names and types.
+  static func methods<Delegate>(of description: DelegateProtocol<Delegate>) throws(DoubleError)
+    -> [DoubledMethod]
+  {
     var methods: [DoubledMethod] = []
     for m in description.methods {
       do {
@@ -167,26 +200,23 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
           )
         method.parameterValueTypes = m.parameters.map(\.type)
         method.parameterLent = m.parameters.map(\.isLent)
+        method.resultType = m.result.isVoid ? nil : DelegateDouble.unqualified(m.result.name)
+        method.resultValueType = m.result
         methods.append(method)
       } catch {
         throw .unsupportedProtocol("\(error)")
       }
     }
-    try self.init(
-      methods: methods, name: description.name, responding: responding, mode: mode,
-      forwardingTo: delegate, sourceLocation: sourceLocation)
+    return methods
   }
 
   /// Whether the double was made with a delegate to forward to (a partial double).
   public var hasDelegate: Bool { forwardeeWasGiven }
 
-  /// A Swift type name without its module (`MyTests.Reading` → `Reading`).
-  static func unqualified(_ name: String) -> String {
-    guard let dot = name.firstIndex(of: "."),
-      !name[..<dot].contains(where: { "<(, ".contains($0) })
-    else { return name }
-    return String(name[name.index(after: dot)...])
-  }
+  /// A Swift type name as Swift code writes it: without module names
+  /// (`MyTests.Reading` → `Reading`, `Swift.Optional<Swift.String>` → `String?`,
+  /// `Swift.Array<Swift.Int>` → `[Int]`).
+  static func unqualified(_ name: String) -> String { SwiftTypeName.written(name) }
 
   // MARK: Methods and responds
 
@@ -233,16 +263,19 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
   public func delegate<Multicast: DelegateMulticast<Delegate, Messages>, Delegate, Messages>(
     as multicast: Multicast.Type
   ) -> Delegate {
-    let key = ObjectIdentifier(multicast)
-    if let kept = state.withLock({ $0.standIns[key] }) { return kept.value as! Delegate }
+    keptStandIn(for: ObjectIdentifier(multicast)) { multicast.standIn(for: self) } as! Delegate
+  }
+
+  /// The stand-in kept under `key` (one per protocol), made by `make` the first time.
+  func keptStandIn(for key: ObjectIdentifier, _ make: () -> Any) -> Any {
+    if let kept = state.withLock({ $0.standIns[key] }) { return kept.value }
     // A stand-in is Sendable (DelegateStandIn); KeptValue carries it across the lock.
-    let made = KeptValue(value: multicast.standIn(for: self))
-    let kept = state.withLock { s -> KeptValue in
+    let made = KeptValue(value: make())
+    return state.withLock { s -> KeptValue in
       if let kept = s.standIns[key] { return kept }
       s.standIns[key] = made
       return made
-    }
-    return kept.value as! Delegate
+    }.value
   }
 
   // MARK: Recorded calls
@@ -255,8 +288,13 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
     state.withLock { $0.calls.filter { $0.selector == selector } }
   }
 
-  /// Forgets the calls received so far (stubs stay).
-  public func resetCalls() { state.withLock { $0.calls.removeAll() } }
+  /// Forgets the calls received so far, and the values kept with them (stubs stay).
+  public func resetCalls() {
+    state.withLock {
+      $0.calls.removeAll()
+      $0.answered.removeAll()
+    }
+  }
 
   /// `DelegateDouble <Protocol> (mode)`.
   public override var description: String { "DelegateDouble <\(name)> (\(mode))" }
@@ -265,7 +303,11 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
 
   /// Records `invocation`, then answers it: a stub, the real delegate, or zero.
   private func receive(_ invocation: Invocation, _ method: DoubledMethod) {
-    let arguments = DelegateDouble.record(invocation, method)
+    let delivery = SwiftArguments.current.flatMap { d in
+      d.target == ObjectIdentifier(self) && d.selector == method.selector
+        && d.values.count == method.arity ? d : nil
+    }
+    let (arguments, live) = DelegateDouble.record(invocation, method, delivery)
     let (call, answers, served) = state.withLock { s in
       var answers: [StubAnswer]? = nil
       var served = 0
@@ -280,7 +322,8 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
       let sequence = RecordedCall.counter.add(1, ordering: .relaxed).newValue
       let call = RecordedCall(
         selector: method.selector, signature: method.signature, arguments: arguments,
-        sequence: sequence, context: .current, wasStubbed: answers != nil)
+        sequence: sequence, context: .current, wasStubbed: answers != nil,
+        swiftName: method.swiftName, resultType: method.resultType)
       s.calls.append(call)
       return (call, answers, served)
     }
@@ -292,19 +335,22 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
         forward(invocation, call)
       } else if mode == .strict {
         fail(
-          "Unexpected call \(call) to strict \(description): no stub answers it (received on \(call.context))"
+          "Unexpected call \(call.swiftDescription ?? call.description) to strict \(description): no stub answers it (received on \(call.context))"
         )
       }
       return
     }
-    for answer in answers { apply(answer, served: served, to: invocation, call) }
+    for answer in answers { apply(answer, served: served, to: invocation, call, live) }
   }
 
   /// Runs one stub answer on `invocation`.
   private func apply(
-    _ answer: StubAnswer, served: Int, to invocation: Invocation, _ call: RecordedCall
+    _ answer: StubAnswer, served: Int, to invocation: Invocation, _ call: RecordedCall,
+    _ live: [Any?]
   ) {
     switch answer.action {
+    case .answer(let body):
+      if let kept = body(invocation, live) { state.withLock { $0.answered.append(kept) } }
     case .returnBytes(let values, _):
       try? invocation.setReturnBytes(values[min(served, values.count - 1)])
     case .write(let bytes, _, let position):
@@ -346,11 +392,15 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
     for message in pending { Issue.record(Comment(rawValue: message), sourceLocation: location) }
   }
 
-  /// The method's own arguments of `invocation`, as recorded values.
-  private static func record(_ invocation: Invocation, _ method: DoubledMethod)
-    -> [RecordedArgument]
-  {
-    (0..<method.arity).map { position in
+  /// The method's own arguments of `invocation`, as recorded values, and — for a
+  /// `@Delegate` protocol's method — as the Swift values a stub receives (`delivery`'s,
+  /// when a stand-in sent the call: class instances and closures as themselves; an
+  /// `inout` argument as the caller's variable, where the recorded one is a copy).
+  private static func record(
+    _ invocation: Invocation, _ method: DoubledMethod, _ delivery: SwiftArguments?
+  ) -> (recorded: [RecordedArgument], live: [Any?]) {
+    var live: [Any?] = []
+    let recorded = (0..<method.arity).map { position in
       let type = method.signature.argumentTypes[signatureIndex(position)].unqualified
       let bytes = (try? invocation.argumentBytes(at: position)) ?? []
       var string: String? = nil
@@ -365,6 +415,19 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
         let raw = bytes.withUnsafeBytes { $0.load(as: UInt.self) }
         swiftCopy = SwiftValueObject.value(of: OpaquePointer(bitPattern: raw), as: Any.self)
       }
+      // The Swift value: the stand-in's own argument, else the value its C form or its
+      // SwiftValueObject carried (a class instance from a C caller is only an address).
+      let valueType =
+        method.parameterValueTypes.indices.contains(position)
+        ? method.parameterValueTypes[position] : nil
+      var value: Any? = nil
+      if valueType != nil {
+        value = delivery?.values[position] ?? swiftCopy ?? valueType?.anyValue(fromC: bytes)
+      }
+      live.append(value)
+      // Recorded: an `inout` argument as it arrived (a copy), no lent closure.
+      let kept: Any? =
+        lent ? nil : (value as? any DelegateInoutArgument).map { $0.detachedCopy() } ?? value
       return RecordedArgument(
         type: type, bytes: bytes,
         name: method.parameterNames.indices.contains(position)
@@ -376,8 +439,10 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
           : swiftCopy.map { String(describing: $0) }
             ?? ValueText.text(bytes, type, dereference: true), string: string,
         valueType: method.parameterValueTypes.indices.contains(position)
-          ? method.parameterValueTypes[position] : nil, swiftCopy: swiftCopy)
+          ? method.parameterValueTypes[position] : nil, swiftCopy: swiftCopy,
+        swiftArgument: kept)
     }
+    return (recorded, live)
   }
 
   /// The index in `MethodSignature.argumentTypes` (which lists `self` and `_cmd` first)
@@ -387,10 +452,16 @@ public final class DelegateDouble: RuntimeObject, @unchecked Sendable {
 }
 
 extension DelegateDouble.Stub {
-  /// Whether the stub's matchers accept `arguments` (no matchers: every call).
+  /// Whether the stub's matchers and filter accept `arguments` (none: every call).
   func accepts(_ arguments: [RecordedArgument]) -> Bool {
+    if let filter, !filter(arguments) { return false }
     guard let matchers else { return true }
     return matchers.count == arguments.count
       && zip(matchers, arguments).allSatisfy { $0.matches($1) }
   }
 }
+
+
+/// A double receives the Swift arguments of the calls its stand-ins send (DelegateProxy's
+/// `DelegateStandIn` hands them over during the call).
+extension DelegateDouble: SwiftArgumentsReceiver {}

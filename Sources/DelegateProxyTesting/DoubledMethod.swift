@@ -22,6 +22,12 @@ public struct DoubledMethod: Sendable, CustomStringConvertible {
   /// By parameter, for a `@Delegate` protocol: whether the argument is lent for the call
   /// only (a non-escaping closure), which the double must not keep.
   var parameterLent: [Bool] = []
+  /// For a `@Delegate` protocol's method: its result type as Swift writes it (`Bool`,
+  /// `String?`); nil for `Void` or a method known only by selector.
+  var resultType: String? = nil
+  /// For a `@Delegate` protocol's method: its result type (typed stubs write their
+  /// answers in its C form, or as a `SwiftValueObject` where it has none).
+  var resultValueType: DelegateValueType? = nil
 
   /// A method description.
   public init(

@@ -6,8 +6,11 @@ import MessageRuntime
 ///
 /// Object arguments are recorded as their handle and a description taken when the call
 /// arrived; the double does not keep them alive (a delegator passes itself, and a double
-/// that retained it would close a cycle through the delegator's delegate). C strings are
-/// copied (at most 256 bytes: a library may pass a `char *` with a separate length).
+/// that retained it would close a cycle through the delegator's delegate) — except the
+/// Swift arguments a `@Delegate` protocol's stand-in hands over, class instances
+/// included, which the double keeps until its calls are reset (the stand-in holds the
+/// double weakly: no cycle). C strings are copied (at most 256 bytes: a library may pass
+/// a `char *` with a separate length).
 public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   /// The declared type (qualifiers removed).
   public let type: TypeEncoding
@@ -27,10 +30,17 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   /// A Swift value with no C form (`String`, an enum, an array, a closure…), as its
   /// ``SwiftValueObject`` carried it: the double's own copy.
   let swiftCopy: KeptValue?
+  /// For a double made from a `@Delegate` protocol: the argument as a Swift value of the
+  /// parameter's type — the stand-in's own argument (a class instance as itself), or the
+  /// value its C form carried; a copy of an `inout` argument as it arrived; nil for a
+  /// non-escaping closure (lent for the call only) and for a class instance a C caller
+  /// passed (an address).
+  let swiftArgument: KeptValue?
 
   init(
     type: TypeEncoding, bytes: [UInt8], name: String?, swiftType: String?, text: String,
-    string: String?, valueType: DelegateValueType? = nil, swiftCopy: Any? = nil
+    string: String?, valueType: DelegateValueType? = nil, swiftCopy: Any? = nil,
+    swiftArgument: Any? = nil
   ) {
     self.type = type
     self.bytes = bytes
@@ -40,14 +50,17 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
     self.string = string
     self.valueType = valueType
     self.swiftCopy = swiftCopy.map(KeptValue.init)
+    self.swiftArgument = swiftArgument.map(KeptValue.init)
   }
 
   /// The argument as the Swift value it was sent as, for a double made from a
   /// `@Delegate` protocol: `call.arguments[1].swiftValue(as: Reading.self)`,
   /// `swiftValue(as: String.self)`. A value with no C form is the double's own copy of
-  /// it. Nil when `T` is not the parameter's type, or for a class instance (it travels as
-  /// its unretained address: see ``pointer``).
+  /// it; a class instance a stand-in sent is the instance (the double keeps it until
+  /// ``DelegateDouble/resetCalls()``). Nil when `T` is not the parameter's type, or for a
+  /// class instance a C caller passed (an unretained address: see ``pointer``).
   public func swiftValue<T>(as _: T.Type = T.self) -> T? {
+    if let swiftArgument { return swiftArgument.value as? T }
     if let swiftCopy { return swiftCopy.value as? T }
     return valueType?.swiftValue(fromC: bytes, as: T.self)
   }
@@ -88,4 +101,14 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
 
   /// `name: text`, or the text alone.
   public var description: String { name.map { "\($0): \(text)" } ?? text }
+}
+
+extension RecordedArgument {
+  /// The argument as Swift writes its value, for a `@Delegate` protocol's method: a
+  /// string quoted, a struct or enum as Swift describes it, a class instance as its type
+  /// (`<Sensor>`) unless it describes itself; the recorded ``text`` otherwise.
+  var swiftText: String {
+    guard let value = swiftArgument?.value else { return text }
+    return SwiftValueText.of(value, typeName: swiftType)
+  }
 }

@@ -16,6 +16,26 @@ public struct RecordedCall: Sendable, CustomStringConvertible {
   public let context: CallContext
   /// Whether a stub answered the call (false: answered zero, forwarded, or unexpected).
   public let wasStubbed: Bool
+  /// The method's Swift name (`sensor(_:didRead:)`), for a `@Delegate` protocol's method.
+  let swiftName: String?
+  /// The method's Swift result type as Swift writes it (`Bool`), nil for `Void` or an
+  /// unknown one.
+  let resultType: String?
+
+  init(
+    selector: Selector, signature: MethodSignature, arguments: [RecordedArgument],
+    sequence: UInt64, context: CallContext, wasStubbed: Bool, swiftName: String? = nil,
+    resultType: String? = nil
+  ) {
+    self.selector = selector
+    self.signature = signature
+    self.arguments = arguments
+    self.sequence = sequence
+    self.context = context
+    self.wasStubbed = wasStubbed
+    self.swiftName = swiftName
+    self.resultType = resultType
+  }
 
   /// The argument at `position` (0 is the first after `self` and `_cmd`) as `T`.
   /// Throws ``DoubleError/argumentTypeMismatch(selector:position:expected:found:)`` when
@@ -56,6 +76,19 @@ public struct RecordedCall: Sendable, CustomStringConvertible {
   /// `selector(argument, …)`, e.g. `tableView:numberOfRowsInSection:(<TableView 0x…>, 3)`.
   public var description: String {
     "\(selector.name)(\(arguments.map(\.description).joined(separator: ", ")))"
+  }
+
+  /// For a `@Delegate` protocol's method, the call as Swift writes it: the Swift name, then
+  /// each argument's label and Swift value, e.g.
+  /// `sensor(_:didRead:)(sensor: <Sensor>, reading: Reading(celsius: 21.5, sensorID: 7))`.
+  /// Nil for a method known only by selector.
+  var swiftDescription: String? {
+    guard let swiftName else { return nil }
+    let values = arguments.map { argument -> String in
+      let text = argument.swiftText
+      return argument.name.map { "\($0): \(text)" } ?? text
+    }
+    return "\(swiftName)(\(values.joined(separator: ", ")))"
   }
 
   /// The process-wide arrival counter.

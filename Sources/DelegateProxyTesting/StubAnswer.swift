@@ -12,6 +12,10 @@ public struct StubAnswer: Sendable, CustomStringConvertible {
     case write([UInt8], TypeEncoding, position: Int)
     case perform(@Sendable (Invocation) throws -> Void)
     case forward
+    /// A typed stub (``SwiftDelegateDouble``): answers the invocation from the call's
+    /// Swift arguments (those the stub receives: an `inout` one is the caller's
+    /// variable) and returns what must outlive the call (the value it answered).
+    case answer(@Sendable (Invocation, [Any?]) -> KeptValue?)
   }
   let action: Action
   /// How the answer reads in descriptions.

@@ -22,22 +22,20 @@ protocol ParsingEvents: XMLParserDelegate {
 @Suite("A double for a delegate protocol you don't own")
 struct ForeignProtocolDoubleTests {
   @Test func anXMLParserTalksToADoubleThroughItsStandIn() throws {
-    let double = try DelegateDouble(ParsingEventsMulticast.self)
+    let double = try SwiftDelegateDouble(ParsingEventsMulticast.self)
     let parser = XMLParser(data: Data("<list><item n='1'/><item n='2'/></list>".utf8))
-    let standIn = double.delegate(as: ParsingEventsMulticast.self)
+    let standIn = double.delegate
     parser.delegate = standIn
     #expect(parser.parse())
-    double.verify("parserDidStartDocument:", called: .once)
-    double.verify(
-      "parser:didStartElement:namespaceURI:qualifiedName:attributes:", called: .exactly(3))
-    double.verify("parserDidEndDocument:", called: .once)
+    double.verify(\.parserDidStartDocument, called: .once) { $0 === parser }
+    double.verify(\.parserDidStartElementNamespaceURIQualifiedNameAttributes, called: .exactly(3))
+    double.verify(\.parserDidEndDocument, called: .once)
     // The calls are recorded with the parameters' Swift names and values.
-    let calls = double.calls(to: "parser:didStartElement:namespaceURI:qualifiedName:attributes:")
-    #expect(calls.map { $0.arguments[1].name } == ["elementName", "elementName", "elementName"])
-    #expect(try calls.map { try $0.swiftArgument(1, as: String.self) } == ["list", "item", "item"])
+    let calls = double.calls(to: \.parserDidStartElementNamespaceURIQualifiedNameAttributes)
+    #expect(calls.map(\.1) == ["list", "item", "item"])
+    #expect(calls.map(\.4) == [[:], ["n": "1"], ["n": "2"]])
     #expect(
-      try calls.map { try $0.swiftArgument(4, as: [String: String].self) } == [
-        [:], ["n": "1"], ["n": "2"],
-      ])
+      double.recordedCalls(to: \.parserDidStartElementNamespaceURIQualifiedNameAttributes)
+        .map { $0.arguments[1].name } == ["elementName", "elementName", "elementName"])
   }
 }

@@ -14,7 +14,7 @@ import Testing
 /// callers (DelegateProxyCTestSupport's, which cast an IMP to the method's C type) reach it.
 @Suite struct SwiftProtocolDoubleTests {
   @Test func knowsTheProtocolsMethodsAndRespondsAsTold() throws {
-    let double = try DelegateDouble(SensorDelegateMulticast.self, responding: .required)
+    let double = try SwiftDelegateDouble(SensorDelegateMulticast.self, responding: .required)
     #expect(double.name == "SensorDelegate")
     #expect(
       double.knownMethods.map(\.description) == [
@@ -23,14 +23,19 @@ import Testing
         "sensorDidStop(_:) [sensorDidStop:]",
         "sensorThreshold(_:) [sensorThreshold:]",
       ])
-    #expect(double.responds(to: "sensorShouldStart:"))
-    #expect(!double.responds(to: "sensorDidStop:"))
+    #expect(double.responds(to: \.sensorShouldStart))
+    #expect(!double.responds(to: \.sensorDidStop))
+    #expect(double.knownMethod(\.sensorDidRead).selector == "sensor:didRead:")
+    double.setResponds(true, to: \.sensorDidStop)
+    #expect(double.responds(to: "sensorDidStop:"))
   }
 
+  /// C callers reach a typed double too: stubs that only return values answer them; their
+  /// class instance arguments are addresses, so such calls are read with the selector API.
   @Test func aCCallerReachesAStrictDoubleWithSwiftNamedArguments() throws {
-    let double = try DelegateDouble(SensorDelegateMulticast.self, mode: .strict)
-    try double.stub("sensorShouldStart:", .returning(true))
-    try double.stub("sensor:didRead:", .perform { _ in })
+    let double = try SwiftDelegateDouble(SensorDelegateMulticast.self, mode: .strict)
+    double.stub(\.sensorShouldStart, .returning(true))
+    double.stub(\.sensorDidRead)
     let probe = Sensor()
     let address = UnsafeMutableRawPointer(Unmanaged.passUnretained(probe).toOpaque())
     let shouldStart = Selector("sensorShouldStart:")
@@ -45,6 +50,7 @@ import Testing
         dp_test_reading(celsius: 21.5, sensor_id: 3))
     }
 
+    double.verify(\.sensorDidRead, called: .once)
     double.verify(
       didRead, called: .once, with: [.any, .matching("21.5 °C") { $0.text.hasPrefix("{21.5,") }])
     let call = try #require(double.calls(to: didRead).first)
@@ -63,6 +69,13 @@ import Testing
     double.verifyNever(
       didRead, with: [.any, .swiftValue(Reading(celsius: 21.5, sensorID: 4))])
     #expect(call.description.hasSuffix(", reading: {21.5, 3})"))
+    // Typed, the C caller's call cannot be read: its Sensor is only an address.
+    let found = failures { _ = double.calls(to: \.sensorDidRead) }
+    #expect(found.count == 1)
+    #expect(
+      found.first?.message.hasPrefix(
+        "1 call of sensor(_:didRead:) on DelegateDouble <SensorDelegate> (strict) cannot be read as (Sensor, Reading): an object a C caller passed is only an address or handle"
+      ) == true)
   }
 }
 
@@ -81,46 +94,47 @@ final class SensorSampler {
 /// Swift delegators reach a double through the protocol's generated stand-in.
 @Suite struct SwiftDelegatorDoubleTests {
   @Test func aSwiftDelegatorReachesAStrictDouble() throws {
-    let double = try DelegateDouble(
+    let double = try SwiftDelegateDouble(
       SensorDelegateMulticast.self, responding: .required, mode: .strict)
-    try double.stub("sensorShouldStart:", .returning(true))
-    try double.stub("sensor:didRead:", .perform { _ in })
+    double.stub(\.sensorShouldStart, .returning(true))
+    double.stub(\.sensorDidRead)
     let sampler = SensorSampler()
-    sampler.delegate = double.delegate(as: SensorDelegateMulticast.self)
+    sampler.delegate = double.delegate
 
     sampler.sample(36.6)
 
-    double.verify("sensorShouldStart:", called: .once)
-    double.verify(
-      "sensor:didRead:", called: .once,
-      with: [.any, .matching("36.6 °C") { $0.text == "{36.6, 9}" }])
-    double.verifyNever("sensorDidStop:")  // optional, and the double does not respond to it
+    double.verify(\.sensorShouldStart, called: .once) { sensor in sensor === sampler.probe }
+    double.verify(\.sensorDidRead, called: .once) { _, reading in reading.celsius == 36.6 }
+    double.verifyNever(\.sensorDidStop)  // optional, and the double does not respond to it
     #expect(double.calls.map(\.selector.name) == ["sensorShouldStart:", "sensor:didRead:"])
-    #expect(double.delegate(as: SensorDelegateMulticast.self) === sampler.delegate)
+    #expect(double.delegate === sampler.delegate)
   }
 
   @Test func theStandInAnswersWhatTheDoubleIsStubbedWith() throws {
-    let double = try DelegateDouble(SensorDelegateMulticast.self)
-    let delegate = double.delegate(as: SensorDelegateMulticast.self)
+    let double = try SwiftDelegateDouble(SensorDelegateMulticast.self)
+    let delegate = double.delegate
     #expect(delegate.sensorShouldStart(Sensor()) == false)  // nice: zero
-    try double.stub("sensorShouldStart:", .returning(true))
+    double.stub(\.sensorShouldStart, .returning(true))
     #expect(delegate.sensorShouldStart(Sensor()) == true)
-    double.verify("sensorShouldStart:", called: .twice)
+    double.verify(\.sensorShouldStart, called: .twice)
   }
 
   @Test func aFailingVerificationOfASwiftDelegatorNamesTheSwiftArguments() throws {
-    let double = try DelegateDouble(SensorDelegateMulticast.self)
-    try double.stub("sensorShouldStart:", .returning(true))
+    let double = try SwiftDelegateDouble(SensorDelegateMulticast.self)
+    double.stub(\.sensorShouldStart, .returning(true))
     let sampler = SensorSampler()
-    sampler.delegate = double.delegate(as: SensorDelegateMulticast.self)
+    sampler.delegate = double.delegate
     sampler.sample(20)
-    let messages = failureMessages { double.verify("sensor:didRead:", called: .twice) }
-    let message = try #require(messages.first)
+    let line = #line + 1
+    let found = failures { double.verify(\.sensorDidRead, called: .twice) }
+    let failure = try #require(found.first)
+    #expect(found.count == 1)
+    #expect(failure.line == line)
     #expect(
-      message.hasPrefix(
-        "Expected sensor:didRead: to be called exactly twice on DelegateDouble <SensorDelegate> (nice), but it was called once:\n  sensor:didRead:(sensor: 0x"
-      ))
-    #expect(message.hasSuffix(", reading: {20.0, 9})"))
+      failure.message == """
+        Expected sensor(_:didRead:) to be called exactly twice on DelegateDouble <SensorDelegate> (nice), but it was called once:
+          sensor(_:didRead:)(sensor: <Sensor>, reading: Reading(celsius: 20.0, sensorID: 9))
+        """)
   }
 }
 
@@ -135,11 +149,11 @@ final class SensorSampler {
   }
 
   @Test func swiftAndCCallsOfTheMulticastReachTheDouble() throws {
-    let double = try DelegateDouble(SensorDelegateMulticast.self, responding: .required)
+    let double = try SwiftDelegateDouble(SensorDelegateMulticast.self, responding: .required)
     let listener = Listener()
     let multicast = SensorDelegateMulticast()
-    multicast.add(listener)
-    multicast.add(double.delegate(as: SensorDelegateMulticast.self))
+    try multicast.add(listener)
+    try multicast.add(double.delegate)
     let probe = Sensor()
 
     multicast.sensor(probe, didRead: Reading(celsius: 1.5, sensorID: 1))  // Swift
@@ -150,13 +164,10 @@ final class SensorSampler {
       dp_test_reading(celsius: 2.5, sensor_id: 2))
 
     #expect(listener.readings == [1.5, 2.5])
-    let readings = try double.calls(to: "sensor:didRead:").map {
-      try $0.swiftArgument(1, as: Reading.self)
-    }
-    #expect(
-      readings == [
-        Reading(celsius: 1.5, sensorID: 1), Reading(celsius: 2.5, sensorID: 2),
-      ])
+    // The multicast calls the stand-in in Swift either way: the double sees the sensor.
+    let calls = double.calls(to: \.sensorDidRead)
+    #expect(calls.map(\.1) == [Reading(celsius: 1.5, sensorID: 1), Reading(celsius: 2.5, sensorID: 2)])
+    #expect(calls.allSatisfy { sensor, _ in sensor === probe })
   }
 
   final class Scorer: ScoreDelegate {
@@ -167,12 +178,12 @@ final class SensorSampler {
   /// method is no responder: the plain delegate before it answers, not the stand-in's zero.
   /// Two stand-ins of one class are told apart (one double responds, the other not).
   @Test func aStandInImplementsOnlyTheOptionalMethodsItsDoubleAnswers() throws {
-    let silent = try DelegateDouble(ScoreDelegateMulticast.self, responding: .required)
-    let answering = try DelegateDouble(ScoreDelegateMulticast.self, responding: .all)
-    try answering.stub("score:", .returning(7))
+    let silent = try SwiftDelegateDouble(ScoreDelegateMulticast.self, responding: .required)
+    let answering = try SwiftDelegateDouble(ScoreDelegateMulticast.self, responding: .all)
+    answering.stub(\.score, .returning(7))
     let scorer = Scorer()
-    let silentStandIn = silent.delegate(as: ScoreDelegateMulticast.self)
-    let answeringStandIn = answering.delegate(as: ScoreDelegateMulticast.self)
+    let silentStandIn = silent.delegate
+    let answeringStandIn = answering.delegate
 
     let multicast = ScoreDelegateMulticast()
     multicast.add(scorer)
@@ -181,12 +192,12 @@ final class SensorSampler {
     #expect(multicast.score(5) == 50)
     #expect(!multicast.responds(silentStandIn, to: \.score))
     #expect(multicast.responders(for: \.score).count == 1)
-    silent.verifyNever("score:")
+    silent.verifyNever(\.score)
 
     multicast.add(answeringStandIn)
     #expect(multicast.responds(answeringStandIn, to: \.score))
     #expect(multicast.score(6) == 7)  // the answering double is now the last responder
-    answering.verify("score:", called: .once, with: [6])
+    answering.verify(\.score, called: .once) { item in item == 6 }
   }
 }
 

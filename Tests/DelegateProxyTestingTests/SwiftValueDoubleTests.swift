@@ -32,57 +32,54 @@ final class RoomClient {
 @Suite("Doubles see Swift values")
 struct SwiftValueDoubleTests {
   @Test func recordedArgumentsAreTheSwiftValuesSent() throws {
-    let double = try DelegateDouble(RoomDelegateMulticast.self)
+    let double = try SwiftDelegateDouble(RoomDelegateMulticast.self)
     let client = RoomClient()
-    let standIn = double.delegate(as: RoomDelegateMulticast.self)
-    client.delegate = standIn
+    client.delegate = double.delegate
     let room = Room()
     client.delegate?.room(
       room, didReceive: "héllo 👋 — a message longer than fifteen bytes", from: nil)
     client.delegate?.room(room, member: "zoë", is: .away("lunch"), tags: ["a": 1, "b": 2])
 
-    let received = try #require(double.calls(to: "room:didReceive:from:").first)
-    #expect(
-      try received.swiftArgument(1, as: String.self)
-        == "héllo 👋 — a message longer than fifteen bytes")
-    #expect(try received.swiftArgument(2, as: String?.self) == .some(nil))
-    #expect(throws: DoubleError.self) { try received.swiftArgument(1, as: Int.self) }
-    #expect(received.arguments[1].text == "héllo 👋 — a message longer than fifteen bytes")
+    let received = try #require(double.calls(to: \.roomDidReceiveFrom).first)
+    #expect(received.0 === room)
+    #expect(received.1 == "héllo 👋 — a message longer than fifteen bytes")
+    #expect(received.2 == nil)
+    let recorded = try #require(double.recordedCalls(to: \.roomDidReceiveFrom).first)
+    #expect(recorded.arguments[1].text == "héllo 👋 — a message longer than fifteen bytes")
 
-    double.verify(
-      "room:member:is:tags:", called: .once,
-      with: [
-        .any, .swiftValue("zoë"), .swiftValue(Presence.away("lunch")),
-        .swiftValue(["b": 2, "a": 1]),
-      ])
-    double.verifyNever(
-      "room:member:is:tags:", with: [.any, .any, .swiftValue(Presence.online(since: 1)), .any])
+    double.verify(\.roomMemberIsTags, called: .once) { _, member, presence, tags in
+      member == "zoë" && presence == .away("lunch") && tags == ["b": 2, "a": 1]
+    }
+    double.verifyNever(\.roomMemberIsTags) { _, _, presence, _ in presence == .online(since: 1) }
   }
 
   @Test func stubsAnswerSwiftResultsAndUnstubbedOnesAnswerTheEmptyValue() throws {
-    let double = try DelegateDouble(RoomDelegateMulticast.self)
-    let standIn = double.delegate(as: RoomDelegateMulticast.self)
+    let double = try SwiftDelegateDouble(RoomDelegateMulticast.self)
+    let standIn = double.delegate
     let room = Room()
     #expect(standIn.room(room, titleFor: 1) == nil)  // no stub: String?'s empty answer
     #expect(standIn.roomMembers(room) == [])
-    try double.stub("room:titleFor:", .returning(Optional("General")))
-    try double.stub("roomMembers:", .returning(["ann", "bob"]))
-    #expect(standIn.room(room, titleFor: 2) == "General")
+    double.stub(\.roomTitleFor) { _, row in "Row \(row)" }
+    double.stub(\.roomTitleFor, where: { _, row in row == 0 }, .returning("General"))
+    double.stub(\.roomMembers, .returning(["ann", "bob"]))
+    #expect(standIn.room(room, titleFor: 2) == "Row 2")
+    #expect(standIn.room(room, titleFor: 0) == "General")
     #expect(standIn.roomMembers(room) == ["ann", "bob"])
   }
 
   @Test func aCompletionHandlerReachesTheDoubleAndCanBeCalled() throws {
-    let double = try DelegateDouble(RoomDelegateMulticast.self)
-    let standIn = double.delegate(as: RoomDelegateMulticast.self)
+    let double = try SwiftDelegateDouble(RoomDelegateMulticast.self)
+    let standIn = double.delegate
     let answered = Lock<[Bool]>([])
+    // A stub calls the completion handler it receives; the recorded call keeps it too.
+    double.stub(\.roomOpenCompletion) { _, url, completion in completion(url.isFileURL) }
     standIn.room(Room(), open: URL(string: "file:///tmp/a.txt")!) { ok in
       answered.withLock { $0.append(ok) }
     }
-    let call = try #require(double.calls(to: "room:open:completion:").first)
-    #expect(try call.swiftArgument(1, as: URL.self).lastPathComponent == "a.txt")
-    let completion = try call.swiftArgument(2, as: (@Sendable (Bool) -> Void).self)
-    completion(true)
-    #expect(answered.withLock { $0 } == [true])
+    let (_, url, completion) = try #require(double.calls(to: \.roomOpenCompletion).first)
+    #expect(url.lastPathComponent == "a.txt")
+    completion(false)
+    #expect(answered.withLock { $0 } == [true, false])
   }
 
   @Test func aDoubleInAMulticastHearsSwiftValuesBesideAPlainDelegate() throws {
@@ -96,19 +93,37 @@ struct SwiftValueDoubleTests {
       func roomMembers(_ room: Room) -> [String] { [] }
       func room(_ room: Room, open url: URL, completion: @escaping @Sendable (Bool) -> Void) {}
     }
-    let double = try DelegateDouble(RoomDelegateMulticast.self)
-    try double.stub("room:titleFor:", .returning(Optional("double")))
-    let standIn = double.delegate(as: RoomDelegateMulticast.self)
+    let double = try SwiftDelegateDouble(RoomDelegateMulticast.self)
+    double.stub(\.roomTitleFor, .returning("double"))
     let listener = Listener()
     let multicast = RoomDelegateMulticast()
-    multicast.add(listener)
-    multicast.add(standIn)
+    try multicast.add(listener)
+    try multicast.add(double.delegate)
     multicast.room(Room(), didReceive: "both", from: "me")
     #expect(listener.heard == ["both"])
-    double.verify(
-      "room:didReceive:from:", called: .once,
-      with: [.any, .swiftValue("both"), .swiftValue(Optional("me"))])
+    double.verify(\.roomDidReceiveFrom, called: .once) { _, message, sender in
+      message == "both" && sender == "me"
+    }
     #expect(multicast.room(Room(), titleFor: 0) == "double")  // last responder
+  }
+
+  @Test func aFailingTypedVerificationWritesTheSwiftValues() throws {
+    let double = try SwiftDelegateDouble(RoomDelegateMulticast.self)
+    double.delegate.room(Room(), member: "zoë", is: .online(since: 3), tags: [:])
+    let line = #line + 1
+    let found = failures { double.verify(\.roomMemberIsTags) { _, member, _, _ in member == "ann" } }
+    #expect(found.map(\.line) == [line])
+    #expect(
+      found.first?.message == """
+        Expected room(_:member:is:tags:) with matching arguments to be called at least once on DelegateDouble <RoomDelegate> (nice), but it was never called.
+        Calls of room(_:member:is:tags:) with other arguments:
+          room(_:member:is:tags:)(room: <Room>, member: "zoë", presence: online(since: 3), tags: [:])
+        """)
+    let titles = failures { double.verify(\.roomTitleFor, called: .once) }
+    #expect(
+      titles.first?.message.hasPrefix(
+        "Expected room(_:titleFor:) -> String? to be called exactly once on DelegateDouble <RoomDelegate> (nice), but it was never called.\nDelegateDouble <RoomDelegate> (nice) received:\n  room(_:member:is:tags:)("
+      ) == true)
   }
 }
 
@@ -122,16 +137,12 @@ protocol NoteDelegate: AnyObject {
 @Suite("DeliveryCheck with Swift values")
 struct SwiftValueDeliveryCheckTests {
   @Test func swiftValuesAreSentAndComparedAsValuesThroughAMulticast() throws {
-    let first = try DelegateDouble(NoteDelegateMulticast.self)
-    let second = try DelegateDouble(NoteDelegateMulticast.self)
+    let first = try SwiftDelegateDouble(NoteDelegateMulticast.self)
+    let second = try SwiftDelegateDouble(NoteDelegateMulticast.self)
     let multicast = NoteDelegateMulticast()
-    let standIns = [
-      first.delegate(as: NoteDelegateMulticast.self),
-      second.delegate(as: NoteDelegateMulticast.self),
-    ]
-    for s in standIns { multicast.add(s) }
+    for s in [first.delegate, second.delegate] { try multicast.add(s) }
     let check = DeliveryCheck(seed: 5, randomCases: 3)
-    let text = try #require(first.knownMethod("note:title:tags:link:body:"))
+    let text = first.knownMethod(\.noteTitleTagsLinkBody)
     let cases = check.cases(for: text, methodIndex: 0, values: ArgumentValues())
     // Boundary cases walk each type's samples; the String's four make four boundaries.
     #expect(cases.filter { $0.label.hasPrefix("boundary") }.count == 4)
@@ -141,14 +152,14 @@ struct SwiftValueDeliveryCheckTests {
       try invocation.invoke(target: multicast.runtime.proxy())
     }
     #expect(failures == 0)
-    let last = try #require(second.calls(to: "note:counts:when:rating:").last)
-    #expect(try last.swiftArgument(2, as: Date.self).timeIntervalSince1970.isFinite)
+    let last = try #require(second.calls(to: \.noteCountsWhenRating).last)
+    #expect(last.2.timeIntervalSince1970.isFinite)
   }
 
   @Test func aSenderThatChangesASwiftValueFailsNamingIt() throws {
-    let double = try DelegateDouble(NoteDelegateMulticast.self)
-    let standIn = double.delegate(as: NoteDelegateMulticast.self)
-    let text = try #require(double.knownMethod("note:title:tags:link:body:"))
+    let double = try SwiftDelegateDouble(NoteDelegateMulticast.self)
+    let standIn = double.delegate
+    let text = double.knownMethod(\.noteTitleTagsLinkBody)
     let messages = failureMessages {
       DeliveryCheck(seed: 1, randomCases: 0).run([text], to: [double]) { _ in
         standIn.note(

@@ -342,34 +342,28 @@ struct SwiftTypesPathTests {
   }
 
   @Test func throughADoubleBehindAStandIn() throws {
-    let double = try DelegateDouble(ChatDelegateMulticast.self, responding: .all)
+    let double = try SwiftDelegateDouble(ChatDelegateMulticast.self, responding: .all)
     let proxy = ChatDelegateMulticast()
-    let standIn = double.delegate(as: ChatDelegateMulticast.self)
-    proxy.add(standIn)
+    try proxy.add(double.delegate)
     sendEveryTypeFamily(to: proxy, chat)
-    let received = try #require(double.calls(to: "chat:didReceive:").first)
-    #expect(
-      try received.swiftArgument(1, as: String.self) == "héllo 👋 — longer than fifteen bytes")
-    let seen = try #require(double.calls(to: "chat:didSee:").first)
-    #expect(try seen.swiftArgument(1, as: ChatEvent.self) == .left(name: "zoë", reason: 7))
-    let opened = try #require(double.calls(to: "chat:open:data:at:").first)
-    #expect(try opened.swiftArgument(1, as: URL.self).lastPathComponent == "report.pdf")
-    #expect(try opened.swiftArgument(2, as: Data.self) == Data([9, 8, 7, 6]))
-    #expect(try opened.swiftArgument(3, as: Date.self) == Date(timeIntervalSince1970: 1_000))
-    let members = try #require(
-      double.calls(to: "chat:members:scores:tags:tag:pair:labelled:").first)
-    #expect(try members.swiftArgument(1, as: [String].self) == ["x", "y"])
-    #expect(try members.swiftArgument(2, as: [String: Int].self) == ["x": 1, "y": 2])
-    #expect(try members.swiftArgument(3, as: Set<String>.self) == ["t1", "t2"])
-    #expect(try members.swiftArgument(4, as: ChatTag.self) == ChatTag(name: "tag", scores: [4, 5]))
-    let pair = try members.swiftArgument(5, as: (Int, String).self)
+    let received = try #require(double.calls(to: \.chatDidReceive).first)
+    #expect(received.1 == "héllo 👋 — longer than fifteen bytes")
+    let seen = try #require(double.calls(to: \.chatDidSee).first)
+    #expect(seen.1 == .left(name: "zoë", reason: 7))
+    let (_, url, data, date) = try #require(double.calls(to: \.chatOpenDataAt).first)
+    #expect(url.lastPathComponent == "report.pdf")
+    #expect(data == Data([9, 8, 7, 6]))
+    #expect(date == Date(timeIntervalSince1970: 1_000))
+    let (_, members, scores, tags, tag, pair, labelled) = try #require(
+      double.calls(to: \.chatMembersScoresTagsTagPairLabelled).first)
+    #expect(members == ["x", "y"])
+    #expect(scores == ["x": 1, "y": 2])
+    #expect(tags == ["t1", "t2"])
+    #expect(tag == ChatTag(name: "tag", scores: [4, 5]))
     #expect(pair.0 == 7 && pair.1 == "seven")
-    #expect(try members.swiftArgument(6, as: Labelled<Int?>.self).value == 3)
-    let failed = try #require(double.calls(to: "chat:didFail:").first)
-    #expect(
-      try failed.swiftArgument(1, as: (any Error).self) as? ChatFailure == ChatFailure(code: 11))
-    double.verify(
-      "chat:didSee:", called: .once,
-      with: [.any, .swiftValue(ChatEvent.left(name: "zoë", reason: 7))])
+    #expect(labelled.value == 3)
+    let failed = try #require(double.calls(to: \.chatDidFail).first)
+    #expect(failed.1 as? ChatFailure == ChatFailure(code: 11))
+    double.verify(\.chatDidSee, called: .once) { _, event in event == .left(name: "zoë", reason: 7) }
   }
 }

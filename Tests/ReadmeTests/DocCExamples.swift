@@ -150,6 +150,16 @@ let table = DocCTable()
     try table.reloadData()
     dataSource.verify("tableView:numberOfRowsInSection:", called: .once, with: [.any, 0])
   }
+
+  @Test func sensorReportsTheReading() throws {
+    let double = try SwiftDelegateDouble(SensorDelegateMulticast.self, mode: .strict)
+    double.stub(\.sensorShouldStart) { sensor in true }
+    double.stub(\.sensorDidRead)
+    let sensor = Sensor()
+    sensor.delegate = double.delegate
+    if sensor.start() { sensor.read(21.5) }
+    double.verify(\.sensorDidRead, called: .once) { sensor, reading in reading.celsius == 21.5 }
+  }
 }
 
 /// `CGPoint`'s shape, for the out-pointer stub of WritingTestsWithDoubles.md.
@@ -182,17 +192,43 @@ enum DocCWritingTestsWithDoubles {
     return parser
   }
 
-  static func ofASwiftProtocol() throws -> DelegateDouble {
-    let sensor = try DelegateDouble(SensorDelegateMulticast.self)
+  static func ofASwiftProtocol() throws -> SwiftDelegateDouble<SensorDelegateMulticast> {
+    let sensor = try SwiftDelegateDouble(SensorDelegateMulticast.self)
     return sensor
   }
 
   static func standingIn(sensor: DocCSensor) throws {
-    let double = try DelegateDouble(SensorDelegateMulticast.self, mode: .strict)
-    try double.stub("sensorShouldStart:", .returning(true))
-    sensor.delegate = double.delegate(as: SensorDelegateMulticast.self)
+    let double = try SwiftDelegateDouble(SensorDelegateMulticast.self, mode: .strict)
+    double.stub(\.sensorShouldStart, .returning(true))
+    sensor.delegate = double.delegate
     sensor.start()
-    double.verify("sensorShouldStart:", called: .once)
+    double.verify(\.sensorShouldStart, called: .once)
+  }
+
+  static func typedDoubles(double: SwiftDelegateDouble<SensorDelegateMulticast>) {
+    double.stub(\.sensorShouldStart) { sensor in sensor.delegate != nil }
+    double.stub(\.sensorShouldStart, .returning(true))
+    double.stub(\.sensorShouldStart, .returning(inOrder: [true, false]))
+    double.stub(\.sensorDidRead, where: { _, reading in reading.celsius > 40 }) { sensor, _ in
+      sensor.stop()
+    }
+    double.stub(\.sensorDidRead)                        // expected, answers nothing (strict mode)
+
+    let readings = double.calls(to: \.sensorDidRead).map { sensor, reading in reading.celsius }
+    double.verify(\.sensorDidRead, called: .once) { sensor, reading in reading.celsius == 21.5 }
+    double.verifyNever(\.sensorDidStop)
+    _ = readings
+  }
+
+  static func typedOrderAndWaiting(
+    double: SwiftDelegateDouble<SensorDelegateMulticast>,
+    primary: SwiftDelegateDouble<SensorDelegateMulticast>,
+    secondary: SwiftDelegateDouble<SensorDelegateMulticast>
+  ) async throws -> Reading {
+    DelegateDouble.verifyInOrder(
+      primary.received(\.sensorDidRead), secondary.received(\.sensorDidRead))
+    let (_, reading) = try #require(await double.waitForCall(to: \.sensorDidRead))
+    return reading
   }
 
   static func stubs(double: DelegateDouble) throws {

@@ -79,6 +79,12 @@ final class DelegateInoutStorage<Value> {
 }
 
 /// Whether a type is a ``DelegateInout`` (for a method description: a method with an
-/// `inout` parameter waits for its queued delegates).
-protocol DelegateInoutArgument {}
-extension DelegateInout: DelegateInoutArgument {}
+/// `inout` parameter waits for its queued delegates). Package: DelegateProxyTesting's
+/// doubles record a copy of an `inout` argument as it arrived.
+package protocol DelegateInoutArgument {
+  /// ``DelegateInout/detached()``, as `Any`.
+  func detachedCopy() -> Any
+}
+extension DelegateInout: DelegateInoutArgument {
+  package func detachedCopy() -> Any { detached() }
+}

@@ -53,14 +53,25 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
     var position = 0
     // The Swift values with no C form, as objects, alive until the target has answered.
     var kept: [RuntimeObject] = []
+    // For a target that reads the Swift values themselves (a test double): each argument.
+    let handsOver = target is any SwiftArgumentsReceiver
+    var values: [Any] = []
     for argument in repeat each arguments {
       let type = method.parameters[position].type
       try? invocation.withUnsafeArgument(at: position) { slot in
         type.writeMessageArgument(argument, to: slot.baseAddress!, keeping: &kept)
       }
+      if handsOver { values.append(argument) }
       position += 1
     }
-    do { try invocation.invoke(target: target) } catch {
+    do {
+      if handsOver {
+        let delivery = SwiftArguments(target: target, selector: method.selector, values: values)
+        try SwiftArguments.$current.withValue(delivery) { try invocation.invoke(target: target) }
+      } else {
+        try invocation.invoke(target: target)
+      }
+    } catch {
       fatalError("\(protocolDescription.name).\(method.swiftName) sent to \(target): \(error)")
     }
     withExtendedLifetime(kept) {}
@@ -88,4 +99,34 @@ protocol AnyDelegateStandIn: AnyObject {}
 struct WeakRuntimeObject: @unchecked Sendable {
   weak var object: RuntimeObject?
   init(_ object: RuntimeObject) { self.object = object }
+}
+
+/// A runtime object that reads the Swift arguments of the messages stand-ins send it
+/// (``SwiftArguments/current``) rather than only their C form: DelegateProxyTesting's
+/// doubles, which record a class instance as the instance, not as its address. Stand-ins
+/// collect the values only for such a target.
+package protocol SwiftArgumentsReceiver: AnyObject {}
+
+/// The Swift arguments of the message a stand-in is sending, while its target handles it
+/// (package: DelegateProxyTesting's doubles read them).
+// @unchecked Sendable: it crosses no thread. A stand-in binds it to a task-local value for
+// the duration of one synchronous `invoke` on its own thread, and the receiving double
+// reads it on that thread during the call; the values are the stand-in's own arguments.
+package final class SwiftArguments: @unchecked Sendable {
+  /// The message being sent, on this thread (nil when no stand-in is sending one to a
+  /// ``SwiftArgumentsReceiver``).
+  @TaskLocal package static var current: SwiftArguments?
+
+  /// The object the message is sent to.
+  package let target: ObjectIdentifier
+  /// The message's selector.
+  package let selector: Selector
+  /// Each argument, in order, as the Swift delegator passed it.
+  package let values: [Any]
+
+  init(target: RuntimeObject, selector: Selector, values: [Any]) {
+    self.target = ObjectIdentifier(target)
+    self.selector = selector
+    self.values = values
+  }
 }

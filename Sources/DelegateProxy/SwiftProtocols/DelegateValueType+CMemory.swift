@@ -63,8 +63,9 @@ extension DelegateValueType {
     destination.storeBytes(of: object.rawValue, as: OpaquePointer.self)
   }
 
-  /// Writes `value`'s C bytes to `destination` (zeroed, the C type's size).
-  func writeC<T>(_ value: T, to destination: UnsafeMutableRawPointer) {
+  /// Writes `value`'s C bytes to `destination` (zeroed, the C type's size); package:
+  /// DelegateProxyTesting's typed stubs write their answers with it.
+  package func writeC<T>(_ value: T, to destination: UnsafeMutableRawPointer) {
     switch conversion {
     case .bitwise(let swiftSize, _)?:
       withUnsafeBytes(of: value) {

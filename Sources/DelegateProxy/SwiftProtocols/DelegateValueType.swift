@@ -37,6 +37,9 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
   public let isOptional: Bool
   /// The Swift type's identity.
   let typeID: ObjectIdentifier
+  /// The Swift type itself (package: DelegateProxyTesting's typed doubles read recorded
+  /// arguments back as values of it).
+  package let swiftType: Any.Type
 
   /// How a value moves between its Swift and C representations.
   enum Conversion: Sendable {
@@ -64,6 +67,7 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
     isVoid = type == Void.self
     isOptional = type is any OptionalType.Type
     typeID = ObjectIdentifier(type)
+    swiftType = type
     switch DelegateValueType.describe(type) {
     case .success(let (encoding, conversion)):
       self.encoding = encoding
@@ -282,6 +286,21 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
       (try? encoding.layout().size) == bytes.count
     else { return nil }
     return value(fromC: bytes, as: T.self)
+  }
+
+  /// The Swift value whose C form is `bytes`, as `Any`, for a type with a C form other
+  /// than a reference — a Swift class instance (an unretained address) or a runtime
+  /// object or class (a handle, which may be nil or stale) — nil otherwise (package:
+  /// DelegateProxyTesting's typed doubles, reading what a C caller passed).
+  package func anyValue(fromC bytes: [UInt8]) -> Any? {
+    guard let encoding, (try? encoding.layout().size) == bytes.count else { return nil }
+    if case .messageArgument(let argument)? = conversion,
+      argument is RuntimeObject.Type || argument is RuntimeClass.Type
+    {
+      return nil
+    }
+    func open<T>(_: T.Type) -> Any? { value(fromC: bytes, as: T.self) }
+    return open(swiftType)
   }
 
   /// The Swift value whose C bytes are `bytes`.
