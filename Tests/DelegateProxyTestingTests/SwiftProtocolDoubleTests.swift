@@ -152,8 +152,8 @@ final class SensorSampler {
     let double = try SwiftDelegateDouble(SensorDelegateMulticast.self, responding: .required)
     let listener = Listener()
     let multicast = SensorDelegateMulticast()
-    try multicast.add(listener)
-    try multicast.add(double.delegate)
+    multicast.add(listener)
+    multicast.add(double.delegate)
     let probe = Sensor()
 
     multicast.sensor(probe, didRead: Reading(celsius: 1.5, sensorID: 1))  // Swift

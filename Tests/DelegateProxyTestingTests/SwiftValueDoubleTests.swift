@@ -97,8 +97,8 @@ struct SwiftValueDoubleTests {
     double.stub(\.roomTitleFor, .returning("double"))
     let listener = Listener()
     let multicast = RoomDelegateMulticast()
-    try multicast.add(listener)
-    try multicast.add(double.delegate)
+    multicast.add(listener)
+    multicast.add(double.delegate)
     multicast.room(Room(), didReceive: "both", from: "me")
     #expect(listener.heard == ["both"])
     double.verify(\.roomDidReceiveFrom, called: .once) { _, message, sender in
@@ -140,7 +140,7 @@ struct SwiftValueDeliveryCheckTests {
     let first = try SwiftDelegateDouble(NoteDelegateMulticast.self)
     let second = try SwiftDelegateDouble(NoteDelegateMulticast.self)
     let multicast = NoteDelegateMulticast()
-    for s in [first.delegate, second.delegate] { try multicast.add(s) }
+    for s in [first.delegate, second.delegate] { multicast.add(s) }
     let check = DeliveryCheck(seed: 5, randomCases: 3)
     let text = first.knownMethod(\.noteTitleTagsLinkBody)
     let cases = check.cases(for: text, methodIndex: 0, values: ArgumentValues())

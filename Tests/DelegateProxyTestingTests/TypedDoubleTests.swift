@@ -210,16 +210,16 @@ struct DeliveryCheckSampleTests {
     let first = try SwiftDelegateDouble(MoodDelegateMulticast.self)
     let second = try SwiftDelegateDouble(MoodDelegateMulticast.self)
     let multicast = MoodDelegateMulticast()
-    for s in [first.delegate, second.delegate] { try multicast.add(s) }
+    for s in [first.delegate, second.delegate] { multicast.add(s) }
     // Without samples of Mood, the method that takes one is skipped.
     let bare = DeliveryCheck(seed: 3, randomCases: 1)
     let mood = first.knownMethod(\.memberFeels)
-    #expect(try bare.run([mood], to: [first, second]) { try $0.invoke(target: multicast.runtimeProxy) } == 0)
+    #expect(try bare.run([mood], to: [first, second]) { try $0.invoke(target: multicast.runtime.proxy()) } == 0)
     #expect(second.calls(to: \.memberFeels).isEmpty)
 
     let check = bare.withSamples([Mood.calm, .upset(level: 0), .upset(level: .max)])
       .withSamples(badges) { $0 === $1 }
-    let send: (Invocation) throws -> Void = { try $0.invoke(target: multicast.runtimeProxy) }
+    let send: (Invocation) throws -> Void = { try $0.invoke(target: multicast.runtime.proxy()) }
     // The doubles are reset before each case: the last case's values stay recorded.
     #expect(try check.run([mood], to: [first, second], send: send) == 0)
     let (_, felt) = try #require(second.calls(to: \.memberFeels).last)

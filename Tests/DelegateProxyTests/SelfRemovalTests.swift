@@ -18,7 +18,7 @@ import Testing
       guard let multicast else { return answer }
       multicast.remove(self)
       // New members and another table, published while the dispatch still runs.
-      for d in late { try? multicast.add(d) }
+      for d in late { multicast.add(d) }
       return answer
     }
   }

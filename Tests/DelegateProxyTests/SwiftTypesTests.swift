@@ -344,7 +344,7 @@ struct SwiftTypesPathTests {
   @Test func throughADoubleBehindAStandIn() throws {
     let double = try SwiftDelegateDouble(ChatDelegateMulticast.self, responding: .all)
     let proxy = ChatDelegateMulticast()
-    try proxy.add(double.delegate)
+    proxy.add(double.delegate)
     sendEveryTypeFamily(to: proxy, chat)
     let received = try #require(double.calls(to: \.chatDidReceive).first)
     #expect(received.1 == "héllo 👋 — longer than fifteen bytes")
