@@ -65,14 +65,10 @@ final class StressListener: SensorDelegate, Sendable {
           let record = StressRecord(ledger: ledger)
           var listener: StressListener? = StressListener(record: record)
           let strong = round % 3 == 0
-          do {
-            if round % 2 == 0 {
-              proxy.add(listener!, retention: strong ? .strong : .weak)
-            } else {
-              proxy.insert(listener!, at: 0, retention: strong ? .strong : .weak)
-            }
-          } catch {
-            Issue.record("add failed: \(error)")
+          if round % 2 == 0 {
+            proxy.add(listener!, retention: strong ? .strong : .weak)
+          } else {
+            proxy.insert(listener!, at: 0, retention: strong ? .strong : .weak)
           }
           ledger.churned.add(1, ordering: .relaxed)
           switch (round + m) % 3 {

@@ -69,6 +69,8 @@ final class CFace<Delegate>: @unchecked Sendable {
     var live = Set<UInt64>()
     for member in s.members.records where !member.isRemoved {
       live.insert(member.id)
+      // A blocked member keeps its adapter but is not listed: no C route reaches it.
+      if member.isBlocked { continue }
       if let known = adapters[member.id] {
         // Optional methods its class turned out to lack since the last publication.
         if known.adapter.installMethods() {

@@ -14,8 +14,9 @@ import Synchronization
 /// running over an older table sees a removal the moment it happens: it checks the flag
 /// right before each call.
 public class Member: @unchecked Sendable, CustomStringConvertible {
-  // @unchecked Sendable: every stored property is immutable after init; the removed flag
-  // lives in `flag`, a C record written and read atomically.
+  // @unchecked Sendable: every stored property is immutable after init but `blockCount`,
+  // which only its multicast's state lock guards; the removed flag lives in `flag`, a C
+  // record written and read atomically.
 
   /// A number unique to this record within the process (stable across table rebuilds).
   public let id: UInt64
@@ -32,6 +33,13 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   @usableFromInline let strong: AnyObject?
   /// The delegate's type name, for diagnostics after it is gone.
   let typeName: String
+  /// How many times the member is blocked (``DelegateMulticast/block(_:)``): while
+  /// nonzero, the tables built for dispatch leave it out, so no path calls it and no
+  /// dispatch pays a check for it. Read and written only under its multicast's state
+  /// lock, where tables are built.
+  var blockCount = 0
+  /// Whether the member is blocked (kept in place, not called).
+  final var isBlocked: Bool { blockCount > 0 }
 
   /// A record for `delegate`. `flag`, when given, is another record's: the two are one
   /// membership seen by two faces (a Swift multicast's member and its C adapter).

@@ -108,6 +108,35 @@ extension MulticastProxy {
     removeMembers { _ in true }
   }
 
+  /// Mutes `delegate` without removing it (GObject's `g_signal_handler_block`): its
+  /// memberships keep their place, queue and retention, but its responder lists leave it
+  /// out — no Swift or C path calls it, `respondsToSelector:` does not count it — until
+  /// as many ``unblock(_:)`` calls. Dispatches that start after this returns skip it.
+  public func block(_ delegate: RuntimeObject) { changeBlock(of: delegate, by: 1) }
+
+  /// Undoes one ``block(_:)``.
+  public func unblock(_ delegate: RuntimeObject) { changeBlock(of: delegate, by: -1) }
+
+  /// Whether `delegate` is a member and blocked.
+  public func isBlocked(_ delegate: RuntimeObject) -> Bool {
+    state.withLock { s in
+      s.members.records.contains { !$0.isRemoved && $0.holds(delegate) && $0.isBlocked }
+    }
+  }
+
+  private func changeBlock(of delegate: RuntimeObject, by step: Int) {
+    let found = state.withLock { s in
+      s.members.records.contains { !$0.isRemoved && $0.holds(delegate) }
+    }
+    guard found else { return }
+    // A new table and routes leave blocked members out: the hot path checks nothing.
+    update { s in
+      for m in s.members.records where !m.isRemoved && m.holds(delegate) {
+        m.blockCount = max(0, m.blockCount + step)
+      }
+    }
+  }
+
   /// Marks the matching records removed and publishes a table without them; `update`
   /// then waits — outside any lock — until no dispatch that could still see them is
   /// running on another thread, and releases the old table (the last strong references

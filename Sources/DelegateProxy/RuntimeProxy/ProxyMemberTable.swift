@@ -79,6 +79,8 @@ final class ProxyMemberTable: Sendable {
     var respondersOf: [Selector: [ProxyMember]] = [:]
     var firstSignature: [Selector: (MethodSignature, String)] = [:]
     for (entry, methods) in zip(members, methodsOf) {
+      // A blocked member stays a member but responds to nothing until unblocked.
+      if entry.isBlocked { continue }
       if entry.isForwarder {
         for s in selectors { respondersOf[s, default: []].append(entry) }
         continue

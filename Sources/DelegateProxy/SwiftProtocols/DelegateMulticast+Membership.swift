@@ -89,6 +89,44 @@ extension DelegateMulticast {
   /// Removes every delegate, with ``remove(_:)``'s guarantee.
   public final func removeAll() { removeMembers { _ in true } }
 
+  /// Mutes `delegate` without removing it (GObject's `g_signal_handler_block`, libsigc++'s
+  /// `connection.block()`): every membership of it stays in place — position, queue,
+  /// retention — but no path calls it (Swift, C callers, queues) and ``responds(to:)``
+  /// no longer counts it. Blocks count: blocked twice, it needs two ``unblock(_:)``.
+  /// Dispatches that start after this returns skip it; one already running may still
+  /// reach it. Observers keep hearing the method. Blocking a non-member does nothing.
+  public final func block(_ delegate: Delegate) {
+    changeBlock(of: delegate, by: 1)
+  }
+
+  /// Undoes one ``block(_:)``; the delegate is called again once every block is undone.
+  /// Unblocking a delegate that is not blocked does nothing.
+  public final func unblock(_ delegate: Delegate) {
+    changeBlock(of: delegate, by: -1)
+  }
+
+  /// Whether `delegate` is a member and blocked.
+  public final func isBlocked(_ delegate: Delegate) -> Bool {
+    let object = delegate as AnyObject
+    return state.withLock { s in
+      s.members.records.contains { !$0.isRemoved && $0.holds(object) && $0.isBlocked }
+    }
+  }
+
+  private func changeBlock(of delegate: Delegate, by step: Int) {
+    let object = delegate as AnyObject
+    let found = state.withLock { s in
+      s.members.records.contains { !$0.isRemoved && $0.holds(object) }
+    }
+    guard found else { return }
+    // A new table leaves blocked members out (the hot path checks nothing for them).
+    update { s in
+      for m in s.members.records where !m.isRemoved && m.holds(object) {
+        m.blockCount = max(0, m.blockCount + step)
+      }
+    }
+  }
+
   private func removeMembers(where match: (SwiftMember<Delegate>) -> Bool) {
     let found = state.withLock { s in s.members.records.contains(where: match) }
     guard found else { return }

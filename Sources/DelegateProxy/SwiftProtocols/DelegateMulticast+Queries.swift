@@ -94,7 +94,7 @@ extension DelegateMulticast {
   {
     let method = protocolDescription.methods[index(of: message)]
     return currentMembers.compactMap { m in
-      guard !m.isRemoved,
+      guard !m.isRemoved, !m.isBlocked,
         method.isRequired
           || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID)
       else { return nil }

@@ -392,6 +392,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     for m in s.members.records where !m.isRemoved {
       var line = "  \(m.typeName) \(m.retention)"
       if let q = m.queue { line += " queue=\(q.label.isEmpty ? "(unlabelled)" : q.label)" }
+      if m.isBlocked { line += " blocked" }
       lines.append(line + (m.isAlive ? "" : " deallocated"))
     }
     return lines.joined(separator: "\n")

@@ -35,7 +35,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
       let policy = overrides[index] ?? defaultPolicy
       policies.append(policy)
       let live = members.filter { m in
-        !m.isRemoved
+        !m.isRemoved && !m.isBlocked
           && (method.isRequired
             || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID))
       }
