@@ -67,6 +67,33 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
       responding: responding, mode: mode, forwardingTo: delegate, sourceLocation: sourceLocation)
   }
 
+  /// A double of the `@Delegate` protocol whose generated multicast is `multicast` that
+  /// has — and `responds(to:)` for — only the methods `methods` names: a delegator that
+  /// caches `responds(to:)` sees a delegate implementing just those.
+  ///
+  /// ```swift
+  /// let double = try SwiftDelegateDouble(
+  ///   SensorDelegateMulticast.self, respondingTo: [\.sensorShouldStart, \.sensorDidRead])
+  /// ```
+  ///
+  /// A key path that names no method of the protocol (a property of `Messages` that is
+  /// not a handle) is ignored.
+  public convenience init(
+    _ multicast: Multicast.Type = Multicast.self, respondingTo methods: [PartialKeyPath<Messages>],
+    mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws(DoubleError) {
+    let handles = Messages()
+    let selectors = methods.compactMap { path in
+      (handles[keyPath: path] as? any DelegateMessageHandle).map {
+        Multicast.delegateProtocol.methods[$0.index].selector
+      }
+    }
+    try self.init(
+      multicast, responding: .only(selectors), mode: mode, forwardingTo: delegate,
+      sourceLocation: sourceLocation)
+  }
+
   /// The double as a delegate of the protocol, for a Swift delegator's
   /// `weak var delegate` or a multicast's `add`: the protocol's stand-in, which sends
   /// each call to the double. The double keeps it, so a weak slot stays set; it is the

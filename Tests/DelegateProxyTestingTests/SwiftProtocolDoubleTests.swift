@@ -28,6 +28,10 @@ import Testing
     #expect(double.knownMethod(\.sensorDidRead).selector == "sensor:didRead:")
     double.setResponds(true, to: \.sensorDidStop)
     #expect(double.responds(to: "sensorDidStop:"))
+    let chosen = try SwiftDelegateDouble(
+      SensorDelegateMulticast.self, respondingTo: [\.sensorDidRead, \.sensorThreshold])
+    #expect(chosen.responds(to: \.sensorDidRead) && chosen.responds(to: \.sensorThreshold))
+    #expect(!chosen.responds(to: \.sensorShouldStart) && !chosen.responds(to: \.sensorDidStop))
   }
 
   /// C callers reach a typed double too: stubs that only return values answer them; their
