@@ -159,8 +159,10 @@ struct DelegateRequirement {
   /// `body` with each non-escaping closure parameter rebound, for the call, to itself as
   /// an escaping value (`withoutActuallyEscaping`: Swift stops the process if a copy
   /// outlives the call; the multicast keeps none).
-  func bindingLent(_ body: [String]) -> [String] {
-    nested(
+  /// `throwing`: whether `body` can throw (a stand-in's `deliver` does not, even for a
+  /// `throws` method; marking it `try` would warn in the user's build).
+  func bindingLent(_ body: [String], throwing: Bool? = nil) -> [String] {
+    nested(throwing: throwing ?? isThrowing,
       parameters.filter(\.isLent).map { p in
         (
           "withoutActuallyEscaping(\(p.localName)) { __\(p.localName) in",
@@ -182,6 +184,7 @@ struct DelegateRequirement {
       return lines + body
     }
     return nested(
+      throwing: isThrowing,
       inoutParameters.map { p in
         (
           "withUnsafeMutablePointer(to: &\(p.localName)) { __\(p.localName) in",
@@ -192,14 +195,14 @@ struct DelegateRequirement {
 
   /// `body` inside one closure scope per `(opening, binding)`: each opening returns the
   /// scope's result (`try` for a throwing method), then binds a name inside it.
-  private func nested(_ scopes: [(opening: String, binding: String)], _ body: [String])
-    -> [String]
-  {
+  private func nested(
+    throwing: Bool, _ scopes: [(opening: String, binding: String)], _ body: [String]
+  ) -> [String] {
     guard !scopes.isEmpty else { return body }
     var lines: [String] = []
     var indent = ""
     for scope in scopes {
-      lines.append(indent + "return \(isThrowing ? "try " : "")" + scope.opening)
+      lines.append(indent + "return \(throwing ? "try " : "")" + scope.opening)
       indent += "  "
       lines.append(indent + scope.binding)
     }

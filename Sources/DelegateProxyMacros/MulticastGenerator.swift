@@ -211,7 +211,8 @@ struct MulticastGenerator {
       }
       body.append("return self.deliver(\(arguments.joined(separator: ", ")))")
       // A non-escaping closure is lent for the message (a double keeps no copy of it).
-      lines.append(contentsOf: requirement.bindingLent(body).map { "      " + $0 })
+      lines.append(
+        contentsOf: requirement.bindingLent(body, throwing: false).map { "      " + $0 })
       lines.append("    }")
     }
     lines.append("  }")

@@ -169,21 +169,6 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
       forwardingTo: delegate, sourceLocation: sourceLocation)
   }
 
-  /// A double for a Swift protocol declared with `@Delegate`, named by its generated
-  /// multicast: `DelegateDouble(SensorDelegateMulticast.self)`. Recorded arguments carry
-  /// the parameters' Swift names and types. Swift delegators reach it through the stand-in
-  /// ``delegate(as:)`` hands out; C callers through `imp(for:)` or a `CallbackAdapter`.
-  public convenience init<Multicast: DelegateMulticast<Delegate, Messages>, Delegate, Messages>(
-    _ multicast: Multicast.Type,
-    responding: RespondingMethods = .all, mode: DoubleMode = .nice,
-    forwardingTo delegate: RuntimeObject? = nil, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws(DoubleError) {
-    let description = multicast.delegateProtocol
-    try self.init(
-      methods: try DelegateDouble.methods(of: description), name: description.name,
-      responding: responding, mode: mode, forwardingTo: delegate, sourceLocation: sourceLocation)
-  }
-
   /// The methods of a `@Delegate` protocol, with their Swift names and types.
   static func methods<Delegate>(of description: DelegateProtocol<Delegate>) throws(DoubleError)
     -> [DoubledMethod]
@@ -246,24 +231,6 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
       throw .unknownSelector(selector, double: description)
     }
     return method
-  }
-
-  /// The double as a delegate of a `@Delegate` Swift protocol, for a Swift delegator's
-  /// `weak var delegate`: an object of the protocol's generated stand-in class
-  /// (`DelegateStandIn`) that sends each call to the double as a message, arguments in
-  /// their C form. The double keeps it (one per protocol), so the weak slot stays set.
-  ///
-  /// ```swift
-  /// let double = try DelegateDouble(SensorDelegateMulticast.self, mode: .strict)
-  /// sensor.delegate = double.delegate(as: SensorDelegateMulticast.self)
-  /// ```
-  ///
-  /// A method the double does not respond to answers zero without a call, as an optional
-  /// method a delegate lacks does.
-  public func delegate<Multicast: DelegateMulticast<Delegate, Messages>, Delegate, Messages>(
-    as multicast: Multicast.Type
-  ) -> Delegate {
-    keptStandIn(for: ObjectIdentifier(multicast)) { multicast.standIn(for: self) } as! Delegate
   }
 
   /// The stand-in kept under `key` (one per protocol), made by `make` the first time.

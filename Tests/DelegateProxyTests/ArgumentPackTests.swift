@@ -48,8 +48,8 @@ final class PackListener: PackFeedDelegate, @unchecked Sendable {
     feeds.add(b, queue: DispatchQueue(label: "pack.b"))
     let feed = PackFeed()
     // 3 * 10 + 4 + bonus, each: 35 and 36.
-    #expect(try await feeds.aggregate(\.feedRankOfIn, feed, 3, 4, reducer: sum) == 71)
-    #expect(try await feeds.aggregate(\.feedRankOfIn, feed, 3, 4) == 36)  // last responder
+    #expect(await feeds.aggregate(\.feedRankOfIn, feed, 3, 4, reducer: sum) == 71)
+    #expect(await feeds.aggregate(\.feedRankOfIn, feed, 3, 4) == 36)  // last responder
     let done = Mutex<Int?>(nil)
     let finished = DispatchSemaphore(value: 0)
     feeds.aggregate(

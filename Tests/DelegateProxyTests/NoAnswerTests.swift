@@ -102,8 +102,8 @@ struct NoAnswerTests {
     #expect(proxy.linkShouldConnect(link) == true)  // all of none: true
     proxy.setPolicy(.reduce(.anyTrue), for: \.linkShouldConnect)
     #expect(proxy.linkShouldConnect(link) == false)
-    #expect(try await proxy.aggregate(\.linkTimeout, link) == 3)
-    #expect(try await proxy.aggregate(\.linkUser, link) == "guest")
-    #expect(try await proxy.aggregate(\.linkShouldRetry, link) == true)
+    #expect(await proxy.aggregate(\.linkTimeout, link) == 3)
+    #expect(await proxy.aggregate(\.linkUser, link) == "guest")
+    #expect(await proxy.aggregate(\.linkShouldRetry, link) == true)
   }
 }

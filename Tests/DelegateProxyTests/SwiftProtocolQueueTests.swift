@@ -98,11 +98,11 @@ struct SwiftProtocolQueueTests {
     proxy.add(listeners[1], queue: SwiftProtocolQueueTests.queue("b"))
     proxy.add(listeners[2])
     #expect(
-      try await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .allTrue) == false)
+      await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .allTrue) == false)
     #expect(
-      try await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .anyTrue) == true)
+      await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .anyTrue) == true)
     // The method's own policy when no reducer is given: last responder (c, unqueued).
-    #expect(try await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s")) == true)
+    #expect(await proxy.aggregate(\.sensorShouldStart, Sensor(name: "s")) == true)
     // `reducer: .allTrue` for the `Double` threshold does not compile (reducers are typed).
 
     let done = DispatchSemaphore(value: 0)

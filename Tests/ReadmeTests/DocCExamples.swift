@@ -446,11 +446,12 @@ func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int
 
 /// Run as a test (the README held this block; the name stays).
 @Test func theSensorsReadingsAreRecorded() throws {
-  let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .all)
+  let delegate = try SwiftDelegateDouble(SensorDelegateMulticast.self, responding: .all)
   let sensor = Sensor()
-  sensor.delegate = delegate.delegate(as: SensorDelegateMulticast.self)
+  sensor.delegate = delegate.delegate
   sensor.read(21.5)
-  let call = try #require(delegate.calls(to: "sensor:didRead:").first)
+  #expect(delegate.calls(to: \.sensorDidRead).map { $0.1.celsius } == [21.5])  // typed
+  let call = try #require(delegate.recordedCalls(to: \.sensorDidRead).first)
   #expect(call.arguments.map(\.name) == ["sensor", "reading"])        // the Swift parameter names
   #expect(call.arguments[1].text == "{21.5, 7}")                         // every argument as text
   #expect(try call.swiftArgument(1, as: Reading.self).celsius == 21.5)  // the Swift value itself

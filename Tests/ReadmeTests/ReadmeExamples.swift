@@ -83,7 +83,7 @@ func readmeForeignProtocol(
   events.add(counter)
   let parser = XMLParser(data: document)
   parser.delegate = events
-  parser.parse()
+  _ = parser.parse()
 
   let other = XMLParser(data: document)
   other.delegate = owner                              // set by code you don't control
@@ -111,13 +111,13 @@ import DelegateProxyTesting
 import Testing
 
 @Test func theSensorReportsItsReadings() throws {
-  let delegate = try DelegateDouble(SensorDelegateMulticast.self, responding: .required, mode: .strict)
-  try delegate.stub("sensorShouldStart:", .returning(true))
-  try delegate.stub("sensor:didRead:", .perform { _ in })
+  let delegate = try SwiftDelegateDouble(SensorDelegateMulticast.self, responding: .required, mode: .strict)
+  delegate.stub(\.sensorShouldStart, .returning(true))   // typed by the method: a Bool
+  delegate.stub(\.sensorDidRead)
   let sensor = Sensor()
-  sensor.delegate = delegate.delegate(as: SensorDelegateMulticast.self)  // the double keeps it
+  sensor.delegate = delegate.delegate                   // the stand-in; the double keeps it
   #expect(sensor.start())
   sensor.read(21.5)
   sensor.stop()  // optional, not answered by the double: nothing is sent
-  delegate.verify("sensor:didRead:", called: .once, with: [.any, .matching { $0.text == "{21.5, 7}" }])
+  delegate.verify(\.sensorDidRead, called: .once) { _, reading in reading.celsius == 21.5 }
 }
