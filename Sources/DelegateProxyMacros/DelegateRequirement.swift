@@ -224,7 +224,7 @@ struct DelegateRequirement {
         // A closure lent for the call cannot be kept: one that says so if called.
         let names = Array(repeating: "_", count: arity).joined(separator: ", ")
         let call =
-          "DelegateParameter.lentClosureCalled(\(MulticastGenerator.stringLiteral(swiftName)), \(MulticastGenerator.stringLiteral(p.runtimeName)))"
+          "DelegateParameter.__lentClosureCalled(\(MulticastGenerator.stringLiteral(swiftName)), \(MulticastGenerator.stringLiteral(p.runtimeName)))"
         return arity == 0 ? "{ \(call) }" : "{ \(names) in \(call) }"
       }
       return value

@@ -209,7 +209,7 @@ struct MulticastGenerator {
         body.append("let __\(p.localName) = DelegateInout(\(p.localName))")
         body.append("defer { \(p.localName) = __\(p.localName).value }")
       }
-      body.append("return self.deliver(\(arguments.joined(separator: ", ")))")
+      body.append("return self.__deliver(\(arguments.joined(separator: ", ")))")
       // A non-escaping closure is lent for the message (a double keeps no copy of it).
       lines.append(
         contentsOf: requirement.bindingLent(body, throwing: false).map { "      " + $0 })
@@ -444,7 +444,7 @@ struct MulticastGenerator {
         "  /// The default for the optional requirement `\(requirement.swiftName)` (selector `\(requirement.selector)`): a conforming class that does not implement it is never called for it."
       )
       lines.append("  \(access)\(requirement.signature) {")
-      lines.append("    DelegateOptional.notImplemented(by: self, selector: \(selector))")
+      lines.append("    DelegateOptional.__notImplemented(by: self, selector: \(selector))")
       if let answer = requirement.noAnswerText {
         lines.append("    return \(answer)")
       }

@@ -169,27 +169,27 @@ import Testing
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `sensor(_:didRead:)` to the target.
             public func sensor(_ sensor: Sensor, didRead reading: Reading) {
-              return self.deliver(0, sensor, reading)
+              return self.__deliver(0, sensor, reading)
             }
             /// Sends `sensorShouldStart(_:)` to the target.
             public func sensorShouldStart(_ sensor: Sensor) -> Bool {
-              return self.deliver(1, sensor)
+              return self.__deliver(1, sensor)
             }
             /// Sends `sensorDidStop(_:)` to the target.
             public func sensorDidStop(_ sensor: Sensor) {
-              return self.deliver(2, sensor)
+              return self.__deliver(2, sensor)
             }
             /// Sends `sensor(_:didFailWith:)` to the target.
             public func sensor(_ sensor: Sensor, didFailWith code: Int32) {
-              return self.deliver(3, sensor, code)
+              return self.__deliver(3, sensor, code)
             }
             /// Sends `sensorThreshold(_:)` to the target.
             public func sensorThreshold(_ sensor: Sensor) -> Double {
-              return self.deliver(4, sensor)
+              return self.__deliver(4, sensor)
             }
             /// Sends `reset()` to the target.
             public func reset() {
-              return self.deliver(5)
+              return self.__deliver(5)
             }
           }
         }
@@ -197,11 +197,11 @@ import Testing
         extension SensorDelegate {
           /// The default for the optional requirement `sensorDidStop(_:)` (selector `sensorDidStop:`): a conforming class that does not implement it is never called for it.
           public func sensorDidStop(_ sensor: Sensor) {
-            DelegateOptional.notImplemented(by: self, selector: "sensorDidStop:")
+            DelegateOptional.__notImplemented(by: self, selector: "sensorDidStop:")
           }
           /// The default for the optional requirement `sensorThreshold(_:)` (selector `sensorThreshold:`): a conforming class that does not implement it is never called for it.
           public func sensorThreshold(_ sensor: Sensor) -> Double {
-            DelegateOptional.notImplemented(by: self, selector: "sensorThreshold:")
+            DelegateOptional.__notImplemented(by: self, selector: "sensorThreshold:")
             return 0
           }
         }
@@ -363,23 +363,23 @@ import Testing
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `chat(_:didReceive:)` to the target.
             func chat(_ chat: Chat, didReceive message: String) {
-              return self.deliver(0, chat, message)
+              return self.__deliver(0, chat, message)
             }
             /// Sends `chatShouldConnect(_:)` to the target.
             func chatShouldConnect(_ chat: Chat) -> Bool {
-              return self.deliver(1, chat)
+              return self.__deliver(1, chat)
             }
             /// Sends `chatTitle(_:)` to the target.
             func chatTitle(_ chat: Chat) -> String {
-              return self.deliver(2, chat)
+              return self.__deliver(2, chat)
             }
             /// Sends `chat(_:confirm:)` to the target.
             func chat(_ chat: Chat, confirm completion: @escaping (Bool) -> Void) {
-              return self.deliver(3, chat, completion)
+              return self.__deliver(3, chat, completion)
             }
             /// Sends `chatUnread(_:)` to the target.
             func chatUnread(_ chat: Chat) -> Int {
-              return self.deliver(4, chat)
+              return self.__deliver(4, chat)
             }
           }
         }
@@ -387,7 +387,7 @@ import Testing
         extension ChatDelegate {
           /// The default for the optional requirement `chatTitle(_:)` (selector `chatTitle:`): a conforming class that does not implement it is never called for it.
           func chatTitle(_ chat: Chat) -> String {
-            DelegateOptional.notImplemented(by: self, selector: "chatTitle:")
+            DelegateOptional.__notImplemented(by: self, selector: "chatTitle:")
             return ""
           }
         }
@@ -499,7 +499,7 @@ import Testing
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `hiddenDidChange(_:)` to the target.
             fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
-              return self.deliver(0, value)
+              return self.__deliver(0, value)
             }
           }
         }
@@ -559,7 +559,7 @@ import Testing
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `packageDidChange()` to the target.
             package func packageDidChange() {
-              return self.deliver(0)
+              return self.__deliver(0)
             }
           }
         }
@@ -567,7 +567,7 @@ import Testing
         extension HiddenDelegate {
           /// The default for the optional requirement `hiddenDidChange(_:)` (selector `hiddenDidChange:`): a conforming class that does not implement it is never called for it.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
-            DelegateOptional.notImplemented(by: self, selector: "hiddenDidChange:")
+            DelegateOptional.__notImplemented(by: self, selector: "hiddenDidChange:")
             return 0
           }
         }
@@ -801,39 +801,39 @@ import Testing
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `table(_:didSelect:p0:)` to the target.
             func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
-              return self.deliver(0, _p0, p1, p0)
+              return self.__deliver(0, _p0, p1, p0)
             }
             /// Sends `table(_:row:)` to the target.
             func table(_ table: Table, row p1: Int) -> Double {
-              return self.deliver(1, table, p1)
+              return self.__deliver(1, table, p1)
             }
             /// Sends `move(to:)` to the target.
             func move(to point: Point) {
-              return self.deliver(2, point)
+              return self.__deliver(2, point)
             }
             /// Sends `foo(bar:)` to the target.
             func foo(bar: Int32) {
-              return self.deliver(3, bar)
+              return self.__deliver(3, bar)
             }
             /// Sends `fetchDataFor(user:)` to the target.
             func fetchDataFor(user: User?) {
-              return self.deliver(4, user)
+              return self.__deliver(4, user)
             }
             /// Sends `viewWillMove(toWindow:)` to the target.
             func viewWillMove(toWindow window: Window?) {
-              return self.deliver(5, window)
+              return self.__deliver(5, window)
             }
             /// Sends `combine(_:_:)` to the target.
             func combine(_ a: Int32, _ b: Int32) -> Int32 {
-              return self.deliver(6, a, b)
+              return self.__deliver(6, a, b)
             }
             /// Sends `useDefault()` to the target.
             func useDefault() {
-              return self.deliver(7)
+              return self.__deliver(7)
             }
             /// Sends `default(for:)` to the target.
             func `default`(for value: Int32) {
-              return self.deliver(8, value)
+              return self.__deliver(8, value)
             }
           }
         }
@@ -929,7 +929,7 @@ import Testing
               // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
               /// Sends `nestedDidStop(_:)` to the target.
               func nestedDidStop(_ sensor: Sensor) -> Sensor? {
-                return self.deliver(0, sensor)
+                return self.__deliver(0, sensor)
               }
             }
           }
@@ -938,7 +938,7 @@ import Testing
         extension Outer.NestedDelegate {
           /// The default for the optional requirement `nestedDidStop(_:)` (selector `nestedDidStop:`): a conforming class that does not implement it is never called for it.
           func nestedDidStop(_ sensor: Sensor) -> Sensor? {
-            DelegateOptional.notImplemented(by: self, selector: "nestedDidStop:")
+            DelegateOptional.__notImplemented(by: self, selector: "nestedDidStop:")
             return nil
           }
         }
@@ -1042,11 +1042,11 @@ import Testing
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `viewShouldClose(_:)` to the target.
             func viewShouldClose(_ view: View) -> Bool {
-              return self.deliver(0, view)
+              return self.__deliver(0, view)
             }
             /// Sends `viewDidReset()` to the target.
             func viewDidReset() {
-              return self.deliver(1)
+              return self.__deliver(1)
             }
           }
         }

@@ -84,11 +84,11 @@ struct EffectsExpansionTests {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `storeWillSave(_:)` to the target.
             func storeWillSave(_ id: Int32) throws {
-              return self.deliver(0, id)
+              return self.__deliver(0, id)
             }
             /// Sends `storeTitle(_:)` to the target.
             func storeTitle(_ id: Int32) async throws -> String? {
-              return self.deliver(1, id)
+              return self.__deliver(1, id)
             }
           }
         }
@@ -189,11 +189,11 @@ struct EffectsExpansionTests {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `panelWillClose(_:)` to the target.
             func panelWillClose(_ id: Int32) async -> Bool {
-              return self.deliver(0, id)
+              return self.__deliver(0, id)
             }
             /// Sends `panelDidFail(_:)` to the target.
             func panelDidFail(_ id: Int32) throws {
-              return self.deliver(1, id)
+              return self.__deliver(1, id)
             }
           }
         }
@@ -201,7 +201,7 @@ struct EffectsExpansionTests {
         extension PanelDelegate {
           /// The default for the optional requirement `panelDidFail(_:)` (selector `panelDidFail:`): a conforming class that does not implement it is never called for it.
           func panelDidFail(_ id: Int32) throws {
-            DelegateOptional.notImplemented(by: self, selector: "panelDidFail:")
+            DelegateOptional.__notImplemented(by: self, selector: "panelDidFail:")
           }
         }
         """#

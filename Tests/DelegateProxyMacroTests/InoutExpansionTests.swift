@@ -94,13 +94,13 @@ struct InoutExpansionTests {
             func pan(_ id: Int32, target: inout Double) {
               let __target = DelegateInout(target)
               defer { target = __target.value }
-              return self.deliver(0, id, __target)
+              return self.__deliver(0, id, __target)
             }
             /// Sends `panSettle(_:)` to the target.
             func panSettle(_ offset: inout Double) async -> Bool {
               let __offset = DelegateInout(offset)
               defer { offset = __offset.value }
-              return self.deliver(1, __offset)
+              return self.__deliver(1, __offset)
             }
           }
         }

@@ -58,10 +58,17 @@ import Testing
     let proxy = MulticastProxy()
     let queue = DispatchQueue(label: "test.stream-delegate")
     try proxy.add(double, queue: queue)
+    // The sender's thread waits (without suspending) until the queue ran the call, so the
+    // call cannot have run on it; after an `await` this task could resume on the very
+    // worker thread that ran the queue, which would prove nothing.
+    let ran = DispatchSemaphore(value: 0)
+    try double.stub("streamDidOpen:", .perform { _ in ran.signal() })
+    let sender = CallContext.current.thread
     try Message<Void, RuntimeObject?>("streamDidOpen:").send(to: proxy, nil)
+    ran.wait()
     let call = await double.waitForCall(to: "streamDidOpen:", timeLimit: .seconds(10))
     #expect(call?.context.isOn(queue) == true)
-    #expect(call?.context.thread != CallContext.current.thread)
+    #expect(call?.context.thread != sender)
   }
 
   @Test func doesNotKeepObjectArgumentsAlive() throws {

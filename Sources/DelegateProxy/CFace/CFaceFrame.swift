@@ -6,7 +6,7 @@ import Synchronization
 public typealias __CFaceCall<Delegate> = @Sendable (Delegate, __CFaceFrame) -> Void
 
 /// The arguments and result of one C call reaching a plain Swift delegate (through
-/// ``DelegateMulticast/imp(for:)`` and the multicast's runtime proxy), in their C form.
+/// ``MulticastRuntimeFace/imp(for:)`` and the multicast's runtime proxy), in their C form.
 ///
 /// Generated code reads each argument as its Swift type and writes the result:
 ///

@@ -3,7 +3,7 @@ import Synchronization
 
 /// One protocol method as a C function of its own C signature, `(self, _cmd, arguments…)`,
 /// that calls one delegate's Swift method: what `@Delegate` generates so that the C
-/// routes behind ``DelegateMulticast/imp(for:)`` reach plain Swift delegates with a plain
+/// routes behind ``MulticastRuntimeFace/imp(for:)`` reach plain Swift delegates with a plain
 /// C call — no register frame, no decoding, no libffi.
 ///
 /// The macro writes one for each method whose parameters and result it can see to be C

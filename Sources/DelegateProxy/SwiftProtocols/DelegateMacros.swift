@@ -19,7 +19,7 @@
 ///
 /// Parameters and results may be of any Swift type (`String`, optionals, enums,
 /// closures, collections, existentials, Foundation values…). Methods whose types all have
-/// a C form are also reachable from C (``DelegateMulticast/imp(for:)``, whose handles are
+/// a C form are also reachable from C (``MulticastRuntimeFace/imp(for:)``, whose handles are
 /// `Messages.CMessages`); the others are Swift-only, which the compiler enforces.
 ///
 /// When no delegate answers a value-returning method (no delegates, all gone, or an

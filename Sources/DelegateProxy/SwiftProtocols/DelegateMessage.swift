@@ -36,7 +36,7 @@ public struct DelegateMessage<Delegate, Arguments, Result>: Sendable {
 /// conforming `Messages` struct of each multicast).
 public protocol DelegateMessages: Sendable {
   /// The handles of the methods C callers can reach: those whose parameter and result
-  /// types have a C form (``DelegateMulticast/imp(for:)`` takes only these, so asking for
+  /// types have a C form (``MulticastRuntimeFace/imp(for:)`` takes only these, so asking for
   /// the C face of another method does not compile). `@Delegate` generates it.
   associatedtype CMessages: DelegateMessages = Self
   /// The handles (they hold no state).

@@ -62,7 +62,7 @@ public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
   public var lendsArguments: Bool { parameters.contains { $0.isInout || $0.isLent } }
 
   /// Whether every parameter and the result have a C form: the method is on the C face
-  /// (``DelegateMulticast/imp(for:)``, C callbacks) as well as the Swift one.
+  /// (``MulticastRuntimeFace/imp(for:)``, C callbacks) as well as the Swift one.
   public var hasCForm: Bool {
     result.encoding != nil && parameters.allSatisfy { $0.type.encoding != nil }
   }
@@ -83,7 +83,7 @@ public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The method's C signature, for C callers (``DelegateMulticast/imp(for:)``, C
+  /// The method's C signature, for C callers (``MulticastRuntimeFace/imp(for:)``, C
   /// callbacks). Throws
   /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for
   /// the first parameter or result with no C form, naming it.

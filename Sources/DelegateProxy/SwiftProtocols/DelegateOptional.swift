@@ -26,8 +26,8 @@ public enum DelegateOptional {
 
   /// Called by the generated default of an optional method: records that `delegate`'s
   /// class does not implement `selector`. (The default then returns the method's answer
-  /// for no delegates, which a multicast never uses.)
-  public static func notImplemented(by delegate: AnyObject, selector: String) {
+  /// for no delegates, which a multicast never uses.) Not for direct use.
+  public static func __notImplemented(by delegate: AnyObject, selector: String) {
     let key = Key(type: ObjectIdentifier(type(of: delegate)), selector: selector)
     let inserted = missing.withLock { $0.insert(key).inserted }
     if inserted { learned.add(1, ordering: .releasing) }

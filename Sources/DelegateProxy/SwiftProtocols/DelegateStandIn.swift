@@ -4,7 +4,7 @@ import MessageRuntime
 /// object that conforms to the Swift protocol and turns each call into a runtime message
 /// to a target — a test double, a ``MulticastProxy``, any `RuntimeObject` — with the
 /// arguments in their C form, and a Swift value that has none as a ``SwiftValueObject``. It is the Swift face of a runtime object, as
-/// ``DelegateMulticast/imp(for:)`` is a Swift multicast's face for C callers.
+/// ``MulticastRuntimeFace/imp(for:)`` is a Swift multicast's face for C callers.
 ///
 /// ```swift
 /// let standIn = SensorDelegateMulticast.standIn(for: runtimeObject)  // any SensorDelegate
@@ -36,8 +36,9 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   public final var target: RuntimeObject? { weakTarget.object }
 
   /// Sends the protocol's method at `index` with `arguments` (each parameter's value, in
-  /// order) to the target and returns its answer (generated stand-ins call this).
-  public final func deliver<Result, each Argument>(
+  /// order) to the target and returns its answer. Generated stand-ins call this; not for
+  /// direct use.
+  public final func __deliver<Result, each Argument>(
     _ index: Int, _ arguments: repeat each Argument
   ) -> Result {
     let method = protocolDescription.methods[index]
