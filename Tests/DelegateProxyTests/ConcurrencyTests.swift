@@ -5,28 +5,37 @@ import Testing
 
 @testable import DelegateProxy
 
+/// What one test's probes saw: the serials of the probes that were deallocated and the
+/// calls that should not have happened. One per test, so tests that run in parallel do
+/// not count each other's violations.
+final class ProbeLedger: Sendable {
+  let dead = Lock<Set<Int>>([])
+  let violations = Atomic<Int>(0)
+}
+
 /// A delegate that checks, when called, that it was not removed (its remover sets the
 /// flag right after `remove` returns) and not deallocated.
 final class Probe: RuntimeObject, @unchecked Sendable {
-  static let dead = Lock<Set<Int>>([])
-  static let violations = Atomic<Int>(0)
+  // @unchecked Sendable: `serial` and `ledger` are immutable; the rest are atomics.
   let serial: Int
+  let ledger: ProbeLedger
   let removeReturned = Atomic<Bool>(false)
   let calls = Atomic<Int>(0)
 
-  init(_ cls: RuntimeClass, serial: Int) {
+  init(_ cls: RuntimeClass, serial: Int, ledger: ProbeLedger) {
     self.serial = serial
+    self.ledger = ledger
     super.init(class: cls)
   }
 
-  deinit { _ = Probe.dead.withLock { $0.insert(serial) } }
+  deinit { _ = ledger.dead.withLock { $0.insert(serial) } }
 
   func hit() {
     if removeReturned.load(ordering: .sequentiallyConsistent) {
-      Probe.violations.add(1, ordering: .relaxed)
+      ledger.violations.add(1, ordering: .relaxed)
     }
-    if serial >= 0 && Probe.dead.withLock({ $0.contains(serial) }) {
-      Probe.violations.add(1, ordering: .relaxed)
+    if serial >= 0 && ledger.dead.withLock({ $0.contains(serial) }) {
+      ledger.violations.add(1, ordering: .relaxed)
     }
     calls.add(1, ordering: .relaxed)
   }
@@ -45,7 +54,8 @@ final class Probe: RuntimeObject, @unchecked Sendable {
     let cls = try RuntimeClass(name: uniqueClassName("Probe"))
     try cls.addMethod(Self.tick) { r, _ in (r as! Probe).hit() }
     let proxy = MulticastProxy()
-    let stable = Probe(cls, serial: -1)
+    let ledger = ProbeLedger()
+    let stable = Probe(cls, serial: -1, ledger: ledger)
     try proxy.add(stable)
 
     let sendersDone = Atomic<Int>(0)
@@ -70,7 +80,7 @@ final class Probe: RuntimeObject, @unchecked Sendable {
         var serial = m * 1_000_000
         while sendersDone.load(ordering: .sequentiallyConsistent) < Self.senders {
           serial += 1
-          var probe: Probe? = Probe(cls, serial: serial)
+          var probe: Probe? = Probe(cls, serial: serial, ledger: ledger)
           if serial % 3 == 0 {
             try! proxy.insert(probe!, at: 0)
           } else {
@@ -87,7 +97,7 @@ final class Probe: RuntimeObject, @unchecked Sendable {
       }
     }
     #expect(group.wait(timeout: .now() + 100) == .success)
-    #expect(Probe.violations.load(ordering: .relaxed) == 0)
+    #expect(ledger.violations.load(ordering: .relaxed) == 0)
     #expect(stable.calls.load(ordering: .relaxed) == sent.load(ordering: .relaxed))
     #expect(sent.load(ordering: .relaxed) >= Self.senders * Self.messagesPerSender)
     #expect(churned.load(ordering: .relaxed) >= 20)
@@ -102,6 +112,7 @@ final class Probe: RuntimeObject, @unchecked Sendable {
     let cls = try RuntimeClass(name: uniqueClassName("QueuedProbe"))
     try cls.addMethod(Self.tick) { r, _ in (r as! Probe).hit() }
     let proxy = MulticastProxy()
+    let ledger = ProbeLedger()
     let queue = DispatchQueue(label: "probes")
     let group = DispatchGroup()
     DispatchQueue(label: "sender").async(group: group) {
@@ -109,7 +120,7 @@ final class Probe: RuntimeObject, @unchecked Sendable {
     }
     DispatchQueue(label: "mutator").async(group: group) {
       for serial in 2_000_000..<2_000_300 {
-        let probe = Probe(cls, serial: serial)
+        let probe = Probe(cls, serial: serial, ledger: ledger)
         try! proxy.add(probe, queue: queue)
         sched_yield()
         proxy.remove(probe)
@@ -118,7 +129,7 @@ final class Probe: RuntimeObject, @unchecked Sendable {
     }
     #expect(group.wait(timeout: .now() + 50) == .success)
     queue.sync {}
-    #expect(Probe.violations.load(ordering: .relaxed) == 0)
+    #expect(ledger.violations.load(ordering: .relaxed) == 0)
   }
 
   /// The race the stress run found: a dispatch checked the next responder, then a

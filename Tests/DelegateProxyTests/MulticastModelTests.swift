@@ -69,62 +69,36 @@ import Testing
     }
   }
 
-  /// THE SWITCH for the known gap of the Swift multicast's C face (DelegateCFace.swift:
-  /// it mirrors membership into a hidden `MulticastProxy`): a member deallocated since
-  /// the last re-sync still sits in the mirror's C routes, and a C caller meeting it
-  /// under last / first responder gets its zero instead of the live responders' answer,
-  /// once. The main suite skips C sends in that window; this test does not. While the
-  /// mirror is there this test records the failure as a known issue; set
-  /// `cFaceGapFixed` to true once it is gone, and the test must pass plainly.
-  static let cFaceGapFixed = true
-
+  /// A C caller meeting a member deallocated since the last change gets the live
+  /// responders' answer (the C face reads the multicast's own members; it once mirrored
+  /// them into a hidden proxy and answered that member's zero once).
   @Test func cSendAfterDeallocation() async throws {
     ModelOptionalMethods.learnPlainListener()
     let report = await ModelCheck(
       face: .swiftProtocol, rules: ModelRules(cSendAfterUnsyncedDeath: true),
       generator: .cSendsAfterDeaths
     ).run(seed: Self.seed, sequences: Self.sequences(1_000))
-    if Self.cFaceGapFixed {
-      #expect(report.failure == nil, "\(report.failure ?? "")")
-    } else {
-      withKnownIssue("a member found dead between syncs answers zero once to a C caller") {
-        #expect(report.failure == nil, "\(report.failure ?? "")")
-      }
-    }
+    #expect(report.failure == nil, "\(report.failure ?? "")")
   }
 
-  /// THE SWITCH for the second gap of the same mirror: a C caller of a value-returning
-  /// method whose responders include a queued member gets the runtime proxy's queue rule
-  /// (the queued member called asynchronously, its value lost) instead of the Swift
-  /// multicast's documented one (called on its queue and waited for, its value counted).
-  /// Set `cFaceQueueGapFixed` to true once the mirror is gone.
-  static let cFaceQueueGapFixed = true
-
+  /// A C caller of a value-returning method whose responders include a queued member gets
+  /// the Swift multicast's rule: the queued member is called on its queue and waited for,
+  /// its value counted.
   @Test func cValueSendToQueuedMember() async throws {
     ModelOptionalMethods.learnPlainListener()
     let report = await ModelCheck(
       face: .swiftProtocol, rules: ModelRules(cValueSendToQueuedMember: true),
       generator: .cValueSendsToQueues
     ).run(seed: Self.seed, sequences: Self.sequences(1_000))
-    if Self.cFaceQueueGapFixed {
-      #expect(report.failure == nil, "\(report.failure ?? "")")
-    } else {
-      withKnownIssue("a queued member's value is lost to a C caller of the Swift multicast") {
-        #expect(report.failure == nil, "\(report.failure ?? "")")
-      }
-    }
+    #expect(report.failure == nil, "\(report.failure ?? "")")
   }
 
-  /// THE SWITCH for a third gap of the mirror, found by the sequences (it shows only the
-  /// first time in a process a class is found to lack an optional method, which is why
-  /// the sequences learn `ModelPlainListener`'s missing methods before they start, see
-  /// `ModelOptionalMethods`): a C caller's first call of an optional value method that
-  /// reaches a delegate whose class lacks it counts the generated default's zero
-  /// ("its default's answer is never used" holds from Swift). Fresh classes, one per
-  /// path, so each is the first in the process. Set `cFaceOptionalGapFixed` to true
-  /// once the mirror is gone.
-  static let cFaceOptionalGapFixed = true
-
+  /// Found by the sequences (it shows only the first time in a process a class is found to
+  /// lack an optional method, which is why the sequences learn `ModelPlainListener`'s
+  /// missing methods before they start, see `ModelOptionalMethods`): a C caller's first
+  /// call of an optional value method that reaches a delegate whose class lacks it must not
+  /// count the generated default's zero, as from Swift. Fresh classes, one per path, so each
+  /// is the first in the process.
   @Test func anOptionalMethodsDefaultIsNeverCountedOnFirstContact() throws {
     let recorder = ModelRecorder(face: .swiftProtocol)
     // From Swift: the first call finds the class lacking `measure` and does not count it.
@@ -144,32 +118,18 @@ import Testing
     typealias IntIMP = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Int
     let measure = try cSide.runtime.imp(for: \.measure).unsafeCast(to: IntIMP.self)
     let first = measure(try cSide.runtime.rawValue(), cSide.runtime.selector(for: \.measure).rawValue, 1)
-    if Self.cFaceOptionalGapFixed {
-      #expect(first == 1)
-    } else {
-      withKnownIssue("a C caller's first call counts a lacking class's default zero") {
-        #expect(first == 1)
-      }
-    }
+    #expect(first == 1)
     // Once learned, the class is out of the C routes too.
     let measureAgain = try cSide.runtime.imp(for: \.measure).unsafeCast(to: IntIMP.self)
     #expect(measureAgain(try cSide.runtime.rawValue(), cSide.runtime.selector(for: \.measure).rawValue, 1) == 1)
     withExtendedLifetime((swiftLacking, cLacking, answering)) {}
   }
 
-  /// THE SWITCH for a divergence found by the sequences: `generation` is documented to
-  /// change "whenever the answers to responds(to:) may have changed", but it changes
-  /// only with the proxy's own state, so it stays put when
-  /// - a weakly held member is deallocated (both faces: `add(d, weak)`, `drop(d)` —
-  ///   `responds(to:)` goes from true to false; the generation changes only at the next
-  ///   compaction), and
-  /// - a nested proxy gains or loses a delegate (`MulticastProxy`: `add(nested)`,
-  ///   `nested.add(d)` — the outer proxy now responds, its generation is unchanged).
-  /// A delegator that caches `responds(to:)` keeps a stale answer. The sequences exempt
-  /// those operations from their generation check while this is false; set
-  /// `generationFollowsOutsideChangesFixed` to true once the generation follows them.
-  static let generationFollowsOutsideChangesFixed = false
-
+  /// Found by the sequences: `generation` is documented to change "whenever the answers to
+  /// responds(to:) may have changed", and it must do so for changes the multicast does not
+  /// make itself too: a weakly held member deallocated (both faces: `add(d, weak)`,
+  /// `drop(d)`), and a nested proxy gaining or losing a delegate (`MulticastProxy`:
+  /// `add(nested)`, `nested.add(d)`). Both are looked at when the generation is read.
   @Test func theGenerationFollowsChangesOutsideTheProxy() throws {
     let recorder = ModelRecorder(face: .swiftProtocol)
     let multicast = ModelProbeDelegateMulticast()
@@ -199,17 +159,9 @@ import Testing
     try nested.add(member)
     #expect(proxy.responds(to: ModelRuntimeKit.ping.selector))
     let nestedAfter = proxy.generation
-    if Self.generationFollowsOutsideChangesFixed {
-      #expect(swiftAfter != swiftBefore)
-      #expect(runtimeAfter != runtimeBefore)
-      #expect(nestedAfter != nestedBefore)
-    } else {
-      withKnownIssue("the generation does not follow deallocations and nested proxies") {
-        #expect(swiftAfter != swiftBefore)
-        #expect(runtimeAfter != runtimeBefore)
-        #expect(nestedAfter != nestedBefore)
-      }
-    }
+    #expect(swiftAfter != swiftBefore)
+    #expect(runtimeAfter != runtimeBefore)
+    #expect(nestedAfter != nestedBefore)
   }
 
   /// Found by the sequences: a C caller of a void method of a multicast with no
@@ -576,17 +528,11 @@ struct ModelCheck {
         problems.append(
           "count(respondingTo:): library \(runner.respondingCounts), model \(counts)")
       }
-      // "A number that changes whenever the answers to responds(to:) may have changed."
+      // "A number that changes whenever the answers to responds(to:) may have changed" —
+      // also at a change the proxy does not make itself (a deallocation, a nested proxy's
+      // membership): see `theGenerationFollowsChangesOutsideTheProxy`.
       let generation = runner.generation
-      // Except, for now, at a change the proxy does not make itself (a deallocation, a
-      // nested proxy's membership): see `theGenerationFollowsChangesOutsideTheProxy`.
-      var outside = false
-      switch op {
-      case .drop, .nestedAdd, .nestedRemove:
-        outside = !MulticastModelTests.generationFollowsOutsideChangesFixed
-      default: break
-      }
-      if responds != lastResponds && generation == lastGeneration && !outside {
+      if responds != lastResponds && generation == lastGeneration {
         problems.append(
           "generation stayed \(generation) while responds(to:) went \(lastResponds) → \(responds)")
       }

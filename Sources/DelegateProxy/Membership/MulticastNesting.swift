@@ -8,6 +8,9 @@ protocol MulticastNode: AnyObject {
   var nestedMulticasts: [any MulticastNode] { get }
   /// How the node is named in a cycle error.
   var cycleName: String { get }
+  /// The node's generation, which follows its nested multicasts' (see
+  /// ``MulticastNesting/generation(own:nested:seen:bump:)``).
+  var generation: UInt64 { get }
 }
 
 /// THE cycle check for nested multicasts, for both kinds: one process-wide lock covers the
@@ -51,6 +54,20 @@ enum MulticastNesting {
     } catch {
       preconditionFailure("\(error)")
     }
+  }
+
+  /// A multicast's generation as ``DelegateMulticast/generation`` documents it: it changes
+  /// whenever the answers to `responds(to:)` may have changed, including through what the
+  /// multicast does not change itself — a weakly held member deallocated (`hasDead`: the
+  /// caller compacts, which bumps its own generation) and a nested multicast's own changes
+  /// (the sum of the nested generations differs from `seen`: `bump` raises the
+  /// multicast's generation and records the new sum). Computed when read, so dispatch pays
+  /// nothing for it.
+  static func generation(
+    nested: [any MulticastNode], seen: UInt64, bump: (UInt64) -> UInt64
+  ) -> UInt64? {
+    let sum = nested.reduce(UInt64(0)) { $0 &+ $1.generation }
+    return sum == seen ? nil : bump(sum)
   }
 
   /// The path from `multicast` through `nested` and its member multicasts (depth first,

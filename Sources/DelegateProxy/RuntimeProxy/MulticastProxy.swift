@@ -80,6 +80,8 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     /// Signatures declared, or remembered from delegates that were members.
     var declared: [Selector: MethodSignature] = [:]
     var generation: UInt64 = 0
+    /// The sum of the nested proxies' generations when `generation` last looked.
+    var nestedGenerations: UInt64 = 0
     var deliveryErrorHandler: (@Sendable (any Error, ProxyMember) -> Void)?
     /// The table last built from this state (the one published).
     var table: ProxyMemberTable
@@ -305,7 +307,27 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// A number that changes whenever the proxy's answers to `responds(to:)` may have
   /// changed (membership, protocol, declarations, observers). Delegators that cache
   /// `responds(to:)` (as UIKit does) re-ask when it differs from the one they saw.
-  public var generation: UInt64 { generationValue.load(ordering: .acquiring) }
+  public var generation: UInt64 {
+    // A deallocated weak member and a nested proxy's own changes alter responds(to:)
+    // without a change here (see MulticastNesting.generation); both are looked at when the
+    // generation is read, never on the dispatch path.
+    // (A deallocated delegate's records are marked removed by its deinit, before any
+    // table without them is published.)
+    if currentTable.members.contains(where: { $0.isRemoved || !$0.isAlive }) {
+      update { _ in }
+    }
+    let own = generationValue.load(ordering: .acquiring)
+    let seen = state.withLock { $0.nestedGenerations }
+    let bumped = MulticastNesting.generation(nested: nestedMulticasts, seen: seen) { sum in
+      state.withLock { s in
+        s.nestedGenerations = sum
+        s.generation &+= 1
+        generationValue.store(s.generation, ordering: .releasing)
+        return s.generation
+      }
+    }
+    return bumped ?? own
+  }
 
   /// ``generation``, for ``RespondsToGeneration``.
   public var respondsToGeneration: UInt64 { generation }

@@ -116,7 +116,20 @@ extension DelegateMulticast {
   /// A number that changes whenever the answers to ``responds(to:)`` may have changed
   /// (membership, policies, observers, an optional method learned missing). Delegators
   /// that cache `responds(to:)` re-ask when it differs from the one they saw.
-  public final var generation: UInt64 { state.withLock { $0.generation } }
+  public final var generation: UInt64 {
+    // A weakly held member that died changes responds(to:): compacting it bumps the
+    // generation. Read here, not on the dispatch path.
+    if currentMembers.contains(where: { $0.isRemoved || !$0.isAlive }) { update { _ in } }
+    let (own, seen) = state.withLock { ($0.generation, $0.nestedGenerations) }
+    let bumped = MulticastNesting.generation(nested: nestedMulticasts, seen: seen) { sum in
+      state.withLock { s in
+        s.nestedGenerations = sum
+        s.generation &+= 1
+        return s.generation
+      }
+    }
+    return bumped ?? own
+  }
 
   /// Who answers a method, under which policy, with how many observers, and what a
   /// message answers with no responder — one line per fact, for logs.

@@ -118,6 +118,8 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     var options: MulticastOptions
     var observers: [Int: [TypedObserver]] = [:]
     var generation: UInt64 = 0
+    /// The sum of the nested multicasts' generations when ``generation`` last looked.
+    var nestedGenerations: UInt64 = 0
     /// The C face, made on first use (DelegateMulticast+C.swift).
     var cFace: CFace<Delegate>?
     /// The object face of `@Delegate(for:object:)` multicasts, made on first use.
