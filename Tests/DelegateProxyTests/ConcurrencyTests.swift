@@ -1,6 +1,7 @@
 import Dispatch
 import MessageRuntime
 import Synchronization
+import DelegateProxyTestSupport
 import Testing
 
 @testable import DelegateProxy
@@ -41,7 +42,7 @@ final class Probe: RuntimeObject, @unchecked Sendable {
   }
 }
 
-@Suite("Thread safety") struct ConcurrencyTests {
+@Suite("Thread safety", .tags(.stress), .enabled(if: TestSelection.runs("stress"))) struct ConcurrencyTests {
   static let tick = Message<Void, Int>("probeTick:")
   static let senders = 4
   static let messagesPerSender = 20_000

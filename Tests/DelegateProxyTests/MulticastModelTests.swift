@@ -1,6 +1,7 @@
 @testable import DelegateProxy
 import Foundation
 import MessageRuntime
+import DelegateProxyTestSupport
 import Testing
 
 /// Model-based property tests of both multicast faces: random sequences of operations
@@ -13,7 +14,7 @@ import Testing
 ///
 /// `DP_MODEL_SEED` (decimal or 0x hex) replaces the fixed base seed;
 /// `DP_MODEL_SEQUENCES` the number of sequences per test.
-@Suite("Multicast model") struct MulticastModelTests {
+@Suite("Multicast model", .tags(.model), .enabled(if: TestSelection.runs("model"))) struct MulticastModelTests {
   /// The fixed base seed: each CI run checks the same sequences.
   static let baseSeed: UInt64 = 0x19_5EED_2026
 

@@ -1,4 +1,5 @@
 import Foundation
+import DelegateProxyTestSupport
 import Testing
 
 // What the compiler says when a method restated in a `@Delegate(for:)` protocol is wrong:
@@ -101,7 +102,7 @@ func parserEvents(_ line: String) -> String {
   """
 }
 
-@Suite("What the compiler says about a wrong restatement")
+@Suite("What the compiler says about a wrong restatement", .tags(.compiler), .enabled(if: TestSelection.runs("compiler")))
 struct RestatementDiagnosticsTests {
   let modules: BuiltModules
 

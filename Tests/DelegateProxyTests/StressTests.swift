@@ -1,6 +1,7 @@
 import Dispatch
 import MessageRuntime
 import Synchronization
+import DelegateProxyTestSupport
 import Testing
 
 @testable import DelegateProxy
@@ -64,7 +65,7 @@ final class StressDelegate: RuntimeObject, @unchecked Sendable {
 ///
 /// `DP_STRESS_MESSAGES` sets the number of messages (default 100,000);
 /// `Scripts/stress.sh` runs 1,000,000 in release and a smaller run under ThreadSanitizer.
-@Suite("Stress") struct StressTests {
+@Suite("Stress", .tags(.stress), .enabled(if: TestSelection.runs("stress"))) struct StressTests {
   static let tick = Message<Void, Int>("stressTick:")
   static let tally = Message<Int, Int>("stressTally:")
   typealias TickFn = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Void

@@ -2,6 +2,7 @@ import DelegateProxy
 import Dispatch
 import MessageRuntime
 import Synchronization
+import DelegateProxyTestSupport
 import Testing
 
 /// A plain Swift delegate whose deinit marks its record before anything else happens.
@@ -22,7 +23,7 @@ final class StressListener: SensorDelegate, Sendable {
 /// members. No call may reach a delegate after its `remove` returned or after its deinit
 /// began; two delegates present throughout receive every message. Run under
 /// ThreadSanitizer by `Scripts/sanitize.sh thread`; `DP_STRESS_MESSAGES` scales it.
-@Suite("Stress: Swift protocols") struct SwiftProtocolStressTests {
+@Suite("Stress: Swift protocols", .tags(.stress), .enabled(if: TestSelection.runs("stress"))) struct SwiftProtocolStressTests {
   static var messages: Int {
     guard let text = getenv("DP_STRESS_MESSAGES").map({ String(cString: $0) }),
       let n = Int(String(text.filter { $0 != "_" })), n > 0

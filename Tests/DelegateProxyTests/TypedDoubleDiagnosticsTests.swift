@@ -1,4 +1,5 @@
 import Foundation
+import DelegateProxyTestSupport
 import Testing
 
 // A typed double of a `@Delegate` protocol is checked by the compiler: a misspelt method,
@@ -30,7 +31,7 @@ func typedDoubleCase(_ body: String) -> String {
   """
 }
 
-@Suite("What the compiler says about a typed double")
+@Suite("What the compiler says about a typed double", .tags(.compiler), .enabled(if: TestSelection.runs("compiler")))
 struct TypedDoubleDiagnosticsTests {
   let modules: BuiltModules
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import DelegateProxyTestSupport
 import Testing
 
 @testable import MessageRuntime
@@ -36,7 +37,7 @@ import Testing
     #expect(Set(all[0]).count == names.count)
   }
 
-  @Test func aMillionDistinctSelectors() {
+  @Test(.tags(.stress), .enabled(if: TestSelection.runs("stress"))) func aMillionDistinctSelectors() {
     let before = Selector.registeredCount
     var sample: [(String, Selector)] = []
     for i in 0..<1_000_000 {
