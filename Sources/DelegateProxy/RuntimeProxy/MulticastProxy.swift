@@ -268,6 +268,18 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     currentTable.members.compactMap { $0.isRemoved ? nil : $0.delegate }
   }
 
+  /// The live delegates that are instances of `type` (a runtime object's Swift class or a
+  /// subclass), in order: code that added its own object finds it again.
+  public func members<T: RuntimeObject>(ofType type: T.Type) -> [T] {
+    delegates.compactMap { $0 as? T }
+  }
+
+  /// The first live delegate that is an instance of `type` (see ``members(ofType:)``).
+  public func first<T: RuntimeObject>(ofType type: T.Type) -> T? {
+    for d in delegates { if let t = d as? T { return t } }
+    return nil
+  }
+
   /// The membership records, in order, dead ones included until compacted.
   public var members: [ProxyMember] { currentTable.members.filter { !$0.isRemoved } }
 

@@ -44,6 +44,23 @@ extension DelegateMulticast {
   /// How many live memberships the multicast has (`count`).
   public final var count: Int { currentMembers.count { !$0.isRemoved && $0.isAlive } }
 
+  /// The live delegates that are of type `type` — a class and its subclasses, or any type
+  /// conforming to a protocol — in order: code that added its own object (a handler, a
+  /// factory) finds it again through the multicast it went into.
+  ///
+  /// ```swift
+  /// let files = delegates.members(ofType: FileLogger.self)
+  /// ```
+  public final func members<T>(ofType type: T.Type) -> [T] {
+    delegates.compactMap { $0 as? T }
+  }
+
+  /// The first live delegate of type `type`, in member order (see ``members(ofType:)``).
+  public final func first<T>(ofType type: T.Type) -> T? {
+    for d in delegates { if let t = d as? T { return t } }
+    return nil
+  }
+
   /// How many live delegates are instances of `type` or a subclass (`countOfClass:`).
   public final func count(ofClass type: AnyObject.Type) -> Int {
     delegates.count { d in
