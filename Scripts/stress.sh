@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Concurrency stress (Tests/DelegateProxyTests/StressTests.swift): 8 threads sending to one
+# Concurrency stress (Tests/DelegateProxyTests/Stress/StressTests.swift): 8 threads sending to one
 # MulticastProxy — through its C route and from Swift — while 2 threads add, remove and
 # deallocate delegates. Fails on any call to a delegate after its `remove` returned or
 # after its deinit began, and on any message a stable delegate did not receive.

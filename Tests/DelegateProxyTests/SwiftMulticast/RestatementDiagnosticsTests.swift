@@ -67,7 +67,7 @@ struct BuiltModules {
       """
     try Data((header + source + "\n").utf8).write(to: file)
     let shimHeaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../CFFIShim/include").standardized.path
+      .appendingPathComponent("../../../CFFIShim/include").standardized.path
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
