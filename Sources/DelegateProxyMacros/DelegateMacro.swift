@@ -29,7 +29,12 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
       for diagnostic in model.diagnostics { context.diagnose(diagnostic) }
       return []
     }
-    let generator = MulticastGenerator(model: model, isNested: !context.lexicalContext.isEmpty)
+    var generator = MulticastGenerator(model: model, isNested: !context.lexicalContext.isEmpty)
+    generator.parentLocations = model.parentNodes.map { node in
+      context.location(of: node, at: .afterLeadingTrivia, filePathMode: .filePath).map {
+        "#sourceLocation(file: \($0.file.trimmedDescription), line: \($0.line.trimmedDescription))"
+      }
+    }
     return [DeclSyntax(stringLiteral: generator.multicastClass)]
   }
 

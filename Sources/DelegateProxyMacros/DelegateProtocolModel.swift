@@ -29,6 +29,8 @@ struct DelegateProtocolModel {
   /// protocol it refines except `AnyObject`, `Sendable`, `NSObjectProtocol`, those
   /// `@Delegate(restating:)` names, and — with `@Delegate(for:)` — all of them.
   var parents: [String] = []
+  /// Where the inheritance clause names each of ``parents``.
+  var parentNodes: [TypeSyntax] = []
   /// The protocols `@Delegate(restating: P.self, …)` names: refined, not `@Delegate`, their
   /// methods restated.
   var restated: Set<String> = []
@@ -155,13 +157,17 @@ struct DelegateProtocolModel {
         if spelled == delegateType { refinesForeign = true }
         if !Self.notDelegate.contains(spelled) && !restated.contains(spelled) {
           parents.append(spelled)
+          parentNodes.append(type)
         }
       } else {
         report(type, .unsupportedInheritance(name, inherited: spelled))
       }
     }
     // With `@Delegate(for:)` the delegates are the foreign protocol's: nothing is inherited.
-    if isForeign { parents = [] }
+    if isForeign {
+      parents = []
+      parentNodes = []
+    }
     if isForeign && !refinesForeign {
       report(proto.name, .foreignNotRefined(name, foreign: delegateType))
       return
