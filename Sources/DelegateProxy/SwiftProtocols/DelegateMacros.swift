@@ -49,14 +49,16 @@ public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "D
 ///
 /// ```swift
 /// @Delegate(restating: LegacyEvents.self)
-/// protocol DownloadEvents: TransferEvents, LegacyEvents {   // TransferEvents is @Delegate
-///   func legacyDidFinish(_ id: Int)                          // every LegacyEvents method
-///   func download(_ download: Download, didWrite bytes: Int)
+/// protocol ArchiveEvents: TransferEvents, LegacyEvents {   // TransferEvents is @Delegate
+///   func legacyDidFinish(_ id: Int)                         // every LegacyEvents method
+///   func archive(_ transfer: Transfer, didAdd name: String)
 /// }
 /// ```
 ///
-/// Without `restating:`, a parent that is not a `@Delegate` protocol fails the build in the
-/// expansion with *cannot find type 'LegacyEventsMulticast' in scope*.
+/// Without `restating:`, a parent that is not a `@Delegate` protocol fails the build on
+/// the line of the inheritance clause that names it: *cannot find type
+/// 'LegacyEventsMulticast' in scope*, and *type 'ArchiveEventsMulticast' does not conform to
+/// protocol 'LegacyEvents'* with a note at each requirement not restated.
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate(restating parents: Any.Type...) =
