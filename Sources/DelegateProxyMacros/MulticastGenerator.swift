@@ -372,7 +372,7 @@ struct MulticastGenerator {
   var parentAdvice: String {
     model.parents.isEmpty
       ? ""
-      : "  // each parent must be a @Delegate protocol; restate the methods of one that is not and name it in @Delegate(restating:)"
+      : "  // each parent must be a @Delegate protocol (restate the methods of one that is not and name it in @Delegate(restating:)); a @Delegate protocol two parents refine must be named here too"
   }
 
   /// For a protocol with parents, what opens a composed C array: `__inheritance.compose(`.

@@ -169,9 +169,9 @@ import Testing
             /// Sends one of `SensorDelegate`'s methods to the delegates. Not for direct use.
             func __forwardSensorDelegate<A, R>(_ message: ThrowingDelegateMessage<any SensorDelegate, A, R>, _ arguments: A, _ call: (any SensorDelegate) throws -> R) throws -> R
             /// Sends one of `SensorDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardSensorDelegate<A, R>(_ message: AsyncDelegateMessage<any SensorDelegate, A, R>, _ arguments: A, _ call: (any SensorDelegate) async -> R) async -> R
+            func __forwardSensorDelegate<A, R>(_ message: AsyncDelegateMessage<any SensorDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any SensorDelegate) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `SensorDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardSensorDelegate<A, R>(throwing message: AsyncDelegateMessage<any SensorDelegate, A, R>, _ arguments: A, _ call: (any SensorDelegate) async throws -> R) async throws -> R
+            func __forwardSensorDelegate<A, R>(throwing message: AsyncDelegateMessage<any SensorDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any SensorDelegate) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `SensorDelegate` that sends each call to a runtime object (`SensorDelegateMulticast.standIn(for:)`).
           public override class var __standInType: DelegateStandIn<any SensorDelegate>.Type? { StandIn.self }
@@ -401,9 +401,9 @@ import Testing
             /// Sends one of `ChatDelegate`'s methods to the delegates. Not for direct use.
             func __forwardChatDelegate<A, R>(_ message: ThrowingDelegateMessage<any ChatDelegate, A, R>, _ arguments: A, _ call: (any ChatDelegate) throws -> R) throws -> R
             /// Sends one of `ChatDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardChatDelegate<A, R>(_ message: AsyncDelegateMessage<any ChatDelegate, A, R>, _ arguments: A, _ call: (any ChatDelegate) async -> R) async -> R
+            func __forwardChatDelegate<A, R>(_ message: AsyncDelegateMessage<any ChatDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any ChatDelegate) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `ChatDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardChatDelegate<A, R>(throwing message: AsyncDelegateMessage<any ChatDelegate, A, R>, _ arguments: A, _ call: (any ChatDelegate) async throws -> R) async throws -> R
+            func __forwardChatDelegate<A, R>(throwing message: AsyncDelegateMessage<any ChatDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any ChatDelegate) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `ChatDelegate` that sends each call to a runtime object (`ChatDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any ChatDelegate>.Type? { StandIn.self }
@@ -497,9 +497,9 @@ import Testing
             /// Sends one of `EmptyDelegate`'s methods to the delegates. Not for direct use.
             func __forwardEmptyDelegate<A, R>(_ message: ThrowingDelegateMessage<any EmptyDelegate, A, R>, _ arguments: A, _ call: (any EmptyDelegate) throws -> R) throws -> R
             /// Sends one of `EmptyDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardEmptyDelegate<A, R>(_ message: AsyncDelegateMessage<any EmptyDelegate, A, R>, _ arguments: A, _ call: (any EmptyDelegate) async -> R) async -> R
+            func __forwardEmptyDelegate<A, R>(_ message: AsyncDelegateMessage<any EmptyDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any EmptyDelegate) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `EmptyDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardEmptyDelegate<A, R>(throwing message: AsyncDelegateMessage<any EmptyDelegate, A, R>, _ arguments: A, _ call: (any EmptyDelegate) async throws -> R) async throws -> R
+            func __forwardEmptyDelegate<A, R>(throwing message: AsyncDelegateMessage<any EmptyDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any EmptyDelegate) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `EmptyDelegate` that sends each call to a runtime object (`EmptyDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any EmptyDelegate>.Type? { StandIn.self }
@@ -585,9 +585,9 @@ import Testing
             /// Sends one of `HiddenDelegate`'s methods to the delegates. Not for direct use.
             func __forwardHiddenDelegate<A, R>(_ message: ThrowingDelegateMessage<any HiddenDelegate, A, R>, _ arguments: A, _ call: (any HiddenDelegate) throws -> R) throws -> R
             /// Sends one of `HiddenDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardHiddenDelegate<A, R>(_ message: AsyncDelegateMessage<any HiddenDelegate, A, R>, _ arguments: A, _ call: (any HiddenDelegate) async -> R) async -> R
+            func __forwardHiddenDelegate<A, R>(_ message: AsyncDelegateMessage<any HiddenDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any HiddenDelegate) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `HiddenDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardHiddenDelegate<A, R>(throwing message: AsyncDelegateMessage<any HiddenDelegate, A, R>, _ arguments: A, _ call: (any HiddenDelegate) async throws -> R) async throws -> R
+            func __forwardHiddenDelegate<A, R>(throwing message: AsyncDelegateMessage<any HiddenDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any HiddenDelegate) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `HiddenDelegate` that sends each call to a runtime object (`HiddenDelegateMulticast.standIn(for:)`).
           fileprivate override class var __standInType: DelegateStandIn<any HiddenDelegate>.Type? { StandIn.self }
@@ -656,9 +656,9 @@ import Testing
             /// Sends one of `PackageDelegate`'s methods to the delegates. Not for direct use.
             func __forwardPackageDelegate<A, R>(_ message: ThrowingDelegateMessage<any PackageDelegate, A, R>, _ arguments: A, _ call: (any PackageDelegate) throws -> R) throws -> R
             /// Sends one of `PackageDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardPackageDelegate<A, R>(_ message: AsyncDelegateMessage<any PackageDelegate, A, R>, _ arguments: A, _ call: (any PackageDelegate) async -> R) async -> R
+            func __forwardPackageDelegate<A, R>(_ message: AsyncDelegateMessage<any PackageDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any PackageDelegate) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `PackageDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardPackageDelegate<A, R>(throwing message: AsyncDelegateMessage<any PackageDelegate, A, R>, _ arguments: A, _ call: (any PackageDelegate) async throws -> R) async throws -> R
+            func __forwardPackageDelegate<A, R>(throwing message: AsyncDelegateMessage<any PackageDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any PackageDelegate) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `PackageDelegate` that sends each call to a runtime object (`PackageDelegateMulticast.standIn(for:)`).
           package override class var __standInType: DelegateStandIn<any PackageDelegate>.Type? { StandIn.self }
@@ -923,9 +923,9 @@ import Testing
             /// Sends one of `TableDelegate`'s methods to the delegates. Not for direct use.
             func __forwardTableDelegate<A, R>(_ message: ThrowingDelegateMessage<any TableDelegate, A, R>, _ arguments: A, _ call: (any TableDelegate) throws -> R) throws -> R
             /// Sends one of `TableDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardTableDelegate<A, R>(_ message: AsyncDelegateMessage<any TableDelegate, A, R>, _ arguments: A, _ call: (any TableDelegate) async -> R) async -> R
+            func __forwardTableDelegate<A, R>(_ message: AsyncDelegateMessage<any TableDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any TableDelegate) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `TableDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardTableDelegate<A, R>(throwing message: AsyncDelegateMessage<any TableDelegate, A, R>, _ arguments: A, _ call: (any TableDelegate) async throws -> R) async throws -> R
+            func __forwardTableDelegate<A, R>(throwing message: AsyncDelegateMessage<any TableDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any TableDelegate) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `TableDelegate` that sends each call to a runtime object (`TableDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any TableDelegate>.Type? { StandIn.self }
@@ -1214,9 +1214,9 @@ import Testing
             /// Sends one of `ViewDelegate`'s methods to the delegates. Not for direct use.
             func __forwardViewDelegate<A, R>(_ message: ThrowingDelegateMessage<any ViewDelegate, A, R>, _ arguments: A, _ call: (any ViewDelegate) throws -> R) throws -> R
             /// Sends one of `ViewDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardViewDelegate<A, R>(_ message: AsyncDelegateMessage<any ViewDelegate, A, R>, _ arguments: A, _ call: (any ViewDelegate) async -> R) async -> R
+            func __forwardViewDelegate<A, R>(_ message: AsyncDelegateMessage<any ViewDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any ViewDelegate) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `ViewDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardViewDelegate<A, R>(throwing message: AsyncDelegateMessage<any ViewDelegate, A, R>, _ arguments: A, _ call: (any ViewDelegate) async throws -> R) async throws -> R
+            func __forwardViewDelegate<A, R>(throwing message: AsyncDelegateMessage<any ViewDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any ViewDelegate) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `ViewDelegate` that sends each call to a runtime object (`ViewDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any ViewDelegate>.Type? { StandIn.self }
@@ -1269,7 +1269,7 @@ import Testing
 
         /// A `DownloadEvents` that forwards each call to every delegate added to it, under its return policy (generated by `@Delegate`).
         #sourceLocation(file: "test.swift", line: 2)
-        public final class DownloadEventsMulticast: DelegateMulticast<any DownloadEvents, DownloadEventsMulticast.Messages>, DownloadEvents, TransferEventsMulticast.__Forwarding, @unchecked Sendable {  // each parent must be a @Delegate protocol; restate the methods of one that is not and name it in @Delegate(restating:)
+        public final class DownloadEventsMulticast: DelegateMulticast<any DownloadEvents, DownloadEventsMulticast.Messages>, DownloadEvents, TransferEventsMulticast.__Forwarding, @unchecked Sendable {  // each parent must be a @Delegate protocol (restate the methods of one that is not and name it in @Delegate(restating:)); a @Delegate protocol two parents refine must be named here too
         #sourceLocation()
           /// Generated by `@Delegate`: the multicast of `TransferEvents`, whose methods `DownloadEvents` inherits. Not for direct use.
         #sourceLocation(file: "test.swift", line: 2)
@@ -1378,12 +1378,12 @@ import Testing
             try self.__sendThrowing(message.__inherited(at: Self.__inheritance.index(0, message.index)) { $0 }, arguments)
           }
           /// Generated by `@Delegate`: sends a method inherited from `TransferEvents` to the delegates. Not for direct use.
-          public nonisolated func __forwardTransferEvents<A, R>(_ message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: A, _ call: (any TransferEvents) async -> R) async -> R {
-            await self.__sendAsync(message.__inherited(at: Self.__inheritance.index(0, message.index)) { $0 }, arguments)
+          public nonisolated func __forwardTransferEvents<A, R>(_ message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any TransferEvents) async -> R>) async -> __DelegateCarried<R> {
+            __DelegateCarried(await self.__sendAsync(message.__inherited(at: Self.__inheritance.index(0, message.index)) { $0 }, arguments.value))
           }
           /// Generated by `@Delegate`: sends a method inherited from `TransferEvents` to the delegates. Not for direct use.
-          public nonisolated func __forwardTransferEvents<A, R>(throwing message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: A, _ call: (any TransferEvents) async throws -> R) async throws -> R {
-            try await self.__sendAsyncThrowing(message.__inherited(at: Self.__inheritance.index(0, message.index)) { $0 }, arguments)
+          public nonisolated func __forwardTransferEvents<A, R>(throwing message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any TransferEvents) async throws -> R>) async throws -> __DelegateCarried<R> {
+            __DelegateCarried(try await self.__sendAsyncThrowing(message.__inherited(at: Self.__inheritance.index(0, message.index)) { $0 }, arguments.value))
           }
           /// Generated by `@Delegate`: what the multicast of a `@Delegate` protocol refining `DownloadEvents` conforms to, to inherit `DownloadEvents`'s methods (`DownloadEvents`'s extension implements them with `__forwardDownloadEvents`). Not for direct use.
           public protocol __Forwarding: DownloadEvents, __Parent0.__Forwarding {
@@ -1392,15 +1392,15 @@ import Testing
             /// Sends one of `DownloadEvents`'s methods to the delegates. Not for direct use.
             func __forwardDownloadEvents<A, R>(_ message: ThrowingDelegateMessage<any DownloadEvents, A, R>, _ arguments: A, _ call: (any DownloadEvents) throws -> R) throws -> R
             /// Sends one of `DownloadEvents`'s methods to the delegates. Not for direct use.
-            func __forwardDownloadEvents<A, R>(_ message: AsyncDelegateMessage<any DownloadEvents, A, R>, _ arguments: A, _ call: (any DownloadEvents) async -> R) async -> R
+            func __forwardDownloadEvents<A, R>(_ message: AsyncDelegateMessage<any DownloadEvents, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any DownloadEvents) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `DownloadEvents`'s methods to the delegates. Not for direct use.
-            func __forwardDownloadEvents<A, R>(throwing message: AsyncDelegateMessage<any DownloadEvents, A, R>, _ arguments: A, _ call: (any DownloadEvents) async throws -> R) async throws -> R
+            func __forwardDownloadEvents<A, R>(throwing message: AsyncDelegateMessage<any DownloadEvents, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any DownloadEvents) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `DownloadEvents` that sends each call to a runtime object (`DownloadEventsMulticast.standIn(for:)`).
           public override class var __standInType: DelegateStandIn<any DownloadEvents>.Type? { StandIn.self }
           /// A `DownloadEvents` that sends each call as a runtime message to its target (generated by `@Delegate`).
         #sourceLocation(file: "test.swift", line: 2)
-          public final class StandIn: DelegateStandIn<any DownloadEvents>, DownloadEvents, __Parent0.__Forwarding, @unchecked Sendable {  // each parent must be a @Delegate protocol; restate the methods of one that is not and name it in @Delegate(restating:)
+          public final class StandIn: DelegateStandIn<any DownloadEvents>, DownloadEvents, __Parent0.__Forwarding, @unchecked Sendable {  // each parent must be a @Delegate protocol (restate the methods of one that is not and name it in @Delegate(restating:)); a @Delegate protocol two parents refine must be named here too
         #sourceLocation()
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `legacyDidFinish(_:)` to the target.
@@ -1412,7 +1412,7 @@ import Testing
               return self.deliver(1, id)
             }
             /// Generated by `@Delegate`: the stand-in of `TransferEvents` for the same target. Not for direct use.
-            private var __parent0: any TransferEvents { self.__parent(__Parent0.self) }
+            private nonisolated var __parent0: any TransferEvents { self.__parent(__Parent0.self) }
             /// Generated by `@Delegate`: sends a method inherited from `TransferEvents` to the target. Not for direct use.
             public nonisolated func __forwardTransferEvents<A, R>(_ message: DelegateMessage<any TransferEvents, A, R>, _ arguments: @autoclosure () -> A, _ call: (any TransferEvents) -> R) -> R {
               call(self.__parent0)
@@ -1422,12 +1422,12 @@ import Testing
               try call(self.__parent0)
             }
             /// Generated by `@Delegate`: sends a method inherited from `TransferEvents` to the target. Not for direct use.
-            public nonisolated func __forwardTransferEvents<A, R>(_ message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: A, _ call: (any TransferEvents) async -> R) async -> R {
-              await call(self.__parent0)
+            public nonisolated func __forwardTransferEvents<A, R>(_ message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any TransferEvents) async -> R>) async -> __DelegateCarried<R> {
+              __DelegateCarried(await call.value(self.__parent0))
             }
             /// Generated by `@Delegate`: sends a method inherited from `TransferEvents` to the target. Not for direct use.
-            public nonisolated func __forwardTransferEvents<A, R>(throwing message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: A, _ call: (any TransferEvents) async throws -> R) async throws -> R {
-              try await call(self.__parent0)
+            public nonisolated func __forwardTransferEvents<A, R>(throwing message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any TransferEvents) async throws -> R>) async throws -> __DelegateCarried<R> {
+              __DelegateCarried(try await call.value(self.__parent0))
             }
           }
         }
@@ -1450,12 +1450,12 @@ import Testing
             try self.__forwardDownloadEvents(message.__inherited(at: DownloadEventsMulticast.__inheritance.index(0, message.index)) { $0 }, arguments) { try call($0) }
           }
           /// Generated by `@Delegate`: sends a method `DownloadEvents` inherits from `TransferEvents` through `__forwardDownloadEvents`. Not for direct use.
-          public func __forwardTransferEvents<A, R>(_ message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: A, _ call: (any TransferEvents) async -> R) async -> R {
-            await self.__forwardDownloadEvents(message.__inherited(at: DownloadEventsMulticast.__inheritance.index(0, message.index)) { $0 }, arguments) { await call($0) }
+          public func __forwardTransferEvents<A, R>(_ message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any TransferEvents) async -> R>) async -> __DelegateCarried<R> {
+            await self.__forwardDownloadEvents(message.__inherited(at: DownloadEventsMulticast.__inheritance.index(0, message.index)) { $0 }, arguments, __DelegateCarried({ @Sendable d in await call.value(d) }))
           }
           /// Generated by `@Delegate`: sends a method `DownloadEvents` inherits from `TransferEvents` through `__forwardDownloadEvents`. Not for direct use.
-          public func __forwardTransferEvents<A, R>(throwing message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: A, _ call: (any TransferEvents) async throws -> R) async throws -> R {
-            try await self.__forwardDownloadEvents(throwing: message.__inherited(at: DownloadEventsMulticast.__inheritance.index(0, message.index)) { $0 }, arguments) { try await call($0) }
+          public func __forwardTransferEvents<A, R>(throwing message: AsyncDelegateMessage<any TransferEvents, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any TransferEvents) async throws -> R>) async throws -> __DelegateCarried<R> {
+            try await self.__forwardDownloadEvents(throwing: message.__inherited(at: DownloadEventsMulticast.__inheritance.index(0, message.index)) { $0 }, arguments, __DelegateCarried({ @Sendable d in try await call.value(d) }))
           }
         }
         """#

@@ -92,9 +92,9 @@ struct InoutExpansionTests {
             /// Sends one of `PanDelegate`'s methods to the delegates. Not for direct use.
             func __forwardPanDelegate<A, R>(_ message: ThrowingDelegateMessage<any PanDelegate, A, R>, _ arguments: A, _ call: (any PanDelegate) throws -> R) throws -> R
             /// Sends one of `PanDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardPanDelegate<A, R>(_ message: AsyncDelegateMessage<any PanDelegate, A, R>, _ arguments: A, _ call: (any PanDelegate) async -> R) async -> R
+            func __forwardPanDelegate<A, R>(_ message: AsyncDelegateMessage<any PanDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any PanDelegate) async -> R>) async -> __DelegateCarried<R>
             /// Sends one of `PanDelegate`'s methods to the delegates. Not for direct use.
-            func __forwardPanDelegate<A, R>(throwing message: AsyncDelegateMessage<any PanDelegate, A, R>, _ arguments: A, _ call: (any PanDelegate) async throws -> R) async throws -> R
+            func __forwardPanDelegate<A, R>(throwing message: AsyncDelegateMessage<any PanDelegate, A, R>, _ arguments: __DelegateCarried<A>, _ call: __DelegateCarried<(any PanDelegate) async throws -> R>) async throws -> __DelegateCarried<R>
           }
           /// The stand-in class: a `PanDelegate` that sends each call to a runtime object (`PanDelegateMulticast.standIn(for:)`).
           override class var __standInType: DelegateStandIn<any PanDelegate>.Type? { StandIn.self }
@@ -129,7 +129,7 @@ struct InoutExpansionTests {
             let __offset = DelegateInout(offset)
             defer { offset = __offset.value }
             let offset = __offset
-            return await self.__forwardPanDelegate(PanDelegateMulticast.Messages().panSettle, offset) { await $0.panSettle(&offset.value) }
+            return await self.__forwardPanDelegate(PanDelegateMulticast.Messages().panSettle, __DelegateCarried(offset), __DelegateCarried({ await $0.panSettle(&offset.value) })).value
           }
         }
         """#
