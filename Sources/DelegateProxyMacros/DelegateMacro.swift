@@ -6,9 +6,11 @@ import SwiftSyntaxMacros
 /// As a peer macro it generates `<Protocol>Multicast`, a `DelegateMulticast` subclass that
 /// conforms to the protocol, describes its methods to the runtime (selectors as Swift's
 /// `@objc` names them, parameter and result types, required or optional) and forwards
-/// each call to every delegate added to it. As an extension macro it gives each optional
-/// requirement a default that tells the runtime the conforming class does not implement
-/// it. Everything the macro cannot support is an error on the offending declaration; the
+/// each call to every delegate added to it; it inherits the methods of the `@Delegate`
+/// protocols this one refines (see `ForwardingGenerator`). As an extension macro it gives
+/// each optional requirement a default that tells the runtime the conforming class does
+/// not implement it, and — constrained to the multicast's `__Forwarding` protocol — the
+/// methods a refining protocol's multicast inherits. Everything the macro cannot support is an error on the offending declaration; the
 /// peer expansion reports them, the extension expansion stays silent so each is reported
 /// once.
 public struct DelegateMacro: PeerMacro, ExtensionMacro {
@@ -27,7 +29,13 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
       for diagnostic in model.diagnostics { context.diagnose(diagnostic) }
       return []
     }
-    return [DeclSyntax(stringLiteral: MulticastGenerator(model: model).multicastClass)]
+    var generator = MulticastGenerator(model: model, isNested: !context.lexicalContext.isEmpty)
+    generator.parentLocations = model.parentNodes.map { node in
+      context.location(of: node, at: .afterLeadingTrivia, filePathMode: .filePath).map {
+        "#sourceLocation(file: \($0.file.trimmedDescription), line: \($0.line.trimmedDescription))"
+      }
+    }
+    return [DeclSyntax(stringLiteral: generator.multicastClass)]
   }
 
   /// The extension: defaults for the optional requirements, if there are any and the
@@ -40,11 +48,10 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     let model = DelegateProtocolModel(declaration: declaration, attribute: node)
-    guard model.isValid,
-      let text = MulticastGenerator(model: model).optionalDefaults(
-        extending: type.trimmedDescription),
-      let extensionDecl = DeclSyntax(stringLiteral: text).as(ExtensionDeclSyntax.self)
-    else { return [] }
-    return [extensionDecl]
+    guard model.isValid else { return [] }
+    let generator = MulticastGenerator(model: model)
+    let extended = type.trimmedDescription
+    return [generator.optionalDefaults(extending: extended), generator.forwardingDefaults(extending: extended)]
+      .compactMap { text in text.flatMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) } }
   }
 }

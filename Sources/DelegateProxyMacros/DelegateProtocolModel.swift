@@ -24,6 +24,16 @@ struct DelegateProtocolModel {
   var objectBase: String?
   /// Whether the delegates conform to a protocol declared elsewhere.
   var isForeign: Bool { delegateType != name }
+  /// The `@Delegate` protocols it refines, as the inheritance clause spells them: its
+  /// multicast inherits their forwarding (their methods need no restatement). Every
+  /// protocol it refines except `AnyObject`, `Sendable`, `NSObjectProtocol`, those
+  /// `@Delegate(restating:)` names, and — with `@Delegate(for:)` — all of them.
+  var parents: [String] = []
+  /// Where the inheritance clause names each of ``parents``.
+  var parentNodes: [TypeSyntax] = []
+  /// The protocols `@Delegate(restating: P.self, …)` names: refined, not `@Delegate`, their
+  /// methods restated.
+  var restated: Set<String> = []
   /// The method requirements, in declaration order (their index is their message index).
   var requirements: [DelegateRequirement]
   /// What `@Delegate` cannot support, each on its node. Nothing is generated if any.
@@ -79,11 +89,28 @@ struct DelegateProtocolModel {
     "Error", "Sequence", "Collection", "RawRepresentable", "Actor",
   ]
 
-  /// Reads `@Delegate(for: P.self, object: C.self)`.
+  /// Protocols a refining protocol's multicast does not inherit forwarding from: they
+  /// have no methods to forward, or are not `@Delegate` protocols.
+  static let notDelegate: Set<String> = [
+    "NSObjectProtocol", "ObjectiveC.NSObjectProtocol", "Foundation.NSObjectProtocol",
+  ]
+
+  /// Reads `@Delegate(for: P.self, object: C.self)` and `@Delegate(restating: P.self, …)`.
   private mutating func readArguments(of attribute: AttributeSyntax) {
     guard case .argumentList(let arguments) = attribute.arguments else { return }
     for argument in arguments {
       let label = argument.label?.text
+      if label == "restating" || (label == nil && !restated.isEmpty) {
+        // `restating: A.self, B.self`: the variadic's later values have no label.
+        guard let access = argument.expression.as(MemberAccessExprSyntax.self),
+          access.declName.baseName.text == "self", let base = access.base
+        else {
+          report(argument, .badDelegateArgument(name))
+          continue
+        }
+        restated.insert(base.trimmedDescription)
+        continue
+      }
       guard let access = argument.expression.as(MemberAccessExprSyntax.self),
         access.declName.baseName.text == "self", let base = access.base,
         label == "for" || label == "object"
@@ -128,9 +155,18 @@ struct DelegateProtocolModel {
         // A protocol it refines (its own @Delegate protocol, or one declared elsewhere).
         isClassBound = true
         if spelled == delegateType { refinesForeign = true }
+        if !Self.notDelegate.contains(spelled) && !restated.contains(spelled) {
+          parents.append(spelled)
+          parentNodes.append(type)
+        }
       } else {
         report(type, .unsupportedInheritance(name, inherited: spelled))
       }
+    }
+    // With `@Delegate(for:)` the delegates are the foreign protocol's: nothing is inherited.
+    if isForeign {
+      parents = []
+      parentNodes = []
     }
     if isForeign && !refinesForeign {
       report(proto.name, .foreignNotRefined(name, foreign: delegateType))

@@ -459,3 +459,42 @@ func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int
   #expect(delegate.calls.map(\.selector) == ["sensor:didRead:"])       // every call, in order
   delegate.resetCalls()
 }
+
+// MARK: DelegateProxy.docc/SwiftProtocols.md — Protocols that refine others
+
+final class Transfer: Sendable {}
+
+@Delegate
+protocol TransferEvents: AnyObject {
+  func transferDidStart(_ transfer: Transfer)
+  func transferShouldStart(_ transfer: Transfer) -> Bool
+}
+
+@Delegate
+protocol DownloadEvents: TransferEvents {
+  func download(_ transfer: Transfer, didWrite bytes: Int)
+}
+
+/// A delegator of the parent protocol.
+final class Transferring {
+  weak var delegate: (any TransferEvents)?
+}
+
+/// The refining block: compiled, not run.
+func doccRefiningProtocols(progressView: any DownloadEvents, transfer: Transferring) {
+  let downloads = DownloadEventsMulticast()         // a DownloadEvents, so a TransferEvents
+  downloads.add(progressView)
+  downloads.setPolicy(.reduce(.allTrue), for: \.transferShouldStart)   // the parent's handle
+  transfer.delegate = downloads                     // weak var delegate: TransferEvents?
+}
+
+/// A protocol that is not `@Delegate`.
+protocol LegacyEvents: AnyObject {
+  func legacyDidFinish(_ id: Int)
+}
+
+@Delegate(restating: LegacyEvents.self)
+protocol ArchiveEvents: TransferEvents, LegacyEvents {
+  func legacyDidFinish(_ id: Int)        // every LegacyEvents method, restated
+  func archive(_ transfer: Transfer, didAdd name: String)
+}

@@ -28,8 +28,12 @@
 /// `[]`, `[:]`, all-zero bytes for a bitwise-copyable type; a result type with none (a
 /// class, a closure, `any P`) must declare `@Default` — a compile-time error otherwise.
 ///
-/// The protocol must be constrained to `AnyObject`; it may refine other delegate
-/// protocols (the multicast conforms to the whole hierarchy) and `Sendable`. Methods may
+/// The protocol must be constrained to `AnyObject`; it may refine `Sendable` and other
+/// `@Delegate` protocols, whose methods it inherits without restating them: the multicast
+/// conforms to the whole hierarchy and sends the inherited methods to its delegates under
+/// their policies, and `Messages` offers the parents' handles by their own names
+/// (`\.transferDidStart`). A parent not declared with `@Delegate` must have its methods
+/// restated and be named in ``Delegate(restating:)``. Methods may
 /// be `throws` and `async` and take `inout` parameters (see ``DelegateInout``) and, when
 /// not `async`, non-escaping closures (lent to each delegate for the call). Properties,
 /// subscripts, initializers, associated types, static requirements, generic methods,
@@ -38,6 +42,27 @@
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
+
+/// ``Delegate()`` for a protocol that also refines protocols not declared with `@Delegate`
+/// (a dependency's, Foundation's) and restates their methods: the multicast inherits the
+/// methods of its other parents, and implements the restated ones itself.
+///
+/// ```swift
+/// @Delegate(restating: LegacyEvents.self)
+/// protocol ArchiveEvents: TransferEvents, LegacyEvents {   // TransferEvents is @Delegate
+///   func legacyDidFinish(_ id: Int)                         // every LegacyEvents method
+///   func archive(_ transfer: Transfer, didAdd name: String)
+/// }
+/// ```
+///
+/// Without `restating:`, a parent that is not a `@Delegate` protocol fails the build on
+/// the line of the inheritance clause that names it: *cannot find type
+/// 'LegacyEventsMulticast' in scope*, and *type 'ArchiveEventsMulticast' does not conform to
+/// protocol 'LegacyEvents'* with a note at each requirement not restated.
+@attached(peer, names: suffixed(Multicast))
+@attached(extension, names: arbitrary)
+public macro Delegate(restating parents: Any.Type...) =
+  #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
 
 /// Multicasts a delegate protocol declared elsewhere — Foundation's, a dependency's — whose
 /// delegates are the classes that already conform to it.

@@ -51,8 +51,8 @@ public enum DelegateOptional {
 
   /// Records that `standIn`'s target does not respond to the optional `selector`, so a
   /// multicast stops counting the stand-in's zero as an answer.
-  static func standIn(_ standIn: AnyObject, lacks selector: String) {
-    let key = Key(type: ObjectIdentifier(standIn), selector: selector)
+  static func standIn(_ standIn: ObjectIdentifier, lacks selector: String) {
+    let key = Key(type: standIn, selector: selector)
     let inserted = missing.withLock { $0.insert(key).inserted }
     if inserted { learned.add(1, ordering: .releasing) }
   }

@@ -23,11 +23,19 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   private let weakTarget: WeakRuntimeObject
   /// The protocol the stand-in conforms to.
   public let protocolDescription: DelegateProtocol<Delegate>
+  /// What the optional methods its target lacks are recorded under: the stand-in itself,
+  /// or — for the stand-in of a parent protocol that a refining protocol's stand-in sends
+  /// the parent's methods through (`__parent(_:)`) — that stand-in. Written once, before
+  /// the stand-in is used.
+  var optionalIdentity: ObjectIdentifier!
+  /// The stand-ins of parent protocols, by their multicast's type (`__parent(_:)`).
+  let parents = Lock<[ObjectIdentifier: AnyObject]>([:])
 
   /// A stand-in sending `proto`'s methods to `target` (held weakly).
   public required init(target: RuntimeObject, protocol proto: DelegateProtocol<Delegate>) {
     weakTarget = WeakRuntimeObject(target)
     protocolDescription = proto
+    optionalIdentity = ObjectIdentifier(self)
   }
 
   deinit { DelegateOptional.forget(standIn: ObjectIdentifier(self)) }
@@ -46,7 +54,7 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
       let signature = try? method.signature(in: protocolDescription.name)
     else {
       if !method.isRequired, let target, !target.responds(to: method.selector) {
-        DelegateOptional.standIn(self, lacks: method.selector.name)
+        DelegateOptional.standIn(optionalIdentity, lacks: method.selector.name)
       }
       return ZeroValue.value(Result.self, for: method.selector.name)
     }
