@@ -1,11 +1,14 @@
 import Foundation
+import DelegateProxyTestSupport
 import Testing
 
 // What the compiler says when a `@Delegate` protocol refines a protocol that is not
 // `@Delegate` without restating it (swiftc against this build, as in
 // RestatementDiagnosticsTests). The case's file: the imports take lines 1–5.
 
-@Suite("What the compiler says about a parent that is not @Delegate")
+@Suite(
+  "What the compiler says about a parent that is not @Delegate", .tags(.compiler),
+  .enabled(if: TestSelection.runs("compiler")))
 struct ForeignParentDiagnosticsTests {
   let modules: BuiltModules
 
