@@ -197,6 +197,10 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
       result = deliver(index, list, table.takeUnretainedValue(), arguments(), message.invoke)
     } else {
       var fold = Fold<Result>(list.rule)
+      // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
+      // loop is specialized: the void loop drops the fold's count and rule switch per
+      // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
+      let folds = Result.self != Void.self
       let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
       for responder in list.responders {
         // Member.withDelegate's steps on the responder's copied fields, written out so
@@ -219,9 +223,11 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
         if _slowPath(list.isOptional) && skipsOptional(index, responder, since: learned) {
           continue
         }
-        if fold.add(value) { break }
+        if folds, fold.add(value) { break }
       }
-      if fold.hasDirectAnswer, let value = fold.result.take() {
+      if !folds {
+        result = () as! Result
+      } else if fold.hasDirectAnswer, let value = fold.result.take() {
         result = value
       } else {
         result = table._withUnsafeGuaranteedRef { finish(fold, index, $0) }
