@@ -49,6 +49,11 @@ let package = Package(
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ]
     ),
+    // One String or Swift-peer row for valgrind --tool=callgrind (callgrind-swift.sh).
+    .executableTarget(
+      name: "CallgrindRows",
+      dependencies: ["ProxyFixtures"]
+    ),
     // The same rows as package-benchmark benchmarks (`swift package benchmark`).
     .executableTarget(
       name: "MessageBenchmarks",
