@@ -1,7 +1,9 @@
 // Compare: the side-by-side benchmark of DelegateProxy's forwarding against a direct
 // call, hand-written Swift closures, a naive libffi forwarder, (rows from the GNUstep
 // driver) a real NSProxy and (rows from the peer drivers) the signal libraries a C or
-// C++ programmer would put behind one callback. One process measures every row below;
+// C++ programmer would put behind one callback, and — for the Swift multicast — what Swift
+// programmers use instead (NotificationCenter, OpenCombine, closure lists, AsyncStream;
+// SwiftPeerRows.swift). One process measures every row below;
 // prints a table with ratios and writes results/latest.json.
 //
 //   swift run -c release Compare [--repetitions N] [--min-ms MS] [--output PATH]
