@@ -49,7 +49,7 @@ let package = Package(
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ]
     ),
-    // One String or Swift-peer row for valgrind --tool=callgrind (callgrind-swift.sh).
+    // One Swift-protocol, String or peer row for valgrind --tool=callgrind (callgrind-swift.sh).
     .executableTarget(
       name: "CallgrindRows",
       dependencies: ["ProxyFixtures"]
