@@ -19,6 +19,8 @@ let package = Package(
       traits: ["MallocInterposer"]),
     // The allocation counter package-benchmark itself uses; Compare reads it directly.
     .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+    // PassthroughSubject for the Combine peer row (Combine itself is Apple-only).
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
   ],
   targets: [
     // C: delegate IMPs for the five signatures, direct loops, the naive libffi
@@ -35,6 +37,7 @@ let package = Package(
         "BenchmarkSupport",
         .product(name: "MessageRuntime", package: rootIdentity),
         .product(name: "DelegateProxy", package: rootIdentity),
+        .product(name: "OpenCombine", package: "OpenCombine"),
       ]
     ),
     // The side-by-side comparison: one process, every row, median of repetitions.
@@ -45,6 +48,11 @@ let package = Package(
         .product(name: "MessageRuntime", package: rootIdentity),
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
       ]
+    ),
+    // One Swift-protocol, String or peer row for valgrind --tool=callgrind (callgrind-swift.sh).
+    .executableTarget(
+      name: "CallgrindRows",
+      dependencies: ["ProxyFixtures"]
     ),
     // The same rows as package-benchmark benchmarks (`swift package benchmark`).
     .executableTarget(

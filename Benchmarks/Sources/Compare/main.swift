@@ -1,7 +1,9 @@
 // Compare: the side-by-side benchmark of DelegateProxy's forwarding against a direct
 // call, hand-written Swift closures, a naive libffi forwarder, (rows from the GNUstep
 // driver) a real NSProxy and (rows from the peer drivers) the signal libraries a C or
-// C++ programmer would put behind one callback. One process measures every row below;
+// C++ programmer would put behind one callback, and — for the Swift multicast — what Swift
+// programmers use instead (NotificationCenter, OpenCombine, closure lists, AsyncStream;
+// SwiftPeerRows.swift). One process measures every row below;
 // prints a table with ratios and writes results/latest.json.
 //
 //   swift run -c release Compare [--repetitions N] [--min-ms MS] [--output PATH]
@@ -150,14 +152,19 @@ for sig in [BenchSignature.qd, .object] {
     workloads += SwiftRowKind.allCases.map { Workload.swift($0, sig, fanout: fanout) }
   }
 }
-// Swift protocols with String arguments (SwiftStringRows.swift), fan-outs 1, 8 and 64.
-let stringFanouts = [1, 8, 64]
+// Swift protocols with String arguments (SwiftStringRows.swift), fan-outs 1, 2, 8 and 64
+// (2: most delegate slots hold one or two delegates).
+let stringFanouts = [1, 2, 8, 64]
 for method in FeedMethod.allCases {
   for fanout in stringFanouts {
     workloads += SwiftStringRowKind.allCases.map {
       Workload.swiftString($0, method, fanout: fanout)
     }
   }
+}
+// What Swift programmers use instead, on the didReceive workload (SwiftPeerRows.swift).
+for fanout in stringFanouts {
+  workloads += SwiftPeerRowKind.allCases.map { Workload.swiftPeer($0, fanout: fanout) }
 }
 // C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
 for shape in CallbackShape.allCases {
@@ -280,6 +287,35 @@ func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
   )
 }
 
+/// The peer rows' ratios at one fan-out (feed(_:didReceive:)): each multicast row over
+/// the peer it is set beside (below 1× means the multicast is faster).
+@MainActor func swiftPeerRatios(_ fanout: Int) -> [(name: String, value: Double?)] {
+  func ns(_ name: String) -> Double? { lookup(name, FeedMethod.didReceive.encoding, fanout).ns }
+  func ratio(_ a: String, _ b: String) -> Double? {
+    guard let a = ns(a), let b = ns(b), b > 0 else { return nil }
+    return a / b
+  }
+  let proxy = SwiftStringRowKind.protocolProxy.rawValue
+  let strong = SwiftPeerRowKind.protocolProxyStrongMembers.rawValue
+  return [
+    ("protocol_proxy_over_notificationcenter", ratio(proxy, "peer_notificationcenter")),
+    ("protocol_proxy_over_opencombine_subject", ratio(proxy, "peer_opencombine_subject")),
+    ("protocol_proxy_over_closures_weak", ratio(proxy, "swift_string_closures_weak")),
+    ("protocol_proxy_over_closures", ratio(proxy, "swift_string_closures")),
+    (
+      "strong_slot_over_closures_weak",
+      ratio(SwiftPeerRowKind.protocolProxyStrongSlot.rawValue, "swift_string_closures_weak")
+    ),
+    ("strong_members_over_closures", ratio(strong, "swift_string_closures")),
+    ("strong_members_over_notificationcenter", ratio(strong, "peer_notificationcenter")),
+    ("strong_members_over_opencombine_subject", ratio(strong, "peer_opencombine_subject")),
+    (
+      "messages_over_asyncstream",
+      ratio(SwiftPeerRowKind.protocolProxyMessages.rawValue, "peer_asyncstream")
+    ),
+  ]
+}
+
 let kinds = RowKind.allCases.map(\.rawValue) + ["nsproxy_gnustep"]
 let shortNames = ["direct", "closures", "naive_ffi", "proxy_c", "proxy_swift", "nsproxy"]
 let ratioNames = ["proxy/direct", "proxy/naive_ffi", "nsproxy/proxy"]
@@ -393,6 +429,40 @@ for method in FeedMethod.allCases {
       + [r.overStrong, r.overWeak, r.overUnowned].map { pad(formatRatio($0, 1), 15) }.joined()
       + pad(cells.map(formatAllocs).joined(separator: "/"), 16) + "\n"
   }
+}
+
+table +=
+  "\nSwift peers (v@:@@ (String) didReceive, same workload; proxy = swift_string_protocol_proxy through a delegator's weak slot, strong_slot = the same through a strong reference, strong = its members held strongly, through a strong reference; messages = N consumers of messages(_:), asyncstream = an AsyncStream per consumer, timed until every consumer has the message)\n"
+let peerColumns: [(String, String)] = [
+  ("proxy", SwiftStringRowKind.protocolProxy.rawValue),
+  ("strong_slot", SwiftPeerRowKind.protocolProxyStrongSlot.rawValue),
+  ("strong", SwiftPeerRowKind.protocolProxyStrongMembers.rawValue),
+  ("unowned", SwiftStringRowKind.unownedArray.rawValue),
+  ("closures", SwiftPeerRowKind.closures.rawValue),
+  ("closures_weak", SwiftPeerRowKind.closuresWeak.rawValue),
+  ("notifications", SwiftPeerRowKind.notificationCenter.rawValue),
+  ("opencombine", SwiftPeerRowKind.openCombineSubject.rawValue),
+  ("messages", SwiftPeerRowKind.protocolProxyMessages.rawValue),
+  ("asyncstream", SwiftPeerRowKind.asyncStream.rawValue),
+]
+table +=
+  pad("fan-out", 8, left: true) + peerColumns.map { pad($0.0, 14) }.joined() + "\n"
+for fanout in stringFanouts {
+  let cells = peerColumns.map { lookup($0.1, FeedMethod.didReceive.encoding, fanout) }
+  table +=
+    pad(String(fanout), 8, left: true) + cells.map { pad(formatNs($0.ns), 14) }.joined() + "\n"
+}
+table += "allocations per message\n"
+for fanout in stringFanouts {
+  let cells = peerColumns.map { lookup($0.1, FeedMethod.didReceive.encoding, fanout) }
+  table +=
+    pad(String(fanout), 8, left: true) + cells.map { pad(formatAllocs($0), 14) }.joined() + "\n"
+}
+table += "ratios\n"
+for fanout in stringFanouts {
+  table +=
+    pad(String(fanout), 8, left: true)
+    + swiftPeerRatios(fanout).map { "  \($0.name) \(formatRatio($0.value, 1))" }.joined() + "\n"
 }
 
 table += "\nallocations per message"
@@ -538,6 +608,17 @@ for method in FeedMethod.allCases {
   }
 }
 
+var swiftPeerRatioRows: [JSON] = []
+for fanout in stringFanouts {
+  var fields: [(String, JSON)] = [
+    ("signature", .string(FeedMethod.didReceive.encoding)), ("fanout", .int(fanout)),
+  ]
+  for r in swiftPeerRatios(fanout) {
+    fields.append((r.name, r.value.map { .measured($0) } ?? .null))
+  }
+  swiftPeerRatioRows.append(.object(fields))
+}
+
 let formatter = ISO8601DateFormatter()
 let document = JSON.object([
   (
@@ -603,6 +684,7 @@ let document = JSON.object([
   ("peer_ratios", .array(peerRatios)),
   ("swift_ratios", .array(swiftRatios)),
   ("swift_string_ratios", .array(swiftStringRatios)),
+  ("swift_peer_ratios", .array(swiftPeerRatioRows)),
 ])
 
 let outputURL =
