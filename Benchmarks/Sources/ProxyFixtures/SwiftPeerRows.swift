@@ -163,7 +163,7 @@ extension Workload {
     case .protocolProxyStrongMembers, .protocolProxyStrongSlot:
       let proxy = BenchFeedDelegateMulticast()
       let retention: Retention = kind == .protocolProxyStrongMembers ? .strong : .weak
-      for l in listeners { try! proxy.add(l, retention: retention) }
+      for l in listeners { proxy.add(l, retention: retention) }
       keep.append(proxy)
       let slot: [any BenchFeedDelegate] = [proxy]
       run = { n in SwiftStringRows.strongDidReceive(slot, feed, text, n) }

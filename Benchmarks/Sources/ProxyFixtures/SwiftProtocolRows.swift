@@ -144,7 +144,7 @@ extension Workload {
       }
     case .protocolProxy:
       let proxy = BenchListenerMulticast()
-      for l in listeners { try! proxy.add(l) }
+      for l in listeners { proxy.add(l) }
       let delegator = BenchDelegator()
       delegator.delegate = proxy
       keep.append(proxy)
@@ -162,7 +162,7 @@ extension Workload {
     case .protocolProxyStrongSlot, .protocolProxyStrongMembers:
       let proxy = BenchListenerMulticast()
       let retention: Retention = kind == .protocolProxyStrongMembers ? .strong : .weak
-      for l in listeners { try! proxy.add(l, retention: retention) }
+      for l in listeners { proxy.add(l, retention: retention) }
       keep.append(proxy)
       run =
         signature == .qd
@@ -355,18 +355,18 @@ enum CToSwiftRows {
       return (run, check, [])
     default:
       let proxy = BenchListenerMulticast()
-      for l in listeners { try! proxy.add(l) }
-      let imp = try! signature == .qd ? proxy.imp(for: \.valueScale) : proxy.imp(for: \.observe)
-      let selector = signature == .qd ? proxy.selector(for: \.valueScale) : proxy.selector(for: \.observe)
+      for l in listeners { proxy.add(l) }
+      let imp = try! signature == .qd ? proxy.runtime.imp(for: \.valueScale) : proxy.runtime.imp(for: \.observe)
+      let selector = signature == .qd ? proxy.runtime.selector(for: \.valueScale) : proxy.runtime.selector(for: \.observe)
       let code = imp.unsafeCast(to: UnsafeRawPointer.self)
-      let receiver = UnsafeMutableRawPointer(try! proxy.rawValue)
+      let receiver = UnsafeMutableRawPointer(try! proxy.runtime.rawValue())
       let sel = UnsafeRawPointer(selector.rawValue)
       let run: (Int) -> UInt64 = { n in
         bs_set_object_argument(subjectPointer)
         return bs_caller_loop(sig, code, receiver, sel, UInt64(n))
       }
       let check: () -> String? = {
-        guard (try? proxy.runtimeProxy.fastPath(for: selector)) == .registers else {
+        guard (try? proxy.runtime.proxy().fastPath(for: selector)) == .registers else {
           return "c_to_swift_proxy: \(selector) is not on the register route"
         }
         guard signature == .qd else { return nil }

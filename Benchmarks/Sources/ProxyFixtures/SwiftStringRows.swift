@@ -205,8 +205,8 @@ extension Workload {
         titleFor: { SwiftStringRows.unownedTitle1(boxes, feed, $0) })
     case .protocolProxy:
       let proxy = BenchFeedDelegateMulticast()
-      for l in listeners { try! proxy.add(l) }
-      try! proxy.setPolicy(.reduce(.firstNonNil), for: \.feedTitleFor)
+      for l in listeners { proxy.add(l) }
+      proxy.setPolicy(.reduce(.firstNonNil), for: \.feedTitleFor)
       let delegator = BenchFeedDelegator()
       delegator.delegate = proxy
       keep.append(proxy)
