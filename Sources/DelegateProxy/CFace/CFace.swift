@@ -127,7 +127,7 @@ final class CFace<Delegate>: @unchecked Sendable {
       let decode = arguments[index]
       // Holds the typed observer, not the multicast (the proxy is the multicast's).
       let observer = MessageObserver(phase: typed.phase) { snapshot in
-        typed.notify(decode(__CFaceFrame(method: plan, invocation: snapshot.invocation)))
+        typed.notify(boxed: decode(__CFaceFrame(method: plan, invocation: snapshot.invocation)))
       }
       bridged[id] = (index, observer)
     }
