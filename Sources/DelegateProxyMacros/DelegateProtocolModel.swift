@@ -217,13 +217,13 @@ struct DelegateProtocolModel {
         let names = variable.bindings.map { $0.pattern.trimmedDescription }.joined(separator: ", ")
         report(variable, .property(names))
       } else if let sub = decl.as(SubscriptDeclSyntax.self) {
-        report(sub, .subscriptRequirement())
+        report(sub, .subscriptRequirement)
       } else if let initializer = decl.as(InitializerDeclSyntax.self) {
-        report(initializer, .initializer())
+        report(initializer, .initializer)
       } else if decl.is(TypeAliasDeclSyntax.self) {
         continue
       } else {
-        report(decl, .unsupportedMember())
+        report(decl, .unsupportedMember)
       }
     }
   }
