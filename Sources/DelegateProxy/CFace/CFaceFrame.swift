@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// The C call of one protocol method on one delegate, as `@Delegate` generates it: reads
 /// the arguments from the frame, calls the delegate, writes the result.

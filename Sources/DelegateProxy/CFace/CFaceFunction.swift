@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// One protocol method as a C function of its own C signature, `(self, _cmd, arguments…)`,
 /// that calls one delegate's Swift method: what `@Delegate` generates so that the C

@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// One method of a Swift delegate protocol as C calls reach it: its selector, signature,
 /// and where each parameter and the result sit in a ``SwiftEntryFrame``.

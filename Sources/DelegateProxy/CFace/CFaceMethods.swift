@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// What every adapter of one multicast shares: the protocol's methods as C reaches them
 /// and the generated calls, by method index, with the delegate's type erased.

@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// A delegator's one delegate slot, made so that someone who does not own it can
 /// inject secondary delegates beside the delegate the owner set (the `secondaryDelegate`

@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// An object whose answers to `responds(to:)` can change over time and that says when:
 /// the number changes whenever an answer may have changed.

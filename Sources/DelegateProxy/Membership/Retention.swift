@@ -1,6 +1,5 @@
 import Dispatch
 import MessageRuntime
-import Synchronization
 
 /// How a multicast holds one of its delegates.
 public enum Retention: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// A registration made by `observe` (on a ``MulticastProxy`` or a Swift multicast). Keep
 /// it: dropping it (or calling ``cancel()``) removes the observer.

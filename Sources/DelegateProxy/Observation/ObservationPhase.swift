@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// When an observer hears a message: before it is delivered to the delegates (RxCocoa's
 /// `sentMessage`) or after (RxCocoa's `methodInvoked`).

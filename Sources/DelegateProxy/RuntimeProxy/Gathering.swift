@@ -1,6 +1,5 @@
 import Dispatch
 import MessageRuntime
-import Synchronization
 
 /// Values gathered from every responder of one asynchronous aggregation, by position,
 /// and the group that says when the last queued responder has answered.

@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// An immutable snapshot of a Swift multicast's members, by method: what a dispatch
 /// reads, lock-free, inside a read section. Replaced (never changed) when membership or

@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// One responder as a dispatch reads it: trivially copyable, so a dispatch loop copies
 /// no reference and retains nothing but the delegate itself (and only when it is held
