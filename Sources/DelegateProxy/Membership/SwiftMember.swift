@@ -22,7 +22,7 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// own delegate (``DelegateMulticastProtocol/inject(_:into:at:answering:)``), which hears
   /// every call while the delegator's delegate answers. Such a member puts the methods
   /// that return a value on the general path.
-  let answers: Bool
+  @usableFromInline let answers: Bool
 
   init(
     _ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?,

@@ -1,5 +1,6 @@
 /// A typed observer of one method of a Swift multicast: its registration (phase, the
 /// active flag a dispatch reads) and its handler, which receives the call's arguments.
+@usableFromInline
 final class TypedObserver: Sendable {
   /// The registration (shared with ``MulticastProxy``'s observers: id, phase, flag).
   let registration: MessageObserver
@@ -27,10 +28,10 @@ final class TypedObserver: Sendable {
     boxedHandler = { arguments in body(arguments as! Arguments) }
   }
 
-  var phase: ObservationPhase { registration.phase }
+  @usableFromInline var phase: ObservationPhase { registration.phase }
   var isActive: Bool { registration.isActive }
 
-  func notify<Arguments>(_ arguments: Arguments) {
+  @usableFromInline func notify<Arguments>(_ arguments: Arguments) {
     guard isActive else { return }
     // The multicast registers an observer only under the method whose Arguments it takes.
     precondition(

@@ -1,5 +1,6 @@
 import Dispatch
 import MessageRuntime
+import Synchronization
 
 // The general path of a Swift multicast: delegates on queues, observers and custom
 // reducers; asynchronous aggregation and broadcast; observation.
@@ -7,7 +8,13 @@ import MessageRuntime
 extension DelegateMulticast {
   /// The general path: observers before and after, queued responders (asynchronously
   /// for `void` methods; on their queue and waited for otherwise), custom reducers.
-  @usableFromInline
+  ///
+  /// Inlinable but never inlined: the user's module gets a copy specialized for the
+  /// method's types (unspecialized, each call looked up the generic metadata of its fold,
+  /// its answers and its arguments, most of a `messages(_:)` delivery's cost), while the
+  /// conformances' fast paths stay small. Queued members go through non-generic-heavy
+  /// helpers out of line.
+  @inlinable @inline(never)
   final func deliver<Arguments, Result>(
     _ index: Int, _ list: SwiftResponderList<Delegate>,
     _ table: SwiftMemberTable<Delegate>,
@@ -17,39 +24,60 @@ extension DelegateMulticast {
     for o in observers where o.phase == .before { o.notify(arguments) }
     var fold = Fold<Result>(list.rule)
     var collected: [Result] = []
-    func add(_ value: Result) -> Bool {
-      if list.rule == .custom { collected.append(value) }
-      return fold.add(value)
-    }
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     for responder in list.responders {
       let member = responder.member.takeUnretainedValue()
+      let answer: Result?
       if let queue = member.queue {
-        let queued = QueuedCall(
-          member: member, arguments: arguments, call: call,
-          optionalSelector: list.isOptional ? protocolDescription.methods[index].selector.name : nil
-        )
         if list.rule == .every && !list.waitsForQueued {
-          queue.async { _ = queued.run() }
+          sendQueued(index, list, member, queue, arguments, call)
           continue
         }
-        let value = QueueMarks.isCurrent(queue) ? queued.run() : queue.sync { queued.run() }
-        guard let value else { continue }
-        if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
-        if !member.answers { continue }
-        if add(value) { break }
-        continue
+        answer = callQueued(index, list, member, queue, arguments, call)
+      } else {
+        answer = member.withDelegate { call(member.existential.pointee, arguments) }
+        if answer == nil, !member.isRemoved { needsRebuild.raise() }
       }
-      guard let value = member.withDelegate({ call(member.existential.pointee, arguments) }) else {
-        if !member.isRemoved { needsRebuild.raise() }
-        continue
-      }
+      guard let value = answer else { continue }
       if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
       if !member.answers { continue }
-      if add(value) { break }
+      if list.rule == .custom { collected.append(value) }
+      if fold.add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
     return finish(fold, index, table, collected: collected)
+  }
+
+  /// A queued member's call of a `void` method: sent to its queue, not waited for.
+  @usableFromInline
+  final func sendQueued<Arguments, Result>(
+    _ index: Int, _ list: SwiftResponderList<Delegate>, _ member: SwiftMember<Delegate>,
+    _ queue: DispatchQueue, _ arguments: Arguments,
+    _ call: @escaping (Delegate, Arguments) -> Result
+  ) {
+    let queued = queuedCall(index, list, member, arguments, call)
+    queue.async { _ = queued.run() }
+  }
+
+  /// A queued member's call, run on its queue and waited for (directly when the caller is
+  /// already on that queue); nil when the member could not answer.
+  @usableFromInline
+  final func callQueued<Arguments, Result>(
+    _ index: Int, _ list: SwiftResponderList<Delegate>, _ member: SwiftMember<Delegate>,
+    _ queue: DispatchQueue, _ arguments: Arguments,
+    _ call: @escaping (Delegate, Arguments) -> Result
+  ) -> Result? {
+    let queued = queuedCall(index, list, member, arguments, call)
+    return QueueMarks.isCurrent(queue) ? queued.run() : queue.sync { queued.run() }
+  }
+
+  private func queuedCall<Arguments, Result>(
+    _ index: Int, _ list: SwiftResponderList<Delegate>, _ member: SwiftMember<Delegate>,
+    _ arguments: Arguments, _ call: @escaping (Delegate, Arguments) -> Result
+  ) -> QueuedCall<Delegate, Arguments, Result> {
+    QueuedCall(
+      member: member, arguments: arguments, call: call,
+      optionalSelector: list.isOptional ? protocolDescription.methods[index].selector.name : nil)
   }
 
   // MARK: Asynchronous aggregation and broadcast

@@ -14,7 +14,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// The members, in order (the table keeps them, and so their slots, alive).
   let members: [SwiftMember<Delegate>]
   /// By method index: the observers.
-  let observers: [[TypedObserver]]
+  @usableFromInline let observers: [[TypedObserver]]
   /// By method index: the policy in force, for introspection and custom reducers.
   let policies: [ErasedPolicy]
   let generation: UInt64

@@ -64,5 +64,5 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   /// A `void` method whose queued responders are waited for all the same (it has `inout`
   /// parameters — the next responder reads what this one wrote — or a non-escaping
   /// closure, valid only during the call).
-  let waitsForQueued: Bool
+  @usableFromInline let waitsForQueued: Bool
 }
