@@ -6,21 +6,28 @@ import MessageRuntime
 public struct DelegateMessageSequence<Arguments>: AsyncSequence {
   /// One call's arguments.
   public typealias Element = Arguments
-  let stream: AsyncStream<UncheckedSendable<Arguments>>
+  @usableFromInline let stream: AsyncStream<UncheckedSendable<Arguments>>
+
+  @inlinable init(stream: AsyncStream<UncheckedSendable<Arguments>>) { self.stream = stream }
 
   /// The iterator.
   public struct AsyncIterator: AsyncIteratorProtocol {
-    var base: AsyncStream<UncheckedSendable<Arguments>>.AsyncIterator
+    @usableFromInline var base: AsyncStream<UncheckedSendable<Arguments>>.AsyncIterator
+
+    @inlinable init(base: AsyncStream<UncheckedSendable<Arguments>>.AsyncIterator) {
+      self.base = base
+    }
     /// The next call's arguments, or nil when the multicast is gone or iteration ended.
-    public mutating func next() async -> Arguments? { await base.next()?.value }
+    @inlinable public mutating func next() async -> Arguments? { await base.next()?.value }
     /// The next call's arguments (isolation-preserving form).
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Arguments? {
       await base.next(isolation: actor)?.value
     }
   }
 
   /// Starts iterating.
-  public func makeAsyncIterator() -> AsyncIterator {
+  @inlinable public func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(base: stream.makeAsyncIterator())
   }
 }

@@ -27,6 +27,10 @@ extension DelegateMulticast {
   /// ```swift
   /// for await (sensor, reading) in proxy.messages(\.sensorDidRead) { … }
   /// ```
+  // Inlinable: the stream, its continuation and the observer's `yield` are specialized
+  // for the method's arguments in the caller's module (unspecialized, each message cost
+  // generic-metadata lookups per consumer).
+  @inlinable
   public final func messages<Message: DelegateMessageHandle>(
     _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
     bufferingPolicy: MessageBuffering = .unbounded
@@ -44,7 +48,8 @@ extension DelegateMulticast {
 
   /// `handler`, given copies of the method's `inout` arguments rather than the caller's
   /// variables, which outlive no call (see ``DelegateInout``).
-  private func detaching<Message: DelegateMessageHandle>(
+  @usableFromInline
+  final func detaching<Message: DelegateMessageHandle>(
     _ message: KeyPath<Messages, Message>,
     _ handler: @escaping @Sendable (Message.Arguments) -> Void
   ) -> @Sendable (Message.Arguments) -> Void {
@@ -52,7 +57,8 @@ extension DelegateMulticast {
     return { arguments in handler(detach(arguments)) }
   }
 
-  private func register<Message: DelegateMessageHandle>(
+  @usableFromInline
+  final func register<Message: DelegateMessageHandle>(
     _ observer: TypedObserver, for message: KeyPath<Messages, Message>
   )
     -> MessageObservation

@@ -9,6 +9,7 @@ public enum MessageBuffering: Sendable, Hashable {
   case bufferingNewest(Int)
 
   /// The stream policy for elements of type `Element`.
+  @usableFromInline
   func policy<Element>(for _: Element.Type) -> AsyncStream<Element>.Continuation.BufferingPolicy {
     switch self {
     case .unbounded: .unbounded

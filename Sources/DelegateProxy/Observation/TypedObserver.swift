@@ -15,6 +15,7 @@ final class TypedObserver: Sendable {
   /// face's observers, see CFace.bridgeObservers).
   private let boxedHandler: @Sendable (Any) -> Void
 
+  @usableFromInline
   init<Arguments>(
     phase: ObservationPhase, finish: (@Sendable () -> Void)? = nil,
     _ body: @escaping @Sendable (Arguments) -> Void

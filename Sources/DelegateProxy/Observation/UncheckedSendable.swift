@@ -3,6 +3,7 @@ import MessageRuntime
 
 /// A value handed across threads as the reference systems hand delegate arguments across
 /// queues: the sender vouches for it (see ``DelegateMulticast/messages(_:_:bufferingPolicy:)``).
+@usableFromInline
 struct UncheckedSendable<Value>: @unchecked Sendable {
   // @unchecked Sendable: used only for a delegate call's arguments and results crossing to
   // a delegate's queue or an observer's task — the caller of add(_:queue:) or messages(_:)
@@ -11,7 +12,7 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
   // (documented on DelegateConcurrency.concurrent) — and for objects kept
   // alive (never read) until a closure that runs after a lock (CFace.adopt).
   /// The value.
-  let value: Value
+  @usableFromInline let value: Value
   /// Wraps `value`.
-  init(_ value: Value) { self.value = value }
+  @inlinable init(_ value: Value) { self.value = value }
 }
