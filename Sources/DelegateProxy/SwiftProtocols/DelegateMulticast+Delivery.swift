@@ -125,7 +125,8 @@ extension DelegateMulticast {
       case .queued(let queue, let call):
         group.enter()
         queue.async {
-          let value = call.run()
+          // An injected listener is called but does not answer (DelegateInjection).
+          let value = call.run().flatMap { call.member.answers ? $0 : nil }
           results.withLock { $0[slot] = UncheckedSendable(value) }
           group.leave()
         }
@@ -190,7 +191,8 @@ extension DelegateMulticast {
             {
               continue
             }
-            work.append(.done(value))
+            // An injected listener is called but does not answer (DelegateInjection).
+            work.append(.done(member.answers ? value : nil))
           }
         }
         for o in observers where o.phase == .after { o.notify(arguments) }
@@ -214,7 +216,7 @@ extension DelegateMulticast {
           (continuation: CheckedContinuation<UncheckedSendable<Result?>, Never>) in
           queue.async { continuation.resume(returning: UncheckedSendable(queued.run())) }
         }
-        values.append(answer.value)
+        values.append(queued.member.answers ? answer.value : nil)
       }
     }
     return values

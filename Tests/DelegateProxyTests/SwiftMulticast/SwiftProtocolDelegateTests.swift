@@ -253,6 +253,21 @@ struct SwiftProtocolInjectionTests {
     #expect(log.entries.last == "primary read 2.0")
   }
 
+  @Test func aggregationLeavesAnInjectedListenersAnswerOutToo() async {
+    let log = CallLog()
+    let device = SensorDevice()
+    let primary = RecordingSensorListener("primary", answer: false, log: log)
+    let listener = RecordingSensorListener("listener", answer: true, log: log)
+    device.delegate = primary
+    let injection = SensorDelegateMulticast.inject(listener, into: device, at: \.delegate)
+    let multicast = injection.multicast
+    // Every member is asked; the listener's `true` does not count, so any-true sees only
+    // the primary's `false`.
+    #expect(await multicast.aggregate(\.sensorShouldStart, Sensor(name: "s"), reducer: .anyTrue) == false)
+    #expect(log.entries == ["primary shouldStart", "listener shouldStart"])
+    withExtendedLifetime(injection) {}
+  }
+
   @Test func aSecondaryInjectedAnsweringAnswersInsteadOfThePrimary() throws {
     let log = CallLog()
     let device = SensorDevice()
