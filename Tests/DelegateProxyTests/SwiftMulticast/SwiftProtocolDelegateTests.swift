@@ -235,12 +235,23 @@ extension SensorDelegateMulticast {
 
 @Suite("Swift protocols: a secondary delegate injected into a delegator's slot")
 struct SwiftProtocolInjectionTests {
-  @Test func theSecondaryHearsTheDelegatorBesideThePrimaryUntilRemoved() throws {
+  /// A device whose delegate (the primary) says no to starting, and a secondary that
+  /// would say yes, both logging into one log.
+  struct Scene {
     let log = CallLog()
     let device = SensorDevice()
-    let primary = RecordingSensorListener("primary", answer: false, log: log)
-    let secondary = RecordingSensorListener("secondary", answer: true, log: log)
-    device.delegate = primary
+    let primary: RecordingSensorListener
+    let secondary: RecordingSensorListener
+    init(secondaryName: String = "secondary") {
+      primary = RecordingSensorListener("primary", answer: false, log: log)
+      secondary = RecordingSensorListener(secondaryName, answer: true, log: log)
+      device.delegate = primary
+    }
+  }
+
+  @Test func theSecondaryHearsTheDelegatorBesideThePrimaryUntilRemoved() throws {
+    let scene = Scene()
+    let (log, device, primary, secondary) = (scene.log, scene.device, scene.primary, scene.secondary)
     let injection = SensorDelegateMulticast.inject(secondary, into: device, at: \.delegate)
     #expect(device.delegate !== primary)
     device.read(1)
@@ -254,11 +265,8 @@ struct SwiftProtocolInjectionTests {
   }
 
   @Test func aggregationLeavesAnInjectedListenersAnswerOutToo() async {
-    let log = CallLog()
-    let device = SensorDevice()
-    let primary = RecordingSensorListener("primary", answer: false, log: log)
-    let listener = RecordingSensorListener("listener", answer: true, log: log)
-    device.delegate = primary
+    let scene = Scene(secondaryName: "listener")
+    let (log, device, listener) = (scene.log, scene.device, scene.secondary)
     let injection = SensorDelegateMulticast.inject(listener, into: device, at: \.delegate)
     let multicast = injection.multicast
     // Every member is asked; the listener's `true` does not count, so any-true sees only
@@ -269,11 +277,8 @@ struct SwiftProtocolInjectionTests {
   }
 
   @Test func aSecondaryInjectedAnsweringAnswersInsteadOfThePrimary() throws {
-    let log = CallLog()
-    let device = SensorDevice()
-    let primary = RecordingSensorListener("primary", answer: false, log: log)
-    let secondary = RecordingSensorListener("secondary", answer: true, log: log)
-    device.delegate = primary
+    let scene = Scene()
+    let (log, device, secondary) = (scene.log, scene.device, scene.secondary)
     let injection = SensorDelegateMulticast.inject(
       secondary, into: device, at: \.delegate, answering: true)
     #expect(device.start() == true)  // both called; the secondary, last invoked, wins
