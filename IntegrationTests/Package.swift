@@ -1,0 +1,32 @@
+// swift-tools-version: 6.1
+// Integration tests of DelegateProxy against real Swift packages (GRDB, swift-log,
+// swift-metrics, swift-distributed-tracing): a package of its own, so the library's
+// users never resolve these. Run with `swift test` in this folder (`.ci/run` does).
+
+import PackageDescription
+
+// A path dependency's identity is its directory's name (lowercased), which depends on
+// where the repository was cloned; work it out instead of hard-coding "delegateproxy".
+let rootIdentity = Context.packageDirectory
+  .split(separator: "/").dropLast().last.map { $0.lowercased() } ?? "delegateproxy"
+
+let package = Package(
+  name: "DelegateProxyIntegrationTests",
+  platforms: [.macOS(.v13)],
+  dependencies: [
+    .package(path: ".."),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+  ],
+  targets: [
+    // GRDB's TransactionObserver: one registration, several observers (an audit trail
+    // and a guard that vetoes a commit).
+    .testTarget(
+      name: "GRDBIntegrationTests",
+      dependencies: [
+        .product(name: "DelegateProxy", package: rootIdentity),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
