@@ -26,7 +26,13 @@ let package = Package(
         .product(name: "DelegateProxy", package: rootIdentity),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
-    )
+    ),
+    // Seeded random @Delegate protocols, each checked call by call against a hand-written
+    // fan-out (Scripts/generate-protocols.py writes Generated.swift).
+    .testTarget(
+      name: "GeneratedProtocolTests",
+      dependencies: [.product(name: "DelegateProxy", package: rootIdentity)]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

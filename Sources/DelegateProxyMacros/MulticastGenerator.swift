@@ -411,7 +411,11 @@ struct MulticastGenerator {
       }
       switch values.count {
       case 0: lines.append("    { _ in () },")
-      case 1: lines.append("    { f in \(values[0]) },")
+      case 1:
+        // A lone optional argument is boxed as `Any` explicitly: implicitly, it warns.
+        let type = requirement.parameters[0].valueTypeText
+        let optional = type.hasSuffix("?") || type.hasSuffix("!") || type.hasPrefix("Optional<")
+        lines.append("    { f in \(values[0])\(optional ? " as Any" : "") },")
       default: lines.append("    { f in (\(values.joined(separator: ", "))) },")
       }
     }

@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Writes seeded random @Delegate protocols, each with conforming members and a
+hand-written-style reference fan-out, and one test per protocol that sends the same calls
+through the generated multicast and the reference and expects the same calls seen by each
+member (arguments, order), the same answers and the same errors.
+
+    generate-protocols.py --seed S --count N --out FILE
+
+The protocols draw their parameter and result types from the families @Delegate supports
+(numbers, Bool, String, optionals, arrays, dictionaries, a struct, an enum, a class, a
+closure, inout), and their effects (throws, async), @Optional and @Default, policies
+(last responder, first responder, all true / any true) and error policies (stop at first,
+run all). The reference is what a programmer writes by hand: a loop over an array of
+members with the documented rule. The same seed writes the same file.
+"""
+import argparse
+import random
+
+# name, Swift type, literal(rng), member answer(k, salt) expression, empty value,
+# usable as result
+FAMILIES = [
+    ("int", "Int", lambda r: str(r.randint(-50, 50)), "100 * k + {salt}", "0", True),
+    ("double", "Double", lambda r: f"{r.randint(0, 99)}.5", "Double(k) + 0.25 * {salt}", "0", True),
+    ("bool", "Bool", lambda r: r.choice(["true", "false"]), "(k + {salt}) % 2 == 0", "false", True),
+    ("string", "String", lambda r: f'"s{r.randint(0, 999)}"', '"m\\(k)-{salt}"', '""', True),
+    ("optstring", "String?", lambda r: r.choice(["nil", f'"o{r.randint(0, 9)}"']),
+     'k % 2 == 1 ? nil : "m\\(k)"', "nil", True),
+    ("ints", "[Int]", lambda r: "[" + ", ".join(str(r.randint(0, 9)) for _ in range(r.randint(0, 3))) + "]",
+     "[k, {salt}]", "[]", True),
+    ("dict", "[String: Int]", lambda r: f'["k{r.randint(0, 9)}": {r.randint(0, 9)}]', '["m\\(k)": {salt}]',
+     "[:]", True),
+    ("point", "GenPoint", lambda r: f"GenPoint(x: {r.randint(0, 9)}, y: {r.randint(0, 9)})",
+     "GenPoint(x: k, y: {salt})", None, True),
+    ("mode", "GenMode", lambda r: r.choice(["GenMode.fast", "GenMode.slow", "GenMode.off"]),
+     "k % 2 == 0 ? GenMode.fast : GenMode.slow", None,
+     True),
+    ("token", "GenToken", lambda r: f'GenToken("t{r.randint(0, 9)}")', None, None, False),
+    ("closure", "(Int) -> Int", lambda r: f"{{ $0 * {r.randint(2, 5)} }}", None, None, False),
+]
+PARAM_FAMILIES = FAMILIES
+RESULT_FAMILIES = [f for f in FAMILIES if f[5]]
+LABELS = ["with", "for", "at", "from", "using", "on", None]
+VERBS = ["did", "will", "should", "wants", "handle", "note", "ask"]
+NOUNS = ["Read", "Write", "Start", "Stop", "Change", "Load", "Save", "Move", "Fail", "Open"]
+
+
+class Method:
+    def __init__(self, r, index, used):
+        while True:
+            name = r.choice(VERBS) + r.choice(NOUNS) + str(index)
+            if name not in used:
+                used.add(name)
+                break
+        self.name = name
+        self.params = []
+        for p in range(r.randint(0, 3)):
+            fam = r.choice(PARAM_FAMILIES)
+            label = r.choice(LABELS) if p else None
+            inout = fam[0] == "int" and r.random() < 0.2
+            self.params.append((label, f"a{p}", fam, inout))
+        self.is_async = r.random() < 0.25
+        self.throws = r.random() < 0.3
+        self.result = r.choice(RESULT_FAMILIES) if r.random() < 0.5 else None
+        self.optional = r.random() < 0.2 and not any(p[3] for p in self.params)
+        needs_default = self.result is not None and self.result[4] is None
+        self.default = None
+        if self.result is not None and (needs_default or r.random() < 0.3):
+            self.default = self.result[2](r)
+            if self.default == "nil":
+                self.default = '"d"'
+        self.salt = r.randint(1, 9)
+        # The policy the test sets, for a value-returning method.
+        self.policy = "last"
+        if self.result is not None:
+            choices = ["last", "last", "first"]
+            if self.result[0] == "bool":
+                choices += ["allTrue", "anyTrue"]
+            self.policy = r.choice(choices)
+        if self.policy in ("allTrue", "anyTrue"):
+            # A reducer's answer for no responders is its own (true, false), not @Default.
+            self.optional = False
+            self.default = None
+        self.error_policy = r.choice(["stop", "stop", "runAll"]) if self.throws else "stop"
+
+    @property
+    def handle(self):
+        labels = [p[0] for p in self.params[1:] if p[0]]
+        return self.name + "".join(l[0].upper() + l[1:] for l in labels)
+
+    def signature(self):
+        parts = []
+        for label, name, fam, inout in self.params:
+            typ = ("inout " if inout else "") + fam[1]
+            if fam[0] == "closure" and self.is_async:
+                # A non-escaping closure cannot be lent across suspensions: the macro
+                # refuses it in an async method (the generator's refusal list says so).
+                typ = "@escaping " + typ
+            parts.append(f"{label or '_'} {name}: {typ}")
+        effects = (" async" if self.is_async else "") + (" throws" if self.throws else "")
+        result = f" -> {self.result[1]}" if self.result else ""
+        return f"func {self.name}({', '.join(parts)}){effects}{result}"
+
+    def call_arguments(self, values):
+        out = []
+        for (label, name, fam, inout), value in zip(self.params, values):
+            v = f"&{value}" if inout else value
+            out.append(f"{label}: {v}" if label else v)
+        return ", ".join(out)
+
+    def empty(self):
+        if self.default is not None:
+            return self.default
+        return self.result[4]
+
+
+def member_body(m, k):
+    """A member's implementation: records its call, may throw, answers."""
+    lines = []
+    shown = []
+    for label, name, fam, inout in m.params:
+        if fam[0] == "closure":
+            shown.append(f"\\({name}({k + 1}))")
+        elif fam[0] == "token":
+            shown.append(f"\\({name}.name)")
+        else:
+            shown.append(f"\\(String(describing: {name}))")
+    lines.append(f'    log.record("m{k}.{m.name}({", ".join(shown)})")')
+    for label, name, fam, inout in m.params:
+        if inout:
+            lines.append(f"    {name} += {k + 1}")
+    if m.throws:
+        lines.append(f'    if failing.contains("{m.name}") {{ throw GenError(member: {k}, method: "{m.name}") }}')
+    if m.result:
+        expr = m.result[3].replace("{salt}", str(m.salt))
+        lines.append(f"    return {expr}")
+    return "\n".join(lines)
+
+
+def write(seed, count):
+    r = random.Random(seed)
+    out = [f"// Generated by IntegrationTests/Scripts/generate-protocols.py --seed {seed} --count {count}.",
+           "// Do not edit: run the script (or Scripts/generated-protocols.sh) instead.",
+           "", "import DelegateProxy", "import Testing", ""]
+    tests = []
+    for pi in range(count):
+        used = set()
+        methods = [Method(r, i, used) for i in range(r.randint(1, 5))]
+        nmembers = r.randint(2, 3)
+        pname = f"Gen{pi}"
+        out.append(f"@Delegate")
+        out.append(f"protocol {pname}: AnyObject {{")
+        for m in methods:
+            attrs = ""
+            if m.optional:
+                attrs += "@Optional "
+            if m.default is not None:
+                attrs += f"@Default({m.default}) "
+            out.append(f"  {attrs}{m.signature()}")
+        out.append("}")
+        out.append("")
+        # Which members implement each optional method.
+        implements = {}
+        for m in methods:
+            if m.optional:
+                implements[m.name] = [k for k in range(nmembers) if r.random() < 0.6]
+            else:
+                implements[m.name] = list(range(nmembers))
+        for k in range(nmembers):
+            out.append(f"final class {pname}Member{k}: {pname}, GenMember {{")
+            out.append(f"  let k = {k}")
+            out.append("  let log: GenLog")
+            out.append("  let failing: Set<String>")
+            names = sorted(m.name for m in methods if k in implements[m.name])
+            out.append(f"  let implements: Set<String> = [{', '.join(repr(n).replace(chr(39), chr(34)) for n in names)}]")
+            out.append("  init(log: GenLog, failing: Set<String>) {")
+            out.append("    self.log = log")
+            out.append("    self.failing = failing")
+            out.append("  }")
+            for m in methods:
+                if k not in implements[m.name]:
+                    continue
+                out.append(f"  {m.signature()} {{")
+                out.append(member_body(m, k))
+                out.append("  }")
+            out.append("}")
+            out.append("")
+        # The reference: a hand-written loop per method.
+        out.append(f"final class {pname}Reference {{")
+        out.append(f"  let members: [any {pname} & GenMember]")
+        out.append(f"  init(_ members: [any {pname} & GenMember]) {{ self.members = members }}")
+        for m in methods:
+            out.append(f"  {m.signature()} {{")
+            out.append(f'    let responders = members.filter {{ $0.implements.contains("{m.name}") }}')
+            call = f"{'try ' if m.throws else ''}{'await ' if m.is_async else ''}member.{m.name}({m.call_arguments([p[1] for p in m.params])})"
+            if m.result is None or m.policy in ("last", "allTrue", "anyTrue"):
+                if m.result is not None:
+                    init = {"last": "nil", "allTrue": "true", "anyTrue": "false"}[m.policy]
+                    typ = f"{m.result[1]}?" if m.policy == "last" else "Bool"
+                    if m.policy == "last" and m.result[1].endswith("?"):
+                        typ = f"Optional<{m.result[1]}>"
+                    out.append(f"    var answer: {typ} = {init}")
+                if m.error_policy == "runAll":
+                    out.append("    var errors: [any Error] = []")
+                out.append("    for member in responders {")
+                body = call
+                if m.result is not None:
+                    op = {"last": "answer = {c}", "allTrue": "answer = {c} && answer",
+                          "anyTrue": "answer = {c} || answer"}[m.policy]
+                    # Every responder is called: evaluate the call first.
+                    body = f"let value = {call}\n      " + op.format(c="value")
+                if m.error_policy == "runAll":
+                    out.append("      do {")
+                    out.append("        " + body.replace("\n      ", "\n        "))
+                    out.append("      } catch { errors.append(error) }")
+                else:
+                    out.append("      " + body)
+                out.append("    }")
+                if m.error_policy == "runAll":
+                    out.append("    if !errors.isEmpty { throw DelegateErrors(errors) }")
+                if m.result is not None:
+                    if m.policy == "last":
+                        out.append(f"    guard let answer else {{ return {m.empty()} }}")
+                        out.append("    return answer")
+                    else:
+                        out.append("    return answer")
+            else:  # first responder
+                out.append(f"    guard let member = responders.first else {{ return {m.empty()} }}")
+                if m.error_policy == "runAll":
+                    out.append(f"    do {{ return {call} }} catch {{ throw DelegateErrors([error]) }}")
+                else:
+                    out.append(f"    return {call}")
+            out.append("  }")
+        out.append("}")
+        out.append("")
+        # The test: the same calls through both, twice each, with a failing set per member.
+        failing = [[m.name for m in methods if m.throws and r.random() < 0.35] for _ in range(nmembers)]
+        t = []
+        t.append(f"  @Test func protocol{pi}() async throws {{")
+        t.append("    let seen = GenLog(), expected = GenLog()")
+        for k in range(nmembers):
+            fs = ", ".join(f'"{n}"' for n in failing[k])
+            t.append(f"    let a{k} = {pname}Member{k}(log: seen, failing: [{fs}])")
+            t.append(f"    let b{k} = {pname}Member{k}(log: expected, failing: [{fs}])")
+        t.append(f"    let multicast = {pname}Multicast()")
+        for k in range(nmembers):
+            t.append(f"    multicast.add(a{k})")
+        t.append(f"    let reference = {pname}Reference([{', '.join(f'b{k}' for k in range(nmembers))}])")
+        for m in methods:
+            policy = {"last": None, "first": ".firstResponder", "allTrue": ".reduce(.allTrue)",
+                      "anyTrue": ".reduce(.anyTrue)"}[m.policy]
+            if policy:
+                t.append(f"    multicast.setPolicy({policy}, for: \\.{m.handle})")
+            if m.error_policy == "runAll":
+                t.append(f"    multicast.setErrorPolicy(.runAll, for: \\.{m.handle})")
+        for m in methods:
+            for _ in range(2):
+                values = [p[2][2](r) for p in m.params]
+                prefix = ("try " if m.throws else "") + ("await " if m.is_async else "")
+                for target, name in (("multicast", "got"), ("reference", "want")):
+                    decls = [f"var {p[1]} = {v}" for p, v in zip(m.params, values) if p[3]]
+                    args = m.call_arguments([p[1] if p[3] else v for p, v in zip(m.params, values)])
+                    inouts = [p[1] for p in m.params if p[3]]
+                    shown = "" if not inouts else " + \"|\" + " + " + \"|\" + ".join(f"String({n})" for n in inouts)
+                    result = f"String(describing: {prefix}{target}.{m.name}({args}))" if m.result else f"{{ {prefix}{target}.{m.name}({args}); return \"()\" }}()"
+                    if m.result is None:
+                        result = f"{prefix}{{ () {'async ' if m.is_async else ''}{'throws ' if m.throws else ''}-> String in {prefix}{target}.{m.name}({args}); return \"()\" }}()"
+                    body = "; ".join(decls + [f"return {result}{shown}"])
+                    t.append(f"    let {name}{m.name}_{_} = await genOutcome {{ {body} }}")
+                t.append(f"    #expect(got{m.name}_{_} == want{m.name}_{_}, \"{pname}.{m.signature()}\")")
+        t.append("    #expect(seen.entries == expected.entries)")
+        t.append("  }")
+        tests.append("\n".join(t))
+    out.append("@Suite(\"Generated protocols against hand-written fan-outs (seed %d)\")" % seed)
+    out.append("struct GeneratedProtocolTests {")
+    out.append("\n\n".join(tests))
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+# The shapes @Delegate refuses, each a requirement drawn with random types; the macro must
+# refuse every one with an error on its line (or, for the protocol's own clauses, on the
+# protocol's line). When the macro learns a shape, move it into the families above.
+REFUSED = [
+    ("typed throws", lambda t, u: f"func probe(_ a: {t}) throws(GenError) -> {u}"),
+    ("rethrows", lambda t, u: f"func probe(_ a: {t}, _ f: () throws -> Void) rethrows"),
+    ("variadic parameter", lambda t, u: f"func probe(_ a: {t}...)"),
+    ("static requirement", lambda t, u: f"static func probe(_ a: {t})"),
+    ("associated type", lambda t, u: "associatedtype Probe"),
+    ("initializer", lambda t, u: f"init(probe: {t})"),
+    ("Self in a parameter", lambda t, u: f"func probe(_ a: Self, _ b: {t})"),
+    ("non-escaping closure in an async method", lambda t, u: f"func probe(_ f: ({t}) -> Void) async"),
+    ("'some' parameter", lambda t, u: "func probe(_ a: some Collection)"),
+    ("generic method", lambda t, u: f"func probe<T>(_ a: T, _ b: {t})"),
+    ("property", lambda t, u: f"var probe: {u} {{ get }}"),
+    ("subscript", lambda t, u: f"subscript(probe a: {t}) -> {u} {{ get }}"),
+    ("@Default on a void method", lambda t, u: f"@Default(1) func probe(_ a: {t})"),
+    ("result with no empty value and no @Default", lambda t, u: f"func probe(_ a: {t}) -> Any"),
+    ("protocol not bound to classes", None),
+]
+
+
+def write_refused(seed):
+    r = random.Random(seed * 7919 + 1)
+    out = ["// Generated by IntegrationTests/Scripts/generate-protocols.py --refused: each protocol",
+           "// holds one shape @Delegate refuses; it must not compile.", "", "import DelegateProxy", ""]
+    for i, (shape, make) in enumerate(REFUSED):
+        t = r.choice([f for f in FAMILIES if f[0] not in ("closure",)])[1]
+        u = r.choice(RESULT_FAMILIES)[1]
+        bound = "" if make is None else ": AnyObject"
+        out.append(f"// refused: {shape}")
+        out.append("@Delegate")
+        out.append(f"protocol Refused{i}{bound} {{")
+        out.append(f"  func fine{i}(_ a: {t})")
+        if make is not None:
+            out.append("  " + make(t, u))
+        out.append("}")
+        out.append("")
+    return "\n".join(out)
+
+
+def check_refused(log_path, refused_path):
+    """Every probe has an error on its shape's line or its protocol's; prints the list."""
+    import re
+    with open(refused_path) as f:
+        lines = f.read().splitlines()
+    probes = []  # (shape, protocol line, shape line)
+    for n, line in enumerate(lines, 1):
+        if line.startswith("// refused: "):
+            shape = line[len("// refused: "):]
+            probes.append((shape, n + 2, n + 4 if lines[n + 3].strip() != "}" else n + 2))
+    errors = {}
+    name = refused_path.split("/")[-1]
+    with open(log_path) as f:
+        for line in f:
+            m = re.search(re.escape(name) + r":(\d+):\d+: error: (.*)", line)
+            if m:
+                errors.setdefault(int(m.group(1)), set()).add(m.group(2).replace(" (from macro 'Delegate')", ""))
+    missing = 0
+    print(f"integration: {len(probes)} shapes @Delegate refuses, with its reasons:")
+    for shape, protocol_line, shape_line in probes:
+        found = errors.get(shape_line, set()) | errors.get(protocol_line, set())
+        if not found:
+            missing += 1
+            print(f"  - {shape}: NOT REFUSED (no error on line {shape_line} or {protocol_line})")
+        else:
+            print(f"  - {shape}: {sorted(found)[0]}")
+    return 1 if missing else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--out")
+    parser.add_argument("--refused", help="with --out: also write the refused shapes there")
+    parser.add_argument("--check-refused", metavar="LOG",
+                        help="check a failed build's log against the --refused file")
+    args = parser.parse_args()
+    if args.check_refused:
+        raise SystemExit(check_refused(args.check_refused, args.refused))
+    with open(args.out, "w") as f:
+        f.write(write(args.seed, args.count))
+    if args.refused:
+        with open(args.refused, "w") as f:
+            f.write(write_refused(args.seed))
+
+
+if __name__ == "__main__":
+    main()
