@@ -66,8 +66,6 @@ class Method:
         self.default = None
         if self.result is not None and (needs_default or r.random() < 0.3):
             self.default = self.result[2](r)
-            if self.default == "nil":
-                self.default = '"d"'
         self.salt = r.randint(1, 9)
         # The policy the test sets, for a value-returning method.
         self.policy = "last"

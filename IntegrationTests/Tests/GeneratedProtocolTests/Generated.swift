@@ -191,7 +191,7 @@ final class Gen1Reference {
 @Delegate
 protocol Gen2: AnyObject {
   @Optional func askOpen0(_ a0: GenPoint, with a1: GenToken)
-  @Default("d") func askFail1(_ a0: Int, with a1: @escaping (Int) -> Int) async throws -> String?
+  @Default(nil) func askFail1(_ a0: Int, with a1: @escaping (Int) -> Int) async throws -> String?
   @Default([6, 5]) func willStart2(_ a0: GenMode, on a1: Bool) -> [Int]
   @Optional func shouldWrite3(_ a0: GenMode, using a1: String) -> [String: Int]
   func noteFail4(_ a0: GenMode, on a1: String, from a2: GenMode) async -> [Int]
@@ -268,7 +268,7 @@ final class Gen2Reference {
       let value = try await member.askFail1(a0, with: a1)
       answer = value
     }
-    guard let answer else { return "d" }
+    guard let answer else { return nil }
     return answer
   }
   func willStart2(_ a0: GenMode, on a1: Bool) -> [Int] {
@@ -480,7 +480,7 @@ final class Gen4Reference {
 protocol Gen5: AnyObject {
   func shouldMove0(_ a0: [Int], with a1: [String: Int], at a2: Double) -> String
   @Optional func wantsLoad1(_ a0: Bool, for a1: GenMode) throws -> String?
-  @Default("d") func noteLoad2(_ a0: [String: Int]) throws -> String?
+  @Default(nil) func noteLoad2(_ a0: [String: Int]) throws -> String?
   func askStop3(_ a0: Double, using a1: String?, on a2: Double) async -> [Int]
   func handleLoad4() -> Bool
 }
@@ -561,7 +561,7 @@ final class Gen5Reference {
       let value = try member.noteLoad2(a0)
       answer = value
     }
-    guard let answer else { return "d" }
+    guard let answer else { return nil }
     return answer
   }
   func askStop3(_ a0: Double, using a1: String?, on a2: Double) async -> [Int] {
@@ -1184,7 +1184,7 @@ final class Gen12Reference {
 
 @Delegate
 protocol Gen13: AnyObject {
-  @Default("d") func willFail0() throws -> String?
+  @Default(nil) func willFail0() throws -> String?
   @Optional func wantsWrite1(_ a0: Int) async throws
   @Optional func shouldChange2(_ a0: @escaping (Int) -> Int, for a1: @escaping (Int) -> Int) async
   func handleFail3()
@@ -1268,7 +1268,7 @@ final class Gen13Reference {
       let value = try member.willFail0()
       answer = value
     }
-    guard let answer else { return "d" }
+    guard let answer else { return nil }
     return answer
   }
   func wantsWrite1(_ a0: Int) async throws {
@@ -1922,7 +1922,7 @@ final class Gen22Reference {
 @Delegate
 protocol Gen23: AnyObject {
   func handleStop0(_ a0: [String: Int], with a1: [Int])
-  @Default("d") func shouldLoad1(_ a0: GenToken, from a1: GenMode) async -> String?
+  @Default(nil) func shouldLoad1(_ a0: GenToken, from a1: GenMode) async -> String?
 }
 
 final class Gen23Member0: Gen23, GenMember {
@@ -1977,7 +1977,7 @@ final class Gen23Reference {
       let value = await member.shouldLoad1(a0, from: a1)
       answer = value
     }
-    guard let answer else { return "d" }
+    guard let answer else { return nil }
     return answer
   }
 }
@@ -5122,7 +5122,7 @@ final class Gen59Reference {
 protocol Gen60: AnyObject {
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool)
   @Default(GenMode.off) func wantsMove1(_ a0: [Int], _ a1: GenPoint) -> GenMode
-  @Default("d") func shouldRead2() -> String?
+  @Default(nil) func shouldRead2() -> String?
   func didSave3() async throws
   func shouldRead4(_ a0: @escaping (Int) -> Int, at a1: String, from a2: GenToken) async
 }
@@ -5240,7 +5240,7 @@ final class Gen60Reference {
       let value = member.shouldRead2()
       answer = value
     }
-    guard let answer else { return "d" }
+    guard let answer else { return nil }
     return answer
   }
   func didSave3() async throws {
@@ -7921,7 +7921,7 @@ final class Gen89Reference {
 protocol Gen90: AnyObject {
   func handleOpen0(_ a0: Bool, on a1: [String: Int]) throws
   @Optional func didChange1(_ a0: [String: Int], _ a1: GenPoint, from a2: Int) -> [String: Int]
-  @Default("d") func wantsFail2(_ a0: GenMode, from a1: Bool, _ a2: Bool) async -> String?
+  @Default(nil) func wantsFail2(_ a0: GenMode, from a1: Bool, _ a2: Bool) async -> String?
   func shouldSave3(_ a0: String, _ a1: String?)
   @Optional func didLoad4() throws
 }
@@ -8033,7 +8033,7 @@ final class Gen90Reference {
   }
   func wantsFail2(_ a0: GenMode, from a1: Bool, _ a2: Bool) async -> String? {
     let responders = members.filter { $0.implements.contains("wantsFail2") }
-    guard let member = responders.first else { return "d" }
+    guard let member = responders.first else { return nil }
     return await member.wantsFail2(a0, from: a1, a2)
   }
   func shouldSave3(_ a0: String, _ a1: String?) {
@@ -13760,7 +13760,7 @@ protocol Gen157: AnyObject {
   func askChange0(_ a0: Bool) -> String?
   @Optional func handleChange1(_ a0: (Int) -> Int) -> Int
   func shouldFail2(_ a0: Int) -> String
-  @Default("d") func willStart3(_ a0: (Int) -> Int, for a1: String, with a2: String) -> String?
+  @Default(nil) func willStart3(_ a0: (Int) -> Int, for a1: String, with a2: String) -> String?
 }
 
 final class Gen157Member0: Gen157, GenMember {
@@ -13861,7 +13861,7 @@ final class Gen157Reference {
       let value = member.willStart3(a0, for: a1, with: a2)
       answer = value
     }
-    guard let answer else { return "d" }
+    guard let answer else { return nil }
     return answer
   }
 }

@@ -130,3 +130,9 @@ public macro Selector(_ name: String) =
 @attached(peer)
 public macro Default<Value>(_ value: Value) =
   #externalMacro(module: "DelegateProxyMacros", type: "DefaultMacro")
+
+/// `@Default(nil)`, for an optional result: the same as declaring no `@Default` (`nil` is
+/// an optional's empty answer), accepted so that writing it out compiles.
+@attached(peer)
+public macro Default(_ value: _OptionalNilComparisonType) =
+  #externalMacro(module: "DelegateProxyMacros", type: "DefaultMacro")

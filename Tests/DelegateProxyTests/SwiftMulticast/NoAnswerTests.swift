@@ -107,3 +107,30 @@ struct NoAnswerTests {
     #expect(await proxy.aggregate(\.linkShouldRetry, link) == true)
   }
 }
+
+@Delegate
+protocol ProxyChoice: AnyObject {
+  @Default(nil) func proxyHost(for link: Link) -> String?
+  @Optional @Default(nil) func proxyPort(for link: Link) -> Int?
+}
+
+final class FixedProxy: ProxyChoice {
+  func proxyHost(for link: Link) -> String? { "cache.local" }
+}
+
+@Suite("@Default(nil)")
+struct DefaultNilTests {
+  @Test(
+    "compiles for an optional result and answers nil when nobody answers, the member's answer otherwise"
+  )
+  func defaultNil() {
+    let link = Link()
+    let choice = ProxyChoiceMulticast()
+    #expect(choice.proxyHost(for: link) == nil)
+    #expect(choice.proxyPort(for: link) == nil)
+    let fixed = FixedProxy()
+    choice.add(fixed)
+    #expect(choice.proxyHost(for: link) == "cache.local")
+    #expect(choice.proxyPort(for: link) == nil)
+  }
+}
