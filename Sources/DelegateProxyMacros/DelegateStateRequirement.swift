@@ -77,7 +77,7 @@ struct DelegateStateRequirement {
   ) -> DelegateStateRequirement? {
     guard variable.bindings.count == 1, let binding = variable.bindings.first,
       let identifier = binding.pattern.as(IdentifierPatternSyntax.self),
-      let type = binding.typeAnnotation?.type.trimmed,
+      let type = binding.typeAnnotation?.type,
       case .accessors(let accessors)? = binding.accessorBlock?.accessors
     else {
       diagnostics.append(Diagnostic(node: Syntax(variable), message: DelegateDiagnostic.unsupportedMember))
@@ -116,7 +116,7 @@ struct DelegateStateRequirement {
       nameNode: Syntax(sub.subscriptKeyword), modifiers: sub.modifiers,
       attributes: sub.attributes, accessors: accessors, nameText: "subscript",
       swiftName: swiftName, isSubscript: true, parameterSyntax: parameterSyntax,
-      labels: labels, type: sub.returnClause.type.trimmed,
+      labels: labels, type: sub.returnClause.type,
       optionalMarker: optionalMarker, diagnostics: &diagnostics)
   }
 
@@ -226,6 +226,7 @@ struct DelegateStateRequirement {
     }
     guard diagnostics.count == before else { return nil }
 
+    let type = type.trimmed
     let name = SwiftKeyword.unescaped(nameText)
     let readName =
       isSubscript ? SelectorName.messageName(baseName: "subscript", labels: labels) : nameText

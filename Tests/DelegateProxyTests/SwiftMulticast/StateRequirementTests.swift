@@ -46,7 +46,7 @@ protocol LogSink: AnyObject {
 }
 
 /// A sink that logs each write and line, and answers as it was told.
-final class Sink: LogSink, @unchecked Sendable {
+class Sink: LogSink, @unchecked Sendable {
   // @unchecked Sendable: each test uses its sinks from one thread at a time.
   let name: String
   let calls: CallLog
@@ -347,5 +347,102 @@ final class Buffer: BufferDelegate {
     #expect(get(receiver, buffers.runtime.selector(for: \.capacity).rawValue) == 8)
     set(receiver, buffers.runtime.selector(for: \.setCapacity).rawValue, 16)
     #expect(a.capacity == 16 && b.capacity == 16)
+  }
+}
+
+/// A protocol refining one with properties, subscripts and generic methods: its multicast
+/// inherits their forwarding.
+@Delegate
+protocol TunedSink: LogSink {
+  var gain: Double { get set }
+}
+
+final class Tuned: Sink, TunedSink, @unchecked Sendable {
+  // @unchecked Sendable: as Sink.
+  var gain = 1.0
+}
+
+/// A protocol declared elsewhere, restated for `@Delegate(for:)`.
+protocol Meter: AnyObject {
+  var reading: Double { get }
+  var unit: String { get set }
+}
+
+@Delegate(for: Meter.self)
+protocol Meters: Meter {
+  var reading: Double { get }
+  var unit: String { get set }
+}
+
+final class Thermometer: Meter {
+  let reading: Double
+  var unit = "C"
+  init(_ reading: Double) { self.reading = reading }
+}
+
+/// An optional property: members that do not implement it are neither asked nor told.
+@Delegate
+protocol HintSource: AnyObject {
+  @Optional var hint: String { get set }
+  func ping()
+}
+
+final class Hinting: HintSource {
+  var hint = "h"
+  func ping() {}
+}
+
+final class Silent: HintSource {
+  func ping() {}
+}
+
+@Suite struct StateRequirementInheritanceTests {
+  @Test func aRefiningProtocolsMulticastInheritsReadsWritesAndGenericMethods() {
+    let calls = CallLog()
+    let a = Tuned("a", calls, level: .warning)
+    let b = Tuned("b", calls, level: .debug)
+    let tuned = TunedSinkMulticast()
+    tuned.add(a)
+    tuned.add(b)
+    #expect(tuned.level == .debug)
+    tuned.level = .error
+    tuned.gain = 2
+    #expect(a.level == .error && b.level == .error && a.gain == 2 && b.gain == 2)
+    tuned[metadataKey: "k"] = "v"
+    #expect(tuned[metadataKey: "k"] == "v")
+    var carrier: [String: String] = [:]
+    tuned.inject("t", into: &carrier, using: DictionaryInjector())
+    #expect(carrier == ["a": "t@a", "b": "t@b"])
+    #expect(tuned.extract(carrier, key: "a") == "b:t@a")
+    tuned.setPolicy(.firstResponder, for: \.level)
+    #expect(tuned.level == .error)
+  }
+
+  @Test func aForeignProtocolsPropertiesAreRestated() {
+    let meters = MetersMulticast()
+    let a = Thermometer(20)
+    let b = Thermometer(22)
+    meters.add(a)
+    meters.add(b)
+    meters.setPolicy(.reduce(.fold(initial: 0, +)), for: \.reading)
+    #expect(meters.reading == 42)
+    meters.unit = "F"
+    #expect(a.unit == "F" && b.unit == "F")
+  }
+
+  @Test func anOptionalPropertyReachesOnlyTheMembersThatImplementIt() {
+    let hints = HintSourceMulticast()
+    let hinting = Hinting()
+    let silent = Silent()
+    hints.add(hinting)
+    hints.add(silent)
+    #expect(hints.hint == "h")  // the silent member is not asked
+    hints.hint = "x"
+    #expect(hinting.hint == "x")
+    #expect(hints.responds(to: \.hint))
+    let empty = HintSourceMulticast()
+    empty.add(silent)
+    #expect(empty.hint == "")
+    #expect(!empty.responds(to: \.setHint))
   }
 }
