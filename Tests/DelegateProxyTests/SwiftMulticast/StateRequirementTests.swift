@@ -446,3 +446,59 @@ final class Silent: HintSource {
     #expect(!empty.responds(to: \.setHint))
   }
 }
+
+/// A main-actor protocol's property: reads and writes run on the main actor.
+@MainActor @Delegate
+protocol Panel: AnyObject {
+  var title: String { get set }
+}
+
+@MainActor final class TitledPanel: Panel {
+  var title: String
+  init(_ title: String) { self.title = title }
+}
+
+/// A protocol declared elsewhere whose conformers need a base class: the multicast's
+/// `object` is the delegate, and forwards reads and writes.
+protocol Gadget: AnyObject {
+  var size: Int { get set }
+}
+
+class GadgetBase {}
+
+@Delegate(for: Gadget.self, object: GadgetBase.self)
+protocol Gadgets: Gadget {
+  var size: Int { get set }
+}
+
+final class Widget: GadgetBase, Gadget {
+  var size = 1
+}
+
+@Suite struct StateRequirementFacesTests {
+  @Test @MainActor func aMainActorProtocolsPropertyIsReadAndWritten() {
+    let panels = PanelMulticast()
+    let a = TitledPanel("a")
+    let b = TitledPanel("b")
+    panels.add(a)
+    panels.add(b)
+    #expect(panels.title == "b")
+    panels.title = "c"
+    #expect(a.title == "c" && b.title == "c")
+    #expect(PanelMulticast.Messages().setTitle.invoke(a, "d") == ())
+    #expect(a.title == "d")
+  }
+
+  @Test func anObjectFaceForwardsReadsAndWrites() {
+    let gadgets = GadgetsMulticast()
+    let a = Widget()
+    let b = Widget()
+    gadgets.add(a)
+    gadgets.add(b)
+    let object: any Gadget = gadgets.object
+    object.size = 5
+    #expect(a.size == 5 && b.size == 5)
+    b.size = 7
+    #expect(object.size == 7)
+  }
+}
