@@ -411,6 +411,9 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
       lines.append(
         "  \(protocolDescription.methods[index].swiftName): \(observers.count) observer(s)")
     }
+    for index in s.filters.keys.sorted() {
+      lines.append("  \(protocolDescription.methods[index].swiftName): filtered")
+    }
     for m in s.members.records where !m.isRemoved {
       var line = "  \(m.typeName) \(m.retention)"
       if let q = m.queue { line += " queue=\(q.label.isEmpty ? "(unlabelled)" : q.label)" }

@@ -1,6 +1,7 @@
 import DelegateProxy
 import DelegateProxyTestSupport
 import DelegateProxyTesting
+import Dispatch
 import Testing
 
 // Properties, subscripts, per-call member selection and generic methods in `@Delegate`
@@ -265,9 +266,30 @@ final class LoggerBox {
     #expect(sinks.label == "quiet")
     sinks.setFilter(for: \.label) { _, _ in false }
     #expect(sinks.label == "none")
+    #expect(sinks.description.contains("log(_:_:): filtered"))
     sinks.setFilter(for: \.log, nil)
     sinks.log(.trace, "all")
     #expect(quiet.lines == ["failed", "all"])
+    #expect(!sinks.hasFilter(for: \.log))
+  }
+
+  @Test func aFilterAppliesToAggregationAndQueuedMembers() async {
+    let calls = CallLog()
+    let a = Sink("a", calls, level: .trace)
+    let b = Sink("b", calls, level: .error)
+    let queue = DispatchQueue(label: "sink.b")
+    let sinks = LogSinkMulticast()
+    sinks.add(a)
+    sinks.add(b, queue: queue)
+    sinks.setFilter(for: \.level) { sink, _ in sink.level < .error }
+    #expect(await sinks.aggregate(\.level, reducer: .collect { $0.max() ?? .info }) == .trace)
+    #expect(sinks.level == .trace)
+    sinks.setFilter(for: \.log) { sink, call in sink.level <= call.0 }
+    sinks.log(.error, "both")
+    sinks.log(.debug, "only a")
+    queue.sync {}
+    #expect(a.lines == ["both", "only a"])
+    #expect(b.lines == ["both"])
   }
 
   @Test func aFilterAppliesToThrowingAndAsyncReads() async throws {
