@@ -524,3 +524,47 @@ final class Widget: GadgetBase, Gadget {
     #expect(object.size == 7)
   }
 }
+
+/// Generic methods with effects (`async`, `throws`) and a generic result.
+@Delegate
+protocol Exporter: AnyObject {
+  func export<Value: Sendable>(_ value: Value) async -> Int
+  func encode<Value: Encodable>(_ value: Value) throws -> String
+  func first<Value>(of values: [Value]) -> Value?
+}
+
+final class CountingExporter: Exporter, @unchecked Sendable {
+  // @unchecked Sendable: each test uses it from one task at a time.
+  let weight: Int
+  var exported: [String] = []
+  let fails: Bool
+  init(weight: Int, fails: Bool = false) {
+    self.weight = weight
+    self.fails = fails
+  }
+  func export<Value: Sendable>(_ value: Value) async -> Int {
+    exported.append("\(value)")
+    return weight
+  }
+  func encode<Value: Encodable>(_ value: Value) throws -> String {
+    if fails { throw SinkFailure(who: "\(weight)") }
+    return "\(weight):\(value)"
+  }
+  func first<Value>(of values: [Value]) -> Value? { values.dropFirst(weight - 2).first }
+}
+
+@Suite struct GenericMethodEffectsTests {
+  @Test func asyncThrowingAndDefaultedGenericMethods() async {
+    let exporters = ExporterMulticast()
+    #expect(await exporters.export(1) == 0)
+    #expect(exporters.first(of: ["alone"]) == nil)
+    let a = CountingExporter(weight: 2)
+    let b = CountingExporter(weight: 3, fails: true)
+    exporters.add(a)
+    exporters.add(b)
+    #expect(await exporters.export("x") == 3)
+    #expect(a.exported == ["x"] && b.exported == ["x"])
+    #expect(throws: SinkFailure(who: "3")) { try exporters.encode(5) }
+    #expect(exporters.first(of: [7, 8, 9]) == 8)  // the last member's answer
+  }
+}
