@@ -11,8 +11,16 @@ enum DelegateDiagnostic: DiagnosticMessage {
   case actorBound(String)
   case whereClause(String)
   case associatedType(String)
-  case property(String)
-  case subscriptRequirement
+  /// A subscript with generic parameters: its read and write need one fixed signature.
+  case genericSubscript(String)
+  /// An accessor other than `get` and `set` (`_read`, `_modify`, `willSet`…).
+  case unsupportedAccessor(String, accessor: String)
+  /// A subscript index that is a non-escaping closure: a read's handle keeps its arguments.
+  case nonEscapingIndex(String, parameter: String)
+  /// `@Optional` on a generic method: its default could not be told apart from a member's.
+  case optionalGeneric(String)
+  /// `@Selector` on a property or subscript: their selectors follow a fixed rule.
+  case selectorOnState(String)
   case initializer
   case staticRequirement(String, keyword: String)
   case genericMethod(String)
@@ -44,7 +52,6 @@ enum DelegateDiagnostic: DiagnosticMessage {
     switch self {
     // A `some` parameter makes the method generic: the same kind of problem.
     case .opaqueParameter: "genericMethod"
-    case .subscriptRequirement: "subscript"
     // Otherwise the case's name (a case with a payload describes itself as `name(…)`).
     default: String(String(describing: self).prefix { $0 != "(" })
     }
@@ -65,10 +72,16 @@ enum DelegateDiagnostic: DiagnosticMessage {
       "@Delegate protocol '\(protocolName)' has a 'where' clause, which is not supported; remove it"
     case .associatedType(let name):
       "@Delegate does not support associated types ('\(name)'): a delegate's methods need concrete types; remove it and use a concrete type"
-    case .property(let name):
-      "@Delegate does not support property requirements ('\(name)'): a multicast delegate has no single value to return; declare methods instead"
-    case .subscriptRequirement:
-      "@Delegate does not support subscript requirements; declare a method instead"
+    case .genericSubscript(let name):
+      "@Delegate does not support generic subscripts ('\(name)'): a subscript's read and write are messages with one fixed signature; use concrete types"
+    case .unsupportedAccessor(let name, let accessor):
+      "'\(name)' declares the accessor '\(accessor)'; a @Delegate requirement declares only 'get' (with 'async'/'throws') and 'set'"
+    case .nonEscapingIndex(let name, let parameter):
+      "index '\(parameter)' of '\(name)' is a non-escaping closure, which a read's or write's message cannot carry; mark it '@escaping'"
+    case .optionalGeneric(let name):
+      "@Optional on the generic method '\(name)': a generic method has no runtime message, so the multicast cannot learn which members implement it; declare it required"
+    case .selectorOnState(let name):
+      "@Selector on '\(name)': a property's selectors are its name and 'set<Name>:', a subscript's 'subscript…:' and 'setSubscript…:newValue:'; remove @Selector"
     case .initializer:
       "@Delegate does not support initializer requirements: delegates are created by their owners, not by the proxy; remove it"
     case .staticRequirement(let name, let keyword):

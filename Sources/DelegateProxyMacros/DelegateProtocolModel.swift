@@ -34,8 +34,14 @@ struct DelegateProtocolModel {
   /// The protocols `@Delegate(restating: P.self, …)` names: refined, not `@Delegate`, their
   /// methods restated.
   var restated: Set<String> = []
-  /// The method requirements, in declaration order (their index is their message index).
+  /// The method requirements, in declaration order (their index is their message index);
+  /// a property or subscript adds its read, then its write (see ``stateRequirements``).
   var requirements: [DelegateRequirement]
+  /// The property and subscript requirements, in declaration order: their reads and writes
+  /// are also in ``requirements``.
+  var stateRequirements: [DelegateStateRequirement] = []
+  /// The generic methods: forwarded on the Swift path only (no handle, no C face).
+  var genericMethods: [DelegateGenericMethod] = []
   /// What `@Delegate` cannot support, each on its node. Nothing is generated if any.
   var diagnostics: [Diagnostic]
 
@@ -202,7 +208,13 @@ struct DelegateProtocolModel {
   private mutating func readMembers(of proto: ProtocolDeclSyntax) {
     for member in proto.memberBlock.members {
       let decl = member.decl
-      if let function = decl.as(FunctionDeclSyntax.self) {
+      if let function = decl.as(FunctionDeclSyntax.self),
+        function.genericParameterClause != nil || function.genericWhereClause != nil
+      {
+        if let method = DelegateGenericMethod.read(function, diagnostics: &diagnostics) {
+          genericMethods.append(method)
+        }
+      } else if let function = decl.as(FunctionDeclSyntax.self) {
         if let requirement = DelegateRequirement.read(
           function, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
         {
@@ -214,10 +226,17 @@ struct DelegateProtocolModel {
       } else if let associated = decl.as(AssociatedTypeDeclSyntax.self) {
         report(associated, .associatedType(associated.name.text))
       } else if let variable = decl.as(VariableDeclSyntax.self) {
-        let names = variable.bindings.map { $0.pattern.trimmedDescription }.joined(separator: ", ")
-        report(variable, .property(names))
+        if let state = DelegateStateRequirement.read(
+          variable, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
+        {
+          add(state, node: variable)
+        }
       } else if let sub = decl.as(SubscriptDeclSyntax.self) {
-        report(sub, .subscriptRequirement)
+        if let state = DelegateStateRequirement.read(
+          sub, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
+        {
+          add(state, node: sub)
+        }
       } else if let initializer = decl.as(InitializerDeclSyntax.self) {
         report(initializer, .initializer)
       } else if decl.is(TypeAliasDeclSyntax.self) {
@@ -228,6 +247,16 @@ struct DelegateProtocolModel {
     }
   }
 
+  /// Adds a property or subscript: its read and its write join the requirements.
+  private mutating func add(_ state: DelegateStateRequirement, node: some SyntaxProtocol) {
+    if isForeign && state.getter.isOptional {
+      report(node, .optionalInForeign(state.swiftName, foreign: delegateType))
+    }
+    stateRequirements.append(state)
+    requirements.append(state.getter)
+    if let setter = state.setter { requirements.append(setter) }
+  }
+
   /// Two requirements may share neither a selector nor a message handle name.
   private mutating func checkUniqueNames() {
     var bySelector: [String: DelegateRequirement] = [:]
@@ -235,12 +264,12 @@ struct DelegateProtocolModel {
     for requirement in requirements {
       if let other = bySelector[requirement.selector] {
         report(
-          requirement.declaration.name,
+          requirement.nameNode,
           .duplicateSelector(
             requirement.swiftName, selector: requirement.selector, other: other.swiftName),
           notes: [
             Note(
-              node: Syntax(other.declaration.name),
+              node: other.nameNode,
               message: DelegateNote(message: "'\(other.swiftName)' declared here"))
           ])
         continue
@@ -248,12 +277,12 @@ struct DelegateProtocolModel {
       bySelector[requirement.selector] = requirement
       if let other = byMessageName[requirement.messageName] {
         report(
-          requirement.declaration.name,
+          requirement.nameNode,
           .duplicateMessageName(
             requirement.swiftName, messageName: requirement.messageName, other: other.swiftName),
           notes: [
             Note(
-              node: Syntax(other.declaration.name),
+              node: other.nameNode,
               message: DelegateNote(message: "'\(other.swiftName)' declared here"))
           ])
         continue

@@ -61,8 +61,11 @@ struct DelegateRequirement {
   var selector: String
   /// The Swift name, such as `sensor(_:didRead:)`.
   var swiftName: String
-  /// The requirement's declaration, for diagnostics.
-  var declaration: FunctionDeclSyntax
+  /// Where the requirement is named in its declaration, for diagnostics.
+  var nameNode: Syntax
+  /// For the read or write of a property or subscript (see `DelegateStateRequirement`):
+  /// which; nil for a method.
+  var accessor: Accessor? = nil
   /// Whether every parameter and the result certainly or possibly have a C form (the
   /// macro finds no type it knows has none): the method's handle is also in the C subset
   /// (`Messages.CMessages`), so `imp(for:)` and C callbacks accept it.
@@ -83,7 +86,9 @@ struct DelegateRequirement {
 
   /// The name of the message's handle in the generated `Messages` struct.
   var messageName: String {
-    SelectorName.messageName(baseName: nameText, labels: parameters.map(\.label))
+    // A read's or write's name is its handle already (see DelegateStateRequirement).
+    if accessor != nil { return nameText }
+    return SelectorName.messageName(baseName: nameText, labels: parameters.map(\.label))
   }
 
   /// The generated method's signature, such as
@@ -122,23 +127,40 @@ struct DelegateRequirement {
 
   /// The call of this method on delegate `d` with the arguments packed in `a`.
   var forwardingCallText: String {
-    let arguments = parameters.enumerated().map { index, parameter in
-      let value = parameter.passing(parameters.count == 1 ? "a" : "a.\(index)")
-      return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
+    callText(
+      on: "d",
+      parameters.indices.map { index in
+        parameters[index].passing(parameters.count == 1 ? "a" : "a.\(index)")
+      })
+  }
+
+  /// The call of this requirement on `receiver` with `values` (one per parameter, as
+  /// passed): `r.name(label: v)` for a method; for a property or subscript, its read
+  /// (`r.name`, `r[label: v]`) or its write (`r.name = v`, `r[label: v] = w`), the value
+  /// written being the last.
+  func callText(on receiver: String, _ values: [String]) -> String {
+    func labelled(_ pairs: some Sequence<(Parameter, String)>) -> String {
+      pairs.map { p, value in p.label == nil ? value : "\(p.labelText): \(value)" }
+        .joined(separator: ", ")
     }
-    return "d.\(nameText)(\(arguments.joined(separator: ", ")))"
+    guard let accessor else {
+      return "\(receiver).\(nameText)(\(labelled(zip(parameters, values))))"
+    }
+    let indexCount = accessor.kind == .set ? parameters.count - 1 : parameters.count
+    let read =
+      accessor.isSubscript
+      ? "\(receiver)[\(labelled(zip(parameters.prefix(indexCount), values.prefix(indexCount))))]"
+      : "\(receiver).\(accessor.name)"
+    return accessor.kind == .set ? "\(read) = \(values[values.count - 1])" : read
   }
 
   /// The call of this method on the delegate `$0` (a name no parameter can have) with the
   /// conformance's own parameters (an `inout` one rebound to its `DelegateInout`): the
   /// fast path's call, which captures them rather than a tuple of them.
   var directCallText: String {
-    let arguments = parameters.map { parameter in
-      let value = parameter.passing(parameter.localName)
-      return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
-    }
-    return "$0.\(nameText)(\(arguments.joined(separator: ", ")))"
+    callText(on: "$0", parameters.map { $0.passing($0.localName) })
   }
+
 
   /// Whether a parameter is rebound for the call (`inout`, or a non-escaping closure): the
   /// conformance's send then runs inside the scopes that bind them.
@@ -449,7 +471,7 @@ extension DelegateRequirement {
     guard diagnostics.count == diagnosticsBefore else { return nil }
     return DelegateRequirement(
       nameText: nameText, parameters: parameters, result: result, isOptional: isOptional,
-      selector: selector, swiftName: swiftName, declaration: function,
+      selector: selector, swiftName: swiftName, nameNode: Syntax(function.name),
       // C callers can neither await nor catch: an effectful method stays on the Swift path.
       hasCForm: hasCForm && !isAsync && !isThrowing, noAnswerText: noAnswerText,
       isAsync: isAsync, isThrowing: isThrowing)

@@ -87,7 +87,26 @@ struct MulticastGenerator {
         "  /// Each handle is the method's base name followed by its argument labels, capitalised:")
     }
     for requirement in model.requirements {
-      lines.append("  /// - `\\.\(requirement.messageName)`: `\(requirement.swiftName)`")
+      switch requirement.accessor?.kind {
+      case nil:
+        lines.append("  /// - `\\.\(requirement.messageName)`: `\(requirement.swiftName)`")
+      case .get?:
+        lines.append("  /// - `\\.\(requirement.messageName)`: the read of `\(requirement.swiftName)`")
+      case .set?:
+        lines.append(
+          "  /// - `\\.\(requirement.messageName)`: the write of `\(requirement.swiftName.dropLast(6))`")
+      }
+    }
+    if !model.stateRequirements.isEmpty {
+      lines.append("  ///")
+      lines.append(
+        "  /// A property's read is its name and its write `set` + its name capitalised; a subscript's read is `subscript` followed by its argument labels capitalised, and its write `set` + that capitalised."
+      )
+    }
+    if !model.genericMethods.isEmpty {
+      lines.append("  ///")
+      lines.append(
+        "  /// The generic methods (\(model.genericMethods.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle: each call reaches every member in order.")
     }
     if !model.parents.isEmpty {
       lines.append("  ///")
@@ -128,11 +147,27 @@ struct MulticastGenerator {
     lines.append(contentsOf: cCalls)
     lines.append(contentsOf: cEntries)
     lines.append(contentsOf: cArguments)
-    for requirement in model.requirements {
+    for requirement in model.requirements where requirement.accessor == nil {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// Sends `\(requirement.swiftName)` to the delegates.")
       lines.append("  \(access)\(requirement.signature) {")
       lines.append(contentsOf: conformanceBody(requirement, closureArguments: closureArguments))
+      lines.append("  }")
+    }
+    for state in model.stateRequirements {
+      lines.append(
+        contentsOf: state.declaration(
+          indent: "  ", access: access,
+          doc:
+            "Reads `\(state.swiftName)` from the delegates under its policy\(state.setter == nil ? "" : "; a write reaches every delegate, in order").",
+          get: conformanceBody(state.getter, closureArguments: "").map { String($0.dropFirst(4)) },
+          set: state.setter.map { conformanceBody($0, closureArguments: "").map { String($0.dropFirst(4)) } }))
+    }
+    for method in model.genericMethods {
+      lines.append(
+        "  /// Calls `\(method.swiftName)` on every delegate, in order, with the same generic arguments\(method.result == nil ? "" : "; answers the last one's answer").")
+      lines.append("  \(access)\(method.signature) {")
+      lines.append("    " + method.eachBody("self.__callEach", delegateType: model.delegateType, cast: false))
       lines.append("  }")
     }
     lines.append(contentsOf: multicastForwards)
@@ -195,7 +230,32 @@ struct MulticastGenerator {
       "      self.multicast = multicast",
       "    }",
     ]
-    for requirement in model.requirements {
+    for state in model.stateRequirements {
+      let get = state.getter
+      lines.append(
+        contentsOf: state.declaration(
+          indent: "    ", access: access,
+          doc: "Reads `\(state.swiftName)` from the multicast's delegates.",
+          get: [
+            "guard let m = multicast else { return \(get.noAnswerText ?? "") }",
+            "return \(get.callMarker)\(get.callText(on: "m", get.parameters.map(\.localName)))",
+          ],
+          set: state.setter.map { set in
+            [
+              "guard let m = multicast else { return }",
+              set.callText(on: "m", set.parameters.map(\.localName)),
+            ]
+          }))
+    }
+    for method in model.genericMethods {
+      lines.append("    /// Sends `\(method.swiftName)` to the multicast's delegates.")
+      lines.append("    \(access)\(method.signature) {")
+      lines.append(
+        "      guard let m = multicast else { return\(method.noAnswerText.map { " \($0)" } ?? "") }")
+      lines.append("      return \(method.callText(on: "m"))")
+      lines.append("    }")
+    }
+    for requirement in model.requirements where requirement.accessor == nil {
       let arguments = requirement.parameters.map { p in
         let value = p.isInout ? "&\(p.localName)" : p.localName
         return p.label == nil ? value : "\(p.labelText): \(value)"
@@ -239,7 +299,7 @@ struct MulticastGenerator {
     lines += [
       "    // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable."
     ]
-    for (index, requirement) in model.requirements.enumerated() {
+    for (index, requirement) in model.requirements.enumerated() where requirement.accessor == nil {
       let arguments =
         [String(index)]
         + requirement.parameters.map { p in p.isInout ? "__\(p.localName)" : p.localName }
@@ -258,6 +318,26 @@ struct MulticastGenerator {
         contentsOf: requirement.bindingLent(body, throwing: false).map { "      " + $0 })
       lines.append("    }")
     }
+    for state in model.stateRequirements {
+      let deliver = { (requirement: DelegateRequirement) -> [String] in
+        let index = model.requirements.firstIndex { $0.selector == requirement.selector }!
+        return [
+          "return self.__deliver(\(([String(index)] + requirement.parameters.map(\.localName)).joined(separator: ", ")))"
+        ]
+      }
+      lines.append(
+        contentsOf: state.declaration(
+          indent: "    ", access: access, doc: "Sends the read or write of `\(state.swiftName)` to the target.",
+          get: deliver(state.getter), set: state.setter.map(deliver)))
+    }
+    for method in model.genericMethods {
+      // A generic method has no message: the stand-in's target cannot receive it.
+      lines.append(
+        "    /// `\(method.swiftName)` is generic, so it has no runtime message: a stand-in's target never receives it.")
+      lines.append("    \(access)\(method.signature) {")
+      if let answer = method.noAnswerText { lines.append("      return \(answer)") }
+      lines.append("    }")
+    }
     lines.append(contentsOf: standInForwards)
     lines.append("  }")
     return lines
@@ -269,7 +349,9 @@ struct MulticastGenerator {
   private func mainActorCall(_ requirement: DelegateRequirement) -> [String] {
     let (captured, unpacked) =
       requirement.parameters.isEmpty ? ("d", "let d = c.value") : ("(d, a)", "let (d, a) = c.value")
-    let call = requirement.callMarker + requirement.forwardingCallText
+    var call = requirement.callMarker + requirement.forwardingCallText
+    // A write is a statement: run in a closure, so that its `()` can be carried back.
+    if requirement.accessor?.kind == .set { call = "{ \(call) }()" }
     if requirement.isAsync {
       // An async handle awaits the main actor: a @MainActor closure, called from the
       // nonisolated handle, hops there.
@@ -311,8 +393,10 @@ struct MulticastGenerator {
     } else if requirement.isThrowing {
       body = ["\(returning)try self.__sendThrowing(\(handle), \(arguments))"]
     } else {
+      // A write goes to every delegate in order through the engine's write primitive.
+      let send = requirement.accessor?.kind == .set ? "__write" : "__send"
       body = [
-        "\(returning)self.__send(\(handle), \(arguments)) { \(requirement.directCallText) }"
+        "\(returning)self.\(send)(\(handle), \(arguments)) { \(requirement.directCallText) }"
       ]
     }
     return requirement.bindingInout(body).map { "    " + $0 }
@@ -444,11 +528,11 @@ struct MulticastGenerator {
       ["UnsafeMutableRawPointer?", "UnsafeMutableRawPointer?"]
       + zip(shapes, requirement.parameters).map { shape, parameter in shape.cType(parameter.type) }
     let cResult = resultShape.map { $0.cType(requirement.result!) } ?? "Void"
-    let arguments = requirement.parameters.enumerated().map { i, parameter in
-      let value = shapes[i].argumentText(names[i], parameter.type)
-      return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
-    }
-    let call = "d.\(requirement.nameText)(\(arguments.joined(separator: ", ")))"
+    let call = requirement.callText(
+      on: "d",
+      requirement.parameters.enumerated().map { i, parameter in
+        shapes[i].argumentText(names[i], parameter.type)
+      })
     var objects = shapes.indices.filter { shapes[$0] == .assumedObject }
     if resultShape == .assumedObject { objects.append(-1) }
     let objectsText =
@@ -469,13 +553,12 @@ struct MulticastGenerator {
   /// The call of `requirement` on delegate `d` with its arguments read from frame `f`,
   /// its result (if any) written back: `f.setResult(d.sensorShouldStart(f.argument(0)))`.
   static func frameCallText(_ requirement: DelegateRequirement) -> String {
-    let arguments = requirement.parameters.enumerated().map { index, parameter in
-      let value =
+    let call = requirement.callText(
+      on: "d",
+      requirement.parameters.enumerated().map { index, parameter in
         parameter.isInout
-        ? "&(f.argument(\(index)) as \(parameter.valueTypeText)).value" : "f.argument(\(index))"
-      return parameter.label == nil ? value : "\(parameter.labelText): \(value)"
-    }
-    let call = "d.\(requirement.nameText)(\(arguments.joined(separator: ", ")))"
+          ? "&(f.argument(\(index)) as \(parameter.valueTypeText)).value" : "f.argument(\(index))"
+      })
     return requirement.result == nil ? call : "f.setResult(\(call))"
   }
 
@@ -519,7 +602,19 @@ struct MulticastGenerator {
     guard !optional.isEmpty else { return nil }
     let access = model.access.prefix
     var lines: [String] = ["extension \(extendedType) {"]
-    for requirement in optional {
+    for state in model.stateRequirements where state.getter.isOptional {
+      let notImplemented = { (requirement: DelegateRequirement) in
+        "DelegateOptional.__notImplemented(by: self, selector: \(Self.stringLiteral(requirement.selector)))"
+      }
+      lines.append(
+        contentsOf: state.declaration(
+          indent: "  ", access: access,
+          doc:
+            "The default for the optional requirement `\(state.swiftName)`: a conforming class that does not implement it is never asked for it.",
+          get: [notImplemented(state.getter), "return \(state.getter.noAnswerText ?? "")"],
+          set: state.setter.map { [notImplemented($0)] }))
+    }
+    for requirement in optional where requirement.accessor == nil {
       let selector = Self.stringLiteral(requirement.selector)
       lines.append(
         "  /// The default for the optional requirement `\(requirement.swiftName)` (selector `\(requirement.selector)`): a conforming class that does not implement it is never called for it."

@@ -115,6 +115,59 @@ enum DocCSwiftProtocols {
   }
 }
 
+// MARK: DelegateProxy.docc/PropertiesAndSubscripts.md
+
+/// The article's log level, most verbose first.
+enum LogLevel: Int, Comparable, Sendable {
+  case debug, info, error
+  static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
+@Delegate
+protocol LogSinks: AnyObject {
+  @Default(LogLevel.info) var logLevel: LogLevel { get set }
+  subscript(metadataKey _: String) -> String? { get set }
+  func log(level: LogLevel, message: String)
+}
+
+/// A sink that keeps its lines.
+final class DocCLogSink: LogSinks, @unchecked Sendable {
+  // @unchecked Sendable: used by one test, on one thread.
+  var logLevel: LogLevel
+  var metadata: [String: String] = [:]
+  var lines: [String] = []
+  init(_ level: LogLevel) { logLevel = level }
+  subscript(metadataKey key: String) -> String? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+  func log(level: LogLevel, message: String) { lines.append(message) }
+}
+
+/// The usage block, run by a test.
+func doccPropertiesAndSubscripts(console: any LogSinks, file: any LogSinks) -> (LogSinksMulticast, LogLevel) {
+  let sinks = LogSinksMulticast()
+  sinks.add(console)
+  sinks.add(file)
+  sinks.logLevel = .debug                       // console, then file
+  sinks[metadataKey: "request"] = "42"          // console, then file
+  sinks.setPolicy(.reduce(.collect { $0.min() ?? .info }), for: \.logLevel)  // the most verbose
+  let level = sinks.logLevel                    // asks both, answers the minimum
+  sinks.setFilter(for: \.logLevelMessage) { sink, call in sink.logLevel <= call.0 }
+  sinks.log(level: .debug, message: "cache miss")  // only the sinks whose own level admits it
+  return (sinks, level)
+}
+
+@Test func doccPropertiesAndSubscriptsRun() {
+  let console = DocCLogSink(.error)
+  let file = DocCLogSink(.error)
+  let (sinks, level) = doccPropertiesAndSubscripts(console: console, file: file)
+  #expect(level == .debug)
+  #expect(console.lines == ["cache miss"] && file.lines == ["cache miss"])
+  #expect(console.metadata == ["request": "42"] && file.metadata == ["request": "42"])
+  _ = sinks
+}
+
 // MARK: DelegateProxyTesting.docc
 
 /// The data source protocol the articles' doubles stand in for.

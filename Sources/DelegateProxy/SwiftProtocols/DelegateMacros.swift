@@ -35,10 +35,12 @@
 /// (`\.transferDidStart`). A parent not declared with `@Delegate` must have its methods
 /// restated and be named in ``Delegate(restating:)``. Methods may
 /// be `throws` and `async` and take `inout` parameters (see ``DelegateInout``) and, when
-/// not `async`, non-escaping closures (lent to each delegate for the call). Properties,
-/// subscripts, initializers, associated types, static requirements, generic methods,
-/// typed `throws(E)` and `rethrows`, variadic parameters, and `Self` are compile-time
-/// errors on the requirement concerned.
+/// not `async`, non-escaping closures (lent to each delegate for the call). Properties
+/// and subscripts are a read (`\.level`, under its policy) and a write (`\.setLevel`, to
+/// every delegate in order); generic methods reach every delegate on the Swift path, with
+/// no handle (see the *Properties and subscripts* article). Initializers, associated
+/// types, static requirements, generic subscripts, typed `throws(E)` and `rethrows`,
+/// variadic parameters, and `Self` are compile-time errors on the requirement concerned.
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")

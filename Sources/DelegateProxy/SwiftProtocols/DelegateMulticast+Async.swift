@@ -92,7 +92,9 @@ extension DelegateMulticast {
         if message.isThrowing { _ = fold.add(.failure(CancellationError())) }
         break
       }
-      guard let delegate = liveDelegate(member) else { continue }
+      guard let delegate = liveDelegate(member),
+        admits(plan.filter, delegate, arguments.value)
+      else { continue }
       let answer: Swift.Result<Result, any Error>
       do {
         answer = .success(try await message.invoke(delegate, arguments.value))
@@ -116,7 +118,10 @@ extension DelegateMulticast {
     typealias Answer = UncheckedSendable<Swift.Result<Result, any Error>?>
     let invoke = message.invoke
     // The delegates cross to the child tasks with the arguments (see DelegateConcurrency).
-    let delegates = UncheckedSendable(plan.members.map { liveDelegate($0) })
+    let delegates = UncheckedSendable(
+      plan.members.map { member in
+        liveDelegate(member).flatMap { admits(plan.filter, $0, arguments.value) ? $0 : nil }
+      })
     var answers = [Answer](repeating: UncheckedSendable(nil), count: plan.members.count)
     var firstError: (any Error)?
     await withTaskGroup(of: (Int, Answer).self) { group in

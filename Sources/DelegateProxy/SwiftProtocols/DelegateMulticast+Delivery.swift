@@ -21,12 +21,14 @@ extension DelegateMulticast {
     _ arguments: Arguments, _ call: @escaping (Delegate, Arguments) -> Result
   ) -> Result {
     let observers = table.observers[index]
+    let filter = table.filters[index]
     for o in observers where o.phase == .before { o.notify(arguments) }
     var fold = Fold<Result>(list.rule)
     var collected: [Result] = []
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     for responder in list.responders {
       let member = responder.member.takeUnretainedValue()
+      if filter != nil, !admits(filter, member, arguments) { continue }
       let answer: Result?
       if let queue = member.queue {
         if list.rule == .every && !list.waitsForQueued {
@@ -172,12 +174,14 @@ extension DelegateMulticast {
     let work: [GatheredCall<Arguments, Result>] = Quiescence.readSection {
       withTable { table in
         let observers = table.observers[index]
+        let filter = table.filters[index]
         for o in observers where o.phase == .before { o.notify(arguments) }
         var work: [GatheredCall<Arguments, Result>] = []
         let learned =
           table.lists[index].isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
         for responder in table.lists[index].responders {
           let member = responder.member.takeUnretainedValue()
+          if filter != nil, !admits(filter, member, arguments) { continue }
           let optional = table.lists[index].isOptional
           let call = QueuedCall(
             member: member, arguments: arguments, call: call,

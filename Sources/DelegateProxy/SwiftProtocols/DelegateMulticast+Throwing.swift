@@ -59,6 +59,7 @@ extension DelegateMulticast {
     for o in plan.observers where o.phase == .before { o.notify(arguments) }
     var fold = EffectFold<Result>(plan.rule, plan.errorPolicy)
     for member in plan.members {
+      if plan.filter != nil, !admits(plan.filter, member, arguments) { continue }
       let queued = QueuedCall(
         member: member, arguments: arguments, call: call, optionalSelector: plan.optionalSelector)
       let answer: Swift.Result<Result, any Error>?
@@ -145,6 +146,7 @@ extension DelegateMulticast {
     var fold = EffectFold<Result>(plan.rule, plan.errorPolicy)
     var first: Result?
     for member in plan.members {
+      if plan.filter != nil, !admits(plan.filter, member, arguments.value) { continue }
       let queued = QueuedCall(
         member: member, arguments: arguments.value, call: call,
         optionalSelector: plan.optionalSelector)

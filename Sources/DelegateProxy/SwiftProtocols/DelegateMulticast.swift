@@ -117,6 +117,8 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     var concurrency: [Int: DelegateConcurrency] = [:]
     var options: MulticastOptions
     var observers: [Int: [TypedObserver]] = [:]
+    /// By method index: which members a call reaches (DelegateMulticast+Filters).
+    var filters: [Int: AnyMemberFilter] = [:]
     var generation: UInt64 = 0
     /// The sum of the nested multicasts' generations when ``generation`` last looked.
     var nestedGenerations: UInt64 = 0
@@ -239,6 +241,18 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     return result
   }
 
+  /// Generated conformances call this for the write of a property or subscript; not for
+  /// direct use. The one way a write reaches the members: every member, in order, whatever
+  /// the policy (a write is a `void` message: observers, queues and filters apply as to
+  /// any). `write` stores the value into one member.
+  @inlinable @inline(__always)
+  public final func __write<Arguments>(
+    _ message: DelegateMessage<Delegate, Arguments, Void>,
+    _ arguments: @autoclosure () -> Arguments, _ write: (Delegate) -> Void
+  ) {
+    __send(message, arguments(), write)
+  }
+
   /// Runs `body` with the published table (inside a read section: the table stays
   /// valid until the section ends).
   @inlinable
@@ -345,7 +359,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     SwiftMemberTable(
       members: s.members.records, description: description, defaultPolicy: s.defaultPolicy,
       overrides: s.overrides,
-      observers: s.observers, generation: s.generation)
+      observers: s.observers, filters: s.filters, generation: s.generation)
   }
 
   /// THE way the multicast changes: applies `change` under the lock, then builds and
@@ -396,6 +410,9 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     for (index, observers) in s.observers.sorted(by: { $0.key < $1.key }) {
       lines.append(
         "  \(protocolDescription.methods[index].swiftName): \(observers.count) observer(s)")
+    }
+    for index in s.filters.keys.sorted() {
+      lines.append("  \(protocolDescription.methods[index].swiftName): filtered")
     }
     for m in s.members.records where !m.isRemoved {
       var line = "  \(m.typeName) \(m.retention)"

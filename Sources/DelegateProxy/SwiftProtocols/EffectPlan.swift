@@ -10,6 +10,8 @@ struct EffectPlan<Delegate> {
   let rule: FoldRule
   let reducer: ErasedReducer?
   let observers: [TypedObserver]
+  /// The method's filter, if any (DelegateMulticast+Filters).
+  let filter: AnyMemberFilter?
   /// For an optional method: its selector, to drop the answers of classes that turn out
   /// not to implement it.
   let optionalSelector: String?
@@ -33,6 +35,7 @@ extension DelegateMulticast {
           index: index, members: list.responders.map { $0.member.takeUnretainedValue() },
           rule: rule ?? list.rule,
           reducer: reducer ?? table.policies[index].reducer, observers: table.observers[index],
+          filter: table.filters[index],
           optionalSelector: list.isOptional
             ? protocolDescription.methods[index].selector.name : nil,
           errorPolicy: errorPolicy, concurrency: concurrency)

@@ -15,6 +15,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   let members: [SwiftMember<Delegate>]
   /// By method index: the observers.
   @usableFromInline let observers: [[TypedObserver]]
+  /// By method index: the filter that chooses which members a call reaches, if any.
+  @usableFromInline let filters: [AnyMemberFilter?]
   /// By method index: the policy in force, for introspection and custom reducers.
   let policies: [ErasedPolicy]
   let generation: UInt64
@@ -22,9 +24,10 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   init(
     members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
     defaultPolicy: ErasedPolicy, overrides: [Int: ErasedPolicy],
-    observers: [Int: [TypedObserver]], generation: UInt64
+    observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:], generation: UInt64
   ) {
     self.members = members
+    self.filters = description.methods.indices.map { filters[$0] }
     self.observers = description.methods.indices.map { observers[$0] ?? [] }
     self.generation = generation
     let methods = description.methods
@@ -46,6 +49,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
           isGeneral: rule == .custom || observers[index]?.isEmpty == false
+            || filters[index] != nil
             || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments))
     }

@@ -56,8 +56,8 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   // @unchecked Sendable: see SwiftResponder.
   @usableFromInline let responders: UnsafeBufferPointer<SwiftResponder<Delegate>>
   @usableFromInline let rule: FoldRule
-  /// Some responder is called on a queue, or the method has observers, or a custom
-  /// reducer folds it: the dispatch takes the general path (DelegateMulticast+Delivery).
+  /// Some responder is called on a queue, or the method has observers or a filter, or a
+  /// custom reducer folds it: the dispatch takes the general path (DelegateMulticast+Delivery).
   @usableFromInline let isGeneral: Bool
   /// An optional method: a responder may turn out not to implement it.
   @usableFromInline let isOptional: Bool

@@ -1,0 +1,57 @@
+import MessageRuntime
+
+/// Per-call member selection: which members a call of a method reaches.
+extension DelegateMulticast {
+  /// Sets which members a call of `message` reaches, from each member and the call's
+  /// arguments (nil: every member again). `filter` sees the member as the protocol and the
+  /// arguments typed as the method's: swift-log's `MultiplexLogHandler` sends a line only
+  /// to the handlers whose own level admits it.
+  ///
+  /// ```swift
+  /// sinks.setFilter(for: \.logLevelMessage) { sink, call in sink.logLevel <= call.0 }
+  /// ```
+  ///
+  /// A member the filter refuses is not called and gives no answer (as if it did not
+  /// respond: the policy folds the others'; nobody answering is the method's answer for
+  /// no delegates). The filter runs on the calling thread, just before the member's call
+  /// — also for a member added with a queue — and must not call the multicast. It applies
+  /// to every Swift path (the protocol's methods, ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)``,
+  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Void>,_)``); C callers of ``imp(for:)`` reach every member. A method
+  /// with a filter takes the general path, as one with observers does: a method without
+  /// one pays nothing.
+  public final func setFilter<Message: DelegateMessageHandle>(
+    for message: KeyPath<Messages, Message>,
+    _ filter: (@Sendable (Delegate, Message.Arguments) -> Bool)?
+  ) where Message.Delegate == Delegate {
+    let index = index(of: message)
+    update { $0.filters[index] = filter.map { MemberFilter($0) } }
+  }
+
+  /// Whether a method has a filter (``setFilter(for:_:)``).
+  public final func hasFilter<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+    -> Bool
+  {
+    let index = index(of: message)
+    return state.withLock { $0.filters[index] != nil }
+  }
+
+  /// Whether `filter` (the method's, if any) admits `member` for a call with `arguments`;
+  /// false for a member removed or being deallocated.
+  @usableFromInline
+  final func admits<Arguments>(
+    _ filter: AnyMemberFilter?, _ member: SwiftMember<Delegate>, _ arguments: Arguments
+  ) -> Bool {
+    guard let filter else { return true }
+    let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
+    return member.withDelegate { typed.admits(member.existential.pointee, arguments) } ?? false
+  }
+
+  /// ``admits(_:_:_:)`` for a member whose delegate the caller holds already.
+  final func admits<Arguments>(_ filter: AnyMemberFilter?, _ delegate: Delegate, _ arguments: Arguments)
+    -> Bool
+  {
+    guard let filter else { return true }
+    return unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self).admits(
+      delegate, arguments)
+  }
+}
