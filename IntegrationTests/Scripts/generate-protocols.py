@@ -15,6 +15,7 @@ members with the documented rule. The same seed writes the same file.
 """
 import argparse
 import random
+import re
 
 # name, Swift type, literal(rng), member answer(k, salt) expression, empty value,
 # usable as result
@@ -111,6 +112,77 @@ class Method:
         return self.result[4]
 
 
+class State:
+    """A property (`{ get }` or `{ get set }`) or a subscript (`{ get set }`)."""
+
+    def __init__(self, r, index, subscript):
+        self.subscript = subscript
+        self.name = f"slot" if subscript else f"value{index}"
+        self.type = r.choice(RESULT_FAMILIES)
+        self.settable = subscript or r.random() < 0.7
+        self.salt = r.randint(1, 9)
+        self.default = self.type[2](r) if self.type[4] is None else None
+        choices = ["last", "last", "first"] + (["allTrue", "anyTrue"] if self.type[0] == "bool" else [])
+        self.policy = r.choice(choices)
+
+    @property
+    def read_handle(self):
+        return "subscriptSlot" if self.subscript else self.name
+
+    def declaration(self):
+        attrs = f"@Default({self.default}) " if self.default is not None else ""
+        accessors = "{ get set }" if self.settable else "{ get }"
+        if self.subscript:
+            return f"{attrs}subscript(slot a: Int) -> {self.type[1]} {accessors}"
+        return f"{attrs}var {self.name}: {self.type[1]} {accessors}"
+
+    def empty(self):
+        return self.default if self.default is not None else self.type[4]
+
+    def member(self, k):
+        initial = re.sub(r"\bk\b", "self.k", self.type[3].replace("{salt}", str(self.salt)))
+        t = self.type[1]
+        if self.subscript:
+            lines = [f"  lazy var slots: [Int: {t}] = [:]",
+                     f"  lazy var slotEmpty: {t} = {initial}",
+                     f"  subscript(slot a: Int) -> {t} {{",
+                     f'    get {{ log.record("m{k}[\\(a)]"); return slots[a] ?? slotEmpty }}',
+                     f'    set {{ log.record("m{k}[\\(a)] = \\(String(describing: newValue))"); slots[a] = newValue }}',
+                     "  }"]
+        else:
+            lines = [f"  lazy var {self.name}Store: {t} = {initial}",
+                     f"  var {self.name}: {t} {{",
+                     f'    get {{ log.record("m{k}.{self.name}"); return {self.name}Store }}']
+            if self.settable:
+                lines.append(f'    set {{ log.record("m{k}.{self.name} = \\(String(describing: newValue))"); {self.name}Store = newValue }}')
+            lines.append("  }")
+        return lines
+
+    def reference(self):
+        t = self.type[1]
+        access = "member[slot: a]" if self.subscript else f"member.{self.name}"
+        head = f"  subscript(slot a: Int) -> {t} {{" if self.subscript else f"  var {self.name}: {t} {{"
+        lines = [head, "    get {"]
+        if self.policy == "first":
+            lines.append(f"      guard let member = members.first else {{ return {self.empty()} }}")
+            lines.append(f"      return {access}")
+        elif self.policy == "last":
+            lines.append(f"      var answer: Optional<{t}> = nil")
+            lines.append(f"      for member in members {{ answer = {access} }}")
+            lines.append(f"      guard let answer else {{ return {self.empty()} }}")
+            lines.append("      return answer")
+        else:
+            init, op = ("true", "&&") if self.policy == "allTrue" else ("false", "||")
+            lines.append(f"      var answer = {init}")
+            lines.append(f"      for member in members {{ let value = {access}; answer = value {op} answer }}")
+            lines.append("      return answer")
+        lines.append("    }")
+        if self.settable:
+            lines.append(f"    set {{ for member in members {{ {access} = newValue }} }}")
+        lines.append("  }")
+        return lines
+
+
 def member_body(m, k):
     """A member's implementation: records its call, may throw, answers."""
     lines = []
@@ -145,6 +217,11 @@ def write(seed, count):
         methods = [Method(r, i, used) for i in range(r.randint(1, 5))]
         nmembers = r.randint(2, 3)
         pname = f"Gen{pi}"
+        # State requirements from a stream of their own (the methods stay as they were).
+        rs = random.Random(seed * 1_000_003 + pi)
+        states = [State(rs, i, False) for i in range(rs.randint(0, 2))]
+        if rs.random() < 0.3:
+            states.append(State(rs, 0, True))
         out.append(f"@Delegate")
         out.append(f"protocol {pname}: AnyObject {{")
         for m in methods:
@@ -154,6 +231,8 @@ def write(seed, count):
             if m.default is not None:
                 attrs += f"@Default({m.default}) "
             out.append(f"  {attrs}{m.signature()}")
+        for st in states:
+            out.append(f"  {st.declaration()}")
         out.append("}")
         out.append("")
         # Which members implement each optional method.
@@ -174,6 +253,8 @@ def write(seed, count):
             out.append("    self.log = log")
             out.append("    self.failing = failing")
             out.append("  }")
+            for st in states:
+                out.extend(st.member(k))
             for m in methods:
                 if k not in implements[m.name]:
                     continue
@@ -186,6 +267,8 @@ def write(seed, count):
         out.append(f"final class {pname}Reference {{")
         out.append(f"  let members: [any {pname} & GenMember]")
         out.append(f"  init(_ members: [any {pname} & GenMember]) {{ self.members = members }}")
+        for st in states:
+            out.extend(st.reference())
         for m in methods:
             out.append(f"  {m.signature()} {{")
             out.append(f'    let responders = members.filter {{ $0.implements.contains("{m.name}") }}')
@@ -265,6 +348,24 @@ def write(seed, count):
                     body = "; ".join(decls + [f"return {result}{shown}"])
                     t.append(f"    let {name}{m.name}_{_} = await genOutcome {{ {body} }}")
                 t.append(f"    #expect(got{m.name}_{_} == want{m.name}_{_}, \"{pname}.{m.signature()}\")")
+        for st in states:
+            policy = {"last": None, "first": ".firstResponder", "allTrue": ".reduce(.allTrue)",
+                      "anyTrue": ".reduce(.anyTrue)"}[st.policy]
+            if policy:
+                t.append(f"    multicast.setPolicy({policy}, for: \\.{st.read_handle})")
+            access = (lambda target, i: f"{target}[slot: {i}]") if st.subscript else (
+                lambda target, i: f"{target}.{st.name}")
+            steps = [("read", 1), ("read", 2)]
+            if st.settable:
+                steps += [("write", 1), ("read", 1), ("read", 2)]
+            for n, (what, i) in enumerate(steps):
+                if what == "read":
+                    t.append(f"    #expect(String(describing: {access('multicast', i)}) == "
+                             f"String(describing: {access('reference', i)}), \"{pname}.{st.name} read {n}\")")
+                else:
+                    value = st.type[2](rs)
+                    t.append(f"    {access('multicast', i)} = {value}")
+                    t.append(f"    {access('reference', i)} = {value}")
         t.append("    #expect(seen.entries == expected.entries)")
         t.append("  }")
         tests.append("\n".join(t))
@@ -288,11 +389,11 @@ REFUSED = [
     ("Self in a parameter", lambda t, u: f"func probe(_ a: Self, _ b: {t})"),
     ("non-escaping closure in an async method", lambda t, u: f"func probe(_ f: ({t}) -> Void) async"),
     ("'some' parameter", lambda t, u: "func probe(_ a: some Collection)"),
-    ("generic method", lambda t, u: f"func probe<T>(_ a: T, _ b: {t})"),
-    ("property", lambda t, u: f"var probe: {u} {{ get }}"),
-    ("subscript", lambda t, u: f"subscript(probe a: {t}) -> {u} {{ get }}"),
     ("@Default on a void method", lambda t, u: f"@Default(1) func probe(_ a: {t})"),
     ("result with no empty value and no @Default", lambda t, u: f"func probe(_ a: {t}) -> Any"),
+    ("static property", lambda t, u: f"static var probe: {u} {{ get }}"),
+    ("generic subscript", lambda t, u: f"subscript<T>(probe a: T) -> {u} {{ get }}"),
+    ("typed throws getter", lambda t, u: f"var probe: {u} {{ get throws(GenError) }}"),
     ("protocol not bound to classes", None),
 ]
 

@@ -142,3 +142,94 @@ final class NotesObserver: TransactionObserver, @unchecked Sendable {
   func databaseDidCommit(_ db: Database) {}
   func databaseDidRollback(_ db: Database) {}
 }
+
+/// Records everything GRDB tells it about the tables it observes, for the differential test.
+final class TableRecorder: TransactionObserver, @unchecked Sendable {
+  // @unchecked Sendable: as AuditTrail.
+  let table: String
+  let vetoes: Bool
+  var lines: [String] = []
+  init(table: String, vetoes: Bool = false) {
+    self.table = table
+    self.vetoes = vetoes
+  }
+  struct Veto: Error {}
+  func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { eventKind.tableName == table }
+  func databaseDidChange(with event: DatabaseEvent) {
+    lines.append("change \(event.kind) \(event.tableName) #\(event.rowID)")
+  }
+  func databaseWillCommit() throws {
+    lines.append("will commit")
+    if vetoes, lines.contains(where: { $0.hasPrefix("change delete") }) {
+      lines.removeAll { $0.hasPrefix("change delete") }
+      throw Veto()
+    }
+  }
+  func databaseDidCommit(_ db: Database) { lines.append("commit") }
+  func databaseDidRollback(_ db: Database) { lines.append("rollback") }
+}
+
+@Suite("GRDB: one multicast registration against each observer registered on its own")
+struct TransactionObserverDifferentialTests {
+  /// The same seeded statements against a database with each observer registered on its
+  /// own (the reference) and one with a multicast of them; every observer must hear the
+  /// same.
+  @Test("the same seeded transactions, each observer hears the same", arguments: [7, 8, 9] as [UInt64])
+  func sameNotifications(seed: UInt64) throws {
+    func observers() -> [TableRecorder] {
+      [TableRecorder(table: "account"), TableRecorder(table: "note"), TableRecorder(table: "account", vetoes: true)]
+    }
+    let reference = observers(), members = observers()
+    let referenceQueue = try Self.database(), multicastQueue = try Self.database()
+    for observer in reference { referenceQueue.add(transactionObserver: observer, extent: .databaseLifetime) }
+    let multicast = TransactionObserversMulticast()
+    for observer in members { multicast.add(observer) }
+    multicast.setPolicy(.reduce(.anyTrue), for: \.observesEventsOfKind)
+    // GRDB sends a change only to the observers that observe its kind: the multicast does
+    // the same, asking each member.
+    multicast.setFilter(for: \.databaseDidChangeWith) { observer, event in
+      observer.observes(eventsOfKind: .insert(tableName: event.tableName))
+    }
+    multicastQueue.add(transactionObserver: multicast, extent: .databaseLifetime)
+
+    var state = seed
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    var outcomes: ([String], [String]) = ([], [])
+    for step in 0..<60 {
+      let statements = (0..<(1 + next(3))).map { _ -> String in
+        let table = next(2) == 0 ? "account" : "note"
+        switch next(3) {
+        case 0: return "INSERT INTO \(table) (id) VALUES (\(next(20)))"
+        case 1: return "UPDATE \(table) SET id = id WHERE id = \(next(20))"
+        default: return "DELETE FROM \(table) WHERE id = \(next(20))"
+        }
+      }
+      for (queue, index) in [(referenceQueue, 0), (multicastQueue, 1)] {
+        var outcome = "ok"
+        do {
+          try queue.write { db in
+            for sql in statements { try? db.execute(sql: sql) }
+          }
+        } catch { outcome = "\(type(of: error))" }
+        if index == 0 { outcomes.0.append("\(step) \(outcome)") } else { outcomes.1.append("\(step) \(outcome)") }
+      }
+    }
+    #expect(outcomes.0 == outcomes.1)
+    for (mine, theirs) in zip(members, reference) {
+      #expect(mine.lines == theirs.lines, "\(mine.table)")
+      #expect(!theirs.lines.isEmpty)
+    }
+  }
+
+  static func database() throws -> DatabaseQueue {
+    let queue = try DatabaseQueue()
+    try queue.write { db in
+      try db.execute(sql: "CREATE TABLE account (id INTEGER PRIMARY KEY)")
+      try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY)")
+    }
+    return queue
+  }
+}

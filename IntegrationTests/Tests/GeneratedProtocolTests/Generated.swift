@@ -8,6 +8,8 @@ import Testing
 protocol Gen0: AnyObject {
   @Optional func handleWrite0(_ a0: Double, _ a1: GenPoint)
   @Default(-2) func askSave1(_ a0: GenToken, on a1: Int, using a2: String) -> Int
+  var value0: [Int] { get set }
+  @Default(GenPoint(x: 2, y: 0)) var value1: GenPoint { get set }
 }
 
 final class Gen0Member0: Gen0, GenMember {
@@ -18,6 +20,16 @@ final class Gen0Member0: Gen0, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 9]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 7)
+  var value1: GenPoint {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func handleWrite0(_ a0: Double, _ a1: GenPoint) {
     log.record("m0.handleWrite0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -37,6 +49,16 @@ final class Gen0Member1: Gen0, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 9]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 7)
+  var value1: GenPoint {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func askSave1(_ a0: GenToken, on a1: Int, using a2: String) -> Int {
     log.record("m1.askSave1(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return 100 * k + 4
@@ -46,6 +68,22 @@ final class Gen0Member1: Gen0, GenMember {
 final class Gen0Reference {
   let members: [any Gen0 & GenMember]
   init(_ members: [any Gen0 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 2, y: 0) }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func handleWrite0(_ a0: Double, _ a1: GenPoint) {
     let responders = members.filter { $0.implements.contains("handleWrite0") }
     for member in responders {
@@ -71,6 +109,8 @@ protocol Gen1: AnyObject {
   @Optional @Default(GenMode.fast) func noteSave2(_ a0: (Int) -> Int, at a1: Bool, on a2: GenMode) -> GenMode
   func shouldMove3()
   @Default(GenMode.off) func noteStart4(_ a0: GenMode) async throws -> GenMode
+  var value0: Bool { get set }
+  subscript(slot a: Int) -> [Int] { get set }
 }
 
 final class Gen1Member0: Gen1, GenMember {
@@ -81,6 +121,17 @@ final class Gen1Member0: Gen1, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 8]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func noteWrite0(_ a0: (Int) -> Int) -> [Int] {
     log.record("m0.noteWrite0(\(a0(1)))")
@@ -104,6 +155,17 @@ final class Gen1Member1: Gen1, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 8]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func noteWrite0(_ a0: (Int) -> Int) -> [Int] {
     log.record("m1.noteWrite0(\(a0(2)))")
@@ -132,6 +194,17 @@ final class Gen1Member2: Gen1, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 8]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteWrite0(_ a0: (Int) -> Int) -> [Int] {
     log.record("m2.noteWrite0(\(a0(3)))")
     return [k, 9]
@@ -149,6 +222,24 @@ final class Gen1Member2: Gen1, GenMember {
 final class Gen1Reference {
   let members: [any Gen1 & GenMember]
   init(_ members: [any Gen1 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteWrite0(_ a0: (Int) -> Int) -> [Int] {
     let responders = members.filter { $0.implements.contains("noteWrite0") }
     var answer: [Int]? = nil
@@ -195,6 +286,8 @@ protocol Gen2: AnyObject {
   @Default([6, 5]) func willStart2(_ a0: GenMode, on a1: Bool) -> [Int]
   @Optional func shouldWrite3(_ a0: GenMode, using a1: String) -> [String: Int]
   func noteFail4(_ a0: GenMode, on a1: String, from a2: GenMode) async -> [Int]
+  var value0: Int { get set }
+  subscript(slot a: Int) -> [Int] { get set }
 }
 
 final class Gen2Member0: Gen2, GenMember {
@@ -205,6 +298,17 @@ final class Gen2Member0: Gen2, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 2]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askFail1(_ a0: Int, with a1: @escaping (Int) -> Int) async throws -> String? {
     log.record("m0.askFail1(\(String(describing: a0)), \(a1(1)))")
@@ -229,6 +333,17 @@ final class Gen2Member1: Gen2, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 2]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askOpen0(_ a0: GenPoint, with a1: GenToken) {
     log.record("m1.askOpen0(\(String(describing: a0)), \(a1.name))")
@@ -255,6 +370,22 @@ final class Gen2Member1: Gen2, GenMember {
 final class Gen2Reference {
   let members: [any Gen2 & GenMember]
   init(_ members: [any Gen2 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askOpen0(_ a0: GenPoint, with a1: GenToken) {
     let responders = members.filter { $0.implements.contains("askOpen0") }
     for member in responders {
@@ -306,6 +437,7 @@ final class Gen2Reference {
 @Delegate
 protocol Gen3: AnyObject {
   @Optional func noteSave0(_ a0: GenMode, with a1: GenPoint)
+  var value0: String { get }
 }
 
 final class Gen3Member0: Gen3, GenMember {
@@ -317,6 +449,10 @@ final class Gen3Member0: Gen3, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+  }
 }
 
 final class Gen3Member1: Gen3, GenMember {
@@ -327,6 +463,10 @@ final class Gen3Member1: Gen3, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
   }
   func noteSave0(_ a0: GenMode, with a1: GenPoint) {
     log.record("m1.noteSave0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -342,6 +482,10 @@ final class Gen3Member2: Gen3, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+  }
   func noteSave0(_ a0: GenMode, with a1: GenPoint) {
     log.record("m2.noteSave0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -350,6 +494,14 @@ final class Gen3Member2: Gen3, GenMember {
 final class Gen3Reference {
   let members: [any Gen3 & GenMember]
   init(_ members: [any Gen3 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+  }
   func noteSave0(_ a0: GenMode, with a1: GenPoint) {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     for member in responders {
@@ -365,6 +517,7 @@ protocol Gen4: AnyObject {
   func didSave2(_ a0: Bool)
   @Default(GenMode.slow) func willOpen3() -> GenMode
   @Optional func askRead4(_ a0: Int, with a1: Int) -> [String: Int]
+  var value0: String { get }
 }
 
 final class Gen4Member0: Gen4, GenMember {
@@ -375,6 +528,10 @@ final class Gen4Member0: Gen4, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
   }
   func shouldFail0(_ a0: GenMode, with a1: String, with a2: inout Int) async -> [Int] {
     log.record("m0.shouldFail0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -407,6 +564,10 @@ final class Gen4Member1: Gen4, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func shouldFail0(_ a0: GenMode, with a1: String, with a2: inout Int) async -> [Int] {
     log.record("m1.shouldFail0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     a2 += 2
@@ -428,6 +589,14 @@ final class Gen4Member1: Gen4, GenMember {
 final class Gen4Reference {
   let members: [any Gen4 & GenMember]
   init(_ members: [any Gen4 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+  }
   func shouldFail0(_ a0: GenMode, with a1: String, with a2: inout Int) async -> [Int] {
     let responders = members.filter { $0.implements.contains("shouldFail0") }
     var answer: [Int]? = nil
@@ -483,6 +652,8 @@ protocol Gen5: AnyObject {
   @Default(nil) func noteLoad2(_ a0: [String: Int]) throws -> String?
   func askStop3(_ a0: Double, using a1: String?, on a2: Double) async -> [Int]
   func handleLoad4() -> Bool
+  @Default(GenPoint(x: 7, y: 8)) var value0: GenPoint { get set }
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen5Member0: Gen5, GenMember {
@@ -493,6 +664,17 @@ final class Gen5Member0: Gen5, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 4) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldMove0(_ a0: [Int], with a1: [String: Int], at a2: Double) -> String {
     log.record("m0.shouldMove0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -522,6 +704,17 @@ final class Gen5Member1: Gen5, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 4) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldMove0(_ a0: [Int], with a1: [String: Int], at a2: Double) -> String {
     log.record("m1.shouldMove0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return "m\(k)-9"
@@ -544,6 +737,21 @@ final class Gen5Member1: Gen5, GenMember {
 final class Gen5Reference {
   let members: [any Gen5 & GenMember]
   init(_ members: [any Gen5 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 7, y: 8) }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> Bool {
+    get {
+      var answer = false
+      for member in members { let value = member[slot: a]; answer = value || answer }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldMove0(_ a0: [Int], with a1: [String: Int], at a2: Double) -> String {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
     guard let member = responders.first else { return "" }
@@ -585,6 +793,9 @@ final class Gen5Reference {
 protocol Gen6: AnyObject {
   @Optional func shouldMove0()
   @Optional @Default(["k7": 0]) func handleStart1(_ a0: Bool) -> [String: Int]
+  var value0: String { get set }
+  var value1: String { get set }
+  subscript(slot a: Int) -> [String: Int] { get set }
 }
 
 final class Gen6Member0: Gen6, GenMember {
@@ -595,6 +806,22 @@ final class Gen6Member0: Gen6, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-3"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-7"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 4]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldMove0() {
     log.record("m0.shouldMove0()")
@@ -610,6 +837,22 @@ final class Gen6Member1: Gen6, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-3"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-7"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 4]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
 }
 
 final class Gen6Member2: Gen6, GenMember {
@@ -620,6 +863,22 @@ final class Gen6Member2: Gen6, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-3"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-7"
+  var value1: String {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 4]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldMove0() {
     log.record("m2.shouldMove0()")
@@ -633,6 +892,33 @@ final class Gen6Member2: Gen6, GenMember {
 final class Gen6Reference {
   let members: [any Gen6 & GenMember]
   init(_ members: [any Gen6 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldMove0() {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
     for member in responders {
@@ -705,6 +991,8 @@ final class Gen7Reference {
 @Delegate
 protocol Gen8: AnyObject {
   func wantsSave0(_ a0: [String: Int], _ a1: GenMode) async -> Double
+  var value0: [Int] { get set }
+  var value1: String? { get }
 }
 
 final class Gen8Member0: Gen8, GenMember {
@@ -715,6 +1003,15 @@ final class Gen8Member0: Gen8, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 2]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
   }
   func wantsSave0(_ a0: [String: Int], _ a1: GenMode) async -> Double {
     log.record("m0.wantsSave0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -731,6 +1028,15 @@ final class Gen8Member1: Gen8, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 2]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func wantsSave0(_ a0: [String: Int], _ a1: GenMode) async -> Double {
     log.record("m1.wantsSave0(\(String(describing: a0)), \(String(describing: a1)))")
     return Double(k) + 0.25 * 5
@@ -740,6 +1046,19 @@ final class Gen8Member1: Gen8, GenMember {
 final class Gen8Reference {
   let members: [any Gen8 & GenMember]
   init(_ members: [any Gen8 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value1
+    }
+  }
   func wantsSave0(_ a0: [String: Int], _ a1: GenMode) async -> Double {
     let responders = members.filter { $0.implements.contains("wantsSave0") }
     guard let member = responders.first else { return 0 }
@@ -753,6 +1072,9 @@ protocol Gen9: AnyObject {
   @Optional func willSave1()
   func askChange2(_ a0: Bool) -> String?
   @Optional func shouldMove3(_ a0: Double, using a1: String, for a2: [String: Int]) throws
+  var value0: [String: Int] { get }
+  var value1: [Int] { get set }
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen9Member0: Gen9, GenMember {
@@ -763,6 +1085,21 @@ final class Gen9Member0: Gen9, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 4]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 1) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askSave0(_ a0: Bool, from a1: [Int], using a2: Bool) -> GenMode {
     log.record("m0.askSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -787,6 +1124,21 @@ final class Gen9Member1: Gen9, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 4]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 1) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askSave0(_ a0: Bool, from a1: [Int], using a2: Bool) -> GenMode {
     log.record("m1.askSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -810,6 +1162,21 @@ final class Gen9Member2: Gen9, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 4]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 1) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askSave0(_ a0: Bool, from a1: [Int], using a2: Bool) -> GenMode {
     log.record("m2.askSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -827,6 +1194,32 @@ final class Gen9Member2: Gen9, GenMember {
 final class Gen9Reference {
   let members: [any Gen9 & GenMember]
   init(_ members: [any Gen9 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+  }
+  var value1: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askSave0(_ a0: Bool, from a1: [Int], using a2: Bool) -> GenMode {
     let responders = members.filter { $0.implements.contains("askSave0") }
     var answer: GenMode? = nil
@@ -867,6 +1260,8 @@ protocol Gen10: AnyObject {
   func askOpen2()
   func wantsStart3(_ a0: String?, _ a1: Bool, _ a2: Double) throws
   @Default(25) func handleChange4(_ a0: GenPoint) -> Int
+  @Default(GenMode.fast) var value0: GenMode { get set }
+  var value1: Int { get set }
 }
 
 final class Gen10Member0: Gen10, GenMember {
@@ -877,6 +1272,16 @@ final class Gen10Member0: Gen10, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 8
+  var value1: Int {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func noteFail0(_ a0: GenPoint) {
     log.record("m0.noteFail0(\(String(describing: a0)))")
@@ -906,6 +1311,16 @@ final class Gen10Member1: Gen10, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 8
+  var value1: Int {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteFail0(_ a0: GenPoint) {
     log.record("m1.noteFail0(\(String(describing: a0)))")
   }
@@ -934,6 +1349,16 @@ final class Gen10Member2: Gen10, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 8
+  var value1: Int {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteFail0(_ a0: GenPoint) {
     log.record("m2.noteFail0(\(String(describing: a0)))")
   }
@@ -956,6 +1381,22 @@ final class Gen10Member2: Gen10, GenMember {
 final class Gen10Reference {
   let members: [any Gen10 & GenMember]
   init(_ members: [any Gen10 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.fast }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func noteFail0(_ a0: GenPoint) {
     let responders = members.filter { $0.implements.contains("noteFail0") }
     for member in responders {
@@ -1003,6 +1444,8 @@ protocol Gen11: AnyObject {
   func askStop2(_ a0: String, on a1: Double)
   func handleChange3(_ a0: GenMode, for a1: Bool, on a2: Bool) -> Double
   func didStop4(_ a0: [Int], with a1: GenPoint, with a2: Bool) async
+  var value0: [String: Int] { get set }
+  var value1: Bool { get }
 }
 
 final class Gen11Member0: Gen11, GenMember {
@@ -1013,6 +1456,15 @@ final class Gen11Member0: Gen11, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Bool = (self.k + 1) % 2 == 0
+  var value1: Bool {
+    get { log.record("m0.value1"); return value1Store }
   }
   func shouldLoad0(_ a0: [String: Int]) throws {
     log.record("m0.shouldLoad0(\(String(describing: a0)))")
@@ -1042,6 +1494,15 @@ final class Gen11Member1: Gen11, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Bool = (self.k + 1) % 2 == 0
+  var value1: Bool {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func shouldLoad0(_ a0: [String: Int]) throws {
     log.record("m1.shouldLoad0(\(String(describing: a0)))")
     if failing.contains("shouldLoad0") { throw GenError(member: 1, method: "shouldLoad0") }
@@ -1070,6 +1531,15 @@ final class Gen11Member2: Gen11, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Bool = (self.k + 1) % 2 == 0
+  var value1: Bool {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func shouldLoad0(_ a0: [String: Int]) throws {
     log.record("m2.shouldLoad0(\(String(describing: a0)))")
     if failing.contains("shouldLoad0") { throw GenError(member: 2, method: "shouldLoad0") }
@@ -1092,6 +1562,23 @@ final class Gen11Member2: Gen11, GenMember {
 final class Gen11Reference {
   let members: [any Gen11 & GenMember]
   init(_ members: [any Gen11 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return false }
+      return answer
+    }
+  }
   func shouldLoad0(_ a0: [String: Int]) throws {
     let responders = members.filter { $0.implements.contains("shouldLoad0") }
     var errors: [any Error] = []
@@ -1135,6 +1622,8 @@ final class Gen11Reference {
 @Delegate
 protocol Gen12: AnyObject {
   func didRead0() -> String?
+  var value0: String { get }
+  @Default(GenMode.off) var value1: GenMode { get }
 }
 
 final class Gen12Member0: Gen12, GenMember {
@@ -1145,6 +1634,14 @@ final class Gen12Member0: Gen12, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-5"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m0.value1"); return value1Store }
   }
   func didRead0() -> String? {
     log.record("m0.didRead0()")
@@ -1161,6 +1658,14 @@ final class Gen12Member1: Gen12, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-5"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func didRead0() -> String? {
     log.record("m1.didRead0()")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -1170,6 +1675,22 @@ final class Gen12Member1: Gen12, GenMember {
 final class Gen12Reference {
   let members: [any Gen12 & GenMember]
   init(_ members: [any Gen12 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+  }
+  var value1: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+  }
   func didRead0() -> String? {
     let responders = members.filter { $0.implements.contains("didRead0") }
     var answer: Optional<String?> = nil
@@ -1188,6 +1709,7 @@ protocol Gen13: AnyObject {
   @Optional func wantsWrite1(_ a0: Int) async throws
   @Optional func shouldChange2(_ a0: @escaping (Int) -> Int, for a1: @escaping (Int) -> Int) async
   func handleFail3()
+  var value0: Int { get }
 }
 
 final class Gen13Member0: Gen13, GenMember {
@@ -1198,6 +1720,10 @@ final class Gen13Member0: Gen13, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 5
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
   }
   func willFail0() throws -> String? {
     log.record("m0.willFail0()")
@@ -1217,6 +1743,10 @@ final class Gen13Member1: Gen13, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 5
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
   }
   func willFail0() throws -> String? {
     log.record("m1.willFail0()")
@@ -1241,6 +1771,10 @@ final class Gen13Member2: Gen13, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 5
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+  }
   func willFail0() throws -> String? {
     log.record("m2.willFail0()")
     if failing.contains("willFail0") { throw GenError(member: 2, method: "willFail0") }
@@ -1261,6 +1795,14 @@ final class Gen13Member2: Gen13, GenMember {
 final class Gen13Reference {
   let members: [any Gen13 & GenMember]
   init(_ members: [any Gen13 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
   func willFail0() throws -> String? {
     let responders = members.filter { $0.implements.contains("willFail0") }
     var answer: Optional<String?> = nil
@@ -1294,6 +1836,9 @@ final class Gen13Reference {
 @Delegate
 protocol Gen14: AnyObject {
   @Optional @Default(GenPoint(x: 8, y: 4)) func willFail0() throws -> GenPoint
+  var value0: String? { get set }
+  var value1: String? { get set }
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen14Member0: Gen14, GenMember {
@@ -1304,6 +1849,22 @@ final class Gen14Member0: Gen14, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 3) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func willFail0() throws -> GenPoint {
     log.record("m0.willFail0()")
@@ -1321,11 +1882,54 @@ final class Gen14Member1: Gen14, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 3) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
 }
 
 final class Gen14Reference {
   let members: [any Gen14 & GenMember]
   init(_ members: [any Gen14 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func willFail0() throws -> GenPoint {
     let responders = members.filter { $0.implements.contains("willFail0") }
     var answer: GenPoint? = nil
@@ -1342,6 +1946,7 @@ final class Gen14Reference {
 protocol Gen15: AnyObject {
   @Default("s945") func shouldSave0() -> String
   func askSave1(_ a0: Double, on a1: Bool, using a2: GenPoint)
+  var value0: String? { get set }
 }
 
 final class Gen15Member0: Gen15, GenMember {
@@ -1352,6 +1957,11 @@ final class Gen15Member0: Gen15, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func shouldSave0() -> String {
     log.record("m0.shouldSave0()")
@@ -1371,6 +1981,11 @@ final class Gen15Member1: Gen15, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func shouldSave0() -> String {
     log.record("m1.shouldSave0()")
     return "m\(k)-6"
@@ -1383,6 +1998,15 @@ final class Gen15Member1: Gen15, GenMember {
 final class Gen15Reference {
   let members: [any Gen15 & GenMember]
   init(_ members: [any Gen15 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func shouldSave0() -> String {
     let responders = members.filter { $0.implements.contains("shouldSave0") }
     guard let member = responders.first else { return "s945" }
@@ -1504,6 +2128,8 @@ final class Gen16Reference {
 @Delegate
 protocol Gen17: AnyObject {
   func handleChange0() async throws
+  var value0: [Int] { get }
+  @Default(GenPoint(x: 1, y: 1)) subscript(slot a: Int) -> GenPoint { get set }
 }
 
 final class Gen17Member0: Gen17, GenMember {
@@ -1514,6 +2140,16 @@ final class Gen17Member0: Gen17, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 6]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 3)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleChange0() async throws {
     log.record("m0.handleChange0()")
@@ -1530,6 +2166,16 @@ final class Gen17Member1: Gen17, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 6]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 3)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleChange0() async throws {
     log.record("m1.handleChange0()")
     if failing.contains("handleChange0") { throw GenError(member: 1, method: "handleChange0") }
@@ -1539,6 +2185,21 @@ final class Gen17Member1: Gen17, GenMember {
 final class Gen17Reference {
   let members: [any Gen17 & GenMember]
   init(_ members: [any Gen17 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value0
+    }
+  }
+  subscript(slot a: Int) -> GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenPoint(x: 1, y: 1) }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleChange0() async throws {
     let responders = members.filter { $0.implements.contains("handleChange0") }
     for member in responders {
@@ -1554,6 +2215,8 @@ protocol Gen18: AnyObject {
   @Optional func shouldMove2() async throws
   func handleLoad3(_ a0: GenMode, using a1: [String: Int])
   func wantsChange4(_ a0: GenMode) throws
+  var value0: String? { get set }
+  var value1: Int { get set }
 }
 
 final class Gen18Member0: Gen18, GenMember {
@@ -1564,6 +2227,16 @@ final class Gen18Member0: Gen18, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 1
+  var value1: Int {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func shouldMove0(_ a0: String, using a1: String) -> GenPoint {
     log.record("m0.shouldMove0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -1591,6 +2264,16 @@ final class Gen18Member1: Gen18, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 1
+  var value1: Int {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func shouldMove0(_ a0: String, using a1: String) -> GenPoint {
     log.record("m1.shouldMove0(\(String(describing: a0)), \(String(describing: a1)))")
     return GenPoint(x: k, y: 8)
@@ -1611,6 +2294,24 @@ final class Gen18Member1: Gen18, GenMember {
 final class Gen18Reference {
   let members: [any Gen18 & GenMember]
   init(_ members: [any Gen18 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func shouldMove0(_ a0: String, using a1: String) -> GenPoint {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
     guard let member = responders.first else { return GenPoint(x: 8, y: 3) }
@@ -1650,6 +2351,9 @@ final class Gen18Reference {
 protocol Gen19: AnyObject {
   @Default(GenMode.slow) func didStart0(_ a0: [Int], using a1: Bool) -> GenMode
   @Optional func shouldMove1(_ a0: GenPoint) -> Double
+  var value0: [String: Int] { get set }
+  var value1: [String: Int] { get set }
+  @Default(GenPoint(x: 6, y: 7)) subscript(slot a: Int) -> GenPoint { get set }
 }
 
 final class Gen19Member0: Gen19, GenMember {
@@ -1660,6 +2364,22 @@ final class Gen19Member0: Gen19, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 8]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 6)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didStart0(_ a0: [Int], using a1: Bool) -> GenMode {
     log.record("m0.didStart0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -1680,6 +2400,22 @@ final class Gen19Member1: Gen19, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 8]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 6)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didStart0(_ a0: [Int], using a1: Bool) -> GenMode {
     log.record("m1.didStart0(\(String(describing: a0)), \(String(describing: a1)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -1693,6 +2429,29 @@ final class Gen19Member1: Gen19, GenMember {
 final class Gen19Reference {
   let members: [any Gen19 & GenMember]
   init(_ members: [any Gen19 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [String: Int] {
+    get {
+      guard let member = members.first else { return [:] }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 6, y: 7) }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func didStart0(_ a0: [Int], using a1: Bool) -> GenMode {
     let responders = members.filter { $0.implements.contains("didStart0") }
     var answer: GenMode? = nil
@@ -1714,6 +2473,7 @@ final class Gen19Reference {
 protocol Gen20: AnyObject {
   @Optional func handleSave0(_ a0: Int, on a1: Double)
   @Default("s399") func noteChange1(_ a0: GenPoint) -> String
+  var value0: String { get set }
 }
 
 final class Gen20Member0: Gen20, GenMember {
@@ -1724,6 +2484,11 @@ final class Gen20Member0: Gen20, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func handleSave0(_ a0: Int, on a1: Double) {
     log.record("m0.handleSave0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -1743,6 +2508,11 @@ final class Gen20Member1: Gen20, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func handleSave0(_ a0: Int, on a1: Double) {
     log.record("m1.handleSave0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -1761,6 +2531,11 @@ final class Gen20Member2: Gen20, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteChange1(_ a0: GenPoint) -> String {
     log.record("m2.noteChange1(\(String(describing: a0)))")
     return "m\(k)-2"
@@ -1770,6 +2545,15 @@ final class Gen20Member2: Gen20, GenMember {
 final class Gen20Reference {
   let members: [any Gen20 & GenMember]
   init(_ members: [any Gen20 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func handleSave0(_ a0: Int, on a1: Double) {
     let responders = members.filter { $0.implements.contains("handleSave0") }
     for member in responders {
@@ -1787,6 +2571,9 @@ final class Gen20Reference {
 protocol Gen21: AnyObject {
   @Default([4, 0]) func handleChange0(_ a0: GenMode, _ a1: String?, on a2: GenPoint) -> [Int]
   func wantsChange1() async throws
+  var value0: Bool { get set }
+  var value1: Bool { get }
+  subscript(slot a: Int) -> Double { get set }
 }
 
 final class Gen21Member0: Gen21, GenMember {
@@ -1797,6 +2584,21 @@ final class Gen21Member0: Gen21, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 3) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Bool = (self.k + 1) % 2 == 0
+  var value1: Bool {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 2
+  subscript(slot a: Int) -> Double {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleChange0(_ a0: GenMode, _ a1: String?, on a2: GenPoint) -> [Int] {
     log.record("m0.handleChange0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -1817,6 +2619,21 @@ final class Gen21Member1: Gen21, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 3) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Bool = (self.k + 1) % 2 == 0
+  var value1: Bool {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 2
+  subscript(slot a: Int) -> Double {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleChange0(_ a0: GenMode, _ a1: String?, on a2: GenPoint) -> [Int] {
     log.record("m1.handleChange0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return [k, 9]
@@ -1830,6 +2647,30 @@ final class Gen21Member1: Gen21, GenMember {
 final class Gen21Reference {
   let members: [any Gen21 & GenMember]
   init(_ members: [any Gen21 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Bool {
+    get {
+      guard let member = members.first else { return false }
+      return member.value1
+    }
+  }
+  subscript(slot a: Int) -> Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleChange0(_ a0: GenMode, _ a1: String?, on a2: GenPoint) -> [Int] {
     let responders = members.filter { $0.implements.contains("handleChange0") }
     guard let member = responders.first else { return [4, 0] }
@@ -1847,6 +2688,8 @@ final class Gen21Reference {
 protocol Gen22: AnyObject {
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async
   @Default(GenPoint(x: 1, y: 2)) func handleLoad1(_ a0: (Int) -> Int) -> GenPoint
+  var value0: [Int] { get set }
+  var value1: [String: Int] { get set }
 }
 
 final class Gen22Member0: Gen22, GenMember {
@@ -1857,6 +2700,16 @@ final class Gen22Member0: Gen22, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 1]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     log.record("m0.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
@@ -1876,6 +2729,16 @@ final class Gen22Member1: Gen22, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 1]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     log.record("m1.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
   }
@@ -1894,6 +2757,16 @@ final class Gen22Member2: Gen22, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 1]
+  var value0: [Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1: [String: Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     log.record("m2.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
   }
@@ -1906,6 +2779,24 @@ final class Gen22Member2: Gen22, GenMember {
 final class Gen22Reference {
   let members: [any Gen22 & GenMember]
   init(_ members: [any Gen22 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
     for member in responders {
@@ -1923,6 +2814,8 @@ final class Gen22Reference {
 protocol Gen23: AnyObject {
   func handleStop0(_ a0: [String: Int], with a1: [Int])
   @Default(nil) func shouldLoad1(_ a0: GenToken, from a1: GenMode) async -> String?
+  var value0: [Int] { get set }
+  var value1: Double { get set }
 }
 
 final class Gen23Member0: Gen23, GenMember {
@@ -1933,6 +2826,16 @@ final class Gen23Member0: Gen23, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 1
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func handleStop0(_ a0: [String: Int], with a1: [Int]) {
     log.record("m0.handleStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -1952,6 +2855,16 @@ final class Gen23Member1: Gen23, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 1
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func handleStop0(_ a0: [String: Int], with a1: [Int]) {
     log.record("m1.handleStop0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -1964,6 +2877,22 @@ final class Gen23Member1: Gen23, GenMember {
 final class Gen23Reference {
   let members: [any Gen23 & GenMember]
   init(_ members: [any Gen23 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func handleStop0(_ a0: [String: Int], with a1: [Int]) {
     let responders = members.filter { $0.implements.contains("handleStop0") }
     for member in responders {
@@ -1986,6 +2915,7 @@ final class Gen23Reference {
 protocol Gen24: AnyObject {
   func didLoad0(_ a0: Int, with a1: [Int])
   @Optional func wantsWrite1(_ a0: GenToken, using a1: [String: Int], at a2: [String: Int])
+  @Default(GenMode.slow) var value0: GenMode { get set }
 }
 
 final class Gen24Member0: Gen24, GenMember {
@@ -1996,6 +2926,11 @@ final class Gen24Member0: Gen24, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func didLoad0(_ a0: Int, with a1: [Int]) {
     log.record("m0.didLoad0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -2014,6 +2949,11 @@ final class Gen24Member1: Gen24, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didLoad0(_ a0: Int, with a1: [Int]) {
     log.record("m1.didLoad0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -2025,6 +2965,15 @@ final class Gen24Member1: Gen24, GenMember {
 final class Gen24Reference {
   let members: [any Gen24 & GenMember]
   init(_ members: [any Gen24 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.slow }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func didLoad0(_ a0: Int, with a1: [Int]) {
     let responders = members.filter { $0.implements.contains("didLoad0") }
     for member in responders {
@@ -2258,6 +3207,8 @@ protocol Gen27: AnyObject {
   func noteFail2() async -> Int
   @Optional @Default(["k8": 5]) func handleStop3() async -> [String: Int]
   func wantsFail4(_ a0: GenMode, on a1: Bool, on a2: [String: Int]) throws
+  var value0: String { get }
+  var value1: String { get }
 }
 
 final class Gen27Member0: Gen27, GenMember {
@@ -2268,6 +3219,14 @@ final class Gen27Member0: Gen27, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: String = "m\(self.k)-6"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
   }
   func askStop0(_ a0: Bool, for a1: @escaping (Int) -> Int, on a2: [Int]) async {
     log.record("m0.askStop0(\(String(describing: a0)), \(a1(1)), \(String(describing: a2)))")
@@ -2294,6 +3253,14 @@ final class Gen27Member1: Gen27, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: String = "m\(self.k)-6"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func askStop0(_ a0: Bool, for a1: @escaping (Int) -> Int, on a2: [Int]) async {
     log.record("m1.askStop0(\(String(describing: a0)), \(a1(2)), \(String(describing: a2)))")
   }
@@ -2319,6 +3286,14 @@ final class Gen27Member2: Gen27, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: String = "m\(self.k)-6"
+  var value1: String {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func askStop0(_ a0: Bool, for a1: @escaping (Int) -> Int, on a2: [Int]) async {
     log.record("m2.askStop0(\(String(describing: a0)), \(a1(3)), \(String(describing: a2)))")
   }
@@ -2338,6 +3313,20 @@ final class Gen27Member2: Gen27, GenMember {
 final class Gen27Reference {
   let members: [any Gen27 & GenMember]
   init(_ members: [any Gen27 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+  }
+  var value1: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value1
+    }
+  }
   func askStop0(_ a0: Bool, for a1: @escaping (Int) -> Int, on a2: [Int]) async {
     let responders = members.filter { $0.implements.contains("askStop0") }
     for member in responders {
@@ -2377,6 +3366,8 @@ final class Gen27Reference {
 protocol Gen28: AnyObject {
   func handleStart0(_ a0: [String: Int], with a1: String, with a2: @escaping (Int) -> Int) async -> [String: Int]
   func handleFail1() -> String
+  var value0: Double { get }
+  var value1: String? { get }
 }
 
 final class Gen28Member0: Gen28, GenMember {
@@ -2387,6 +3378,14 @@ final class Gen28Member0: Gen28, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
   }
   func handleStart0(_ a0: [String: Int], with a1: String, with a2: @escaping (Int) -> Int) async -> [String: Int] {
     log.record("m0.handleStart0(\(String(describing: a0)), \(String(describing: a1)), \(a2(1)))")
@@ -2407,6 +3406,14 @@ final class Gen28Member1: Gen28, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func handleStart0(_ a0: [String: Int], with a1: String, with a2: @escaping (Int) -> Int) async -> [String: Int] {
     log.record("m1.handleStart0(\(String(describing: a0)), \(String(describing: a1)), \(a2(2)))")
     return ["m\(k)": 3]
@@ -2420,6 +3427,20 @@ final class Gen28Member1: Gen28, GenMember {
 final class Gen28Reference {
   let members: [any Gen28 & GenMember]
   init(_ members: [any Gen28 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
+  var value1: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value1
+    }
+  }
   func handleStart0(_ a0: [String: Int], with a1: String, with a2: @escaping (Int) -> Int) async -> [String: Int] {
     let responders = members.filter { $0.implements.contains("handleStart0") }
     guard let member = responders.first else { return [:] }
@@ -2435,6 +3456,7 @@ final class Gen28Reference {
 @Delegate
 protocol Gen29: AnyObject {
   @Optional func handleChange0(_ a0: GenPoint) async
+  var value0: Int { get set }
 }
 
 final class Gen29Member0: Gen29, GenMember {
@@ -2445,6 +3467,11 @@ final class Gen29Member0: Gen29, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func handleChange0(_ a0: GenPoint) async {
     log.record("m0.handleChange0(\(String(describing: a0)))")
@@ -2460,6 +3487,11 @@ final class Gen29Member1: Gen29, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func handleChange0(_ a0: GenPoint) async {
     log.record("m1.handleChange0(\(String(describing: a0)))")
   }
@@ -2474,11 +3506,25 @@ final class Gen29Member2: Gen29, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
 }
 
 final class Gen29Reference {
   let members: [any Gen29 & GenMember]
   init(_ members: [any Gen29 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func handleChange0(_ a0: GenPoint) async {
     let responders = members.filter { $0.implements.contains("handleChange0") }
     for member in responders {
@@ -2490,6 +3536,7 @@ final class Gen29Reference {
 @Delegate
 protocol Gen30: AnyObject {
   func askSave0(_ a0: String)
+  var value0: Int { get set }
 }
 
 final class Gen30Member0: Gen30, GenMember {
@@ -2500,6 +3547,11 @@ final class Gen30Member0: Gen30, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 4
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func askSave0(_ a0: String) {
     log.record("m0.askSave0(\(String(describing: a0)))")
@@ -2515,6 +3567,11 @@ final class Gen30Member1: Gen30, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 4
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askSave0(_ a0: String) {
     log.record("m1.askSave0(\(String(describing: a0)))")
   }
@@ -2529,6 +3586,11 @@ final class Gen30Member2: Gen30, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 4
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askSave0(_ a0: String) {
     log.record("m2.askSave0(\(String(describing: a0)))")
   }
@@ -2537,6 +3599,15 @@ final class Gen30Member2: Gen30, GenMember {
 final class Gen30Reference {
   let members: [any Gen30 & GenMember]
   init(_ members: [any Gen30 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func askSave0(_ a0: String) {
     let responders = members.filter { $0.implements.contains("askSave0") }
     for member in responders {
@@ -2552,6 +3623,9 @@ protocol Gen31: AnyObject {
   func handleRead2(_ a0: Int, _ a1: [String: Int], _ a2: GenMode) -> Int
   @Default(5.5) func handleFail3(_ a0: GenMode) -> Double
   func askChange4(_ a0: Int, _ a1: Double, from a2: GenToken) async
+  var value0: String { get set }
+  @Default(GenMode.fast) var value1: GenMode { get }
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen31Member0: Gen31, GenMember {
@@ -2562,6 +3636,21 @@ final class Gen31Member0: Gen31, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-9"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 4) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func willOpen0(_ a0: Int, _ a1: String) {
     log.record("m0.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -2592,6 +3681,21 @@ final class Gen31Member1: Gen31, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-9"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 4) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willOpen0(_ a0: Int, _ a1: String) {
     log.record("m1.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -2621,6 +3725,21 @@ final class Gen31Member2: Gen31, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-9"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m2.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 4) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willOpen0(_ a0: Int, _ a1: String) {
     log.record("m2.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -2644,6 +3763,30 @@ final class Gen31Member2: Gen31, GenMember {
 final class Gen31Reference {
   let members: [any Gen31 & GenMember]
   init(_ members: [any Gen31 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenMode.fast }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func willOpen0(_ a0: Int, _ a1: String) {
     let responders = members.filter { $0.implements.contains("willOpen0") }
     for member in responders {
@@ -2691,6 +3834,7 @@ final class Gen31Reference {
 @Delegate
 protocol Gen32: AnyObject {
   func handleOpen0() async -> [Int]
+  @Default(GenPoint(x: 5, y: 7)) var value0: GenPoint { get set }
 }
 
 final class Gen32Member0: Gen32, GenMember {
@@ -2701,6 +3845,11 @@ final class Gen32Member0: Gen32, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func handleOpen0() async -> [Int] {
     log.record("m0.handleOpen0()")
@@ -2717,6 +3866,11 @@ final class Gen32Member1: Gen32, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func handleOpen0() async -> [Int] {
     log.record("m1.handleOpen0()")
     return [k, 9]
@@ -2732,6 +3886,11 @@ final class Gen32Member2: Gen32, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value0: GenPoint {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func handleOpen0() async -> [Int] {
     log.record("m2.handleOpen0()")
     return [k, 9]
@@ -2741,6 +3900,15 @@ final class Gen32Member2: Gen32, GenMember {
 final class Gen32Reference {
   let members: [any Gen32 & GenMember]
   init(_ members: [any Gen32 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 5, y: 7) }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func handleOpen0() async -> [Int] {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     var answer: [Int]? = nil
@@ -2760,6 +3928,7 @@ protocol Gen33: AnyObject {
   func shouldRead2() throws
   func shouldOpen3() async throws
   func shouldFail4(_ a0: String, with a1: String)
+  var value0: Double { get set }
 }
 
 final class Gen33Member0: Gen33, GenMember {
@@ -2770,6 +3939,11 @@ final class Gen33Member0: Gen33, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 7
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func didMove0() {
     log.record("m0.didMove0()")
@@ -2801,6 +3975,11 @@ final class Gen33Member1: Gen33, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 7
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didMove0() {
     log.record("m1.didMove0()")
   }
@@ -2825,6 +4004,13 @@ final class Gen33Member1: Gen33, GenMember {
 final class Gen33Reference {
   let members: [any Gen33 & GenMember]
   init(_ members: [any Gen33 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func didMove0() {
     let responders = members.filter { $0.implements.contains("didMove0") }
     for member in responders {
@@ -2876,6 +4062,7 @@ protocol Gen34: AnyObject {
   func askStart2() throws -> String
   func willOpen3(_ a0: String) throws
   func didMove4()
+  var value0: String { get set }
 }
 
 final class Gen34Member0: Gen34, GenMember {
@@ -2886,6 +4073,11 @@ final class Gen34Member0: Gen34, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-5"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func didOpen0(_ a0: Bool, for a1: String, using a2: Double) async -> String? {
     log.record("m0.didOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -2918,6 +4110,11 @@ final class Gen34Member1: Gen34, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-5"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didOpen0(_ a0: Bool, for a1: String, using a2: Double) async -> String? {
     log.record("m1.didOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -2945,6 +4142,11 @@ final class Gen34Member2: Gen34, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-5"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didOpen0(_ a0: Bool, for a1: String, using a2: Double) async -> String? {
     log.record("m2.didOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -2970,6 +4172,15 @@ final class Gen34Member2: Gen34, GenMember {
 final class Gen34Reference {
   let members: [any Gen34 & GenMember]
   init(_ members: [any Gen34 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func didOpen0(_ a0: Bool, for a1: String, using a2: Double) async -> String? {
     let responders = members.filter { $0.implements.contains("didOpen0") }
     var answer: Optional<String?> = nil
@@ -3010,6 +4221,7 @@ protocol Gen35: AnyObject {
   func noteStart1(_ a0: [String: Int], on a1: inout Int, at a2: Int) -> [Int]
   func noteWrite2(_ a0: Double, _ a1: (Int) -> Int) throws
   func didStart3(_ a0: String?, from a1: String?) -> Double
+  @Default(GenPoint(x: 0, y: 7)) var value0: GenPoint { get }
 }
 
 final class Gen35Member0: Gen35, GenMember {
@@ -3020,6 +4232,10 @@ final class Gen35Member0: Gen35, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
   }
   func handleFail0(_ a0: String?, with a1: String?) throws -> [Int] {
     log.record("m0.handleFail0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -3050,6 +4266,10 @@ final class Gen35Member1: Gen35, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func handleFail0(_ a0: String?, with a1: String?) throws -> [Int] {
     log.record("m1.handleFail0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("handleFail0") { throw GenError(member: 1, method: "handleFail0") }
@@ -3073,6 +4293,12 @@ final class Gen35Member1: Gen35, GenMember {
 final class Gen35Reference {
   let members: [any Gen35 & GenMember]
   init(_ members: [any Gen35 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 0, y: 7) }
+      return member.value0
+    }
+  }
   func handleFail0(_ a0: String?, with a1: String?) throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleFail0") }
     var answer: [Int]? = nil
@@ -3116,6 +4342,9 @@ protocol Gen36: AnyObject {
   @Optional func askStop1() async
   @Optional func didStop2()
   @Default(GenMode.fast) func didRead3(_ a0: [Int], using a1: inout Int) async throws -> GenMode
+  var value0: [String: Int] { get set }
+  var value1: String? { get }
+  subscript(slot a: Int) -> [Int] { get set }
 }
 
 final class Gen36Member0: Gen36, GenMember {
@@ -3126,6 +4355,21 @@ final class Gen36Member0: Gen36, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 1]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didFail0(_ a0: GenToken) {
     log.record("m0.didFail0(\(a0.name))")
@@ -3153,6 +4397,21 @@ final class Gen36Member1: Gen36, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 1]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didFail0(_ a0: GenToken) {
     log.record("m1.didFail0(\(a0.name))")
   }
@@ -3173,6 +4432,30 @@ final class Gen36Member1: Gen36, GenMember {
 final class Gen36Reference {
   let members: [any Gen36 & GenMember]
   init(_ members: [any Gen36 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      guard let member = members.first else { return [:] }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func didFail0(_ a0: GenToken) {
     let responders = members.filter { $0.implements.contains("didFail0") }
     for member in responders {
@@ -3274,6 +4557,8 @@ final class Gen37Reference {
 @Delegate
 protocol Gen38: AnyObject {
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String?
+  @Default(GenMode.fast) var value0: GenMode { get }
+  var value1: [Int] { get set }
 }
 
 final class Gen38Member0: Gen38, GenMember {
@@ -3284,6 +4569,15 @@ final class Gen38Member0: Gen38, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     log.record("m0.wantsStop0(\(String(describing: a0)), \(String(describing: a1)), \(a2(1)))")
@@ -3300,6 +4594,15 @@ final class Gen38Member1: Gen38, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     log.record("m1.wantsStop0(\(String(describing: a0)), \(String(describing: a1)), \(a2(2)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -3315,6 +4618,15 @@ final class Gen38Member2: Gen38, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     log.record("m2.wantsStop0(\(String(describing: a0)), \(String(describing: a1)), \(a2(3)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -3324,6 +4636,23 @@ final class Gen38Member2: Gen38, GenMember {
 final class Gen38Reference {
   let members: [any Gen38 & GenMember]
   init(_ members: [any Gen38 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.fast }
+      return answer
+    }
+  }
+  var value1: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
     var answer: Optional<String?> = nil
@@ -3341,6 +4670,7 @@ protocol Gen39: AnyObject {
   @Optional @Default(false) func willChange0(_ a0: GenMode) throws -> Bool
   func shouldStart1(_ a0: GenPoint, with a1: String?)
   @Default(-5) func noteLoad2() -> Int
+  var value0: Double { get set }
 }
 
 final class Gen39Member0: Gen39, GenMember {
@@ -3351,6 +4681,11 @@ final class Gen39Member0: Gen39, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 5
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     log.record("m0.shouldStart1(\(String(describing: a0)), \(String(describing: a1)))")
@@ -3370,6 +4705,11 @@ final class Gen39Member1: Gen39, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 5
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     log.record("m1.shouldStart1(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -3388,6 +4728,11 @@ final class Gen39Member2: Gen39, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 5
+  var value0: Double {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     log.record("m2.shouldStart1(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -3400,6 +4745,15 @@ final class Gen39Member2: Gen39, GenMember {
 final class Gen39Reference {
   let members: [any Gen39 & GenMember]
   init(_ members: [any Gen39 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func willChange0(_ a0: GenMode) throws -> Bool {
     let responders = members.filter { $0.implements.contains("willChange0") }
     guard let member = responders.first else { return false }
@@ -3422,6 +4776,7 @@ final class Gen39Reference {
 protocol Gen40: AnyObject {
   func shouldRead0(_ a0: String?) throws -> Bool
   func willWrite1(_ a0: GenToken, using a1: GenMode)
+  var value0: String? { get set }
 }
 
 final class Gen40Member0: Gen40, GenMember {
@@ -3432,6 +4787,11 @@ final class Gen40Member0: Gen40, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func shouldRead0(_ a0: String?) throws -> Bool {
     log.record("m0.shouldRead0(\(String(describing: a0)))")
@@ -3452,6 +4812,11 @@ final class Gen40Member1: Gen40, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func shouldRead0(_ a0: String?) throws -> Bool {
     log.record("m1.shouldRead0(\(String(describing: a0)))")
     if failing.contains("shouldRead0") { throw GenError(member: 1, method: "shouldRead0") }
@@ -3471,6 +4836,11 @@ final class Gen40Member2: Gen40, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func shouldRead0(_ a0: String?) throws -> Bool {
     log.record("m2.shouldRead0(\(String(describing: a0)))")
     if failing.contains("shouldRead0") { throw GenError(member: 2, method: "shouldRead0") }
@@ -3484,6 +4854,15 @@ final class Gen40Member2: Gen40, GenMember {
 final class Gen40Reference {
   let members: [any Gen40 & GenMember]
   init(_ members: [any Gen40 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func shouldRead0(_ a0: String?) throws -> Bool {
     let responders = members.filter { $0.implements.contains("shouldRead0") }
     var answer: Bool? = nil
@@ -3506,6 +4885,7 @@ final class Gen40Reference {
 protocol Gen41: AnyObject {
   @Optional @Default([1]) func askStop0() async -> [Int]
   @Optional func noteStop1(_ a0: Bool, on a1: GenToken)
+  var value0: Bool { get set }
 }
 
 final class Gen41Member0: Gen41, GenMember {
@@ -3516,6 +4896,11 @@ final class Gen41Member0: Gen41, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func askStop0() async -> [Int] {
     log.record("m0.askStop0()")
@@ -3535,6 +4920,11 @@ final class Gen41Member1: Gen41, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteStop1(_ a0: Bool, on a1: GenToken) {
     log.record("m1.noteStop1(\(String(describing: a0)), \(a1.name))")
   }
@@ -3549,6 +4939,11 @@ final class Gen41Member2: Gen41, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteStop1(_ a0: Bool, on a1: GenToken) {
     log.record("m2.noteStop1(\(String(describing: a0)), \(a1.name))")
   }
@@ -3557,6 +4952,14 @@ final class Gen41Member2: Gen41, GenMember {
 final class Gen41Reference {
   let members: [any Gen41 & GenMember]
   init(_ members: [any Gen41 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer = true
+      for member in members { let value = member.value0; answer = value && answer }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func askStop0() async -> [Int] {
     let responders = members.filter { $0.implements.contains("askStop0") }
     guard let member = responders.first else { return [1] }
@@ -3575,6 +4978,8 @@ protocol Gen42: AnyObject {
   func askOpen0() -> Double
   func willLoad1(_ a0: [Int])
   func didChange2(_ a0: (Int) -> Int) throws -> String
+  @Default(GenPoint(x: 6, y: 6)) var value0: GenPoint { get set }
+  var value1: String { get }
 }
 
 final class Gen42Member0: Gen42, GenMember {
@@ -3585,6 +4990,15 @@ final class Gen42Member0: Gen42, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-5"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
   }
   func askOpen0() -> Double {
     log.record("m0.askOpen0()")
@@ -3609,6 +5023,15 @@ final class Gen42Member1: Gen42, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-5"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func askOpen0() -> Double {
     log.record("m1.askOpen0()")
     return Double(k) + 0.25 * 6
@@ -3632,6 +5055,15 @@ final class Gen42Member2: Gen42, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0: GenPoint {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-5"
+  var value1: String {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func askOpen0() -> Double {
     log.record("m2.askOpen0()")
     return Double(k) + 0.25 * 6
@@ -3649,6 +5081,21 @@ final class Gen42Member2: Gen42, GenMember {
 final class Gen42Reference {
   let members: [any Gen42 & GenMember]
   init(_ members: [any Gen42 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 6, y: 6) }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value1
+    }
+  }
   func askOpen0() -> Double {
     let responders = members.filter { $0.implements.contains("askOpen0") }
     var answer: Double? = nil
@@ -3678,6 +5125,7 @@ protocol Gen43: AnyObject {
   @Default(GenMode.slow) func handleMove1(_ a0: GenMode, using a1: Bool) -> GenMode
   func handleLoad2() -> String
   func wantsLoad3(_ a0: Bool) async -> [Int]
+  var value0: [Int] { get set }
 }
 
 final class Gen43Member0: Gen43, GenMember {
@@ -3688,6 +5136,11 @@ final class Gen43Member0: Gen43, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 6]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func noteStop0() throws {
     log.record("m0.noteStop0()")
@@ -3716,6 +5169,11 @@ final class Gen43Member1: Gen43, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 6]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteStop0() throws {
     log.record("m1.noteStop0()")
     if failing.contains("noteStop0") { throw GenError(member: 1, method: "noteStop0") }
@@ -3743,6 +5201,11 @@ final class Gen43Member2: Gen43, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 6]
+  var value0: [Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func handleMove1(_ a0: GenMode, using a1: Bool) -> GenMode {
     log.record("m2.handleMove1(\(String(describing: a0)), \(String(describing: a1)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -3760,6 +5223,15 @@ final class Gen43Member2: Gen43, GenMember {
 final class Gen43Reference {
   let members: [any Gen43 & GenMember]
   init(_ members: [any Gen43 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func noteStop0() throws {
     let responders = members.filter { $0.implements.contains("noteStop0") }
     for member in responders {
@@ -3792,6 +5264,8 @@ final class Gen43Reference {
 protocol Gen44: AnyObject {
   func willLoad0(_ a0: Bool)
   func wantsMove1(_ a0: Bool, using a1: GenMode)
+  @Default(GenMode.fast) var value0: GenMode { get set }
+  var value1: Double { get set }
 }
 
 final class Gen44Member0: Gen44, GenMember {
@@ -3802,6 +5276,16 @@ final class Gen44Member0: Gen44, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 1
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func willLoad0(_ a0: Bool) {
     log.record("m0.willLoad0(\(String(describing: a0)))")
@@ -3820,6 +5304,16 @@ final class Gen44Member1: Gen44, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 1
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willLoad0(_ a0: Bool) {
     log.record("m1.willLoad0(\(String(describing: a0)))")
   }
@@ -3831,6 +5325,24 @@ final class Gen44Member1: Gen44, GenMember {
 final class Gen44Reference {
   let members: [any Gen44 & GenMember]
   init(_ members: [any Gen44 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.fast }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func willLoad0(_ a0: Bool) {
     let responders = members.filter { $0.implements.contains("willLoad0") }
     for member in responders {
@@ -3851,6 +5363,8 @@ protocol Gen45: AnyObject {
   func willOpen1(_ a0: GenPoint, at a1: [String: Int], _ a2: [Int]) -> Int
   func willMove2(_ a0: GenPoint, on a1: [Int]) async throws -> [String: Int]
   func askSave3(_ a0: GenMode, at a1: Bool, at a2: Bool) -> String
+  var value0: [Int] { get set }
+  subscript(slot a: Int) -> Double { get set }
 }
 
 final class Gen45Member0: Gen45, GenMember {
@@ -3861,6 +5375,17 @@ final class Gen45Member0: Gen45, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 4]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  subscript(slot a: Int) -> Double {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func wantsFail0(_ a0: [Int], with a1: String, on a2: Double) async -> [String: Int] {
     log.record("m0.wantsFail0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -3890,6 +5415,17 @@ final class Gen45Member1: Gen45, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 4]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  subscript(slot a: Int) -> Double {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsFail0(_ a0: [Int], with a1: String, on a2: Double) async -> [String: Int] {
     log.record("m1.wantsFail0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return ["m\(k)": 1]
@@ -3912,6 +5448,22 @@ final class Gen45Member1: Gen45, GenMember {
 final class Gen45Reference {
   let members: [any Gen45 & GenMember]
   init(_ members: [any Gen45 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func wantsFail0(_ a0: [Int], with a1: String, on a2: Double) async -> [String: Int] {
     let responders = members.filter { $0.implements.contains("wantsFail0") }
     guard let member = responders.first else { return [:] }
@@ -3952,6 +5504,7 @@ final class Gen45Reference {
 protocol Gen46: AnyObject {
   func willFail0(_ a0: GenToken) throws -> Int
   @Optional func handleOpen1(_ a0: String, for a1: String?, from a2: [Int])
+  var value0: [String: Int] { get }
 }
 
 final class Gen46Member0: Gen46, GenMember {
@@ -3962,6 +5515,10 @@ final class Gen46Member0: Gen46, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 4]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
   }
   func willFail0(_ a0: GenToken) throws -> Int {
     log.record("m0.willFail0(\(a0.name))")
@@ -3982,6 +5539,10 @@ final class Gen46Member1: Gen46, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 4]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func willFail0(_ a0: GenToken) throws -> Int {
     log.record("m1.willFail0(\(a0.name))")
     if failing.contains("willFail0") { throw GenError(member: 1, method: "willFail0") }
@@ -3992,6 +5553,14 @@ final class Gen46Member1: Gen46, GenMember {
 final class Gen46Reference {
   let members: [any Gen46 & GenMember]
   init(_ members: [any Gen46 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+  }
   func willFail0(_ a0: GenToken) throws -> Int {
     let responders = members.filter { $0.implements.contains("willFail0") }
     var answer: Int? = nil
@@ -4017,6 +5586,7 @@ protocol Gen47: AnyObject {
   func wantsStart2(_ a0: GenToken, at a1: (Int) -> Int) throws
   func wantsRead3() async
   @Default("s930") func shouldLoad4() throws -> String
+  @Default(GenMode.off) var value0: GenMode { get set }
 }
 
 final class Gen47Member0: Gen47, GenMember {
@@ -4027,6 +5597,11 @@ final class Gen47Member0: Gen47, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func askStart0(_ a0: Bool, from a1: [String: Int]) {
     log.record("m0.askStart0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -4058,6 +5633,11 @@ final class Gen47Member1: Gen47, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askStart0(_ a0: Bool, from a1: [String: Int]) {
     log.record("m1.askStart0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -4084,6 +5664,11 @@ final class Gen47Member2: Gen47, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askStart0(_ a0: Bool, from a1: [String: Int]) {
     log.record("m2.askStart0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -4108,6 +5693,13 @@ final class Gen47Member2: Gen47, GenMember {
 final class Gen47Reference {
   let members: [any Gen47 & GenMember]
   init(_ members: [any Gen47 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      guard let member = members.first else { return GenMode.off }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func askStart0(_ a0: Bool, from a1: [String: Int]) {
     let responders = members.filter { $0.implements.contains("askStart0") }
     for member in responders {
@@ -4229,6 +5821,8 @@ final class Gen48Reference {
 @Delegate
 protocol Gen49: AnyObject {
   func wantsStart0() throws -> Int
+  var value0: String { get set }
+  var value1: [String: Int] { get set }
 }
 
 final class Gen49Member0: Gen49, GenMember {
@@ -4239,6 +5833,16 @@ final class Gen49Member0: Gen49, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-8"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func wantsStart0() throws -> Int {
     log.record("m0.wantsStart0()")
@@ -4256,6 +5860,16 @@ final class Gen49Member1: Gen49, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-8"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func wantsStart0() throws -> Int {
     log.record("m1.wantsStart0()")
     if failing.contains("wantsStart0") { throw GenError(member: 1, method: "wantsStart0") }
@@ -4266,6 +5880,22 @@ final class Gen49Member1: Gen49, GenMember {
 final class Gen49Reference {
   let members: [any Gen49 & GenMember]
   init(_ members: [any Gen49 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [String: Int] {
+    get {
+      guard let member = members.first else { return [:] }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func wantsStart0() throws -> Int {
     let responders = members.filter { $0.implements.contains("wantsStart0") }
     var answer: Int? = nil
@@ -4284,6 +5914,7 @@ protocol Gen50: AnyObject {
   @Optional func noteOpen1() async
   func handleRead2(_ a0: GenMode, from a1: String?, with a2: (Int) -> Int) throws
   func askLoad3(_ a0: GenPoint, with a1: GenMode, using a2: String?) async -> Bool
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen50Member0: Gen50, GenMember {
@@ -4294,6 +5925,12 @@ final class Gen50Member0: Gen50, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 2) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func noteOpen0(_ a0: String, from a1: GenMode, _ a2: GenPoint) -> [Int] {
     log.record("m0.noteOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -4321,6 +5958,12 @@ final class Gen50Member1: Gen50, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 2) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteOpen1() async {
     log.record("m1.noteOpen1()")
   }
@@ -4343,6 +5986,12 @@ final class Gen50Member2: Gen50, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 2) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteOpen0(_ a0: String, from a1: GenMode, _ a2: GenPoint) -> [Int] {
     log.record("m2.noteOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return [k, 4]
@@ -4360,6 +6009,14 @@ final class Gen50Member2: Gen50, GenMember {
 final class Gen50Reference {
   let members: [any Gen50 & GenMember]
   init(_ members: [any Gen50 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> Bool {
+    get {
+      var answer = false
+      for member in members { let value = member[slot: a]; answer = value || answer }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteOpen0(_ a0: String, from a1: GenMode, _ a2: GenPoint) -> [Int] {
     let responders = members.filter { $0.implements.contains("noteOpen0") }
     var answer: [Int]? = nil
@@ -4398,6 +6055,8 @@ protocol Gen51: AnyObject {
   func noteFail0() throws
   @Optional func handleMove1(_ a0: GenToken, with a1: @escaping (Int) -> Int) async throws -> Int
   func willStop2(_ a0: Double)
+  var value0: [String: Int] { get set }
+  var value1: Int { get }
 }
 
 final class Gen51Member0: Gen51, GenMember {
@@ -4408,6 +6067,15 @@ final class Gen51Member0: Gen51, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 5
+  var value1: Int {
+    get { log.record("m0.value1"); return value1Store }
   }
   func noteFail0() throws {
     log.record("m0.noteFail0()")
@@ -4432,6 +6100,15 @@ final class Gen51Member1: Gen51, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 5
+  var value1: Int {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func noteFail0() throws {
     log.record("m1.noteFail0()")
     if failing.contains("noteFail0") { throw GenError(member: 1, method: "noteFail0") }
@@ -4455,6 +6132,15 @@ final class Gen51Member2: Gen51, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 5
+  var value1: Int {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func noteFail0() throws {
     log.record("m2.noteFail0()")
     if failing.contains("noteFail0") { throw GenError(member: 2, method: "noteFail0") }
@@ -4467,6 +6153,23 @@ final class Gen51Member2: Gen51, GenMember {
 final class Gen51Reference {
   let members: [any Gen51 & GenMember]
   init(_ members: [any Gen51 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
   func noteFail0() throws {
     let responders = members.filter { $0.implements.contains("noteFail0") }
     for member in responders {
@@ -4498,6 +6201,7 @@ final class Gen51Reference {
 @Delegate
 protocol Gen52: AnyObject {
   func noteSave0(_ a0: [Int], using a1: [Int], for a2: Bool) throws
+  var value0: [Int] { get set }
 }
 
 final class Gen52Member0: Gen52, GenMember {
@@ -4508,6 +6212,11 @@ final class Gen52Member0: Gen52, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func noteSave0(_ a0: [Int], using a1: [Int], for a2: Bool) throws {
     log.record("m0.noteSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -4524,6 +6233,11 @@ final class Gen52Member1: Gen52, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteSave0(_ a0: [Int], using a1: [Int], for a2: Bool) throws {
     log.record("m1.noteSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("noteSave0") { throw GenError(member: 1, method: "noteSave0") }
@@ -4533,6 +6247,15 @@ final class Gen52Member1: Gen52, GenMember {
 final class Gen52Reference {
   let members: [any Gen52 & GenMember]
   init(_ members: [any Gen52 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func noteSave0(_ a0: [Int], using a1: [Int], for a2: Bool) throws {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     for member in responders {
@@ -4727,6 +6450,9 @@ protocol Gen55: AnyObject {
   @Optional func askStop0(_ a0: GenMode, from a1: (Int) -> Int) throws
   @Default(GenMode.slow) func askFail1(_ a0: Int, from a1: Bool, using a2: [String: Int]) async throws -> GenMode
   func shouldRead2()
+  var value0: String { get }
+  var value1: String? { get set }
+  @Default(GenMode.slow) subscript(slot a: Int) -> GenMode { get set }
 }
 
 final class Gen55Member0: Gen55, GenMember {
@@ -4737,6 +6463,21 @@ final class Gen55Member0: Gen55, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askStop0(_ a0: GenMode, from a1: (Int) -> Int) throws {
     log.record("m0.askStop0(\(String(describing: a0)), \(a1(1)))")
@@ -4761,6 +6502,21 @@ final class Gen55Member1: Gen55, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askFail1(_ a0: Int, from a1: Bool, using a2: [String: Int]) async throws -> GenMode {
     log.record("m1.askFail1(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("askFail1") { throw GenError(member: 1, method: "askFail1") }
@@ -4774,6 +6530,32 @@ final class Gen55Member1: Gen55, GenMember {
 final class Gen55Reference {
   let members: [any Gen55 & GenMember]
   init(_ members: [any Gen55 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenMode.slow }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askStop0(_ a0: GenMode, from a1: (Int) -> Int) throws {
     let responders = members.filter { $0.implements.contains("askStop0") }
     var errors: [any Error] = []
@@ -4881,6 +6663,9 @@ protocol Gen57: AnyObject {
   @Optional func didStart0(_ a0: GenToken, for a1: [String: Int], for a2: GenToken)
   func wantsRead1(_ a0: GenToken, _ a1: GenPoint, _ a2: GenMode) async -> [String: Int]
   @Optional func willChange2(_ a0: String?, with a1: GenMode, at a2: GenToken) async
+  var value0: Double { get }
+  var value1: [Int] { get set }
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen57Member0: Gen57, GenMember {
@@ -4891,6 +6676,21 @@ final class Gen57Member0: Gen57, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 8]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didStart0(_ a0: GenToken, for a1: [String: Int], for a2: GenToken) {
     log.record("m0.didStart0(\(a0.name), \(String(describing: a1)), \(a2.name))")
@@ -4910,6 +6710,21 @@ final class Gen57Member1: Gen57, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 8]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didStart0(_ a0: GenToken, for a1: [String: Int], for a2: GenToken) {
     log.record("m1.didStart0(\(a0.name), \(String(describing: a1)), \(a2.name))")
   }
@@ -4922,6 +6737,26 @@ final class Gen57Member1: Gen57, GenMember {
 final class Gen57Reference {
   let members: [any Gen57 & GenMember]
   init(_ members: [any Gen57 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+  }
+  var value1: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Bool {
+    get {
+      guard let member = members.first else { return false }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func didStart0(_ a0: GenToken, for a1: [String: Int], for a2: GenToken) {
     let responders = members.filter { $0.implements.contains("didStart0") }
     for member in responders {
@@ -4950,6 +6785,7 @@ final class Gen57Reference {
 protocol Gen58: AnyObject {
   @Optional func askMove0(_ a0: [String: Int], from a1: [Int]) -> Double
   @Optional @Default(GenMode.slow) func didSave1(_ a0: Int, with a1: GenPoint, on a2: (Int) -> Int) -> GenMode
+  subscript(slot a: Int) -> String { get set }
 }
 
 final class Gen58Member0: Gen58, GenMember {
@@ -4960,6 +6796,12 @@ final class Gen58Member0: Gen58, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-7"
+  subscript(slot a: Int) -> String {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askMove0(_ a0: [String: Int], from a1: [Int]) -> Double {
     log.record("m0.askMove0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -4976,6 +6818,12 @@ final class Gen58Member1: Gen58, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-7"
+  subscript(slot a: Int) -> String {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askMove0(_ a0: [String: Int], from a1: [Int]) -> Double {
     log.record("m1.askMove0(\(String(describing: a0)), \(String(describing: a1)))")
     return Double(k) + 0.25 * 6
@@ -4991,6 +6839,12 @@ final class Gen58Member2: Gen58, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-7"
+  subscript(slot a: Int) -> String {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didSave1(_ a0: Int, with a1: GenPoint, on a2: (Int) -> Int) -> GenMode {
     log.record("m2.didSave1(\(String(describing: a0)), \(String(describing: a1)), \(a2(3)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -5000,6 +6854,13 @@ final class Gen58Member2: Gen58, GenMember {
 final class Gen58Reference {
   let members: [any Gen58 & GenMember]
   init(_ members: [any Gen58 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> String {
+    get {
+      guard let member = members.first else { return "" }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askMove0(_ a0: [String: Int], from a1: [Int]) -> Double {
     let responders = members.filter { $0.implements.contains("askMove0") }
     var answer: Double? = nil
@@ -5027,6 +6888,8 @@ protocol Gen59: AnyObject {
   @Optional func wantsMove0(_ a0: (Int) -> Int, _ a1: (Int) -> Int, using a2: Double) throws
   @Default(GenPoint(x: 3, y: 3)) func shouldChange1(_ a0: GenMode) -> GenPoint
   func askRead2() throws -> Bool
+  @Default(GenPoint(x: 1, y: 3)) var value0: GenPoint { get set }
+  var value1: Double { get set }
 }
 
 final class Gen59Member0: Gen59, GenMember {
@@ -5037,6 +6900,16 @@ final class Gen59Member0: Gen59, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 3)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 5
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func wantsMove0(_ a0: (Int) -> Int, _ a1: (Int) -> Int, using a2: Double) throws {
     log.record("m0.wantsMove0(\(a0(1)), \(a1(1)), \(String(describing: a2)))")
@@ -5062,6 +6935,16 @@ final class Gen59Member1: Gen59, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 3)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 5
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func shouldChange1(_ a0: GenMode) -> GenPoint {
     log.record("m1.shouldChange1(\(String(describing: a0)))")
     return GenPoint(x: k, y: 6)
@@ -5082,6 +6965,16 @@ final class Gen59Member2: Gen59, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 3)
+  var value0: GenPoint {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 5
+  var value1: Double {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func wantsMove0(_ a0: (Int) -> Int, _ a1: (Int) -> Int, using a2: Double) throws {
     log.record("m2.wantsMove0(\(a0(3)), \(a1(3)), \(String(describing: a2)))")
     if failing.contains("wantsMove0") { throw GenError(member: 2, method: "wantsMove0") }
@@ -5100,6 +6993,22 @@ final class Gen59Member2: Gen59, GenMember {
 final class Gen59Reference {
   let members: [any Gen59 & GenMember]
   init(_ members: [any Gen59 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 1, y: 3) }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func wantsMove0(_ a0: (Int) -> Int, _ a1: (Int) -> Int, using a2: Double) throws {
     let responders = members.filter { $0.implements.contains("wantsMove0") }
     for member in responders {
@@ -5125,6 +7034,7 @@ protocol Gen60: AnyObject {
   @Default(nil) func shouldRead2() -> String?
   func didSave3() async throws
   func shouldRead4(_ a0: @escaping (Int) -> Int, at a1: String, from a2: GenToken) async
+  var value0: Bool { get }
 }
 
 final class Gen60Member0: Gen60, GenMember {
@@ -5135,6 +7045,10 @@ final class Gen60Member0: Gen60, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
   }
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool) {
     log.record("m0.didWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -5165,6 +7079,10 @@ final class Gen60Member1: Gen60, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool) {
     log.record("m1.didWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -5194,6 +7112,10 @@ final class Gen60Member2: Gen60, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+  }
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool) {
     log.record("m2.didWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -5217,6 +7139,14 @@ final class Gen60Member2: Gen60, GenMember {
 final class Gen60Reference {
   let members: [any Gen60 & GenMember]
   init(_ members: [any Gen60 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+  }
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool) {
     let responders = members.filter { $0.implements.contains("didWrite0") }
     for member in responders {
@@ -5262,6 +7192,8 @@ protocol Gen61: AnyObject {
   func handleFail0(_ a0: String) -> [String: Int]
   func didRead1(_ a0: String, for a1: Bool)
   @Default(GenMode.fast) func wantsLoad2() throws -> GenMode
+  var value0: [Int] { get set }
+  @Default(GenPoint(x: 4, y: 7)) subscript(slot a: Int) -> GenPoint { get set }
 }
 
 final class Gen61Member0: Gen61, GenMember {
@@ -5272,6 +7204,17 @@ final class Gen61Member0: Gen61, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 8]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 4)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleFail0(_ a0: String) -> [String: Int] {
     log.record("m0.handleFail0(\(String(describing: a0)))")
@@ -5296,6 +7239,17 @@ final class Gen61Member1: Gen61, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 8]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 4)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleFail0(_ a0: String) -> [String: Int] {
     log.record("m1.handleFail0(\(String(describing: a0)))")
     return ["m\(k)": 1]
@@ -5313,6 +7267,20 @@ final class Gen61Member1: Gen61, GenMember {
 final class Gen61Reference {
   let members: [any Gen61 & GenMember]
   init(_ members: [any Gen61 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 4, y: 7) }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleFail0(_ a0: String) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("handleFail0") }
     guard let member = responders.first else { return [:] }
@@ -5343,6 +7311,9 @@ protocol Gen62: AnyObject {
   func wantsWrite2() async
   @Default(["k9": 7]) func willSave3() async -> [String: Int]
   func askOpen4(_ a0: (Int) -> Int, _ a1: Int)
+  var value0: Int { get }
+  var value1: String { get set }
+  @Default(GenPoint(x: 1, y: 0)) subscript(slot a: Int) -> GenPoint { get set }
 }
 
 final class Gen62Member0: Gen62, GenMember {
@@ -5353,6 +7324,21 @@ final class Gen62Member0: Gen62, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 1
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: String = "m\(self.k)-6"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 9)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func wantsWrite0(_ a0: GenPoint, with a1: String, for a2: [Int]) throws {
     log.record("m0.wantsWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -5383,6 +7369,21 @@ final class Gen62Member1: Gen62, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 1
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: String = "m\(self.k)-6"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 9)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsWrite0(_ a0: GenPoint, with a1: String, for a2: [Int]) throws {
     log.record("m1.wantsWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("wantsWrite0") { throw GenError(member: 1, method: "wantsWrite0") }
@@ -5412,6 +7413,21 @@ final class Gen62Member2: Gen62, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 1
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: String = "m\(self.k)-6"
+  var value1: String {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 9)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsWrite0(_ a0: GenPoint, with a1: String, for a2: [Int]) throws {
     log.record("m2.wantsWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("wantsWrite0") { throw GenError(member: 2, method: "wantsWrite0") }
@@ -5435,6 +7451,26 @@ final class Gen62Member2: Gen62, GenMember {
 final class Gen62Reference {
   let members: [any Gen62 & GenMember]
   init(_ members: [any Gen62 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+  }
+  var value1: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 1, y: 0) }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func wantsWrite0(_ a0: GenPoint, with a1: String, for a2: [Int]) throws {
     let responders = members.filter { $0.implements.contains("wantsWrite0") }
     for member in responders {
@@ -5474,6 +7510,8 @@ final class Gen62Reference {
 protocol Gen63: AnyObject {
   func wantsStop0(_ a0: Int) async
   func didChange1(_ a0: Bool, with a1: [Int], _ a2: Int)
+  var value0: Int { get set }
+  subscript(slot a: Int) -> [Int] { get set }
 }
 
 final class Gen63Member0: Gen63, GenMember {
@@ -5484,6 +7522,17 @@ final class Gen63Member0: Gen63, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 4
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 3]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func wantsStop0(_ a0: Int) async {
     log.record("m0.wantsStop0(\(String(describing: a0)))")
@@ -5502,6 +7551,17 @@ final class Gen63Member1: Gen63, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 4
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 3]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsStop0(_ a0: Int) async {
     log.record("m1.wantsStop0(\(String(describing: a0)))")
   }
@@ -5519,6 +7579,17 @@ final class Gen63Member2: Gen63, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 4
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 3]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsStop0(_ a0: Int) async {
     log.record("m2.wantsStop0(\(String(describing: a0)))")
   }
@@ -5530,6 +7601,22 @@ final class Gen63Member2: Gen63, GenMember {
 final class Gen63Reference {
   let members: [any Gen63 & GenMember]
   init(_ members: [any Gen63 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func wantsStop0(_ a0: Int) async {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
     for member in responders {
@@ -5686,6 +7773,8 @@ final class Gen64Reference {
 @Delegate
 protocol Gen65: AnyObject {
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String
+  var value0: [Int] { get }
+  @Default(GenPoint(x: 2, y: 4)) var value1: GenPoint { get set }
 }
 
 final class Gen65Member0: Gen65, GenMember {
@@ -5696,6 +7785,15 @@ final class Gen65Member0: Gen65, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 7]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 8)
+  var value1: GenPoint {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     log.record("m0.willChange0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
@@ -5712,6 +7810,15 @@ final class Gen65Member1: Gen65, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 7]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 8)
+  var value1: GenPoint {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     log.record("m1.willChange0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return "m\(k)-2"
@@ -5727,6 +7834,15 @@ final class Gen65Member2: Gen65, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 7]
+  var value0: [Int] {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 8)
+  var value1: GenPoint {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     log.record("m2.willChange0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return "m\(k)-2"
@@ -5736,6 +7852,23 @@ final class Gen65Member2: Gen65, GenMember {
 final class Gen65Reference {
   let members: [any Gen65 & GenMember]
   init(_ members: [any Gen65 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+  }
+  var value1: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenPoint(x: 2, y: 4) }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     let responders = members.filter { $0.implements.contains("willChange0") }
     var answer: String? = nil
@@ -5754,6 +7887,9 @@ protocol Gen66: AnyObject {
   func willOpen1(_ a0: [Int], on a1: String?, with a2: Int) throws
   func askChange2(_ a0: [String: Int], with a1: GenToken, from a2: Double) async
   @Optional func wantsWrite3(_ a0: @escaping (Int) -> Int, on a1: Bool, from a2: @escaping (Int) -> Int) async
+  var value0: String { get set }
+  @Default(GenMode.slow) var value1: GenMode { get set }
+  subscript(slot a: Int) -> Double { get set }
 }
 
 final class Gen66Member0: Gen66, GenMember {
@@ -5764,6 +7900,22 @@ final class Gen66Member0: Gen66, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  subscript(slot a: Int) -> Double {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldOpen0(_ a0: [String: Int], at a1: GenToken) {
     log.record("m0.shouldOpen0(\(String(describing: a0)), \(a1.name))")
@@ -5785,6 +7937,22 @@ final class Gen66Member1: Gen66, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  subscript(slot a: Int) -> Double {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldOpen0(_ a0: [String: Int], at a1: GenToken) {
     log.record("m1.shouldOpen0(\(String(describing: a0)), \(a1.name))")
@@ -5810,6 +7978,22 @@ final class Gen66Member2: Gen66, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  subscript(slot a: Int) -> Double {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldOpen0(_ a0: [String: Int], at a1: GenToken) {
     log.record("m2.shouldOpen0(\(String(describing: a0)), \(a1.name))")
   }
@@ -5825,6 +8009,31 @@ final class Gen66Member2: Gen66, GenMember {
 final class Gen66Reference {
   let members: [any Gen66 & GenMember]
   init(_ members: [any Gen66 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenMode.slow }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldOpen0(_ a0: [String: Int], at a1: GenToken) {
     let responders = members.filter { $0.implements.contains("shouldOpen0") }
     for member in responders {
@@ -5984,6 +8193,7 @@ protocol Gen68: AnyObject {
   func didSave2(_ a0: String, for a1: Bool, using a2: Double)
   @Optional func handleOpen3(_ a0: [String: Int], on a1: String) throws
   func handleChange4(_ a0: String) throws -> Bool
+  var value0: String { get set }
 }
 
 final class Gen68Member0: Gen68, GenMember {
@@ -5994,6 +8204,11 @@ final class Gen68Member0: Gen68, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func didOpen0(_ a0: Int, with a1: [Int]) -> Bool {
     log.record("m0.didOpen0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -6025,6 +8240,11 @@ final class Gen68Member1: Gen68, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didOpen0(_ a0: Int, with a1: [Int]) -> Bool {
     log.record("m1.didOpen0(\(String(describing: a0)), \(String(describing: a1)))")
     return (k + 7) % 2 == 0
@@ -6055,6 +8275,11 @@ final class Gen68Member2: Gen68, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didOpen0(_ a0: Int, with a1: [Int]) -> Bool {
     log.record("m2.didOpen0(\(String(describing: a0)), \(String(describing: a1)))")
     return (k + 7) % 2 == 0
@@ -6079,6 +8304,15 @@ final class Gen68Member2: Gen68, GenMember {
 final class Gen68Reference {
   let members: [any Gen68 & GenMember]
   init(_ members: [any Gen68 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func didOpen0(_ a0: Int, with a1: [Int]) -> Bool {
     let responders = members.filter { $0.implements.contains("didOpen0") }
     var answer: Bool = false
@@ -6120,6 +8354,8 @@ final class Gen68Reference {
 @Delegate
 protocol Gen69: AnyObject {
   func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int])
+  var value0: String? { get set }
+  subscript(slot a: Int) -> [Int] { get set }
 }
 
 final class Gen69Member0: Gen69, GenMember {
@@ -6130,6 +8366,17 @@ final class Gen69Member0: Gen69, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 1]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int]) {
     log.record("m0.askOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -6145,6 +8392,17 @@ final class Gen69Member1: Gen69, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 1]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int]) {
     log.record("m1.askOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -6153,6 +8411,22 @@ final class Gen69Member1: Gen69, GenMember {
 final class Gen69Reference {
   let members: [any Gen69 & GenMember]
   init(_ members: [any Gen69 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int]) {
     let responders = members.filter { $0.implements.contains("askOpen0") }
     for member in responders {
@@ -6219,6 +8493,7 @@ final class Gen70Reference {
 @Delegate
 protocol Gen71: AnyObject {
   @Default(24.5) func willStart0(_ a0: String, using a1: [String: Int], for a2: GenPoint) -> Double
+  var value0: Int { get set }
 }
 
 final class Gen71Member0: Gen71, GenMember {
@@ -6229,6 +8504,11 @@ final class Gen71Member0: Gen71, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func willStart0(_ a0: String, using a1: [String: Int], for a2: GenPoint) -> Double {
     log.record("m0.willStart0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -6245,6 +8525,11 @@ final class Gen71Member1: Gen71, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func willStart0(_ a0: String, using a1: [String: Int], for a2: GenPoint) -> Double {
     log.record("m1.willStart0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return Double(k) + 0.25 * 3
@@ -6260,6 +8545,11 @@ final class Gen71Member2: Gen71, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func willStart0(_ a0: String, using a1: [String: Int], for a2: GenPoint) -> Double {
     log.record("m2.willStart0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return Double(k) + 0.25 * 3
@@ -6269,6 +8559,15 @@ final class Gen71Member2: Gen71, GenMember {
 final class Gen71Reference {
   let members: [any Gen71 & GenMember]
   init(_ members: [any Gen71 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func willStart0(_ a0: String, using a1: [String: Int], for a2: GenPoint) -> Double {
     let responders = members.filter { $0.implements.contains("willStart0") }
     guard let member = responders.first else { return 24.5 }
@@ -6282,6 +8581,8 @@ protocol Gen72: AnyObject {
   @Optional @Default(GenPoint(x: 7, y: 9)) func wantsFail1(_ a0: [Int], using a1: (Int) -> Int, with a2: Bool) throws -> GenPoint
   @Optional func wantsStop2(_ a0: GenMode, using a1: String?, for a2: String) throws
   func handleStop3(_ a0: GenPoint, from a1: Int) -> String
+  var value0: Bool { get set }
+  var value1: [Int] { get }
 }
 
 final class Gen72Member0: Gen72, GenMember {
@@ -6292,6 +8593,15 @@ final class Gen72Member0: Gen72, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 2) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 4]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
   }
   func wantsFail0(_ a0: Bool) throws {
     log.record("m0.wantsFail0(\(String(describing: a0)))")
@@ -6317,6 +8627,15 @@ final class Gen72Member1: Gen72, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 2) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 4]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func wantsFail0(_ a0: Bool) throws {
     log.record("m1.wantsFail0(\(String(describing: a0)))")
     if failing.contains("wantsFail0") { throw GenError(member: 1, method: "wantsFail0") }
@@ -6341,6 +8660,15 @@ final class Gen72Member2: Gen72, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 2) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 4]
+  var value1: [Int] {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func wantsFail0(_ a0: Bool) throws {
     log.record("m2.wantsFail0(\(String(describing: a0)))")
     if failing.contains("wantsFail0") { throw GenError(member: 2, method: "wantsFail0") }
@@ -6359,6 +8687,20 @@ final class Gen72Member2: Gen72, GenMember {
 final class Gen72Reference {
   let members: [any Gen72 & GenMember]
   init(_ members: [any Gen72 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer = false
+      for member in members { let value = member.value0; answer = value || answer }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value1
+    }
+  }
   func wantsFail0(_ a0: Bool) throws {
     let responders = members.filter { $0.implements.contains("wantsFail0") }
     for member in responders {
@@ -6397,6 +8739,7 @@ final class Gen72Reference {
 protocol Gen73: AnyObject {
   func wantsStop0(_ a0: String) async -> String?
   @Default(GenMode.slow) func askStop1(_ a0: Double, with a1: GenToken) -> GenMode
+  var value0: String { get set }
 }
 
 final class Gen73Member0: Gen73, GenMember {
@@ -6407,6 +8750,11 @@ final class Gen73Member0: Gen73, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func wantsStop0(_ a0: String) async -> String? {
     log.record("m0.wantsStop0(\(String(describing: a0)))")
@@ -6427,6 +8775,11 @@ final class Gen73Member1: Gen73, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsStop0(_ a0: String) async -> String? {
     log.record("m1.wantsStop0(\(String(describing: a0)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -6446,6 +8799,11 @@ final class Gen73Member2: Gen73, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-1"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsStop0(_ a0: String) async -> String? {
     log.record("m2.wantsStop0(\(String(describing: a0)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -6459,6 +8817,15 @@ final class Gen73Member2: Gen73, GenMember {
 final class Gen73Reference {
   let members: [any Gen73 & GenMember]
   init(_ members: [any Gen73 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func wantsStop0(_ a0: String) async -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
     var answer: Optional<String?> = nil
@@ -6486,6 +8853,8 @@ protocol Gen74: AnyObject {
   func noteLoad0(_ a0: String, from a1: [String: Int], _ a2: Double) throws -> [Int]
   func askSave1(_ a0: Bool, on a1: String?)
   func didRead2() -> Int
+  var value0: [Int] { get set }
+  var value1: Double { get set }
 }
 
 final class Gen74Member0: Gen74, GenMember {
@@ -6496,6 +8865,16 @@ final class Gen74Member0: Gen74, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 8
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func noteLoad0(_ a0: String, from a1: [String: Int], _ a2: Double) throws -> [Int] {
     log.record("m0.noteLoad0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -6520,6 +8899,16 @@ final class Gen74Member1: Gen74, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 8
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteLoad0(_ a0: String, from a1: [String: Int], _ a2: Double) throws -> [Int] {
     log.record("m1.noteLoad0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("noteLoad0") { throw GenError(member: 1, method: "noteLoad0") }
@@ -6537,6 +8926,24 @@ final class Gen74Member1: Gen74, GenMember {
 final class Gen74Reference {
   let members: [any Gen74 & GenMember]
   init(_ members: [any Gen74 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func noteLoad0(_ a0: String, from a1: [String: Int], _ a2: Double) throws -> [Int] {
     let responders = members.filter { $0.implements.contains("noteLoad0") }
     var answer: [Int]? = nil
@@ -6572,6 +8979,7 @@ protocol Gen75: AnyObject {
   func willOpen2() async throws -> String?
   @Optional @Default(GenPoint(x: 4, y: 0)) func noteSave3(_ a0: String?, for a1: (Int) -> Int, from a2: [String: Int]) -> GenPoint
   func noteRead4(_ a0: Int, using a1: Double, with a2: GenPoint) -> [String: Int]
+  var value0: String? { get set }
 }
 
 final class Gen75Member0: Gen75, GenMember {
@@ -6582,6 +8990,11 @@ final class Gen75Member0: Gen75, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func shouldRead0() -> Bool {
     log.record("m0.shouldRead0()")
@@ -6614,6 +9027,11 @@ final class Gen75Member1: Gen75, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func shouldRead0() -> Bool {
     log.record("m1.shouldRead0()")
     return (k + 6) % 2 == 0
@@ -6645,6 +9063,11 @@ final class Gen75Member2: Gen75, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func shouldRead0() -> Bool {
     log.record("m2.shouldRead0()")
     return (k + 6) % 2 == 0
@@ -6670,6 +9093,13 @@ final class Gen75Member2: Gen75, GenMember {
 final class Gen75Reference {
   let members: [any Gen75 & GenMember]
   init(_ members: [any Gen75 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func shouldRead0() -> Bool {
     let responders = members.filter { $0.implements.contains("shouldRead0") }
     var answer: Bool? = nil
@@ -6722,6 +9152,7 @@ final class Gen75Reference {
 protocol Gen76: AnyObject {
   func didWrite0(_ a0: [Int], _ a1: [String: Int])
   func willSave1(_ a0: GenMode, at a1: GenPoint) -> String?
+  @Default(GenMode.off) var value0: GenMode { get set }
 }
 
 final class Gen76Member0: Gen76, GenMember {
@@ -6732,6 +9163,11 @@ final class Gen76Member0: Gen76, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func didWrite0(_ a0: [Int], _ a1: [String: Int]) {
     log.record("m0.didWrite0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -6751,6 +9187,11 @@ final class Gen76Member1: Gen76, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didWrite0(_ a0: [Int], _ a1: [String: Int]) {
     log.record("m1.didWrite0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -6769,6 +9210,11 @@ final class Gen76Member2: Gen76, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didWrite0(_ a0: [Int], _ a1: [String: Int]) {
     log.record("m2.didWrite0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -6781,6 +9227,15 @@ final class Gen76Member2: Gen76, GenMember {
 final class Gen76Reference {
   let members: [any Gen76 & GenMember]
   init(_ members: [any Gen76 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func didWrite0(_ a0: [Int], _ a1: [String: Int]) {
     let responders = members.filter { $0.implements.contains("didWrite0") }
     for member in responders {
@@ -6805,6 +9260,8 @@ protocol Gen77: AnyObject {
   func noteFail1(_ a0: [String: Int])
   func willRead2(_ a0: String) async throws
   func wantsStart3(_ a0: Int)
+  var value0: Double { get set }
+  subscript(slot a: Int) -> Int { get set }
 }
 
 final class Gen77Member0: Gen77, GenMember {
@@ -6815,6 +9272,17 @@ final class Gen77Member0: Gen77, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 8
+  subscript(slot a: Int) -> Int {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func wantsRead0(_ a0: GenPoint) -> [String: Int] {
     log.record("m0.wantsRead0(\(String(describing: a0)))")
@@ -6841,6 +9309,17 @@ final class Gen77Member1: Gen77, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 8
+  subscript(slot a: Int) -> Int {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsRead0(_ a0: GenPoint) -> [String: Int] {
     log.record("m1.wantsRead0(\(String(describing: a0)))")
     return ["m\(k)": 3]
@@ -6860,6 +9339,24 @@ final class Gen77Member1: Gen77, GenMember {
 final class Gen77Reference {
   let members: [any Gen77 & GenMember]
   init(_ members: [any Gen77 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func wantsRead0(_ a0: GenPoint) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("wantsRead0") }
     guard let member = responders.first else { return [:] }
@@ -6895,6 +9392,7 @@ protocol Gen78: AnyObject {
   func didSave1() async -> Double
   @Optional func shouldMove2(_ a0: GenMode, on a1: GenToken, for a2: GenMode)
   @Default(GenPoint(x: 7, y: 0)) func noteOpen3(_ a0: String, _ a1: String?, for a2: [String: Int]) -> GenPoint
+  var value0: String? { get set }
 }
 
 final class Gen78Member0: Gen78, GenMember {
@@ -6905,6 +9403,11 @@ final class Gen78Member0: Gen78, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func didLoad0(_ a0: String?, on a1: (Int) -> Int) -> String? {
     log.record("m0.didLoad0(\(String(describing: a0)), \(a1(1)))")
@@ -6932,6 +9435,11 @@ final class Gen78Member1: Gen78, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didLoad0(_ a0: String?, on a1: (Int) -> Int) -> String? {
     log.record("m1.didLoad0(\(String(describing: a0)), \(a1(2)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -6955,6 +9463,11 @@ final class Gen78Member2: Gen78, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func didLoad0(_ a0: String?, on a1: (Int) -> Int) -> String? {
     log.record("m2.didLoad0(\(String(describing: a0)), \(a1(3)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -6975,6 +9488,15 @@ final class Gen78Member2: Gen78, GenMember {
 final class Gen78Reference {
   let members: [any Gen78 & GenMember]
   init(_ members: [any Gen78 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func didLoad0(_ a0: String?, on a1: (Int) -> Int) -> String? {
     let responders = members.filter { $0.implements.contains("didLoad0") }
     guard let member = responders.first else { return nil }
@@ -7234,6 +9756,7 @@ final class Gen80Reference {
 @Delegate
 protocol Gen81: AnyObject {
   func askStop0(_ a0: Bool, at a1: Bool) throws
+  @Default(GenMode.off) var value0: GenMode { get }
 }
 
 final class Gen81Member0: Gen81, GenMember {
@@ -7244,6 +9767,10 @@ final class Gen81Member0: Gen81, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
   }
   func askStop0(_ a0: Bool, at a1: Bool) throws {
     log.record("m0.askStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -7260,6 +9787,10 @@ final class Gen81Member1: Gen81, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func askStop0(_ a0: Bool, at a1: Bool) throws {
     log.record("m1.askStop0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("askStop0") { throw GenError(member: 1, method: "askStop0") }
@@ -7275,6 +9806,10 @@ final class Gen81Member2: Gen81, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+  }
   func askStop0(_ a0: Bool, at a1: Bool) throws {
     log.record("m2.askStop0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("askStop0") { throw GenError(member: 2, method: "askStop0") }
@@ -7284,6 +9819,14 @@ final class Gen81Member2: Gen81, GenMember {
 final class Gen81Reference {
   let members: [any Gen81 & GenMember]
   init(_ members: [any Gen81 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+  }
   func askStop0(_ a0: Bool, at a1: Bool) throws {
     let responders = members.filter { $0.implements.contains("askStop0") }
     for member in responders {
@@ -7296,6 +9839,8 @@ final class Gen81Reference {
 protocol Gen82: AnyObject {
   @Default(GenPoint(x: 1, y: 7)) func shouldStart0(_ a0: String) throws -> GenPoint
   func wantsOpen1(_ a0: GenMode, using a1: (Int) -> Int, on a2: (Int) -> Int) throws -> String
+  var value0: Bool { get set }
+  var value1: [Int] { get set }
 }
 
 final class Gen82Member0: Gen82, GenMember {
@@ -7306,6 +9851,16 @@ final class Gen82Member0: Gen82, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 1]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func shouldStart0(_ a0: String) throws -> GenPoint {
     log.record("m0.shouldStart0(\(String(describing: a0)))")
@@ -7328,6 +9883,16 @@ final class Gen82Member1: Gen82, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 1]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func shouldStart0(_ a0: String) throws -> GenPoint {
     log.record("m1.shouldStart0(\(String(describing: a0)))")
     if failing.contains("shouldStart0") { throw GenError(member: 1, method: "shouldStart0") }
@@ -7349,6 +9914,16 @@ final class Gen82Member2: Gen82, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 1]
+  var value1: [Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func shouldStart0(_ a0: String) throws -> GenPoint {
     log.record("m2.shouldStart0(\(String(describing: a0)))")
     if failing.contains("shouldStart0") { throw GenError(member: 2, method: "shouldStart0") }
@@ -7364,6 +9939,24 @@ final class Gen82Member2: Gen82, GenMember {
 final class Gen82Reference {
   let members: [any Gen82 & GenMember]
   init(_ members: [any Gen82 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func shouldStart0(_ a0: String) throws -> GenPoint {
     let responders = members.filter { $0.implements.contains("shouldStart0") }
     guard let member = responders.first else { return GenPoint(x: 1, y: 7) }
@@ -7379,6 +9972,7 @@ final class Gen82Reference {
 @Delegate
 protocol Gen83: AnyObject {
   @Optional func didRead0()
+  @Default(GenPoint(x: 3, y: 2)) var value0: GenPoint { get set }
 }
 
 final class Gen83Member0: Gen83, GenMember {
@@ -7389,6 +9983,11 @@ final class Gen83Member0: Gen83, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 2)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func didRead0() {
     log.record("m0.didRead0()")
@@ -7404,11 +10003,25 @@ final class Gen83Member1: Gen83, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 2)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
 }
 
 final class Gen83Reference {
   let members: [any Gen83 & GenMember]
   init(_ members: [any Gen83 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 3, y: 2) }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func didRead0() {
     let responders = members.filter { $0.implements.contains("didRead0") }
     for member in responders {
@@ -7422,6 +10035,9 @@ protocol Gen84: AnyObject {
   @Default([]) func noteChange0(_ a0: String, for a1: (Int) -> Int) -> [Int]
   @Optional @Default(GenMode.off) func wantsOpen1(_ a0: String) async -> GenMode
   @Default(GenPoint(x: 1, y: 2)) func shouldStart2(_ a0: inout Int, _ a1: Bool, using a2: Int) throws -> GenPoint
+  var value0: [String: Int] { get set }
+  var value1: String { get set }
+  @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
 }
 
 final class Gen84Member0: Gen84, GenMember {
@@ -7432,6 +10048,22 @@ final class Gen84Member0: Gen84, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 5]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-7"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func noteChange0(_ a0: String, for a1: (Int) -> Int) -> [Int] {
     log.record("m0.noteChange0(\(String(describing: a0)), \(a1(1)))")
@@ -7458,6 +10090,22 @@ final class Gen84Member1: Gen84, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 5]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-7"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteChange0(_ a0: String, for a1: (Int) -> Int) -> [Int] {
     log.record("m1.noteChange0(\(String(describing: a0)), \(a1(2)))")
     return [k, 1]
@@ -7473,6 +10121,33 @@ final class Gen84Member1: Gen84, GenMember {
 final class Gen84Reference {
   let members: [any Gen84 & GenMember]
   init(_ members: [any Gen84 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteChange0(_ a0: String, for a1: (Int) -> Int) -> [Int] {
     let responders = members.filter { $0.implements.contains("noteChange0") }
     var answer: [Int]? = nil
@@ -7587,6 +10262,8 @@ protocol Gen86: AnyObject {
   func shouldRead2(_ a0: (Int) -> Int)
   func askStop3(_ a0: Double, _ a1: Int) async
   func shouldChange4(_ a0: String, on a1: Int) async throws -> Double
+  var value0: String { get }
+  @Default(GenPoint(x: 7, y: 0)) var value1: GenPoint { get set }
 }
 
 final class Gen86Member0: Gen86, GenMember {
@@ -7597,6 +10274,15 @@ final class Gen86Member0: Gen86, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-3"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1: GenPoint {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func noteStop0(_ a0: [String: Int]) {
     log.record("m0.noteStop0(\(String(describing: a0)))")
@@ -7626,6 +10312,15 @@ final class Gen86Member1: Gen86, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-3"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1: GenPoint {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteStop0(_ a0: [String: Int]) {
     log.record("m1.noteStop0(\(String(describing: a0)))")
   }
@@ -7654,6 +10349,15 @@ final class Gen86Member2: Gen86, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-3"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1: GenPoint {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteStop0(_ a0: [String: Int]) {
     log.record("m2.noteStop0(\(String(describing: a0)))")
   }
@@ -7676,6 +10380,21 @@ final class Gen86Member2: Gen86, GenMember {
 final class Gen86Reference {
   let members: [any Gen86 & GenMember]
   init(_ members: [any Gen86 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+  }
+  var value1: GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 7, y: 0) }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func noteStop0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("noteStop0") }
     for member in responders {
@@ -7710,6 +10429,9 @@ final class Gen86Reference {
 @Delegate
 protocol Gen87: AnyObject {
   @Default(-12) func askFail0(_ a0: GenToken, at a1: [Int], on a2: [Int]) -> Int
+  var value0: Bool { get set }
+  var value1: String { get }
+  @Default(GenMode.fast) subscript(slot a: Int) -> GenMode { get set }
 }
 
 final class Gen87Member0: Gen87, GenMember {
@@ -7720,6 +10442,21 @@ final class Gen87Member0: Gen87, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-8"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askFail0(_ a0: GenToken, at a1: [Int], on a2: [Int]) -> Int {
     log.record("m0.askFail0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
@@ -7736,6 +10473,21 @@ final class Gen87Member1: Gen87, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-8"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askFail0(_ a0: GenToken, at a1: [Int], on a2: [Int]) -> Int {
     log.record("m1.askFail0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return 100 * k + 5
@@ -7751,6 +10503,21 @@ final class Gen87Member2: Gen87, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-8"
+  var value1: String {
+    get { log.record("m2.value1"); return value1Store }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askFail0(_ a0: GenToken, at a1: [Int], on a2: [Int]) -> Int {
     log.record("m2.askFail0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return 100 * k + 5
@@ -7760,6 +10527,30 @@ final class Gen87Member2: Gen87, GenMember {
 final class Gen87Reference {
   let members: [any Gen87 & GenMember]
   init(_ members: [any Gen87 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return "" }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> GenMode {
+    get {
+      guard let member = members.first else { return GenMode.fast }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askFail0(_ a0: GenToken, at a1: [Int], on a2: [Int]) -> Int {
     let responders = members.filter { $0.implements.contains("askFail0") }
     var answer: Int? = nil
@@ -7778,6 +10569,8 @@ protocol Gen88: AnyObject {
   func askSave1() async -> Int
   @Optional func noteRead2(_ a0: Double, from a1: String?, with a2: GenPoint)
   @Optional func handleRead3(_ a0: String?, using a1: [Int]) async -> Double
+  var value0: String? { get set }
+  var value1: Double { get set }
 }
 
 final class Gen88Member0: Gen88, GenMember {
@@ -7788,6 +10581,16 @@ final class Gen88Member0: Gen88, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 2
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func shouldStop0(_ a0: String, using a1: Double) async -> Bool {
     log.record("m0.shouldStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -7807,6 +10610,16 @@ final class Gen88Member1: Gen88, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 2
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func shouldStop0(_ a0: String, using a1: Double) async -> Bool {
     log.record("m1.shouldStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -7828,6 +10641,24 @@ final class Gen88Member1: Gen88, GenMember {
 final class Gen88Reference {
   let members: [any Gen88 & GenMember]
   init(_ members: [any Gen88 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func shouldStop0(_ a0: String, using a1: Double) async -> Bool {
     let responders = members.filter { $0.implements.contains("shouldStop0") }
     var answer: Bool = true
@@ -7863,6 +10694,7 @@ final class Gen88Reference {
 @Delegate
 protocol Gen89: AnyObject {
   @Optional @Default(["k7": 4]) func shouldChange0(_ a0: [Int], at a1: [Int]) -> [String: Int]
+  subscript(slot a: Int) -> String? { get set }
 }
 
 final class Gen89Member0: Gen89, GenMember {
@@ -7874,6 +10706,12 @@ final class Gen89Member0: Gen89, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
 }
 
 final class Gen89Member1: Gen89, GenMember {
@@ -7884,6 +10722,12 @@ final class Gen89Member1: Gen89, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldChange0(_ a0: [Int], at a1: [Int]) -> [String: Int] {
     log.record("m1.shouldChange0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -7900,11 +10744,26 @@ final class Gen89Member2: Gen89, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
 }
 
 final class Gen89Reference {
   let members: [any Gen89 & GenMember]
   init(_ members: [any Gen89 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldChange0(_ a0: [Int], at a1: [Int]) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("shouldChange0") }
     var answer: [String: Int]? = nil
@@ -7924,6 +10783,8 @@ protocol Gen90: AnyObject {
   @Default(nil) func wantsFail2(_ a0: GenMode, from a1: Bool, _ a2: Bool) async -> String?
   func shouldSave3(_ a0: String, _ a1: String?)
   @Optional func didLoad4() throws
+  @Default(GenMode.slow) var value0: GenMode { get set }
+  var value1: String? { get set }
 }
 
 final class Gen90Member0: Gen90, GenMember {
@@ -7934,6 +10795,16 @@ final class Gen90Member0: Gen90, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func handleOpen0(_ a0: Bool, on a1: [String: Int]) throws {
     log.record("m0.handleOpen0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -7960,6 +10831,16 @@ final class Gen90Member1: Gen90, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func handleOpen0(_ a0: Bool, on a1: [String: Int]) throws {
     log.record("m1.handleOpen0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -7991,6 +10872,16 @@ final class Gen90Member2: Gen90, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func handleOpen0(_ a0: Bool, on a1: [String: Int]) throws {
     log.record("m2.handleOpen0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("handleOpen0") { throw GenError(member: 2, method: "handleOpen0") }
@@ -8015,6 +10906,24 @@ final class Gen90Member2: Gen90, GenMember {
 final class Gen90Reference {
   let members: [any Gen90 & GenMember]
   init(_ members: [any Gen90 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.slow }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func handleOpen0(_ a0: Bool, on a1: [String: Int]) throws {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     for member in responders {
@@ -8053,6 +10962,8 @@ final class Gen90Reference {
 @Delegate
 protocol Gen91: AnyObject {
   @Default(GenPoint(x: 7, y: 9)) func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint
+  var value0: Double { get }
+  var value1: String? { get set }
 }
 
 final class Gen91Member0: Gen91, GenMember {
@@ -8063,6 +10974,15 @@ final class Gen91Member0: Gen91, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 6
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint {
     log.record("m0.noteSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -8079,6 +10999,15 @@ final class Gen91Member1: Gen91, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 6
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint {
     log.record("m1.noteSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return GenPoint(x: k, y: 5)
@@ -8088,6 +11017,21 @@ final class Gen91Member1: Gen91, GenMember {
 final class Gen91Reference {
   let members: [any Gen91 & GenMember]
   init(_ members: [any Gen91 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
+  var value1: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     guard let member = responders.first else { return GenPoint(x: 7, y: 9) }
@@ -8102,6 +11046,8 @@ protocol Gen92: AnyObject {
   func noteSave2(_ a0: [String: Int], using a1: GenToken, for a2: GenToken)
   @Optional func shouldRead3() throws
   @Optional func didStart4(_ a0: GenPoint, with a1: GenToken, using a2: [String: Int]) throws
+  var value0: Bool { get }
+  subscript(slot a: Int) -> [Int] { get set }
 }
 
 final class Gen92Member0: Gen92, GenMember {
@@ -8112,6 +11058,16 @@ final class Gen92Member0: Gen92, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 6]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didOpen1(_ a0: [String: Int], from a1: @escaping (Int) -> Int) async {
     log.record("m0.didOpen1(\(String(describing: a0)), \(a1(1)))")
@@ -8134,6 +11090,16 @@ final class Gen92Member1: Gen92, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 6]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didOpen1(_ a0: [String: Int], from a1: @escaping (Int) -> Int) async {
     log.record("m1.didOpen1(\(String(describing: a0)), \(a1(2)))")
   }
@@ -8155,6 +11121,16 @@ final class Gen92Member2: Gen92, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 6]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willStart0() {
     log.record("m2.willStart0()")
   }
@@ -8173,6 +11149,20 @@ final class Gen92Member2: Gen92, GenMember {
 final class Gen92Reference {
   let members: [any Gen92 & GenMember]
   init(_ members: [any Gen92 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer = false
+      for member in members { let value = member.value0; answer = value || answer }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func willStart0() {
     let responders = members.filter { $0.implements.contains("willStart0") }
     for member in responders {
@@ -8210,6 +11200,7 @@ protocol Gen93: AnyObject {
   @Default(GenMode.slow) func shouldWrite0() -> GenMode
   @Default(GenPoint(x: 1, y: 2)) func askRead1(_ a0: [Int], with a1: String, at a2: inout Int) async -> GenPoint
   func noteLoad2(_ a0: String) async
+  var value0: String { get }
 }
 
 final class Gen93Member0: Gen93, GenMember {
@@ -8220,6 +11211,10 @@ final class Gen93Member0: Gen93, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-7"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
   }
   func shouldWrite0() -> GenMode {
     log.record("m0.shouldWrite0()")
@@ -8244,6 +11239,10 @@ final class Gen93Member1: Gen93, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-7"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func shouldWrite0() -> GenMode {
     log.record("m1.shouldWrite0()")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -8261,6 +11260,12 @@ final class Gen93Member1: Gen93, GenMember {
 final class Gen93Reference {
   let members: [any Gen93 & GenMember]
   init(_ members: [any Gen93 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value0
+    }
+  }
   func shouldWrite0() -> GenMode {
     let responders = members.filter { $0.implements.contains("shouldWrite0") }
     var answer: GenMode? = nil
@@ -8294,6 +11299,7 @@ protocol Gen94: AnyObject {
   func willSave0(_ a0: Bool, from a1: GenPoint)
   func willRead1(_ a0: GenPoint)
   @Optional func shouldChange2() throws -> Int
+  var value0: Bool { get set }
 }
 
 final class Gen94Member0: Gen94, GenMember {
@@ -8304,6 +11310,11 @@ final class Gen94Member0: Gen94, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 2) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func willSave0(_ a0: Bool, from a1: GenPoint) {
     log.record("m0.willSave0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -8327,6 +11338,11 @@ final class Gen94Member1: Gen94, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 2) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func willSave0(_ a0: Bool, from a1: GenPoint) {
     log.record("m1.willSave0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -8338,6 +11354,15 @@ final class Gen94Member1: Gen94, GenMember {
 final class Gen94Reference {
   let members: [any Gen94 & GenMember]
   init(_ members: [any Gen94 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func willSave0(_ a0: Bool, from a1: GenPoint) {
     let responders = members.filter { $0.implements.contains("willSave0") }
     for member in responders {
@@ -8368,6 +11393,8 @@ protocol Gen95: AnyObject {
   @Default(["k0": 5]) func didMove1(_ a0: String, at a1: GenMode, on a2: Double) -> [String: Int]
   @Default(GenPoint(x: 1, y: 3)) func didLoad2(_ a0: inout Int) throws -> GenPoint
   @Default(11.5) func noteWrite3(_ a0: Bool, for a1: [Int]) -> Double
+  var value0: [String: Int] { get set }
+  var value1: Int { get }
 }
 
 final class Gen95Member0: Gen95, GenMember {
@@ -8378,6 +11405,15 @@ final class Gen95Member0: Gen95, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 2
+  var value1: Int {
+    get { log.record("m0.value1"); return value1Store }
   }
   func handleFail0(_ a0: String?, for a1: GenToken) {
     log.record("m0.handleFail0(\(String(describing: a0)), \(a1.name))")
@@ -8407,6 +11443,15 @@ final class Gen95Member1: Gen95, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 2
+  var value1: Int {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func handleFail0(_ a0: String?, for a1: GenToken) {
     log.record("m1.handleFail0(\(String(describing: a0)), \(a1.name))")
   }
@@ -8435,6 +11480,15 @@ final class Gen95Member2: Gen95, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 2
+  var value1: Int {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func handleFail0(_ a0: String?, for a1: GenToken) {
     log.record("m2.handleFail0(\(String(describing: a0)), \(a1.name))")
   }
@@ -8457,6 +11511,23 @@ final class Gen95Member2: Gen95, GenMember {
 final class Gen95Reference {
   let members: [any Gen95 & GenMember]
   init(_ members: [any Gen95 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
   func handleFail0(_ a0: String?, for a1: GenToken) {
     let responders = members.filter { $0.implements.contains("handleFail0") }
     for member in responders {
@@ -8501,6 +11572,7 @@ protocol Gen96: AnyObject {
   @Default(GenMode.slow) func shouldOpen2() async -> GenMode
   @Default(99.5) func willChange3() throws -> Double
   func didSave4()
+  subscript(slot a: Int) -> Int { get set }
 }
 
 final class Gen96Member0: Gen96, GenMember {
@@ -8511,6 +11583,12 @@ final class Gen96Member0: Gen96, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 7
+  subscript(slot a: Int) -> Int {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func noteOpen0(_ a0: [String: Int], with a1: Double, at a2: (Int) -> Int) -> String {
     log.record("m0.noteOpen0(\(String(describing: a0)), \(String(describing: a1)), \(a2(1)))")
@@ -8543,6 +11621,12 @@ final class Gen96Member1: Gen96, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 7
+  subscript(slot a: Int) -> Int {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteOpen0(_ a0: [String: Int], with a1: Double, at a2: (Int) -> Int) -> String {
     log.record("m1.noteOpen0(\(String(describing: a0)), \(String(describing: a1)), \(a2(2)))")
     return "m\(k)-5"
@@ -8568,6 +11652,15 @@ final class Gen96Member1: Gen96, GenMember {
 final class Gen96Reference {
   let members: [any Gen96 & GenMember]
   init(_ members: [any Gen96 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteOpen0(_ a0: [String: Int], with a1: Double, at a2: (Int) -> Int) -> String {
     let responders = members.filter { $0.implements.contains("noteOpen0") }
     var answer: String? = nil
@@ -8608,6 +11701,9 @@ protocol Gen97: AnyObject {
   func wantsStart2(_ a0: (Int) -> Int)
   @Default(GenMode.off) func handleLoad3(_ a0: Double) -> GenMode
   @Optional @Default(GenPoint(x: 5, y: 1)) func noteSave4(_ a0: [Int]) -> GenPoint
+  var value0: Int { get set }
+  var value1: Bool { get }
+  subscript(slot a: Int) -> String { get set }
 }
 
 final class Gen97Member0: Gen97, GenMember {
@@ -8618,6 +11714,21 @@ final class Gen97Member0: Gen97, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 8
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Bool = (self.k + 9) % 2 == 0
+  var value1: Bool {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-4"
+  subscript(slot a: Int) -> String {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askFail0(_ a0: Int, from a1: GenMode) async -> Double {
     log.record("m0.askFail0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -8649,6 +11760,21 @@ final class Gen97Member1: Gen97, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 8
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Bool = (self.k + 9) % 2 == 0
+  var value1: Bool {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-4"
+  subscript(slot a: Int) -> String {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askFail0(_ a0: Int, from a1: GenMode) async -> Double {
     log.record("m1.askFail0(\(String(describing: a0)), \(String(describing: a1)))")
     return Double(k) + 0.25 * 1
@@ -8679,6 +11805,21 @@ final class Gen97Member2: Gen97, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 8
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Bool = (self.k + 9) % 2 == 0
+  var value1: Bool {
+    get { log.record("m2.value1"); return value1Store }
+  }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-4"
+  subscript(slot a: Int) -> String {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askFail0(_ a0: Int, from a1: GenMode) async -> Double {
     log.record("m2.askFail0(\(String(describing: a0)), \(String(describing: a1)))")
     return Double(k) + 0.25 * 1
@@ -8703,6 +11844,28 @@ final class Gen97Member2: Gen97, GenMember {
 final class Gen97Reference {
   let members: [any Gen97 & GenMember]
   init(_ members: [any Gen97 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Bool {
+    get {
+      guard let member = members.first else { return false }
+      return member.value1
+    }
+  }
+  subscript(slot a: Int) -> String {
+    get {
+      guard let member = members.first else { return "" }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askFail0(_ a0: Int, from a1: GenMode) async -> Double {
     let responders = members.filter { $0.implements.contains("askFail0") }
     var answer: Double? = nil
@@ -8750,6 +11913,7 @@ final class Gen97Reference {
 protocol Gen98: AnyObject {
   @Default(GenPoint(x: 0, y: 2)) func askWrite0(_ a0: String?) -> GenPoint
   func shouldLoad1(_ a0: String?, at a1: GenMode, with a2: GenPoint) async
+  var value0: String? { get set }
 }
 
 final class Gen98Member0: Gen98, GenMember {
@@ -8760,6 +11924,11 @@ final class Gen98Member0: Gen98, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func askWrite0(_ a0: String?) -> GenPoint {
     log.record("m0.askWrite0(\(String(describing: a0)))")
@@ -8779,6 +11948,11 @@ final class Gen98Member1: Gen98, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askWrite0(_ a0: String?) -> GenPoint {
     log.record("m1.askWrite0(\(String(describing: a0)))")
     return GenPoint(x: k, y: 7)
@@ -8797,6 +11971,11 @@ final class Gen98Member2: Gen98, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askWrite0(_ a0: String?) -> GenPoint {
     log.record("m2.askWrite0(\(String(describing: a0)))")
     return GenPoint(x: k, y: 7)
@@ -8809,6 +11988,15 @@ final class Gen98Member2: Gen98, GenMember {
 final class Gen98Reference {
   let members: [any Gen98 & GenMember]
   init(_ members: [any Gen98 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func askWrite0(_ a0: String?) -> GenPoint {
     let responders = members.filter { $0.implements.contains("askWrite0") }
     guard let member = responders.first else { return GenPoint(x: 0, y: 2) }
@@ -8826,6 +12014,9 @@ final class Gen98Reference {
 protocol Gen99: AnyObject {
   @Optional func wantsWrite0(_ a0: GenToken, with a1: GenMode) async
   @Optional func wantsStart1() throws
+  var value0: String? { get }
+  var value1: Int { get }
+  subscript(slot a: Int) -> String? { get set }
 }
 
 final class Gen99Member0: Gen99, GenMember {
@@ -8836,6 +12027,20 @@ final class Gen99Member0: Gen99, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: Int = 100 * self.k + 6
+  var value1: Int {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func wantsWrite0(_ a0: GenToken, with a1: GenMode) async {
     log.record("m0.wantsWrite0(\(a0.name), \(String(describing: a1)))")
@@ -8855,6 +12060,20 @@ final class Gen99Member1: Gen99, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: Int = 100 * self.k + 6
+  var value1: Int {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsWrite0(_ a0: GenToken, with a1: GenMode) async {
     log.record("m1.wantsWrite0(\(a0.name), \(String(describing: a1)))")
   }
@@ -8873,11 +12092,50 @@ final class Gen99Member2: Gen99, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: Int = 100 * self.k + 6
+  var value1: Int {
+    get { log.record("m2.value1"); return value1Store }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
 }
 
 final class Gen99Reference {
   let members: [any Gen99 & GenMember]
   init(_ members: [any Gen99 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+  }
+  var value1: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func wantsWrite0(_ a0: GenToken, with a1: GenMode) async {
     let responders = members.filter { $0.implements.contains("wantsWrite0") }
     for member in responders {
@@ -9011,6 +12269,9 @@ final class Gen100Reference {
 @Delegate
 protocol Gen101: AnyObject {
   func willRead0(_ a0: [Int], from a1: String) -> String
+  var value0: String { get set }
+  var value1: Int { get }
+  subscript(slot a: Int) -> [String: Int] { get set }
 }
 
 final class Gen101Member0: Gen101, GenMember {
@@ -9021,6 +12282,21 @@ final class Gen101Member0: Gen101, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 8
+  var value1: Int {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 7]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func willRead0(_ a0: [Int], from a1: String) -> String {
     log.record("m0.willRead0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -9037,6 +12313,21 @@ final class Gen101Member1: Gen101, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 8
+  var value1: Int {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 7]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willRead0(_ a0: [Int], from a1: String) -> String {
     log.record("m1.willRead0(\(String(describing: a0)), \(String(describing: a1)))")
     return "m\(k)-3"
@@ -9046,6 +12337,32 @@ final class Gen101Member1: Gen101, GenMember {
 final class Gen101Reference {
   let members: [any Gen101 & GenMember]
   init(_ members: [any Gen101 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func willRead0(_ a0: [Int], from a1: String) -> String {
     let responders = members.filter { $0.implements.contains("willRead0") }
     guard let member = responders.first else { return "" }
@@ -9060,6 +12377,7 @@ protocol Gen102: AnyObject {
   func askChange2(_ a0: [String: Int])
   func shouldMove3(_ a0: String, using a1: GenPoint, using a2: (Int) -> Int) throws -> Bool
   func wantsOpen4(_ a0: Double, with a1: String, for a2: [String: Int]) throws
+  var value0: Int { get }
 }
 
 final class Gen102Member0: Gen102, GenMember {
@@ -9070,6 +12388,10 @@ final class Gen102Member0: Gen102, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 2
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
   }
   func shouldStart0(_ a0: Bool) {
     log.record("m0.shouldStart0(\(String(describing: a0)))")
@@ -9100,6 +12422,10 @@ final class Gen102Member1: Gen102, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 2
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func shouldStart0(_ a0: Bool) {
     log.record("m1.shouldStart0(\(String(describing: a0)))")
   }
@@ -9129,6 +12455,10 @@ final class Gen102Member2: Gen102, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 2
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+  }
   func shouldStart0(_ a0: Bool) {
     log.record("m2.shouldStart0(\(String(describing: a0)))")
   }
@@ -9152,6 +12482,14 @@ final class Gen102Member2: Gen102, GenMember {
 final class Gen102Reference {
   let members: [any Gen102 & GenMember]
   init(_ members: [any Gen102 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
   func shouldStart0(_ a0: Bool) {
     let responders = members.filter { $0.implements.contains("shouldStart0") }
     for member in responders {
@@ -9200,6 +12538,9 @@ protocol Gen103: AnyObject {
   @Optional func handleOpen0(_ a0: [String: Int], at a1: (Int) -> Int, on a2: [Int]) throws -> [Int]
   func willStop1(_ a0: Bool, _ a1: GenMode)
   func shouldWrite2(_ a0: [String: Int]) async
+  var value0: Double { get }
+  var value1: String? { get set }
+  subscript(slot a: Int) -> [String: Int] { get set }
 }
 
 final class Gen103Member0: Gen103, GenMember {
@@ -9210,6 +12551,21 @@ final class Gen103Member0: Gen103, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 9]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleOpen0(_ a0: [String: Int], at a1: (Int) -> Int, on a2: [Int]) throws -> [Int] {
     log.record("m0.handleOpen0(\(String(describing: a0)), \(a1(1)), \(String(describing: a2)))")
@@ -9233,6 +12589,21 @@ final class Gen103Member1: Gen103, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 9]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willStop1(_ a0: Bool, _ a1: GenMode) {
     log.record("m1.willStop1(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -9244,6 +12615,30 @@ final class Gen103Member1: Gen103, GenMember {
 final class Gen103Reference {
   let members: [any Gen103 & GenMember]
   init(_ members: [any Gen103 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleOpen0(_ a0: [String: Int], at a1: (Int) -> Int, on a2: [Int]) throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     guard let member = responders.first else { return [] }
@@ -9268,6 +12663,7 @@ protocol Gen104: AnyObject {
   @Optional @Default(-11) func willMove0(_ a0: Bool, from a1: GenMode) -> Int
   func didStart1() -> Bool
   func handleStop2(_ a0: Int)
+  @Default(GenMode.off) var value0: GenMode { get set }
 }
 
 final class Gen104Member0: Gen104, GenMember {
@@ -9278,6 +12674,11 @@ final class Gen104Member0: Gen104, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func willMove0(_ a0: Bool, from a1: GenMode) -> Int {
     log.record("m0.willMove0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -9301,6 +12702,11 @@ final class Gen104Member1: Gen104, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func willMove0(_ a0: Bool, from a1: GenMode) -> Int {
     log.record("m1.willMove0(\(String(describing: a0)), \(String(describing: a1)))")
     return 100 * k + 7
@@ -9317,6 +12723,13 @@ final class Gen104Member1: Gen104, GenMember {
 final class Gen104Reference {
   let members: [any Gen104 & GenMember]
   init(_ members: [any Gen104 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      guard let member = members.first else { return GenMode.off }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func willMove0(_ a0: Bool, from a1: GenMode) -> Int {
     let responders = members.filter { $0.implements.contains("willMove0") }
     guard let member = responders.first else { return -11 }
@@ -9344,6 +12757,9 @@ protocol Gen105: AnyObject {
   func shouldLoad0(_ a0: GenMode) async
   func shouldFail1(_ a0: [Int], from a1: (Int) -> Int, from a2: Int) throws -> String?
   func didStop2(_ a0: [Int], from a1: [Int], with a2: String?) throws
+  var value0: [String: Int] { get }
+  @Default(GenMode.slow) var value1: GenMode { get set }
+  subscript(slot a: Int) -> [String: Int] { get set }
 }
 
 final class Gen105Member0: Gen105, GenMember {
@@ -9354,6 +12770,21 @@ final class Gen105Member0: Gen105, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 3]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldLoad0(_ a0: GenMode) async {
     log.record("m0.shouldLoad0(\(String(describing: a0)))")
@@ -9378,6 +12809,21 @@ final class Gen105Member1: Gen105, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 3]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldLoad0(_ a0: GenMode) async {
     log.record("m1.shouldLoad0(\(String(describing: a0)))")
   }
@@ -9401,6 +12847,21 @@ final class Gen105Member2: Gen105, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 3]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldLoad0(_ a0: GenMode) async {
     log.record("m2.shouldLoad0(\(String(describing: a0)))")
   }
@@ -9418,6 +12879,28 @@ final class Gen105Member2: Gen105, GenMember {
 final class Gen105Reference {
   let members: [any Gen105 & GenMember]
   init(_ members: [any Gen105 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      guard let member = members.first else { return [:] }
+      return member.value0
+    }
+  }
+  var value1: GenMode {
+    get {
+      guard let member = members.first else { return GenMode.slow }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldLoad0(_ a0: GenMode) async {
     let responders = members.filter { $0.implements.contains("shouldLoad0") }
     for member in responders {
@@ -9442,6 +12925,8 @@ protocol Gen106: AnyObject {
   func askChange0(_ a0: Int, from a1: String?)
   @Default(GenMode.slow) func wantsWrite1() throws -> GenMode
   func wantsLoad2(_ a0: GenToken) async
+  @Default(GenMode.off) var value0: GenMode { get set }
+  var value1: [Int] { get set }
 }
 
 final class Gen106Member0: Gen106, GenMember {
@@ -9452,6 +12937,16 @@ final class Gen106Member0: Gen106, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 7]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func askChange0(_ a0: Int, from a1: String?) {
     log.record("m0.askChange0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -9475,6 +12970,16 @@ final class Gen106Member1: Gen106, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 7]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func askChange0(_ a0: Int, from a1: String?) {
     log.record("m1.askChange0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -9497,6 +13002,16 @@ final class Gen106Member2: Gen106, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 7]
+  var value1: [Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func askChange0(_ a0: Int, from a1: String?) {
     log.record("m2.askChange0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -9513,6 +13028,24 @@ final class Gen106Member2: Gen106, GenMember {
 final class Gen106Reference {
   let members: [any Gen106 & GenMember]
   init(_ members: [any Gen106 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func askChange0(_ a0: Int, from a1: String?) {
     let responders = members.filter { $0.implements.contains("askChange0") }
     for member in responders {
@@ -9544,6 +13077,7 @@ protocol Gen107: AnyObject {
   @Optional func noteStop2()
   @Optional func wantsStart3()
   @Optional func shouldChange4() throws
+  var value0: [String: Int] { get set }
 }
 
 final class Gen107Member0: Gen107, GenMember {
@@ -9554,6 +13088,11 @@ final class Gen107Member0: Gen107, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func wantsOpen0(_ a0: String) async -> GenPoint {
     log.record("m0.wantsOpen0(\(String(describing: a0)))")
@@ -9574,6 +13113,11 @@ final class Gen107Member1: Gen107, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsOpen0(_ a0: String) async -> GenPoint {
     log.record("m1.wantsOpen0(\(String(describing: a0)))")
     return GenPoint(x: k, y: 6)
@@ -9593,6 +13137,11 @@ final class Gen107Member2: Gen107, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsOpen0(_ a0: String) async -> GenPoint {
     log.record("m2.wantsOpen0(\(String(describing: a0)))")
     return GenPoint(x: k, y: 6)
@@ -9610,6 +13159,15 @@ final class Gen107Member2: Gen107, GenMember {
 final class Gen107Reference {
   let members: [any Gen107 & GenMember]
   init(_ members: [any Gen107 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func wantsOpen0(_ a0: String) async -> GenPoint {
     let responders = members.filter { $0.implements.contains("wantsOpen0") }
     guard let member = responders.first else { return GenPoint(x: 5, y: 8) }
@@ -9901,6 +13459,7 @@ protocol Gen111: AnyObject {
   func askMove2()
   func didChange3()
   @Optional func wantsChange4(_ a0: GenMode, using a1: GenPoint, at a2: Bool) -> String?
+  subscript(slot a: Int) -> String? { get set }
 }
 
 final class Gen111Member0: Gen111, GenMember {
@@ -9911,6 +13470,12 @@ final class Gen111Member0: Gen111, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func wantsWrite1(_ a0: Double, for a1: Bool) throws -> String {
     log.record("m0.wantsWrite1(\(String(describing: a0)), \(String(describing: a1)))")
@@ -9938,6 +13503,12 @@ final class Gen111Member1: Gen111, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsWrite1(_ a0: Double, for a1: Bool) throws -> String {
     log.record("m1.wantsWrite1(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("wantsWrite1") { throw GenError(member: 1, method: "wantsWrite1") }
@@ -9964,6 +13535,12 @@ final class Gen111Member2: Gen111, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteFail0() {
     log.record("m2.noteFail0()")
   }
@@ -9987,6 +13564,13 @@ final class Gen111Member2: Gen111, GenMember {
 final class Gen111Reference {
   let members: [any Gen111 & GenMember]
   init(_ members: [any Gen111 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteFail0() {
     let responders = members.filter { $0.implements.contains("noteFail0") }
     for member in responders {
@@ -10027,6 +13611,8 @@ protocol Gen112: AnyObject {
   func wantsSave0() -> String
   @Optional func handleStart1(_ a0: [String: Int]) throws
   func shouldFail2(_ a0: [Int], on a1: Bool, for a2: (Int) -> Int) -> String
+  var value0: String { get set }
+  @Default(GenPoint(x: 6, y: 6)) var value1: GenPoint { get }
 }
 
 final class Gen112Member0: Gen112, GenMember {
@@ -10037,6 +13623,15 @@ final class Gen112Member0: Gen112, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value1: GenPoint {
+    get { log.record("m0.value1"); return value1Store }
   }
   func wantsSave0() -> String {
     log.record("m0.wantsSave0()")
@@ -10061,6 +13656,15 @@ final class Gen112Member1: Gen112, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value1: GenPoint {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func wantsSave0() -> String {
     log.record("m1.wantsSave0()")
     return "m\(k)-5"
@@ -10080,6 +13684,15 @@ final class Gen112Member2: Gen112, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value1: GenPoint {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func wantsSave0() -> String {
     log.record("m2.wantsSave0()")
     return "m\(k)-5"
@@ -10093,6 +13706,21 @@ final class Gen112Member2: Gen112, GenMember {
 final class Gen112Reference {
   let members: [any Gen112 & GenMember]
   init(_ members: [any Gen112 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenPoint(x: 6, y: 6) }
+      return answer
+    }
+  }
   func wantsSave0() -> String {
     let responders = members.filter { $0.implements.contains("wantsSave0") }
     guard let member = responders.first else { return "" }
@@ -10123,6 +13751,8 @@ protocol Gen113: AnyObject {
   func didChange2(_ a0: inout Int, with a1: [Int], on a2: [String: Int])
   func wantsRead3(_ a0: [String: Int], from a1: (Int) -> Int) throws
   func wantsStop4()
+  var value0: Bool { get set }
+  subscript(slot a: Int) -> String? { get set }
 }
 
 final class Gen113Member0: Gen113, GenMember {
@@ -10133,6 +13763,17 @@ final class Gen113Member0: Gen113, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 7) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func noteSave0(_ a0: GenMode) async -> Double {
     log.record("m0.noteSave0(\(String(describing: a0)))")
@@ -10164,6 +13805,17 @@ final class Gen113Member1: Gen113, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 7) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteSave0(_ a0: GenMode) async -> Double {
     log.record("m1.noteSave0(\(String(describing: a0)))")
     return Double(k) + 0.25 * 5
@@ -10194,6 +13846,17 @@ final class Gen113Member2: Gen113, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 7) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteSave0(_ a0: GenMode) async -> Double {
     log.record("m2.noteSave0(\(String(describing: a0)))")
     return Double(k) + 0.25 * 5
@@ -10218,6 +13881,24 @@ final class Gen113Member2: Gen113, GenMember {
 final class Gen113Reference {
   let members: [any Gen113 & GenMember]
   init(_ members: [any Gen113 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteSave0(_ a0: GenMode) async -> Double {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     var answer: Double? = nil
@@ -10263,6 +13944,8 @@ protocol Gen114: AnyObject {
   func didMove0()
   func noteMove1(_ a0: GenPoint, from a1: inout Int) throws -> Bool
   @Optional @Default(GenMode.fast) func shouldLoad2(_ a0: GenToken, using a1: GenToken, with a2: GenPoint) -> GenMode
+  @Default(GenMode.off) var value0: GenMode { get set }
+  var value1: String? { get }
 }
 
 final class Gen114Member0: Gen114, GenMember {
@@ -10273,6 +13956,15 @@ final class Gen114Member0: Gen114, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
   }
   func didMove0() {
     log.record("m0.didMove0()")
@@ -10298,6 +13990,15 @@ final class Gen114Member1: Gen114, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func didMove0() {
     log.record("m1.didMove0()")
   }
@@ -10322,6 +14023,15 @@ final class Gen114Member2: Gen114, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func didMove0() {
     log.record("m2.didMove0()")
   }
@@ -10340,6 +14050,21 @@ final class Gen114Member2: Gen114, GenMember {
 final class Gen114Reference {
   let members: [any Gen114 & GenMember]
   init(_ members: [any Gen114 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      guard let member = members.first else { return GenMode.off }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+  }
   func didMove0() {
     let responders = members.filter { $0.implements.contains("didMove0") }
     for member in responders {
@@ -10369,6 +14094,9 @@ protocol Gen115: AnyObject {
   @Optional func askOpen1(_ a0: String?) throws
   @Optional func askOpen2(_ a0: String?) -> Int
   func noteLoad3(_ a0: String?, at a1: Bool)
+  var value0: Double { get set }
+  var value1: [Int] { get set }
+  @Default(GenPoint(x: 5, y: 3)) subscript(slot a: Int) -> GenPoint { get set }
 }
 
 final class Gen115Member0: Gen115, GenMember {
@@ -10379,6 +14107,22 @@ final class Gen115Member0: Gen115, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 1]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 4)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askFail0(_ a0: GenToken) -> Double {
     log.record("m0.askFail0(\(a0.name))")
@@ -10402,6 +14146,22 @@ final class Gen115Member1: Gen115, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 1]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 4)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askFail0(_ a0: GenToken) -> Double {
     log.record("m1.askFail0(\(a0.name))")
     return Double(k) + 0.25 * 4
@@ -10414,6 +14174,31 @@ final class Gen115Member1: Gen115, GenMember {
 final class Gen115Reference {
   let members: [any Gen115 & GenMember]
   init(_ members: [any Gen115 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenPoint(x: 5, y: 3) }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askFail0(_ a0: GenToken) -> Double {
     let responders = members.filter { $0.implements.contains("askFail0") }
     guard let member = responders.first else { return 0 }
@@ -10441,6 +14226,8 @@ final class Gen115Reference {
 @Delegate
 protocol Gen116: AnyObject {
   @Default(true) func handleStart0(_ a0: Bool, _ a1: GenPoint, with a2: GenToken) throws -> Bool
+  var value0: [String: Int] { get set }
+  subscript(slot a: Int) -> [String: Int] { get set }
 }
 
 final class Gen116Member0: Gen116, GenMember {
@@ -10451,6 +14238,17 @@ final class Gen116Member0: Gen116, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 1]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 3]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleStart0(_ a0: Bool, _ a1: GenPoint, with a2: GenToken) throws -> Bool {
     log.record("m0.handleStart0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
@@ -10468,6 +14266,17 @@ final class Gen116Member1: Gen116, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 1]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 3]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleStart0(_ a0: Bool, _ a1: GenPoint, with a2: GenToken) throws -> Bool {
     log.record("m1.handleStart0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
     if failing.contains("handleStart0") { throw GenError(member: 1, method: "handleStart0") }
@@ -10484,6 +14293,17 @@ final class Gen116Member2: Gen116, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 1]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 3]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleStart0(_ a0: Bool, _ a1: GenPoint, with a2: GenToken) throws -> Bool {
     log.record("m2.handleStart0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
     if failing.contains("handleStart0") { throw GenError(member: 2, method: "handleStart0") }
@@ -10494,6 +14314,20 @@ final class Gen116Member2: Gen116, GenMember {
 final class Gen116Reference {
   let members: [any Gen116 & GenMember]
   init(_ members: [any Gen116 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      guard let member = members.first else { return [:] }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> [String: Int] {
+    get {
+      guard let member = members.first else { return [:] }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleStart0(_ a0: Bool, _ a1: GenPoint, with a2: GenToken) throws -> Bool {
     let responders = members.filter { $0.implements.contains("handleStart0") }
     var answer: Bool? = nil
@@ -10648,6 +14482,9 @@ protocol Gen118: AnyObject {
   func noteStart2(_ a0: GenToken, on a1: String?)
   @Optional func wantsFail3(_ a0: GenPoint, for a1: GenPoint, for a2: Double)
   func wantsSave4(_ a0: String, on a1: (Int) -> Int)
+  var value0: Bool { get set }
+  var value1: String? { get set }
+  subscript(slot a: Int) -> Int { get set }
 }
 
 final class Gen118Member0: Gen118, GenMember {
@@ -10658,6 +14495,22 @@ final class Gen118Member0: Gen118, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 3) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 5
+  subscript(slot a: Int) -> Int {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func willMove0(_ a0: GenPoint) async -> Int {
     log.record("m0.willMove0(\(String(describing: a0)))")
@@ -10687,6 +14540,22 @@ final class Gen118Member1: Gen118, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 3) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 5
+  subscript(slot a: Int) -> Int {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willMove0(_ a0: GenPoint) async -> Int {
     log.record("m1.willMove0(\(String(describing: a0)))")
     return 100 * k + 8
@@ -10709,6 +14578,33 @@ final class Gen118Member1: Gen118, GenMember {
 final class Gen118Reference {
   let members: [any Gen118 & GenMember]
   init(_ members: [any Gen118 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func willMove0(_ a0: GenPoint) async -> Int {
     let responders = members.filter { $0.implements.contains("willMove0") }
     guard let member = responders.first else { return -25 }
@@ -10746,6 +14642,7 @@ protocol Gen119: AnyObject {
   @Optional @Default(GenPoint(x: 7, y: 1)) func wantsFail2(_ a0: [String: Int], at a1: Double, for a2: [Int]) throws -> GenPoint
   func handleStart3(_ a0: String?, _ a1: [String: Int]) -> Bool
   @Default(97.5) func askWrite4(_ a0: String, _ a1: String?, using a2: GenMode) -> Double
+  var value0: [String: Int] { get set }
 }
 
 final class Gen119Member0: Gen119, GenMember {
@@ -10756,6 +14653,11 @@ final class Gen119Member0: Gen119, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func shouldFail0(_ a0: Double) -> Int {
     log.record("m0.shouldFail0(\(String(describing: a0)))")
@@ -10780,6 +14682,11 @@ final class Gen119Member1: Gen119, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func shouldFail0(_ a0: Double) -> Int {
     log.record("m1.shouldFail0(\(String(describing: a0)))")
     return 100 * k + 3
@@ -10802,6 +14709,15 @@ final class Gen119Member1: Gen119, GenMember {
 final class Gen119Reference {
   let members: [any Gen119 & GenMember]
   init(_ members: [any Gen119 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func shouldFail0(_ a0: Double) -> Int {
     let responders = members.filter { $0.implements.contains("shouldFail0") }
     var answer: Int? = nil
@@ -10851,6 +14767,7 @@ final class Gen119Reference {
 @Delegate
 protocol Gen120: AnyObject {
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int])
+  var value0: Double { get set }
 }
 
 final class Gen120Member0: Gen120, GenMember {
@@ -10861,6 +14778,11 @@ final class Gen120Member0: Gen120, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int]) {
     log.record("m0.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -10876,6 +14798,11 @@ final class Gen120Member1: Gen120, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int]) {
     log.record("m1.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -10884,6 +14811,13 @@ final class Gen120Member1: Gen120, GenMember {
 final class Gen120Reference {
   let members: [any Gen120 & GenMember]
   init(_ members: [any Gen120 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int]) {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
     for member in responders {
@@ -10895,6 +14829,7 @@ final class Gen120Reference {
 @Delegate
 protocol Gen121: AnyObject {
   @Optional func askOpen0(_ a0: [String: Int])
+  @Default(GenMode.slow) subscript(slot a: Int) -> GenMode { get set }
 }
 
 final class Gen121Member0: Gen121, GenMember {
@@ -10905,6 +14840,12 @@ final class Gen121Member0: Gen121, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askOpen0(_ a0: [String: Int]) {
     log.record("m0.askOpen0(\(String(describing: a0)))")
@@ -10920,6 +14861,12 @@ final class Gen121Member1: Gen121, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
 }
 
 final class Gen121Member2: Gen121, GenMember {
@@ -10931,6 +14878,12 @@ final class Gen121Member2: Gen121, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askOpen0(_ a0: [String: Int]) {
     log.record("m2.askOpen0(\(String(describing: a0)))")
   }
@@ -10939,6 +14892,15 @@ final class Gen121Member2: Gen121, GenMember {
 final class Gen121Reference {
   let members: [any Gen121 & GenMember]
   init(_ members: [any Gen121 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenMode.slow }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askOpen0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("askOpen0") }
     for member in responders {
@@ -10951,6 +14913,9 @@ final class Gen121Reference {
 protocol Gen122: AnyObject {
   func didSave0(_ a0: Int, at a1: String)
   func wantsChange1(_ a0: Bool) -> Int
+  var value0: Bool { get set }
+  var value1: [Int] { get }
+  subscript(slot a: Int) -> String? { get set }
 }
 
 final class Gen122Member0: Gen122, GenMember {
@@ -10961,6 +14926,21 @@ final class Gen122Member0: Gen122, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 1) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 4]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didSave0(_ a0: Int, at a1: String) {
     log.record("m0.didSave0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -10980,6 +14960,21 @@ final class Gen122Member1: Gen122, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 1) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 4]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didSave0(_ a0: Int, at a1: String) {
     log.record("m1.didSave0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -10992,6 +14987,32 @@ final class Gen122Member1: Gen122, GenMember {
 final class Gen122Reference {
   let members: [any Gen122 & GenMember]
   init(_ members: [any Gen122 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [] }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func didSave0(_ a0: Int, at a1: String) {
     let responders = members.filter { $0.implements.contains("didSave0") }
     for member in responders {
@@ -11014,6 +15035,9 @@ final class Gen122Reference {
 protocol Gen123: AnyObject {
   @Default(GenMode.off) func askOpen0(_ a0: String, at a1: String?, on a2: Double) async throws -> GenMode
   @Default(82.5) func shouldRead1(_ a0: GenPoint, _ a1: Bool) throws -> Double
+  var value0: [String: Int] { get set }
+  var value1: String? { get }
+  subscript(slot a: Int) -> Int { get set }
 }
 
 final class Gen123Member0: Gen123, GenMember {
@@ -11024,6 +15048,21 @@ final class Gen123Member0: Gen123, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 4]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 5
+  subscript(slot a: Int) -> Int {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askOpen0(_ a0: String, at a1: String?, on a2: Double) async throws -> GenMode {
     log.record("m0.askOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -11046,6 +15085,21 @@ final class Gen123Member1: Gen123, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 4]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 5
+  subscript(slot a: Int) -> Int {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askOpen0(_ a0: String, at a1: String?, on a2: Double) async throws -> GenMode {
     log.record("m1.askOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("askOpen0") { throw GenError(member: 1, method: "askOpen0") }
@@ -11061,6 +15115,28 @@ final class Gen123Member1: Gen123, GenMember {
 final class Gen123Reference {
   let members: [any Gen123 & GenMember]
   init(_ members: [any Gen123 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value1
+    }
+  }
+  subscript(slot a: Int) -> Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askOpen0(_ a0: String, at a1: String?, on a2: Double) async throws -> GenMode {
     let responders = members.filter { $0.implements.contains("askOpen0") }
     var answer: GenMode? = nil
@@ -11086,6 +15162,7 @@ final class Gen123Reference {
 @Delegate
 protocol Gen124: AnyObject {
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws
+  var value0: Bool { get }
 }
 
 final class Gen124Member0: Gen124, GenMember {
@@ -11096,6 +15173,10 @@ final class Gen124Member0: Gen124, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 5) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
   }
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws {
     log.record("m0.askMove0(\(a0(1)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -11112,6 +15193,10 @@ final class Gen124Member1: Gen124, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 5) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws {
     log.record("m1.askMove0(\(a0(2)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("askMove0") { throw GenError(member: 1, method: "askMove0") }
@@ -11127,6 +15212,10 @@ final class Gen124Member2: Gen124, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 5) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+  }
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws {
     log.record("m2.askMove0(\(a0(3)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("askMove0") { throw GenError(member: 2, method: "askMove0") }
@@ -11136,6 +15225,12 @@ final class Gen124Member2: Gen124, GenMember {
 final class Gen124Reference {
   let members: [any Gen124 & GenMember]
   init(_ members: [any Gen124 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      guard let member = members.first else { return false }
+      return member.value0
+    }
+  }
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws {
     let responders = members.filter { $0.implements.contains("askMove0") }
     for member in responders {
@@ -11148,6 +15243,7 @@ final class Gen124Reference {
 protocol Gen125: AnyObject {
   @Default(26) func noteChange0() async -> Int
   func wantsSave1(_ a0: [Int]) throws
+  @Default(GenMode.off) var value0: GenMode { get set }
 }
 
 final class Gen125Member0: Gen125, GenMember {
@@ -11158,6 +15254,11 @@ final class Gen125Member0: Gen125, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func noteChange0() async -> Int {
     log.record("m0.noteChange0()")
@@ -11178,6 +15279,11 @@ final class Gen125Member1: Gen125, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteChange0() async -> Int {
     log.record("m1.noteChange0()")
     return 100 * k + 1
@@ -11197,6 +15303,11 @@ final class Gen125Member2: Gen125, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteChange0() async -> Int {
     log.record("m2.noteChange0()")
     return 100 * k + 1
@@ -11210,6 +15321,15 @@ final class Gen125Member2: Gen125, GenMember {
 final class Gen125Reference {
   let members: [any Gen125 & GenMember]
   init(_ members: [any Gen125 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func noteChange0() async -> Int {
     let responders = members.filter { $0.implements.contains("noteChange0") }
     guard let member = responders.first else { return 26 }
@@ -11232,6 +15352,7 @@ protocol Gen126: AnyObject {
   @Default(GenPoint(x: 1, y: 3)) func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint
   func willOpen1(_ a0: GenPoint, for a1: [String: Int], _ a2: GenPoint) throws
   func willRead2(_ a0: GenPoint)
+  var value0: Double { get }
 }
 
 final class Gen126Member0: Gen126, GenMember {
@@ -11242,6 +15363,10 @@ final class Gen126Member0: Gen126, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 8
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
   }
   func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint {
     log.record("m0.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -11266,6 +15391,10 @@ final class Gen126Member1: Gen126, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 8
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint {
     log.record("m1.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("shouldWrite0") { throw GenError(member: 1, method: "shouldWrite0") }
@@ -11289,6 +15418,10 @@ final class Gen126Member2: Gen126, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 8
+  var value0: Double {
+    get { log.record("m2.value0"); return value0Store }
+  }
   func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint {
     log.record("m2.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("shouldWrite0") { throw GenError(member: 2, method: "shouldWrite0") }
@@ -11306,6 +15439,14 @@ final class Gen126Member2: Gen126, GenMember {
 final class Gen126Reference {
   let members: [any Gen126 & GenMember]
   init(_ members: [any Gen126 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
   func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint {
     let responders = members.filter { $0.implements.contains("shouldWrite0") }
     var answer: GenPoint? = nil
@@ -11339,6 +15480,9 @@ protocol Gen127: AnyObject {
   func willRead0(_ a0: (Int) -> Int, for a1: GenToken, using a2: Int) throws -> Double
   @Optional func willOpen1(_ a0: String?, using a1: String?) throws -> [String: Int]
   func handleLoad2() throws -> [Int]
+  var value0: [Int] { get set }
+  @Default(GenMode.slow) var value1: GenMode { get set }
+  subscript(slot a: Int) -> Double { get set }
 }
 
 final class Gen127Member0: Gen127, GenMember {
@@ -11349,6 +15493,22 @@ final class Gen127Member0: Gen127, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  subscript(slot a: Int) -> Double {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func willRead0(_ a0: (Int) -> Int, for a1: GenToken, using a2: Int) throws -> Double {
     log.record("m0.willRead0(\(a0(1)), \(a1.name), \(String(describing: a2)))")
@@ -11376,6 +15536,22 @@ final class Gen127Member1: Gen127, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  subscript(slot a: Int) -> Double {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willRead0(_ a0: (Int) -> Int, for a1: GenToken, using a2: Int) throws -> Double {
     log.record("m1.willRead0(\(a0(2)), \(a1.name), \(String(describing: a2)))")
     if failing.contains("willRead0") { throw GenError(member: 1, method: "willRead0") }
@@ -11402,6 +15578,22 @@ final class Gen127Member2: Gen127, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 5]
+  var value0: [Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  subscript(slot a: Int) -> Double {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willRead0(_ a0: (Int) -> Int, for a1: GenToken, using a2: Int) throws -> Double {
     log.record("m2.willRead0(\(a0(3)), \(a1.name), \(String(describing: a2)))")
     if failing.contains("willRead0") { throw GenError(member: 2, method: "willRead0") }
@@ -11422,6 +15614,31 @@ final class Gen127Member2: Gen127, GenMember {
 final class Gen127Reference {
   let members: [any Gen127 & GenMember]
   init(_ members: [any Gen127 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenMode.slow }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func willRead0(_ a0: (Int) -> Int, for a1: GenToken, using a2: Int) throws -> Double {
     let responders = members.filter { $0.implements.contains("willRead0") }
     var answer: Double? = nil
@@ -11457,6 +15674,8 @@ final class Gen127Reference {
 protocol Gen128: AnyObject {
   func shouldMove0(_ a0: (Int) -> Int, for a1: String?) -> Bool
   @Optional @Default(GenMode.fast) func willLoad1() async throws -> GenMode
+  var value0: String { get }
+  subscript(slot a: Int) -> Double { get set }
 }
 
 final class Gen128Member0: Gen128, GenMember {
@@ -11467,6 +15686,16 @@ final class Gen128Member0: Gen128, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-6"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 4
+  subscript(slot a: Int) -> Double {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldMove0(_ a0: (Int) -> Int, for a1: String?) -> Bool {
     log.record("m0.shouldMove0(\(a0(1)), \(String(describing: a1)))")
@@ -11483,6 +15712,16 @@ final class Gen128Member1: Gen128, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-6"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 4
+  subscript(slot a: Int) -> Double {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldMove0(_ a0: (Int) -> Int, for a1: String?) -> Bool {
     log.record("m1.shouldMove0(\(a0(2)), \(String(describing: a1)))")
     return (k + 6) % 2 == 0
@@ -11497,6 +15736,23 @@ final class Gen128Member1: Gen128, GenMember {
 final class Gen128Reference {
   let members: [any Gen128 & GenMember]
   init(_ members: [any Gen128 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldMove0(_ a0: (Int) -> Int, for a1: String?) -> Bool {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
     var answer: Bool = false
@@ -11588,6 +15844,8 @@ protocol Gen130: AnyObject {
   func willStop0(_ a0: [Int])
   func handleWrite1(_ a0: GenToken, _ a1: GenMode) async
   func handleStart2()
+  var value0: Int { get set }
+  var value1: Int { get set }
 }
 
 final class Gen130Member0: Gen130, GenMember {
@@ -11598,6 +15856,16 @@ final class Gen130Member0: Gen130, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 1
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 2
+  var value1: Int {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func willStop0(_ a0: [Int]) {
     log.record("m0.willStop0(\(String(describing: a0)))")
@@ -11619,6 +15887,16 @@ final class Gen130Member1: Gen130, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 1
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 2
+  var value1: Int {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willStop0(_ a0: [Int]) {
     log.record("m1.willStop0(\(String(describing: a0)))")
   }
@@ -11639,6 +15917,16 @@ final class Gen130Member2: Gen130, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 1
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Int = 100 * self.k + 2
+  var value1: Int {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willStop0(_ a0: [Int]) {
     log.record("m2.willStop0(\(String(describing: a0)))")
   }
@@ -11653,6 +15941,22 @@ final class Gen130Member2: Gen130, GenMember {
 final class Gen130Reference {
   let members: [any Gen130 & GenMember]
   init(_ members: [any Gen130 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func willStop0(_ a0: [Int]) {
     let responders = members.filter { $0.implements.contains("willStop0") }
     for member in responders {
@@ -11680,6 +15984,7 @@ protocol Gen131: AnyObject {
   func handleStart2(_ a0: (Int) -> Int)
   func didStop3(_ a0: String?, _ a1: Int, _ a2: String?)
   func willStop4(_ a0: inout Int) -> String
+  @Default(GenPoint(x: 6, y: 8)) subscript(slot a: Int) -> GenPoint { get set }
 }
 
 final class Gen131Member0: Gen131, GenMember {
@@ -11690,6 +15995,12 @@ final class Gen131Member0: Gen131, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 9)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleRead0(_ a0: String, _ a1: GenToken) {
     log.record("m0.handleRead0(\(String(describing: a0)), \(a1.name))")
@@ -11720,6 +16031,12 @@ final class Gen131Member1: Gen131, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: GenPoint] = [:]
+  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 9)
+  subscript(slot a: Int) -> GenPoint {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleRead0(_ a0: String, _ a1: GenToken) {
     log.record("m1.handleRead0(\(String(describing: a0)), \(a1.name))")
   }
@@ -11743,6 +16060,15 @@ final class Gen131Member1: Gen131, GenMember {
 final class Gen131Reference {
   let members: [any Gen131 & GenMember]
   init(_ members: [any Gen131 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenPoint(x: 6, y: 8) }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleRead0(_ a0: String, _ a1: GenToken) {
     let responders = members.filter { $0.implements.contains("handleRead0") }
     for member in responders {
@@ -11786,6 +16112,8 @@ final class Gen131Reference {
 @Delegate
 protocol Gen132: AnyObject {
   func askFail0() throws -> [String: Int]
+  var value0: String? { get set }
+  var value1: String { get }
 }
 
 final class Gen132Member0: Gen132, GenMember {
@@ -11796,6 +16124,15 @@ final class Gen132Member0: Gen132, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-2"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
   }
   func askFail0() throws -> [String: Int] {
     log.record("m0.askFail0()")
@@ -11813,6 +16150,15 @@ final class Gen132Member1: Gen132, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-2"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func askFail0() throws -> [String: Int] {
     log.record("m1.askFail0()")
     if failing.contains("askFail0") { throw GenError(member: 1, method: "askFail0") }
@@ -11823,6 +16169,21 @@ final class Gen132Member1: Gen132, GenMember {
 final class Gen132Reference {
   let members: [any Gen132 & GenMember]
   init(_ members: [any Gen132 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value1
+    }
+  }
   func askFail0() throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("askFail0") }
     var answer: [String: Int]? = nil
@@ -11919,6 +16280,7 @@ protocol Gen134: AnyObject {
   func noteOpen1(_ a0: Bool, using a1: [String: Int], for a2: String?)
   @Optional func shouldFail2(_ a0: Bool, _ a1: String) -> Double
   @Optional func wantsMove3(_ a0: String, with a1: @escaping (Int) -> Int, for a2: [String: Int]) async
+  var value0: Bool { get set }
 }
 
 final class Gen134Member0: Gen134, GenMember {
@@ -11929,6 +16291,11 @@ final class Gen134Member0: Gen134, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 3) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func willOpen0(_ a0: Bool) {
     log.record("m0.willOpen0(\(String(describing: a0)))")
@@ -11951,6 +16318,11 @@ final class Gen134Member1: Gen134, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 3) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func willOpen0(_ a0: Bool) {
     log.record("m1.willOpen0(\(String(describing: a0)))")
   }
@@ -11965,6 +16337,13 @@ final class Gen134Member1: Gen134, GenMember {
 final class Gen134Reference {
   let members: [any Gen134 & GenMember]
   init(_ members: [any Gen134 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      guard let member = members.first else { return false }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func willOpen0(_ a0: Bool) {
     let responders = members.filter { $0.implements.contains("willOpen0") }
     for member in responders {
@@ -12070,6 +16449,7 @@ final class Gen135Reference {
 protocol Gen136: AnyObject {
   func handleSave0()
   func didStop1(_ a0: String?) async -> Double
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen136Member0: Gen136, GenMember {
@@ -12080,6 +16460,12 @@ final class Gen136Member0: Gen136, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleSave0() {
     log.record("m0.handleSave0()")
@@ -12099,6 +16485,12 @@ final class Gen136Member1: Gen136, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleSave0() {
     log.record("m1.handleSave0()")
   }
@@ -12111,6 +16503,15 @@ final class Gen136Member1: Gen136, GenMember {
 final class Gen136Reference {
   let members: [any Gen136 & GenMember]
   init(_ members: [any Gen136 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleSave0() {
     let responders = members.filter { $0.implements.contains("handleSave0") }
     for member in responders {
@@ -12135,6 +16536,8 @@ protocol Gen137: AnyObject {
   func shouldFail1(_ a0: Bool, at a1: GenToken) -> [Int]
   func didWrite2(_ a0: GenToken, on a1: [String: Int]) -> Bool
   @Default(15.5) func noteMove3(_ a0: String, _ a1: GenMode, on a2: String?) -> Double
+  var value0: Bool { get set }
+  var value1: [String: Int] { get set }
 }
 
 final class Gen137Member0: Gen137, GenMember {
@@ -12145,6 +16548,16 @@ final class Gen137Member0: Gen137, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 4]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func didLoad0(_ a0: Int) throws -> GenPoint {
     log.record("m0.didLoad0(\(String(describing: a0)))")
@@ -12174,6 +16587,16 @@ final class Gen137Member1: Gen137, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 4]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func didLoad0(_ a0: Int) throws -> GenPoint {
     log.record("m1.didLoad0(\(String(describing: a0)))")
     if failing.contains("didLoad0") { throw GenError(member: 1, method: "didLoad0") }
@@ -12202,6 +16625,16 @@ final class Gen137Member2: Gen137, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 6) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 4]
+  var value1: [String: Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func didLoad0(_ a0: Int) throws -> GenPoint {
     log.record("m2.didLoad0(\(String(describing: a0)))")
     if failing.contains("didLoad0") { throw GenError(member: 2, method: "didLoad0") }
@@ -12224,6 +16657,23 @@ final class Gen137Member2: Gen137, GenMember {
 final class Gen137Reference {
   let members: [any Gen137 & GenMember]
   init(_ members: [any Gen137 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer = false
+      for member in members { let value = member.value0; answer = value || answer }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func didLoad0(_ a0: Int) throws -> GenPoint {
     let responders = members.filter { $0.implements.contains("didLoad0") }
     var answer: GenPoint? = nil
@@ -12267,6 +16717,8 @@ final class Gen137Reference {
 @Delegate
 protocol Gen138: AnyObject {
   @Default(4.5) func didSave0(_ a0: String?, using a1: GenMode) throws -> Double
+  var value0: String { get set }
+  var value1: String? { get set }
 }
 
 final class Gen138Member0: Gen138, GenMember {
@@ -12277,6 +16729,16 @@ final class Gen138Member0: Gen138, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     log.record("m0.didSave0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -12294,6 +16756,16 @@ final class Gen138Member1: Gen138, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     log.record("m1.didSave0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("didSave0") { throw GenError(member: 1, method: "didSave0") }
@@ -12310,6 +16782,16 @@ final class Gen138Member2: Gen138, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     log.record("m2.didSave0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("didSave0") { throw GenError(member: 2, method: "didSave0") }
@@ -12320,6 +16802,22 @@ final class Gen138Member2: Gen138, GenMember {
 final class Gen138Reference {
   let members: [any Gen138 & GenMember]
   init(_ members: [any Gen138 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     let responders = members.filter { $0.implements.contains("didSave0") }
     guard let member = responders.first else { return 4.5 }
@@ -12421,6 +16919,8 @@ protocol Gen140: AnyObject {
   func shouldSave0(_ a0: Double) async
   @Default(-31) func noteWrite1(_ a0: Int, with a1: GenPoint, _ a2: (Int) -> Int) throws -> Int
   @Optional func wantsRead2(_ a0: Double)
+  var value0: [String: Int] { get set }
+  var value1: [Int] { get }
 }
 
 final class Gen140Member0: Gen140, GenMember {
@@ -12431,6 +16931,15 @@ final class Gen140Member0: Gen140, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
   }
   func shouldSave0(_ a0: Double) async {
     log.record("m0.shouldSave0(\(String(describing: a0)))")
@@ -12451,6 +16960,15 @@ final class Gen140Member1: Gen140, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func shouldSave0(_ a0: Double) async {
     log.record("m1.shouldSave0(\(String(describing: a0)))")
   }
@@ -12467,6 +16985,21 @@ final class Gen140Member1: Gen140, GenMember {
 final class Gen140Reference {
   let members: [any Gen140 & GenMember]
   init(_ members: [any Gen140 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      guard let member = members.first else { return [:] }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [] }
+      return answer
+    }
+  }
   func shouldSave0(_ a0: Double) async {
     let responders = members.filter { $0.implements.contains("shouldSave0") }
     for member in responders {
@@ -12551,6 +17084,8 @@ protocol Gen142: AnyObject {
   @Optional @Default(GenMode.off) func noteStop1(_ a0: (Int) -> Int) -> GenMode
   @Default(GenPoint(x: 1, y: 6)) func handleOpen2() -> GenPoint
   @Optional func noteRead3() async -> Int
+  var value0: String { get set }
+  var value1: String { get set }
 }
 
 final class Gen142Member0: Gen142, GenMember {
@@ -12561,6 +17096,16 @@ final class Gen142Member0: Gen142, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-5"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     log.record("m0.noteLoad0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -12585,6 +17130,16 @@ final class Gen142Member1: Gen142, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-5"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     log.record("m1.noteLoad0(\(String(describing: a0)), \(String(describing: a1)))")
     return Double(k) + 0.25 * 2
@@ -12608,6 +17163,16 @@ final class Gen142Member2: Gen142, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-4"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-5"
+  var value1: String {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     log.record("m2.noteLoad0(\(String(describing: a0)), \(String(describing: a1)))")
     return Double(k) + 0.25 * 2
@@ -12625,6 +17190,22 @@ final class Gen142Member2: Gen142, GenMember {
 final class Gen142Reference {
   let members: [any Gen142 & GenMember]
   init(_ members: [any Gen142 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     let responders = members.filter { $0.implements.contains("noteLoad0") }
     var answer: Double? = nil
@@ -12662,6 +17243,7 @@ protocol Gen143: AnyObject {
   @Default(["k4": 3]) func wantsSave0(_ a0: (Int) -> Int, with a1: (Int) -> Int, on a2: GenToken) -> [String: Int]
   @Optional func willLoad1() async
   func didFail2() -> String?
+  @Default(GenPoint(x: 0, y: 3)) var value0: GenPoint { get set }
 }
 
 final class Gen143Member0: Gen143, GenMember {
@@ -12672,6 +17254,11 @@ final class Gen143Member0: Gen143, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 2)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func wantsSave0(_ a0: (Int) -> Int, with a1: (Int) -> Int, on a2: GenToken) -> [String: Int] {
     log.record("m0.wantsSave0(\(a0(1)), \(a1(1)), \(a2.name))")
@@ -12692,6 +17279,11 @@ final class Gen143Member1: Gen143, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 2)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsSave0(_ a0: (Int) -> Int, with a1: (Int) -> Int, on a2: GenToken) -> [String: Int] {
     log.record("m1.wantsSave0(\(a0(2)), \(a1(2)), \(a2.name))")
     return ["m\(k)": 8]
@@ -12705,6 +17297,15 @@ final class Gen143Member1: Gen143, GenMember {
 final class Gen143Reference {
   let members: [any Gen143 & GenMember]
   init(_ members: [any Gen143 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 0, y: 3) }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func wantsSave0(_ a0: (Int) -> Int, with a1: (Int) -> Int, on a2: GenToken) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("wantsSave0") }
     guard let member = responders.first else { return ["k4": 3] }
@@ -12727,6 +17328,9 @@ final class Gen143Reference {
 protocol Gen144: AnyObject {
   @Optional func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool
   func willStart1(_ a0: String, using a1: (Int) -> Int)
+  var value0: String? { get }
+  var value1: [String: Int] { get }
+  @Default(GenMode.slow) subscript(slot a: Int) -> GenMode { get set }
 }
 
 final class Gen144Member0: Gen144, GenMember {
@@ -12737,6 +17341,20 @@ final class Gen144Member0: Gen144, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 9]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool {
     log.record("m0.handleOpen0(\(a0(1)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -12757,6 +17375,20 @@ final class Gen144Member1: Gen144, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 9]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool {
     log.record("m1.handleOpen0(\(a0(2)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("handleOpen0") { throw GenError(member: 1, method: "handleOpen0") }
@@ -12770,6 +17402,29 @@ final class Gen144Member1: Gen144, GenMember {
 final class Gen144Reference {
   let members: [any Gen144 & GenMember]
   init(_ members: [any Gen144 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+  }
+  var value1: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [:] }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> GenMode {
+    get {
+      guard let member = members.first else { return GenMode.slow }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     guard let member = responders.first else { return false }
@@ -12786,6 +17441,7 @@ final class Gen144Reference {
 @Delegate
 protocol Gen145: AnyObject {
   func noteWrite0() async
+  subscript(slot a: Int) -> [String: Int] { get set }
 }
 
 final class Gen145Member0: Gen145, GenMember {
@@ -12796,6 +17452,12 @@ final class Gen145Member0: Gen145, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 5]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func noteWrite0() async {
     log.record("m0.noteWrite0()")
@@ -12811,6 +17473,12 @@ final class Gen145Member1: Gen145, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 5]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteWrite0() async {
     log.record("m1.noteWrite0()")
   }
@@ -12819,6 +17487,15 @@ final class Gen145Member1: Gen145, GenMember {
 final class Gen145Reference {
   let members: [any Gen145 & GenMember]
   init(_ members: [any Gen145 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteWrite0() async {
     let responders = members.filter { $0.implements.contains("noteWrite0") }
     for member in responders {
@@ -12944,6 +17621,7 @@ final class Gen146Reference {
 protocol Gen147: AnyObject {
   func askSave0(_ a0: (Int) -> Int, with a1: Bool)
   func didStop1(_ a0: [Int]) async -> String
+  subscript(slot a: Int) -> Double { get set }
 }
 
 final class Gen147Member0: Gen147, GenMember {
@@ -12954,6 +17632,12 @@ final class Gen147Member0: Gen147, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  subscript(slot a: Int) -> Double {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askSave0(_ a0: (Int) -> Int, with a1: Bool) {
     log.record("m0.askSave0(\(a0(1)), \(String(describing: a1)))")
@@ -12973,6 +17657,12 @@ final class Gen147Member1: Gen147, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  subscript(slot a: Int) -> Double {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askSave0(_ a0: (Int) -> Int, with a1: Bool) {
     log.record("m1.askSave0(\(a0(2)), \(String(describing: a1)))")
   }
@@ -12991,6 +17681,12 @@ final class Gen147Member2: Gen147, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  subscript(slot a: Int) -> Double {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askSave0(_ a0: (Int) -> Int, with a1: Bool) {
     log.record("m2.askSave0(\(a0(3)), \(String(describing: a1)))")
   }
@@ -13003,6 +17699,13 @@ final class Gen147Member2: Gen147, GenMember {
 final class Gen147Reference {
   let members: [any Gen147 & GenMember]
   init(_ members: [any Gen147 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askSave0(_ a0: (Int) -> Int, with a1: Bool) {
     let responders = members.filter { $0.implements.contains("askSave0") }
     for member in responders {
@@ -13027,6 +17730,7 @@ protocol Gen148: AnyObject {
   func wantsChange1() throws
   @Optional func willChange2(_ a0: GenMode)
   @Default(GenMode.fast) func didChange3(_ a0: GenMode, with a1: String?) -> GenMode
+  var value0: Bool { get set }
 }
 
 final class Gen148Member0: Gen148, GenMember {
@@ -13037,6 +17741,11 @@ final class Gen148Member0: Gen148, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 1) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     log.record("m0.wantsRead0(\(String(describing: a0)), \(a1(1)), \(a2(1)))")
@@ -13060,6 +17769,11 @@ final class Gen148Member1: Gen148, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 1) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     log.record("m1.wantsRead0(\(String(describing: a0)), \(a1(2)), \(a2(2)))")
   }
@@ -13082,6 +17796,11 @@ final class Gen148Member2: Gen148, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 1) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     log.record("m2.wantsRead0(\(String(describing: a0)), \(a1(3)), \(a2(3)))")
   }
@@ -13101,6 +17820,15 @@ final class Gen148Member2: Gen148, GenMember {
 final class Gen148Reference {
   let members: [any Gen148 & GenMember]
   init(_ members: [any Gen148 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     let responders = members.filter { $0.implements.contains("wantsRead0") }
     for member in responders {
@@ -13130,6 +17858,8 @@ final class Gen148Reference {
 protocol Gen149: AnyObject {
   @Default(GenMode.fast) func didRead0(_ a0: String, on a1: inout Int, on a2: Int) throws -> GenMode
   func askRead1() throws -> Bool
+  var value0: [String: Int] { get set }
+  subscript(slot a: Int) -> Double { get set }
 }
 
 final class Gen149Member0: Gen149, GenMember {
@@ -13140,6 +17870,17 @@ final class Gen149Member0: Gen149, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  subscript(slot a: Int) -> Double {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didRead0(_ a0: String, on a1: inout Int, on a2: Int) throws -> GenMode {
     log.record("m0.didRead0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -13163,6 +17904,17 @@ final class Gen149Member1: Gen149, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  subscript(slot a: Int) -> Double {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didRead0(_ a0: String, on a1: inout Int, on a2: Int) throws -> GenMode {
     log.record("m1.didRead0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     a1 += 2
@@ -13185,6 +17937,17 @@ final class Gen149Member2: Gen149, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 7]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: Double] = [:]
+  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  subscript(slot a: Int) -> Double {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didRead0(_ a0: String, on a1: inout Int, on a2: Int) throws -> GenMode {
     log.record("m2.didRead0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     a1 += 3
@@ -13201,6 +17964,24 @@ final class Gen149Member2: Gen149, GenMember {
 final class Gen149Reference {
   let members: [any Gen149 & GenMember]
   init(_ members: [any Gen149 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func didRead0(_ a0: String, on a1: inout Int, on a2: Int) throws -> GenMode {
     let responders = members.filter { $0.implements.contains("didRead0") }
     var answer: GenMode? = nil
@@ -13337,6 +18118,8 @@ protocol Gen151: AnyObject {
   @Default([2, 9]) func noteSave2() -> [Int]
   func shouldStop3()
   @Optional func shouldRead4(_ a0: String)
+  var value0: Double { get set }
+  var value1: [String: Int] { get set }
 }
 
 final class Gen151Member0: Gen151, GenMember {
@@ -13347,6 +18130,16 @@ final class Gen151Member0: Gen151, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 1
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 6]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func willSave0(_ a0: Double) {
     log.record("m0.willSave0(\(String(describing: a0)))")
@@ -13375,6 +18168,16 @@ final class Gen151Member1: Gen151, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 1
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 6]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willSave0(_ a0: Double) {
     log.record("m1.willSave0(\(String(describing: a0)))")
   }
@@ -13399,6 +18202,16 @@ final class Gen151Member2: Gen151, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 1
+  var value0: Double {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 6]
+  var value1: [String: Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willSave0(_ a0: Double) {
     log.record("m2.willSave0(\(String(describing: a0)))")
   }
@@ -13417,6 +18230,24 @@ final class Gen151Member2: Gen151, GenMember {
 final class Gen151Reference {
   let members: [any Gen151 & GenMember]
   init(_ members: [any Gen151 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func willSave0(_ a0: Double) {
     let responders = members.filter { $0.implements.contains("willSave0") }
     for member in responders {
@@ -13456,6 +18287,7 @@ final class Gen151Reference {
 @Delegate
 protocol Gen152: AnyObject {
   func didStart0(_ a0: GenToken, from a1: String, from a2: String?) async throws -> String
+  var value0: Int { get }
 }
 
 final class Gen152Member0: Gen152, GenMember {
@@ -13466,6 +18298,10 @@ final class Gen152Member0: Gen152, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 8
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
   }
   func didStart0(_ a0: GenToken, from a1: String, from a2: String?) async throws -> String {
     log.record("m0.didStart0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
@@ -13483,6 +18319,10 @@ final class Gen152Member1: Gen152, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 8
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func didStart0(_ a0: GenToken, from a1: String, from a2: String?) async throws -> String {
     log.record("m1.didStart0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("didStart0") { throw GenError(member: 1, method: "didStart0") }
@@ -13493,6 +18333,12 @@ final class Gen152Member1: Gen152, GenMember {
 final class Gen152Reference {
   let members: [any Gen152 & GenMember]
   init(_ members: [any Gen152 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+  }
   func didStart0(_ a0: GenToken, from a1: String, from a2: String?) async throws -> String {
     let responders = members.filter { $0.implements.contains("didStart0") }
     guard let member = responders.first else { return "" }
@@ -13504,6 +18350,7 @@ final class Gen152Reference {
 protocol Gen153: AnyObject {
   func willSave0(_ a0: (Int) -> Int, _ a1: [Int]) -> [Int]
   func handleLoad1(_ a0: GenMode)
+  @Default(GenPoint(x: 9, y: 4)) var value0: GenPoint { get }
 }
 
 final class Gen153Member0: Gen153, GenMember {
@@ -13514,6 +18361,10 @@ final class Gen153Member0: Gen153, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 9)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
   }
   func willSave0(_ a0: (Int) -> Int, _ a1: [Int]) -> [Int] {
     log.record("m0.willSave0(\(a0(1)), \(String(describing: a1)))")
@@ -13533,6 +18384,10 @@ final class Gen153Member1: Gen153, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 9)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func willSave0(_ a0: (Int) -> Int, _ a1: [Int]) -> [Int] {
     log.record("m1.willSave0(\(a0(2)), \(String(describing: a1)))")
     return [k, 4]
@@ -13551,6 +18406,10 @@ final class Gen153Member2: Gen153, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 9)
+  var value0: GenPoint {
+    get { log.record("m2.value0"); return value0Store }
+  }
   func willSave0(_ a0: (Int) -> Int, _ a1: [Int]) -> [Int] {
     log.record("m2.willSave0(\(a0(3)), \(String(describing: a1)))")
     return [k, 4]
@@ -13563,6 +18422,14 @@ final class Gen153Member2: Gen153, GenMember {
 final class Gen153Reference {
   let members: [any Gen153 & GenMember]
   init(_ members: [any Gen153 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 9, y: 4) }
+      return answer
+    }
+  }
   func willSave0(_ a0: (Int) -> Int, _ a1: [Int]) -> [Int] {
     let responders = members.filter { $0.implements.contains("willSave0") }
     guard let member = responders.first else { return [] }
@@ -13580,6 +18447,7 @@ final class Gen153Reference {
 protocol Gen154: AnyObject {
   func didLoad0() -> [String: Int]
   func noteRead1() -> Int
+  var value0: Double { get }
 }
 
 final class Gen154Member0: Gen154, GenMember {
@@ -13590,6 +18458,10 @@ final class Gen154Member0: Gen154, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 7
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
   }
   func didLoad0() -> [String: Int] {
     log.record("m0.didLoad0()")
@@ -13610,6 +18482,10 @@ final class Gen154Member1: Gen154, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 7
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func didLoad0() -> [String: Int] {
     log.record("m1.didLoad0()")
     return ["m\(k)": 8]
@@ -13623,6 +18499,14 @@ final class Gen154Member1: Gen154, GenMember {
 final class Gen154Reference {
   let members: [any Gen154 & GenMember]
   init(_ members: [any Gen154 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
   func didLoad0() -> [String: Int] {
     let responders = members.filter { $0.implements.contains("didLoad0") }
     var answer: [String: Int]? = nil
@@ -13648,6 +18532,7 @@ final class Gen154Reference {
 @Delegate
 protocol Gen155: AnyObject {
   @Default(-22) func noteChange0(_ a0: Double, at a1: Bool) -> Int
+  var value0: [Int] { get set }
 }
 
 final class Gen155Member0: Gen155, GenMember {
@@ -13658,6 +18543,11 @@ final class Gen155Member0: Gen155, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 9]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func noteChange0(_ a0: Double, at a1: Bool) -> Int {
     log.record("m0.noteChange0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -13674,6 +18564,11 @@ final class Gen155Member1: Gen155, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 9]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteChange0(_ a0: Double, at a1: Bool) -> Int {
     log.record("m1.noteChange0(\(String(describing: a0)), \(String(describing: a1)))")
     return 100 * k + 3
@@ -13683,6 +18578,15 @@ final class Gen155Member1: Gen155, GenMember {
 final class Gen155Reference {
   let members: [any Gen155 & GenMember]
   init(_ members: [any Gen155 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func noteChange0(_ a0: Double, at a1: Bool) -> Int {
     let responders = members.filter { $0.implements.contains("noteChange0") }
     guard let member = responders.first else { return -22 }
@@ -13869,6 +18773,9 @@ final class Gen157Reference {
 @Delegate
 protocol Gen158: AnyObject {
   func didStop0(_ a0: [String: Int]) throws -> [String: Int]
+  var value0: Double { get set }
+  var value1: Double { get }
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen158Member0: Gen158, GenMember {
@@ -13879,6 +18786,21 @@ final class Gen158Member0: Gen158, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 2
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 8
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 8) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didStop0(_ a0: [String: Int]) throws -> [String: Int] {
     log.record("m0.didStop0(\(String(describing: a0)))")
@@ -13896,6 +18818,21 @@ final class Gen158Member1: Gen158, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 2
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 8
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 8) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didStop0(_ a0: [String: Int]) throws -> [String: Int] {
     log.record("m1.didStop0(\(String(describing: a0)))")
     if failing.contains("didStop0") { throw GenError(member: 1, method: "didStop0") }
@@ -13906,6 +18843,30 @@ final class Gen158Member1: Gen158, GenMember {
 final class Gen158Reference {
   let members: [any Gen158 & GenMember]
   init(_ members: [any Gen158 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Double {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value1
+    }
+  }
+  subscript(slot a: Int) -> Bool {
+    get {
+      var answer: Optional<Bool> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return false }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func didStop0(_ a0: [String: Int]) throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("didStop0") }
     var answer: [String: Int]? = nil
@@ -13928,6 +18889,9 @@ protocol Gen159: AnyObject {
   func askRead1(_ a0: String) throws
   @Optional func shouldLoad2() throws -> [String: Int]
   func askOpen3(_ a0: Bool, for a1: Double, _ a2: String)
+  var value0: String? { get set }
+  var value1: String? { get set }
+  subscript(slot a: Int) -> Int { get set }
 }
 
 final class Gen159Member0: Gen159, GenMember {
@@ -13938,6 +18902,22 @@ final class Gen159Member0: Gen159, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 7
+  subscript(slot a: Int) -> Int {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askRead1(_ a0: String) throws {
     log.record("m0.askRead1(\(String(describing: a0)))")
@@ -13962,6 +18942,22 @@ final class Gen159Member1: Gen159, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 7
+  subscript(slot a: Int) -> Int {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willChange0(_ a0: GenToken) async -> GenPoint {
     log.record("m1.willChange0(\(a0.name))")
     return GenPoint(x: k, y: 8)
@@ -13978,6 +18974,31 @@ final class Gen159Member1: Gen159, GenMember {
 final class Gen159Reference {
   let members: [any Gen159 & GenMember]
   init(_ members: [any Gen159 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func willChange0(_ a0: GenToken) async -> GenPoint {
     let responders = members.filter { $0.implements.contains("willChange0") }
     var answer: GenPoint? = nil
@@ -14020,6 +19041,8 @@ final class Gen159Reference {
 protocol Gen160: AnyObject {
   func noteChange0() -> String
   func noteStop1(_ a0: [Int], using a1: GenMode) -> String
+  var value0: [Int] { get set }
+  var value1: String? { get set }
 }
 
 final class Gen160Member0: Gen160, GenMember {
@@ -14030,6 +19053,16 @@ final class Gen160Member0: Gen160, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 1]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func noteChange0() -> String {
     log.record("m0.noteChange0()")
@@ -14050,6 +19083,16 @@ final class Gen160Member1: Gen160, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 1]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteChange0() -> String {
     log.record("m1.noteChange0()")
     return "m\(k)-5"
@@ -14069,6 +19112,16 @@ final class Gen160Member2: Gen160, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 1]
+  var value0: [Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteChange0() -> String {
     log.record("m2.noteChange0()")
     return "m\(k)-5"
@@ -14082,6 +19135,24 @@ final class Gen160Member2: Gen160, GenMember {
 final class Gen160Reference {
   let members: [any Gen160 & GenMember]
   init(_ members: [any Gen160 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func noteChange0() -> String {
     let responders = members.filter { $0.implements.contains("noteChange0") }
     var answer: String? = nil
@@ -14107,6 +19178,8 @@ final class Gen160Reference {
 @Delegate
 protocol Gen161: AnyObject {
   func shouldFail0(_ a0: [Int])
+  var value0: Int { get }
+  @Default(GenMode.fast) var value1: GenMode { get set }
 }
 
 final class Gen161Member0: Gen161, GenMember {
@@ -14117,6 +19190,15 @@ final class Gen161Member0: Gen161, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func shouldFail0(_ a0: [Int]) {
     log.record("m0.shouldFail0(\(String(describing: a0)))")
@@ -14132,6 +19214,15 @@ final class Gen161Member1: Gen161, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func shouldFail0(_ a0: [Int]) {
     log.record("m1.shouldFail0(\(String(describing: a0)))")
   }
@@ -14146,6 +19237,15 @@ final class Gen161Member2: Gen161, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func shouldFail0(_ a0: [Int]) {
     log.record("m2.shouldFail0(\(String(describing: a0)))")
   }
@@ -14154,6 +19254,23 @@ final class Gen161Member2: Gen161, GenMember {
 final class Gen161Reference {
   let members: [any Gen161 & GenMember]
   init(_ members: [any Gen161 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
+  var value1: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenMode.fast }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func shouldFail0(_ a0: [Int]) {
     let responders = members.filter { $0.implements.contains("shouldFail0") }
     for member in responders {
@@ -14169,6 +19286,8 @@ protocol Gen162: AnyObject {
   func wantsSave2()
   func noteSave3(_ a0: String, from a1: Bool)
   func noteStart4(_ a0: String?)
+  var value0: [Int] { get set }
+  var value1: [Int] { get set }
 }
 
 final class Gen162Member0: Gen162, GenMember {
@@ -14179,6 +19298,16 @@ final class Gen162Member0: Gen162, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 7]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 7]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func handleRead0(_ a0: GenPoint, _ a1: GenMode) -> GenPoint {
     log.record("m0.handleRead0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -14207,6 +19336,16 @@ final class Gen162Member1: Gen162, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 7]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 7]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func handleRead0(_ a0: GenPoint, _ a1: GenMode) -> GenPoint {
     log.record("m1.handleRead0(\(String(describing: a0)), \(String(describing: a1)))")
     return GenPoint(x: k, y: 7)
@@ -14228,6 +19367,24 @@ final class Gen162Member1: Gen162, GenMember {
 final class Gen162Reference {
   let members: [any Gen162 & GenMember]
   init(_ members: [any Gen162 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func handleRead0(_ a0: GenPoint, _ a1: GenMode) -> GenPoint {
     let responders = members.filter { $0.implements.contains("handleRead0") }
     guard let member = responders.first else { return GenPoint(x: 0, y: 0) }
@@ -14264,6 +19421,8 @@ protocol Gen163: AnyObject {
   func noteOpen0(_ a0: String?) async
   func didChange1(_ a0: Double, for a1: String?)
   @Optional func askLoad2(_ a0: GenPoint, using a1: GenPoint, for a2: (Int) -> Int)
+  var value0: Double { get }
+  var value1: Double { get set }
 }
 
 final class Gen163Member0: Gen163, GenMember {
@@ -14274,6 +19433,15 @@ final class Gen163Member0: Gen163, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 7
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func noteOpen0(_ a0: String?) async {
     log.record("m0.noteOpen0(\(String(describing: a0)))")
@@ -14295,6 +19463,15 @@ final class Gen163Member1: Gen163, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 7
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteOpen0(_ a0: String?) async {
     log.record("m1.noteOpen0(\(String(describing: a0)))")
   }
@@ -14315,6 +19492,15 @@ final class Gen163Member2: Gen163, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0: Double {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 7
+  var value1: Double {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteOpen0(_ a0: String?) async {
     log.record("m2.noteOpen0(\(String(describing: a0)))")
   }
@@ -14326,6 +19512,23 @@ final class Gen163Member2: Gen163, GenMember {
 final class Gen163Reference {
   let members: [any Gen163 & GenMember]
   init(_ members: [any Gen163 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
+  var value1: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func noteOpen0(_ a0: String?) async {
     let responders = members.filter { $0.implements.contains("noteOpen0") }
     for member in responders {
@@ -14351,6 +19554,7 @@ protocol Gen164: AnyObject {
   func noteStop0() throws
   @Optional @Default(GenMode.off) func willFail1(_ a0: GenMode, on a1: String, for a2: [Int]) -> GenMode
   @Default([5]) func didRead2(_ a0: [Int], using a1: Int, from a2: (Int) -> Int) throws -> [Int]
+  var value0: Double { get set }
 }
 
 final class Gen164Member0: Gen164, GenMember {
@@ -14361,6 +19565,11 @@ final class Gen164Member0: Gen164, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 5
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func noteStop0() throws {
     log.record("m0.noteStop0()")
@@ -14386,6 +19595,11 @@ final class Gen164Member1: Gen164, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 5
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func noteStop0() throws {
     log.record("m1.noteStop0()")
     if failing.contains("noteStop0") { throw GenError(member: 1, method: "noteStop0") }
@@ -14404,6 +19618,15 @@ final class Gen164Member1: Gen164, GenMember {
 final class Gen164Reference {
   let members: [any Gen164 & GenMember]
   init(_ members: [any Gen164 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func noteStop0() throws {
     let responders = members.filter { $0.implements.contains("noteStop0") }
     for member in responders {
@@ -14434,6 +19657,8 @@ protocol Gen165: AnyObject {
   func willStop2(_ a0: String, for a1: String?) -> String?
   @Optional func didRead3(_ a0: GenPoint, using a1: [Int]) throws -> [String: Int]
   @Optional func askMove4(_ a0: GenPoint, for a1: [Int])
+  var value0: Bool { get }
+  subscript(slot a: Int) -> String { get set }
 }
 
 final class Gen165Member0: Gen165, GenMember {
@@ -14444,6 +19669,16 @@ final class Gen165Member0: Gen165, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0: Bool {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-8"
+  subscript(slot a: Int) -> String {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldSave0(_ a0: Bool) {
     log.record("m0.shouldSave0(\(String(describing: a0)))")
@@ -14472,6 +19707,16 @@ final class Gen165Member1: Gen165, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0: Bool {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-8"
+  subscript(slot a: Int) -> String {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldSave0(_ a0: Bool) {
     log.record("m1.shouldSave0(\(String(describing: a0)))")
   }
@@ -14497,6 +19742,16 @@ final class Gen165Member2: Gen165, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0: Bool {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-8"
+  subscript(slot a: Int) -> String {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldSave0(_ a0: Bool) {
     log.record("m2.shouldSave0(\(String(describing: a0)))")
   }
@@ -14518,6 +19773,22 @@ final class Gen165Member2: Gen165, GenMember {
 final class Gen165Reference {
   let members: [any Gen165 & GenMember]
   init(_ members: [any Gen165 & GenMember]) { self.members = members }
+  var value0: Bool {
+    get {
+      var answer = false
+      for member in members { let value = member.value0; answer = value || answer }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldSave0(_ a0: Bool) {
     let responders = members.filter { $0.implements.contains("shouldSave0") }
     for member in responders {
@@ -14569,6 +19840,7 @@ protocol Gen166: AnyObject {
   func handleStart2(_ a0: inout Int) async -> Bool
   func askStart3(_ a0: String?, using a1: GenPoint, using a2: [Int]) -> String
   func wantsMove4() async throws
+  var value0: String { get set }
 }
 
 final class Gen166Member0: Gen166, GenMember {
@@ -14579,6 +19851,11 @@ final class Gen166Member0: Gen166, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-3"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func askWrite0(_ a0: (Int) -> Int, with a1: (Int) -> Int) -> GenMode {
     log.record("m0.askWrite0(\(a0(1)), \(a1(1)))")
@@ -14612,6 +19889,11 @@ final class Gen166Member1: Gen166, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-3"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askWrite0(_ a0: (Int) -> Int, with a1: (Int) -> Int) -> GenMode {
     log.record("m1.askWrite0(\(a0(2)), \(a1(2)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -14638,6 +19920,15 @@ final class Gen166Member1: Gen166, GenMember {
 final class Gen166Reference {
   let members: [any Gen166 & GenMember]
   init(_ members: [any Gen166 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func askWrite0(_ a0: (Int) -> Int, with a1: (Int) -> Int) -> GenMode {
     let responders = members.filter { $0.implements.contains("askWrite0") }
     var answer: GenMode? = nil
@@ -14693,6 +19984,8 @@ protocol Gen167: AnyObject {
   @Default(GenPoint(x: 0, y: 5)) func noteStop2(_ a0: String) -> GenPoint
   @Default(1.5) func willSave3(_ a0: Bool, with a1: GenMode, _ a2: Double) throws -> Double
   func shouldMove4(_ a0: GenPoint, from a1: GenToken, on a2: GenPoint) throws -> Double
+  var value0: String { get set }
+  @Default(GenMode.slow) var value1: GenMode { get }
 }
 
 final class Gen167Member0: Gen167, GenMember {
@@ -14703,6 +19996,15 @@ final class Gen167Member0: Gen167, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m0.value1"); return value1Store }
   }
   func didMove0(_ a0: [Int]) -> Double {
     log.record("m0.didMove0(\(String(describing: a0)))")
@@ -14737,6 +20039,15 @@ final class Gen167Member1: Gen167, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func didMove0(_ a0: [Int]) -> Double {
     log.record("m1.didMove0(\(String(describing: a0)))")
     return Double(k) + 0.25 * 6
@@ -14770,6 +20081,15 @@ final class Gen167Member2: Gen167, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-2"
+  var value0: String {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1: GenMode {
+    get { log.record("m2.value1"); return value1Store }
+  }
   func didMove0(_ a0: [Int]) -> Double {
     log.record("m2.didMove0(\(String(describing: a0)))")
     return Double(k) + 0.25 * 6
@@ -14797,6 +20117,21 @@ final class Gen167Member2: Gen167, GenMember {
 final class Gen167Reference {
   let members: [any Gen167 & GenMember]
   init(_ members: [any Gen167 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      guard let member = members.first else { return "" }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenMode.slow }
+      return answer
+    }
+  }
   func didMove0(_ a0: [Int]) -> Double {
     let responders = members.filter { $0.implements.contains("didMove0") }
     var answer: Double? = nil
@@ -14852,6 +20187,7 @@ final class Gen167Reference {
 @Delegate
 protocol Gen168: AnyObject {
   func willOpen0(_ a0: String) async
+  var value0: [Int] { get set }
 }
 
 final class Gen168Member0: Gen168, GenMember {
@@ -14862,6 +20198,11 @@ final class Gen168Member0: Gen168, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 3]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func willOpen0(_ a0: String) async {
     log.record("m0.willOpen0(\(String(describing: a0)))")
@@ -14877,6 +20218,11 @@ final class Gen168Member1: Gen168, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 3]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func willOpen0(_ a0: String) async {
     log.record("m1.willOpen0(\(String(describing: a0)))")
   }
@@ -14885,6 +20231,15 @@ final class Gen168Member1: Gen168, GenMember {
 final class Gen168Reference {
   let members: [any Gen168 & GenMember]
   init(_ members: [any Gen168 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func willOpen0(_ a0: String) async {
     let responders = members.filter { $0.implements.contains("willOpen0") }
     for member in responders {
@@ -14896,6 +20251,7 @@ final class Gen168Reference {
 @Delegate
 protocol Gen169: AnyObject {
   func didWrite0(_ a0: Int)
+  subscript(slot a: Int) -> String { get set }
 }
 
 final class Gen169Member0: Gen169, GenMember {
@@ -14906,6 +20262,12 @@ final class Gen169Member0: Gen169, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-8"
+  subscript(slot a: Int) -> String {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didWrite0(_ a0: Int) {
     log.record("m0.didWrite0(\(String(describing: a0)))")
@@ -14921,6 +20283,12 @@ final class Gen169Member1: Gen169, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: String] = [:]
+  lazy var slotEmpty: String = "m\(self.k)-8"
+  subscript(slot a: Int) -> String {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didWrite0(_ a0: Int) {
     log.record("m1.didWrite0(\(String(describing: a0)))")
   }
@@ -14929,6 +20297,15 @@ final class Gen169Member1: Gen169, GenMember {
 final class Gen169Reference {
   let members: [any Gen169 & GenMember]
   init(_ members: [any Gen169 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func didWrite0(_ a0: Int) {
     let responders = members.filter { $0.implements.contains("didWrite0") }
     for member in responders {
@@ -14942,6 +20319,8 @@ protocol Gen170: AnyObject {
   func noteStop0(_ a0: GenPoint, at a1: Bool)
   @Optional func askOpen1(_ a0: String)
   func shouldFail2() async throws
+  var value0: String { get set }
+  var value1: Double { get }
 }
 
 final class Gen170Member0: Gen170, GenMember {
@@ -14952,6 +20331,15 @@ final class Gen170Member0: Gen170, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-7"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 9
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
   }
   func noteStop0(_ a0: GenPoint, at a1: Bool) {
     log.record("m0.noteStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -14971,6 +20359,15 @@ final class Gen170Member1: Gen170, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-7"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 9
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+  }
   func noteStop0(_ a0: GenPoint, at a1: Bool) {
     log.record("m1.noteStop0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -14986,6 +20383,23 @@ final class Gen170Member1: Gen170, GenMember {
 final class Gen170Reference {
   let members: [any Gen170 & GenMember]
   init(_ members: [any Gen170 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+  }
   func noteStop0(_ a0: GenPoint, at a1: Bool) {
     let responders = members.filter { $0.implements.contains("noteStop0") }
     for member in responders {
@@ -15017,6 +20431,7 @@ protocol Gen171: AnyObject {
   func wantsStop2(_ a0: Double, with a1: [Int], for a2: GenPoint)
   func didRead3(_ a0: String) throws
   func wantsWrite4(_ a0: Bool, for a1: [String: Int], with a2: GenToken) async -> String
+  var value0: String { get set }
 }
 
 final class Gen171Member0: Gen171, GenMember {
@@ -15027,6 +20442,11 @@ final class Gen171Member0: Gen171, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String = "m\(self.k)-6"
+  var value0: String {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func wantsStop0(_ a0: [String: Int]) {
     log.record("m0.wantsStop0(\(String(describing: a0)))")
@@ -15056,6 +20476,11 @@ final class Gen171Member1: Gen171, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String = "m\(self.k)-6"
+  var value0: String {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func wantsStop0(_ a0: [String: Int]) {
     log.record("m1.wantsStop0(\(String(describing: a0)))")
   }
@@ -15078,6 +20503,15 @@ final class Gen171Member1: Gen171, GenMember {
 final class Gen171Reference {
   let members: [any Gen171 & GenMember]
   init(_ members: [any Gen171 & GenMember]) { self.members = members }
+  var value0: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func wantsStop0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
     for member in responders {
@@ -15115,6 +20549,8 @@ protocol Gen172: AnyObject {
   @Optional func willMove1(_ a0: String, on a1: [String: Int], for a2: Double) -> Int
   func wantsStop2(_ a0: GenMode, at a1: Double, _ a2: [String: Int])
   func shouldStop3(_ a0: inout Int, at a1: [Int], from a2: [String: Int])
+  @Default(GenPoint(x: 0, y: 3)) var value0: GenPoint { get set }
+  subscript(slot a: Int) -> String? { get set }
 }
 
 final class Gen172Member0: Gen172, GenMember {
@@ -15125,6 +20561,17 @@ final class Gen172Member0: Gen172, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleSave0(_ a0: Double) {
     log.record("m0.handleSave0(\(String(describing: a0)))")
@@ -15151,6 +20598,17 @@ final class Gen172Member1: Gen172, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleSave0(_ a0: Double) {
     log.record("m1.handleSave0(\(String(describing: a0)))")
   }
@@ -15166,6 +20624,24 @@ final class Gen172Member1: Gen172, GenMember {
 final class Gen172Reference {
   let members: [any Gen172 & GenMember]
   init(_ members: [any Gen172 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 0, y: 3) }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleSave0(_ a0: Double) {
     let responders = members.filter { $0.implements.contains("handleSave0") }
     for member in responders {
@@ -15200,6 +20676,8 @@ final class Gen172Reference {
 protocol Gen173: AnyObject {
   func handleOpen0(_ a0: inout Int) throws -> Int
   func noteRead1(_ a0: String) async throws -> String
+  var value0: [String: Int] { get set }
+  var value1: [Int] { get set }
 }
 
 final class Gen173Member0: Gen173, GenMember {
@@ -15210,6 +20688,16 @@ final class Gen173Member0: Gen173, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 3]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func handleOpen0(_ a0: inout Int) throws -> Int {
     log.record("m0.handleOpen0(\(String(describing: a0)))")
@@ -15233,6 +20721,16 @@ final class Gen173Member1: Gen173, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 3]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func handleOpen0(_ a0: inout Int) throws -> Int {
     log.record("m1.handleOpen0(\(String(describing: a0)))")
     a0 += 2
@@ -15255,6 +20753,16 @@ final class Gen173Member2: Gen173, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [Int] = [self.k, 3]
+  var value1: [Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func handleOpen0(_ a0: inout Int) throws -> Int {
     log.record("m2.handleOpen0(\(String(describing: a0)))")
     a0 += 3
@@ -15271,6 +20779,22 @@ final class Gen173Member2: Gen173, GenMember {
 final class Gen173Reference {
   let members: [any Gen173 & GenMember]
   init(_ members: [any Gen173 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func handleOpen0(_ a0: inout Int) throws -> Int {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     var answer: Int? = nil
@@ -15292,6 +20816,8 @@ final class Gen173Reference {
 protocol Gen174: AnyObject {
   @Optional @Default(81.5) func askLoad0(_ a0: Double, _ a1: Int) -> Double
   func askChange1(_ a0: [String: Int])
+  @Default(GenPoint(x: 1, y: 8)) var value0: GenPoint { get set }
+  var value1: String { get set }
 }
 
 final class Gen174Member0: Gen174, GenMember {
@@ -15302,6 +20828,16 @@ final class Gen174Member0: Gen174, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 9)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-4"
+  var value1: String {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func askChange1(_ a0: [String: Int]) {
     log.record("m0.askChange1(\(String(describing: a0)))")
@@ -15317,6 +20853,16 @@ final class Gen174Member1: Gen174, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 9)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String = "m\(self.k)-4"
+  var value1: String {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func askChange1(_ a0: [String: Int]) {
     log.record("m1.askChange1(\(String(describing: a0)))")
   }
@@ -15325,6 +20871,24 @@ final class Gen174Member1: Gen174, GenMember {
 final class Gen174Reference {
   let members: [any Gen174 & GenMember]
   init(_ members: [any Gen174 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 1, y: 8) }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String {
+    get {
+      var answer: Optional<String> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return "" }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func askLoad0(_ a0: Double, _ a1: Int) -> Double {
     let responders = members.filter { $0.implements.contains("askLoad0") }
     var answer: Double? = nil
@@ -15350,6 +20914,9 @@ protocol Gen175: AnyObject {
   @Default(GenMode.fast) func wantsChange2(_ a0: GenMode, using a1: Double, using a2: (Int) -> Int) throws -> GenMode
   @Optional func wantsMove3(_ a0: (Int) -> Int) throws -> Bool
   func shouldRead4(_ a0: GenToken, for a1: (Int) -> Int) throws
+  var value0: String? { get set }
+  var value1: String? { get set }
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen175Member0: Gen175, GenMember {
@@ -15360,6 +20927,22 @@ final class Gen175Member0: Gen175, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func willFail1() throws -> [String: Int] {
     log.record("m0.willFail1()")
@@ -15386,6 +20969,22 @@ final class Gen175Member1: Gen175, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func willFail1() throws -> [String: Int] {
     log.record("m1.willFail1()")
     if failing.contains("willFail1") { throw GenError(member: 1, method: "willFail1") }
@@ -15410,6 +21009,22 @@ final class Gen175Member2: Gen175, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func willOpen0() throws -> Double {
     log.record("m2.willOpen0()")
@@ -15440,6 +21055,32 @@ final class Gen175Member2: Gen175, GenMember {
 final class Gen175Reference {
   let members: [any Gen175 & GenMember]
   init(_ members: [any Gen175 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Bool {
+    get {
+      var answer = false
+      for member in members { let value = member[slot: a]; answer = value || answer }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func willOpen0() throws -> Double {
     let responders = members.filter { $0.implements.contains("willOpen0") }
     var answer: Double? = nil
@@ -15494,6 +21135,7 @@ protocol Gen176: AnyObject {
   func shouldOpen2() throws -> String?
   @Optional func askLoad3(_ a0: [String: Int]) async -> Double
   func noteMove4(_ a0: GenPoint, for a1: [String: Int])
+  var value0: String? { get }
 }
 
 final class Gen176Member0: Gen176, GenMember {
@@ -15504,6 +21146,10 @@ final class Gen176Member0: Gen176, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
   }
   func didWrite0() -> Int {
     log.record("m0.didWrite0()")
@@ -15535,6 +21181,10 @@ final class Gen176Member1: Gen176, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+  }
   func didWrite0() -> Int {
     log.record("m1.didWrite0()")
     return 100 * k + 7
@@ -15559,6 +21209,12 @@ final class Gen176Member1: Gen176, GenMember {
 final class Gen176Reference {
   let members: [any Gen176 & GenMember]
   init(_ members: [any Gen176 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value0
+    }
+  }
   func didWrite0() -> Int {
     let responders = members.filter { $0.implements.contains("didWrite0") }
     guard let member = responders.first else { return 0 }
@@ -15603,6 +21259,9 @@ protocol Gen177: AnyObject {
   func askSave0() -> Double
   @Optional func shouldWrite1() -> [String: Int]
   func didWrite2(_ a0: [String: Int]) async
+  @Default(GenMode.fast) var value0: GenMode { get set }
+  @Default(GenPoint(x: 6, y: 1)) var value1: GenPoint { get }
+  subscript(slot a: Int) -> Bool { get set }
 }
 
 final class Gen177Member0: Gen177, GenMember {
@@ -15613,6 +21272,21 @@ final class Gen177Member0: Gen177, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value1: GenPoint {
+    get { log.record("m0.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askSave0() -> Double {
     log.record("m0.askSave0()")
@@ -15636,6 +21310,21 @@ final class Gen177Member1: Gen177, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value1: GenPoint {
+    get { log.record("m1.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askSave0() -> Double {
     log.record("m1.askSave0()")
     return Double(k) + 0.25 * 8
@@ -15658,6 +21347,21 @@ final class Gen177Member2: Gen177, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value1: GenPoint {
+    get { log.record("m2.value1"); return value1Store }
+  }
+  lazy var slots: [Int: Bool] = [:]
+  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  subscript(slot a: Int) -> Bool {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askSave0() -> Double {
     log.record("m2.askSave0()")
     return Double(k) + 0.25 * 8
@@ -15674,6 +21378,28 @@ final class Gen177Member2: Gen177, GenMember {
 final class Gen177Reference {
   let members: [any Gen177 & GenMember]
   init(_ members: [any Gen177 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.fast }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 6, y: 1) }
+      return member.value1
+    }
+  }
+  subscript(slot a: Int) -> Bool {
+    get {
+      guard let member = members.first else { return false }
+      return member[slot: a]
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askSave0() -> Double {
     let responders = members.filter { $0.implements.contains("askSave0") }
     var answer: Double? = nil
@@ -15708,6 +21434,7 @@ protocol Gen178: AnyObject {
   @Optional func askLoad1(_ a0: Double)
   func handleStart2() throws
   func noteRead3(_ a0: Bool, at a1: GenPoint, using a2: String)
+  @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
 }
 
 final class Gen178Member0: Gen178, GenMember {
@@ -15718,6 +21445,12 @@ final class Gen178Member0: Gen178, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func didStart0() async {
     log.record("m0.didStart0()")
@@ -15743,6 +21476,12 @@ final class Gen178Member1: Gen178, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didStart0() async {
     log.record("m1.didStart0()")
   }
@@ -15767,6 +21506,12 @@ final class Gen178Member2: Gen178, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func didStart0() async {
     log.record("m2.didStart0()")
   }
@@ -15785,6 +21530,15 @@ final class Gen178Member2: Gen178, GenMember {
 final class Gen178Reference {
   let members: [any Gen178 & GenMember]
   init(_ members: [any Gen178 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func didStart0() async {
     let responders = members.filter { $0.implements.contains("didStart0") }
     for member in responders {
@@ -15816,6 +21570,7 @@ protocol Gen179: AnyObject {
   @Optional func noteFail0(_ a0: Double, for a1: [String: Int]) throws
   @Default(33) func shouldStop1(_ a0: Double, from a1: Bool) -> Int
   func askOpen2(_ a0: String?, at a1: String, on a2: [Int])
+  subscript(slot a: Int) -> Int { get set }
 }
 
 final class Gen179Member0: Gen179, GenMember {
@@ -15826,6 +21581,12 @@ final class Gen179Member0: Gen179, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 6
+  subscript(slot a: Int) -> Int {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldStop1(_ a0: Double, from a1: Bool) -> Int {
     log.record("m0.shouldStop1(\(String(describing: a0)), \(String(describing: a1)))")
@@ -15845,6 +21606,12 @@ final class Gen179Member1: Gen179, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 6
+  subscript(slot a: Int) -> Int {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteFail0(_ a0: Double, for a1: [String: Int]) throws {
     log.record("m1.noteFail0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("noteFail0") { throw GenError(member: 1, method: "noteFail0") }
@@ -15861,6 +21628,15 @@ final class Gen179Member1: Gen179, GenMember {
 final class Gen179Reference {
   let members: [any Gen179 & GenMember]
   init(_ members: [any Gen179 & GenMember]) { self.members = members }
+  subscript(slot a: Int) -> Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteFail0(_ a0: Double, for a1: [String: Int]) throws {
     let responders = members.filter { $0.implements.contains("noteFail0") }
     var errors: [any Error] = []
@@ -15895,6 +21671,9 @@ protocol Gen180: AnyObject {
   func noteSave1(_ a0: [Int]) throws
   func handleFail2(_ a0: Bool) -> Int
   func shouldRead3(_ a0: [String: Int])
+  var value0: [Int] { get set }
+  var value1: String? { get set }
+  subscript(slot a: Int) -> Int { get set }
 }
 
 final class Gen180Member0: Gen180, GenMember {
@@ -15905,6 +21684,22 @@ final class Gen180Member0: Gen180, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 3]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 1
+  subscript(slot a: Int) -> Int {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func handleOpen0(_ a0: Int, _ a1: GenToken, at a2: (Int) -> Int) {
     log.record("m0.handleOpen0(\(String(describing: a0)), \(a1.name), \(a2(1)))")
@@ -15931,6 +21726,22 @@ final class Gen180Member1: Gen180, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 3]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 1
+  subscript(slot a: Int) -> Int {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleOpen0(_ a0: Int, _ a1: GenToken, at a2: (Int) -> Int) {
     log.record("m1.handleOpen0(\(String(describing: a0)), \(a1.name), \(a2(2)))")
   }
@@ -15956,6 +21767,22 @@ final class Gen180Member2: Gen180, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 3]
+  var value0: [Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1: String? {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: Int] = [:]
+  lazy var slotEmpty: Int = 100 * self.k + 1
+  subscript(slot a: Int) -> Int {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func handleOpen0(_ a0: Int, _ a1: GenToken, at a2: (Int) -> Int) {
     log.record("m2.handleOpen0(\(String(describing: a0)), \(a1.name), \(a2(3)))")
   }
@@ -15975,6 +21802,29 @@ final class Gen180Member2: Gen180, GenMember {
 final class Gen180Reference {
   let members: [any Gen180 & GenMember]
   init(_ members: [any Gen180 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> Int {
+    get {
+      var answer: Optional<Int> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func handleOpen0(_ a0: Int, _ a1: GenToken, at a2: (Int) -> Int) {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     for member in responders {
@@ -16149,6 +21999,8 @@ final class Gen182Reference {
 protocol Gen183: AnyObject {
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws
   @Optional func handleOpen1(_ a0: Double, using a1: String?) async
+  var value0: String? { get set }
+  var value1: [String: Int] { get set }
 }
 
 final class Gen183Member0: Gen183, GenMember {
@@ -16159,6 +22011,16 @@ final class Gen183Member0: Gen183, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 6]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws {
     log.record("m0.willMove0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
@@ -16178,6 +22040,16 @@ final class Gen183Member1: Gen183, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 6]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws {
     log.record("m1.willMove0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("willMove0") { throw GenError(member: 1, method: "willMove0") }
@@ -16196,6 +22068,16 @@ final class Gen183Member2: Gen183, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 6]
+  var value1: [String: Int] {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws {
     log.record("m2.willMove0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("willMove0") { throw GenError(member: 2, method: "willMove0") }
@@ -16208,6 +22090,22 @@ final class Gen183Member2: Gen183, GenMember {
 final class Gen183Reference {
   let members: [any Gen183 & GenMember]
   init(_ members: [any Gen183 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      guard let member = members.first else { return nil }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws {
     let responders = members.filter { $0.implements.contains("willMove0") }
     for member in responders {
@@ -16225,6 +22123,9 @@ final class Gen183Reference {
 @Delegate
 protocol Gen184: AnyObject {
   func shouldStop0(_ a0: [String: Int], using a1: GenMode)
+  @Default(GenPoint(x: 8, y: 5)) var value0: GenPoint { get }
+  @Default(GenPoint(x: 8, y: 3)) var value1: GenPoint { get set }
+  @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
 }
 
 final class Gen184Member0: Gen184, GenMember {
@@ -16235,6 +22136,21 @@ final class Gen184Member0: Gen184, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 8)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value1: GenPoint {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldStop0(_ a0: [String: Int], using a1: GenMode) {
     log.record("m0.shouldStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -16250,6 +22166,21 @@ final class Gen184Member1: Gen184, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 8)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value1: GenPoint {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldStop0(_ a0: [String: Int], using a1: GenMode) {
     log.record("m1.shouldStop0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -16258,6 +22189,32 @@ final class Gen184Member1: Gen184, GenMember {
 final class Gen184Reference {
   let members: [any Gen184 & GenMember]
   init(_ members: [any Gen184 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 8, y: 5) }
+      return answer
+    }
+  }
+  var value1: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return GenPoint(x: 8, y: 3) }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldStop0(_ a0: [String: Int], using a1: GenMode) {
     let responders = members.filter { $0.implements.contains("shouldStop0") }
     for member in responders {
@@ -16271,6 +22228,7 @@ protocol Gen185: AnyObject {
   func willStop0(_ a0: String, on a1: Bool) async
   func willStop1(_ a0: GenPoint, at a1: Bool, with a2: Int) async
   @Default(["k8": 2]) func handleMove2() -> [String: Int]
+  var value0: [String: Int] { get set }
 }
 
 final class Gen185Member0: Gen185, GenMember {
@@ -16281,6 +22239,11 @@ final class Gen185Member0: Gen185, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func willStop0(_ a0: String, on a1: Bool) async {
     log.record("m0.willStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -16303,6 +22266,11 @@ final class Gen185Member1: Gen185, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func willStop0(_ a0: String, on a1: Bool) async {
     log.record("m1.willStop0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -16324,6 +22292,11 @@ final class Gen185Member2: Gen185, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0: [String: Int] {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func willStop0(_ a0: String, on a1: Bool) async {
     log.record("m2.willStop0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -16339,6 +22312,15 @@ final class Gen185Member2: Gen185, GenMember {
 final class Gen185Reference {
   let members: [any Gen185 & GenMember]
   init(_ members: [any Gen185 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func willStop0(_ a0: String, on a1: Bool) async {
     let responders = members.filter { $0.implements.contains("willStop0") }
     for member in responders {
@@ -16369,6 +22351,9 @@ protocol Gen186: AnyObject {
   func noteWrite1() async
   func askOpen2() throws
   func noteFail3()
+  @Default(GenMode.off) var value0: GenMode { get }
+  var value1: [Int] { get set }
+  subscript(slot a: Int) -> [String: Int] { get set }
 }
 
 final class Gen186Member0: Gen186, GenMember {
@@ -16379,6 +22364,21 @@ final class Gen186Member0: Gen186, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 7]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func askChange0() async -> [Int] {
     log.record("m0.askChange0()")
@@ -16405,6 +22405,21 @@ final class Gen186Member1: Gen186, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: [Int] = [self.k, 5]
+  var value1: [Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  lazy var slots: [Int: [String: Int]] = [:]
+  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 7]
+  subscript(slot a: Int) -> [String: Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askChange0() async -> [Int] {
     log.record("m1.askChange0()")
     return [k, 4]
@@ -16424,6 +22439,30 @@ final class Gen186Member1: Gen186, GenMember {
 final class Gen186Reference {
   let members: [any Gen186 & GenMember]
   init(_ members: [any Gen186 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+  }
+  var value1: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
+  subscript(slot a: Int) -> [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func askChange0() async -> [Int] {
     let responders = members.filter { $0.implements.contains("askChange0") }
     guard let member = responders.first else { return [5, 1, 5] }
@@ -16455,6 +22494,7 @@ protocol Gen187: AnyObject {
   func noteRead1(_ a0: Double) async
   func handleRead2(_ a0: GenPoint, _ a1: [Int], on a2: GenToken)
   func willMove3(_ a0: String, _ a1: Double) async -> Double
+  var value0: Int { get set }
 }
 
 final class Gen187Member0: Gen187, GenMember {
@@ -16465,6 +22505,11 @@ final class Gen187Member0: Gen187, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func askWrite0(_ a0: String?) -> [String: Int] {
     log.record("m0.askWrite0(\(String(describing: a0)))")
@@ -16491,6 +22536,11 @@ final class Gen187Member1: Gen187, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askWrite0(_ a0: String?) -> [String: Int] {
     log.record("m1.askWrite0(\(String(describing: a0)))")
     return ["m\(k)": 3]
@@ -16516,6 +22566,11 @@ final class Gen187Member2: Gen187, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Int = 100 * self.k + 9
+  var value0: Int {
+    get { log.record("m2.value0"); return value0Store }
+    set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askWrite0(_ a0: String?) -> [String: Int] {
     log.record("m2.askWrite0(\(String(describing: a0)))")
     return ["m\(k)": 3]
@@ -16535,6 +22590,13 @@ final class Gen187Member2: Gen187, GenMember {
 final class Gen187Reference {
   let members: [any Gen187 & GenMember]
   init(_ members: [any Gen187 & GenMember]) { self.members = members }
+  var value0: Int {
+    get {
+      guard let member = members.first else { return 0 }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func askWrite0(_ a0: String?) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("askWrite0") }
     var answer: [String: Int]? = nil
@@ -16570,6 +22632,8 @@ protocol Gen188: AnyObject {
   func handleWrite1(_ a0: [Int]) throws -> Int
   func noteStop2(_ a0: Double) async
   func willStart3(_ a0: String?, with a1: String) async
+  @Default(GenPoint(x: 6, y: 6)) var value0: GenPoint { get set }
+  subscript(slot a: Int) -> [Int] { get set }
 }
 
 final class Gen188Member0: Gen188, GenMember {
@@ -16580,6 +22644,17 @@ final class Gen188Member0: Gen188, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 1]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func wantsLoad0() -> [String: Int] {
     log.record("m0.wantsLoad0()")
@@ -16607,6 +22682,17 @@ final class Gen188Member1: Gen188, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: [Int]] = [:]
+  lazy var slotEmpty: [Int] = [self.k, 1]
+  subscript(slot a: Int) -> [Int] {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func wantsLoad0() -> [String: Int] {
     log.record("m1.wantsLoad0()")
     return ["m\(k)": 3]
@@ -16627,6 +22713,24 @@ final class Gen188Member1: Gen188, GenMember {
 final class Gen188Reference {
   let members: [any Gen188 & GenMember]
   init(_ members: [any Gen188 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      var answer: Optional<GenPoint> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenPoint(x: 6, y: 6) }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> [Int] {
+    get {
+      var answer: Optional<[Int]> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return [] }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func wantsLoad0() -> [String: Int] {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
     guard let member = responders.first else { return [:] }
@@ -16725,6 +22829,8 @@ protocol Gen190: AnyObject {
   func askLoad1() async
   func wantsMove2(_ a0: GenPoint, with a1: String) throws
   func didSave3()
+  var value0: String? { get }
+  @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
 }
 
 final class Gen190Member0: Gen190, GenMember {
@@ -16735,6 +22841,16 @@ final class Gen190Member0: Gen190, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func noteStart0(_ a0: [Int], _ a1: GenMode, for a2: [String: Int]) {
     log.record("m0.noteStart0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -16760,6 +22876,16 @@ final class Gen190Member1: Gen190, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func noteStart0(_ a0: [Int], _ a1: GenMode, for a2: [String: Int]) {
     log.record("m1.noteStart0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -16784,6 +22910,16 @@ final class Gen190Member2: Gen190, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0: String? {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var slots: [Int: GenMode] = [:]
+  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  subscript(slot a: Int) -> GenMode {
+    get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func askLoad1() async {
     log.record("m2.askLoad1()")
   }
@@ -16799,6 +22935,23 @@ final class Gen190Member2: Gen190, GenMember {
 final class Gen190Reference {
   let members: [any Gen190 & GenMember]
   init(_ members: [any Gen190 & GenMember]) { self.members = members }
+  var value0: String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return nil }
+      return answer
+    }
+  }
+  subscript(slot a: Int) -> GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return GenMode.off }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func noteStart0(_ a0: [Int], _ a1: GenMode, for a2: [String: Int]) {
     let responders = members.filter { $0.implements.contains("noteStart0") }
     for member in responders {
@@ -16935,6 +23088,8 @@ protocol Gen192: AnyObject {
   @Default([5, 4]) func didStop2(_ a0: [String: Int], on a1: [String: Int], on a2: String) async -> [Int]
   func shouldMove3(_ a0: String?) throws
   @Default("s212") func askFail4(_ a0: [String: Int], from a1: String?) throws -> String
+  var value0: [String: Int] { get set }
+  var value1: Double { get set }
 }
 
 final class Gen192Member0: Gen192, GenMember {
@@ -16945,6 +23100,16 @@ final class Gen192Member0: Gen192, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 6
+  var value1: Double {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func willStart0(_ a0: [String: Int]) {
     log.record("m0.willStart0(\(String(describing: a0)))")
@@ -16977,6 +23142,16 @@ final class Gen192Member1: Gen192, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [String: Int] = ["m\(self.k)": 6]
+  var value0: [String: Int] {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: Double = Double(self.k) + 0.25 * 6
+  var value1: Double {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func willStart0(_ a0: [String: Int]) {
     log.record("m1.willStart0(\(String(describing: a0)))")
   }
@@ -17002,6 +23177,24 @@ final class Gen192Member1: Gen192, GenMember {
 final class Gen192Reference {
   let members: [any Gen192 & GenMember]
   init(_ members: [any Gen192 & GenMember]) { self.members = members }
+  var value0: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func willStart0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("willStart0") }
     for member in responders {
@@ -17050,6 +23243,8 @@ final class Gen192Reference {
 protocol Gen193: AnyObject {
   @Default(GenMode.off) func askFail0(_ a0: GenToken, for a1: Double) throws -> GenMode
   func noteFail1(_ a0: GenPoint) async throws
+  @Default(GenMode.fast) var value0: GenMode { get set }
+  var value1: [String: Int] { get set }
 }
 
 final class Gen193Member0: Gen193, GenMember {
@@ -17060,6 +23255,16 @@ final class Gen193Member0: Gen193, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 9]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func askFail0(_ a0: GenToken, for a1: Double) throws -> GenMode {
     log.record("m0.askFail0(\(a0.name), \(String(describing: a1)))")
@@ -17081,6 +23286,16 @@ final class Gen193Member1: Gen193, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 9]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func askFail0(_ a0: GenToken, for a1: Double) throws -> GenMode {
     log.record("m1.askFail0(\(a0.name), \(String(describing: a1)))")
     if failing.contains("askFail0") { throw GenError(member: 1, method: "askFail0") }
@@ -17095,6 +23310,20 @@ final class Gen193Member1: Gen193, GenMember {
 final class Gen193Reference {
   let members: [any Gen193 & GenMember]
   init(_ members: [any Gen193 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      guard let member = members.first else { return GenMode.fast }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [String: Int] {
+    get {
+      guard let member = members.first else { return [:] }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func askFail0(_ a0: GenToken, for a1: Double) throws -> GenMode {
     let responders = members.filter { $0.implements.contains("askFail0") }
     var answer: GenMode? = nil
@@ -17124,6 +23353,8 @@ protocol Gen194: AnyObject {
   func noteStart2() async throws -> Double
   func didFail3(_ a0: inout Int, using a1: Bool, _ a2: GenMode) -> Bool
   func shouldFail4(_ a0: GenToken, from a1: GenToken, using a2: String?)
+  var value0: [Int] { get }
+  @Default(GenPoint(x: 5, y: 0)) var value1: GenPoint { get set }
 }
 
 final class Gen194Member0: Gen194, GenMember {
@@ -17134,6 +23365,15 @@ final class Gen194Member0: Gen194, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: [Int] = [self.k, 6]
+  var value0: [Int] {
+    get { log.record("m0.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1: GenPoint {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func didFail0(_ a0: [String: Int]) {
     log.record("m0.didFail0(\(String(describing: a0)))")
@@ -17166,6 +23406,15 @@ final class Gen194Member1: Gen194, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 6]
+  var value0: [Int] {
+    get { log.record("m1.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1: GenPoint {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func didFail0(_ a0: [String: Int]) {
     log.record("m1.didFail0(\(String(describing: a0)))")
   }
@@ -17197,6 +23446,15 @@ final class Gen194Member2: Gen194, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: [Int] = [self.k, 6]
+  var value0: [Int] {
+    get { log.record("m2.value0"); return value0Store }
+  }
+  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1: GenPoint {
+    get { log.record("m2.value1"); return value1Store }
+    set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func didFail0(_ a0: [String: Int]) {
     log.record("m2.didFail0(\(String(describing: a0)))")
   }
@@ -17222,6 +23480,19 @@ final class Gen194Member2: Gen194, GenMember {
 final class Gen194Reference {
   let members: [any Gen194 & GenMember]
   init(_ members: [any Gen194 & GenMember]) { self.members = members }
+  var value0: [Int] {
+    get {
+      guard let member = members.first else { return [] }
+      return member.value0
+    }
+  }
+  var value1: GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 5, y: 0) }
+      return member.value1
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func didFail0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("didFail0") }
     for member in responders {
@@ -17266,6 +23537,8 @@ protocol Gen195: AnyObject {
   func didStop1(_ a0: Double, with a1: Double)
   func askWrite2() throws -> Int
   func handleStop3()
+  var value0: Double { get set }
+  var value1: [String: Int] { get set }
 }
 
 final class Gen195Member0: Gen195, GenMember {
@@ -17276,6 +23549,16 @@ final class Gen195Member0: Gen195, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 6
+  var value0: Double {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1: [String: Int] {
+    get { log.record("m0.value1"); return value1Store }
+    set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
   func noteSave0() throws -> [Int] {
     log.record("m0.noteSave0()")
@@ -17304,6 +23587,16 @@ final class Gen195Member1: Gen195, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: Double = Double(self.k) + 0.25 * 6
+  var value0: Double {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1: [String: Int] {
+    get { log.record("m1.value1"); return value1Store }
+    set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
   func noteSave0() throws -> [Int] {
     log.record("m1.noteSave0()")
     if failing.contains("noteSave0") { throw GenError(member: 1, method: "noteSave0") }
@@ -17325,6 +23618,24 @@ final class Gen195Member1: Gen195, GenMember {
 final class Gen195Reference {
   let members: [any Gen195 & GenMember]
   init(_ members: [any Gen195 & GenMember]) { self.members = members }
+  var value0: Double {
+    get {
+      var answer: Optional<Double> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return 0 }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  var value1: [String: Int] {
+    get {
+      var answer: Optional<[String: Int]> = nil
+      for member in members { answer = member.value1 }
+      guard let answer else { return [:] }
+      return answer
+    }
+    set { for member in members { member.value1 = newValue } }
+  }
   func noteSave0() throws -> [Int] {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     guard let member = responders.first else { return [1, 6, 8] }
@@ -17361,6 +23672,7 @@ protocol Gen196: AnyObject {
   func shouldLoad2(_ a0: Bool) throws -> Bool
   @Default(GenMode.off) func wantsMove3(_ a0: GenPoint) throws -> GenMode
   @Optional @Default(false) func askLoad4() -> Bool
+  @Default(GenPoint(x: 6, y: 9)) var value0: GenPoint { get set }
 }
 
 final class Gen196Member0: Gen196, GenMember {
@@ -17371,6 +23683,11 @@ final class Gen196Member0: Gen196, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 3)
+  var value0: GenPoint {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
   func askStop0(_ a0: GenPoint) {
     log.record("m0.askStop0(\(String(describing: a0)))")
@@ -17400,6 +23717,11 @@ final class Gen196Member1: Gen196, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 3)
+  var value0: GenPoint {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
   func askStop0(_ a0: GenPoint) {
     log.record("m1.askStop0(\(String(describing: a0)))")
   }
@@ -17426,6 +23748,13 @@ final class Gen196Member1: Gen196, GenMember {
 final class Gen196Reference {
   let members: [any Gen196 & GenMember]
   init(_ members: [any Gen196 & GenMember]) { self.members = members }
+  var value0: GenPoint {
+    get {
+      guard let member = members.first else { return GenPoint(x: 6, y: 9) }
+      return member.value0
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
   func askStop0(_ a0: GenPoint) {
     let responders = members.filter { $0.implements.contains("askStop0") }
     for member in responders {
@@ -17608,6 +23937,8 @@ final class Gen198Reference {
 protocol Gen199: AnyObject {
   @Default(-33) func shouldMove0(_ a0: GenPoint) -> Int
   func shouldStart1(_ a0: Bool, at a1: Double) async
+  @Default(GenMode.slow) var value0: GenMode { get set }
+  subscript(slot a: Int) -> String? { get set }
 }
 
 final class Gen199Member0: Gen199, GenMember {
@@ -17618,6 +23949,17 @@ final class Gen199Member0: Gen199, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m0.value0"); return value0Store }
+    set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
   func shouldMove0(_ a0: GenPoint) -> Int {
     log.record("m0.shouldMove0(\(String(describing: a0)))")
@@ -17637,6 +23979,17 @@ final class Gen199Member1: Gen199, GenMember {
     self.log = log
     self.failing = failing
   }
+  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0: GenMode {
+    get { log.record("m1.value0"); return value0Store }
+    set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  lazy var slots: [Int: String?] = [:]
+  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  subscript(slot a: Int) -> String? {
+    get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
+    set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
   func shouldMove0(_ a0: GenPoint) -> Int {
     log.record("m1.shouldMove0(\(String(describing: a0)))")
     return 100 * k + 8
@@ -17649,6 +24002,24 @@ final class Gen199Member1: Gen199, GenMember {
 final class Gen199Reference {
   let members: [any Gen199 & GenMember]
   init(_ members: [any Gen199 & GenMember]) { self.members = members }
+  var value0: GenMode {
+    get {
+      var answer: Optional<GenMode> = nil
+      for member in members { answer = member.value0 }
+      guard let answer else { return GenMode.slow }
+      return answer
+    }
+    set { for member in members { member.value0 = newValue } }
+  }
+  subscript(slot a: Int) -> String? {
+    get {
+      var answer: Optional<String?> = nil
+      for member in members { answer = member[slot: a] }
+      guard let answer else { return nil }
+      return answer
+    }
+    set { for member in members { member[slot: a] = newValue } }
+  }
   func shouldMove0(_ a0: GenPoint) -> Int {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
     var answer: Int? = nil
@@ -17691,6 +24062,19 @@ struct GeneratedProtocolTests {
     let gotaskSave1_1 = await genOutcome { return String(describing: multicast.askSave1(GenToken("t0"), on: 3, using: "s857")) }
     let wantaskSave1_1 = await genOutcome { return String(describing: reference.askSave1(GenToken("t0"), on: 3, using: "s857")) }
     #expect(gotaskSave1_1 == wantaskSave1_1, "Gen0.func askSave1(_ a0: GenToken, on a1: Int, using a2: String) -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen0.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen0.value0 read 1")
+    multicast.value0 = [3, 7]
+    reference.value0 = [3, 7]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen0.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen0.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen0.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen0.value1 read 1")
+    multicast.value1 = GenPoint(x: 0, y: 7)
+    reference.value1 = GenPoint(x: 0, y: 7)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen0.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen0.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -17738,6 +24122,18 @@ struct GeneratedProtocolTests {
     let gotnoteStart4_1 = await genOutcome { return String(describing: try await multicast.noteStart4(GenMode.off)) }
     let wantnoteStart4_1 = await genOutcome { return String(describing: try await reference.noteStart4(GenMode.off)) }
     #expect(gotnoteStart4_1 == wantnoteStart4_1, "Gen1.func noteStart4(_ a0: GenMode) async throws -> GenMode")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen1.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen1.value0 read 1")
+    multicast.value0 = true
+    reference.value0 = true
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen1.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen1.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen1.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen1.slot read 1")
+    multicast[slot: 1] = [4, 6]
+    reference[slot: 1] = [4, 6]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen1.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen1.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -17781,6 +24177,19 @@ struct GeneratedProtocolTests {
     let gotnoteFail4_1 = await genOutcome { return String(describing: await multicast.noteFail4(GenMode.off, on: "s198", from: GenMode.slow)) }
     let wantnoteFail4_1 = await genOutcome { return String(describing: await reference.noteFail4(GenMode.off, on: "s198", from: GenMode.slow)) }
     #expect(gotnoteFail4_1 == wantnoteFail4_1, "Gen2.func noteFail4(_ a0: GenMode, on a1: String, from a2: GenMode) async -> [Int]")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen2.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen2.value0 read 1")
+    multicast.value0 = -22
+    reference.value0 = -22
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen2.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen2.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen2.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen2.slot read 1")
+    multicast[slot: 1] = []
+    reference[slot: 1] = []
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen2.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen2.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -17803,6 +24212,8 @@ struct GeneratedProtocolTests {
     let gotnoteSave0_1 = await genOutcome { return { () -> String in multicast.noteSave0(GenMode.off, with: GenPoint(x: 1, y: 6)); return "()" }() }
     let wantnoteSave0_1 = await genOutcome { return { () -> String in reference.noteSave0(GenMode.off, with: GenPoint(x: 1, y: 6)); return "()" }() }
     #expect(gotnoteSave0_1 == wantnoteSave0_1, "Gen3.func noteSave0(_ a0: GenMode, with a1: GenPoint)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen3.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen3.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -17846,6 +24257,8 @@ struct GeneratedProtocolTests {
     let gotaskRead4_1 = await genOutcome { return String(describing: multicast.askRead4(50, with: -13)) }
     let wantaskRead4_1 = await genOutcome { return String(describing: reference.askRead4(50, with: -13)) }
     #expect(gotaskRead4_1 == wantaskRead4_1, "Gen4.func askRead4(_ a0: Int, with a1: Int) -> [String: Int]")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen4.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen4.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -17893,6 +24306,20 @@ struct GeneratedProtocolTests {
     let gothandleLoad4_1 = await genOutcome { return String(describing: multicast.handleLoad4()) }
     let wanthandleLoad4_1 = await genOutcome { return String(describing: reference.handleLoad4()) }
     #expect(gothandleLoad4_1 == wanthandleLoad4_1, "Gen5.func handleLoad4() -> Bool")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen5.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen5.value0 read 1")
+    multicast.value0 = GenPoint(x: 4, y: 0)
+    reference.value0 = GenPoint(x: 4, y: 0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen5.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen5.value0 read 4")
+    multicast.setPolicy(.reduce(.anyTrue), for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen5.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen5.slot read 1")
+    multicast[slot: 1] = false
+    reference[slot: 1] = false
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen5.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen5.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -17922,6 +24349,24 @@ struct GeneratedProtocolTests {
     let gothandleStart1_1 = await genOutcome { return String(describing: multicast.handleStart1(false)) }
     let wanthandleStart1_1 = await genOutcome { return String(describing: reference.handleStart1(false)) }
     #expect(gothandleStart1_1 == wanthandleStart1_1, "Gen6.func handleStart1(_ a0: Bool) -> [String: Int]")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen6.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen6.value0 read 1")
+    multicast.value0 = "s404"
+    reference.value0 = "s404"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen6.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen6.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen6.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen6.value1 read 1")
+    multicast.value1 = "s965"
+    reference.value1 = "s965"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen6.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen6.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen6.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen6.slot read 1")
+    multicast[slot: 1] = ["k0": 0]
+    reference[slot: 1] = ["k0": 0]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen6.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen6.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -17969,6 +24414,16 @@ struct GeneratedProtocolTests {
     let gotwantsSave0_1 = await genOutcome { return String(describing: await multicast.wantsSave0(["k1": 7], GenMode.fast)) }
     let wantwantsSave0_1 = await genOutcome { return String(describing: await reference.wantsSave0(["k1": 7], GenMode.fast)) }
     #expect(gotwantsSave0_1 == wantwantsSave0_1, "Gen8.func wantsSave0(_ a0: [String: Int], _ a1: GenMode) async -> Double")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen8.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen8.value0 read 1")
+    multicast.value0 = [5, 3]
+    reference.value0 = [5, 3]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen8.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen8.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen8.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen8.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18011,6 +24466,20 @@ struct GeneratedProtocolTests {
     let gotshouldMove3_1 = await genOutcome { return try { () throws -> String in try multicast.shouldMove3(26.5, using: "s570", for: ["k0": 4]); return "()" }() }
     let wantshouldMove3_1 = await genOutcome { return try { () throws -> String in try reference.shouldMove3(26.5, using: "s570", for: ["k0": 4]); return "()" }() }
     #expect(gotshouldMove3_1 == wantshouldMove3_1, "Gen9.func shouldMove3(_ a0: Double, using a1: String, for a2: [String: Int]) throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen9.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen9.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen9.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen9.value1 read 1")
+    multicast.value1 = []
+    reference.value1 = []
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen9.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen9.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen9.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen9.slot read 1")
+    multicast[slot: 1] = true
+    reference[slot: 1] = true
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen9.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen9.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18058,6 +24527,19 @@ struct GeneratedProtocolTests {
     let gothandleChange4_1 = await genOutcome { return String(describing: multicast.handleChange4(GenPoint(x: 2, y: 4))) }
     let wanthandleChange4_1 = await genOutcome { return String(describing: reference.handleChange4(GenPoint(x: 2, y: 4))) }
     #expect(gothandleChange4_1 == wanthandleChange4_1, "Gen10.func handleChange4(_ a0: GenPoint) -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen10.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen10.value0 read 1")
+    multicast.value0 = GenMode.fast
+    reference.value0 = GenMode.fast
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen10.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen10.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen10.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen10.value1 read 1")
+    multicast.value1 = -5
+    reference.value1 = -5
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen10.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen10.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18105,6 +24587,14 @@ struct GeneratedProtocolTests {
     let gotdidStop4_1 = await genOutcome { return await { () async -> String in await multicast.didStop4([4, 5, 7], with: GenPoint(x: 9, y: 1), with: true); return "()" }() }
     let wantdidStop4_1 = await genOutcome { return await { () async -> String in await reference.didStop4([4, 5, 7], with: GenPoint(x: 9, y: 1), with: true); return "()" }() }
     #expect(gotdidStop4_1 == wantdidStop4_1, "Gen11.func didStop4(_ a0: [Int], with a1: GenPoint, with a2: Bool) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen11.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen11.value0 read 1")
+    multicast.value0 = ["k3": 5]
+    reference.value0 = ["k3": 5]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen11.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen11.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen11.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen11.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18124,6 +24614,10 @@ struct GeneratedProtocolTests {
     let gotdidRead0_1 = await genOutcome { return String(describing: multicast.didRead0()) }
     let wantdidRead0_1 = await genOutcome { return String(describing: reference.didRead0()) }
     #expect(gotdidRead0_1 == wantdidRead0_1, "Gen12.func didRead0() -> String?")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen12.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen12.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen12.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen12.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18164,6 +24658,8 @@ struct GeneratedProtocolTests {
     let gothandleFail3_1 = await genOutcome { return { () -> String in multicast.handleFail3(); return "()" }() }
     let wanthandleFail3_1 = await genOutcome { return { () -> String in reference.handleFail3(); return "()" }() }
     #expect(gothandleFail3_1 == wanthandleFail3_1, "Gen13.func handleFail3()")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen13.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen13.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18183,6 +24679,24 @@ struct GeneratedProtocolTests {
     let gotwillFail0_1 = await genOutcome { return String(describing: try multicast.willFail0()) }
     let wantwillFail0_1 = await genOutcome { return String(describing: try reference.willFail0()) }
     #expect(gotwillFail0_1 == wantwillFail0_1, "Gen14.func willFail0() throws -> GenPoint")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen14.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen14.value0 read 1")
+    multicast.value0 = nil
+    reference.value0 = nil
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen14.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen14.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen14.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen14.value1 read 1")
+    multicast.value1 = nil
+    reference.value1 = nil
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen14.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen14.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen14.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen14.slot read 1")
+    multicast[slot: 1] = true
+    reference[slot: 1] = true
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen14.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen14.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18209,6 +24723,12 @@ struct GeneratedProtocolTests {
     let gotaskSave1_1 = await genOutcome { return { () -> String in multicast.askSave1(49.5, on: false, using: GenPoint(x: 1, y: 6)); return "()" }() }
     let wantaskSave1_1 = await genOutcome { return { () -> String in reference.askSave1(49.5, on: false, using: GenPoint(x: 1, y: 6)); return "()" }() }
     #expect(gotaskSave1_1 == wantaskSave1_1, "Gen15.func askSave1(_ a0: Double, on a1: Bool, using a2: GenPoint)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen15.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen15.value0 read 1")
+    multicast.value0 = "o8"
+    reference.value0 = "o8"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen15.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen15.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18263,6 +24783,15 @@ struct GeneratedProtocolTests {
     let gothandleChange0_1 = await genOutcome { return try await { () async throws -> String in try await multicast.handleChange0(); return "()" }() }
     let wanthandleChange0_1 = await genOutcome { return try await { () async throws -> String in try await reference.handleChange0(); return "()" }() }
     #expect(gothandleChange0_1 == wanthandleChange0_1, "Gen17.func handleChange0() async throws")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen17.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen17.value0 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen17.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen17.slot read 1")
+    multicast[slot: 1] = GenPoint(x: 0, y: 4)
+    reference[slot: 1] = GenPoint(x: 0, y: 4)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen17.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen17.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18308,6 +24837,18 @@ struct GeneratedProtocolTests {
     let gotwantsChange4_1 = await genOutcome { return try { () throws -> String in try multicast.wantsChange4(GenMode.slow); return "()" }() }
     let wantwantsChange4_1 = await genOutcome { return try { () throws -> String in try reference.wantsChange4(GenMode.slow); return "()" }() }
     #expect(gotwantsChange4_1 == wantwantsChange4_1, "Gen18.func wantsChange4(_ a0: GenMode) throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen18.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen18.value0 read 1")
+    multicast.value0 = nil
+    reference.value0 = nil
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen18.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen18.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen18.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen18.value1 read 1")
+    multicast.value1 = -43
+    reference.value1 = -43
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen18.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen18.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18334,6 +24875,26 @@ struct GeneratedProtocolTests {
     let gotshouldMove1_1 = await genOutcome { return String(describing: multicast.shouldMove1(GenPoint(x: 0, y: 8))) }
     let wantshouldMove1_1 = await genOutcome { return String(describing: reference.shouldMove1(GenPoint(x: 0, y: 8))) }
     #expect(gotshouldMove1_1 == wantshouldMove1_1, "Gen19.func shouldMove1(_ a0: GenPoint) -> Double")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen19.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen19.value0 read 1")
+    multicast.value0 = ["k8": 8]
+    reference.value0 = ["k8": 8]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen19.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen19.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen19.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen19.value1 read 1")
+    multicast.value1 = ["k9": 4]
+    reference.value1 = ["k9": 4]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen19.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen19.value1 read 4")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen19.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen19.slot read 1")
+    multicast[slot: 1] = GenPoint(x: 4, y: 9)
+    reference[slot: 1] = GenPoint(x: 4, y: 9)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen19.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen19.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18363,6 +24924,12 @@ struct GeneratedProtocolTests {
     let gotnoteChange1_1 = await genOutcome { return String(describing: multicast.noteChange1(GenPoint(x: 9, y: 3))) }
     let wantnoteChange1_1 = await genOutcome { return String(describing: reference.noteChange1(GenPoint(x: 9, y: 3))) }
     #expect(gotnoteChange1_1 == wantnoteChange1_1, "Gen20.func noteChange1(_ a0: GenPoint) -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen20.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen20.value0 read 1")
+    multicast.value0 = "s855"
+    reference.value0 = "s855"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen20.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen20.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18389,6 +24956,21 @@ struct GeneratedProtocolTests {
     let gotwantsChange1_1 = await genOutcome { return try await { () async throws -> String in try await multicast.wantsChange1(); return "()" }() }
     let wantwantsChange1_1 = await genOutcome { return try await { () async throws -> String in try await reference.wantsChange1(); return "()" }() }
     #expect(gotwantsChange1_1 == wantwantsChange1_1, "Gen21.func wantsChange1() async throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen21.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen21.value0 read 1")
+    multicast.value0 = true
+    reference.value0 = true
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen21.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen21.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen21.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen21.value1 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen21.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen21.slot read 1")
+    multicast[slot: 1] = 21.5
+    reference[slot: 1] = 21.5
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen21.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen21.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18418,6 +25000,18 @@ struct GeneratedProtocolTests {
     let gothandleLoad1_1 = await genOutcome { return String(describing: multicast.handleLoad1({ $0 * 2 })) }
     let wanthandleLoad1_1 = await genOutcome { return String(describing: reference.handleLoad1({ $0 * 2 })) }
     #expect(gothandleLoad1_1 == wanthandleLoad1_1, "Gen22.func handleLoad1(_ a0: (Int) -> Int) -> GenPoint")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen22.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen22.value0 read 1")
+    multicast.value0 = [3]
+    reference.value0 = [3]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen22.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen22.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen22.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen22.value1 read 1")
+    multicast.value1 = ["k2": 7]
+    reference.value1 = ["k2": 7]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen22.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen22.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18443,6 +25037,19 @@ struct GeneratedProtocolTests {
     let gotshouldLoad1_1 = await genOutcome { return String(describing: await multicast.shouldLoad1(GenToken("t5"), from: GenMode.off)) }
     let wantshouldLoad1_1 = await genOutcome { return String(describing: await reference.shouldLoad1(GenToken("t5"), from: GenMode.off)) }
     #expect(gotshouldLoad1_1 == wantshouldLoad1_1, "Gen23.func shouldLoad1(_ a0: GenToken, from a1: GenMode) async -> String?")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen23.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen23.value0 read 1")
+    multicast.value0 = [5]
+    reference.value0 = [5]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen23.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen23.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen23.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen23.value1 read 1")
+    multicast.value1 = 49.5
+    reference.value1 = 49.5
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen23.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen23.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18468,6 +25075,12 @@ struct GeneratedProtocolTests {
     let gotwantsWrite1_1 = await genOutcome { return { () -> String in multicast.wantsWrite1(GenToken("t1"), using: ["k8": 5], at: ["k8": 8]); return "()" }() }
     let wantwantsWrite1_1 = await genOutcome { return { () -> String in reference.wantsWrite1(GenToken("t1"), using: ["k8": 5], at: ["k8": 8]); return "()" }() }
     #expect(gotwantsWrite1_1 == wantwantsWrite1_1, "Gen24.func wantsWrite1(_ a0: GenToken, using a1: [String: Int], at a2: [String: Int])")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen24.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen24.value0 read 1")
+    multicast.value0 = GenMode.off
+    reference.value0 = GenMode.off
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen24.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen24.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18597,6 +25210,11 @@ struct GeneratedProtocolTests {
     let gotwantsFail4_1 = await genOutcome { return try { () throws -> String in try multicast.wantsFail4(GenMode.off, on: true, on: ["k8": 6]); return "()" }() }
     let wantwantsFail4_1 = await genOutcome { return try { () throws -> String in try reference.wantsFail4(GenMode.off, on: true, on: ["k8": 6]); return "()" }() }
     #expect(gotwantsFail4_1 == wantwantsFail4_1, "Gen27.func wantsFail4(_ a0: GenMode, on a1: Bool, on a2: [String: Int]) throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen27.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen27.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen27.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen27.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18624,6 +25242,11 @@ struct GeneratedProtocolTests {
     let gothandleFail1_1 = await genOutcome { return String(describing: multicast.handleFail1()) }
     let wanthandleFail1_1 = await genOutcome { return String(describing: reference.handleFail1()) }
     #expect(gothandleFail1_1 == wanthandleFail1_1, "Gen28.func handleFail1() -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen28.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen28.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen28.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen28.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18646,6 +25269,12 @@ struct GeneratedProtocolTests {
     let gothandleChange0_1 = await genOutcome { return await { () async -> String in await multicast.handleChange0(GenPoint(x: 2, y: 1)); return "()" }() }
     let wanthandleChange0_1 = await genOutcome { return await { () async -> String in await reference.handleChange0(GenPoint(x: 2, y: 1)); return "()" }() }
     #expect(gothandleChange0_1 == wanthandleChange0_1, "Gen29.func handleChange0(_ a0: GenPoint) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen29.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen29.value0 read 1")
+    multicast.value0 = -5
+    reference.value0 = -5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen29.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen29.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18668,6 +25297,12 @@ struct GeneratedProtocolTests {
     let gotaskSave0_1 = await genOutcome { return { () -> String in multicast.askSave0("s945"); return "()" }() }
     let wantaskSave0_1 = await genOutcome { return { () -> String in reference.askSave0("s945"); return "()" }() }
     #expect(gotaskSave0_1 == wantaskSave0_1, "Gen30.func askSave0(_ a0: String)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen30.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen30.value0 read 1")
+    multicast.value0 = -49
+    reference.value0 = -49
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen30.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen30.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18714,6 +25349,21 @@ struct GeneratedProtocolTests {
     let gotaskChange4_1 = await genOutcome { return await { () async -> String in await multicast.askChange4(3, 50.5, from: GenToken("t8")); return "()" }() }
     let wantaskChange4_1 = await genOutcome { return await { () async -> String in await reference.askChange4(3, 50.5, from: GenToken("t8")); return "()" }() }
     #expect(gotaskChange4_1 == wantaskChange4_1, "Gen31.func askChange4(_ a0: Int, _ a1: Double, from a2: GenToken) async")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen31.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen31.value0 read 1")
+    multicast.value0 = "s854"
+    reference.value0 = "s854"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen31.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen31.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen31.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen31.value1 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen31.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen31.slot read 1")
+    multicast[slot: 1] = true
+    reference[slot: 1] = true
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen31.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen31.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18736,6 +25386,12 @@ struct GeneratedProtocolTests {
     let gothandleOpen0_1 = await genOutcome { return String(describing: await multicast.handleOpen0()) }
     let wanthandleOpen0_1 = await genOutcome { return String(describing: await reference.handleOpen0()) }
     #expect(gothandleOpen0_1 == wanthandleOpen0_1, "Gen32.func handleOpen0() async -> [Int]")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen32.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen32.value0 read 1")
+    multicast.value0 = GenPoint(x: 1, y: 8)
+    reference.value0 = GenPoint(x: 1, y: 8)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen32.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen32.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18781,6 +25437,13 @@ struct GeneratedProtocolTests {
     let gotshouldFail4_1 = await genOutcome { return { () -> String in multicast.shouldFail4("s167", with: "s908"); return "()" }() }
     let wantshouldFail4_1 = await genOutcome { return { () -> String in reference.shouldFail4("s167", with: "s908"); return "()" }() }
     #expect(gotshouldFail4_1 == wantshouldFail4_1, "Gen33.func shouldFail4(_ a0: String, with a1: String)")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen33.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen33.value0 read 1")
+    multicast.value0 = 98.5
+    reference.value0 = 98.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen33.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen33.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18829,6 +25492,12 @@ struct GeneratedProtocolTests {
     let gotdidMove4_1 = await genOutcome { return { () -> String in multicast.didMove4(); return "()" }() }
     let wantdidMove4_1 = await genOutcome { return { () -> String in reference.didMove4(); return "()" }() }
     #expect(gotdidMove4_1 == wantdidMove4_1, "Gen34.func didMove4()")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen34.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen34.value0 read 1")
+    multicast.value0 = "s47"
+    reference.value0 = "s47"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen34.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen34.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18868,6 +25537,9 @@ struct GeneratedProtocolTests {
     let gotdidStart3_1 = await genOutcome { return String(describing: multicast.didStart3(nil, from: nil)) }
     let wantdidStart3_1 = await genOutcome { return String(describing: reference.didStart3(nil, from: nil)) }
     #expect(gotdidStart3_1 == wantdidStart3_1, "Gen35.func didStart3(_ a0: String?, from a1: String?) -> Double")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen35.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen35.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18905,6 +25577,21 @@ struct GeneratedProtocolTests {
     let gotdidRead3_1 = await genOutcome { var a1 = -22; return String(describing: try await multicast.didRead3([3], using: &a1)) + "|" + String(a1) }
     let wantdidRead3_1 = await genOutcome { var a1 = -22; return String(describing: try await reference.didRead3([3], using: &a1)) + "|" + String(a1) }
     #expect(gotdidRead3_1 == wantdidRead3_1, "Gen36.func didRead3(_ a0: [Int], using a1: inout Int) async throws -> GenMode")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen36.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen36.value0 read 1")
+    multicast.value0 = ["k0": 5]
+    reference.value0 = ["k0": 5]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen36.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen36.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen36.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen36.value1 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen36.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen36.slot read 1")
+    multicast[slot: 1] = [2]
+    reference[slot: 1] = [2]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen36.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen36.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18955,6 +25642,14 @@ struct GeneratedProtocolTests {
     let gotwantsStop0_1 = await genOutcome { return String(describing: await multicast.wantsStop0([], using: false, with: { $0 * 3 })) }
     let wantwantsStop0_1 = await genOutcome { return String(describing: await reference.wantsStop0([], using: false, with: { $0 * 3 })) }
     #expect(gotwantsStop0_1 == wantwantsStop0_1, "Gen38.func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String?")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen38.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen38.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen38.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen38.value1 read 1")
+    multicast.value1 = [8, 2]
+    reference.value1 = [8, 2]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen38.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen38.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -18992,6 +25687,12 @@ struct GeneratedProtocolTests {
     let gotnoteLoad2_1 = await genOutcome { return String(describing: multicast.noteLoad2()) }
     let wantnoteLoad2_1 = await genOutcome { return String(describing: reference.noteLoad2()) }
     #expect(gotnoteLoad2_1 == wantnoteLoad2_1, "Gen39.func noteLoad2() -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen39.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen39.value0 read 1")
+    multicast.value0 = 26.5
+    reference.value0 = 26.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen39.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen39.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19020,6 +25721,12 @@ struct GeneratedProtocolTests {
     let gotwillWrite1_1 = await genOutcome { return { () -> String in multicast.willWrite1(GenToken("t3"), using: GenMode.fast); return "()" }() }
     let wantwillWrite1_1 = await genOutcome { return { () -> String in reference.willWrite1(GenToken("t3"), using: GenMode.fast); return "()" }() }
     #expect(gotwillWrite1_1 == wantwillWrite1_1, "Gen40.func willWrite1(_ a0: GenToken, using a1: GenMode)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen40.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen40.value0 read 1")
+    multicast.value0 = "o3"
+    reference.value0 = "o3"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen40.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen40.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19049,6 +25756,13 @@ struct GeneratedProtocolTests {
     let gotnoteStop1_1 = await genOutcome { return { () -> String in multicast.noteStop1(false, on: GenToken("t9")); return "()" }() }
     let wantnoteStop1_1 = await genOutcome { return { () -> String in reference.noteStop1(false, on: GenToken("t9")); return "()" }() }
     #expect(gotnoteStop1_1 == wantnoteStop1_1, "Gen41.func noteStop1(_ a0: Bool, on a1: GenToken)")
+    multicast.setPolicy(.reduce(.allTrue), for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen41.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen41.value0 read 1")
+    multicast.value0 = false
+    reference.value0 = false
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen41.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen41.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19084,6 +25798,15 @@ struct GeneratedProtocolTests {
     let gotdidChange2_1 = await genOutcome { return String(describing: try multicast.didChange2({ $0 * 3 })) }
     let wantdidChange2_1 = await genOutcome { return String(describing: try reference.didChange2({ $0 * 3 })) }
     #expect(gotdidChange2_1 == wantdidChange2_1, "Gen42.func didChange2(_ a0: (Int) -> Int) throws -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen42.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen42.value0 read 1")
+    multicast.value0 = GenPoint(x: 6, y: 9)
+    reference.value0 = GenPoint(x: 6, y: 9)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen42.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen42.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen42.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen42.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19126,6 +25849,12 @@ struct GeneratedProtocolTests {
     let gotwantsLoad3_1 = await genOutcome { return String(describing: await multicast.wantsLoad3(false)) }
     let wantwantsLoad3_1 = await genOutcome { return String(describing: await reference.wantsLoad3(false)) }
     #expect(gotwantsLoad3_1 == wantwantsLoad3_1, "Gen43.func wantsLoad3(_ a0: Bool) async -> [Int]")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen43.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen43.value0 read 1")
+    multicast.value0 = [7]
+    reference.value0 = [7]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen43.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen43.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19151,6 +25880,18 @@ struct GeneratedProtocolTests {
     let gotwantsMove1_1 = await genOutcome { return { () -> String in multicast.wantsMove1(true, using: GenMode.off); return "()" }() }
     let wantwantsMove1_1 = await genOutcome { return { () -> String in reference.wantsMove1(true, using: GenMode.off); return "()" }() }
     #expect(gotwantsMove1_1 == wantwantsMove1_1, "Gen44.func wantsMove1(_ a0: Bool, using a1: GenMode)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen44.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen44.value0 read 1")
+    multicast.value0 = GenMode.fast
+    reference.value0 = GenMode.fast
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen44.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen44.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen44.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen44.value1 read 1")
+    multicast.value1 = 14.5
+    reference.value1 = 14.5
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen44.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen44.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19191,6 +25932,19 @@ struct GeneratedProtocolTests {
     let gotaskSave3_1 = await genOutcome { return String(describing: multicast.askSave3(GenMode.off, at: false, at: true)) }
     let wantaskSave3_1 = await genOutcome { return String(describing: reference.askSave3(GenMode.off, at: false, at: true)) }
     #expect(gotaskSave3_1 == wantaskSave3_1, "Gen45.func askSave3(_ a0: GenMode, at a1: Bool, at a2: Bool) -> String")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen45.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen45.value0 read 1")
+    multicast.value0 = []
+    reference.value0 = []
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen45.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen45.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen45.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen45.slot read 1")
+    multicast[slot: 1] = 19.5
+    reference[slot: 1] = 19.5
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen45.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen45.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19216,6 +25970,8 @@ struct GeneratedProtocolTests {
     let gothandleOpen1_1 = await genOutcome { return { () -> String in multicast.handleOpen1("s827", for: nil, from: []); return "()" }() }
     let wanthandleOpen1_1 = await genOutcome { return { () -> String in reference.handleOpen1("s827", for: nil, from: []); return "()" }() }
     #expect(gothandleOpen1_1 == wanthandleOpen1_1, "Gen46.func handleOpen1(_ a0: String, for a1: String?, from a2: [Int])")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen46.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen46.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19265,6 +26021,13 @@ struct GeneratedProtocolTests {
     let gotshouldLoad4_1 = await genOutcome { return String(describing: try multicast.shouldLoad4()) }
     let wantshouldLoad4_1 = await genOutcome { return String(describing: try reference.shouldLoad4()) }
     #expect(gotshouldLoad4_1 == wantshouldLoad4_1, "Gen47.func shouldLoad4() throws -> String")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen47.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen47.value0 read 1")
+    multicast.value0 = GenMode.off
+    reference.value0 = GenMode.off
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen47.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen47.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19313,6 +26076,19 @@ struct GeneratedProtocolTests {
     let gotwantsStart0_1 = await genOutcome { return String(describing: try multicast.wantsStart0()) }
     let wantwantsStart0_1 = await genOutcome { return String(describing: try reference.wantsStart0()) }
     #expect(gotwantsStart0_1 == wantwantsStart0_1, "Gen49.func wantsStart0() throws -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen49.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen49.value0 read 1")
+    multicast.value0 = "s532"
+    reference.value0 = "s532"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen49.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen49.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen49.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen49.value1 read 1")
+    multicast.value1 = ["k0": 6]
+    reference.value1 = ["k0": 6]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen49.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen49.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19354,6 +26130,13 @@ struct GeneratedProtocolTests {
     let gotaskLoad3_1 = await genOutcome { return String(describing: await multicast.askLoad3(GenPoint(x: 9, y: 1), with: GenMode.slow, using: nil)) }
     let wantaskLoad3_1 = await genOutcome { return String(describing: await reference.askLoad3(GenPoint(x: 9, y: 1), with: GenMode.slow, using: nil)) }
     #expect(gotaskLoad3_1 == wantaskLoad3_1, "Gen50.func askLoad3(_ a0: GenPoint, with a1: GenMode, using a2: String?) async -> Bool")
+    multicast.setPolicy(.reduce(.anyTrue), for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen50.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen50.slot read 1")
+    multicast[slot: 1] = true
+    reference[slot: 1] = true
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen50.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen50.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19389,6 +26172,14 @@ struct GeneratedProtocolTests {
     let gotwillStop2_1 = await genOutcome { return { () -> String in multicast.willStop2(86.5); return "()" }() }
     let wantwillStop2_1 = await genOutcome { return { () -> String in reference.willStop2(86.5); return "()" }() }
     #expect(gotwillStop2_1 == wantwillStop2_1, "Gen51.func willStop2(_ a0: Double)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen51.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen51.value0 read 1")
+    multicast.value0 = ["k7": 1]
+    reference.value0 = ["k7": 1]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen51.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen51.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen51.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen51.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19408,6 +26199,12 @@ struct GeneratedProtocolTests {
     let gotnoteSave0_1 = await genOutcome { return try { () throws -> String in try multicast.noteSave0([4, 4], using: [2], for: false); return "()" }() }
     let wantnoteSave0_1 = await genOutcome { return try { () throws -> String in try reference.noteSave0([4, 4], using: [2], for: false); return "()" }() }
     #expect(gotnoteSave0_1 == wantnoteSave0_1, "Gen52.func noteSave0(_ a0: [Int], using a1: [Int], for a2: Bool) throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen52.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen52.value0 read 1")
+    multicast.value0 = [7, 5, 1]
+    reference.value0 = [7, 5, 1]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen52.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen52.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19508,6 +26305,20 @@ struct GeneratedProtocolTests {
     let gotshouldRead2_1 = await genOutcome { return { () -> String in multicast.shouldRead2(); return "()" }() }
     let wantshouldRead2_1 = await genOutcome { return { () -> String in reference.shouldRead2(); return "()" }() }
     #expect(gotshouldRead2_1 == wantshouldRead2_1, "Gen55.func shouldRead2()")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen55.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen55.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen55.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen55.value1 read 1")
+    multicast.value1 = "o9"
+    reference.value1 = "o9"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen55.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen55.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen55.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen55.slot read 1")
+    multicast[slot: 1] = GenMode.off
+    reference[slot: 1] = GenMode.off
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen55.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen55.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19567,6 +26378,23 @@ struct GeneratedProtocolTests {
     let gotwillChange2_1 = await genOutcome { return await { () async -> String in await multicast.willChange2("o7", with: GenMode.slow, at: GenToken("t9")); return "()" }() }
     let wantwillChange2_1 = await genOutcome { return await { () async -> String in await reference.willChange2("o7", with: GenMode.slow, at: GenToken("t9")); return "()" }() }
     #expect(gotwillChange2_1 == wantwillChange2_1, "Gen57.func willChange2(_ a0: String?, with a1: GenMode, at a2: GenToken) async")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen57.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen57.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen57.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen57.value1 read 1")
+    multicast.value1 = []
+    reference.value1 = []
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen57.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen57.value1 read 4")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen57.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen57.slot read 1")
+    multicast[slot: 1] = true
+    reference[slot: 1] = true
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen57.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen57.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19595,6 +26423,13 @@ struct GeneratedProtocolTests {
     let gotdidSave1_1 = await genOutcome { return String(describing: multicast.didSave1(-13, with: GenPoint(x: 1, y: 2), on: { $0 * 5 })) }
     let wantdidSave1_1 = await genOutcome { return String(describing: reference.didSave1(-13, with: GenPoint(x: 1, y: 2), on: { $0 * 5 })) }
     #expect(gotdidSave1_1 == wantdidSave1_1, "Gen58.func didSave1(_ a0: Int, with a1: GenPoint, on a2: (Int) -> Int) -> GenMode")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen58.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen58.slot read 1")
+    multicast[slot: 1] = "s733"
+    reference[slot: 1] = "s733"
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen58.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen58.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19631,6 +26466,19 @@ struct GeneratedProtocolTests {
     let gotaskRead2_1 = await genOutcome { return String(describing: try multicast.askRead2()) }
     let wantaskRead2_1 = await genOutcome { return String(describing: try reference.askRead2()) }
     #expect(gotaskRead2_1 == wantaskRead2_1, "Gen59.func askRead2() throws -> Bool")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen59.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen59.value0 read 1")
+    multicast.value0 = GenPoint(x: 2, y: 2)
+    reference.value0 = GenPoint(x: 2, y: 2)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen59.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen59.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen59.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen59.value1 read 1")
+    multicast.value1 = 77.5
+    reference.value1 = 77.5
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen59.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen59.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19677,6 +26525,8 @@ struct GeneratedProtocolTests {
     let gotshouldRead4_1 = await genOutcome { return await { () async -> String in await multicast.shouldRead4({ $0 * 3 }, at: "s488", from: GenToken("t3")); return "()" }() }
     let wantshouldRead4_1 = await genOutcome { return await { () async -> String in await reference.shouldRead4({ $0 * 3 }, at: "s488", from: GenToken("t3")); return "()" }() }
     #expect(gotshouldRead4_1 == wantshouldRead4_1, "Gen60.func shouldRead4(_ a0: @escaping (Int) -> Int, at a1: String, from a2: GenToken) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen60.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen60.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19709,6 +26559,20 @@ struct GeneratedProtocolTests {
     let gotwantsLoad2_1 = await genOutcome { return String(describing: try multicast.wantsLoad2()) }
     let wantwantsLoad2_1 = await genOutcome { return String(describing: try reference.wantsLoad2()) }
     #expect(gotwantsLoad2_1 == wantwantsLoad2_1, "Gen61.func wantsLoad2() throws -> GenMode")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen61.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen61.value0 read 1")
+    multicast.value0 = [7]
+    reference.value0 = [7]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen61.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen61.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen61.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen61.slot read 1")
+    multicast[slot: 1] = GenPoint(x: 8, y: 7)
+    reference[slot: 1] = GenPoint(x: 8, y: 7)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen61.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen61.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19756,6 +26620,23 @@ struct GeneratedProtocolTests {
     let gotaskOpen4_1 = await genOutcome { return { () -> String in multicast.askOpen4({ $0 * 2 }, 9); return "()" }() }
     let wantaskOpen4_1 = await genOutcome { return { () -> String in reference.askOpen4({ $0 * 2 }, 9); return "()" }() }
     #expect(gotaskOpen4_1 == wantaskOpen4_1, "Gen62.func askOpen4(_ a0: (Int) -> Int, _ a1: Int)")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen62.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen62.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen62.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen62.value1 read 1")
+    multicast.value1 = "s1"
+    reference.value1 = "s1"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen62.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen62.value1 read 4")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen62.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen62.slot read 1")
+    multicast[slot: 1] = GenPoint(x: 5, y: 0)
+    reference[slot: 1] = GenPoint(x: 5, y: 0)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen62.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen62.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19784,6 +26665,19 @@ struct GeneratedProtocolTests {
     let gotdidChange1_1 = await genOutcome { return { () -> String in multicast.didChange1(true, with: [], -49); return "()" }() }
     let wantdidChange1_1 = await genOutcome { return { () -> String in reference.didChange1(true, with: [], -49); return "()" }() }
     #expect(gotdidChange1_1 == wantdidChange1_1, "Gen63.func didChange1(_ a0: Bool, with a1: [Int], _ a2: Int)")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen63.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen63.value0 read 1")
+    multicast.value0 = -6
+    reference.value0 = -6
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen63.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen63.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen63.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen63.slot read 1")
+    multicast[slot: 1] = [6, 1, 5]
+    reference[slot: 1] = [6, 1, 5]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen63.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen63.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19852,6 +26746,14 @@ struct GeneratedProtocolTests {
     let gotwillChange0_1 = await genOutcome { return String(describing: multicast.willChange0(GenToken("t0"), with: GenMode.slow, with: [9, 5])) }
     let wantwillChange0_1 = await genOutcome { return String(describing: reference.willChange0(GenToken("t0"), with: GenMode.slow, with: [9, 5])) }
     #expect(gotwillChange0_1 == wantwillChange0_1, "Gen65.func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen65.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen65.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen65.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen65.value1 read 1")
+    multicast.value1 = GenPoint(x: 9, y: 5)
+    reference.value1 = GenPoint(x: 9, y: 5)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen65.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen65.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19892,6 +26794,25 @@ struct GeneratedProtocolTests {
     let gotwantsWrite3_1 = await genOutcome { return await { () async -> String in await multicast.wantsWrite3({ $0 * 2 }, on: false, from: { $0 * 2 }); return "()" }() }
     let wantwantsWrite3_1 = await genOutcome { return await { () async -> String in await reference.wantsWrite3({ $0 * 2 }, on: false, from: { $0 * 2 }); return "()" }() }
     #expect(gotwantsWrite3_1 == wantwantsWrite3_1, "Gen66.func wantsWrite3(_ a0: @escaping (Int) -> Int, on a1: Bool, from a2: @escaping (Int) -> Int) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen66.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen66.value0 read 1")
+    multicast.value0 = "s361"
+    reference.value0 = "s361"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen66.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen66.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen66.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen66.value1 read 1")
+    multicast.value1 = GenMode.fast
+    reference.value1 = GenMode.fast
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen66.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen66.value1 read 4")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen66.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen66.slot read 1")
+    multicast[slot: 1] = 40.5
+    reference[slot: 1] = 40.5
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen66.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen66.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -19987,6 +26908,12 @@ struct GeneratedProtocolTests {
     let gothandleChange4_1 = await genOutcome { return String(describing: try multicast.handleChange4("s863")) }
     let wanthandleChange4_1 = await genOutcome { return String(describing: try reference.handleChange4("s863")) }
     #expect(gothandleChange4_1 == wanthandleChange4_1, "Gen68.func handleChange4(_ a0: String) throws -> Bool")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen68.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen68.value0 read 1")
+    multicast.value0 = "s642"
+    reference.value0 = "s642"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen68.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen68.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20006,6 +26933,19 @@ struct GeneratedProtocolTests {
     let gotaskOpen0_1 = await genOutcome { return { () -> String in multicast.askOpen0(["k0": 6], from: ["k9": 3], using: []); return "()" }() }
     let wantaskOpen0_1 = await genOutcome { return { () -> String in reference.askOpen0(["k0": 6], from: ["k9": 3], using: []); return "()" }() }
     #expect(gotaskOpen0_1 == wantaskOpen0_1, "Gen69.func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int])")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen69.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen69.value0 read 1")
+    multicast.value0 = nil
+    reference.value0 = nil
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen69.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen69.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen69.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen69.slot read 1")
+    multicast[slot: 1] = [6, 1]
+    reference[slot: 1] = [6, 1]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen69.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen69.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20054,6 +26994,12 @@ struct GeneratedProtocolTests {
     let gotwillStart0_1 = await genOutcome { return String(describing: multicast.willStart0("s364", using: ["k8": 4], for: GenPoint(x: 2, y: 9))) }
     let wantwillStart0_1 = await genOutcome { return String(describing: reference.willStart0("s364", using: ["k8": 4], for: GenPoint(x: 2, y: 9))) }
     #expect(gotwillStart0_1 == wantwillStart0_1, "Gen71.func willStart0(_ a0: String, using a1: [String: Int], for a2: GenPoint) -> Double")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen71.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen71.value0 read 1")
+    multicast.value0 = 4
+    reference.value0 = 4
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen71.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen71.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20094,6 +27040,16 @@ struct GeneratedProtocolTests {
     let gothandleStop3_1 = await genOutcome { return String(describing: multicast.handleStop3(GenPoint(x: 0, y: 8), from: 2)) }
     let wanthandleStop3_1 = await genOutcome { return String(describing: reference.handleStop3(GenPoint(x: 0, y: 8), from: 2)) }
     #expect(gothandleStop3_1 == wanthandleStop3_1, "Gen72.func handleStop3(_ a0: GenPoint, from a1: Int) -> String")
+    multicast.setPolicy(.reduce(.anyTrue), for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen72.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen72.value0 read 1")
+    multicast.value0 = true
+    reference.value0 = true
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen72.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen72.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen72.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen72.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20122,6 +27078,12 @@ struct GeneratedProtocolTests {
     let gotaskStop1_1 = await genOutcome { return String(describing: multicast.askStop1(91.5, with: GenToken("t2"))) }
     let wantaskStop1_1 = await genOutcome { return String(describing: reference.askStop1(91.5, with: GenToken("t2"))) }
     #expect(gotaskStop1_1 == wantaskStop1_1, "Gen73.func askStop1(_ a0: Double, with a1: GenToken) -> GenMode")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen73.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen73.value0 read 1")
+    multicast.value0 = "s924"
+    reference.value0 = "s924"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen73.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen73.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20153,6 +27115,18 @@ struct GeneratedProtocolTests {
     let gotdidRead2_1 = await genOutcome { return String(describing: multicast.didRead2()) }
     let wantdidRead2_1 = await genOutcome { return String(describing: reference.didRead2()) }
     #expect(gotdidRead2_1 == wantdidRead2_1, "Gen74.func didRead2() -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen74.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen74.value0 read 1")
+    multicast.value0 = [2, 8]
+    reference.value0 = [2, 8]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen74.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen74.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen74.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen74.value1 read 1")
+    multicast.value1 = 76.5
+    reference.value1 = 76.5
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen74.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen74.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20199,6 +27173,13 @@ struct GeneratedProtocolTests {
     let gotnoteRead4_1 = await genOutcome { return String(describing: multicast.noteRead4(28, using: 10.5, with: GenPoint(x: 7, y: 6))) }
     let wantnoteRead4_1 = await genOutcome { return String(describing: reference.noteRead4(28, using: 10.5, with: GenPoint(x: 7, y: 6))) }
     #expect(gotnoteRead4_1 == wantnoteRead4_1, "Gen75.func noteRead4(_ a0: Int, using a1: Double, with a2: GenPoint) -> [String: Int]")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen75.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen75.value0 read 1")
+    multicast.value0 = "o0"
+    reference.value0 = "o0"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen75.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen75.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20227,6 +27208,12 @@ struct GeneratedProtocolTests {
     let gotwillSave1_1 = await genOutcome { return String(describing: multicast.willSave1(GenMode.slow, at: GenPoint(x: 9, y: 3))) }
     let wantwillSave1_1 = await genOutcome { return String(describing: reference.willSave1(GenMode.slow, at: GenPoint(x: 9, y: 3))) }
     #expect(gotwillSave1_1 == wantwillSave1_1, "Gen76.func willSave1(_ a0: GenMode, at a1: GenPoint) -> String?")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen76.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen76.value0 read 1")
+    multicast.value0 = GenMode.fast
+    reference.value0 = GenMode.fast
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen76.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen76.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20266,6 +27253,18 @@ struct GeneratedProtocolTests {
     let gotwantsStart3_1 = await genOutcome { return { () -> String in multicast.wantsStart3(-43); return "()" }() }
     let wantwantsStart3_1 = await genOutcome { return { () -> String in reference.wantsStart3(-43); return "()" }() }
     #expect(gotwantsStart3_1 == wantwantsStart3_1, "Gen77.func wantsStart3(_ a0: Int)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen77.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen77.value0 read 1")
+    multicast.value0 = 24.5
+    reference.value0 = 24.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen77.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen77.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen77.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen77.slot read 1")
+    multicast[slot: 1] = -15
+    reference[slot: 1] = -15
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen77.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen77.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20307,6 +27306,12 @@ struct GeneratedProtocolTests {
     let gotnoteOpen3_1 = await genOutcome { return String(describing: multicast.noteOpen3("s729", nil, for: ["k9": 3])) }
     let wantnoteOpen3_1 = await genOutcome { return String(describing: reference.noteOpen3("s729", nil, for: ["k9": 3])) }
     #expect(gotnoteOpen3_1 == wantnoteOpen3_1, "Gen78.func noteOpen3(_ a0: String, _ a1: String?, for a2: [String: Int]) -> GenPoint")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen78.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen78.value0 read 1")
+    multicast.value0 = "o8"
+    reference.value0 = "o8"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen78.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen78.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20417,6 +27422,8 @@ struct GeneratedProtocolTests {
     let gotaskStop0_1 = await genOutcome { return try { () throws -> String in try multicast.askStop0(true, at: true); return "()" }() }
     let wantaskStop0_1 = await genOutcome { return try { () throws -> String in try reference.askStop0(true, at: true); return "()" }() }
     #expect(gotaskStop0_1 == wantaskStop0_1, "Gen81.func askStop0(_ a0: Bool, at a1: Bool) throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen81.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen81.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20447,6 +27454,18 @@ struct GeneratedProtocolTests {
     let gotwantsOpen1_1 = await genOutcome { return String(describing: try multicast.wantsOpen1(GenMode.fast, using: { $0 * 2 }, on: { $0 * 5 })) }
     let wantwantsOpen1_1 = await genOutcome { return String(describing: try reference.wantsOpen1(GenMode.fast, using: { $0 * 2 }, on: { $0 * 5 })) }
     #expect(gotwantsOpen1_1 == wantwantsOpen1_1, "Gen82.func wantsOpen1(_ a0: GenMode, using a1: (Int) -> Int, on a2: (Int) -> Int) throws -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen82.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen82.value0 read 1")
+    multicast.value0 = true
+    reference.value0 = true
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen82.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen82.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen82.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen82.value1 read 1")
+    multicast.value1 = [7, 1, 0]
+    reference.value1 = [7, 1, 0]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen82.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen82.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20466,6 +27485,12 @@ struct GeneratedProtocolTests {
     let gotdidRead0_1 = await genOutcome { return { () -> String in multicast.didRead0(); return "()" }() }
     let wantdidRead0_1 = await genOutcome { return { () -> String in reference.didRead0(); return "()" }() }
     #expect(gotdidRead0_1 == wantdidRead0_1, "Gen83.func didRead0()")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen83.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen83.value0 read 1")
+    multicast.value0 = GenPoint(x: 4, y: 5)
+    reference.value0 = GenPoint(x: 4, y: 5)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen83.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen83.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20499,6 +27524,24 @@ struct GeneratedProtocolTests {
     let gotshouldStart2_1 = await genOutcome { var a0 = -38; return String(describing: try multicast.shouldStart2(&a0, true, using: -12)) + "|" + String(a0) }
     let wantshouldStart2_1 = await genOutcome { var a0 = -38; return String(describing: try reference.shouldStart2(&a0, true, using: -12)) + "|" + String(a0) }
     #expect(gotshouldStart2_1 == wantshouldStart2_1, "Gen84.func shouldStart2(_ a0: inout Int, _ a1: Bool, using a2: Int) throws -> GenPoint")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen84.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen84.value0 read 1")
+    multicast.value0 = ["k8": 2]
+    reference.value0 = ["k8": 2]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen84.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen84.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen84.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen84.value1 read 1")
+    multicast.value1 = "s817"
+    reference.value1 = "s817"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen84.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen84.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen84.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen84.slot read 1")
+    multicast[slot: 1] = GenMode.fast
+    reference[slot: 1] = GenMode.fast
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen84.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen84.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20576,6 +27619,15 @@ struct GeneratedProtocolTests {
     let gotshouldChange4_1 = await genOutcome { return String(describing: try await multicast.shouldChange4("s928", on: -40)) }
     let wantshouldChange4_1 = await genOutcome { return String(describing: try await reference.shouldChange4("s928", on: -40)) }
     #expect(gotshouldChange4_1 == wantshouldChange4_1, "Gen86.func shouldChange4(_ a0: String, on a1: Int) async throws -> Double")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen86.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen86.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen86.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen86.value1 read 1")
+    multicast.value1 = GenPoint(x: 0, y: 8)
+    reference.value1 = GenPoint(x: 0, y: 8)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen86.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen86.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20598,6 +27650,21 @@ struct GeneratedProtocolTests {
     let gotaskFail0_1 = await genOutcome { return String(describing: multicast.askFail0(GenToken("t9"), at: [2], on: [])) }
     let wantaskFail0_1 = await genOutcome { return String(describing: reference.askFail0(GenToken("t9"), at: [2], on: [])) }
     #expect(gotaskFail0_1 == wantaskFail0_1, "Gen87.func askFail0(_ a0: GenToken, at a1: [Int], on a2: [Int]) -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen87.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen87.value0 read 1")
+    multicast.value0 = false
+    reference.value0 = false
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen87.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen87.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen87.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen87.value1 read 1")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen87.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen87.slot read 1")
+    multicast[slot: 1] = GenMode.fast
+    reference[slot: 1] = GenMode.fast
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen87.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen87.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20637,6 +27704,18 @@ struct GeneratedProtocolTests {
     let gothandleRead3_1 = await genOutcome { return String(describing: await multicast.handleRead3("o2", using: [])) }
     let wanthandleRead3_1 = await genOutcome { return String(describing: await reference.handleRead3("o2", using: [])) }
     #expect(gothandleRead3_1 == wanthandleRead3_1, "Gen88.func handleRead3(_ a0: String?, using a1: [Int]) async -> Double")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen88.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen88.value0 read 1")
+    multicast.value0 = nil
+    reference.value0 = nil
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen88.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen88.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen88.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen88.value1 read 1")
+    multicast.value1 = 72.5
+    reference.value1 = 72.5
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen88.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen88.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20659,6 +27738,12 @@ struct GeneratedProtocolTests {
     let gotshouldChange0_1 = await genOutcome { return String(describing: multicast.shouldChange0([5], at: [])) }
     let wantshouldChange0_1 = await genOutcome { return String(describing: reference.shouldChange0([5], at: [])) }
     #expect(gotshouldChange0_1 == wantshouldChange0_1, "Gen89.func shouldChange0(_ a0: [Int], at a1: [Int]) -> [String: Int]")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen89.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen89.slot read 1")
+    multicast[slot: 1] = nil
+    reference[slot: 1] = nil
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen89.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen89.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20706,6 +27791,18 @@ struct GeneratedProtocolTests {
     let gotdidLoad4_1 = await genOutcome { return try { () throws -> String in try multicast.didLoad4(); return "()" }() }
     let wantdidLoad4_1 = await genOutcome { return try { () throws -> String in try reference.didLoad4(); return "()" }() }
     #expect(gotdidLoad4_1 == wantdidLoad4_1, "Gen90.func didLoad4() throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen90.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen90.value0 read 1")
+    multicast.value0 = GenMode.fast
+    reference.value0 = GenMode.fast
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen90.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen90.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen90.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen90.value1 read 1")
+    multicast.value1 = "o6"
+    reference.value1 = "o6"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen90.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen90.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20726,6 +27823,15 @@ struct GeneratedProtocolTests {
     let gotnoteSave0_1 = await genOutcome { return String(describing: multicast.noteSave0([6], for: true, 54.5)) }
     let wantnoteSave0_1 = await genOutcome { return String(describing: reference.noteSave0([6], for: true, 54.5)) }
     #expect(gotnoteSave0_1 == wantnoteSave0_1, "Gen91.func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen91.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen91.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen91.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen91.value1 read 1")
+    multicast.value1 = nil
+    reference.value1 = nil
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen91.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen91.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20772,6 +27878,16 @@ struct GeneratedProtocolTests {
     let gotdidStart4_1 = await genOutcome { return try { () throws -> String in try multicast.didStart4(GenPoint(x: 2, y: 8), with: GenToken("t7"), using: ["k9": 8]); return "()" }() }
     let wantdidStart4_1 = await genOutcome { return try { () throws -> String in try reference.didStart4(GenPoint(x: 2, y: 8), with: GenToken("t7"), using: ["k9": 8]); return "()" }() }
     #expect(gotdidStart4_1 == wantdidStart4_1, "Gen92.func didStart4(_ a0: GenPoint, with a1: GenToken, using a2: [String: Int]) throws")
+    multicast.setPolicy(.reduce(.anyTrue), for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen92.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen92.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen92.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen92.slot read 1")
+    multicast[slot: 1] = [5, 0]
+    reference[slot: 1] = [5, 0]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen92.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen92.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20803,6 +27919,9 @@ struct GeneratedProtocolTests {
     let gotnoteLoad2_1 = await genOutcome { return await { () async -> String in await multicast.noteLoad2("s73"); return "()" }() }
     let wantnoteLoad2_1 = await genOutcome { return await { () async -> String in await reference.noteLoad2("s73"); return "()" }() }
     #expect(gotnoteLoad2_1 == wantnoteLoad2_1, "Gen93.func noteLoad2(_ a0: String) async")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen93.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen93.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20834,6 +27953,12 @@ struct GeneratedProtocolTests {
     let gotshouldChange2_1 = await genOutcome { return String(describing: try multicast.shouldChange2()) }
     let wantshouldChange2_1 = await genOutcome { return String(describing: try reference.shouldChange2()) }
     #expect(gotshouldChange2_1 == wantshouldChange2_1, "Gen94.func shouldChange2() throws -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen94.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen94.value0 read 1")
+    multicast.value0 = true
+    reference.value0 = true
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen94.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen94.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20876,6 +28001,14 @@ struct GeneratedProtocolTests {
     let gotnoteWrite3_1 = await genOutcome { return String(describing: multicast.noteWrite3(true, for: [4, 9])) }
     let wantnoteWrite3_1 = await genOutcome { return String(describing: reference.noteWrite3(true, for: [4, 9])) }
     #expect(gotnoteWrite3_1 == wantnoteWrite3_1, "Gen95.func noteWrite3(_ a0: Bool, for a1: [Int]) -> Double")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen95.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen95.value0 read 1")
+    multicast.value0 = ["k5": 8]
+    reference.value0 = ["k5": 8]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen95.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen95.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen95.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen95.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20923,6 +28056,12 @@ struct GeneratedProtocolTests {
     let gotdidSave4_1 = await genOutcome { return { () -> String in multicast.didSave4(); return "()" }() }
     let wantdidSave4_1 = await genOutcome { return { () -> String in reference.didSave4(); return "()" }() }
     #expect(gotdidSave4_1 == wantdidSave4_1, "Gen96.func didSave4()")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen96.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen96.slot read 1")
+    multicast[slot: 1] = -20
+    reference[slot: 1] = -20
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen96.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen96.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20970,6 +28109,22 @@ struct GeneratedProtocolTests {
     let gotnoteSave4_1 = await genOutcome { return String(describing: multicast.noteSave4([8, 0, 2])) }
     let wantnoteSave4_1 = await genOutcome { return String(describing: reference.noteSave4([8, 0, 2])) }
     #expect(gotnoteSave4_1 == wantnoteSave4_1, "Gen97.func noteSave4(_ a0: [Int]) -> GenPoint")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen97.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen97.value0 read 1")
+    multicast.value0 = 25
+    reference.value0 = 25
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen97.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen97.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen97.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen97.value1 read 1")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen97.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen97.slot read 1")
+    multicast[slot: 1] = "s56"
+    reference[slot: 1] = "s56"
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen97.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen97.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -20999,6 +28154,12 @@ struct GeneratedProtocolTests {
     let gotshouldLoad1_1 = await genOutcome { return await { () async -> String in await multicast.shouldLoad1("o4", at: GenMode.fast, with: GenPoint(x: 6, y: 3)); return "()" }() }
     let wantshouldLoad1_1 = await genOutcome { return await { () async -> String in await reference.shouldLoad1("o4", at: GenMode.fast, with: GenPoint(x: 6, y: 3)); return "()" }() }
     #expect(gotshouldLoad1_1 == wantshouldLoad1_1, "Gen98.func shouldLoad1(_ a0: String?, at a1: GenMode, with a2: GenPoint) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen98.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen98.value0 read 1")
+    multicast.value0 = nil
+    reference.value0 = nil
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen98.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen98.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21028,6 +28189,16 @@ struct GeneratedProtocolTests {
     let gotwantsStart1_1 = await genOutcome { return try { () throws -> String in try multicast.wantsStart1(); return "()" }() }
     let wantwantsStart1_1 = await genOutcome { return try { () throws -> String in try reference.wantsStart1(); return "()" }() }
     #expect(gotwantsStart1_1 == wantwantsStart1_1, "Gen99.func wantsStart1() throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen99.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen99.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen99.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen99.value1 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen99.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen99.slot read 1")
+    multicast[slot: 1] = "o5"
+    reference[slot: 1] = "o5"
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen99.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen99.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21091,6 +28262,20 @@ struct GeneratedProtocolTests {
     let gotwillRead0_1 = await genOutcome { return String(describing: multicast.willRead0([2, 8], from: "s402")) }
     let wantwillRead0_1 = await genOutcome { return String(describing: reference.willRead0([2, 8], from: "s402")) }
     #expect(gotwillRead0_1 == wantwillRead0_1, "Gen101.func willRead0(_ a0: [Int], from a1: String) -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen101.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen101.value0 read 1")
+    multicast.value0 = "s703"
+    reference.value0 = "s703"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen101.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen101.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen101.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen101.value1 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen101.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen101.slot read 1")
+    multicast[slot: 1] = ["k7": 9]
+    reference[slot: 1] = ["k7": 9]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen101.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen101.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21140,6 +28325,8 @@ struct GeneratedProtocolTests {
     let gotwantsOpen4_1 = await genOutcome { return try { () throws -> String in try multicast.wantsOpen4(19.5, with: "s146", for: ["k5": 8]); return "()" }() }
     let wantwantsOpen4_1 = await genOutcome { return try { () throws -> String in try reference.wantsOpen4(19.5, with: "s146", for: ["k5": 8]); return "()" }() }
     #expect(gotwantsOpen4_1 == wantwantsOpen4_1, "Gen102.func wantsOpen4(_ a0: Double, with a1: String, for a2: [String: Int]) throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen102.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen102.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21173,6 +28360,21 @@ struct GeneratedProtocolTests {
     let gotshouldWrite2_1 = await genOutcome { return await { () async -> String in await multicast.shouldWrite2(["k9": 0]); return "()" }() }
     let wantshouldWrite2_1 = await genOutcome { return await { () async -> String in await reference.shouldWrite2(["k9": 0]); return "()" }() }
     #expect(gotshouldWrite2_1 == wantshouldWrite2_1, "Gen103.func shouldWrite2(_ a0: [String: Int]) async")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen103.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen103.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen103.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen103.value1 read 1")
+    multicast.value1 = "o0"
+    reference.value1 = "o0"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen103.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen103.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen103.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen103.slot read 1")
+    multicast[slot: 1] = ["k5": 3]
+    reference[slot: 1] = ["k5": 3]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen103.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen103.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21206,6 +28408,13 @@ struct GeneratedProtocolTests {
     let gothandleStop2_1 = await genOutcome { return { () -> String in multicast.handleStop2(9); return "()" }() }
     let wanthandleStop2_1 = await genOutcome { return { () -> String in reference.handleStop2(9); return "()" }() }
     #expect(gothandleStop2_1 == wanthandleStop2_1, "Gen104.func handleStop2(_ a0: Int)")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen104.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen104.value0 read 1")
+    multicast.value0 = GenMode.slow
+    reference.value0 = GenMode.slow
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen104.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen104.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21242,6 +28451,22 @@ struct GeneratedProtocolTests {
     let gotdidStop2_1 = await genOutcome { return try { () throws -> String in try multicast.didStop2([7, 4], from: [1, 7], with: "o2"); return "()" }() }
     let wantdidStop2_1 = await genOutcome { return try { () throws -> String in try reference.didStop2([7, 4], from: [1, 7], with: "o2"); return "()" }() }
     #expect(gotdidStop2_1 == wantdidStop2_1, "Gen105.func didStop2(_ a0: [Int], from a1: [Int], with a2: String?) throws")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen105.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen105.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen105.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen105.value1 read 1")
+    multicast.value1 = GenMode.slow
+    reference.value1 = GenMode.slow
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen105.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen105.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen105.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen105.slot read 1")
+    multicast[slot: 1] = ["k1": 7]
+    reference[slot: 1] = ["k1": 7]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen105.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen105.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21276,6 +28501,18 @@ struct GeneratedProtocolTests {
     let gotwantsLoad2_1 = await genOutcome { return await { () async -> String in await multicast.wantsLoad2(GenToken("t8")); return "()" }() }
     let wantwantsLoad2_1 = await genOutcome { return await { () async -> String in await reference.wantsLoad2(GenToken("t8")); return "()" }() }
     #expect(gotwantsLoad2_1 == wantwantsLoad2_1, "Gen106.func wantsLoad2(_ a0: GenToken) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen106.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen106.value0 read 1")
+    multicast.value0 = GenMode.fast
+    reference.value0 = GenMode.fast
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen106.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen106.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen106.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen106.value1 read 1")
+    multicast.value1 = []
+    reference.value1 = []
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen106.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen106.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21325,6 +28562,12 @@ struct GeneratedProtocolTests {
     let gotshouldChange4_1 = await genOutcome { return try { () throws -> String in try multicast.shouldChange4(); return "()" }() }
     let wantshouldChange4_1 = await genOutcome { return try { () throws -> String in try reference.shouldChange4(); return "()" }() }
     #expect(gotshouldChange4_1 == wantshouldChange4_1, "Gen107.func shouldChange4() throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen107.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen107.value0 read 1")
+    multicast.value0 = ["k1": 7]
+    reference.value0 = ["k1": 7]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen107.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen107.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21469,6 +28712,13 @@ struct GeneratedProtocolTests {
     let gotwantsChange4_1 = await genOutcome { return String(describing: multicast.wantsChange4(GenMode.fast, using: GenPoint(x: 2, y: 3), at: false)) }
     let wantwantsChange4_1 = await genOutcome { return String(describing: reference.wantsChange4(GenMode.fast, using: GenPoint(x: 2, y: 3), at: false)) }
     #expect(gotwantsChange4_1 == wantwantsChange4_1, "Gen111.func wantsChange4(_ a0: GenMode, using a1: GenPoint, at a2: Bool) -> String?")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen111.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen111.slot read 1")
+    multicast[slot: 1] = "o4"
+    reference[slot: 1] = "o4"
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen111.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen111.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21504,6 +28754,15 @@ struct GeneratedProtocolTests {
     let gotshouldFail2_1 = await genOutcome { return String(describing: multicast.shouldFail2([8, 8, 2], on: true, for: { $0 * 4 })) }
     let wantshouldFail2_1 = await genOutcome { return String(describing: reference.shouldFail2([8, 8, 2], on: true, for: { $0 * 4 })) }
     #expect(gotshouldFail2_1 == wantshouldFail2_1, "Gen112.func shouldFail2(_ a0: [Int], on a1: Bool, for a2: (Int) -> Int) -> String")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen112.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen112.value0 read 1")
+    multicast.value0 = "s780"
+    reference.value0 = "s780"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen112.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen112.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen112.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen112.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21550,6 +28809,18 @@ struct GeneratedProtocolTests {
     let gotwantsStop4_1 = await genOutcome { return { () -> String in multicast.wantsStop4(); return "()" }() }
     let wantwantsStop4_1 = await genOutcome { return { () -> String in reference.wantsStop4(); return "()" }() }
     #expect(gotwantsStop4_1 == wantwantsStop4_1, "Gen113.func wantsStop4()")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen113.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen113.value0 read 1")
+    multicast.value0 = true
+    reference.value0 = true
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen113.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen113.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen113.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen113.slot read 1")
+    multicast[slot: 1] = "o9"
+    reference[slot: 1] = "o9"
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen113.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen113.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21585,6 +28856,15 @@ struct GeneratedProtocolTests {
     let gotshouldLoad2_1 = await genOutcome { return String(describing: multicast.shouldLoad2(GenToken("t4"), using: GenToken("t2"), with: GenPoint(x: 5, y: 7))) }
     let wantshouldLoad2_1 = await genOutcome { return String(describing: reference.shouldLoad2(GenToken("t4"), using: GenToken("t2"), with: GenPoint(x: 5, y: 7))) }
     #expect(gotshouldLoad2_1 == wantshouldLoad2_1, "Gen114.func shouldLoad2(_ a0: GenToken, using a1: GenToken, with a2: GenPoint) -> GenMode")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen114.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen114.value0 read 1")
+    multicast.value0 = GenMode.off
+    reference.value0 = GenMode.off
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen114.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen114.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen114.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen114.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21624,6 +28904,25 @@ struct GeneratedProtocolTests {
     let gotnoteLoad3_1 = await genOutcome { return { () -> String in multicast.noteLoad3(nil, at: false); return "()" }() }
     let wantnoteLoad3_1 = await genOutcome { return { () -> String in reference.noteLoad3(nil, at: false); return "()" }() }
     #expect(gotnoteLoad3_1 == wantnoteLoad3_1, "Gen115.func noteLoad3(_ a0: String?, at a1: Bool)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen115.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen115.value0 read 1")
+    multicast.value0 = 59.5
+    reference.value0 = 59.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen115.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen115.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen115.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen115.value1 read 1")
+    multicast.value1 = []
+    reference.value1 = []
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen115.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen115.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen115.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen115.slot read 1")
+    multicast[slot: 1] = GenPoint(x: 8, y: 1)
+    reference[slot: 1] = GenPoint(x: 8, y: 1)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen115.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen115.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21647,6 +28946,20 @@ struct GeneratedProtocolTests {
     let gothandleStart0_1 = await genOutcome { return String(describing: try multicast.handleStart0(true, GenPoint(x: 9, y: 3), with: GenToken("t0"))) }
     let wanthandleStart0_1 = await genOutcome { return String(describing: try reference.handleStart0(true, GenPoint(x: 9, y: 3), with: GenToken("t0"))) }
     #expect(gothandleStart0_1 == wanthandleStart0_1, "Gen116.func handleStart0(_ a0: Bool, _ a1: GenPoint, with a2: GenToken) throws -> Bool")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen116.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen116.value0 read 1")
+    multicast.value0 = ["k5": 7]
+    reference.value0 = ["k5": 7]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen116.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen116.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen116.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen116.slot read 1")
+    multicast[slot: 1] = ["k6": 9]
+    reference[slot: 1] = ["k6": 9]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen116.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen116.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21733,6 +29046,24 @@ struct GeneratedProtocolTests {
     let gotwantsSave4_1 = await genOutcome { return { () -> String in multicast.wantsSave4("s861", on: { $0 * 3 }); return "()" }() }
     let wantwantsSave4_1 = await genOutcome { return { () -> String in reference.wantsSave4("s861", on: { $0 * 3 }); return "()" }() }
     #expect(gotwantsSave4_1 == wantwantsSave4_1, "Gen118.func wantsSave4(_ a0: String, on a1: (Int) -> Int)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen118.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen118.value0 read 1")
+    multicast.value0 = false
+    reference.value0 = false
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen118.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen118.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen118.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen118.value1 read 1")
+    multicast.value1 = nil
+    reference.value1 = nil
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen118.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen118.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen118.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen118.slot read 1")
+    multicast[slot: 1] = -7
+    reference[slot: 1] = -7
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen118.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen118.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21778,6 +29109,12 @@ struct GeneratedProtocolTests {
     let gotaskWrite4_1 = await genOutcome { return String(describing: multicast.askWrite4("s632", "o6", using: GenMode.slow)) }
     let wantaskWrite4_1 = await genOutcome { return String(describing: reference.askWrite4("s632", "o6", using: GenMode.slow)) }
     #expect(gotaskWrite4_1 == wantaskWrite4_1, "Gen119.func askWrite4(_ a0: String, _ a1: String?, using a2: GenMode) -> Double")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen119.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen119.value0 read 1")
+    multicast.value0 = ["k3": 0]
+    reference.value0 = ["k3": 0]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen119.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen119.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21797,6 +29134,13 @@ struct GeneratedProtocolTests {
     let gotwantsLoad0_1 = await genOutcome { return { () -> String in multicast.wantsLoad0(GenPoint(x: 8, y: 9), from: GenPoint(x: 7, y: 2), on: [8]); return "()" }() }
     let wantwantsLoad0_1 = await genOutcome { return { () -> String in reference.wantsLoad0(GenPoint(x: 8, y: 9), from: GenPoint(x: 7, y: 2), on: [8]); return "()" }() }
     #expect(gotwantsLoad0_1 == wantwantsLoad0_1, "Gen120.func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int])")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen120.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen120.value0 read 1")
+    multicast.value0 = 50.5
+    reference.value0 = 50.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen120.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen120.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21819,6 +29163,12 @@ struct GeneratedProtocolTests {
     let gotaskOpen0_1 = await genOutcome { return { () -> String in multicast.askOpen0(["k6": 5]); return "()" }() }
     let wantaskOpen0_1 = await genOutcome { return { () -> String in reference.askOpen0(["k6": 5]); return "()" }() }
     #expect(gotaskOpen0_1 == wantaskOpen0_1, "Gen121.func askOpen0(_ a0: [String: Int])")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen121.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen121.slot read 1")
+    multicast[slot: 1] = GenMode.off
+    reference[slot: 1] = GenMode.off
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen121.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen121.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21844,6 +29194,20 @@ struct GeneratedProtocolTests {
     let gotwantsChange1_1 = await genOutcome { return String(describing: multicast.wantsChange1(false)) }
     let wantwantsChange1_1 = await genOutcome { return String(describing: reference.wantsChange1(false)) }
     #expect(gotwantsChange1_1 == wantwantsChange1_1, "Gen122.func wantsChange1(_ a0: Bool) -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen122.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen122.value0 read 1")
+    multicast.value0 = false
+    reference.value0 = false
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen122.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen122.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen122.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen122.value1 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen122.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen122.slot read 1")
+    multicast[slot: 1] = nil
+    reference[slot: 1] = nil
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen122.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen122.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21869,6 +29233,22 @@ struct GeneratedProtocolTests {
     let gotshouldRead1_1 = await genOutcome { return String(describing: try multicast.shouldRead1(GenPoint(x: 2, y: 0), false)) }
     let wantshouldRead1_1 = await genOutcome { return String(describing: try reference.shouldRead1(GenPoint(x: 2, y: 0), false)) }
     #expect(gotshouldRead1_1 == wantshouldRead1_1, "Gen123.func shouldRead1(_ a0: GenPoint, _ a1: Bool) throws -> Double")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen123.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen123.value0 read 1")
+    multicast.value0 = ["k1": 7]
+    reference.value0 = ["k1": 7]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen123.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen123.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen123.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen123.value1 read 1")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen123.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen123.slot read 1")
+    multicast[slot: 1] = -24
+    reference[slot: 1] = -24
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen123.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen123.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21891,6 +29271,9 @@ struct GeneratedProtocolTests {
     let gotaskMove0_1 = await genOutcome { return try { () throws -> String in try multicast.askMove0({ $0 * 5 }, for: false, using: nil); return "()" }() }
     let wantaskMove0_1 = await genOutcome { return try { () throws -> String in try reference.askMove0({ $0 * 5 }, for: false, using: nil); return "()" }() }
     #expect(gotaskMove0_1 == wantaskMove0_1, "Gen124.func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen124.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen124.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21921,6 +29304,12 @@ struct GeneratedProtocolTests {
     let gotwantsSave1_1 = await genOutcome { return try { () throws -> String in try multicast.wantsSave1([0, 1]); return "()" }() }
     let wantwantsSave1_1 = await genOutcome { return try { () throws -> String in try reference.wantsSave1([0, 1]); return "()" }() }
     #expect(gotwantsSave1_1 == wantwantsSave1_1, "Gen125.func wantsSave1(_ a0: [Int]) throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen125.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen125.value0 read 1")
+    multicast.value0 = GenMode.fast
+    reference.value0 = GenMode.fast
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen125.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen125.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21956,6 +29345,8 @@ struct GeneratedProtocolTests {
     let gotwillRead2_1 = await genOutcome { return { () -> String in multicast.willRead2(GenPoint(x: 0, y: 6)); return "()" }() }
     let wantwillRead2_1 = await genOutcome { return { () -> String in reference.willRead2(GenPoint(x: 0, y: 6)); return "()" }() }
     #expect(gotwillRead2_1 == wantwillRead2_1, "Gen126.func willRead2(_ a0: GenPoint)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen126.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen126.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -21993,6 +29384,25 @@ struct GeneratedProtocolTests {
     let gothandleLoad2_1 = await genOutcome { return String(describing: try multicast.handleLoad2()) }
     let wanthandleLoad2_1 = await genOutcome { return String(describing: try reference.handleLoad2()) }
     #expect(gothandleLoad2_1 == wanthandleLoad2_1, "Gen127.func handleLoad2() throws -> [Int]")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen127.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen127.value0 read 1")
+    multicast.value0 = [0, 7]
+    reference.value0 = [0, 7]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen127.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen127.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen127.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen127.value1 read 1")
+    multicast.value1 = GenMode.off
+    reference.value1 = GenMode.off
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen127.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen127.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen127.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen127.slot read 1")
+    multicast[slot: 1] = 5.5
+    reference[slot: 1] = 5.5
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen127.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen127.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22019,6 +29429,14 @@ struct GeneratedProtocolTests {
     let gotwillLoad1_1 = await genOutcome { return String(describing: try await multicast.willLoad1()) }
     let wantwillLoad1_1 = await genOutcome { return String(describing: try await reference.willLoad1()) }
     #expect(gotwillLoad1_1 == wantwillLoad1_1, "Gen128.func willLoad1() async throws -> GenMode")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen128.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen128.value0 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen128.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen128.slot read 1")
+    multicast[slot: 1] = 29.5
+    reference[slot: 1] = 29.5
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen128.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen128.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22078,6 +29496,19 @@ struct GeneratedProtocolTests {
     let gothandleStart2_1 = await genOutcome { return { () -> String in multicast.handleStart2(); return "()" }() }
     let wanthandleStart2_1 = await genOutcome { return { () -> String in reference.handleStart2(); return "()" }() }
     #expect(gothandleStart2_1 == wanthandleStart2_1, "Gen130.func handleStart2()")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen130.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen130.value0 read 1")
+    multicast.value0 = 35
+    reference.value0 = 35
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen130.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen130.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen130.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen130.value1 read 1")
+    multicast.value1 = -18
+    reference.value1 = -18
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen130.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen130.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22121,6 +29552,12 @@ struct GeneratedProtocolTests {
     let gotwillStop4_1 = await genOutcome { var a0 = 41; return String(describing: multicast.willStop4(&a0)) + "|" + String(a0) }
     let wantwillStop4_1 = await genOutcome { var a0 = 41; return String(describing: reference.willStop4(&a0)) + "|" + String(a0) }
     #expect(gotwillStop4_1 == wantwillStop4_1, "Gen131.func willStop4(_ a0: inout Int) -> String")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen131.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen131.slot read 1")
+    multicast[slot: 1] = GenPoint(x: 1, y: 9)
+    reference[slot: 1] = GenPoint(x: 1, y: 9)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen131.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen131.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22140,6 +29577,15 @@ struct GeneratedProtocolTests {
     let gotaskFail0_1 = await genOutcome { return String(describing: try multicast.askFail0()) }
     let wantaskFail0_1 = await genOutcome { return String(describing: try reference.askFail0()) }
     #expect(gotaskFail0_1 == wantaskFail0_1, "Gen132.func askFail0() throws -> [String: Int]")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen132.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen132.value0 read 1")
+    multicast.value0 = "o5"
+    reference.value0 = "o5"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen132.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen132.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen132.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen132.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22207,6 +29653,13 @@ struct GeneratedProtocolTests {
     let gotwantsMove3_1 = await genOutcome { return await { () async -> String in await multicast.wantsMove3("s742", with: { $0 * 2 }, for: ["k7": 1]); return "()" }() }
     let wantwantsMove3_1 = await genOutcome { return await { () async -> String in await reference.wantsMove3("s742", with: { $0 * 2 }, for: ["k7": 1]); return "()" }() }
     #expect(gotwantsMove3_1 == wantwantsMove3_1, "Gen134.func wantsMove3(_ a0: String, with a1: @escaping (Int) -> Int, for a2: [String: Int]) async")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen134.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen134.value0 read 1")
+    multicast.value0 = true
+    reference.value0 = true
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen134.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen134.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22261,6 +29714,12 @@ struct GeneratedProtocolTests {
     let gotdidStop1_1 = await genOutcome { return String(describing: await multicast.didStop1(nil)) }
     let wantdidStop1_1 = await genOutcome { return String(describing: await reference.didStop1(nil)) }
     #expect(gotdidStop1_1 == wantdidStop1_1, "Gen136.func didStop1(_ a0: String?) async -> Double")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen136.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen136.slot read 1")
+    multicast[slot: 1] = false
+    reference[slot: 1] = false
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen136.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen136.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22304,6 +29763,19 @@ struct GeneratedProtocolTests {
     let gotnoteMove3_1 = await genOutcome { return String(describing: multicast.noteMove3("s497", GenMode.slow, on: nil)) }
     let wantnoteMove3_1 = await genOutcome { return String(describing: reference.noteMove3("s497", GenMode.slow, on: nil)) }
     #expect(gotnoteMove3_1 == wantnoteMove3_1, "Gen137.func noteMove3(_ a0: String, _ a1: GenMode, on a2: String?) -> Double")
+    multicast.setPolicy(.reduce(.anyTrue), for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen137.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen137.value0 read 1")
+    multicast.value0 = true
+    reference.value0 = true
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen137.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen137.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen137.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen137.value1 read 1")
+    multicast.value1 = ["k2": 8]
+    reference.value1 = ["k2": 8]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen137.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen137.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22327,6 +29799,19 @@ struct GeneratedProtocolTests {
     let gotdidSave0_1 = await genOutcome { return String(describing: try multicast.didSave0(nil, using: GenMode.fast)) }
     let wantdidSave0_1 = await genOutcome { return String(describing: try reference.didSave0(nil, using: GenMode.fast)) }
     #expect(gotdidSave0_1 == wantdidSave0_1, "Gen138.func didSave0(_ a0: String?, using a1: GenMode) throws -> Double")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen138.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen138.value0 read 1")
+    multicast.value0 = "s987"
+    reference.value0 = "s987"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen138.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen138.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen138.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen138.value1 read 1")
+    multicast.value1 = nil
+    reference.value1 = nil
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen138.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen138.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22399,6 +29884,15 @@ struct GeneratedProtocolTests {
     let gotwantsRead2_1 = await genOutcome { return { () -> String in multicast.wantsRead2(98.5); return "()" }() }
     let wantwantsRead2_1 = await genOutcome { return { () -> String in reference.wantsRead2(98.5); return "()" }() }
     #expect(gotwantsRead2_1 == wantwantsRead2_1, "Gen140.func wantsRead2(_ a0: Double)")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen140.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen140.value0 read 1")
+    multicast.value0 = ["k3": 6]
+    reference.value0 = ["k3": 6]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen140.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen140.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen140.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen140.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22460,6 +29954,19 @@ struct GeneratedProtocolTests {
     let gotnoteRead3_1 = await genOutcome { return String(describing: await multicast.noteRead3()) }
     let wantnoteRead3_1 = await genOutcome { return String(describing: await reference.noteRead3()) }
     #expect(gotnoteRead3_1 == wantnoteRead3_1, "Gen142.func noteRead3() async -> Int")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen142.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen142.value0 read 1")
+    multicast.value0 = "s836"
+    reference.value0 = "s836"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen142.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen142.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen142.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen142.value1 read 1")
+    multicast.value1 = "s610"
+    reference.value1 = "s610"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen142.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen142.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22493,6 +30000,12 @@ struct GeneratedProtocolTests {
     let gotdidFail2_1 = await genOutcome { return String(describing: multicast.didFail2()) }
     let wantdidFail2_1 = await genOutcome { return String(describing: reference.didFail2()) }
     #expect(gotdidFail2_1 == wantdidFail2_1, "Gen143.func didFail2() -> String?")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen143.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen143.value0 read 1")
+    multicast.value0 = GenPoint(x: 2, y: 3)
+    reference.value0 = GenPoint(x: 2, y: 3)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen143.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen143.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22520,6 +30033,17 @@ struct GeneratedProtocolTests {
     let gotwillStart1_1 = await genOutcome { return { () -> String in multicast.willStart1("s385", using: { $0 * 3 }); return "()" }() }
     let wantwillStart1_1 = await genOutcome { return { () -> String in reference.willStart1("s385", using: { $0 * 3 }); return "()" }() }
     #expect(gotwillStart1_1 == wantwillStart1_1, "Gen144.func willStart1(_ a0: String, using a1: (Int) -> Int)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen144.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen144.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen144.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen144.value1 read 1")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen144.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen144.slot read 1")
+    multicast[slot: 1] = GenMode.fast
+    reference[slot: 1] = GenMode.fast
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen144.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen144.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22539,6 +30063,12 @@ struct GeneratedProtocolTests {
     let gotnoteWrite0_1 = await genOutcome { return await { () async -> String in await multicast.noteWrite0(); return "()" }() }
     let wantnoteWrite0_1 = await genOutcome { return await { () async -> String in await reference.noteWrite0(); return "()" }() }
     #expect(gotnoteWrite0_1 == wantnoteWrite0_1, "Gen145.func noteWrite0() async")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen145.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen145.slot read 1")
+    multicast[slot: 1] = ["k9": 7]
+    reference[slot: 1] = ["k9": 7]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen145.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen145.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22608,6 +30138,13 @@ struct GeneratedProtocolTests {
     let gotdidStop1_1 = await genOutcome { return String(describing: await multicast.didStop1([3, 7])) }
     let wantdidStop1_1 = await genOutcome { return String(describing: await reference.didStop1([3, 7])) }
     #expect(gotdidStop1_1 == wantdidStop1_1, "Gen147.func didStop1(_ a0: [Int]) async -> String")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen147.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen147.slot read 1")
+    multicast[slot: 1] = 29.5
+    reference[slot: 1] = 29.5
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen147.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen147.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22649,6 +30186,12 @@ struct GeneratedProtocolTests {
     let gotdidChange3_1 = await genOutcome { return String(describing: multicast.didChange3(GenMode.off, with: "o3")) }
     let wantdidChange3_1 = await genOutcome { return String(describing: reference.didChange3(GenMode.off, with: "o3")) }
     #expect(gotdidChange3_1 == wantdidChange3_1, "Gen148.func didChange3(_ a0: GenMode, with a1: String?) -> GenMode")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen148.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen148.value0 read 1")
+    multicast.value0 = false
+    reference.value0 = false
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen148.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen148.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22678,6 +30221,18 @@ struct GeneratedProtocolTests {
     let gotaskRead1_1 = await genOutcome { return String(describing: try multicast.askRead1()) }
     let wantaskRead1_1 = await genOutcome { return String(describing: try reference.askRead1()) }
     #expect(gotaskRead1_1 == wantaskRead1_1, "Gen149.func askRead1() throws -> Bool")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen149.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen149.value0 read 1")
+    multicast.value0 = ["k0": 3]
+    reference.value0 = ["k0": 3]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen149.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen149.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen149.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen149.slot read 1")
+    multicast[slot: 1] = 87.5
+    reference[slot: 1] = 87.5
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen149.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen149.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22764,6 +30319,18 @@ struct GeneratedProtocolTests {
     let gotshouldRead4_1 = await genOutcome { return { () -> String in multicast.shouldRead4("s640"); return "()" }() }
     let wantshouldRead4_1 = await genOutcome { return { () -> String in reference.shouldRead4("s640"); return "()" }() }
     #expect(gotshouldRead4_1 == wantshouldRead4_1, "Gen151.func shouldRead4(_ a0: String)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen151.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen151.value0 read 1")
+    multicast.value0 = 4.5
+    reference.value0 = 4.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen151.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen151.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen151.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen151.value1 read 1")
+    multicast.value1 = ["k3": 5]
+    reference.value1 = ["k3": 5]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen151.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen151.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22785,6 +30352,9 @@ struct GeneratedProtocolTests {
     let gotdidStart0_1 = await genOutcome { return String(describing: try await multicast.didStart0(GenToken("t6"), from: "s283", from: "o7")) }
     let wantdidStart0_1 = await genOutcome { return String(describing: try await reference.didStart0(GenToken("t6"), from: "s283", from: "o7")) }
     #expect(gotdidStart0_1 == wantdidStart0_1, "Gen152.func didStart0(_ a0: GenToken, from a1: String, from a2: String?) async throws -> String")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen152.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen152.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22814,6 +30384,8 @@ struct GeneratedProtocolTests {
     let gothandleLoad1_1 = await genOutcome { return { () -> String in multicast.handleLoad1(GenMode.off); return "()" }() }
     let wanthandleLoad1_1 = await genOutcome { return { () -> String in reference.handleLoad1(GenMode.off); return "()" }() }
     #expect(gothandleLoad1_1 == wanthandleLoad1_1, "Gen153.func handleLoad1(_ a0: GenMode)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen153.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen153.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22839,6 +30411,8 @@ struct GeneratedProtocolTests {
     let gotnoteRead1_1 = await genOutcome { return String(describing: multicast.noteRead1()) }
     let wantnoteRead1_1 = await genOutcome { return String(describing: reference.noteRead1()) }
     #expect(gotnoteRead1_1 == wantnoteRead1_1, "Gen154.func noteRead1() -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen154.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen154.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22859,6 +30433,12 @@ struct GeneratedProtocolTests {
     let gotnoteChange0_1 = await genOutcome { return String(describing: multicast.noteChange0(96.5, at: false)) }
     let wantnoteChange0_1 = await genOutcome { return String(describing: reference.noteChange0(96.5, at: false)) }
     #expect(gotnoteChange0_1 == wantnoteChange0_1, "Gen155.func noteChange0(_ a0: Double, at a1: Bool) -> Int")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen155.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen155.value0 read 1")
+    multicast.value0 = [0]
+    reference.value0 = [0]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen155.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen155.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22954,6 +30534,21 @@ struct GeneratedProtocolTests {
     let gotdidStop0_1 = await genOutcome { return String(describing: try multicast.didStop0(["k6": 5])) }
     let wantdidStop0_1 = await genOutcome { return String(describing: try reference.didStop0(["k6": 5])) }
     #expect(gotdidStop0_1 == wantdidStop0_1, "Gen158.func didStop0(_ a0: [String: Int]) throws -> [String: Int]")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen158.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen158.value0 read 1")
+    multicast.value0 = 19.5
+    reference.value0 = 19.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen158.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen158.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen158.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen158.value1 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen158.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen158.slot read 1")
+    multicast[slot: 1] = false
+    reference[slot: 1] = false
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen158.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen158.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -22992,6 +30587,25 @@ struct GeneratedProtocolTests {
     let gotaskOpen3_1 = await genOutcome { return { () -> String in multicast.askOpen3(true, for: 58.5, "s828"); return "()" }() }
     let wantaskOpen3_1 = await genOutcome { return { () -> String in reference.askOpen3(true, for: 58.5, "s828"); return "()" }() }
     #expect(gotaskOpen3_1 == wantaskOpen3_1, "Gen159.func askOpen3(_ a0: Bool, for a1: Double, _ a2: String)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen159.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen159.value0 read 1")
+    multicast.value0 = "o9"
+    reference.value0 = "o9"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen159.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen159.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen159.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen159.value1 read 1")
+    multicast.value1 = nil
+    reference.value1 = nil
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen159.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen159.value1 read 4")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen159.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen159.slot read 1")
+    multicast[slot: 1] = 38
+    reference[slot: 1] = 38
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen159.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen159.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23020,6 +30634,18 @@ struct GeneratedProtocolTests {
     let gotnoteStop1_1 = await genOutcome { return String(describing: multicast.noteStop1([8], using: GenMode.slow)) }
     let wantnoteStop1_1 = await genOutcome { return String(describing: reference.noteStop1([8], using: GenMode.slow)) }
     #expect(gotnoteStop1_1 == wantnoteStop1_1, "Gen160.func noteStop1(_ a0: [Int], using a1: GenMode) -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen160.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen160.value0 read 1")
+    multicast.value0 = [7, 4, 0]
+    reference.value0 = [7, 4, 0]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen160.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen160.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen160.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen160.value1 read 1")
+    multicast.value1 = "o4"
+    reference.value1 = "o4"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen160.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen160.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23042,6 +30668,14 @@ struct GeneratedProtocolTests {
     let gotshouldFail0_1 = await genOutcome { return { () -> String in multicast.shouldFail0([9, 5, 9]); return "()" }() }
     let wantshouldFail0_1 = await genOutcome { return { () -> String in reference.shouldFail0([9, 5, 9]); return "()" }() }
     #expect(gotshouldFail0_1 == wantshouldFail0_1, "Gen161.func shouldFail0(_ a0: [Int])")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen161.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen161.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen161.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen161.value1 read 1")
+    multicast.value1 = GenMode.fast
+    reference.value1 = GenMode.fast
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen161.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen161.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23086,6 +30720,18 @@ struct GeneratedProtocolTests {
     let gotnoteStart4_1 = await genOutcome { return { () -> String in multicast.noteStart4(nil); return "()" }() }
     let wantnoteStart4_1 = await genOutcome { return { () -> String in reference.noteStart4(nil); return "()" }() }
     #expect(gotnoteStart4_1 == wantnoteStart4_1, "Gen162.func noteStart4(_ a0: String?)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen162.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen162.value0 read 1")
+    multicast.value0 = [0, 2, 2]
+    reference.value0 = [0, 2, 2]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen162.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen162.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen162.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen162.value1 read 1")
+    multicast.value1 = [0, 5, 2]
+    reference.value1 = [0, 5, 2]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen162.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen162.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23120,6 +30766,14 @@ struct GeneratedProtocolTests {
     let gotaskLoad2_1 = await genOutcome { return { () -> String in multicast.askLoad2(GenPoint(x: 4, y: 4), using: GenPoint(x: 1, y: 3), for: { $0 * 3 }); return "()" }() }
     let wantaskLoad2_1 = await genOutcome { return { () -> String in reference.askLoad2(GenPoint(x: 4, y: 4), using: GenPoint(x: 1, y: 3), for: { $0 * 3 }); return "()" }() }
     #expect(gotaskLoad2_1 == wantaskLoad2_1, "Gen163.func askLoad2(_ a0: GenPoint, using a1: GenPoint, for a2: (Int) -> Int)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen163.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen163.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen163.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen163.value1 read 1")
+    multicast.value1 = 92.5
+    reference.value1 = 92.5
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen163.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen163.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23152,6 +30806,12 @@ struct GeneratedProtocolTests {
     let gotdidRead2_1 = await genOutcome { return String(describing: try multicast.didRead2([7, 8, 6], using: 45, from: { $0 * 3 })) }
     let wantdidRead2_1 = await genOutcome { return String(describing: try reference.didRead2([7, 8, 6], using: 45, from: { $0 * 3 })) }
     #expect(gotdidRead2_1 == wantdidRead2_1, "Gen164.func didRead2(_ a0: [Int], using a1: Int, from a2: (Int) -> Int) throws -> [Int]")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen164.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen164.value0 read 1")
+    multicast.value0 = 21.5
+    reference.value0 = 21.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen164.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen164.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23199,6 +30859,15 @@ struct GeneratedProtocolTests {
     let gotaskMove4_1 = await genOutcome { return { () -> String in multicast.askMove4(GenPoint(x: 3, y: 0), for: []); return "()" }() }
     let wantaskMove4_1 = await genOutcome { return { () -> String in reference.askMove4(GenPoint(x: 3, y: 0), for: []); return "()" }() }
     #expect(gotaskMove4_1 == wantaskMove4_1, "Gen165.func askMove4(_ a0: GenPoint, for a1: [Int])")
+    multicast.setPolicy(.reduce(.anyTrue), for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen165.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen165.value0 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen165.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen165.slot read 1")
+    multicast[slot: 1] = "s81"
+    reference[slot: 1] = "s81"
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen165.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen165.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23242,6 +30911,12 @@ struct GeneratedProtocolTests {
     let gotwantsMove4_1 = await genOutcome { return try await { () async throws -> String in try await multicast.wantsMove4(); return "()" }() }
     let wantwantsMove4_1 = await genOutcome { return try await { () async throws -> String in try await reference.wantsMove4(); return "()" }() }
     #expect(gotwantsMove4_1 == wantwantsMove4_1, "Gen166.func wantsMove4() async throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen166.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen166.value0 read 1")
+    multicast.value0 = "s815"
+    reference.value0 = "s815"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen166.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen166.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23288,6 +30963,15 @@ struct GeneratedProtocolTests {
     let gotshouldMove4_1 = await genOutcome { return String(describing: try multicast.shouldMove4(GenPoint(x: 0, y: 9), from: GenToken("t5"), on: GenPoint(x: 5, y: 6))) }
     let wantshouldMove4_1 = await genOutcome { return String(describing: try reference.shouldMove4(GenPoint(x: 0, y: 9), from: GenToken("t5"), on: GenPoint(x: 5, y: 6))) }
     #expect(gotshouldMove4_1 == wantshouldMove4_1, "Gen167.func shouldMove4(_ a0: GenPoint, from a1: GenToken, on a2: GenPoint) throws -> Double")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen167.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen167.value0 read 1")
+    multicast.value0 = "s900"
+    reference.value0 = "s900"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen167.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen167.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen167.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen167.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23307,6 +30991,12 @@ struct GeneratedProtocolTests {
     let gotwillOpen0_1 = await genOutcome { return await { () async -> String in await multicast.willOpen0("s948"); return "()" }() }
     let wantwillOpen0_1 = await genOutcome { return await { () async -> String in await reference.willOpen0("s948"); return "()" }() }
     #expect(gotwillOpen0_1 == wantwillOpen0_1, "Gen168.func willOpen0(_ a0: String) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen168.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen168.value0 read 1")
+    multicast.value0 = [4, 2, 4]
+    reference.value0 = [4, 2, 4]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen168.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen168.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23326,6 +31016,12 @@ struct GeneratedProtocolTests {
     let gotdidWrite0_1 = await genOutcome { return { () -> String in multicast.didWrite0(23); return "()" }() }
     let wantdidWrite0_1 = await genOutcome { return { () -> String in reference.didWrite0(23); return "()" }() }
     #expect(gotdidWrite0_1 == wantdidWrite0_1, "Gen169.func didWrite0(_ a0: Int)")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen169.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen169.slot read 1")
+    multicast[slot: 1] = "s520"
+    reference[slot: 1] = "s520"
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen169.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen169.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23358,6 +31054,14 @@ struct GeneratedProtocolTests {
     let gotshouldFail2_1 = await genOutcome { return try await { () async throws -> String in try await multicast.shouldFail2(); return "()" }() }
     let wantshouldFail2_1 = await genOutcome { return try await { () async throws -> String in try await reference.shouldFail2(); return "()" }() }
     #expect(gotshouldFail2_1 == wantshouldFail2_1, "Gen170.func shouldFail2() async throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen170.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen170.value0 read 1")
+    multicast.value0 = "s466"
+    reference.value0 = "s466"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen170.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen170.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen170.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen170.value1 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23402,6 +31106,12 @@ struct GeneratedProtocolTests {
     let gotwantsWrite4_1 = await genOutcome { return String(describing: await multicast.wantsWrite4(true, for: ["k8": 2], with: GenToken("t4"))) }
     let wantwantsWrite4_1 = await genOutcome { return String(describing: await reference.wantsWrite4(true, for: ["k8": 2], with: GenToken("t4"))) }
     #expect(gotwantsWrite4_1 == wantwantsWrite4_1, "Gen171.func wantsWrite4(_ a0: Bool, for a1: [String: Int], with a2: GenToken) async -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen171.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen171.value0 read 1")
+    multicast.value0 = "s406"
+    reference.value0 = "s406"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen171.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen171.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23439,6 +31149,18 @@ struct GeneratedProtocolTests {
     let gotshouldStop3_1 = await genOutcome { var a0 = -41; return { () -> String in multicast.shouldStop3(&a0, at: [0, 9], from: ["k3": 6]); return "()" }() + "|" + String(a0) }
     let wantshouldStop3_1 = await genOutcome { var a0 = -41; return { () -> String in reference.shouldStop3(&a0, at: [0, 9], from: ["k3": 6]); return "()" }() + "|" + String(a0) }
     #expect(gotshouldStop3_1 == wantshouldStop3_1, "Gen172.func shouldStop3(_ a0: inout Int, at a1: [Int], from a2: [String: Int])")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen172.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen172.value0 read 1")
+    multicast.value0 = GenPoint(x: 5, y: 2)
+    reference.value0 = GenPoint(x: 5, y: 2)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen172.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen172.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen172.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen172.slot read 1")
+    multicast[slot: 1] = "o8"
+    reference[slot: 1] = "o8"
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen172.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen172.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23468,6 +31190,19 @@ struct GeneratedProtocolTests {
     let gotnoteRead1_1 = await genOutcome { return String(describing: try await multicast.noteRead1("s287")) }
     let wantnoteRead1_1 = await genOutcome { return String(describing: try await reference.noteRead1("s287")) }
     #expect(gotnoteRead1_1 == wantnoteRead1_1, "Gen173.func noteRead1(_ a0: String) async throws -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen173.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen173.value0 read 1")
+    multicast.value0 = ["k9": 3]
+    reference.value0 = ["k9": 3]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen173.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen173.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen173.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen173.value1 read 1")
+    multicast.value1 = [5, 3]
+    reference.value1 = [5, 3]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen173.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen173.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23493,6 +31228,18 @@ struct GeneratedProtocolTests {
     let gotaskChange1_1 = await genOutcome { return { () -> String in multicast.askChange1(["k2": 5]); return "()" }() }
     let wantaskChange1_1 = await genOutcome { return { () -> String in reference.askChange1(["k2": 5]); return "()" }() }
     #expect(gotaskChange1_1 == wantaskChange1_1, "Gen174.func askChange1(_ a0: [String: Int])")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen174.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen174.value0 read 1")
+    multicast.value0 = GenPoint(x: 1, y: 5)
+    reference.value0 = GenPoint(x: 1, y: 5)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen174.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen174.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen174.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen174.value1 read 1")
+    multicast.value1 = "s224"
+    reference.value1 = "s224"
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen174.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen174.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23542,6 +31289,25 @@ struct GeneratedProtocolTests {
     let gotshouldRead4_1 = await genOutcome { return try { () throws -> String in try multicast.shouldRead4(GenToken("t2"), for: { $0 * 3 }); return "()" }() }
     let wantshouldRead4_1 = await genOutcome { return try { () throws -> String in try reference.shouldRead4(GenToken("t2"), for: { $0 * 3 }); return "()" }() }
     #expect(gotshouldRead4_1 == wantshouldRead4_1, "Gen175.func shouldRead4(_ a0: GenToken, for a1: (Int) -> Int) throws")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen175.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen175.value0 read 1")
+    multicast.value0 = "o6"
+    reference.value0 = "o6"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen175.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen175.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen175.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen175.value1 read 1")
+    multicast.value1 = nil
+    reference.value1 = nil
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen175.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen175.value1 read 4")
+    multicast.setPolicy(.reduce(.anyTrue), for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen175.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen175.slot read 1")
+    multicast[slot: 1] = false
+    reference[slot: 1] = false
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen175.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen175.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23586,6 +31352,9 @@ struct GeneratedProtocolTests {
     let gotnoteMove4_1 = await genOutcome { return { () -> String in multicast.noteMove4(GenPoint(x: 2, y: 9), for: ["k4": 0]); return "()" }() }
     let wantnoteMove4_1 = await genOutcome { return { () -> String in reference.noteMove4(GenPoint(x: 2, y: 9), for: ["k4": 0]); return "()" }() }
     #expect(gotnoteMove4_1 == wantnoteMove4_1, "Gen176.func noteMove4(_ a0: GenPoint, for a1: [String: Int])")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen176.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen176.value0 read 1")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23620,6 +31389,22 @@ struct GeneratedProtocolTests {
     let gotdidWrite2_1 = await genOutcome { return await { () async -> String in await multicast.didWrite2(["k7": 4]); return "()" }() }
     let wantdidWrite2_1 = await genOutcome { return await { () async -> String in await reference.didWrite2(["k7": 4]); return "()" }() }
     #expect(gotdidWrite2_1 == wantdidWrite2_1, "Gen177.func didWrite2(_ a0: [String: Int]) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen177.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen177.value0 read 1")
+    multicast.value0 = GenMode.off
+    reference.value0 = GenMode.off
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen177.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen177.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen177.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen177.value1 read 1")
+    multicast.setPolicy(.firstResponder, for: \.subscriptSlot)
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen177.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen177.slot read 1")
+    multicast[slot: 1] = true
+    reference[slot: 1] = true
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen177.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen177.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23660,6 +31445,12 @@ struct GeneratedProtocolTests {
     let gotnoteRead3_1 = await genOutcome { return { () -> String in multicast.noteRead3(false, at: GenPoint(x: 6, y: 6), using: "s321"); return "()" }() }
     let wantnoteRead3_1 = await genOutcome { return { () -> String in reference.noteRead3(false, at: GenPoint(x: 6, y: 6), using: "s321"); return "()" }() }
     #expect(gotnoteRead3_1 == wantnoteRead3_1, "Gen178.func noteRead3(_ a0: Bool, at a1: GenPoint, using a2: String)")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen178.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen178.slot read 1")
+    multicast[slot: 1] = GenMode.slow
+    reference[slot: 1] = GenMode.slow
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen178.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen178.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23692,6 +31483,12 @@ struct GeneratedProtocolTests {
     let gotaskOpen2_1 = await genOutcome { return { () -> String in multicast.askOpen2(nil, at: "s776", on: [4, 7]); return "()" }() }
     let wantaskOpen2_1 = await genOutcome { return { () -> String in reference.askOpen2(nil, at: "s776", on: [4, 7]); return "()" }() }
     #expect(gotaskOpen2_1 == wantaskOpen2_1, "Gen179.func askOpen2(_ a0: String?, at a1: String, on a2: [Int])")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen179.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen179.slot read 1")
+    multicast[slot: 1] = 17
+    reference[slot: 1] = 17
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen179.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen179.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23732,6 +31529,26 @@ struct GeneratedProtocolTests {
     let gotshouldRead3_1 = await genOutcome { return { () -> String in multicast.shouldRead3(["k7": 6]); return "()" }() }
     let wantshouldRead3_1 = await genOutcome { return { () -> String in reference.shouldRead3(["k7": 6]); return "()" }() }
     #expect(gotshouldRead3_1 == wantshouldRead3_1, "Gen180.func shouldRead3(_ a0: [String: Int])")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen180.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen180.value0 read 1")
+    multicast.value0 = [8, 9, 0]
+    reference.value0 = [8, 9, 0]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen180.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen180.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen180.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen180.value1 read 1")
+    multicast.value1 = nil
+    reference.value1 = nil
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen180.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen180.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen180.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen180.slot read 1")
+    multicast[slot: 1] = 3
+    reference[slot: 1] = 3
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen180.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen180.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23813,6 +31630,19 @@ struct GeneratedProtocolTests {
     let gothandleOpen1_1 = await genOutcome { return await { () async -> String in await multicast.handleOpen1(44.5, using: "o3"); return "()" }() }
     let wanthandleOpen1_1 = await genOutcome { return await { () async -> String in await reference.handleOpen1(44.5, using: "o3"); return "()" }() }
     #expect(gothandleOpen1_1 == wanthandleOpen1_1, "Gen183.func handleOpen1(_ a0: Double, using a1: String?) async")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen183.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen183.value0 read 1")
+    multicast.value0 = "o5"
+    reference.value0 = "o5"
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen183.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen183.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen183.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen183.value1 read 1")
+    multicast.value1 = ["k0": 5]
+    reference.value1 = ["k0": 5]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen183.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen183.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23832,6 +31662,20 @@ struct GeneratedProtocolTests {
     let gotshouldStop0_1 = await genOutcome { return { () -> String in multicast.shouldStop0(["k1": 1], using: GenMode.off); return "()" }() }
     let wantshouldStop0_1 = await genOutcome { return { () -> String in reference.shouldStop0(["k1": 1], using: GenMode.off); return "()" }() }
     #expect(gotshouldStop0_1 == wantshouldStop0_1, "Gen184.func shouldStop0(_ a0: [String: Int], using a1: GenMode)")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen184.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen184.value0 read 1")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen184.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen184.value1 read 1")
+    multicast.value1 = GenPoint(x: 7, y: 5)
+    reference.value1 = GenPoint(x: 7, y: 5)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen184.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen184.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen184.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen184.slot read 1")
+    multicast[slot: 1] = GenMode.fast
+    reference[slot: 1] = GenMode.fast
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen184.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen184.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23866,6 +31710,12 @@ struct GeneratedProtocolTests {
     let gothandleMove2_1 = await genOutcome { return String(describing: multicast.handleMove2()) }
     let wanthandleMove2_1 = await genOutcome { return String(describing: reference.handleMove2()) }
     #expect(gothandleMove2_1 == wanthandleMove2_1, "Gen185.func handleMove2() -> [String: Int]")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen185.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen185.value0 read 1")
+    multicast.value0 = ["k4": 7]
+    reference.value0 = ["k4": 7]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen185.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen185.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23904,6 +31754,21 @@ struct GeneratedProtocolTests {
     let gotnoteFail3_1 = await genOutcome { return { () -> String in multicast.noteFail3(); return "()" }() }
     let wantnoteFail3_1 = await genOutcome { return { () -> String in reference.noteFail3(); return "()" }() }
     #expect(gotnoteFail3_1 == wantnoteFail3_1, "Gen186.func noteFail3()")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen186.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen186.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen186.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen186.value1 read 1")
+    multicast.value1 = [6]
+    reference.value1 = [6]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen186.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen186.value1 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen186.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen186.slot read 1")
+    multicast[slot: 1] = ["k9": 7]
+    reference[slot: 1] = ["k9": 7]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen186.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen186.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23945,6 +31810,13 @@ struct GeneratedProtocolTests {
     let gotwillMove3_1 = await genOutcome { return String(describing: await multicast.willMove3("s57", 83.5)) }
     let wantwillMove3_1 = await genOutcome { return String(describing: await reference.willMove3("s57", 83.5)) }
     #expect(gotwillMove3_1 == wantwillMove3_1, "Gen187.func willMove3(_ a0: String, _ a1: Double) async -> Double")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen187.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen187.value0 read 1")
+    multicast.value0 = -46
+    reference.value0 = -46
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen187.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen187.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -23983,6 +31855,18 @@ struct GeneratedProtocolTests {
     let gotwillStart3_1 = await genOutcome { return await { () async -> String in await multicast.willStart3("o2", with: "s255"); return "()" }() }
     let wantwillStart3_1 = await genOutcome { return await { () async -> String in await reference.willStart3("o2", with: "s255"); return "()" }() }
     #expect(gotwillStart3_1 == wantwillStart3_1, "Gen188.func willStart3(_ a0: String?, with a1: String) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen188.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen188.value0 read 1")
+    multicast.value0 = GenPoint(x: 2, y: 4)
+    reference.value0 = GenPoint(x: 2, y: 4)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen188.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen188.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen188.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen188.slot read 1")
+    multicast[slot: 1] = [5, 5]
+    reference[slot: 1] = [5, 5]
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen188.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen188.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -24048,6 +31932,14 @@ struct GeneratedProtocolTests {
     let gotdidSave3_1 = await genOutcome { return { () -> String in multicast.didSave3(); return "()" }() }
     let wantdidSave3_1 = await genOutcome { return { () -> String in reference.didSave3(); return "()" }() }
     #expect(gotdidSave3_1 == wantdidSave3_1, "Gen190.func didSave3()")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen190.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen190.value0 read 1")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen190.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen190.slot read 1")
+    multicast[slot: 1] = GenMode.fast
+    reference[slot: 1] = GenMode.fast
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen190.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen190.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -24128,6 +32020,18 @@ struct GeneratedProtocolTests {
     let gotaskFail4_1 = await genOutcome { return String(describing: try multicast.askFail4(["k6": 4], from: "o5")) }
     let wantaskFail4_1 = await genOutcome { return String(describing: try reference.askFail4(["k6": 4], from: "o5")) }
     #expect(gotaskFail4_1 == wantaskFail4_1, "Gen192.func askFail4(_ a0: [String: Int], from a1: String?) throws -> String")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen192.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen192.value0 read 1")
+    multicast.value0 = ["k9": 2]
+    reference.value0 = ["k9": 2]
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen192.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen192.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen192.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen192.value1 read 1")
+    multicast.value1 = 78.5
+    reference.value1 = 78.5
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen192.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen192.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -24154,6 +32058,20 @@ struct GeneratedProtocolTests {
     let gotnoteFail1_1 = await genOutcome { return try await { () async throws -> String in try await multicast.noteFail1(GenPoint(x: 8, y: 2)); return "()" }() }
     let wantnoteFail1_1 = await genOutcome { return try await { () async throws -> String in try await reference.noteFail1(GenPoint(x: 8, y: 2)); return "()" }() }
     #expect(gotnoteFail1_1 == wantnoteFail1_1, "Gen193.func noteFail1(_ a0: GenPoint) async throws")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen193.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen193.value0 read 1")
+    multicast.value0 = GenMode.slow
+    reference.value0 = GenMode.slow
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen193.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen193.value0 read 4")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen193.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen193.value1 read 1")
+    multicast.value1 = ["k0": 9]
+    reference.value1 = ["k0": 9]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen193.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen193.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -24203,6 +32121,16 @@ struct GeneratedProtocolTests {
     let gotshouldFail4_1 = await genOutcome { return { () -> String in multicast.shouldFail4(GenToken("t5"), from: GenToken("t8"), using: "o6"); return "()" }() }
     let wantshouldFail4_1 = await genOutcome { return { () -> String in reference.shouldFail4(GenToken("t5"), from: GenToken("t8"), using: "o6"); return "()" }() }
     #expect(gotshouldFail4_1 == wantshouldFail4_1, "Gen194.func shouldFail4(_ a0: GenToken, from a1: GenToken, using a2: String?)")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen194.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen194.value0 read 1")
+    multicast.setPolicy(.firstResponder, for: \.value1)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen194.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen194.value1 read 1")
+    multicast.value1 = GenPoint(x: 0, y: 8)
+    reference.value1 = GenPoint(x: 0, y: 8)
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen194.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen194.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -24242,6 +32170,18 @@ struct GeneratedProtocolTests {
     let gothandleStop3_1 = await genOutcome { return { () -> String in multicast.handleStop3(); return "()" }() }
     let wanthandleStop3_1 = await genOutcome { return { () -> String in reference.handleStop3(); return "()" }() }
     #expect(gothandleStop3_1 == wanthandleStop3_1, "Gen195.func handleStop3()")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen195.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen195.value0 read 1")
+    multicast.value0 = 18.5
+    reference.value0 = 18.5
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen195.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen195.value0 read 4")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen195.value1 read 0")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen195.value1 read 1")
+    multicast.value1 = ["k3": 5]
+    reference.value1 = ["k3": 5]
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen195.value1 read 3")
+    #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen195.value1 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -24286,6 +32226,13 @@ struct GeneratedProtocolTests {
     let gotaskLoad4_1 = await genOutcome { return String(describing: multicast.askLoad4()) }
     let wantaskLoad4_1 = await genOutcome { return String(describing: reference.askLoad4()) }
     #expect(gotaskLoad4_1 == wantaskLoad4_1, "Gen196.func askLoad4() -> Bool")
+    multicast.setPolicy(.firstResponder, for: \.value0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen196.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen196.value0 read 1")
+    multicast.value0 = GenPoint(x: 3, y: 0)
+    reference.value0 = GenPoint(x: 3, y: 0)
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen196.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen196.value0 read 4")
     #expect(seen.entries == expected.entries)
   }
 
@@ -24358,6 +32305,18 @@ struct GeneratedProtocolTests {
     let gotshouldStart1_1 = await genOutcome { return await { () async -> String in await multicast.shouldStart1(true, at: 57.5); return "()" }() }
     let wantshouldStart1_1 = await genOutcome { return await { () async -> String in await reference.shouldStart1(true, at: 57.5); return "()" }() }
     #expect(gotshouldStart1_1 == wantshouldStart1_1, "Gen199.func shouldStart1(_ a0: Bool, at a1: Double) async")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen199.value0 read 0")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen199.value0 read 1")
+    multicast.value0 = GenMode.slow
+    reference.value0 = GenMode.slow
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen199.value0 read 3")
+    #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen199.value0 read 4")
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen199.slot read 0")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen199.slot read 1")
+    multicast[slot: 1] = nil
+    reference[slot: 1] = nil
+    #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen199.slot read 3")
+    #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen199.slot read 4")
     #expect(seen.entries == expected.entries)
   }
 }
