@@ -203,7 +203,8 @@ extension MulticastGenerator {
   func forwardingDefaults(extending extendedType: String) -> String? {
     // A nested protocol's methods name types as its scope sees them, which an extension at
     // file scope may not: it has no forwarding (a protocol refining it restates them).
-    guard !model.isForeign && !extendedType.contains(".") else { return nil }
+    // A value multicast (a struct) has no forwarding protocol to inherit from.
+    guard !model.isForeign && !model.isValue && !extendedType.contains(".") else { return nil }
     let access = model.access.prefix
     // `Outer.P` → `Outer.PMulticast`.
     let multicast = Self.multicastType(of: extendedType)
