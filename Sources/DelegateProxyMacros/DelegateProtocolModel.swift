@@ -28,6 +28,10 @@ struct DelegateProtocolModel {
   /// `@Delegate(for:)` protocol refines only the one it restates) but `Sendable`, or has a
   /// `mutating` requirement (which no class-bound protocol can have).
   var isValue = false
+  /// Whether a `@Delegate` protocol refining this one can inherit its forwarding: not when
+  /// its multicast is a struct, nor when it has `mutating` requirements (a refining
+  /// protocol's multicast forwards plain calls only).
+  var isForwardable: Bool { !isValue && !requirements.contains(where: \.isMutating) }
   /// `semantics:` as written: `value`, `reference`, or nil when absent.
   var semantics: String?
   /// Whether the protocol is known to be class-bound: `AnyObject` (or `Actor`) among the
