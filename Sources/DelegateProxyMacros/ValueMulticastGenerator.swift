@@ -36,7 +36,11 @@ extension MulticastGenerator {
       "    nonisolated private static let _delegateProtocol = DelegateProtocol<\(existential)>(")
     lines.append("      name: \(Self.stringLiteral(model.delegateType)),")
     lines.append(contentsOf: methodList("    methods: ", closing: ")").map { "  " + $0 })
-    lines.append(contentsOf: standIn.map { "  " + $0 })
+    // The stand-in is the engine's (`SinkMulticast.Engine.standIn(for:)`).
+    lines.append(
+      contentsOf: standIn.map {
+        "  " + $0.replacing("`\(className).standIn(for:)`", with: "`\(className).Engine.standIn(for:)`")
+      })
     lines.append("  }")
     lines.append(
       "  /// Typed handles for `\(name)`'s methods, for policies, observers and introspection.")
