@@ -110,6 +110,13 @@ struct TallyCounter: Tally {
   mutating func count(_ step: Int) { value += step }
 }
 
+/// A member whose mutating method makes a mutating call on the multicast calling it.
+struct ReentrantCounter: Tally {
+  let owner: TallyMulticast
+  func tick() {}
+  mutating func count(_ step: Int) { owner.count(step) }
+}
+
 /// Counts ticks from any thread.
 final class TickCounter: Sendable {
   private let storage = Atomic<Int>(0)
@@ -320,6 +327,11 @@ struct ValueMemberTests {
     asHandler.handle(9)
     #expect(log.count("handled 9 at 4") == 2)
 
+    // A value whose type is not Equatable is never found by value: only by its token.
+    #expect(!handlers.contains(LevelHandler(log: log)))
+    handlers.remove(LevelHandler(log: log))
+    #expect(handlers.count == 2)
+
     var emitters = EmittersMulticast()
     emitters.add(LoggingEmitter(log: log))
     var copy = emitters
@@ -339,6 +351,16 @@ struct ValueMemberTests {
     tally.tick()
     #expect((tally.delegate(id) as? TallyCounter)?.value == 5)
     #expect(ticks.value == 1)
+  }
+
+  /// A member's mutating method that makes a mutating call on its own multicast stops the
+  /// process, naming the method, instead of deadlocking on the multicast's lock.
+  @Test func aMutatingCallBackIntoTheSameMulticastStopsTheProcess() async {
+    await #expect(processExitsWith: .failure) {
+      let tally = TallyMulticast()
+      tally.add(ReentrantCounter(owner: tally))
+      tally.count(1)
+    }
   }
 
   /// Two threads call — lock-free calls and mutating ones — while a third adds and removes
