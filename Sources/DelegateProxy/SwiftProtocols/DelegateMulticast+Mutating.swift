@@ -41,7 +41,8 @@ extension DelegateMulticast {
       mutationOwner.load(ordering: .relaxed) != me,
       "\(Self.self): a member's mutating \(protocolDescription.methods[index].swiftName) made a mutating call on the multicast that is calling it"
     )
-    let (result, retired) = mutations.withLock { _ in
+    let (result, retired) = mutations.withLock { made in
+      made &+= 1
       mutationOwner.store(me, ordering: .relaxed)
       defer { mutationOwner.store(0, ordering: .relaxed) }
       // Retained: usable across the calls (the members it lists stay allocated).

@@ -141,8 +141,9 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   @usableFromInline let needsRebuild = RebuildRequest()
   /// Serialises mutating calls (DelegateMulticast+Mutating.swift): taken before `state`,
   /// never while holding it, and released before the tables a mutating call replaced are
-  /// retired.
-  let mutations = Lock<Void>(())
+  /// retired. Its value counts the mutating calls made (not `Void`: ThreadSanitizer does
+  /// not order an exclusive access to a zero-sized value by the mutex).
+  let mutations = Lock<UInt64>(0)
   /// The thread making a mutating call (its `pthread_self`), 0 when none: a member's
   /// mutating call back into the multicast is reported instead of deadlocking.
   let mutationOwner = Atomic<UInt>(0)
