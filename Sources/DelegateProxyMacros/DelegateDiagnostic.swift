@@ -5,7 +5,6 @@ import SwiftDiagnostics
 /// (``message``) of what each says.
 enum DelegateDiagnostic: DiagnosticMessage {
   case notAProtocol(String)
-  case notClassBound(String)
   case unsupportedInheritance(String, inherited: String)
   /// A protocol refining `Actor`: its multicast, a class, could not conform to it.
   case actorBound(String)
@@ -42,6 +41,14 @@ enum DelegateDiagnostic: DiagnosticMessage {
   case selectorNotLiteral(String)
   case badSelector(String, selector: String, problem: String)
   case unsupportedMember
+  /// `semantics:` is neither `.value` nor `.reference`.
+  case badSemantics(String)
+  /// A value multicast (a struct) for a protocol that cannot have one.
+  case valueSemantics(String, problem: String)
+  /// `semantics: .value` on a protocol constrained to `AnyObject`.
+  case valueClassBound(String)
+  /// A `mutating` requirement the multicast cannot forward.
+  case mutatingRequirement(String, problem: String)
 
   var severity: DiagnosticSeverity { .error }
 
@@ -62,8 +69,6 @@ enum DelegateDiagnostic: DiagnosticMessage {
     switch self {
     case .notAProtocol(let kind):
       "@Delegate applies to a protocol, not to \(kind); declare a protocol and attach @Delegate to it"
-    case .notClassBound(let protocolName):
-      "@Delegate protocol '\(protocolName)' must be constrained to AnyObject: write 'protocol \(protocolName): AnyObject'"
     case .unsupportedInheritance(let protocolName, let inherited):
       "@Delegate protocol '\(protocolName)' inherits from '\(inherited)', whose requirements a multicast cannot forward ('Self' or associated types, initializers); inherit from AnyObject, Sendable or a delegate protocol"
     case .actorBound(let protocolName):
@@ -128,6 +133,14 @@ enum DelegateDiagnostic: DiagnosticMessage {
       "@Selector(\"\(selector)\") on '\(name)' \(problem); write one name piece and one colon per parameter, such as \"name:with:\""
     case .unsupportedMember:
       "@Delegate protocols may contain only methods; move this declaration out of the protocol"
+    case .badSemantics(let name):
+      "@Delegate(semantics:) on '\(name)' takes '.value' (a struct multicast with value semantics, for a protocol that is not class-bound) or '.reference' (a class multicast)"
+    case .valueSemantics(let name, let problem):
+      "@Delegate protocol '\(name)' is not class-bound, so its multicast is a struct with value semantics, but \(problem)"
+    case .valueClassBound(let name):
+      "@Delegate(semantics: .value) on '\(name)', which is constrained to AnyObject: its conformers are classes, shared by reference; remove 'AnyObject' or write 'semantics: .reference'"
+    case .mutatingRequirement(let name, let problem):
+      "@Delegate does not support the mutating requirement '\(name)' \(problem)"
     }
   }
 }

@@ -1,9 +1,11 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
-/// `@Delegate`: turns a class-bound Swift protocol into a multicast delegate.
+/// `@Delegate`: turns a Swift protocol into a multicast delegate.
 ///
-/// As a peer macro it generates `<Protocol>Multicast`, a `DelegateMulticast` subclass that
+/// As a peer macro it generates `<Protocol>Multicast`: for a protocol that is not
+/// class-bound, a struct with value semantics (see `ValueMulticastGenerator`); otherwise a
+/// `DelegateMulticast` subclass that
 /// conforms to the protocol, describes its methods to the runtime (selectors as Swift's
 /// `@objc` names them, parameter and result types, required or optional) and forwards
 /// each call to every delegate added to it; it inherits the methods of the `@Delegate`
@@ -35,7 +37,10 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
         "#sourceLocation(file: \($0.file.trimmedDescription), line: \($0.line.trimmedDescription))"
       }
     }
-    return [DeclSyntax(stringLiteral: generator.multicastClass)]
+    return [
+      DeclSyntax(
+        stringLiteral: model.isValue ? generator.multicastStruct : generator.multicastClass)
+    ]
   }
 
   /// The extension: defaults for the optional requirements, if there are any and the

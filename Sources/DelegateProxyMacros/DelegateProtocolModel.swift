@@ -22,6 +22,24 @@ struct DelegateProtocolModel {
   /// apply only to its subclasses, so the multicast's `object` — a generated subclass that
   /// conforms — is what the delegator takes, and the multicast itself does not conform.
   var objectBase: String?
+  /// Whether the multicast is a struct with value semantics over copy-on-write storage
+  /// (`DelegateValueMulticast`) rather than a class: `semantics: .value`; or, without that
+  /// argument, a protocol not constrained to `AnyObject` that either refines nothing (a
+  /// `@Delegate(for:)` protocol refines only the one it restates) but `Sendable`, or has a
+  /// `mutating` requirement (which no class-bound protocol can have).
+  var isValue = false
+  /// Whether a `@Delegate` protocol refining this one can inherit its forwarding: not when
+  /// its multicast is a struct, nor when it has `mutating` requirements (a refining
+  /// protocol's multicast forwards plain calls only).
+  var isForwardable: Bool { !isValue && !requirements.contains(where: \.isMutating) }
+  /// `semantics:` as written: `value`, `reference`, or nil when absent.
+  var semantics: String?
+  /// Whether the protocol is known to be class-bound: `AnyObject` (or `Actor`) among the
+  /// inherited types, or a protocol it refines other than `Sendable` (which the compiler
+  /// then checks where the multicast holds its delegates as objects).
+  var isClassBound = false
+  /// Whether `AnyObject` (or `Actor`) is among the inherited types.
+  var statesAnyObject = false
   /// Whether the delegates conform to a protocol declared elsewhere.
   var isForeign: Bool { delegateType != name }
   /// The `@Delegate` protocols it refines, as the inheritance clause spells them: its
@@ -78,6 +96,92 @@ struct DelegateProtocolModel {
     }
     readMembers(of: proto)
     checkUniqueNames()
+    decideSemantics(of: proto)
+    markWritesOfValues()
+  }
+
+  /// A write to a protocol whose conformers may be values (a struct multicast, a protocol
+  /// not known to be class-bound, one declared elsewhere) changes each member's stored
+  /// value, as a `mutating` requirement does (`__sendMutating`): setting a property
+  /// through an existential that is not class-bound needs a variable. Decided after the
+  /// semantics, which writes do not choose.
+  private mutating func markWritesOfValues() {
+    guard isValue || !isClassBound || (isForeign && !statesAnyObject) else { return }
+    for index in requirements.indices where requirements[index].accessor?.kind == .set {
+      requirements[index].isMutating = true
+    }
+    for index in stateRequirements.indices {
+      stateRequirements[index].setter?.isMutating = true
+    }
+  }
+
+  /// Chooses a class or a struct multicast (``isValue``) and reports what the choice
+  /// cannot carry.
+  private mutating func decideSemantics(of proto: ProtocolDeclSyntax) {
+    let mutating = requirements.filter(\.isMutating)
+    switch semantics {
+    case "value": isValue = true
+    case "reference": isValue = false
+    default:
+      // A protocol declared elsewhere may be class-bound (XMLParserDelegate): a class
+      // multicast unless `mutating` says otherwise or `semantics: .value` is written.
+      isValue = !statesAnyObject && (!mutating.isEmpty || !isClassBound)
+    }
+    if isValue {
+      if statesAnyObject { report(proto.name, .valueClassBound(name)) }
+      if !parents.isEmpty {
+        report(
+          parentNodes[0],
+          .valueSemantics(
+            name,
+            problem:
+              "it refines @Delegate protocols (\(parents.map { "'\($0)'" }.joined(separator: ", "))), whose multicasts are classes; restate their methods with @Delegate(restating:) or constrain it to AnyObject"
+          ))
+      }
+      if objectBase != nil {
+        report(
+          proto.name,
+          .valueSemantics(
+            name,
+            problem:
+              "'object:' gives the multicast a class face; remove 'object:' or write 'semantics: .reference'"
+          ))
+      }
+      if isMainActor {
+        report(
+          proto.name,
+          .valueSemantics(
+            name,
+            problem:
+              "it is isolated to the main actor, which value multicasts do not support yet; write 'semantics: .reference' for a class multicast"
+          ))
+      }
+    }
+    for requirement in mutating {
+      let node = requirement.nameNode
+      if requirement.isAsync || requirement.isThrowing {
+        report(
+          node,
+          .mutatingRequirement(
+            requirement.swiftName,
+            problem:
+              "because it is '\(requirement.isAsync ? "async" : "throws")': the members' new values are stored together once the last member has answered, which \(requirement.isAsync ? "a suspension" : "an error") would leave half done; make it non-mutating or drop the effect"
+          ))
+      } else if !parents.isEmpty {
+        report(
+          node,
+          .mutatingRequirement(
+            requirement.swiftName,
+            problem:
+              "in a protocol that refines @Delegate protocols; restate the parents' methods with @Delegate(restating:)"
+          ))
+      } else if isMainActor {
+        report(
+          node,
+          .mutatingRequirement(
+            requirement.swiftName, problem: "in a @MainActor protocol; make it non-mutating"))
+      }
+    }
   }
 
   /// Whether the model can be generated.
@@ -117,6 +221,18 @@ struct DelegateProtocolModel {
         restated.insert(base.trimmedDescription)
         continue
       }
+      if label == "semantics" {
+        guard let access = argument.expression.as(MemberAccessExprSyntax.self),
+          ["value", "reference"].contains(access.declName.baseName.text),
+          access.base == nil || access.base!.trimmedDescription == "DelegateSemantics"
+            || access.base!.trimmedDescription == "DelegateProxy.DelegateSemantics"
+        else {
+          report(argument, .badSemantics(name))
+          continue
+        }
+        semantics = access.declName.baseName.text
+        continue
+      }
       guard let access = argument.expression.as(MemberAccessExprSyntax.self),
         access.declName.baseName.text == "self", let base = access.base,
         label == "for" || label == "object"
@@ -135,12 +251,10 @@ struct DelegateProtocolModel {
     }
   }
 
-  /// Requires the protocol to be class-bound: `AnyObject` among the inherited types, or a
-  /// protocol it refines (the compiler then checks that protocol is class-bound where the
-  /// multicast holds its delegates as objects). `Sendable` is accepted beside them. With
-  /// `@Delegate(for: P.self)` the protocol must refine `P`.
+  /// Reads what the protocol refines: `AnyObject` (class-bound), `Sendable`, the
+  /// `@Delegate` protocols whose forwarding its multicast inherits, and — with
+  /// `@Delegate(for: P.self)` — `P`, which it must refine.
   private mutating func readInheritance(of proto: ProtocolDeclSyntax) {
-    var isClassBound = false
     var refinesForeign = false
     for inherited in proto.inheritanceClause?.inheritedTypes ?? [] {
       let type = inherited.type
@@ -149,9 +263,12 @@ struct DelegateProtocolModel {
         || spelled == "Swift.AnyObject"
       {
         isClassBound = true
+        statesAnyObject = true
       } else if spelled == "Sendable" || spelled == "Swift.Sendable" {
         continue
       } else if spelled == "Actor" || spelled == "_Concurrency.Actor" {
+        isClassBound = true
+        statesAnyObject = true
         report(type, .actorBound(name))
       } else if Self.unforwardable.contains(
         spelled.hasPrefix("Swift.") ? String(spelled.dropFirst(6)) : spelled)
@@ -176,32 +293,7 @@ struct DelegateProtocolModel {
     }
     if isForeign && !refinesForeign {
       report(proto.name, .foreignNotRefined(name, foreign: delegateType))
-      return
     }
-    if !isClassBound {
-      diagnostics.append(
-        Diagnostic(
-          node: Syntax(proto.name), message: DelegateDiagnostic.notClassBound(name),
-          fixIts: [Self.addAnyObject(to: proto)]))
-    }
-  }
-
-  /// The Fix-It that constrains `proto` to `AnyObject`.
-  private static func addAnyObject(to proto: ProtocolDeclSyntax) -> FixIt {
-    let message = DelegateFixIt(message: "constrain '\(proto.name.text)' to AnyObject")
-    guard let clause = proto.inheritanceClause else {
-      let newName = proto.name.with(\.tokenKind, .identifier(proto.name.text + ": AnyObject"))
-      return FixIt(
-        message: message, changes: [.replace(oldNode: Syntax(proto.name), newNode: Syntax(newName))]
-      )
-    }
-    let anyObject = InheritedTypeSyntax(
-      type: IdentifierTypeSyntax(name: .identifier("AnyObject")),
-      trailingComma: .commaToken(trailingTrivia: .space))
-    let newClause = clause.with(
-      \.inheritedTypes, InheritedTypeListSyntax([anyObject] + Array(clause.inheritedTypes)))
-    return FixIt(
-      message: message, changes: [.replace(oldNode: Syntax(clause), newNode: Syntax(newClause))])
   }
 
   /// Reads every member: methods become requirements; anything else is reported.

@@ -77,6 +77,10 @@ struct DelegateRequirement {
   var isAsync: Bool = false
   /// Whether the requirement is `throws` (typed throws and `rethrows` are refused).
   var isThrowing: Bool = false
+  /// Whether the requirement is `mutating` (a protocol that is not class-bound): the
+  /// multicast changes each member's stored value (`__sendMutating`). A class's
+  /// conformance (the multicast class, a stand-in) drops the keyword, as classes do.
+  var isMutating: Bool = false
 
   /// The effects as written in a signature: `""`, `" async"`, `" throws"`, `" async throws"`.
   var effectsText: String { (isAsync ? " async" : "") + (isThrowing ? " throws" : "") }
@@ -319,10 +323,13 @@ extension DelegateRequirement {
       diagnostics.append(Diagnostic(node: Syntax(node), message: message))
     }
 
+    var isMutating = false
     for modifier in function.modifiers {
       if modifier.name.tokenKind == .keyword(.static) || modifier.name.tokenKind == .keyword(.class)
       {
         report(modifier, .staticRequirement(swiftName, keyword: modifier.name.text))
+      } else if modifier.name.tokenKind == .keyword(.mutating) {
+        isMutating = true
       }
     }
     if let generics = function.genericParameterClause {
@@ -472,8 +479,9 @@ extension DelegateRequirement {
     return DelegateRequirement(
       nameText: nameText, parameters: parameters, result: result, isOptional: isOptional,
       selector: selector, swiftName: swiftName, nameNode: Syntax(function.name),
-      // C callers can neither await nor catch: an effectful method stays on the Swift path.
-      hasCForm: hasCForm && !isAsync && !isThrowing, noAnswerText: noAnswerText,
-      isAsync: isAsync, isThrowing: isThrowing)
+      // C callers can neither await nor catch: an effectful method stays on the Swift path;
+      // nor store a member's new value: a mutating one too.
+      hasCForm: hasCForm && !isAsync && !isThrowing && !isMutating, noAnswerText: noAnswerText,
+      isAsync: isAsync, isThrowing: isThrowing, isMutating: isMutating)
   }
 }

@@ -98,7 +98,7 @@ extension MulticastGenerator {
   /// and its parents' forwarding protocols. None for a `@Delegate(for:)` protocol, nor for
   /// a nested one (see ``forwardingDefaults(extending:)``).
   var forwardingProtocol: [String] {
-    guard !model.isForeign && !isNested else { return [] }
+    guard !model.isForeign && !isNested, model.isForwardable else { return [] }
     let access = model.access.prefix
     let refined = [model.name] + model.parents.indices.map { Self.parentAlias($0) + ".__Forwarding" }
     var lines = [
@@ -203,7 +203,7 @@ extension MulticastGenerator {
   func forwardingDefaults(extending extendedType: String) -> String? {
     // A nested protocol's methods name types as its scope sees them, which an extension at
     // file scope may not: it has no forwarding (a protocol refining it restates them).
-    guard !model.isForeign && !extendedType.contains(".") else { return nil }
+    guard !model.isForeign && !extendedType.contains("."), model.isForwardable else { return nil }
     let access = model.access.prefix
     // `Outer.P` → `Outer.PMulticast`.
     let multicast = Self.multicastType(of: extendedType)

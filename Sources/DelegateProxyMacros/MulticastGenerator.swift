@@ -180,7 +180,7 @@ struct MulticastGenerator {
 
   /// The typed handle properties of the requirements at `indices` (for `Messages` and
   /// its C subset), indented for a struct inside the class.
-  private func handles(_ indices: some Sequence<Int>) -> [String] {
+  func handles(_ indices: some Sequence<Int>) -> [String] {
     let access = model.access.prefix
     let existential = "any \(model.delegateType)"
     var lines: [String] = []
@@ -204,8 +204,11 @@ struct MulticastGenerator {
         lines.append(contentsOf: mainActorCall(requirement).map { "      " + $0 })
         lines.append("    }")
       } else {
+        // A mutating method's handle calls a copy of the delegate it is given (the
+        // conformance stores members' new values itself: `__sendMutating`).
+        let copy = requirement.isMutating ? "var d = d; return " : ""
         lines.append(
-          "    \(kind)(\(initArguments)) { \(closureArguments) in \(requirement.callMarker)\(requirement.forwardingCallText) }"
+          "    \(kind)(\(initArguments)) { \(closureArguments) in \(copy)\(requirement.callMarker)\(requirement.forwardingCallText) }"
         )
       }
       lines.append("  }")
@@ -277,7 +280,7 @@ struct MulticastGenerator {
   /// The stand-in class nested in the multicast: it conforms to the protocol and sends
   /// each call as a runtime message to its target (`DelegateStandIn`), so a Swift delegator
   /// can hold a runtime object (a test double, a proxy) as its delegate.
-  private var standIn: [String] {
+  var standIn: [String] {
     let access = model.access.prefix
     let name = model.name
     let existential = "any \(model.delegateType)"
@@ -346,7 +349,7 @@ struct MulticastGenerator {
   /// The body of a typed handle's `invoke` closure for a `@MainActor` protocol: the closure
   /// is `@Sendable` and nonisolated, so the call goes through `MainActor.assumeIsolated`
   /// (which traps off the main actor), the values carried across in `_MainActorCall`.
-  private func mainActorCall(_ requirement: DelegateRequirement) -> [String] {
+  func mainActorCall(_ requirement: DelegateRequirement) -> [String] {
     let (captured, unpacked) =
       requirement.parameters.isEmpty ? ("d", "let d = c.value") : ("(d, a)", "let (d, a) = c.value")
     var call = requirement.callMarker + requirement.forwardingCallText
@@ -371,7 +374,9 @@ struct MulticastGenerator {
   /// carry the call). A `@MainActor` protocol's async method hands its arguments to the
   /// nonisolated dispatch in `_MainActorCall`: they come back to the main actor in the
   /// handle, on the same task.
-  private func conformanceBody(_ requirement: DelegateRequirement, closureArguments: String)
+  func conformanceBody(
+    _ requirement: DelegateRequirement, closureArguments: String, receiver: String = "self"
+  )
     -> [String]
   {
     let handle = "Messages().\(requirement.messageName)"
@@ -385,18 +390,24 @@ struct MulticastGenerator {
       if model.isMainActor {
         body = [
           "let c = _MainActorCall(\(arguments))",
-          "return \(requirement.callMarker)self.\(send)(\(handle), c.value)",
+          "return \(requirement.callMarker)\(receiver).\(send)(\(handle), c.value)",
         ]
       } else {
-        body = ["\(returning)\(requirement.callMarker)self.\(send)(\(handle), \(arguments))"]
+        body = ["\(returning)\(requirement.callMarker)\(receiver).\(send)(\(handle), \(arguments))"]
       }
     } else if requirement.isThrowing {
-      body = ["\(returning)try self.__sendThrowing(\(handle), \(arguments))"]
+      body = ["\(returning)try \(receiver).__sendThrowing(\(handle), \(arguments))"]
+    } else if requirement.isMutating {
+      // Each member changed in place (a value: its stored copy; see `__sendMutating`).
+      let engine = receiver == "self" ? "self" : "__uniqueEngine()"
+      body = [
+        "\(returning)\(engine).__sendMutating(\(handle), \(arguments)) { \(requirement.directCallText) }"
+      ]
     } else {
       // A write goes to every delegate in order through the engine's write primitive.
       let send = requirement.accessor?.kind == .set ? "__write" : "__send"
       body = [
-        "\(returning)self.\(send)(\(handle), \(arguments)) { \(requirement.directCallText) }"
+        "\(returning)\(receiver).\(send)(\(handle), \(arguments)) { \(requirement.directCallText) }"
       ]
     }
     return requirement.bindingInout(body).map { "    " + $0 }
@@ -416,7 +427,7 @@ struct MulticastGenerator {
     ]
     for requirement in model.requirements {
       let call = Self.frameCallText(requirement)
-      if requirement.isAsync || requirement.isThrowing {
+      if requirement.isAsync || requirement.isThrowing || requirement.isMutating {
         // Not in CMessages, so `imp(for:)` cannot name it; a runtime message of its
         // selector reaches no delegate (C can neither await nor catch) and answers zero.
         lines.append("    { _, _ in },")
@@ -574,7 +585,7 @@ struct MulticastGenerator {
 
   /// The protocol's own method descriptions as an array literal after `opening`, followed
   /// by `closing`, one description a line.
-  private func methodList(_ opening: String, closing: String) -> [String] {
+  func methodList(_ opening: String, closing: String) -> [String] {
     guard !model.requirements.isEmpty else { return ["\(opening)[]\(closing)"] }
     return ["\(opening)["] + model.requirements.map { "      \(methodDescription($0))," }
       + ["    ]\(closing)"]
@@ -620,7 +631,10 @@ struct MulticastGenerator {
         "  /// The default for the optional requirement `\(requirement.swiftName)` (selector `\(requirement.selector)`): a conforming class that does not implement it is never called for it."
       )
       lines.append("  \(access)\(requirement.signature) {")
-      lines.append("    DelegateOptional.__notImplemented(by: self, selector: \(selector))")
+      // A protocol that is not class-bound: `self` may be a value.
+      lines.append(
+        "    DelegateOptional.__notImplemented(\(model.isClassBound ? "by" : "byValue"): self, selector: \(selector))"
+      )
       if let answer = requirement.noAnswerText {
         lines.append("    return \(answer)")
       }

@@ -26,35 +26,6 @@ import Testing
     )
   }
 
-  @Test func notClassBound() {
-    assertDelegateExpansion(
-      """
-      @Delegate
-      protocol SensorDelegate {
-        func reset()
-      }
-      """,
-      expandedSource: """
-        protocol SensorDelegate {
-          func reset()
-        }
-        """,
-      diagnostics: [
-        DiagnosticSpec(
-          message:
-            "@Delegate protocol 'SensorDelegate' must be constrained to AnyObject: write 'protocol SensorDelegate: AnyObject'",
-          line: 2, column: 10,
-          fixIts: [FixItSpec(message: "constrain 'SensorDelegate' to AnyObject")])
-      ],
-      fixedSource: """
-        @Delegate
-        protocol SensorDelegate: AnyObject {
-          func reset()
-        }
-        """
-    )
-  }
-
   @Test func unsupportedInheritance() {
     assertDelegateExpansion(
       """
@@ -378,35 +349,6 @@ import Testing
     )
   }
 
-  @Test func sendableOnlyIsNotClassBound() {
-    assertDelegateExpansion(
-      """
-      @Delegate
-      protocol SensorDelegate: Sendable {
-        func reset()
-      }
-      """,
-      expandedSource: """
-        protocol SensorDelegate: Sendable {
-          func reset()
-        }
-        """,
-      diagnostics: [
-        DiagnosticSpec(
-          message:
-            "@Delegate protocol 'SensorDelegate' must be constrained to AnyObject: write 'protocol SensorDelegate: AnyObject'",
-          line: 2, column: 10,
-          fixIts: [FixItSpec(message: "constrain 'SensorDelegate' to AnyObject")])
-      ],
-      fixedSource: """
-        @Delegate
-        protocol SensorDelegate: AnyObject, Sendable {
-          func reset()
-        }
-        """
-    )
-  }
-
   /// Plain `throws` and `async` are accepted (EffectsExpansionTests); typed throws and
   /// `rethrows` stay refused, with the reason.
   @Test func typedThrowsAndRethrows() {
@@ -456,12 +398,7 @@ import Testing
         DiagnosticSpec(
           message:
             "@Delegate protocol 'CounterDelegate' inherits from 'Actor', but its multicast is a class, which cannot conform to Actor; write 'protocol CounterDelegate: AnyObject' with async requirements: actors conform to it",
-          line: 2, column: 27),
-        DiagnosticSpec(
-          message:
-            "@Delegate protocol 'CounterDelegate' must be constrained to AnyObject: write 'protocol CounterDelegate: AnyObject'",
-          line: 2, column: 10,
-          fixIts: [FixItSpec(message: "constrain 'CounterDelegate' to AnyObject")]),
+          line: 2, column: 27)
       ]
     )
   }

@@ -551,3 +551,34 @@ protocol ArchiveEvents: TransferEvents, LegacyEvents {
   func legacyDidFinish(_ id: Int)        // every LegacyEvents method, restated
   func archive(_ transfer: Transfer, didAdd name: String)
 }
+
+// MARK: DelegateProxy.docc/ValueMembers.md
+
+@Delegate
+protocol AuditSink {
+  func record(_ event: String)
+  mutating func setTag(_ tag: String)
+}
+
+struct MemorySink: AuditSink, Equatable {
+  var tag = ""
+  var name: String
+  func record(_ event: String) { print("\(name) \(tag)\(event)") }
+  mutating func setTag(_ tag: String) { self.tag = tag }
+}
+
+/// The value members block, run by a test: the multicast and its copy.
+func doccValueMembers() -> (audit: AuditSinkMulticast, quiet: AuditSinkMulticast) {
+  var audit = AuditSinkMulticast()                   // a struct that conforms to AuditSink
+  let first = audit.add(MemorySink(name: "a"))       // held by value; add returns its MemberID
+  audit.add(MemorySink(name: "b"))
+  audit.setTag("[db] ")                              // each member's stored value changes
+  audit.record("opened")                             // a [db] opened, b [db] opened
+
+  var quiet = audit                                  // a copy is a multicast of its own
+  quiet.remove(first)
+  quiet.setTag("")
+  audit.record("closed")                             // a [db] closed, b [db] closed
+  quiet.record("closed")                             // b closed
+  return (audit, quiet)
+}

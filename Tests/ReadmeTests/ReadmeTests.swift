@@ -224,6 +224,14 @@ struct ReadmeTests {
     withExtendedLifetime((viewController, dataSource, logger)) {}
   }
 
+  @Test func theValueMembersExampleKeepsCopiesApart() {
+    let (audit, quiet) = doccValueMembers()
+    #expect(audit.members(ofType: MemorySink.self).map(\.name) == ["a", "b"])
+    #expect(audit.members(ofType: MemorySink.self).map(\.tag) == ["[db] ", "[db] "])
+    #expect(quiet.members(ofType: MemorySink.self).map(\.name) == ["b"])
+    #expect(quiet.first(ofType: MemorySink.self)?.tag == "")
+  }
+
   @Test func thePackageLinesNameRealProducts() throws {
     let manifest = try String(
       contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)

@@ -33,6 +33,8 @@ if let kind = SwiftStringRowKind(rawValue: name) {
     kind, method == "titleFor" ? .titleFor : .didReceive, fanout: fanout)
 } else if let kind = SwiftPeerRowKind(rawValue: name) {
   workload = Workload.swiftPeer(kind, fanout: fanout)
+} else if let kind = SwiftValueRowKind(rawValue: name) {
+  workload = Workload.swiftValue(kind, fanout: fanout)
 } else if let kind = SwiftRowKind(rawValue: name) {
   workload = Workload.swift(kind, method == "v@:@" ? .object : .qd, fanout: fanout)
 } else {

@@ -42,12 +42,14 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   final var isBlocked: Bool { blockCount > 0 }
 
   /// A record for `delegate`. `flag`, when given, is another record's: the two are one
-  /// membership seen by two faces (a Swift multicast's member and its C adapter).
+  /// membership seen by two faces (a Swift multicast's member and its C adapter), or one
+  /// value member before and after a mutating call. `id`, when given, is the membership's
+  /// number carried over from the record this one replaces or copies.
   init(
     _ delegate: AnyObject, typeName: String, retention: Retention, queue: DispatchQueue?,
-    flag: RouteMembership? = nil
+    flag: RouteMembership? = nil, id: UInt64? = nil
   ) {
-    id = memberIDs.wrappingAdd(1, ordering: .relaxed).oldValue
+    self.id = id ?? memberIDs.wrappingAdd(1, ordering: .relaxed).oldValue
     self.retention = retention
     self.queue = queue
     self.flag = flag ?? RouteMembership()

@@ -1,19 +1,26 @@
 import Dispatch
 import MessageRuntime
 
-/// A `@Delegate` multicast's member: a ``Member`` whose delegate is a plain Swift object,
-/// kept as its protocol's existential for the dispatch loops to call.
+/// A `@Delegate` multicast's member: a ``Member`` whose delegate is a plain Swift object —
+/// or, for a protocol that is not class-bound, a value (a struct, an enum) the multicast
+/// holds itself — kept as its protocol's existential for the dispatch loops to call.
 @usableFromInline
 final class SwiftMember<Delegate>: Member, @unchecked Sendable {
-  // @unchecked Sendable: as Member; `existential` is written once in init and only read after;
-  // `adapter` is written and read only under the multicast's `state` lock.
+  // @unchecked Sendable: as Member; `existential` is written once in init and only read after
+  // (a value member's new value after a mutating call goes into a new record); `adapter` is
+  // written and read only under the multicast's `state` lock.
 
-  /// The delegate as its protocol's existential, stored at +0: the stored existential does not keep
-  /// the object alive (`object` or `strong` does), so it is never deinitialized, only
-  /// deallocated.
+  /// The delegate as its protocol's existential. An object's is stored at +0: the stored
+  /// existential does not keep the object alive (`object` or `strong` does), so it is never
+  /// deinitialized, only deallocated. A value's is owned (``isValue``).
   @usableFromInline let existential: UnsafeMutablePointer<Delegate>
+  /// Whether the member is a value the multicast holds (its existential owns it; `object`
+  /// is an anchor of its own that only gives the record what every ``Member`` has). A value
+  /// is always alive, is never called through the fast loop's unretained copy, and has no
+  /// C face.
+  @usableFromInline let isValue: Bool
   /// The delegate's class (a stand-in's own identity: `DelegateOptional.identity(of:)`),
-  /// for optional methods it does not implement.
+  /// or a value's type, for optional methods it does not implement.
   let typeID: ObjectIdentifier
   /// The member as the C face's runtime proxy lists it (made when the C face is);
   /// it shares this record's removed flag.
@@ -26,9 +33,10 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
 
   init(
     _ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?,
-    answers: Bool = true
+    answers: Bool = true, id: UInt64? = nil
   ) {
     self.answers = answers
+    isValue = false
     typeID = DelegateOptional.identity(of: object)
     let existential = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
     existential.initialize(to: delegate)
@@ -36,18 +44,68 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
     // The stored copy took a strong reference; give it back so the existential holds +0.
     Unmanaged.passUnretained(object).release()
     super.init(
-      object, typeName: String(reflecting: type(of: object)), retention: retention, queue: queue)
+      object, typeName: String(reflecting: type(of: object)), retention: retention, queue: queue,
+      id: id)
+  }
+
+  /// A record holding the value `value` (not a class instance). `sharing`, when given, is
+  /// the record it replaces after a mutating call: the same membership (its number, its
+  /// removed flag, its block count) with a new value.
+  init(
+    value: Delegate, queue: DispatchQueue?, answers: Bool = true, id: UInt64? = nil,
+    sharing previous: SwiftMember? = nil
+  ) {
+    self.answers = answers
+    isValue = true
+    let dynamicType = type(of: value as Any)
+    typeID = ObjectIdentifier(dynamicType)
+    let existential = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
+    existential.initialize(to: value)
+    self.existential = existential
+    super.init(
+      ValueMemberAnchor(), typeName: String(reflecting: dynamicType), retention: .strong,
+      queue: queue, flag: previous?.flag, id: previous?.id ?? id)
+    if let previous { blockCount = previous.blockCount }
   }
 
   deinit {
-    // Not deinitialize(): its reference is +0 (see init).
+    // An object's existential is +0 (see init): not deinitialized.
+    if isValue { existential.deinitialize(count: 1) }
     existential.deallocate()
   }
 
-  /// The delegate, strongly held, or nil once it is being deallocated.
+  /// The delegate, strongly held, or nil once it is being deallocated (a value: a copy).
   var delegate: Delegate? {
     guard strong != nil || object.tryRetain() else { return nil }
     defer { if strong == nil { object.release() } }
     return existential.pointee
   }
+
+  /// This membership with the value `value` in place of its own: what a mutating call
+  /// publishes (call only on a value member).
+  func replacingValue(with value: Delegate) -> SwiftMember {
+    SwiftMember(value: value, queue: queue, answers: answers, sharing: self)
+  }
+
+  /// The same membership for another multicast (a copy of a value multicast): the same
+  /// number, a value copied or the same object with the same retention, a removed flag
+  /// of its own; nil when the object is being deallocated.
+  func copiedForAnotherMulticast() -> SwiftMember? {
+    if isValue {
+      let copy = SwiftMember(value: existential.pointee, queue: queue, answers: answers, id: id)
+      copy.blockCount = blockCount
+      return copy
+    }
+    guard let delegate else { return nil }
+    let copy = SwiftMember(
+      delegate, object: delegate as AnyObject, retention: retention, queue: queue,
+      answers: answers, id: id)
+    copy.blockCount = blockCount
+    return copy
+  }
 }
+
+/// What a value member's record holds where an object member's holds its delegate: an
+/// object of its own, always alive, that nothing else references (so no `remove` or
+/// `contains` by object finds it).
+private final class ValueMemberAnchor: Sendable {}

@@ -1,4 +1,4 @@
-/// Turns a class-bound protocol into a multicast delegate.
+/// Turns a protocol into a multicast delegate.
 ///
 /// ```swift
 /// @Delegate
@@ -28,7 +28,12 @@
 /// `[]`, `[:]`, all-zero bytes for a bitwise-copyable type; a result type with none (a
 /// class, a closure, `any P`) must declare `@Default` — a compile-time error otherwise.
 ///
-/// The protocol must be constrained to `AnyObject`; it may refine `Sendable` and other
+/// A protocol constrained to `AnyObject` gets a class multicast whose members are objects,
+/// held weakly by default. A protocol that is not (`protocol Sink { … }`, `Sendable` aside)
+/// gets a struct with value semantics, ``DelegateValueMulticast``: its members may be
+/// values — held by value, changed by its `mutating` requirements — or objects, and a
+/// copy of the multicast is a multicast of its own (``Delegate(semantics:)`` chooses
+/// otherwise). A class-bound protocol may refine `Sendable` and other
 /// `@Delegate` protocols, whose methods it inherits without restating them: the multicast
 /// conforms to the whole hierarchy and sends the inherited methods to its delegates under
 /// their policies, and `Messages` offers the parents' handles by their own names
@@ -44,6 +49,15 @@
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
+
+/// ``Delegate()`` with the multicast's semantics chosen rather than read from the protocol:
+/// `.reference` makes a class multicast for a protocol that is not class-bound (its members,
+/// values included, are shared by every reference to it); `.value` a struct one (see
+/// ``DelegateSemantics``).
+@attached(peer, names: suffixed(Multicast))
+@attached(extension, names: arbitrary)
+public macro Delegate(semantics: DelegateSemantics) =
+  #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
 
 /// ``Delegate()`` for a protocol that also refines protocols not declared with `@Delegate`
 /// (a dependency's, Foundation's) and restates their methods: the multicast inherits the
@@ -94,9 +108,17 @@ public macro Delegate(restating parents: Any.Type...) =
 /// `NSCache`'s delegates refine `NSObjectProtocol`: `NSObject`), name it as `object`: the
 /// multicast's `object` property is then an instance of a generated subclass that
 /// conforms and sends every call to the multicast — the value to hand the delegator.
+///
+/// The macro cannot see whether `delegates` is class-bound: the multicast is a class
+/// unless the restated methods include a `mutating` one (which only a protocol that is not
+/// class-bound has) or `semantics` is ``DelegateSemantics/value`` — as for swift-log's
+/// `LogHandler`, whose copies must not share their handlers:
+/// `@Delegate(for: LogHandler.self, semantics: .value)`.
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
-public macro Delegate(for delegates: Any.Type, object: AnyObject.Type? = nil) =
+public macro Delegate(
+  for delegates: Any.Type, object: AnyObject.Type? = nil, semantics: DelegateSemantics? = nil
+) =
   #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
 
 /// Marks a requirement of a ``Delegate()`` protocol as optional, as `@optional` does in an

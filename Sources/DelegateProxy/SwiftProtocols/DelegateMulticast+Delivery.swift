@@ -47,6 +47,9 @@ extension DelegateMulticast {
       if fold.add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
+    // A `void` method has nothing to fold: resolved when the path is specialized, as in
+    // `__send` (finishing looks up generic metadata: most of a value member's call).
+    if Result.self == Void.self { return () as! Result }
     return finish(fold, index, table, collected: collected)
   }
 

@@ -4,43 +4,53 @@ import MessageRuntime
 extension DelegateMulticast {
   /// Adds `delegate` at the end, held weakly unless `retention` is ``Retention/strong``;
   /// with `queue`, it is called on that queue (`addDelegate:delegateQueue:`). With
-  /// ``MulticastOptions/unique``, adding a member again does nothing.
+  /// ``MulticastOptions/unique``, adding a member again does nothing (and returns its
+  /// membership).
+  ///
+  /// A value — a struct or an enum, for a protocol that is not class-bound — is held by
+  /// value, as a hand-written multiplexer's array holds it (`retention` does not apply):
+  /// the multicast keeps its own copy, which its `mutating` requirements change (see
+  /// ``MemberID`` for what names it afterwards; `unique` compares `Equatable` values with
+  /// `==`).
   ///
   /// Adding a multicast into itself — directly, or into one it contains, directly or
   /// through others — is a programming error (each call would recurse for ever): it stops
   /// the process with a message naming the cycle, as an index out of range does. A
   /// well-typed program has nothing else that can fail here, so `add` does not throw.
+  @discardableResult
   public final func add(
     _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention = .weak
-  )
-  {
+  ) -> MemberID {
     insert(delegate, at: .end, queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` at `index` among the members (clamped to `0...count`); a
   /// multicast that would contain itself stops the process, as for ``add(_:queue:retention:)``.
+  @discardableResult
   public final func insert(
     _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention = .weak
-  ) {
+  ) -> MemberID {
     insert(delegate, at: .index(index), queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` before `other`; at the end when `other` is nil or not a member
   /// (`AIMultiDelegate`'s rule).
+  @discardableResult
   public final func insert(
     _ delegate: Delegate, before other: Delegate?, queue: DispatchQueue? = nil,
     retention: Retention = .weak
-  ) {
+  ) -> MemberID {
     insert(
       delegate, at: .before(other.map { $0 as AnyObject }), queue: queue, retention: retention)
   }
 
   /// Inserts `delegate` after `other`; at the beginning when `other` is nil or not a
   /// member (`AIMultiDelegate`'s rule).
+  @discardableResult
   public final func insert(
     _ delegate: Delegate, after other: Delegate?, queue: DispatchQueue? = nil,
     retention: Retention = .weak
-  ) {
+  ) -> MemberID {
     insert(
       delegate, at: .after(other.map { $0 as AnyObject }), queue: queue, retention: retention)
   }
@@ -48,42 +58,96 @@ extension DelegateMulticast {
   /// Used by injection: inserts `delegate` held weakly as a member that hears every
   /// call but whose answers do not count. Not for direct use.
   public final func __insertListener(_ delegate: Delegate, at index: Int) {
-    insert(delegate, at: .index(index), queue: nil, retention: .weak, answers: false)
+    _ = insert(delegate, at: .index(index), queue: nil, retention: .weak, answers: false)
   }
 
   private func insert(
     _ delegate: Delegate, at position: MemberPosition, queue: DispatchQueue?,
     retention: Retention, answers: Bool = true
-  ) {
-    // Members are class instances (a `@Delegate` protocol is class-bound): dispatch reads
-    // a member's existential as a class reference (SwiftResponder.unretainedDelegate).
-    precondition(
-      type(of: delegate as Any) is AnyObject.Type,
-      "\(Self.self) holds class instances; a \(type(of: delegate as Any)) is not one")
-    let object = delegate as AnyObject
+  ) -> MemberID {
     if let queue { QueueMarks.mark(queue) }
+    guard Self.isObject(delegate) else {
+      // A value: held by the multicast (a protocol that is not class-bound).
+      let member = SwiftMember(value: delegate, queue: queue, answers: answers)
+      let matches = Self.matching(delegate)
+      return update { s in
+        if s.options.contains(.unique),
+          let same = s.members.records.first(where: { !$0.isRemoved && matches($0) })
+        {
+          return MemberID(same.id)
+        }
+        s.members.insert(member, at: position)
+        return MemberID(member.id)
+      }
+    }
+    let object = delegate as AnyObject
     let member = SwiftMember(
       delegate, object: object, retention: retention, queue: queue, answers: answers)
+    var id = MemberID(member.id)
     MulticastNesting.insertOrStop(adding: object as? any MulticastNode, to: self) {
       update { s in
-        if s.options.contains(.unique), s.members.contains(object) { return }
+        if s.options.contains(.unique),
+          let same = s.members.records.first(where: { !$0.isRemoved && $0.holds(object) })
+        {
+          id = MemberID(same.id)
+          return
+        }
         s.members.insert(member, at: position)
       }
     }
+    return id
+  }
+
+  /// Whether `delegate` is a class instance (else a value the multicast holds).
+  static func isObject(_ delegate: Delegate) -> Bool {
+    type(of: delegate as Any) is AnyObject.Type
+  }
+
+  /// What finds `delegate` among the members: an object by identity; a value by `==` when
+  /// its type is `Equatable`, else nothing (a value has no identity: its ``MemberID`` names
+  /// its membership).
+  static func matching(_ delegate: Delegate) -> (SwiftMember<Delegate>) -> Bool {
+    if isObject(delegate) {
+      let object = delegate as AnyObject
+      return { !$0.isValue && $0.holds(object) }
+    }
+    guard let value = delegate as? any Equatable else { return { _ in false } }
+    return { $0.isValue && value.isEqual(toMember: $0.existential.pointee) }
   }
 
   /// Removes every membership of `delegate`. When it returns, no new call to `delegate`
   /// starts on any thread or queue (a call already running may finish; a delegate may
   /// remove itself while being called). Removing a non-member does nothing.
+  ///
+  /// A value member is found by `==` when its type is `Equatable` (every member equal to
+  /// `delegate` goes); a value of another type is never found this way — remove it by the
+  /// ``MemberID`` that `add` returned.
   public final func remove(_ delegate: Delegate) {
-    let object = delegate as AnyObject
-    removeMembers { $0.holds(object) }
+    removeMembers(where: Self.matching(delegate))
   }
 
   /// Removes `delegate`'s membership on `queue` only (`removeDelegate:delegateQueue:`).
   public final func remove(_ delegate: Delegate, queue: DispatchQueue) {
-    let object = delegate as AnyObject
-    removeMembers { $0.holds(object) && $0.queue === queue }
+    let matches = Self.matching(delegate)
+    removeMembers { matches($0) && $0.queue === queue }
+  }
+
+  /// Removes the membership `member` names (as `add` returned it), with ``remove(_:)-(Delegate)``'s
+  /// guarantee; a membership already gone does nothing.
+  public final func remove(_ member: MemberID) {
+    removeMembers { $0.id == member.rawValue }
+  }
+
+  /// Removes every live member for which `predicate` is true (given each member: an object,
+  /// or a copy of a value), with ``remove(_:)-(Delegate)``'s guarantee.
+  public final func removeAll(where predicate: (Delegate) -> Bool) {
+    let ids = Set(
+      currentMembers.compactMap { m -> UInt64? in
+        guard !m.isRemoved, let d = m.delegate, predicate(d) else { return nil }
+        return m.id
+      })
+    guard !ids.isEmpty else { return }
+    removeMembers { ids.contains($0.id) }
   }
 
   /// Removes every delegate, with ``remove(_:)``'s guarantee.
@@ -107,21 +171,21 @@ extension DelegateMulticast {
 
   /// Whether `delegate` is a member and blocked.
   public final func isBlocked(_ delegate: Delegate) -> Bool {
-    let object = delegate as AnyObject
+    let matches = Self.matching(delegate)
     return state.withLock { s in
-      s.members.records.contains { !$0.isRemoved && $0.holds(object) && $0.isBlocked }
+      s.members.records.contains { !$0.isRemoved && matches($0) && $0.isBlocked }
     }
   }
 
   private func changeBlock(of delegate: Delegate, by step: Int) {
-    let object = delegate as AnyObject
+    let matches = Self.matching(delegate)
     let found = state.withLock { s in
-      s.members.records.contains { !$0.isRemoved && $0.holds(object) }
+      s.members.records.contains { !$0.isRemoved && matches($0) }
     }
     guard found else { return }
     // A new table leaves blocked members out (the hot path checks nothing for them).
     update { s in
-      for m in s.members.records where !m.isRemoved && m.holds(object) {
+      for m in s.members.records where !m.isRemoved && matches(m) {
         m.blockCount = max(0, m.blockCount + step)
       }
     }
@@ -131,6 +195,14 @@ extension DelegateMulticast {
     let found = state.withLock { s in s.members.records.contains(where: match) }
     guard found else { return }
     update { s in _ = s.members.remove(where: match) }
+  }
+}
+
+extension Equatable {
+  /// Whether `member` (a member's stored value) is a `Self` equal to this one.
+  fileprivate func isEqual(toMember member: Any) -> Bool {
+    guard let other = member as? Self else { return false }
+    return other == self
   }
 }
 

@@ -73,10 +73,31 @@ extension DelegateMulticast {
     }
   }
 
-  /// Whether `delegate` is a live member.
+  /// Whether `delegate` is a live member: an object by identity, a value by `==` when
+  /// its type is `Equatable` (a value of another type is never found: ask
+  /// ``contains(where:)`` or ``delegate(_:)``).
   public final func contains(_ delegate: Delegate) -> Bool {
-    let object = delegate as AnyObject
-    return currentMembers.contains { !$0.isRemoved && $0.holds(object) }
+    let matches = Self.matching(delegate)
+    return currentMembers.contains { !$0.isRemoved && $0.isAlive && matches($0) }
+  }
+
+  /// Whether some live member satisfies `predicate` (given each member: an object, or a
+  /// copy of a value).
+  public final func contains(where predicate: (Delegate) -> Bool) -> Bool {
+    delegates.contains(where: predicate)
+  }
+
+  /// The member `member` names (as `add` returned it): the object, or a copy of the value
+  /// as it is now (after every `mutating` call so far); nil when the membership is gone.
+  public final func delegate(_ member: MemberID) -> Delegate? {
+    currentMembers.first { $0.id == member.rawValue && !$0.isRemoved }?.delegate
+  }
+
+  /// The live memberships, in call order (a ``MemberID`` each, as `add` returned them).
+  public final var memberIDs: [MemberID] {
+    currentMembers.compactMap { m in
+      !m.isRemoved && m.isAlive ? MemberID(m.id) : nil
+    }
   }
 
   /// Whether some live delegate implements the method (for an optional method: one

@@ -141,6 +141,14 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// a member's class lacks an optional method; the end of the next Swift dispatch (or
   /// the next `imp(for:)`) rebuilds the table.
   @usableFromInline let needsRebuild = RebuildRequest()
+  /// Serialises mutating calls (DelegateMulticast+Mutating.swift): taken before `state`,
+  /// never while holding it, and released before the tables a mutating call replaced are
+  /// retired. Its value counts the mutating calls made (not `Void`: ThreadSanitizer does
+  /// not order an exclusive access to a zero-sized value by the mutex).
+  let mutations = Lock<UInt64>(0)
+  /// The thread making a mutating call (its `pthread_self`), 0 when none: a member's
+  /// mutating call back into the multicast is reported instead of deadlocking.
+  let mutationOwner = Atomic<UInt>(0)
 
   /// An empty multicast. `policy` is the policy of every method without one of its own
   /// (``setPolicy(_:for:)``); ``MulticastOptions/unique`` keeps each delegate once. A call
@@ -368,12 +376,20 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// ``Publication``): the members only they held are released only then.
   @discardableResult
   final func update<R, E: Error>(_ change: (inout State) throws(E) -> R) throws(E) -> R {
-    let (result, retired) = try state.withLock { s throws(E) in
+    let (result, retired) = try updateRetiringLater(change)
+    for r in retired { r() }
+    return result
+  }
+
+  /// ``update(_:)`` without the retirement: returns what to run once every lock is
+  /// released (a mutating call publishes under its own lock, then retires after it).
+  final func updateRetiringLater<R, E: Error>(_ change: (inout State) throws(E) -> R) throws(E)
+    -> (R, [@Sendable () -> Void])
+  {
+    try state.withLock { s throws(E) in
       let result = try change(&s)
       return (result, publish(&s))
     }
-    for r in retired { r() }
-    return result
   }
 
   /// Builds and publishes the table for `s` (under `state`), after compacting away gone
@@ -384,7 +400,16 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     s.generation &+= 1
     let retired = published.replace(with: Self.table(for: s, protocolDescription))
     var later: [@Sendable () -> Void] = [{ retired.release() }]
-    if let face = s.cFace { later.append(face.adopt(s)) }
+    if let face = s.cFace {
+      // Values have no C face: C callers reach the members that are objects.
+      if s.members.records.contains(where: \.isValue) {
+        var objects = s
+        objects.members = MemberList(s.members.records.filter { !$0.isValue })
+        later.append(face.adopt(objects))
+      } else {
+        later.append(face.adopt(s))
+      }
+    }
     return later
   }
 

@@ -33,6 +33,15 @@ public enum DelegateOptional {
     if inserted { learned.add(1, ordering: .releasing) }
   }
 
+  /// Called by the generated default of an optional method of a protocol that is not
+  /// class-bound: records that `delegate`'s type — a struct's, an enum's or a class's — does
+  /// not implement `selector`. Not for direct use.
+  public static func __notImplemented<Delegate>(byValue delegate: Delegate, selector: String) {
+    let key = Key(type: ObjectIdentifier(type(of: delegate as Any)), selector: selector)
+    let inserted = missing.withLock { $0.insert(key).inserted }
+    if inserted { learned.add(1, ordering: .releasing) }
+  }
+
   /// Whether instances of `type` are known not to implement `selector`.
   public static func isKnownMissing(_ selector: String, in type: AnyObject.Type) -> Bool {
     missing.withLock { $0.contains(Key(type: ObjectIdentifier(type), selector: selector)) }

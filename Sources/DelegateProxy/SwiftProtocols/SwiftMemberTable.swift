@@ -32,6 +32,14 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.generation = generation
     let methods = description.methods
     lists = .allocate(capacity: methods.count)
+    // The fast loop calls a bitwise copy of a member's stored existential (see
+    // SwiftResponder.unretainedDelegate); values, and strongly held objects in an existential
+    // of a protocol that is not class-bound (whose copy cannot be forgotten by zeroing it),
+    // take the general path, which copies the existential as Swift does.
+    let classBound = ExistentialKind.isClassBound(Delegate.self)
+    let needsCopy = members.contains { m in
+      m.isValue || (!classBound && m.retention == .strong)
+    }
     var policies: [ErasedPolicy] = []
     for (index, method) in methods.enumerated() {
       let policy = overrides[index] ?? defaultPolicy
@@ -48,7 +56,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
       (lists.baseAddress! + index).initialize(
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
-          isGeneral: rule == .custom || observers[index]?.isEmpty == false
+          isGeneral: rule == .custom || needsCopy || observers[index]?.isEmpty == false
             || filters[index] != nil
             || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments))

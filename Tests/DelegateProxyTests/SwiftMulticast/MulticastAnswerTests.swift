@@ -9,23 +9,23 @@ import Testing
 // factory's counter not found again once wrapped, swift-prometheus #86).
 
 @Delegate
-protocol Tally: AnyObject {
+protocol Instrument: AnyObject {
   func increment(by amount: Int)
   func reset()
 }
 
 @Delegate
-protocol TallyFactory: AnyObject {
-  @Default(noTally()) func makeTally(label: String) -> any Tally
-  func destroyTally(_ tally: any Tally)
+protocol InstrumentFactory: AnyObject {
+  @Default(noInstrument()) func makeInstrument(label: String) -> any Instrument
+  func destroyInstrument(_ tally: any Instrument)
 }
 
 /// The answer when no factory answers: a multicast of no one. (A function, because a
 /// macro's argument cannot name a type another macro generates.)
-func noTally() -> any Tally { TallyMulticast() }
+func noInstrument() -> any Instrument { InstrumentMulticast() }
 
 /// A backend's own counter: what each factory makes.
-final class BackendTally: Tally, Sendable {
+final class BackendInstrument: Instrument, Sendable {
   let backend: String
   let label: String
   private let count = Atomic(0)
@@ -39,22 +39,22 @@ final class BackendTally: Tally, Sendable {
 }
 
 /// A backend: makes its own counters, and hears them destroyed.
-final class Backend: TallyFactory, @unchecked Sendable {
+final class Backend: InstrumentFactory, @unchecked Sendable {
   // @unchecked Sendable: the tests call it from one thread.
   let name: String
-  var made: [BackendTally] = []
+  var made: [BackendInstrument] = []
   var destroyed: [String] = []
   init(_ name: String) { self.name = name }
-  func makeTally(label: String) -> any Tally {
-    let tally = BackendTally(backend: name, label: label)
+  func makeInstrument(label: String) -> any Instrument {
+    let tally = BackendInstrument(backend: name, label: label)
     made.append(tally)
     return tally
   }
-  func destroyTally(_ tally: any Tally) {
+  func destroyInstrument(_ tally: any Instrument) {
     // Each backend is handed its own counter back, never the multicast of them.
-    if let own = tally as? BackendTally { destroyed.append("\(own.backend):\(own.label)") }
-    if let many = tally as? TallyMulticast {
-      for own in many.members(ofType: BackendTally.self) where own.backend == name {
+    if let own = tally as? BackendInstrument { destroyed.append("\(own.backend):\(own.label)") }
+    if let many = tally as? InstrumentMulticast {
+      for own in many.members(ofType: BackendInstrument.self) where own.backend == name {
         destroyed.append("\(own.backend):\(own.label)")
       }
     }
@@ -65,14 +65,14 @@ final class Backend: TallyFactory, @unchecked Sendable {
 struct MulticastAnswerTests {
   @Test("every factory makes its own counter with the label; an increment reaches each")
   func fansOutTheAnswer() throws {
-    let factories = TallyFactoryMulticast()
+    let factories = InstrumentFactoryMulticast()
     let prometheus = Backend("prometheus")
     let statsd = Backend("statsd")
     factories.add(prometheus)
     factories.add(statsd)
-    factories.setPolicy(.reduce(.multicast(TallyMulticast.self)), for: \.makeTallyLabel)
+    factories.setPolicy(.reduce(.multicast(InstrumentMulticast.self)), for: \.makeInstrumentLabel)
 
-    let requests = factories.makeTally(label: "requests")
+    let requests = factories.makeInstrument(label: "requests")
     requests.increment(by: 2)
     requests.increment(by: 3)
     #expect(prometheus.made.map(\.label) == ["requests"])
@@ -80,19 +80,19 @@ struct MulticastAnswerTests {
     #expect(prometheus.made[0].value == 5 && statsd.made[0].value == 5)
 
     // The answer is a multicast of each factory's own counter, found again by type.
-    let multicast = try #require(requests as? TallyMulticast)
+    let multicast = try #require(requests as? InstrumentMulticast)
     #expect(
-      multicast.members(ofType: BackendTally.self).map(\.backend) == ["prometheus", "statsd"])
-    #expect(multicast.first(ofType: BackendTally.self) === prometheus.made[0])
+      multicast.members(ofType: BackendInstrument.self).map(\.backend) == ["prometheus", "statsd"])
+    #expect(multicast.first(ofType: BackendInstrument.self) === prometheus.made[0])
   }
 
   @Test("the answers are held by the multicast of them alone, strongly")
   func answersAreHeldStrongly() {
-    let factories = TallyFactoryMulticast()
+    let factories = InstrumentFactoryMulticast()
     let backend = Backend("memory")
     factories.add(backend)
-    factories.setPolicy(.reduce(.multicast(TallyMulticast.self)), for: \.makeTallyLabel)
-    let tally = factories.makeTally(label: "bytes")
+    factories.setPolicy(.reduce(.multicast(InstrumentMulticast.self)), for: \.makeInstrumentLabel)
+    let tally = factories.makeInstrument(label: "bytes")
     weak let own = backend.made.first
     backend.made.removeAll()
     #expect(own != nil)
@@ -102,23 +102,23 @@ struct MulticastAnswerTests {
 
   @Test("no factory: a multicast of no one (the @Default here), which ignores increments")
   func noFactory() {
-    let factories = TallyFactoryMulticast()
-    factories.setPolicy(.reduce(.multicast(TallyMulticast.self)), for: \.makeTallyLabel)
-    let tally = factories.makeTally(label: "idle")
+    let factories = InstrumentFactoryMulticast()
+    factories.setPolicy(.reduce(.multicast(InstrumentMulticast.self)), for: \.makeInstrumentLabel)
+    let tally = factories.makeInstrument(label: "idle")
     tally.increment(by: 1)
-    #expect((tally as? TallyMulticast)?.count == 0)
+    #expect((tally as? InstrumentMulticast)?.count == 0)
   }
 
   @Test("destroy hands each factory its own counter back, through the multicast of them")
   func destroyReachesEachFactorysOwnCounter() {
-    let factories = TallyFactoryMulticast()
+    let factories = InstrumentFactoryMulticast()
     let a = Backend("a")
     let b = Backend("b")
     factories.add(a)
     factories.add(b)
-    factories.setPolicy(.reduce(.multicast(TallyMulticast.self)), for: \.makeTallyLabel)
-    let tally = factories.makeTally(label: "jobs")
-    factories.destroyTally(tally)
+    factories.setPolicy(.reduce(.multicast(InstrumentMulticast.self)), for: \.makeInstrumentLabel)
+    let tally = factories.makeInstrument(label: "jobs")
+    factories.destroyInstrument(tally)
     #expect(a.destroyed == ["a:jobs"])
     #expect(b.destroyed == ["b:jobs"])
   }

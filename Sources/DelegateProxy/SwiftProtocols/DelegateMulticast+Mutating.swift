@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import Dispatch
+import MessageRuntime
+import Synchronization
+
+// Mutating requirements: THE way a call changes each member's stored value.
+
+extension DelegateMulticast {
+  /// Generated conformances call this for a `mutating` requirement, and for a property's
+  /// or subscript's setter; not for direct use. Calls `call` on each responder of
+  /// `message`, in order, under the method's policy, with the member itself to change:
+  ///
+  /// - an object member is called through its reference (`call` gets a copy of the
+  ///   reference; the object changes itself);
+  /// - a value member is called on a copy of its stored value, and the changed copies are
+  ///   stored back together when the last member has answered: a new member table is
+  ///   published in which each changed member holds its new value (the same membership:
+  ///   its ``MemberID``, position, queue and block count). Calls that start later see the
+  ///   new values; a non-mutating call running at the same time sees the old ones, never
+  ///   a value being written (it reads its own table, without a lock).
+  ///
+  /// Mutating calls of one multicast are serialised (one lock, held while the members are
+  /// called: a member's `mutating` method must not make a mutating call on the multicast
+  /// that is calling it, which stops the process with a message saying so). A member
+  /// removed while the call runs keeps its old value (it is gone); one added is not called.
+  /// A member on a queue is called on it and waited for. Observers hear the call as they
+  /// hear any other.
+  public final func __sendMutating<Arguments, Result>(
+    _ message: DelegateMessage<Delegate, Arguments, Result>,
+    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
+  ) -> Result {
+    let index = message.index
+    let me = UInt(pthread_self())
+    precondition(
+      mutationOwner.load(ordering: .relaxed) != me,
+      "\(Self.self): a member's mutating \(protocolDescription.methods[index].swiftName) made a mutating call on the multicast that is calling it"
+    )
+    let (result, retired) = mutations.withLock { made in
+      made &+= 1
+      mutationOwner.store(me, ordering: .relaxed)
+      defer { mutationOwner.store(0, ordering: .relaxed) }
+      // Retained: usable across the calls (the members it lists stay allocated).
+      let table = published.current
+      let list = table.lists[index]
+      let observers = table.observers[index]
+      let observed = observers.isEmpty ? nil : arguments()
+      if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
+      var fold = Fold<Result>(list.rule)
+      var collected: [Result] = []
+      var changed: [(old: SwiftMember<Delegate>, new: Delegate)] = []
+      let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+      for responder in list.responders {
+        let member = responder.member.takeUnretainedValue()
+        // Inside a read section, as every call: `remove` waits for it.
+        let answer: Result? = Quiescence.readSection {
+          if member.isValue {
+            guard !member.isRemoved else { return nil }
+            var value = member.existential.pointee
+            let answer = Self.onQueue(member.queue) { call(&value) }
+            changed.append((member, value))
+            return answer
+          }
+          return member.withDelegate {
+            var reference = member.existential.pointee
+            return Self.onQueue(member.queue) { call(&reference) }
+          }
+        }
+        guard let value = answer else {
+          if !member.isRemoved { needsRebuild.raise() }
+          continue
+        }
+        if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
+        if !member.answers { continue }
+        if list.rule == .custom { collected.append(value) }
+        if fold.add(value) { break }
+      }
+      if let observed { for o in observers where o.phase == .after { o.notify(observed) } }
+      let retired = changed.isEmpty ? [] : store(changed)
+      return (finish(fold, index, table, collected: collected), retired)
+    }
+    // After the lock: a retirement waits out read sections, and a dispatch's member may be
+    // waiting for the lock inside one.
+    for r in retired { r() }
+    return result
+  }
+
+  /// Runs `body` on `queue` and waits for it (directly on the caller's thread when there is
+  /// no queue or the caller is on it already).
+  private static func onQueue<R>(_ queue: DispatchQueue?, _ body: () -> R) -> R {
+    guard let queue, !QueueMarks.isCurrent(queue) else { return body() }
+    // The caller waits: `body` and what it captures are used by one thread at a time.
+    return withoutActuallyEscaping(body) { body in
+      let box = UncheckedSendable(body)
+      return queue.sync { UncheckedSendable(box.value()) }.value
+    }
+  }
+
+  /// Publishes the changed members' new values: each record still listed is replaced by
+  /// one that holds its new value (the same membership).
+  private func store(_ changed: [(old: SwiftMember<Delegate>, new: Delegate)])
+    -> [@Sendable () -> Void]
+  {
+    updateRetiringLater { s in
+      var records = s.members.records
+      for (old, new) in changed where !old.isRemoved {
+        guard let i = records.firstIndex(where: { $0 === old }) else { continue }
+        records[i] = old.replacingValue(with: new)
+      }
+      s.members = MemberList(records)
+    }.1
+  }
+}

@@ -1,0 +1,168 @@
+import Dispatch
+
+/// What `@Delegate` generates for a protocol that is not class-bound: a struct that
+/// conforms to the protocol and has value semantics, over a ``DelegateMulticast`` it
+/// shares with its copies until one of them changes (copy on write).
+///
+/// ```swift
+/// @Delegate
+/// protocol Sink {
+///   func write(_ line: String)
+///   mutating func setPrefix(_ prefix: String)
+/// }
+///
+/// var a = SinkMulticast()
+/// a.add(FileSink())              // a struct: held by value
+/// var b = a                      // b has a's members…
+/// b.setPrefix("b: ")             // …and changes only its own copies of them
+/// ```
+///
+/// As the protocol's contract is value semantics, a copy of the multicast is a new
+/// multicast: adding, removing, blocking, a policy and a `mutating` call on one copy leave
+/// the others as they were (a copy of swift-log's `Logger` that changes its level does not
+/// change another copy's handlers). Members that are values are copied with it; members
+/// that are objects are the same objects in every copy (held as the copy they were added
+/// to holds them: weakly unless added with ``Retention/strong``). Observers go with every
+/// copy; cancelling one removes it from all.
+///
+/// Calls that are not `mutating` are sent to the members without a lock, as from a
+/// class multicast; a `mutating` call changes each member's stored value (see
+/// ``DelegateMulticast/__sendMutating(_:_:_:)``). Such a multicast has no C face and no
+/// `messages(_:)` sequence.
+public protocol DelegateValueMulticast<Delegate>: Sendable {
+  /// The protocol's existential (`any Sink`).
+  associatedtype Delegate
+  /// The typed handles of the protocol's methods.
+  associatedtype Messages: DelegateMessages
+
+  /// Generated: the multicast the value reads (shared with its copies). Not for direct use.
+  var __engine: DelegateMulticast<Delegate, Messages> { get }
+  /// Generated: the multicast the value changes, copied first when another copy shares it.
+  /// Not for direct use.
+  mutating func __uniqueEngine() -> DelegateMulticast<Delegate, Messages>
+  /// An empty multicast: `policy` is the policy of every method without one of its own;
+  /// ``MulticastOptions/unique`` keeps each delegate once (values: by `==`).
+  init(policy: ReturnPolicy<Any>, options: MulticastOptions)
+}
+
+extension DelegateValueMulticast {
+  /// An empty multicast whose methods answer as the last responder does.
+  public init() { self.init(policy: .lastResponder, options: []) }
+
+  // MARK: Membership
+
+  /// Adds `delegate` at the end: a value is held by value (its own copy, which `mutating`
+  /// calls change); an object is held weakly unless `retention` is ``Retention/strong``.
+  /// With `queue`, the member is called on that queue. Returns the membership, which names
+  /// a value member for ``remove(_:)-(MemberID)`` and ``delegate(_:)``.
+  @discardableResult
+  public mutating func add(
+    _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention = .weak
+  ) -> MemberID {
+    __uniqueEngine().add(delegate, queue: queue, retention: retention)
+  }
+
+  /// Inserts `delegate` at `index` among the members (clamped to `0...count`).
+  @discardableResult
+  public mutating func insert(
+    _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention = .weak
+  ) -> MemberID {
+    __uniqueEngine().insert(delegate, at: index, queue: queue, retention: retention)
+  }
+
+  /// Removes the membership `member` names; a membership already gone does nothing.
+  public mutating func remove(_ member: MemberID) {
+    guard __engine.delegate(member) != nil else { return }
+    __uniqueEngine().remove(member)
+  }
+
+  /// Removes `delegate`: an object by identity, a value by `==` when its type is
+  /// `Equatable` (else nothing: remove it by its ``MemberID``).
+  public mutating func remove(_ delegate: Delegate) {
+    guard __engine.contains(delegate) else { return }
+    __uniqueEngine().remove(delegate)
+  }
+
+  /// Removes every member for which `predicate` is true (given each member: an object, or a
+  /// copy of a value).
+  public mutating func removeAll(where predicate: (Delegate) -> Bool) {
+    guard __engine.contains(where: predicate) else { return }
+    __uniqueEngine().removeAll(where: predicate)
+  }
+
+  /// Removes every member.
+  public mutating func removeAll() {
+    guard !__engine.memberIDs.isEmpty else { return }
+    __uniqueEngine().removeAll()
+  }
+
+  // MARK: Policies
+
+  /// The policy of every method without one of its own.
+  public var defaultPolicy: ReturnPolicy<Any> {
+    get { __engine.defaultPolicy }
+    set { __uniqueEngine().defaultPolicy = newValue }
+  }
+
+  /// Sets the policy of one method (nil returns it to the default), typed by its result.
+  public mutating func setPolicy<Message: DelegateMessageHandle>(
+    _ policy: ReturnPolicy<Message.Result>?, for message: KeyPath<Messages, Message>
+  ) {
+    __uniqueEngine().setPolicy(policy, for: message)
+  }
+
+  /// Sets which members a call of `message` reaches, from each member and the call's
+  /// arguments (nil: every member again) — see ``DelegateMulticast/setFilter(for:_:)``.
+  public mutating func setFilter<Message: DelegateMessageHandle>(
+    for message: KeyPath<Messages, Message>,
+    _ filter: (@Sendable (Delegate, Message.Arguments) -> Bool)?
+  ) where Message.Delegate == Delegate {
+    __uniqueEngine().setFilter(for: message, filter)
+  }
+
+  /// The policy in force for a method.
+  public func policy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+    -> ReturnPolicy<Message.Result>
+  {
+    __engine.policy(for: message)
+  }
+
+  // MARK: Queries
+
+  /// The live members, in order: objects, and copies of the values as they are now.
+  public var delegates: [Delegate] { __engine.delegates }
+  /// How many live members the multicast has.
+  public var count: Int { __engine.count }
+  /// The live memberships, in call order.
+  public var memberIDs: [MemberID] { __engine.memberIDs }
+  /// The member `member` names, as it is now; nil when the membership is gone.
+  public func delegate(_ member: MemberID) -> Delegate? { __engine.delegate(member) }
+  /// Whether `delegate` is a live member (an object by identity, an `Equatable` value by `==`).
+  public func contains(_ delegate: Delegate) -> Bool { __engine.contains(delegate) }
+  /// Whether some live member satisfies `predicate`.
+  public func contains(where predicate: (Delegate) -> Bool) -> Bool {
+    __engine.contains(where: predicate)
+  }
+  /// The live members of type `type`, in order (values as they are now).
+  public func members<T>(ofType type: T.Type) -> [T] { __engine.members(ofType: type) }
+  /// The first live member of type `type`.
+  public func first<T>(ofType type: T.Type) -> T? { __engine.first(ofType: type) }
+  /// Whether some live member implements the method, or an observer watches it.
+  public func responds<Message: DelegateMessageHandle>(to message: KeyPath<Messages, Message>)
+    -> Bool
+  {
+    __engine.responds(to: message)
+  }
+
+  // MARK: Observation
+
+  /// Calls `handler` with the arguments each time the method is called on this multicast
+  /// (and on the copies made from it afterwards), before or after its members. Keep the
+  /// returned observation: dropping or cancelling it removes the observer from every copy.
+  public mutating func observe<Message: DelegateMessageHandle>(
+    _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
+    _ handler: @escaping @Sendable (Message.Arguments) -> Void
+  ) -> MessageObservation {
+    __uniqueEngine().observe(message, phase, handler)
+  }
+}
