@@ -41,16 +41,12 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   /// Whether the member is blocked (kept in place, not called).
   final var isBlocked: Bool { blockCount > 0 }
 
-  /// A record for `delegate`. `flag`, when given, is another record's: the two are one
-  /// membership seen by two faces (a Swift multicast's member and its C adapter).
-  init(
-    _ delegate: AnyObject, typeName: String, retention: Retention, queue: DispatchQueue?,
-    flag: RouteMembership? = nil
-  ) {
+  /// A record for `delegate`.
+  init(_ delegate: AnyObject, typeName: String, retention: Retention, queue: DispatchQueue?) {
     id = memberIDs.wrappingAdd(1, ordering: .relaxed).oldValue
     self.retention = retention
     self.queue = queue
-    self.flag = flag ?? RouteMembership()
+    flag = RouteMembership()
     object = UnownedObject(delegate)
     strong = retention == .strong ? delegate : nil
     self.typeName = typeName

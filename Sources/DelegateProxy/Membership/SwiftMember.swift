@@ -5,8 +5,7 @@ import MessageRuntime
 /// kept as its protocol's existential for the dispatch loops to call.
 @usableFromInline
 final class SwiftMember<Delegate>: Member, @unchecked Sendable {
-  // @unchecked Sendable: as Member; `existential` is written once in init and only read after;
-  // `adapter` is written and read only under the multicast's `state` lock.
+  // @unchecked Sendable: as Member; `existential` is written once in init and only read after.
 
   /// The delegate as its protocol's existential, stored at +0: the stored existential does not keep
   /// the object alive (`object` or `strong` does), so it is never deinitialized, only
@@ -15,9 +14,6 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// The delegate's class (a stand-in's own identity: `DelegateOptional.identity(of:)`),
   /// for optional methods it does not implement.
   let typeID: ObjectIdentifier
-  /// The member as the C face's runtime proxy lists it (made when the C face is);
-  /// it shares this record's removed flag.
-  var adapter: (object: CFaceReceiver<Delegate>, member: ProxyMember)?
   /// Whether the member's answers count: false for a plugin injected beside a delegator's
   /// own delegate (``DelegateMulticastProtocol/inject(_:into:at:answering:)``), which hears
   /// every call while the delegator's delegate answers. Such a member puts the methods

@@ -121,13 +121,13 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     /// The sum of the nested multicasts' generations when ``generation`` last looked.
     var nestedGenerations: UInt64 = 0
     /// The C face, made on first use (DelegateMulticast+C.swift).
-    var cFace: CFace<Delegate>?
+    var cFace: CFace?
     /// The object face of `@Delegate(for:object:)` multicasts, made on first use.
     var face: AnyObject?
   }
 
-  // Lock order: `MulticastNesting.lock` (insertions of multicasts only), then `state`,
-  // then the C face's proxy's locks (see `MulticastProxy.state`). No lock is held while a
+  // Lock order: `MulticastNesting.lock` (insertions of multicasts only), then `state`.
+  // No lock is held while a
   // delegate or observer is called, while a grace period is waited out, or while a table
   // is released (which may run a deinit).
   let state: Lock<State>
@@ -135,16 +135,15 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   public let protocolDescription: DelegateProtocol<Delegate>
   /// The table dispatches read; replaced only under `state`.
   @usableFromInline let published: Publication<SwiftMemberTable<Delegate>>
-  /// Raised by a dispatch — from Swift or from C — that met a dead member or learned that
-  /// a member's class lacks an optional method; the end of the next Swift dispatch (or
-  /// the next `imp(for:)`) rebuilds the table.
+  /// Raised by a dispatch — from Swift or from C, which run the same dispatch — that met a
+  /// dead member or learned that a member's class lacks an optional method; the end of
+  /// the dispatch rebuilds the table.
   @usableFromInline let needsRebuild = RebuildRequest()
 
   /// An empty multicast. `policy` is the policy of every method without one of its own
   /// (``setPolicy(_:for:)``); ``MulticastOptions/unique`` keeps each delegate once. A call
   /// nobody answers never traps (see *No answer*).
-  public required init(policy: ReturnPolicy<Any> = .lastResponder, options: MulticastOptions = [])
-  {
+  public required init(policy: ReturnPolicy<Any> = .lastResponder, options: MulticastOptions = []) {
     protocolDescription = Self.delegateProtocol
     var s = State(defaultPolicy: policy.erased, options: options)
     s.generation = 1
@@ -156,6 +155,9 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   }
 
   deinit {
+    // C calls through the face (a callback adapter may keep it) answer zero from now on;
+    // those in flight end before anything here is torn down.
+    state.withLock { $0.cFace }?.detach()
     for observer in state.withLock({ $0.observers.values.flatMap { $0 } }) {
       observer.registration.finish?()
     }
@@ -349,7 +351,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   }
 
   /// THE way the multicast changes: applies `change` under the lock, then builds and
-  /// publishes the table (and hands the C face, if there is one, the same members), and
+  /// publishes the table (the one both faces read), and
   /// — outside any lock — retires the tables replaced after a grace period (see
   /// ``Publication``): the members only they held are released only then.
   @discardableResult
@@ -369,9 +371,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     needsRebuild.clear()
     s.generation &+= 1
     let retired = published.replace(with: Self.table(for: s, protocolDescription))
-    var later: [@Sendable () -> Void] = [{ retired.release() }]
-    if let face = s.cFace { later.append(face.adopt(s)) }
-    return later
+    return [{ retired.release() }]
   }
 
   /// Rebuilds after a dispatch met a dead member or a class lacking an optional method.
