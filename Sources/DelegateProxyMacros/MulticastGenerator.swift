@@ -127,7 +127,6 @@ struct MulticastGenerator {
     }
     lines.append(contentsOf: cCalls)
     lines.append(contentsOf: cEntries)
-    lines.append(contentsOf: cArguments)
     for requirement in model.requirements {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// Sends `\(requirement.swiftName)` to the delegates.")
@@ -392,31 +391,6 @@ struct MulticastGenerator {
       lines.append(contentsOf: entry.map { $0.map { "    " + $0 } } ?? ["    nil,"])
     }
     lines.append("  ]")
-    return lines
-  }
-
-  /// The override of `cArguments`: per method, in declaration order, a closure that reads
-  /// a C call's arguments from its frame as the method's `Arguments` (observers of C
-  /// calls receive them).
-  private var cArguments: [String] {
-    guard !model.requirements.isEmpty || !model.parents.isEmpty else { return [] }
-    var lines = [
-      "  /// `\(model.name)`'s methods' arguments as C calls carry them, read as Swift values for observers.",
-      "  \(model.access.prefix)override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }",
-      "  nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = \(inheritedOpening)[",
-    ]
-    for requirement in model.requirements {
-      let values = requirement.parameters.enumerated().map { index, parameter in
-        "f.argument(\(index)) as \(parameter.valueTypeText)"
-      }
-      switch values.count {
-      case 0: lines.append("    { _ in () },")
-      case 1: lines.append("    { f in \(values[0]) },")
-      default: lines.append("    { f in (\(values.joined(separator: ", "))) },")
-      }
-    }
-    lines.append(
-      "  ]" + inheritedClosing(as: "@Sendable (__CFaceFrame) -> Any") { "\(Self.parentAlias($0)).__cArguments" })
     return lines
   }
 

@@ -70,7 +70,7 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
     // unowned(unsafe): asked only while attached, and the multicast detaches the face
     // before its deinit ends.
     answers = { [unowned(unsafe) multicast] index in multicast.responds(methodAt: index) }
-    super.init(class: MulticastProxy.multicastClass)
+    super.init(class: CFace.faceClass)
     addProtocol(proto)
     for (index, plan) in plans.enumerated() {
       if let entry = fitting[index] {
@@ -139,6 +139,10 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
   @inlinable var attachedMulticast: UnsafeMutableRawPointer? {
     detached.load(ordering: .acquiring) ? nil : existential
   }
+
+  /// The runtime class of every C face: a root class with no methods of its own (each
+  /// face's methods are its own), named for error messages.
+  static let faceClass: RuntimeClass = try! RuntimeClass(name: "DelegateProxy.CFace")
 
   /// The face whose handle C passed as `self` (+0: the caller keeps the face alive).
   @inlinable
