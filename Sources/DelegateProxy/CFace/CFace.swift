@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 
 /// The C face of a ``DelegateMulticast``: the one runtime object C code messages
 /// (`multicast.runtime.proxy()`), whose method for each protocol method runs **the
@@ -17,24 +16,24 @@ import Synchronization
 /// - for a signature whose arguments or result travel in memory, a libffi closure that
 ///   does the same from an ``Invocation``.
 ///
-/// The face holds the multicast unowned (the multicast owns the face). When the multicast
-/// is deallocated it detaches the face and waits out the C calls in flight
-/// (``detach()``); from then on a C call through the face — a `CallbackAdapter` keeps it
-/// alive — answers zero and calls nobody.
+/// The face holds the multicast unowned (the multicast owns the face): each C call takes
+/// one strong reference to it for the call (`tryRetain`, as a dispatch does for a weakly
+/// held delegate). Once the multicast's deinit has begun a C call through the face — a
+/// `CallbackAdapter` may keep it — answers zero and calls nobody.
 @usableFromInline
 final class CFace: SwiftEntryObject, @unchecked Sendable {
-  // @unchecked Sendable: `existential`, `methods` and `answers` are immutable after init;
-  // `detached` is atomic.
+  // @unchecked Sendable: every stored property is immutable after init.
 
   /// The multicast as its protocol's existential, stored at +0 (the multicast owns this
-  /// face: the face keeps nothing alive).
+  /// face): valid while `object` keeps the multicast's memory.
   @usableFromInline let existential: UnsafeMutableRawPointer
-  /// Set (then waited out) when the multicast is being deallocated.
-  @usableFromInline let detached = Atomic<Bool>(false)
+  /// The multicast, unowned: keeps its memory allocated, so `tryRetain` is safe after its
+  /// deinit began.
+  @usableFromInline let object: UnownedObject
   /// The protocol's methods as C reaches them, and their generated C calls.
   let methods: CFaceMethods
   /// By method index: whether the multicast responds to the method (its own
-  /// `responds(to:)`), asked only while attached.
+  /// `responds(to:)`), asked while holding a strong reference to the multicast.
   private let answers: @Sendable (Int) -> Bool
 
   /// The face of `multicast`: one method per protocol method.
@@ -67,8 +66,8 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
     // The stored copy took a strong reference to the multicast; give it back (+0).
     Unmanaged.passUnretained(multicast).release()
     existential = UnsafeMutableRawPointer(stored)
-    // unowned(unsafe): asked only while attached, and the multicast detaches the face
-    // before its deinit ends.
+    object = UnownedObject(multicast)
+    // unowned(unsafe): asked only while `responds(to:)` holds a strong reference.
     answers = { [unowned(unsafe) multicast] index in multicast.responds(methodAt: index) }
     super.init(class: CFace.faceClass)
     addProtocol(proto)
@@ -90,6 +89,7 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
   deinit {
     // Not deinitialized: the stored multicast is +0 (see init).
     existential.deallocate()
+    object.releaseUnowned()
   }
 
   /// Whether the multicast handles `selector` from C as it would from Swift: for a
@@ -97,16 +97,9 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
   /// member implements it, or an observer watches a `void` method).
   override func responds(to selector: Selector) -> Bool {
     guard let index = methods.index(of: selector) else { return super.responds(to: selector) }
-    return Quiescence.readSection {
-      !detached.load(ordering: .acquiring) && answers(index)
-    }
-  }
-
-  /// Detaches the face from its multicast, whose deinit has begun: later C calls answer
-  /// zero; returns once the calls in flight on other threads have ended.
-  func detach() {
-    detached.store(true, ordering: .releasing)
-    Quiescence.synchronize()
+    guard object.tryRetain() else { return false }
+    defer { object.release() }
+    return answers(index)
   }
 
   /// A C call that arrived through the static entry of its return class.
@@ -117,11 +110,9 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
 
   /// Runs the method `index`'s generated C call on the multicast: it reads the arguments
   /// from `frame`, calls the multicast's method (its dispatch) and writes the answer back.
-  /// Once detached, writes zero.
+  /// Once the multicast's deinit has begun, writes zero.
   func call(_ index: Int, _ frame: __CFaceFrame) {
-    Quiescence.enter()
-    defer { Quiescence.exit() }
-    guard !detached.load(ordering: .acquiring) else {
+    guard let existential = retainedMulticast() else {
       frame.invocation?._withUnsafeGuaranteedRef { inv in
         inv.withUnsafeReturnValue { buffer in
           if let base = buffer.baseAddress {
@@ -134,10 +125,10 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
     methods.calls[index](existential, frame)
   }
 
-  /// The stored multicast (``existential``), or nil once the face is detached. Read
-  /// inside a read section, which ``detach()`` waits out.
-  @inlinable var attachedMulticast: UnsafeMutableRawPointer? {
-    detached.load(ordering: .acquiring) ? nil : existential
+  /// The stored multicast (``existential``) with one strong reference taken for a call
+  /// (which ``withMulticast(_:as:_:)`` gives back), or nil once its deinit has begun.
+  @inlinable func retainedMulticast() -> UnsafeMutableRawPointer? {
+    object.tryRetain() ? existential : nil
   }
 
   /// The runtime class of every C face: a root class with no methods of its own (each
@@ -151,8 +142,10 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
     Unmanaged<CFace>.fromOpaque(SwiftEntryObject.receiver(ofHandle: handle).toOpaque())
   }
 
-  /// Calls `body` with the multicast stored at `existential` (+0) as its protocol's
-  /// existential, borrowed: no reference count changes.
+  /// Calls `body` with the multicast stored at `existential` as its protocol's
+  /// existential, owning the strong reference ``retainedMulticast()`` took: the value
+  /// made from the stored bits plus that reference is moved into the call and released
+  /// after it (reading `pointee` would copy it: one more retain and release).
   @inlinable
   static func withMulticast<Delegate, Result>(
     _ existential: UnsafeMutableRawPointer, as: Delegate.Type, _ body: (Delegate) -> Result
@@ -161,25 +154,12 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
       let value = slot.baseAddress!
       UnsafeMutableRawPointer(value).copyMemory(
         from: UnsafeRawPointer(existential), byteCount: MemoryLayout<Delegate>.size)
-      let multicast = value.move()
-      let result = body(multicast)
-      forget(multicast)
-      return result
+      return body(value.move())
     }
-  }
-
-  /// Ends the life of `multicast`, a +0 copy of the stored existential, without a
-  /// release: its first word — the multicast's address, in a class existential and in an
-  /// opaque existential's inline buffer alike — is zeroed, and a null reference releases
-  /// nothing.
-  @inlinable
-  static func forget<Delegate>(_ multicast: consuming Delegate) {
-    withUnsafeMutableBytes(of: &multicast) { $0.storeBytes(of: 0, as: UInt.self) }
   }
 }
 
-/// What a generated entry answers once its face is detached (the multicast is gone):
-/// zero. Every generated entry's result is a C scalar or pointer, so it has one.
+/// What a generated entry answers once the multicast's deinit has begun: zero. Every generated entry's result is a C scalar or pointer, so it has one.
 @usableFromInline
 func cFaceDetachedAnswer<Result>(
   _ face: Unmanaged<CFace>, method: Int, as: Result.Type

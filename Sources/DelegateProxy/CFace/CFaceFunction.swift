@@ -43,24 +43,18 @@ public struct __CFaceFunction: Sendable {
   }
 
   /// Calls `body` with the multicast whose C face's handle is `target` (the `self` C
-  /// passes), as the protocol's existential, borrowed: `body` calls the method on the
-  /// multicast, which runs its own dispatch. Once the multicast is gone (its face
-  /// detached) `body` is not run and the call answers zero.
+  /// passes), as the protocol's existential, held strongly for the call (one
+  /// `tryRetain`): `body` calls the method on the multicast, which runs its own dispatch.
+  /// Once the multicast's deinit has begun `body` is not run and the call answers zero.
   @inlinable
   public static func call<Delegate, Result>(
     _ target: UnsafeMutableRawPointer?, method: Int, _ body: (Delegate) -> Result
   ) -> Result {
     let face = CFace.face(ofHandle: target)
-    // The read section the multicast's deinit waits out before the face lets it go.
-    Quiescence.enter()
-    let existential = face._withUnsafeGuaranteedRef { $0.attachedMulticast }
-    guard let existential else {
-      Quiescence.exit()
+    guard let existential = face._withUnsafeGuaranteedRef({ $0.retainedMulticast() }) else {
       return cFaceDetachedAnswer(face, method: method, as: Result.self)
     }
-    let result = CFace.withMulticast(existential, as: Delegate.self, body)
-    Quiescence.exit()
-    return result
+    return CFace.withMulticast(existential, as: Delegate.self, body)
   }
 
   /// A `void *` argument as the Swift type the method declares (a class instance, +0,

@@ -5,8 +5,9 @@ import MessageRuntime
 /// not generic).
 final class CFaceMethods: Sendable {
   let plans: [CFaceMethod]
-  /// Each takes the address of the multicast's stored existential (+0, borrowed) and the
-  /// frame, and runs the method's generated C call on the multicast.
+  /// Each takes the address of the multicast's stored existential, with one strong
+  /// reference taken for the call (which it releases), and the frame, and runs the
+  /// method's generated C call on the multicast.
   let calls: [@Sendable (UnsafeMutableRawPointer, __CFaceFrame) -> Void]
   /// The selectors, for finding a method from `_cmd` (protocols are short: a scan).
   private let selectors: [Selector]

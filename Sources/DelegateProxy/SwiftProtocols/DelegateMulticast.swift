@@ -150,9 +150,6 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   }
 
   deinit {
-    // C calls through the face (a callback adapter may keep it) answer zero from now on;
-    // those in flight end before anything here is torn down.
-    state.withLock { $0.cFace }?.detach()
     for observer in state.withLock({ $0.observers.values.flatMap { $0 } }) {
       observer.registration.finish?()
     }
