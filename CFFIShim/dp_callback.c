@@ -1,7 +1,6 @@
 // C callbacks delivered as messages. See dp_callback.h.
 
 #include "dp_callback.h"
-#include "dp_decline.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,8 +206,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
 #define FP8_PARAMS DP_GP_PARAMS, DP_FP_PARAMS
 #define FP8_MSG(SELF, ...) (uint64_t)(SELF), (uint64_t)cmd, __VA_ARGS__, DP_FP_ARGS
 
-// The rules other than LAST (and LAST on lists whose targets may decline calls), out of
-// line so that LAST's loop keeps its registers: every
+// The rules other than LAST, out of line so that LAST's loop keeps its registers: every
 // live target called with `cmd` and the registers (the first parameter is replaced by
 // each target), results combined as dp_route.c's entries combine them.
 #define DEFINE_RULE_LOOP(T, FP)                                                      \
@@ -220,13 +218,11 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
     T result;                                                                              \
     memset(&result, 0, sizeof result);                                                     \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */   \
-    uint8_t *declined = list->declinable ? dp_declined_begin() : NULL;                     \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                    \
       const dp_route_target *t = &list->targets[i];                                        \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))       \
         continue;                                                                          \
       T v = ((T(*)(FP##_PARAMS))t->imp)(RULE_ARGS_##FP(t->target));                       \
-      if (declined && dp_declined_take_at(declined)) continue; /* no answer (dp_decline.h) */ \
       (*called)++;                                                                         \
       if (combine == DP_COMBINE_FIRST) {                                                   \
         result = v;                                                                        \
@@ -307,8 +303,7 @@ RULE_LOOPS(dp_fp4)
       const dp_combine combine = route->combine;                                           \
       memset(&result, 0, sizeof result);                                                   \
       uint32_t called = 0;                                                                 \
-      /* Lists whose targets may decline calls (dp_decline.h) take the rule loop. */       \
-      if (__builtin_expect(combine == DP_COMBINE_LAST && !list->declinable, 1)) {          \
+      if (__builtin_expect(combine == DP_COMBINE_LAST, 1)) {                               \
         /* Only the registers the message uses stay live across the calls. */              \
         if (cb->message_registers <= 2) {                                                  \
           LAST_LOOP(((CALL_TYPE_##FP##_2(T))t->imp)(FP##_MSG(t->target, TAKE2(GP))));      \

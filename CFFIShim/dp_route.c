@@ -8,16 +8,12 @@
 #include "dp_layout.h"
 #include "dp_quiesce.h"
 #include "dp_quiesce_inline.h"
-#include "dp_decline.h"
 #include "dp_regs.h"
 #include "dp_route_layout.h"
 
 #define LOAD_ACQ(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
 // The records (struct dp_route, its target list and nodes) are in dp_route_layout.h.
-
-// The per-thread flag of dp_decline.h.
-_Thread_local uint8_t dp_tls_declined __attribute__((tls_model("initial-exec"))) = 0;
 
 dp_route_node *dp_route_node_create(void) {
   dp_route_node *n = calloc(1, sizeof *n);
@@ -32,8 +28,6 @@ void dp_route_node_mark_removed(dp_route_node *n) {
 bool dp_route_node_is_removed(const dp_route_node *n) {
   return __atomic_load_n(&n->removed, __ATOMIC_SEQ_CST);
 }
-
-void dp_route_node_allow_declines(dp_route_node *n) { n->declines = 1; }
 
 void dp_route_node_retire(dp_route_node *n) { dp_retire(n, free); }
 
@@ -69,15 +63,13 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 
 #define RETURN_VALUE(call) return call;
 
-// One register entry's loop over its targets; CHECK is 0, or the test for a declined
-// call (dp_decline.h) on lists that need it (the entry picks the loop by the list).
-#define ENTRY_LOOP(NAME, T, ARGS, CHECK)                                                \
+// One register entry's loop over its targets.
+#define ENTRY_LOOP(NAME, T, ARGS)                                                       \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
       const dp_route_target *t = &list->targets[i];                                     \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))    \
         continue;                                                                       \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
-      if (CHECK) continue; /* no answer: not counted */                                 \
       called++;                                                                         \
       switch (combine) {                                                                \
         case DP_COMBINE_LAST: result = v; break;                                        \
@@ -107,12 +99,7 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
     memset(&result, 0, sizeof result);                                                  \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */ \
     uint32_t called = 0;                                                                \
-    if (__builtin_expect(list->declinable, 0)) {                                        \
-      uint8_t *declined = dp_declined_begin();                                          \
-      ENTRY_LOOP(NAME, T, ARGS, dp_declined_take_at(declined))                          \
-    } else {                                                                            \
-      ENTRY_LOOP(NAME, T, ARGS, 0)                                                      \
-    }                                                                                   \
+    ENTRY_LOOP(NAME, T, ARGS)                                                           \
   done:                                                                                 \
     if (__builtin_expect(called == 0, 0) && route->fallback) {                          \
       dp_imp fallback = route->fallback;                                                \
@@ -219,13 +206,11 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     memset((void *)r, 0, route->result_size);                                    \
     const dp_combine combine = route->combine;                                   \
     uint32_t called = 0;                                                         \
-    uint8_t *declined = list->declinable ? dp_declined_begin() : NULL;           \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
       const dp_route_target *t = &list->targets[i];                              \
       if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0)) \
         continue;                                                                \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
-      if (declined && dp_declined_take_at(declined)) continue; /* wrote no result */ \
       called++;                                                                  \
       if (combine == DP_COMBINE_FIRST) break;                                    \
     }                                                                            \
@@ -324,7 +309,6 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   dp_id target;
   args[0] = &target;
   uint32_t called = 0;
-  uint8_t *declined = list->declinable ? dp_declined_begin() : NULL;
   for (uint32_t i = 0; i < list->count; i++) {
     const dp_route_target *t = &list->targets[i];
     if (__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED)) continue;
@@ -334,7 +318,6 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
     // dp_ffi_call, not ffi_call: libffi rewrites args[i] of a struct over 16 bytes to
     // point at its own dead copy, and the next target would read through it.
     dp_ffi_call(cif, t->imp, ret, args);
-    if (declined && dp_declined_take_at(declined)) continue;  // wrote no result (dp_decline.h)
     called++;
     if (route->combine == DP_COMBINE_FIRST) break;
   }
@@ -378,12 +361,10 @@ void dp_route_set_targets(dp_route *r, uint32_t count, const dp_id *targets,
   dp_route_list *list = malloc(sizeof *list + (size_t)count * sizeof(dp_route_target));
   if (!list) dp_fatal("dp_route_set_targets: out of memory");
   list->count = count;
-  list->declinable = 0;
   for (uint32_t i = 0; i < count; i++) {
     list->targets[i].target = targets[i];
     list->targets[i].imp = imps[i];
     list->targets[i].node = nodes[i];
-    if (nodes[i]->declines) list->declinable = 1;
   }
   dp_route_list *old = __atomic_exchange_n(&r->list, list, __ATOMIC_ACQ_REL);
   dp_retire(old, free);

@@ -8,8 +8,7 @@
 #include "dp_route.h"
 
 struct dp_route_node {
-  uint8_t removed;   // atomic; the first field: dp_route_node_is_removed_inline reads it
-  uint8_t declines;  // set once, before the node is listed: its target may decline calls
+  uint8_t removed;  // atomic; the first field: dp_route_node_is_removed_inline reads it
 };
 
 typedef struct dp_route_target {
@@ -20,9 +19,6 @@ typedef struct dp_route_target {
 
 typedef struct dp_route_list {
   uint32_t count;
-  // Some target may decline a call (dp_decline.h): the loops check the flag after each
-  // call only then, so routes of targets that never decline pay nothing for it.
-  uint8_t declinable;
   dp_route_target targets[];
 } dp_route_list;
 

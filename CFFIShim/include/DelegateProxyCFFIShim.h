@@ -13,7 +13,6 @@
 #include "dp_tls.h"
 #include "dp_quiesce.h"
 #include "dp_quiesce_inline.h"
-#include "dp_decline.h"
 #include "dp_route.h"
 #include "dp_swift_object.h"
 #include "dp_swift_entry.h"

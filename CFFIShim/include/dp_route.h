@@ -52,9 +52,6 @@ static inline __attribute__((always_inline)) bool
 dp_route_node_is_removed_inline(const dp_route_node *node) {
   return __atomic_load_n((const unsigned char *)node, __ATOMIC_SEQ_CST);
 }
-/// Notes that the node's target may decline calls (dp_decline.h): the lists that name it
-/// check for a declined call after each call. Call before the node is first listed.
-void dp_route_node_allow_declines(dp_route_node *node);
 /// Frees the node after a grace period.
 void dp_route_node_retire(dp_route_node *node);
 

@@ -146,7 +146,6 @@ struct MulticastGenerator {
     }
     lines.append(contentsOf: cCalls)
     lines.append(contentsOf: cEntries)
-    lines.append(contentsOf: cArguments)
     for requirement in model.requirements where requirement.accessor == nil {
       let closureArguments = requirement.parameters.isEmpty ? "d, _" : "d, a"
       lines.append("  /// Sends `\(requirement.swiftName)` to the delegates.")
@@ -206,10 +205,15 @@ struct MulticastGenerator {
       } else {
         // A mutating method's handle calls a copy of the delegate it is given (the
         // conformance stores members' new values itself: `__sendMutating`).
-        let copy = requirement.isMutating ? "var d = d; return " : ""
-        lines.append(
-          "    \(kind)(\(initArguments)) { \(closureArguments) in \(copy)\(requirement.callMarker)\(requirement.forwardingCallText) }"
-        )
+        // A write through an existential that may be class-bound (a protocol declared
+        // elsewhere) mutates nothing there: `__mutate` takes the copy `inout`, so that no
+        // "never mutated" warning reaches the user's build either way.
+        let call =
+          requirement.isMutating && requirement.accessor?.kind == .set
+          ? "__mutate(d) { d in \(requirement.forwardingCallText) }"
+          : (requirement.isMutating ? "var d = d; return " : "") + requirement.callMarker
+            + requirement.forwardingCallText
+        lines.append("    \(kind)(\(initArguments)) { \(closureArguments) in \(call) }")
       }
       lines.append("  }")
     }
@@ -487,35 +491,6 @@ struct MulticastGenerator {
       lines.append(contentsOf: entry.map { $0.map { "    " + $0 } } ?? ["    nil,"])
     }
     lines.append("  ]")
-    return lines
-  }
-
-  /// The override of `cArguments`: per method, in declaration order, a closure that reads
-  /// a C call's arguments from its frame as the method's `Arguments` (observers of C
-  /// calls receive them).
-  private var cArguments: [String] {
-    guard !model.requirements.isEmpty || !model.parents.isEmpty else { return [] }
-    var lines = [
-      "  /// `\(model.name)`'s methods' arguments as C calls carry them, read as Swift values for observers.",
-      "  \(model.access.prefix)override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }",
-      "  nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = \(inheritedOpening)[",
-    ]
-    for requirement in model.requirements {
-      let values = requirement.parameters.enumerated().map { index, parameter in
-        "f.argument(\(index)) as \(parameter.valueTypeText)"
-      }
-      switch values.count {
-      case 0: lines.append("    { _ in () },")
-      case 1:
-        // A lone optional argument is boxed as `Any` explicitly: implicitly, it warns.
-        let type = requirement.parameters[0].valueTypeText
-        let optional = type.hasSuffix("?") || type.hasSuffix("!") || type.hasPrefix("Optional<")
-        lines.append("    { f in \(values[0])\(optional ? " as Any" : "") },")
-      default: lines.append("    { f in (\(values.joined(separator: ", "))) },")
-      }
-    }
-    lines.append(
-      "  ]" + inheritedClosing(as: "@Sendable (__CFaceFrame) -> Any") { "\(Self.parentAlias($0)).__cArguments" })
     return lines
   }
 

@@ -122,11 +122,6 @@ package final class RouteMembership: @unchecked Sendable {
     DeferredRelease.release(dropped)
   }
 
-  /// Notes that the target may decline calls (`CallDecline`): route lists that name it
-  /// check for a declined call after each call (others pay nothing for it). Call before
-  /// the membership is first listed in a route.
-  package func allowDeclines() { dp_route_node_allow_declines(node) }
-
   /// Whether ``markRemoved()`` was called.
   @inlinable package var isRemoved: Bool { dp_route_node_is_removed_inline(node) }
 

@@ -128,16 +128,6 @@ import Testing
               __CFaceFunction.call(target, method: 5) { (d: any SensorDelegate) in d.reset() }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
           ]
-          /// `SensorDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          public override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in (f.argument(0) as Sensor, f.argument(1) as Reading) },
-            { f in f.argument(0) as Sensor },
-            { f in f.argument(0) as Sensor },
-            { f in (f.argument(0) as Sensor, f.argument(1) as Int32) },
-            { f in f.argument(0) as Sensor },
-            { _ in () },
-          ]
           /// Sends `sensor(_:didRead:)` to the delegates.
           public func sensor(_ sensor: Sensor, didRead reading: Reading) {
             self.__send(Messages().sensorDidRead, (sensor, reading)) { $0.sensor(sensor, didRead: reading) }
@@ -365,15 +355,6 @@ import Testing
               __CFaceFunction.call(target, method: 4) { (d: any ChatDelegate) in d.chatUnread(__CFaceFunction.value(p0, as: Chat.self)) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Int, objects: [0]),
           ]
-          /// `ChatDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in (f.argument(0) as Chat, f.argument(1) as String) },
-            { f in f.argument(0) as Chat },
-            { f in f.argument(0) as Chat },
-            { f in (f.argument(0) as Chat, f.argument(1) as (Bool) -> Void) },
-            { f in f.argument(0) as Chat },
-          ]
           /// Sends `chat(_:didReceive:)` to the delegates.
           func chat(_ chat: Chat, didReceive message: String) {
             self.__send(Messages().chatDidReceive, (chat, message)) { $0.chat(chat, didReceive: message) }
@@ -569,11 +550,6 @@ import Testing
               __CFaceFunction.call(target, method: 0) { (d: any HiddenDelegate) in d.hiddenDidChange(p0) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Int32),
           ]
-          /// `HiddenDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          fileprivate override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in f.argument(0) as Int32 },
-          ]
           /// Sends `hiddenDidChange(_:)` to the delegates.
           fileprivate func hiddenDidChange(_ value: Int32) -> Int32 {
             self.__send(Messages().hiddenDidChange, value) { $0.hiddenDidChange(value) }
@@ -639,11 +615,6 @@ import Testing
             __CFaceFunction({ (target, _) in
               __CFaceFunction.call(target, method: 0) { (d: any PackageDelegate) in d.packageDidChange() }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void),
-          ]
-          /// `PackageDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          package override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { _ in () },
           ]
           /// Sends `packageDidChange()` to the delegates.
           package func packageDidChange() {
@@ -867,19 +838,6 @@ import Testing
               __CFaceFunction.call(target, method: 8) { (d: any TableDelegate) in d.`default`(for: p0) }
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int32) -> Void),
           ]
-          /// `TableDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in (f.argument(0) as Table, f.argument(1) as Int, f.argument(2) as Int) },
-            { f in (f.argument(0) as Table, f.argument(1) as Int) },
-            { f in f.argument(0) as Point },
-            { f in f.argument(0) as Int32 },
-            { f in f.argument(0) as User? },
-            { f in f.argument(0) as Window? },
-            { f in (f.argument(0) as Int32, f.argument(1) as Int32) },
-            { _ in () },
-            { f in f.argument(0) as Int32 },
-          ]
           /// Sends `table(_:didSelect:p0:)` to the delegates.
           func table(_ _p0: Table, didSelect p1: Int, p0: Int) {
             self.__send(Messages().tableDidSelectP0, (_p0, p1, p0)) { $0.table(_p0, didSelect: p1, p0: p0) }
@@ -1085,11 +1043,6 @@ import Testing
                 __CFaceFunction.call(target, method: 0) { (d: any NestedDelegate) in __CFaceFunction.raw(d.nestedDidStop(__CFaceFunction.value(p0, as: Sensor.self))) }
               } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, objects: [0, -1]),
             ]
-            /// `NestedDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-            override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-            nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-              { f in f.argument(0) as Sensor },
-            ]
             /// Sends `nestedDidStop(_:)` to the delegates.
             func nestedDidStop(_ sensor: Sensor) -> Sensor? {
               self.__send(Messages().nestedDidStop, sensor) { $0.nestedDidStop(sensor) }
@@ -1192,12 +1145,6 @@ import Testing
               let c = _MainActorCall((d, f))
               MainActor.assumeIsolated { let (d, f) = c.value; d.viewDidReset() }
             },
-          ]
-          /// `ViewDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in f.argument(0) as View },
-            { _ in () },
           ]
           /// Sends `viewShouldClose(_:)` to the delegates.
           func viewShouldClose(_ view: View) -> Bool {
@@ -1355,12 +1302,6 @@ import Testing
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Void),
             nil,
           ]
-          /// `DownloadEvents`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          public override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = __inheritance.compose([
-            { f in f.argument(0) as Int },
-            { f in f.argument(0) as Int },
-          ] as [@Sendable (__CFaceFrame) -> Any], [__Parent0.__cArguments])
           /// Sends `legacyDidFinish(_:)` to the delegates.
           public func legacyDidFinish(_ id: Int) {
             self.__send(Messages().legacyDidFinish, id) { $0.legacyDidFinish(id) }

@@ -63,12 +63,6 @@ struct EffectsExpansionTests {
             { _, _ in },
             { _, _ in },
           ]
-          /// `StoreDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in f.argument(0) as Int32 },
-            { f in f.argument(0) as Int32 },
-          ]
           /// Sends `storeWillSave(_:)` to the delegates.
           func storeWillSave(_ id: Int32) throws {
             try self.__sendThrowing(Messages().storeWillSave, id)
@@ -188,12 +182,6 @@ struct EffectsExpansionTests {
           nonisolated private static let _cCalls: [__CFaceCall<any PanelDelegate>] = [
             { _, _ in },
             { _, _ in },
-          ]
-          /// `PanelDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in f.argument(0) as Int32 },
-            { f in f.argument(0) as Int32 },
           ]
           /// Sends `panelWillClose(_:)` to the delegates.
           func panelWillClose(_ id: Int32) async -> Bool {

@@ -65,12 +65,6 @@ struct InoutExpansionTests {
             { d, f in d.pan(f.argument(0), target: &(f.argument(1) as DelegateInout<Double>).value) },
             { _, _ in },
           ]
-          /// `PanDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in (f.argument(0) as Int32, f.argument(1) as DelegateInout<Double>) },
-            { f in f.argument(0) as DelegateInout<Double> },
-          ]
           /// Sends `pan(_:target:)` to the delegates.
           func pan(_ id: Int32, target: inout Double) {
             return withUnsafeMutablePointer(to: &target) { __target in

@@ -78,8 +78,8 @@ public enum SwiftRowKind: String, CaseIterable, Sendable {
   /// method (found from `self`, unretained): the limit for C calling Swift.
   case cToSwiftDirect = "c_to_swift_direct"
   /// The C caller loop calling a @Delegate multicast's `imp(for:)` with its `rawValue`:
-  /// the C route replays into each weak member's static C entry into Swift
-  /// (last-responder policy).
+  /// the generated C function of the method, which runs the multicast's own dispatch over
+  /// its weak members (last-responder policy).
   case cToSwiftProxy = "c_to_swift_proxy"
 }
 
@@ -356,8 +356,12 @@ enum CToSwiftRows {
     default:
       let proxy = BenchListenerMulticast()
       for l in listeners { proxy.add(l) }
-      let imp = try! signature == .qd ? proxy.runtime.imp(for: \.valueScale) : proxy.runtime.imp(for: \.observe)
-      let selector = signature == .qd ? proxy.runtime.selector(for: \.valueScale) : proxy.runtime.selector(for: \.observe)
+      let imp =
+        try! signature == .qd
+        ? proxy.runtime.imp(for: \.valueScale) : proxy.runtime.imp(for: \.observe)
+      let selector =
+        signature == .qd
+        ? proxy.runtime.selector(for: \.valueScale) : proxy.runtime.selector(for: \.observe)
       let code = imp.unsafeCast(to: UnsafeRawPointer.self)
       let receiver = UnsafeMutableRawPointer(try! proxy.runtime.rawValue())
       let sel = UnsafeRawPointer(selector.rawValue)
@@ -366,8 +370,10 @@ enum CToSwiftRows {
         return bs_caller_loop(sig, code, receiver, sel, UInt64(n))
       }
       let check: () -> String? = {
-        guard (try? proxy.runtime.proxy().fastPath(for: selector)) == .registers else {
-          return "c_to_swift_proxy: \(selector) is not on the register route"
+        // The C face's method is the C function @Delegate generated (no frame, no libffi).
+        let entries = BenchListenerMulticast.__cFunctions.map { $0?.imp }
+        guard entries.contains(imp) else {
+          return "c_to_swift_proxy: \(selector) is not the generated C function"
         }
         guard signature == .qd else { return nil }
         let got = bs_probe(sig, code, receiver, sel)

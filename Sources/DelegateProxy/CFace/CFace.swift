@@ -1,40 +1,50 @@
 import MessageRuntime
 
-/// The C face of a ``DelegateMulticast``: the runtime object C code messages, a
-/// ``MulticastProxy`` whose members are the multicast's own members, each seen through a
-/// ``CFaceReceiver`` (a receiver whose methods are C functions into Swift) and sharing
-/// its record's removed flag — so a removal, or a member found gone by either path, stops
-/// the Swift loops and the C routes at the same moment.
+/// The C face of a ``DelegateMulticast``: the one runtime object C code messages
+/// (`multicast.runtime.proxy()`), whose method for each protocol method runs **the
+/// multicast's own dispatch** — the table the multicast publishes, its policies and fold,
+/// queues, observers, blocking, nesting and injected members, exactly as a Swift caller's
+/// call does — and writes the answer back. There is no second member table and nothing to
+/// rebuild when the multicast changes: a C call reads what a Swift call reads.
 ///
-/// The face keeps no membership of its own: each time the multicast publishes a table it
-/// hands the face its members, policies and observers (``adopt(_:)``, under the
-/// multicast's lock), and the proxy rebuilds its routes from them in the same step.
-final class CFace<Delegate>: @unchecked Sendable {
-  // @unchecked Sendable: `adapters`, `bridged` and `appliedPolicies` are touched only
-  // under the owning multicast's `state` lock (by `adopt`); the rest is immutable.
+/// Each method's IMP is, in order of preference:
+/// - the `@convention(c)` function `@Delegate` generated for the method
+///   (``__CFaceFunction``): a plain C call that calls the method on the multicast;
+/// - the static C entry of the signature's return class (``SwiftEntryObject``), which
+///   decodes the argument registers (``__CFaceFrame``) and runs the method's generated C
+///   call (`__cCalls`) on the multicast;
+/// - for a signature whose arguments or result travel in memory, a libffi closure that
+///   does the same from an ``Invocation``.
+///
+/// The face holds the multicast unowned (the multicast owns the face): each C call takes
+/// one strong reference to it for the call (`tryRetain`, as a dispatch does for a weakly
+/// held delegate). Once the multicast's deinit has begun a C call through the face — a
+/// `CallbackAdapter` may keep it — answers zero and calls nobody.
+@usableFromInline
+final class CFace: SwiftEntryObject, @unchecked Sendable {
+  // @unchecked Sendable: every stored property is immutable after init.
 
-  /// The runtime face C messages.
-  let proxy: MulticastProxy
+  /// The multicast as its protocol's existential, stored at +0 (the multicast owns this
+  /// face): valid while `object` keeps the multicast's memory.
+  @usableFromInline let existential: UnsafeMutableRawPointer
+  /// The multicast, unowned: keeps its memory allocated, so `tryRetain` is safe after its
+  /// deinit began.
+  @usableFromInline let object: UnownedObject
+  /// The protocol's methods as C reaches them, and their generated C calls.
   let methods: CFaceMethods
-  /// By member id: the member's adapter and the proxy's record of it.
-  private var adapters: [UInt64: (adapter: CFaceReceiver<Delegate>, member: ProxyMember)] =
-    [:]
-  /// By method index: reads a C call's arguments as the method's `Arguments`.
-  private let arguments: [@Sendable (__CFaceFrame) -> Any]
-  /// The multicast's typed observers as the proxy's observers, by the typed observer's
-  /// id: each decodes a C call's arguments for it. A call from Swift never reaches the
-  /// proxy, so no observer hears a call twice.
-  private var bridged: [UInt64: (index: Int, observer: MessageObserver)] = [:]
-  /// The rebuild request of the multicast, raised by adapters.
-  private let rebuild: RebuildRequest
+  /// By method index: whether the multicast responds to the method (its own
+  /// `responds(to:)`), asked while holding a strong reference to the multicast.
+  private let answers: @Sendable (Int) -> Bool
 
-  init(
-    description: DelegateProtocol<Delegate>, calls: [__CFaceCall<Delegate>],
-    entries: [__CFaceFunction?], arguments: [@Sendable (__CFaceFrame) -> Any],
-    rebuild: RebuildRequest
+  /// The face of `multicast`: one method per protocol method.
+  init<Delegate, Messages>(
+    _ multicast: DelegateMulticast<Delegate, Messages>
   ) throws(DelegateProxyError) {
+    let description = multicast.protocolDescription
     let proto = try description.runtimeProtocol()
-    guard calls.count == description.methods.count else {
+    let calls = type(of: multicast).__cCalls
+    let entries = type(of: multicast).__cFunctions
+    guard calls.count == description.methods.count, let delegate = multicast as? Delegate else {
       fatalError(
         "\(description.name): the multicast has \(calls.count) C calls for \(description.methods.count) methods; declare the protocol with @Delegate"
       )
@@ -51,90 +61,109 @@ final class CFace<Delegate>: @unchecked Sendable {
       return entry
     }
     methods = CFaceMethods(plans: plans, calls: calls, entries: fitting)
-    self.arguments = arguments.count == plans.count ? arguments : []
-    self.rebuild = rebuild
-    // Silent when empty: a C call nobody answers answers zero, as a Swift call answers the
-    // method's empty value — a normal state is never a trap, from either face.
-    proxy = MulticastProxy(
-      policy: .lastResponder, options: .silentWhenEmpty, protocol: proto,
-      proxyClass: MulticastProxy.multicastClass, awaitsQueuedAnswers: true)
-  }
-
-  /// Gives the proxy the multicast's members (as adapters, in order), its policies and its
-  /// observers, in one rebuild of the proxy's table and routes. Called under the
-  /// multicast's `state` lock each time it publishes; returns what to do after that lock
-  /// (retire the proxy's old table, release adapters of members gone).
-  func adopt<Messages>(_ s: DelegateMulticast<Delegate, Messages>.State) -> @Sendable () -> Void {
-    var listed: [ProxyMember] = []
-    var live = Set<UInt64>()
-    for member in s.members.records where !member.isRemoved {
-      live.insert(member.id)
-      // A blocked member keeps its adapter but is not listed: no C route reaches it.
-      if member.isBlocked { continue }
-      if let known = adapters[member.id] {
-        // Optional methods its class turned out to lack since the last publication.
-        if known.adapter.installMethods() {
-          known.member.setMethods(ProxyMember.implementedMethods(of: known.adapter))
+    let stored = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
+    stored.initialize(to: delegate)
+    // The stored copy took a strong reference to the multicast; give it back (+0).
+    Unmanaged.passUnretained(multicast).release()
+    existential = UnsafeMutableRawPointer(stored)
+    object = UnownedObject(multicast)
+    // unowned(unsafe): asked only while `responds(to:)` holds a strong reference.
+    answers = { [unowned(unsafe) multicast] index in multicast.responds(methodAt: index) }
+    super.init(class: CFace.faceClass)
+    addProtocol(proto)
+    for (index, plan) in plans.enumerated() {
+      if let entry = fitting[index] {
+        // The generated C function of the method's own signature: C calls it directly.
+        setMethod(plan.selector, imp: entry.imp, signature: plan.signature)
+      } else if !setEntryMethod(plan.selector, signature: plan.signature) {
+        // Arguments or result in memory: libffi's closure path, decoding from the
+        // invocation. Unowned: the method belongs to this face.
+        _ = try? setMethod(plan.selector, signature: plan.signature) {
+          [unowned self] invocation in
+          self.call(index, __CFaceFrame(method: plan, invocation: invocation))
         }
-        listed.append(known.member)
-        continue
       }
-      let adapter = CFaceReceiver(member: member, methods: methods, rebuild: rebuild)
-      // Its calls may decline (a member found gone, a class lacking an optional method).
-      member.flag.allowDeclines()
-      let record = ProxyMember(
-        delegate: adapter, queue: member.queue, retention: .strong, sharing: member)
-      adapters[member.id] = (adapter, record)
-      listed.append(record)
-    }
-    let gone = adapters.filter { !live.contains($0.key) }
-    for id in gone.keys { adapters[id] = nil }
-
-    var overrides: [Selector: ReturnPolicy<ReturnValue>] = [:]
-    for (index, plan) in methods.plans.enumerated() {
-      let policy = s.overrides[index] ?? s.defaultPolicy
-      // A void method reaches every responder whatever the policy; first responder on the
-      // runtime proxy keeps that and, as for a Swift caller, raises nothing when there is
-      // no responder (last responder would: AIMultiDelegate's unrecognized selector).
-      overrides[plan.selector] = plan.signature.returnsVoid ? .firstResponder : policy
-    }
-    let retired = proxy.adopt(
-      members: listed, overrides: overrides, observers: bridgeObservers(s.observers))
-    // The adapters of members gone are released after the proxy's old table (which may
-    // still list them) is retired.
-    let released = UncheckedSendable(Array(gone.values))
-    return {
-      retired.release()
-      withExtendedLifetime(released) {}
     }
   }
 
-  /// The proxy's observers for the multicast's typed observers: each hands its typed
-  /// observer the arguments of each C call, in its phase.
-  private func bridgeObservers(_ observers: [Int: [TypedObserver]]) -> [Selector: [MessageObserver]]
-  {
-    guard !arguments.isEmpty else { return [:] }
-    var wanted: [UInt64: (Int, TypedObserver)] = [:]
-    for (index, list) in observers {
-      for o in list where o.isActive { wanted[o.registration.id] = (index, o) }
-    }
-    for (id, entry) in bridged where wanted[id] == nil {
-      entry.observer.deactivate()
-      bridged[id] = nil
-    }
-    for (id, (index, typed)) in wanted where bridged[id] == nil {
-      let plan = methods.plans[index]
-      let decode = arguments[index]
-      // Holds the typed observer, not the multicast (the proxy is the multicast's).
-      let observer = MessageObserver(phase: typed.phase) { snapshot in
-        typed.notify(boxed: decode(__CFaceFrame(method: plan, invocation: snapshot.invocation)))
-      }
-      bridged[id] = (index, observer)
-    }
-    var bySelector: [Selector: [MessageObserver]] = [:]
-    for (_, entry) in bridged.sorted(by: { $0.key < $1.key }) {
-      bySelector[methods.plans[entry.index].selector, default: []].append(entry.observer)
-    }
-    return bySelector
+  deinit {
+    // Not deinitialized: the stored multicast is +0 (see init).
+    existential.deallocate()
+    object.releaseUnowned()
   }
+
+  /// Whether the multicast handles `selector` from C as it would from Swift: for a
+  /// protocol method, the multicast's own ``DelegateMulticast/responds(to:)`` (some live
+  /// member implements it, or an observer watches a `void` method).
+  override func responds(to selector: Selector) -> Bool {
+    guard let index = methods.index(of: selector) else { return super.responds(to: selector) }
+    guard object.tryRetain() else { return false }
+    defer { object.release() }
+    return answers(index)
+  }
+
+  /// A C call that arrived through the static entry of its return class.
+  override func receive(_ selector: Selector, frame: SwiftEntryFrame) {
+    guard let index = methods.index(of: selector) else { return }
+    call(index, __CFaceFrame(method: methods.plans[index], registers: frame.base))
+  }
+
+  /// Runs the method `index`'s generated C call on the multicast: it reads the arguments
+  /// from `frame`, calls the multicast's method (its dispatch) and writes the answer back.
+  /// Once the multicast's deinit has begun, writes zero.
+  func call(_ index: Int, _ frame: __CFaceFrame) {
+    guard let existential = retainedMulticast() else {
+      frame.invocation?._withUnsafeGuaranteedRef { inv in
+        inv.withUnsafeReturnValue { buffer in
+          if let base = buffer.baseAddress {
+            base.initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count)
+          }
+        }
+      }
+      return
+    }
+    methods.calls[index](existential, frame)
+  }
+
+  /// The stored multicast (``existential``) with one strong reference taken for a call
+  /// (which ``withMulticast(_:as:_:)`` gives back), or nil once its deinit has begun.
+  @inlinable func retainedMulticast() -> UnsafeMutableRawPointer? {
+    object.tryRetain() ? existential : nil
+  }
+
+  /// The runtime class of every C face: a root class with no methods of its own (each
+  /// face's methods are its own), named for error messages.
+  static let faceClass: RuntimeClass = try! RuntimeClass(name: "DelegateProxy.CFace")
+
+  /// The face whose handle C passed as `self` (+0: the caller keeps the face alive).
+  @inlinable
+  static func face(ofHandle handle: UnsafeMutableRawPointer?) -> Unmanaged<CFace> {
+    // Only the face installs generated entries: the handle's receiver is one.
+    Unmanaged<CFace>.fromOpaque(SwiftEntryObject.receiver(ofHandle: handle).toOpaque())
+  }
+
+  /// Calls `body` with the multicast stored at `existential` as its protocol's
+  /// existential, owning the strong reference ``retainedMulticast()`` took: the value
+  /// made from the stored bits plus that reference is moved into the call and released
+  /// after it (reading `pointee` would copy it: one more retain and release).
+  @inlinable
+  static func withMulticast<Delegate, Result>(
+    _ existential: UnsafeMutableRawPointer, as: Delegate.Type, _ body: (Delegate) -> Result
+  ) -> Result {
+    withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { slot in
+      let value = slot.baseAddress!
+      UnsafeMutableRawPointer(value).copyMemory(
+        from: UnsafeRawPointer(existential), byteCount: MemoryLayout<Delegate>.size)
+      return body(value.move())
+    }
+  }
+}
+
+/// What a generated entry answers once the multicast's deinit has begun: zero. Every generated entry's result is a C scalar or pointer, so it has one.
+@usableFromInline
+func cFaceDetachedAnswer<Result>(
+  _ face: Unmanaged<CFace>, method: Int, as: Result.Type
+) -> Result {
+  let selector = face._withUnsafeGuaranteedRef { $0.methods.plans[method].selector }
+  return ZeroValue.value(Result.self, for: selector.name)
 }

@@ -1,9 +1,9 @@
 import MessageRuntime
 
 /// One protocol method as a C function of its own C signature, `(self, _cmd, arguments…)`,
-/// that calls one delegate's Swift method: what `@Delegate` generates so that the C
-/// routes behind ``MulticastRuntimeFace/imp(for:)`` reach plain Swift delegates with a plain
-/// C call — no register frame, no decoding, no libffi.
+/// that calls the method on the multicast whose C face is `self`: what `@Delegate`
+/// generates so that ``MulticastRuntimeFace/imp(for:)`` is a plain C function into the
+/// multicast's own dispatch — no register frame, no decoding, no libffi.
 ///
 /// The macro writes one for each method whose parameters and result it can see to be C
 /// scalars (`Int`, `Double`, `Bool`, …) or pointers; a parameter of a named type it
@@ -19,8 +19,8 @@ import MessageRuntime
 /// } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int, Double) -> Int)
 /// ```
 public struct __CFaceFunction: Sendable {
-  /// The `@convention(c)` function as an IMP: what a C route calls for the method on
-  /// each delegate's adapter.
+  /// The `@convention(c)` function as an IMP: the C face's method for the protocol
+  /// method.
   public let imp: IMP
   /// The parameters (by index from 0, the first after `_cmd`) taken to be class
   /// instances; -1 stands for the result.
@@ -42,28 +42,19 @@ public struct __CFaceFunction: Sendable {
     }
   }
 
-  /// Calls `body` with the delegate of the C face adapter whose handle is `target` (the
-  /// `self` a C route passes), holding it strongly for the call (one `tryRetain`); a removed or
-  /// deallocating delegate is not called, and the call answers what a gone member
-  /// answers (zero, or true under all-true).
+  /// Calls `body` with the multicast whose C face's handle is `target` (the `self` C
+  /// passes), as the protocol's existential, held strongly for the call (one
+  /// `tryRetain`): `body` calls the method on the multicast, which runs its own dispatch.
+  /// Once the multicast's deinit has begun `body` is not run and the call answers zero.
   @inlinable
   public static func call<Delegate, Result>(
     _ target: UnsafeMutableRawPointer?, method: Int, _ body: (Delegate) -> Result
   ) -> Result {
-    let token = cFaceEnter(target, method: method)
-    guard let existential = token.existential else {
-      return cFaceGoneAnswer(token, method: method, as: Result.self)
+    let face = CFace.face(ofHandle: target)
+    guard let existential = face._withUnsafeGuaranteedRef({ $0.retainedMulticast() }) else {
+      return cFaceDetachedAnswer(face, method: method, as: Result.self)
     }
-    // The stored existential is at +0: its bits plus the reference `enter` took
-    // make an owned value, which the call consumes — one retain and one release per
-    // call (reading `pointee` would copy: a second pair).
-    let result = withUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { value in
-      UnsafeMutableRawPointer(value.baseAddress!).copyMemory(
-        from: existential, byteCount: MemoryLayout<Delegate>.size)
-      return body(value.baseAddress!.move())
-    }
-    if token.isOptional { cFaceExit(token, method: method) }
-    return result
+    return CFace.withMulticast(existential, as: Delegate.self, body)
   }
 
   /// A `void *` argument as the Swift type the method declares (a class instance, +0,
@@ -78,30 +69,5 @@ public struct __CFaceFunction: Sendable {
   @inlinable
   public static func raw<T>(_ value: T) -> UnsafeMutableRawPointer? {
     unsafeBitCast(value, to: UnsafeMutableRawPointer?.self)
-  }
-}
-
-/// What `__CFaceFunction/call(_:method:_:)` carries from entering a call to leaving it.
-@usableFromInline
-struct CFaceCallToken {
-  /// The adapter (+0: the route's read section keeps it alive).
-  @usableFromInline let receiver: Unmanaged<CFaceReceiverCore>
-  /// The delegate's stored existential, nil when the member is gone.
-  @usableFromInline let existential: UnsafeMutableRawPointer?
-  /// Whether the method is optional: the call must be followed by
-  /// `cFaceExit(_:method:)`.
-  @usableFromInline let isOptional: Bool
-  /// ``DelegateOptional/learned`` before the call (optional methods only).
-  @usableFromInline let learned: UInt64
-
-  @usableFromInline
-  init(
-    receiver: Unmanaged<CFaceReceiverCore>, existential: UnsafeMutableRawPointer?, isOptional: Bool,
-    learned: UInt64
-  ) {
-    self.receiver = receiver
-    self.existential = existential
-    self.isOptional = isOptional
-    self.learned = learned
   }
 }

@@ -1,10 +1,13 @@
 import MessageRuntime
 
-/// What every adapter of one multicast shares: the protocol's methods as C reaches them
-/// and the generated calls, by method index, with the delegate's type erased.
+/// A multicast's protocol methods as C reaches them and their generated C calls, by method
+/// index, with the protocol's existential type erased (the C face's per-message path is
+/// not generic).
 final class CFaceMethods: Sendable {
   let plans: [CFaceMethod]
-  /// Each takes an owned delegate value (moved out of the pointer) and the frame.
+  /// Each takes the address of the multicast's stored existential, with one strong
+  /// reference taken for the call (which it releases), and the frame, and runs the
+  /// method's generated C call on the multicast.
   let calls: [@Sendable (UnsafeMutableRawPointer, __CFaceFrame) -> Void]
   /// The selectors, for finding a method from `_cmd` (protocols are short: a scan).
   private let selectors: [Selector]
@@ -19,7 +22,9 @@ final class CFaceMethods: Sendable {
     self.plans = plans
     self.entries = entries
     self.calls = calls.map { call in
-      { value, frame in call(value.assumingMemoryBound(to: Delegate.self).move(), frame) }
+      { existential, frame in
+        CFace.withMulticast(existential, as: Delegate.self) { multicast in call(multicast, frame) }
+      }
     }
     selectors = plans.map(\.selector)
   }

@@ -15,16 +15,15 @@ import MessageRuntime
 /// ((void (*)(dp_id, dp_sel, void *, struct reading))imp)(self, cmd, sensor, r);
 /// ```
 ///
-/// Behind `rawValue()` is `proxy()`, a ``MulticastProxy`` whose members are the
-/// multicast's own (its protocol, policies and members in order, handed over each time the
-/// multicast changes). Each member appears there as an adapter whose methods are C functions into Swift, so the proxy's C routes call
-/// Swift code with a plain C call: for a method of C scalars, pointers and class
-/// instances, the `@convention(c)` function of its own signature that `@Delegate`
-/// generates (`__CFaceFunction`: one `tryRetain`, the call, one release); for others
-/// (structs by value), a static C entry per return class that decodes the registers
-/// (``SwiftEntryObject``). A removed or
-/// deallocated delegate is never called from C either; adapters hold delegates as the
-/// multicast does (weakly unless strong) and nothing that leads back to the multicast.
+/// Behind `rawValue()` is `proxy()`, one runtime object whose method for each protocol
+/// method runs the multicast's own dispatch — the table it publishes, its policies,
+/// queues, observers and blocking, as a Swift call does — so there is one engine under
+/// both faces. For a method of C scalars, pointers and class instances, the method is the
+/// `@convention(c)` function of its own signature that `@Delegate` generates
+/// (`__CFaceFunction`): a plain C call into the multicast's method; for others (structs
+/// by value), a static C entry per return class that decodes the registers
+/// (``SwiftEntryObject``). A removed or deallocated delegate is never called from C
+/// either: the dispatch is the Swift one. The C face keeps nothing alive.
 ///
 /// A Swift class instance travels as its address (+0, `void *` in C), a struct by value
 /// in its C layout (`{Reading=di}`). Signatures whose arguments or result do not travel
@@ -37,16 +36,16 @@ extension DelegateMulticast {
     MulticastRuntimeFace(multicast: self)
   }
 
-  /// The C face, made (and given the members) on first use.
-  func cFace() throws(DelegateProxyError) -> CFace<Delegate> {
+  /// The C face, made on first use.
+  func cFace() throws(DelegateProxyError) -> CFace {
     if let face = state.withLock({ $0.cFace }) { return face }
-    return try update { s throws(DelegateProxyError) in
+    // Made outside the lock (it asks the multicast nothing under it); the first one
+    // stored wins.
+    let made = try CFace(self)
+    return state.withLock { s in
       if let face = s.cFace { return face }
-      let face = try CFace(
-        description: protocolDescription, calls: Self.__cCalls, entries: Self.__cFunctions,
-        arguments: Self.__cArguments, rebuild: needsRebuild)
-      s.cFace = face
-      return face
+      s.cFace = made
+      return made
     }
   }
 }

@@ -1,7 +1,7 @@
 import MessageRuntime
 
 /// A `@Delegate` multicast as the message runtime and C code see it
-/// (`multicast.runtime`): the runtime proxy C code messages, its C handle, each method's
+/// (`multicast.runtime`): the runtime object C code messages, its C handle, each method's
 /// selector and C implementation, and C callback adapters of a library's own signature.
 /// See `DelegateMulticast+C.swift` for how C calls reach the Swift delegates.
 public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendable {
@@ -16,23 +16,26 @@ public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendab
     Messages.CMessages, DelegateMessage<Delegate, Arguments, Result>
   >
 
-  /// The ``MulticastProxy`` C code messages (made on first use). Configure the multicast,
-  /// not this proxy: the multicast overwrites its policies and members. Throws
+  /// The runtime object C code messages (made on first use): one method per protocol
+  /// method, each running the multicast's own dispatch — its members, policies,
+  /// observers and queues, as a Swift call does — so a message sent to it from C, or an
+  /// ``Invocation`` invoked on it, reaches the delegates exactly as a Swift call would.
+  /// It answers `responds(to:)` as the multicast does. It has no members or policies of
+  /// its own: configure the multicast. Throws
   /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` when a
   /// named type of the protocol turned out, at run time, to have no C form.
-  public func proxy() throws(DelegateProxyError) -> MulticastProxy {
-    try multicast.cFace().proxy
+  public func proxy() throws(DelegateProxyError) -> RuntimeObject {
+    try multicast.cFace()
   }
 
   /// The C handle C code passes as `self`, a `dp_id` (`OpaquePointer` in Swift, so it
   /// passes to C functions declared with `dp_runtime.h`'s types as it is): the
   /// ``proxy()``'s `RuntimeObject.rawValue`.
   ///
-  /// Valid while the multicast lives (the multicast keeps its runtime proxy); it keeps
-  /// nothing alive, so whoever hands it to C keeps the multicast for as long as C may use
-  /// it.
+  /// Valid while the multicast lives (the multicast keeps its C face); it keeps nothing
+  /// alive, so whoever hands it to C keeps the multicast for as long as C may use it.
   public func rawValue() throws(DelegateProxyError) -> OpaquePointer {
-    try multicast.cFace().proxy.rawValue
+    try multicast.cFace().rawValue
   }
 
   /// The selector of the method `message` names (`_cmd` for C callers).
@@ -51,8 +54,9 @@ public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendab
   }
 
   /// The implementation C calls for `message` with ``rawValue()`` as `self`
-  /// (`methodForSelector:`): a real C function pointer that reaches every delegate under
-  /// the method's policy. Look it up again after changing membership or policies. Throws
+  /// (`methodForSelector:`): a real C function pointer that runs the multicast's dispatch
+  /// of the method, under its policy — the same function whatever the membership and
+  /// policies become, so it may be kept. Throws
   /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for a
   /// method whose named type turned out, at run time, to have no C form (a struct
   /// holding a `String`: the macro cannot see into named types).
@@ -60,11 +64,7 @@ public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendab
     let description = multicast.protocolDescription
     let method = description.methods[Messages.CMessages()[keyPath: message].index]
     _ = try method.cSignature(in: description.name)
-    let face = try multicast.cFace()
-    // C calls that met a gone member or learned a missing optional method asked for a
-    // rebuild; no Swift code runs after a C call to do it.
-    multicast.rebuildIfNeeded()
-    return try face.proxy.imp(for: method.selector)
+    return try multicast.cFace().imp(for: method.selector)
   }
 
   /// A C callback of a library's own signature — the method's parameters with a `void *`

@@ -42,7 +42,6 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   final var isBlocked: Bool { blockCount > 0 }
 
   /// A record for `delegate`. `flag`, when given, is another record's: the two are one
-  /// membership seen by two faces (a Swift multicast's member and its C adapter), or one
   /// value member before and after a mutating call. `id`, when given, is the membership's
   /// number carried over from the record this one replaces or copies.
   init(

@@ -22,18 +22,14 @@ public final class ProxyMember: Member, @unchecked Sendable {
   /// The C handle, for diagnostics.
   private let handle: UInt
 
-  /// A record for `delegate`; `sharing`'s removed flag when given (see ``Member``).
-  init(
-    delegate: RuntimeObject, queue: DispatchQueue?, retention: Retention,
-    sharing other: Member? = nil
-  ) {
+  /// A record for `delegate`.
+  init(delegate: RuntimeObject, queue: DispatchQueue?, retention: Retention) {
     delegateClass = delegate.runtimeClass
     isForwarder = delegate is ForwardingProxy
     implemented = Lock(ProxyMember.implementedMethods(of: delegate))
     handle = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(delegate.rawValue)))
     super.init(
-      delegate, typeName: delegate.runtimeClass.name, retention: retention, queue: queue,
-      flag: other?.flag)
+      delegate, typeName: delegate.runtimeClass.name, retention: retention, queue: queue)
   }
 
   /// The delegate, or nil once its deinit has begun (a weak record only).

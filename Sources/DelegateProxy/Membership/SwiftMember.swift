@@ -7,8 +7,7 @@ import MessageRuntime
 @usableFromInline
 final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   // @unchecked Sendable: as Member; `existential` is written once in init and only read after
-  // (a value member's new value after a mutating call goes into a new record); `adapter` is
-  // written and read only under the multicast's `state` lock.
+  // (a value member's new value after a mutating call goes into a new record).
 
   /// The delegate as its protocol's existential. An object's is stored at +0: the stored
   /// existential does not keep the object alive (`object` or `strong` does), so it is never
@@ -22,9 +21,6 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// The delegate's class (a stand-in's own identity: `DelegateOptional.identity(of:)`),
   /// or a value's type, for optional methods it does not implement.
   let typeID: ObjectIdentifier
-  /// The member as the C face's runtime proxy lists it (made when the C face is);
-  /// it shares this record's removed flag.
-  var adapter: (object: CFaceReceiver<Delegate>, member: ProxyMember)?
   /// Whether the member's answers count: false for a plugin injected beside a delegator's
   /// own delegate (``DelegateMulticastProtocol/inject(_:into:at:answering:)``), which hears
   /// every call while the delegator's delegate answers. Such a member puts the methods

@@ -11,9 +11,6 @@ final class TypedObserver: Sendable {
   private let handler: @Sendable (UnsafeRawPointer) -> Void
   /// `Arguments`'s identity, checked at every call (one compare).
   private let argumentsType: ObjectIdentifier
-  /// The handler for arguments a C call's frame decoded, which arrive as `Any` (the C
-  /// face's observers, see CFace.bridgeObservers).
-  private let boxedHandler: @Sendable (Any) -> Void
 
   @usableFromInline
   init<Arguments>(
@@ -25,8 +22,6 @@ final class TypedObserver: Sendable {
     // Safe: `notify` passes the address of a live `Arguments` (checked by type identity)
     // for the duration of the call; the body gets its own copy.
     handler = { address in body(address.assumingMemoryBound(to: Arguments.self).pointee) }
-    // The C face decodes each method's Arguments (__cArguments) for its own observers.
-    boxedHandler = { arguments in body(arguments as! Arguments) }
   }
 
   @usableFromInline var phase: ObservationPhase { registration.phase }
@@ -39,10 +34,5 @@ final class TypedObserver: Sendable {
       argumentsType == ObjectIdentifier(Arguments.self),
       "observer of \(argumentsType) notified with \(Arguments.self) (DelegateProxy bug)")
     withUnsafePointer(to: arguments) { handler(UnsafeRawPointer($0)) }
-  }
-
-  /// ``notify(_:)`` for arguments a C call's frame decoded as `Any`.
-  func notify(boxed arguments: Any) {
-    if isActive { boxedHandler(arguments) }
   }
 }

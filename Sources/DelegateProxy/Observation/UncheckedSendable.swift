@@ -9,8 +9,7 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
   // a delegate's queue or an observer's task — the caller of add(_:queue:) or messages(_:)
   // chooses to share them, as GCDMulticastDelegate and RxCocoa do; an `async` method's
   // dispatch, which holds them for its one task or shares them with its child tasks
-  // (documented on DelegateConcurrency.concurrent) — and for objects kept
-  // alive (never read) until a closure that runs after a lock (CFace.adopt).
+  // (documented on DelegateConcurrency.concurrent).
   /// The value.
   @usableFromInline let value: Value
   /// Wraps `value`.

@@ -42,30 +42,12 @@ extension MulticastProxy {
     var collected: [ReturnValue] = []
     var reached = 0
 
-    CallDecline.clear()
     for (position, entry) in list.responders.enumerated() {
       // Each responder through the one call primitive (removed check, one strong
       // reference, the call, the release). `invoke(target:)` releases its previous
       // target only after the call, for the same reason the removed check comes last.
       let step = try entry.withDelegate { delegate throws -> DeliveryStep in
         if entry.isForwarder && !delegate.responds(to: selector) { return .skipped }
-        if let queue = entry.queue, returnsValue, gathering == nil, awaitsQueuedAnswers {
-          // Called on its queue and waited for (directly when already on it), its answer
-          // folded as any other: a `@Delegate` multicast's rule (see `awaitsQueuedAnswers`).
-          let copy = DetachedInvocation(copying: invocation).invocation
-          let run = { () throws -> Bool in
-            try Quiescence.readSection { () throws -> Bool in
-              try entry.withDelegate { d throws in try copy.invoke(target: d) } != nil
-                && !CallDecline.take()
-            }
-          }
-          let answered = try QueueMarks.isCurrent(queue) ? run() : queue.sync(execute: run)
-          guard answered else { return .skipped }
-          reached += 1
-          let value = ReturnValue(of: copy)
-          if rule == .custom { collected.append(value) }
-          return fold.add(value) ? .stop : .called
-        }
         if let queue = entry.queue {
           reached += 1
           invocation.targetHandle = proxyHandle  // the copy retains the proxy, not a delegate
@@ -75,9 +57,6 @@ extension MulticastProxy {
           return rule == .first ? .stop : .called  // the first responder answers, on its queue
         }
         try invocation.invoke(target: delegate)
-        // A target that could not answer (a C face's member found gone or lacking an
-        // optional method) declined the call: it is not a responder of this message.
-        if CallDecline.take() { return .skipped }
         reached += 1
         guard returnsValue else { return .called }
         if let gathering {
@@ -85,9 +64,8 @@ extension MulticastProxy {
           return .called
         }
         // Last and first answer with what the invocation's buffer holds: the fold only
-        // counts them (no copy of the bytes) — unless a later target may decline, having
-        // written its zero there (a C face's receiver): then the bytes are kept.
-        let holds = (rule == .last || rule == .first) && !(delegate is CFaceReceiverCore)
+        // counts them (no copy of the bytes).
+        let holds = rule == .last || rule == .first
         let value = holds ? ReturnValue.held : ReturnValue(of: invocation)
         if rule == .custom { collected.append(value) }
         return fold.add(value) ? .stop : .called

@@ -101,7 +101,6 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   //   5. a delegate's or route's own locks (a `RuntimeObject`'s methods, a
   //      `ProxyMember`'s methods, a `RouteMembership`'s kept methods)
   //
-  // (A `@Delegate` multicast's `state` comes before the `state` of its C face's proxy.)
   // No lock is held while a delegate is called, and nothing that may run a delegate's or
   // a proxy's deinit is released under `state` (see `update`): a deinit waits out
   // dispatches, and a dispatch may be waiting for one of these locks. Closure methods a
@@ -113,8 +112,6 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// `rebuildResponders`, under `state`.
   private let published: Publication<ProxyMemberTable>
   private let generationValue = Atomic<UInt64>(0)
-  /// Whether queued members' answers are awaited (see `init(…awaitsQueuedAnswers:)`).
-  let awaitsQueuedAnswers: Bool
   /// Set by a dispatch that met a deallocated delegate; cleared by compaction.
   let needsCompaction = Atomic<Bool>(false)
 
@@ -122,25 +119,11 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// An empty proxy. `policy` is the default return policy; `protocol`, when given,
   /// supplies signatures for its methods even when no delegate implements them.
-  public convenience init(
+  public init(
     policy: ReturnPolicy<ReturnValue> = .lastResponder, options: Options = [],
     protocol proto: RuntimeProtocol? = nil,
     proxyClass: RuntimeClass = MulticastProxy.multicastClass
   ) {
-    self.init(
-      policy: policy, options: options, protocol: proto, proxyClass: proxyClass,
-      awaitsQueuedAnswers: false)
-  }
-
-  /// A proxy whose queued members, asked a value-returning message, are called on their
-  /// queues and waited for (when `awaitsQueuedAnswers`): a `@Delegate` multicast's rule,
-  /// which its C face follows; a runtime proxy's own rule (`GCDMulticastDelegate`'s) calls
-  /// them asynchronously, their answers unused.
-  package init(
-    policy: ReturnPolicy<ReturnValue>, options: Options, protocol proto: RuntimeProtocol?,
-    proxyClass: RuntimeClass, awaitsQueuedAnswers: Bool
-  ) {
-    self.awaitsQueuedAnswers = awaitsQueuedAnswers
     let empty = ProxyMemberTable(
       generation: 0, defaultPolicy: policy, silentWhenEmpty: options.contains(.silentWhenEmpty))
     state = Lock(
@@ -154,7 +137,8 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   /// A proxy with `delegates`, in order (`initWithDelegates:`). Throws when two of them
   /// implement a selector with different signatures.
   public convenience init(
-    delegates: [RuntimeObject], policy: ReturnPolicy<ReturnValue> = .lastResponder, options: Options = [],
+    delegates: [RuntimeObject], policy: ReturnPolicy<ReturnValue> = .lastResponder,
+    options: Options = [],
     protocol proto: RuntimeProtocol? = nil, retention: Retention = .weak
   ) throws(DelegateProxyError) {
     self.init(policy: policy, options: options, protocol: proto)
@@ -463,21 +447,6 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
       }
     }
     retired.release()
-  }
-
-  /// Gives the proxy `members`, in order, with `overrides` and `observers` (replacing its
-  /// own), in one rebuild: how a `@Delegate` multicast's C face lists the multicast's own
-  /// members. Returns the replaced table, for the caller to retire after its own lock.
-  func adopt(
-    members: [ProxyMember], overrides: [Selector: ReturnPolicy<ReturnValue>],
-    observers: [Selector: [MessageObserver]]
-  ) -> Retired<ProxyMemberTable> {
-    state.withLock { s in
-      s.members = MemberList(members)
-      s.overrides = overrides
-      s.observers = observers
-      return rebuildResponders(&s)
-    }
   }
 
   /// THE place a proxy's responder table is rebuilt and published: after every change

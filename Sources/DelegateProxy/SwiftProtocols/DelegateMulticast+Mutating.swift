@@ -116,3 +116,14 @@ extension DelegateMulticast {
     }.1
   }
 }
+
+/// Generated handles of writes call this; not for direct use. Runs `body` on a copy of
+/// `delegate` taken `inout`: a write through an existential that is not class-bound needs
+/// a variable, and one that is class-bound must not warn that the variable never changes.
+@inlinable
+public func __mutate<Delegate, Result>(_ delegate: Delegate, _ body: (inout Delegate) -> Result)
+  -> Result
+{
+  var delegate = delegate
+  return body(&delegate)
+}

@@ -106,13 +106,17 @@ extension DelegateMulticast {
   public final func responds<Message: DelegateMessageHandle>(to message: KeyPath<Messages, Message>)
     -> Bool
   {
-    let index = index(of: message)
+    responds(methodAt: index(of: message))
+  }
+
+  /// ``responds(to:)`` for the method at `index` (what the C face answers C callers).
+  final func responds(methodAt index: Int) -> Bool {
     if protocolDescription.methods[index].result.isVoid,
       Quiescence.readSection({ withTable { !$0.observers[index].isEmpty } })
     {
       return true
     }
-    return count(respondingTo: message) > 0
+    return respondingCount(methodAt: index) > 0
   }
 
   /// How many live delegates implement the method (`countForSelector:`).
@@ -121,7 +125,12 @@ extension DelegateMulticast {
   )
     -> Int
   {
-    responders(for: message).count
+    respondingCount(methodAt: index(of: message))
+  }
+
+  /// How many live delegates implement the method at `index`.
+  final func respondingCount(methodAt index: Int) -> Int {
+    responders(methodAt: index).count
   }
 
   /// The live delegates that implement the method, in the order they are called.
@@ -130,7 +139,12 @@ extension DelegateMulticast {
   )
     -> [Delegate]
   {
-    let method = protocolDescription.methods[index(of: message)]
+    responders(methodAt: index(of: message))
+  }
+
+  /// ``responders(for:)`` for the method at `index`.
+  final func responders(methodAt index: Int) -> [Delegate] {
+    let method = protocolDescription.methods[index]
     return currentMembers.compactMap { m in
       guard !m.isRemoved, !m.isBlocked,
         method.isRequired

@@ -105,14 +105,13 @@ struct SwiftProtocolCFaceTests {
     proxy.add(c, retention: .strong)
     try didRead(proxy, 21.5, id: -7)
     #expect(log.entries == ["a probe 21.5 #-7", "b probe 21.5 #-7", "c probe 21.5 #-7"])
-    // The C route replays the caller's registers; the delegates' methods are C entries.
+    // One C face runs the multicast's own dispatch; its method is a static register
+    // entry (no libffi closure), and it keeps no members of its own.
     let runtime = try proxy.runtime.proxy()
-    #expect(runtime.fastPath(for: proxy.runtime.selector(for: \.sensorDidRead)) == .registers)
-    #expect(runtime.count == 3)
-    for entry in runtime.delegates {
-      let method = entry.method(for: proxy.runtime.selector(for: \.sensorDidRead))
-      #expect(method?.isClosureBacked == false)
-    }
+    #expect(
+      runtime.method(for: proxy.runtime.selector(for: \.sensorDidRead))?.isClosureBacked == false)
+    #expect(!(runtime is MulticastProxy))
+    #expect(proxy.count == 3)
     withExtendedLifetime((a, b, c)) {}
   }
 
@@ -131,19 +130,17 @@ struct SwiftProtocolCFaceTests {
       log.entries == [
         "a shouldStart probe", "b shouldStart probe", "a probe 7.5 #3", "b probe 7.5 #3",
       ])
-    let adapters = try proxy.runtime.proxy().delegates
-    #expect(adapters.count == 2)
-    for adapter in adapters {
-      // `Sensor` is a class: the macro's guess holds, the route calls the generated
-      // C function `(self, _cmd, void *) -> bool` directly.
-      #expect(adapter.method(for: shouldStartSelector)?.imp == entries[1]?.imp)
-      // `Reading` is a struct the macro took for a class: its entry is not used; the
-      // static register entry and frame decoding serve it.
-      let readMethod = adapter.method(for: didReadSelector)
-      #expect(readMethod != nil)
-      #expect(readMethod?.imp != entries[0]?.imp)
-      #expect(readMethod?.isClosureBacked == false)
-    }
+    let face = try proxy.runtime.proxy()
+    // `Sensor` is a class: the macro's guess holds, C calls the generated C function
+    // `(self, _cmd, void *) -> bool` directly.
+    #expect(face.method(for: shouldStartSelector)?.imp == entries[1]?.imp)
+    #expect(try proxy.runtime.imp(for: \.sensorShouldStart) == entries[1]?.imp)
+    // `Reading` is a struct the macro took for a class: its entry is not used; the
+    // static register entry and frame decoding serve it.
+    let readMethod = face.method(for: didReadSelector)
+    #expect(readMethod != nil)
+    #expect(readMethod?.imp != entries[0]?.imp)
+    #expect(readMethod?.isClosureBacked == false)
     withExtendedLifetime((a, b)) {}
   }
 
@@ -176,9 +173,10 @@ struct SwiftProtocolCFaceTests {
     after.cancel()
     try didRead(proxy, 3, id: 3)
     #expect(heard.entries.count == 4)
-    // With no observer left the selector is back on the register route.
+    // Observed or not, the C face's method is the register entry into the dispatch.
     #expect(
-      try proxy.runtime.proxy().fastPath(for: proxy.runtime.selector(for: \.sensorDidRead)) == .registers)
+      try proxy.runtime.proxy().method(for: proxy.runtime.selector(for: \.sensorDidRead))?
+        .isClosureBacked == false)
     withExtendedLifetime(a) {}
   }
 
@@ -194,12 +192,14 @@ struct SwiftProtocolCFaceTests {
     #expect(try shouldStart(proxy) == true)  // last responder
     #expect(
       log.entries == ["no shouldStart probe", "yes1 shouldStart probe", "yes2 shouldStart probe"])
-    #expect(try proxy.runtime.proxy().fastPath(for: selector) == .registers)
+    let entry = try proxy.runtime.imp(for: \.sensorShouldStart)
+    #expect(try proxy.runtime.proxy().method(for: selector)?.imp == entry)
 
     proxy.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)
     #expect(try shouldStart(proxy) == false)
     #expect(log.entries.count == 6)  // every responder called
-    #expect(try proxy.runtime.proxy().fastPath(for: selector) == .registers)
+    // A policy is the multicast's: the C face's method stays the same C function.
+    #expect(try proxy.runtime.imp(for: \.sensorShouldStart) == entry)
 
     proxy.setPolicy(.firstResponder, for: \.sensorShouldStart)
     #expect(try shouldStart(proxy) == false)
@@ -221,7 +221,8 @@ struct SwiftProtocolCFaceTests {
     proxy.add(high)
     #expect(try threshold(proxy) == -30.5)
     #expect(
-      try proxy.runtime.proxy().fastPath(for: proxy.runtime.selector(for: \.sensorThreshold)) == .registers)
+      try proxy.runtime.proxy().method(for: proxy.runtime.selector(for: \.sensorThreshold))?
+        .isClosureBacked == false)
     proxy.setPolicy(.firstResponder, for: \.sensorThreshold)
     #expect(try threshold(proxy) == 10.25)
     withExtendedLifetime((low, high)) {}
@@ -244,8 +245,8 @@ struct SwiftProtocolCFaceTests {
       #expect(log.entries.count == 3)
     }
     #expect(gone == nil)
-    // The route still lists b's adapter: the adapter finds b gone, does not call it, and
-    // answers true, so it does not turn all-true false.
+    // The published table still lists b: the dispatch finds b gone, does not call it,
+    // and counts no answer from it, so it does not turn all-true false.
     #expect(try shouldStart(proxy) == true)
     #expect(log.entries.suffix(2) == ["a shouldStart probe", "c shouldStart probe"])
     try didRead(proxy, 2, id: 2)
@@ -266,11 +267,12 @@ struct SwiftProtocolCFaceTests {
     let imp = try proxy.runtime.imp(for: \.sensorDidRead)  // looked up before the removal
     proxy.remove(b)
     dp_test_c_sensor_did_read(
-      imp.rawValue, try proxy.runtime.rawValue(), proxy.runtime.selector(for: \.sensorDidRead).rawValue,
+      imp.rawValue, try proxy.runtime.rawValue(),
+      proxy.runtime.selector(for: \.sensorDidRead).rawValue,
       sensorPointer,
       dp_test_reading(celsius: 4, sensor_id: 4))
     #expect(log.entries == ["a probe 4.0 #4", "c probe 4.0 #4"])
-    #expect(try proxy.runtime.proxy().count == 2)
+    #expect(proxy.count == 2)
     proxy.insert(b, at: 0)
     try didRead(proxy, 5, id: 5)
     #expect(log.entries.suffix(3) == ["b probe 5.0 #5", "a probe 5.0 #5", "c probe 5.0 #5"])
@@ -291,12 +293,13 @@ struct SwiftProtocolCFaceTests {
     #expect(log.entries == ["stopper stopped"])
     try didStop(proxy)
     #expect(log.entries == ["stopper stopped", "stopper stopped"])
-    #expect(try proxy.runtime.proxy().count(respondingTo: stop) == 1)
+    #expect(proxy.count(respondingTo: \.sensorDidStop) == 1)
+    #expect(dp_test_c_responds(try proxy.runtime.rawValue(), stop.name))
     #expect(DelegateOptional.isKnownMissing("sensorThreshold:", in: CFaceListener.self) == false)
     // Learned on the Swift path, honoured on the C path: last responder is the stopper.
     _ = proxy.sensorThreshold(sensor)
     _ = try proxy.runtime.imp(for: \.sensorThreshold)
-    #expect(try proxy.runtime.proxy().count(respondingTo: proxy.runtime.selector(for: \.sensorThreshold)) == 1)
+    #expect(proxy.count(respondingTo: \.sensorThreshold) == 1)
     #expect(try threshold(proxy) == 12)
     withExtendedLifetime((plain, stopper)) {}
   }
@@ -326,13 +329,12 @@ struct SwiftProtocolCFaceTests {
     proxy.add(b)
     let selector = proxy.runtime.selector(for: \.placeAt)
     let result = dp_test_c_place(
-      try proxy.runtime.imp(for: \.placeAt).rawValue, try proxy.runtime.rawValue(), selector.rawValue,
+      try proxy.runtime.imp(for: \.placeAt).rawValue, try proxy.runtime.rawValue(),
+      selector.rawValue,
       dp_test_box(x: 1.5, y: -2, z: 3), 4)
     #expect(log.entries == ["1.0 1.5 -2.0 3.0 @4", "100.0 1.5 -2.0 3.0 @4"])
     #expect(result.x == 101.5 && result.y == -2 && result.z == 12)  // the last responder's
-    for adapter in try proxy.runtime.proxy().delegates {
-      #expect(adapter.method(for: selector)?.isClosureBacked == true)
-    }
+    #expect(try proxy.runtime.proxy().method(for: selector)?.isClosureBacked == true)
     withExtendedLifetime((a, b)) {}
   }
 
