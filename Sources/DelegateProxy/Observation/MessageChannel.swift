@@ -181,6 +181,14 @@ final class MessageChannel<Element>: @unchecked Sendable {
   /// the waiting task terminates the channel.
   @inlinable
   func next(isolation actor: isolated (any Actor)?) async -> Element? {
+    // A cancelled task ends the sequence even with calls buffered (as `AsyncStream`,
+    // whose cancellation handler runs at once when the task is already cancelled).
+    if _slowPath(Task.isCancelled) {
+      terminate()
+      return nil
+    }
+    // Buffered calls are taken without suspending: no continuation and no job per call
+    // when the calls come faster than the consumer takes them.
     switch state.withLock({ s -> Immediate in
       if s.count > 0 { return .element(s.takeFirst()) }
       return s.isFinished || s.isTerminated ? .end : .wait

@@ -86,6 +86,18 @@ struct MessageSequenceTests {
     #expect(await iterator.next() == nil)
   }
 
+  @Test func aCancelledTaskGetsNothingEvenWithCallsBuffered() async {
+    let proxy = SensorDelegateMulticast()
+    let handed = Handed(sequence: proxy.messages(\.sensorDidRead))
+    send(1...2, to: proxy)
+    let consumer = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await Self.drain(handed.sequence)
+    }
+    #expect(await consumer.value == [])
+    #expect(!proxy.report(for: \.sensorDidRead).contains("observers:"))
+  }
+
   @Test func twoIteratorsWaitingAtOnceEachGetACall() async {
     let proxy = SensorDelegateMulticast()
     let handed = Handed(sequence: proxy.messages(\.sensorDidRead))
