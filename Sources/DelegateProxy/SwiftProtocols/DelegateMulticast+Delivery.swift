@@ -39,7 +39,7 @@ extension DelegateMulticast {
         if answer == nil, !member.isRemoved { needsRebuild.raise() }
       }
       guard let value = answer else { continue }
-      if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
+      if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
       if !member.answers { continue }
       if list.rule == .custom { collected.append(value) }
       if fold.add(value) { break }
@@ -192,7 +192,7 @@ extension DelegateMulticast {
           } else {
             let value = call.run()
             if value != nil, table.lists[index].isOptional,
-              skipsOptional(index, responder, since: learned)
+              skipsOptional(index, responder.member, since: learned)
             {
               continue
             }

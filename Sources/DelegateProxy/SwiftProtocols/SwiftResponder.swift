@@ -32,11 +32,9 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   /// it (a weakly held member's `tryRetain`, which the value's end of life releases), or
   /// ends it with ``forget(_:)`` (a strongly held member's, which the table holds).
   ///
-  /// The slot is an unprotected temporary allocation: a protected one made every
-  /// dispatch set up and check a stack canary (5 of the 112 instructions of the
-  /// multicast's own code at fan-out 1, Benchmarks/callgrind-swift.sh). Nothing can
-  /// overrun it: exactly `MemoryLayout<Delegate>.size` bytes are copied into a slot of
-  /// that type.
+  /// The slot is an unprotected temporary allocation, so that it does not by itself make
+  /// the dispatch that inlines it set up and check a stack canary. Nothing can overrun
+  /// it: exactly `MemoryLayout<Delegate>.size` bytes are copied into a slot of that type.
   @inlinable
   func unretainedDelegate() -> Delegate {
     _withUnprotectedUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { slot in
