@@ -27,23 +27,20 @@ extension DelegateMulticast {
   /// ```swift
   /// for await (sensor, reading) in proxy.messages(\.sensorDidRead) { … }
   /// ```
-  // Inlinable: the stream, its continuation and the observer's `yield` are specialized
-  // for the method's arguments in the caller's module (unspecialized, each message cost
-  // generic-metadata lookups per consumer).
+  // Inlinable: the channel (a lock-protected buffer and one waiting continuation, see
+  // MessageChannel) and the observer's yield are specialized for the method's arguments in
+  // the caller's module (unspecialized, each message cost generic-metadata lookups per
+  // consumer; an `AsyncStream`'s storage is unspecialized generic code).
   @inlinable
   public final func messages<Message: DelegateMessageHandle>(
     _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
     bufferingPolicy: MessageBuffering = .unbounded
   ) -> DelegateMessageSequence<Message.Arguments> {
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: UncheckedSendable<Message.Arguments>.self,
-      bufferingPolicy: bufferingPolicy.policy(for: UncheckedSendable<Message.Arguments>.self))
-    let yield: @Sendable (Message.Arguments) -> Void = { continuation.yield(UncheckedSendable($0)) }
+    let channel = MessageChannel<Message.Arguments>(buffering: bufferingPolicy)
     let observer = TypedObserver(
-      phase: phase, finish: { continuation.finish() }, detaching(message, yield))
-    let observation = register(observer, for: message)
-    continuation.onTermination = { _ in observation.cancel() }
-    return DelegateMessageSequence(stream: stream)
+      phase: phase, finish: { channel.finish() }, detaching(message) { channel.yield($0) })
+    channel.attach(register(observer, for: message))
+    return DelegateMessageSequence(lease: MessageChannelLease(channel))
   }
 
   /// `handler`, given copies of the method's `inout` arguments rather than the caller's

@@ -8,26 +8,48 @@ final class TypedObserver: Sendable {
   /// address rather than `Any`: boxing the arguments in an existential and casting them
   /// back (`as!`) cost each observer a dynamic cast per call, the bulk of a `messages(_:)`
   /// delivery (Benchmarks/callgrind-swift.sh).
-  private let handler: @Sendable (UnsafeRawPointer) -> Void
+  @usableFromInline let handler: @Sendable (UnsafeRawPointer) -> Void
+  /// When it is called (the registration's phase, kept here so a dispatch's filter reads
+  /// it inline).
+  @usableFromInline let phase: ObservationPhase
   /// `Arguments`'s identity, checked at every call (one compare).
-  private let argumentsType: ObjectIdentifier
+  @usableFromInline let argumentsType: ObjectIdentifier
 
-  @usableFromInline
-  init<Arguments>(
+  /// An observer of a method taking `Arguments`, calling `body` with each call's.
+  ///
+  /// Inlinable: the handlers that read the arguments are made, and specialized for them,
+  /// in the caller's module (unspecialized, each call copied the arguments through their
+  /// type metadata's value witnesses: a quarter of a `messages(_:)` delivery at fan-out 1,
+  /// Benchmarks/callgrind-swift.sh).
+  @inlinable
+  convenience init<Arguments>(
     phase: ObservationPhase, finish: (@Sendable () -> Void)? = nil,
     _ body: @escaping @Sendable (Arguments) -> Void
   ) {
-    registration = MessageObserver(phase: phase, finish: finish) { _ in }
-    argumentsType = ObjectIdentifier(Arguments.self)
-    // Safe: `notify` passes the address of a live `Arguments` (checked by type identity)
-    // for the duration of the call; the body gets its own copy.
-    handler = { address in body(address.assumingMemoryBound(to: Arguments.self).pointee) }
+    self.init(
+      phase: phase, finish: finish, argumentsType: ObjectIdentifier(Arguments.self),
+      // Safe: `notify` passes the address of a live `Arguments` (checked by type identity)
+      // for the duration of the call; the body gets its own copy.
+      handler: { address in body(address.assumingMemoryBound(to: Arguments.self).pointee) })
   }
 
-  @usableFromInline var phase: ObservationPhase { registration.phase }
-  var isActive: Bool { registration.isActive }
+  @usableFromInline
+  init(
+    phase: ObservationPhase, finish: (@Sendable () -> Void)?, argumentsType: ObjectIdentifier,
+    handler: @escaping @Sendable (UnsafeRawPointer) -> Void
+  ) {
+    registration = MessageObserver(phase: phase, finish: finish) { _ in }
+    self.phase = phase
+    self.argumentsType = argumentsType
+    self.handler = handler
+  }
 
-  @usableFromInline func notify<Arguments>(_ arguments: Arguments) {
+  @usableFromInline var isActive: Bool { registration.isActive }
+
+  /// Calls the handler with `arguments`, unless the observer was cancelled. Inlinable, so
+  /// the general path's specialized copy passes the arguments' address without looking
+  /// up their type's metadata.
+  @inlinable func notify<Arguments>(_ arguments: Arguments) {
     guard isActive else { return }
     // The multicast registers an observer only under the method whose Arguments it takes.
     precondition(

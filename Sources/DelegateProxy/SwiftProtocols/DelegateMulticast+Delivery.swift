@@ -41,14 +41,16 @@ extension DelegateMulticast {
         if answer == nil, !member.isRemoved { needsRebuild.raise() }
       }
       guard let value = answer else { continue }
-      if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
+      if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
       if !member.answers { continue }
       if list.rule == .custom { collected.append(value) }
       if fold.add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
-    // A `void` method has nothing to fold: resolved when the path is specialized, as in
-    // `__send` (finishing looks up generic metadata: most of a value member's call).
+    // A `void` method has nothing to fold (rule `.every`, answer `()`), as in `__send`.
+    // Resolved when specialized: a void dispatch (every `messages(_:)` delivery of a void
+    // method) skips `finish`, whose fold outcome and no-answer cast are not specialized
+    // (type-metadata lookups and a dynamic cast per call, Benchmarks/callgrind-swift.sh).
     if Result.self == Void.self { return () as! Result }
     return finish(fold, index, table, collected: collected)
   }
@@ -194,7 +196,7 @@ extension DelegateMulticast {
           } else {
             let value = call.run()
             if value != nil, table.lists[index].isOptional,
-              skipsOptional(index, responder, since: learned)
+              skipsOptional(index, responder.member, since: learned)
             {
               continue
             }

@@ -75,7 +75,7 @@ extension DelegateMulticast {
           if !member.isRemoved { needsRebuild.raise() }
           continue
         }
-        if list.isOptional && skipsOptional(index, responder, since: learned) { continue }
+        if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
         if !member.answers { continue }
         if list.rule == .custom { collected.append(value) }
         if fold.add(value) { break }
