@@ -96,13 +96,6 @@ struct StateExpansionTests {
             } as @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Int) -> Void),
             nil,
           ]
-          /// `GaugeDelegate`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { _ in () },
-            { f in f.argument(0) as Int },
-            { f in f.argument(0) as String },
-          ]
           /// Reads `level` from the delegates under its policy; a write reaches every delegate, in order.
           var level: Int {
             get {

@@ -145,11 +145,6 @@ struct ValueExpansionTests {
           nonisolated private static let _cCalls: [__CFaceCall<any Tally>] = [
             { _, _ in },
           ]
-          /// `Tally`'s methods' arguments as C calls carry them, read as Swift values for observers.
-          override class var __cArguments: [@Sendable (__CFaceFrame) -> Any] { _cArguments }
-          nonisolated private static let _cArguments: [@Sendable (__CFaceFrame) -> Any] = [
-            { f in f.argument(0) as Int },
-          ]
           /// Sends `count(_:)` to the delegates.
           func count(_ step: Int) {
             self.__sendMutating(Messages().count, step) { $0.count(step) }
