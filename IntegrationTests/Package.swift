@@ -16,6 +16,7 @@ let package = Package(
   dependencies: [
     .package(path: ".."),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     // GRDB's TransactionObserver: one registration, several observers (an audit trail
@@ -25,6 +26,14 @@ let package = Package(
       dependencies: [
         .product(name: "DelegateProxy", package: rootIdentity),
         .product(name: "GRDB", package: "GRDB.swift"),
+      ]
+    ),
+    // swift-log's LogHandler: a @Delegate multicast against MultiplexLogHandler.
+    .testTarget(
+      name: "SwiftLogIntegrationTests",
+      dependencies: [
+        .product(name: "DelegateProxy", package: rootIdentity),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // Seeded random @Delegate protocols, each checked call by call against a hand-written

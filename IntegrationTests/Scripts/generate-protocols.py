@@ -394,7 +394,7 @@ REFUSED = [
     ("static property", lambda t, u: f"static var probe: {u} {{ get }}"),
     ("generic subscript", lambda t, u: f"subscript<T>(probe a: T) -> {u} {{ get }}"),
     ("typed throws getter", lambda t, u: f"var probe: {u} {{ get throws(GenError) }}"),
-    ("protocol not bound to classes", None),
+    ("mutating requirement that throws", lambda t, u: f"mutating func probe(_ a: {t}) throws"),
 ]
 
 
@@ -405,7 +405,7 @@ def write_refused(seed):
     for i, (shape, make) in enumerate(REFUSED):
         t = r.choice([f for f in FAMILIES if f[0] not in ("closure",)])[1]
         u = r.choice(RESULT_FAMILIES)[1]
-        bound = "" if make is None else ": AnyObject"
+        bound = "" if "mutating" in shape else ": AnyObject"
         out.append(f"// refused: {shape}")
         out.append("@Delegate")
         out.append(f"protocol Refused{i}{bound} {{")

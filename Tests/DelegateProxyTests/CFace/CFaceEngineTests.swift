@@ -42,6 +42,24 @@ struct CFaceEngineTests {
     withExtendedLifetime((a, b)) {}
   }
 
+  @Test func aFilterChoosesTheMembersACCallReachesToo() throws {
+    let log = CallLog()
+    let (a, b) = (CFaceListener("a", answer: false, log: log), CFaceListener("b", log: log))
+    let proxy = SensorDelegateMulticast()
+    proxy.add(a)
+    proxy.add(b)
+    let imp = try proxy.runtime.imp(for: \.sensorShouldStart)
+    // Only the members whose answer would be true: a filter over the member, from C too.
+    let skipped = ObjectIdentifier(a)
+    proxy.setFilter(for: \.sensorShouldStart) { member, _ in ObjectIdentifier(member) != skipped }
+    #expect(try shouldStart(imp, proxy) == true)
+    #expect(log.entries == ["b shouldStart probe"])
+    proxy.setFilter(for: \.sensorShouldStart, nil)
+    #expect(try shouldStart(imp, proxy) == true)
+    #expect(log.entries.suffix(2) == ["a shouldStart probe", "b shouldStart probe"])
+    withExtendedLifetime((a, b)) {}
+  }
+
   @Test func respondsToFromCIsTheMulticastsAnswer() throws {
     let log = CallLog()
     let plain = CFaceListener("plain", log: log)
