@@ -53,9 +53,11 @@ def strip(text):
 
 def main():
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "layers.txt")) as f:
-        layers = [l.split("#")[0].strip() for l in f]
-    layers = [l for l in layers if l]
-    rank = {name: i for i, name in enumerate(layers)}
+        lines = [l.split("#")[0].split() for l in f]
+    lines = [l for l in lines if l]
+    # Folders on one line are one layer.
+    rank = {name: i for i, line in enumerate(lines) for name in line}
+    layers = [name for line in lines for name in line]
     files = {}
     for folder in layers:
         # "." is the module's own folder: the files at its top level.
@@ -102,9 +104,10 @@ def main():
     for v in violations:
         print("layer-check:", v)
     if violations:
-        print(f"layer-check: {len(violations)} uses reach up a layer (order: {' < '.join(layers)})")
+        order = " < ".join("+".join(line) for line in lines)
+        print(f"layer-check: {len(violations)} uses reach up a layer (order: {order})")
         return 1
-    print(f"layer-check: {len(files)} files in {len(layers)} layers, every use points down or across")
+    print(f"layer-check: {len(files)} files in {len(lines)} layers, every use points down or across")
     return 0
 
 

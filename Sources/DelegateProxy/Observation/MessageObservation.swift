@@ -19,12 +19,6 @@ public final class MessageObservation: Sendable {
     self.unregister = unregister
   }
 
-  convenience init(proxy: MulticastProxy, observer: MessageObserver, selector: Selector) {
-    self.init(observer: observer, selector: selector) { [weak proxy] id in
-      proxy?.removeObserver(id, for: selector)
-    }
-  }
-
   deinit { cancel() }
 
   /// Whether the observer is still registered.

@@ -350,25 +350,6 @@ extension UnsafeMutablePointer: TypedPointer where Pointee: Copyable {
   static var pointeeType: Any.Type { Pointee.self }
 }
 
-/// `Optional`, seen through its wrapped type.
-@usableFromInline
-protocol OptionalType {
-  static var wrappedType: Any.Type { get }
-  /// Whether the optional at `address` is nil.
-  static func isNone(at address: UnsafeRawPointer) -> Bool
-}
-
-extension Optional: OptionalType {
-  @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
-  @inlinable static func isNone(at address: UnsafeRawPointer) -> Bool {
-    // A borrow of the caller's value: no copy of the payload.
-    switch address.assumingMemoryBound(to: Self.self).pointee {
-    case .none: true
-    case .some: false
-    }
-  }
-}
-
 extension TypeEncoding {
   /// Whether a zero value of this type means "none" (pointers, objects, selectors).
   fileprivate var isNullable: Bool {
