@@ -7,3 +7,4 @@
 public protocol RespondsToGeneration: AnyObject {
   /// Changes whenever some `responds(to:)` answer may have changed.
   var respondsToGeneration: UInt64 { get }
+}

@@ -1,7 +1,5 @@
 import MessageRuntime
 
-}
-
 /// A delegator-side cache of `responds(to:)` answers for its delegate, refreshed when
 /// the delegate changes or reports a new ``RespondsToGeneration/respondsToGeneration``.
 ///
