@@ -139,7 +139,9 @@ class State:
     def empty(self):
         return self.default if self.default is not None else self.type[4]
 
-    def member(self, k):
+    def member(self, k, value=False):
+        if value:
+            return self.value_member(k)
         initial = re.sub(r"\bk\b", "self.k", self.type[3].replace("{salt}", str(self.salt)))
         t = self.type[1]
         if self.subscript:
@@ -158,7 +160,29 @@ class State:
             lines.append("  }")
         return lines
 
-    def reference(self):
+    def value_member(self, k):
+        """A struct member's storage and accessors: its initial value from a static
+        function of `k` (a constant expression would warn in a struct's init)."""
+        t = self.type[1]
+        expr = self.type[3].replace("{salt}", str(self.salt))
+        store = "slotEmpty" if self.subscript else f"{self.name}Store"
+        lines = [f"  var {store}: {t} = Self.{store}Initial({k})",
+                 f"  static func {store}Initial(_ k: Int) -> {t} {{ {expr} }}"]
+        if self.subscript:
+            lines += [f"  var slots: [Int: {t}] = [:]",
+                      f"  subscript(slot a: Int) -> {t} {{",
+                      f'    get {{ log.record("m{k}[\\(a)]"); return slots[a] ?? slotEmpty }}',
+                      f'    set {{ log.record("m{k}[\\(a)] = \\(String(describing: newValue))"); slots[a] = newValue }}',
+                      "  }"]
+        else:
+            lines += [f"  var {self.name}: {t} {{",
+                      f'    get {{ log.record("m{k}.{self.name}"); return {store} }}']
+            if self.settable:
+                lines.append(f'    set {{ log.record("m{k}.{self.name} = \\(String(describing: newValue))"); {store} = newValue }}')
+            lines.append("  }")
+        return lines
+
+    def reference(self, value=False):
         t = self.type[1]
         access = "member[slot: a]" if self.subscript else f"member.{self.name}"
         head = f"  subscript(slot a: Int) -> {t} {{" if self.subscript else f"  var {self.name}: {t} {{"
@@ -177,7 +201,10 @@ class State:
             lines.append(f"      for member in members {{ let value = {access}; answer = value {op} answer }}")
             lines.append("      return answer")
         lines.append("    }")
-        if self.settable:
+        if self.settable and value:
+            at = "members[index][slot: a]" if self.subscript else f"members[index].{self.name}"
+            lines.append(f"    set {{ for index in members.indices {{ {at} = newValue }} }}")
+        elif self.settable:
             lines.append(f"    set {{ for member in members {{ {access} = newValue }} }}")
         lines.append("  }")
         return lines
@@ -222,8 +249,14 @@ def write(seed, count):
         states = [State(rs, i, False) for i in range(rs.randint(0, 2))]
         if rs.random() < 0.3:
             states.append(State(rs, 0, True))
+        # About one protocol in three is not bound to classes: a struct multicast of
+        # struct members, with a mutating requirement (its own stream again).
+        rv = random.Random(seed * 7_919 + pi)
+        value = rv.random() < 0.3
         out.append(f"@Delegate")
-        out.append(f"protocol {pname}: AnyObject {{")
+        out.append(f"protocol {pname}{'' if value else ': AnyObject'} {{")
+        if value:
+            out.append(f"  mutating func bump(by step: Int) -> Int")
         for m in methods:
             attrs = ""
             if m.optional:
@@ -243,8 +276,15 @@ def write(seed, count):
             else:
                 implements[m.name] = list(range(nmembers))
         for k in range(nmembers):
-            out.append(f"final class {pname}Member{k}: {pname}, GenMember {{")
+            out.append(f"{'struct' if value else 'final class'} {pname}Member{k}: {pname}, GenMember {{")
             out.append(f"  let k = {k}")
+            if value:
+                out.append("  var total = 0")
+                out.append("  mutating func bump(by step: Int) -> Int {")
+                out.append(f'    log.record("m{k}.bump(\\(step)) from \\(total)")')
+                out.append(f"    total += step + {k}")
+                out.append("    return total")
+                out.append("  }")
             out.append("  let log: GenLog")
             out.append("  let failing: Set<String>")
             names = sorted(m.name for m in methods if k in implements[m.name])
@@ -254,7 +294,7 @@ def write(seed, count):
             out.append("    self.failing = failing")
             out.append("  }")
             for st in states:
-                out.extend(st.member(k))
+                out.extend(st.member(k, value))
             for m in methods:
                 if k not in implements[m.name]:
                     continue
@@ -265,10 +305,16 @@ def write(seed, count):
             out.append("")
         # The reference: a hand-written loop per method.
         out.append(f"final class {pname}Reference {{")
-        out.append(f"  let members: [any {pname} & GenMember]")
+        out.append(f"  {'var' if value else 'let'} members: [any {pname} & GenMember]")
         out.append(f"  init(_ members: [any {pname} & GenMember]) {{ self.members = members }}")
+        if value:
+            out.append("  func bump(by step: Int) -> Int {")
+            out.append("    var answer = 0")
+            out.append("    for index in members.indices { answer = members[index].bump(by: step) }")
+            out.append("    return answer")
+            out.append("  }")
         for st in states:
-            out.extend(st.reference())
+            out.extend(st.reference(value))
         for m in methods:
             out.append(f"  {m.signature()} {{")
             out.append(f'    let responders = members.filter {{ $0.implements.contains("{m.name}") }}')
@@ -322,7 +368,7 @@ def write(seed, count):
             fs = ", ".join(f'"{n}"' for n in failing[k])
             t.append(f"    let a{k} = {pname}Member{k}(log: seen, failing: [{fs}])")
             t.append(f"    let b{k} = {pname}Member{k}(log: expected, failing: [{fs}])")
-        t.append(f"    let multicast = {pname}Multicast()")
+        t.append(f"    {'var' if value else 'let'} multicast = {pname}Multicast()")
         for k in range(nmembers):
             t.append(f"    multicast.add(a{k})")
         t.append(f"    let reference = {pname}Reference([{', '.join(f'b{k}' for k in range(nmembers))}])")
@@ -363,9 +409,13 @@ def write(seed, count):
                     t.append(f"    #expect(String(describing: {access('multicast', i)}) == "
                              f"String(describing: {access('reference', i)}), \"{pname}.{st.name} read {n}\")")
                 else:
-                    value = st.type[2](rs)
-                    t.append(f"    {access('multicast', i)} = {value}")
-                    t.append(f"    {access('reference', i)} = {value}")
+                    written = st.type[2](rs)
+                    t.append(f"    {access('multicast', i)} = {written}")
+                    t.append(f"    {access('reference', i)} = {written}")
+        if value:
+            # Each member's stored value changes; later calls see it.
+            for step in (1, 2):
+                t.append(f"    #expect(multicast.bump(by: {step}) == reference.bump(by: {step}))")
         t.append("    #expect(seen.entries == expected.entries)")
         t.append("  }")
         tests.append("\n".join(t))

@@ -30,9 +30,9 @@ final class GenToken: Sendable {
   init(_ name: String) { self.name = name }
 }
 
-/// Which of its protocol's methods a generated member implements (the reference skips a
+/// Which of its protocol's methods a generated member (an object or a value) implements (the reference skips a
 /// member for an optional method it lacks, as the multicast does).
-protocol GenMember: AnyObject {
+protocol GenMember {
   var implements: Set<String> { get }
 }
 

@@ -933,13 +933,20 @@ final class Gen6Reference {
 }
 
 @Delegate
-protocol Gen7: AnyObject {
+protocol Gen7 {
+  mutating func bump(by step: Int) -> Int
   @Optional func noteSave0(_ a0: GenMode, on a1: GenToken) throws
   func noteLoad1(_ a0: GenMode) -> String?
 }
 
-final class Gen7Member0: Gen7, GenMember {
+struct Gen7Member0: Gen7, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteLoad1"]
@@ -953,8 +960,14 @@ final class Gen7Member0: Gen7, GenMember {
   }
 }
 
-final class Gen7Member1: Gen7, GenMember {
+struct Gen7Member1: Gen7, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteLoad1"]
@@ -969,8 +982,13 @@ final class Gen7Member1: Gen7, GenMember {
 }
 
 final class Gen7Reference {
-  let members: [any Gen7 & GenMember]
+  var members: [any Gen7 & GenMember]
   init(_ members: [any Gen7 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func noteSave0(_ a0: GenMode, on a1: GenToken) throws {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     var errors: [any Error] = []
@@ -1254,7 +1272,8 @@ final class Gen9Reference {
 }
 
 @Delegate
-protocol Gen10: AnyObject {
+protocol Gen10 {
+  mutating func bump(by step: Int) -> Int
   func noteFail0(_ a0: GenPoint)
   func noteStart1(_ a0: GenToken, using a1: (Int) -> Int, at a2: String)
   func askOpen2()
@@ -1264,8 +1283,14 @@ protocol Gen10: AnyObject {
   var value1: Int { get set }
 }
 
-final class Gen10Member0: Gen10, GenMember {
+struct Gen10Member0: Gen10, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen2", "handleChange4", "noteFail0", "noteStart1", "wantsStart3"]
@@ -1273,12 +1298,14 @@ final class Gen10Member0: Gen10, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: Int = 100 * self.k + 8
+  var value1Store: Int = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> Int { 100 * k + 8 }
   var value1: Int {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -1302,8 +1329,14 @@ final class Gen10Member0: Gen10, GenMember {
   }
 }
 
-final class Gen10Member1: Gen10, GenMember {
+struct Gen10Member1: Gen10, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen2", "handleChange4", "noteFail0", "noteStart1", "wantsStart3"]
@@ -1311,12 +1344,14 @@ final class Gen10Member1: Gen10, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: Int = 100 * self.k + 8
+  var value1Store: Int = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> Int { 100 * k + 8 }
   var value1: Int {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -1340,8 +1375,14 @@ final class Gen10Member1: Gen10, GenMember {
   }
 }
 
-final class Gen10Member2: Gen10, GenMember {
+struct Gen10Member2: Gen10, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen2", "handleChange4", "noteFail0", "noteStart1", "wantsStart3"]
@@ -1349,12 +1390,14 @@ final class Gen10Member2: Gen10, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: Int = 100 * self.k + 8
+  var value1Store: Int = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> Int { 100 * k + 8 }
   var value1: Int {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -1379,8 +1422,13 @@ final class Gen10Member2: Gen10, GenMember {
 }
 
 final class Gen10Reference {
-  let members: [any Gen10 & GenMember]
+  var members: [any Gen10 & GenMember]
   init(_ members: [any Gen10 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenMode {
     get {
       var answer: Optional<GenMode> = nil
@@ -1388,14 +1436,14 @@ final class Gen10Reference {
       guard let answer else { return GenMode.fast }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: Int {
     get {
       guard let member = members.first else { return 0 }
       return member.value1
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func noteFail0(_ a0: GenPoint) {
     let responders = members.filter { $0.implements.contains("noteFail0") }
@@ -1704,7 +1752,8 @@ final class Gen12Reference {
 }
 
 @Delegate
-protocol Gen13: AnyObject {
+protocol Gen13 {
+  mutating func bump(by step: Int) -> Int
   @Default(nil) func willFail0() throws -> String?
   @Optional func wantsWrite1(_ a0: Int) async throws
   @Optional func shouldChange2(_ a0: @escaping (Int) -> Int, for a1: @escaping (Int) -> Int) async
@@ -1712,8 +1761,14 @@ protocol Gen13: AnyObject {
   var value0: Int { get }
 }
 
-final class Gen13Member0: Gen13, GenMember {
+struct Gen13Member0: Gen13, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleFail3", "willFail0"]
@@ -1721,7 +1776,8 @@ final class Gen13Member0: Gen13, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Int = 100 * self.k + 5
+  var value0Store: Int = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Int { 100 * k + 5 }
   var value0: Int {
     get { log.record("m0.value0"); return value0Store }
   }
@@ -1735,8 +1791,14 @@ final class Gen13Member0: Gen13, GenMember {
   }
 }
 
-final class Gen13Member1: Gen13, GenMember {
+struct Gen13Member1: Gen13, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleFail3", "wantsWrite1", "willFail0"]
@@ -1744,7 +1806,8 @@ final class Gen13Member1: Gen13, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Int = 100 * self.k + 5
+  var value0Store: Int = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Int { 100 * k + 5 }
   var value0: Int {
     get { log.record("m1.value0"); return value0Store }
   }
@@ -1762,8 +1825,14 @@ final class Gen13Member1: Gen13, GenMember {
   }
 }
 
-final class Gen13Member2: Gen13, GenMember {
+struct Gen13Member2: Gen13, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleFail3", "shouldChange2", "wantsWrite1", "willFail0"]
@@ -1771,7 +1840,8 @@ final class Gen13Member2: Gen13, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Int = 100 * self.k + 5
+  var value0Store: Int = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> Int { 100 * k + 5 }
   var value0: Int {
     get { log.record("m2.value0"); return value0Store }
   }
@@ -1793,8 +1863,13 @@ final class Gen13Member2: Gen13, GenMember {
 }
 
 final class Gen13Reference {
-  let members: [any Gen13 & GenMember]
+  var members: [any Gen13 & GenMember]
   init(_ members: [any Gen13 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Int {
     get {
       var answer: Optional<Int> = nil
@@ -1834,15 +1909,22 @@ final class Gen13Reference {
 }
 
 @Delegate
-protocol Gen14: AnyObject {
+protocol Gen14 {
+  mutating func bump(by step: Int) -> Int
   @Optional @Default(GenPoint(x: 8, y: 4)) func willFail0() throws -> GenPoint
   var value0: String? { get set }
   var value1: String? { get set }
   subscript(slot a: Int) -> Bool { get set }
 }
 
-final class Gen14Member0: Gen14, GenMember {
+struct Gen14Member0: Gen14, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["willFail0"]
@@ -1850,18 +1932,21 @@ final class Gen14Member0: Gen14, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 3) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 3) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -1873,8 +1958,14 @@ final class Gen14Member0: Gen14, GenMember {
   }
 }
 
-final class Gen14Member1: Gen14, GenMember {
+struct Gen14Member1: Gen14, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = []
@@ -1882,18 +1973,21 @@ final class Gen14Member1: Gen14, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 3) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 3) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -1901,8 +1995,13 @@ final class Gen14Member1: Gen14, GenMember {
 }
 
 final class Gen14Reference {
-  let members: [any Gen14 & GenMember]
+  var members: [any Gen14 & GenMember]
   init(_ members: [any Gen14 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String? {
     get {
       var answer: Optional<String?> = nil
@@ -1910,7 +2009,7 @@ final class Gen14Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: String? {
     get {
@@ -1919,7 +2018,7 @@ final class Gen14Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   subscript(slot a: Int) -> Bool {
     get {
@@ -1928,7 +2027,7 @@ final class Gen14Reference {
       guard let answer else { return false }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func willFail0() throws -> GenPoint {
     let responders = members.filter { $0.implements.contains("willFail0") }
@@ -2021,14 +2120,21 @@ final class Gen15Reference {
 }
 
 @Delegate
-protocol Gen16: AnyObject {
+protocol Gen16 {
+  mutating func bump(by step: Int) -> Int
   func willOpen0() async
   func shouldLoad1(_ a0: [Int], using a1: GenMode) async throws -> [Int]
   func wantsLoad2(_ a0: Double, _ a1: GenToken, for a2: inout Int) -> String
 }
 
-final class Gen16Member0: Gen16, GenMember {
+struct Gen16Member0: Gen16, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldLoad1", "wantsLoad2", "willOpen0"]
@@ -2051,8 +2157,14 @@ final class Gen16Member0: Gen16, GenMember {
   }
 }
 
-final class Gen16Member1: Gen16, GenMember {
+struct Gen16Member1: Gen16, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldLoad1", "wantsLoad2", "willOpen0"]
@@ -2075,8 +2187,14 @@ final class Gen16Member1: Gen16, GenMember {
   }
 }
 
-final class Gen16Member2: Gen16, GenMember {
+struct Gen16Member2: Gen16, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldLoad1", "wantsLoad2", "willOpen0"]
@@ -2100,8 +2218,13 @@ final class Gen16Member2: Gen16, GenMember {
 }
 
 final class Gen16Reference {
-  let members: [any Gen16 & GenMember]
+  var members: [any Gen16 & GenMember]
   init(_ members: [any Gen16 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func willOpen0() async {
     let responders = members.filter { $0.implements.contains("willOpen0") }
     for member in responders {
@@ -2685,15 +2808,22 @@ final class Gen21Reference {
 }
 
 @Delegate
-protocol Gen22: AnyObject {
+protocol Gen22 {
+  mutating func bump(by step: Int) -> Int
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async
   @Default(GenPoint(x: 1, y: 2)) func handleLoad1(_ a0: (Int) -> Int) -> GenPoint
   var value0: [Int] { get set }
   var value1: [String: Int] { get set }
 }
 
-final class Gen22Member0: Gen22, GenMember {
+struct Gen22Member0: Gen22, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleLoad1", "wantsLoad0"]
@@ -2701,12 +2831,14 @@ final class Gen22Member0: Gen22, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 1]
+  var value0Store: [Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 1] }
   var value0: [Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1Store: [String: Int] = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 3] }
   var value1: [String: Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -2720,8 +2852,14 @@ final class Gen22Member0: Gen22, GenMember {
   }
 }
 
-final class Gen22Member1: Gen22, GenMember {
+struct Gen22Member1: Gen22, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleLoad1", "wantsLoad0"]
@@ -2729,12 +2867,14 @@ final class Gen22Member1: Gen22, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 1]
+  var value0Store: [Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 1] }
   var value0: [Int] {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1Store: [String: Int] = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 3] }
   var value1: [String: Int] {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -2748,8 +2888,14 @@ final class Gen22Member1: Gen22, GenMember {
   }
 }
 
-final class Gen22Member2: Gen22, GenMember {
+struct Gen22Member2: Gen22, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleLoad1", "wantsLoad0"]
@@ -2757,12 +2903,14 @@ final class Gen22Member2: Gen22, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 1]
+  var value0Store: [Int] = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 1] }
   var value0: [Int] {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: [String: Int] = ["m\(self.k)": 3]
+  var value1Store: [String: Int] = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 3] }
   var value1: [String: Int] {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -2777,8 +2925,13 @@ final class Gen22Member2: Gen22, GenMember {
 }
 
 final class Gen22Reference {
-  let members: [any Gen22 & GenMember]
+  var members: [any Gen22 & GenMember]
   init(_ members: [any Gen22 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [Int] {
     get {
       var answer: Optional<[Int]> = nil
@@ -2786,7 +2939,7 @@ final class Gen22Reference {
       guard let answer else { return [] }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: [String: Int] {
     get {
@@ -2795,7 +2948,7 @@ final class Gen22Reference {
       guard let answer else { return [:] }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
@@ -2912,14 +3065,21 @@ final class Gen23Reference {
 }
 
 @Delegate
-protocol Gen24: AnyObject {
+protocol Gen24 {
+  mutating func bump(by step: Int) -> Int
   func didLoad0(_ a0: Int, with a1: [Int])
   @Optional func wantsWrite1(_ a0: GenToken, using a1: [String: Int], at a2: [String: Int])
   @Default(GenMode.slow) var value0: GenMode { get set }
 }
 
-final class Gen24Member0: Gen24, GenMember {
+struct Gen24Member0: Gen24, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didLoad0", "wantsWrite1"]
@@ -2927,7 +3087,8 @@ final class Gen24Member0: Gen24, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -2940,8 +3101,14 @@ final class Gen24Member0: Gen24, GenMember {
   }
 }
 
-final class Gen24Member1: Gen24, GenMember {
+struct Gen24Member1: Gen24, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didLoad0", "wantsWrite1"]
@@ -2949,7 +3116,8 @@ final class Gen24Member1: Gen24, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -2963,8 +3131,13 @@ final class Gen24Member1: Gen24, GenMember {
 }
 
 final class Gen24Reference {
-  let members: [any Gen24 & GenMember]
+  var members: [any Gen24 & GenMember]
   init(_ members: [any Gen24 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenMode {
     get {
       var answer: Optional<GenMode> = nil
@@ -2972,7 +3145,7 @@ final class Gen24Reference {
       guard let answer else { return GenMode.slow }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func didLoad0(_ a0: Int, with a1: [Int]) {
     let responders = members.filter { $0.implements.contains("didLoad0") }
@@ -2989,7 +3162,8 @@ final class Gen24Reference {
 }
 
 @Delegate
-protocol Gen25: AnyObject {
+protocol Gen25 {
+  mutating func bump(by step: Int) -> Int
   @Default(27.5) func noteOpen0() -> Double
   @Default(37.5) func shouldChange1(_ a0: Bool) -> Double
   @Default(["k7": 0]) func didStart2(_ a0: GenMode, from a1: Double, _ a2: Int) throws -> [String: Int]
@@ -2997,8 +3171,14 @@ protocol Gen25: AnyObject {
   func askOpen4(_ a0: Double) -> Int
 }
 
-final class Gen25Member0: Gen25, GenMember {
+struct Gen25Member0: Gen25, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen4", "didStart2", "handleStart3", "noteOpen0", "shouldChange1"]
@@ -3028,8 +3208,14 @@ final class Gen25Member0: Gen25, GenMember {
   }
 }
 
-final class Gen25Member1: Gen25, GenMember {
+struct Gen25Member1: Gen25, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen4", "didStart2", "handleStart3", "noteOpen0", "shouldChange1"]
@@ -3060,8 +3246,13 @@ final class Gen25Member1: Gen25, GenMember {
 }
 
 final class Gen25Reference {
-  let members: [any Gen25 & GenMember]
+  var members: [any Gen25 & GenMember]
   init(_ members: [any Gen25 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func noteOpen0() -> Double {
     let responders = members.filter { $0.implements.contains("noteOpen0") }
     var answer: Double? = nil
@@ -3201,7 +3392,8 @@ final class Gen26Reference {
 }
 
 @Delegate
-protocol Gen27: AnyObject {
+protocol Gen27 {
+  mutating func bump(by step: Int) -> Int
   func askStop0(_ a0: Bool, for a1: @escaping (Int) -> Int, on a2: [Int]) async
   func wantsOpen1()
   func noteFail2() async -> Int
@@ -3211,8 +3403,14 @@ protocol Gen27: AnyObject {
   var value1: String { get }
 }
 
-final class Gen27Member0: Gen27, GenMember {
+struct Gen27Member0: Gen27, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop0", "noteFail2", "wantsFail4", "wantsOpen1"]
@@ -3220,11 +3418,13 @@ final class Gen27Member0: Gen27, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-1"
+  var value0Store: String = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-1" }
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: String = "m\(self.k)-6"
+  var value1Store: String = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String { "m\(k)-6" }
   var value1: String {
     get { log.record("m0.value1"); return value1Store }
   }
@@ -3244,8 +3444,14 @@ final class Gen27Member0: Gen27, GenMember {
   }
 }
 
-final class Gen27Member1: Gen27, GenMember {
+struct Gen27Member1: Gen27, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop0", "noteFail2", "wantsFail4", "wantsOpen1"]
@@ -3253,11 +3459,13 @@ final class Gen27Member1: Gen27, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-1"
+  var value0Store: String = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-1" }
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: String = "m\(self.k)-6"
+  var value1Store: String = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String { "m\(k)-6" }
   var value1: String {
     get { log.record("m1.value1"); return value1Store }
   }
@@ -3277,8 +3485,14 @@ final class Gen27Member1: Gen27, GenMember {
   }
 }
 
-final class Gen27Member2: Gen27, GenMember {
+struct Gen27Member2: Gen27, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop0", "noteFail2", "wantsFail4", "wantsOpen1"]
@@ -3286,11 +3500,13 @@ final class Gen27Member2: Gen27, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-1"
+  var value0Store: String = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-1" }
   var value0: String {
     get { log.record("m2.value0"); return value0Store }
   }
-  lazy var value1Store: String = "m\(self.k)-6"
+  var value1Store: String = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> String { "m\(k)-6" }
   var value1: String {
     get { log.record("m2.value1"); return value1Store }
   }
@@ -3311,8 +3527,13 @@ final class Gen27Member2: Gen27, GenMember {
 }
 
 final class Gen27Reference {
-  let members: [any Gen27 & GenMember]
+  var members: [any Gen27 & GenMember]
   init(_ members: [any Gen27 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String {
     get {
       var answer: Optional<String> = nil
@@ -3363,15 +3584,22 @@ final class Gen27Reference {
 }
 
 @Delegate
-protocol Gen28: AnyObject {
+protocol Gen28 {
+  mutating func bump(by step: Int) -> Int
   func handleStart0(_ a0: [String: Int], with a1: String, with a2: @escaping (Int) -> Int) async -> [String: Int]
   func handleFail1() -> String
   var value0: Double { get }
   var value1: String? { get }
 }
 
-final class Gen28Member0: Gen28, GenMember {
+struct Gen28Member0: Gen28, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleFail1", "handleStart0"]
@@ -3379,11 +3607,13 @@ final class Gen28Member0: Gen28, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0Store: Double = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
   }
@@ -3397,8 +3627,14 @@ final class Gen28Member0: Gen28, GenMember {
   }
 }
 
-final class Gen28Member1: Gen28, GenMember {
+struct Gen28Member1: Gen28, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleFail1", "handleStart0"]
@@ -3406,11 +3642,13 @@ final class Gen28Member1: Gen28, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0Store: Double = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
   var value0: Double {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m1.value1"); return value1Store }
   }
@@ -3425,8 +3663,13 @@ final class Gen28Member1: Gen28, GenMember {
 }
 
 final class Gen28Reference {
-  let members: [any Gen28 & GenMember]
+  var members: [any Gen28 & GenMember]
   init(_ members: [any Gen28 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Double {
     get {
       var answer: Optional<Double> = nil
@@ -3617,7 +3860,8 @@ final class Gen30Reference {
 }
 
 @Delegate
-protocol Gen31: AnyObject {
+protocol Gen31 {
+  mutating func bump(by step: Int) -> Int
   func willOpen0(_ a0: Int, _ a1: String)
   func noteStart1(_ a0: [String: Int]) -> String?
   func handleRead2(_ a0: Int, _ a1: [String: Int], _ a2: GenMode) -> Int
@@ -3628,8 +3872,14 @@ protocol Gen31: AnyObject {
   subscript(slot a: Int) -> Bool { get set }
 }
 
-final class Gen31Member0: Gen31, GenMember {
+struct Gen31Member0: Gen31, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askChange4", "handleFail3", "handleRead2", "noteStart1", "willOpen0"]
@@ -3637,17 +3887,20 @@ final class Gen31Member0: Gen31, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-9"
+  var value0Store: String = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-9" }
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m0.value1"); return value1Store }
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 4) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 4) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -3672,8 +3925,14 @@ final class Gen31Member0: Gen31, GenMember {
   }
 }
 
-final class Gen31Member1: Gen31, GenMember {
+struct Gen31Member1: Gen31, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askChange4", "handleFail3", "handleRead2", "noteStart1", "willOpen0"]
@@ -3681,17 +3940,20 @@ final class Gen31Member1: Gen31, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-9"
+  var value0Store: String = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-9" }
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m1.value1"); return value1Store }
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 4) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 4) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -3716,8 +3978,14 @@ final class Gen31Member1: Gen31, GenMember {
   }
 }
 
-final class Gen31Member2: Gen31, GenMember {
+struct Gen31Member2: Gen31, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askChange4", "handleFail3", "handleRead2", "noteStart1", "willOpen0"]
@@ -3725,17 +3993,20 @@ final class Gen31Member2: Gen31, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-9"
+  var value0Store: String = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-9" }
   var value0: String {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m2.value1"); return value1Store }
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 4) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 4) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -3761,14 +4032,19 @@ final class Gen31Member2: Gen31, GenMember {
 }
 
 final class Gen31Reference {
-  let members: [any Gen31 & GenMember]
+  var members: [any Gen31 & GenMember]
   init(_ members: [any Gen31 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String {
     get {
       guard let member = members.first else { return "" }
       return member.value0
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: GenMode {
     get {
@@ -3785,7 +4061,7 @@ final class Gen31Reference {
       guard let answer else { return false }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func willOpen0(_ a0: Int, _ a1: String) {
     let responders = members.filter { $0.implements.contains("willOpen0") }
@@ -4216,7 +4492,8 @@ final class Gen34Reference {
 }
 
 @Delegate
-protocol Gen35: AnyObject {
+protocol Gen35 {
+  mutating func bump(by step: Int) -> Int
   func handleFail0(_ a0: String?, with a1: String?) throws -> [Int]
   func noteStart1(_ a0: [String: Int], on a1: inout Int, at a2: Int) -> [Int]
   func noteWrite2(_ a0: Double, _ a1: (Int) -> Int) throws
@@ -4224,8 +4501,14 @@ protocol Gen35: AnyObject {
   @Default(GenPoint(x: 0, y: 7)) var value0: GenPoint { get }
 }
 
-final class Gen35Member0: Gen35, GenMember {
+struct Gen35Member0: Gen35, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didStart3", "handleFail0", "noteStart1", "noteWrite2"]
@@ -4233,7 +4516,8 @@ final class Gen35Member0: Gen35, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0Store: GenPoint = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 4) }
   var value0: GenPoint {
     get { log.record("m0.value0"); return value0Store }
   }
@@ -4257,8 +4541,14 @@ final class Gen35Member0: Gen35, GenMember {
   }
 }
 
-final class Gen35Member1: Gen35, GenMember {
+struct Gen35Member1: Gen35, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didStart3", "handleFail0", "noteStart1", "noteWrite2"]
@@ -4266,7 +4556,8 @@ final class Gen35Member1: Gen35, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 4)
+  var value0Store: GenPoint = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 4) }
   var value0: GenPoint {
     get { log.record("m1.value0"); return value0Store }
   }
@@ -4291,8 +4582,13 @@ final class Gen35Member1: Gen35, GenMember {
 }
 
 final class Gen35Reference {
-  let members: [any Gen35 & GenMember]
+  var members: [any Gen35 & GenMember]
   init(_ members: [any Gen35 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenPoint {
     get {
       guard let member = members.first else { return GenPoint(x: 0, y: 7) }
@@ -4555,14 +4851,21 @@ final class Gen37Reference {
 }
 
 @Delegate
-protocol Gen38: AnyObject {
+protocol Gen38 {
+  mutating func bump(by step: Int) -> Int
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String?
   @Default(GenMode.fast) var value0: GenMode { get }
   var value1: [Int] { get set }
 }
 
-final class Gen38Member0: Gen38, GenMember {
+struct Gen38Member0: Gen38, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsStop0"]
@@ -4570,11 +4873,13 @@ final class Gen38Member0: Gen38, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: [Int] = [self.k, 5]
+  var value1Store: [Int] = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> [Int] { [k, 5] }
   var value1: [Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -4585,8 +4890,14 @@ final class Gen38Member0: Gen38, GenMember {
   }
 }
 
-final class Gen38Member1: Gen38, GenMember {
+struct Gen38Member1: Gen38, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsStop0"]
@@ -4594,11 +4905,13 @@ final class Gen38Member1: Gen38, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: [Int] = [self.k, 5]
+  var value1Store: [Int] = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> [Int] { [k, 5] }
   var value1: [Int] {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -4609,8 +4922,14 @@ final class Gen38Member1: Gen38, GenMember {
   }
 }
 
-final class Gen38Member2: Gen38, GenMember {
+struct Gen38Member2: Gen38, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsStop0"]
@@ -4618,11 +4937,13 @@ final class Gen38Member2: Gen38, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m2.value0"); return value0Store }
   }
-  lazy var value1Store: [Int] = [self.k, 5]
+  var value1Store: [Int] = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> [Int] { [k, 5] }
   var value1: [Int] {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -4634,8 +4955,13 @@ final class Gen38Member2: Gen38, GenMember {
 }
 
 final class Gen38Reference {
-  let members: [any Gen38 & GenMember]
+  var members: [any Gen38 & GenMember]
   init(_ members: [any Gen38 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenMode {
     get {
       var answer: Optional<GenMode> = nil
@@ -4651,7 +4977,7 @@ final class Gen38Reference {
       guard let answer else { return [] }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
@@ -4773,14 +5099,21 @@ final class Gen39Reference {
 }
 
 @Delegate
-protocol Gen40: AnyObject {
+protocol Gen40 {
+  mutating func bump(by step: Int) -> Int
   func shouldRead0(_ a0: String?) throws -> Bool
   func willWrite1(_ a0: GenToken, using a1: GenMode)
   var value0: String? { get set }
 }
 
-final class Gen40Member0: Gen40, GenMember {
+struct Gen40Member0: Gen40, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldRead0", "willWrite1"]
@@ -4788,7 +5121,8 @@ final class Gen40Member0: Gen40, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -4803,8 +5137,14 @@ final class Gen40Member0: Gen40, GenMember {
   }
 }
 
-final class Gen40Member1: Gen40, GenMember {
+struct Gen40Member1: Gen40, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldRead0", "willWrite1"]
@@ -4812,7 +5152,8 @@ final class Gen40Member1: Gen40, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -4827,8 +5168,14 @@ final class Gen40Member1: Gen40, GenMember {
   }
 }
 
-final class Gen40Member2: Gen40, GenMember {
+struct Gen40Member2: Gen40, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldRead0", "willWrite1"]
@@ -4836,7 +5183,8 @@ final class Gen40Member2: Gen40, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -4852,8 +5200,13 @@ final class Gen40Member2: Gen40, GenMember {
 }
 
 final class Gen40Reference {
-  let members: [any Gen40 & GenMember]
+  var members: [any Gen40 & GenMember]
   init(_ members: [any Gen40 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String? {
     get {
       var answer: Optional<String?> = nil
@@ -4861,7 +5214,7 @@ final class Gen40Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func shouldRead0(_ a0: String?) throws -> Bool {
     let responders = members.filter { $0.implements.contains("shouldRead0") }
@@ -4882,14 +5235,21 @@ final class Gen40Reference {
 }
 
 @Delegate
-protocol Gen41: AnyObject {
+protocol Gen41 {
+  mutating func bump(by step: Int) -> Int
   @Optional @Default([1]) func askStop0() async -> [Int]
   @Optional func noteStop1(_ a0: Bool, on a1: GenToken)
   var value0: Bool { get set }
 }
 
-final class Gen41Member0: Gen41, GenMember {
+struct Gen41Member0: Gen41, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop0", "noteStop1"]
@@ -4897,7 +5257,8 @@ final class Gen41Member0: Gen41, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -4911,8 +5272,14 @@ final class Gen41Member0: Gen41, GenMember {
   }
 }
 
-final class Gen41Member1: Gen41, GenMember {
+struct Gen41Member1: Gen41, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteStop1"]
@@ -4920,7 +5287,8 @@ final class Gen41Member1: Gen41, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
   var value0: Bool {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -4930,8 +5298,14 @@ final class Gen41Member1: Gen41, GenMember {
   }
 }
 
-final class Gen41Member2: Gen41, GenMember {
+struct Gen41Member2: Gen41, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteStop1"]
@@ -4939,7 +5313,8 @@ final class Gen41Member2: Gen41, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
   var value0: Bool {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -4950,15 +5325,20 @@ final class Gen41Member2: Gen41, GenMember {
 }
 
 final class Gen41Reference {
-  let members: [any Gen41 & GenMember]
+  var members: [any Gen41 & GenMember]
   init(_ members: [any Gen41 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Bool {
     get {
       var answer = true
       for member in members { let value = member.value0; answer = value && answer }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func askStop0() async -> [Int] {
     let responders = members.filter { $0.implements.contains("askStop0") }
@@ -5261,15 +5641,22 @@ final class Gen43Reference {
 }
 
 @Delegate
-protocol Gen44: AnyObject {
+protocol Gen44 {
+  mutating func bump(by step: Int) -> Int
   func willLoad0(_ a0: Bool)
   func wantsMove1(_ a0: Bool, using a1: GenMode)
   @Default(GenMode.fast) var value0: GenMode { get set }
   var value1: Double { get set }
 }
 
-final class Gen44Member0: Gen44, GenMember {
+struct Gen44Member0: Gen44, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsMove1", "willLoad0"]
@@ -5277,12 +5664,14 @@ final class Gen44Member0: Gen44, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: Double = Double(self.k) + 0.25 * 1
+  var value1Store: Double = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 1 }
   var value1: Double {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -5295,8 +5684,14 @@ final class Gen44Member0: Gen44, GenMember {
   }
 }
 
-final class Gen44Member1: Gen44, GenMember {
+struct Gen44Member1: Gen44, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsMove1", "willLoad0"]
@@ -5304,12 +5699,14 @@ final class Gen44Member1: Gen44, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: Double = Double(self.k) + 0.25 * 1
+  var value1Store: Double = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 1 }
   var value1: Double {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -5323,8 +5720,13 @@ final class Gen44Member1: Gen44, GenMember {
 }
 
 final class Gen44Reference {
-  let members: [any Gen44 & GenMember]
+  var members: [any Gen44 & GenMember]
   init(_ members: [any Gen44 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenMode {
     get {
       var answer: Optional<GenMode> = nil
@@ -5332,7 +5734,7 @@ final class Gen44Reference {
       guard let answer else { return GenMode.fast }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: Double {
     get {
@@ -5341,7 +5743,7 @@ final class Gen44Reference {
       guard let answer else { return 0 }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func willLoad0(_ a0: Bool) {
     let responders = members.filter { $0.implements.contains("willLoad0") }
@@ -6782,14 +7184,21 @@ final class Gen57Reference {
 }
 
 @Delegate
-protocol Gen58: AnyObject {
+protocol Gen58 {
+  mutating func bump(by step: Int) -> Int
   @Optional func askMove0(_ a0: [String: Int], from a1: [Int]) -> Double
   @Optional @Default(GenMode.slow) func didSave1(_ a0: Int, with a1: GenPoint, on a2: (Int) -> Int) -> GenMode
   subscript(slot a: Int) -> String { get set }
 }
 
-final class Gen58Member0: Gen58, GenMember {
+struct Gen58Member0: Gen58, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askMove0"]
@@ -6797,8 +7206,9 @@ final class Gen58Member0: Gen58, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: String] = [:]
-  lazy var slotEmpty: String = "m\(self.k)-7"
+  var slotEmpty: String = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> String { "m\(k)-7" }
+  var slots: [Int: String] = [:]
   subscript(slot a: Int) -> String {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -6809,8 +7219,14 @@ final class Gen58Member0: Gen58, GenMember {
   }
 }
 
-final class Gen58Member1: Gen58, GenMember {
+struct Gen58Member1: Gen58, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askMove0"]
@@ -6818,8 +7234,9 @@ final class Gen58Member1: Gen58, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: String] = [:]
-  lazy var slotEmpty: String = "m\(self.k)-7"
+  var slotEmpty: String = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> String { "m\(k)-7" }
+  var slots: [Int: String] = [:]
   subscript(slot a: Int) -> String {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -6830,8 +7247,14 @@ final class Gen58Member1: Gen58, GenMember {
   }
 }
 
-final class Gen58Member2: Gen58, GenMember {
+struct Gen58Member2: Gen58, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave1"]
@@ -6839,8 +7262,9 @@ final class Gen58Member2: Gen58, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: String] = [:]
-  lazy var slotEmpty: String = "m\(self.k)-7"
+  var slotEmpty: String = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> String { "m\(k)-7" }
+  var slots: [Int: String] = [:]
   subscript(slot a: Int) -> String {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -6852,14 +7276,19 @@ final class Gen58Member2: Gen58, GenMember {
 }
 
 final class Gen58Reference {
-  let members: [any Gen58 & GenMember]
+  var members: [any Gen58 & GenMember]
   init(_ members: [any Gen58 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   subscript(slot a: Int) -> String {
     get {
       guard let member = members.first else { return "" }
       return member[slot: a]
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func askMove0(_ a0: [String: Int], from a1: [Int]) -> Double {
     let responders = members.filter { $0.implements.contains("askMove0") }
@@ -7028,7 +7457,8 @@ final class Gen59Reference {
 }
 
 @Delegate
-protocol Gen60: AnyObject {
+protocol Gen60 {
+  mutating func bump(by step: Int) -> Int
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool)
   @Default(GenMode.off) func wantsMove1(_ a0: [Int], _ a1: GenPoint) -> GenMode
   @Default(nil) func shouldRead2() -> String?
@@ -7037,8 +7467,14 @@ protocol Gen60: AnyObject {
   var value0: Bool { get }
 }
 
-final class Gen60Member0: Gen60, GenMember {
+struct Gen60Member0: Gen60, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave3", "didWrite0", "shouldRead2", "shouldRead4", "wantsMove1"]
@@ -7046,7 +7482,8 @@ final class Gen60Member0: Gen60, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 4) % 2 == 0 }
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
   }
@@ -7070,8 +7507,14 @@ final class Gen60Member0: Gen60, GenMember {
   }
 }
 
-final class Gen60Member1: Gen60, GenMember {
+struct Gen60Member1: Gen60, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave3", "didWrite0", "shouldRead2", "shouldRead4", "wantsMove1"]
@@ -7079,7 +7522,8 @@ final class Gen60Member1: Gen60, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 4) % 2 == 0 }
   var value0: Bool {
     get { log.record("m1.value0"); return value0Store }
   }
@@ -7103,8 +7547,14 @@ final class Gen60Member1: Gen60, GenMember {
   }
 }
 
-final class Gen60Member2: Gen60, GenMember {
+struct Gen60Member2: Gen60, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave3", "didWrite0", "shouldRead2", "shouldRead4", "wantsMove1"]
@@ -7112,7 +7562,8 @@ final class Gen60Member2: Gen60, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 4) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 4) % 2 == 0 }
   var value0: Bool {
     get { log.record("m2.value0"); return value0Store }
   }
@@ -7137,8 +7588,13 @@ final class Gen60Member2: Gen60, GenMember {
 }
 
 final class Gen60Reference {
-  let members: [any Gen60 & GenMember]
+  var members: [any Gen60 & GenMember]
   init(_ members: [any Gen60 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Bool {
     get {
       var answer: Optional<Bool> = nil
@@ -7188,7 +7644,8 @@ final class Gen60Reference {
 }
 
 @Delegate
-protocol Gen61: AnyObject {
+protocol Gen61 {
+  mutating func bump(by step: Int) -> Int
   func handleFail0(_ a0: String) -> [String: Int]
   func didRead1(_ a0: String, for a1: Bool)
   @Default(GenMode.fast) func wantsLoad2() throws -> GenMode
@@ -7196,8 +7653,14 @@ protocol Gen61: AnyObject {
   @Default(GenPoint(x: 4, y: 7)) subscript(slot a: Int) -> GenPoint { get set }
 }
 
-final class Gen61Member0: Gen61, GenMember {
+struct Gen61Member0: Gen61, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didRead1", "handleFail0", "wantsLoad2"]
@@ -7205,13 +7668,15 @@ final class Gen61Member0: Gen61, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 8]
+  var value0Store: [Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 8] }
   var value0: [Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: GenPoint] = [:]
-  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 4)
+  var slotEmpty: GenPoint = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 4) }
+  var slots: [Int: GenPoint] = [:]
   subscript(slot a: Int) -> GenPoint {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -7230,8 +7695,14 @@ final class Gen61Member0: Gen61, GenMember {
   }
 }
 
-final class Gen61Member1: Gen61, GenMember {
+struct Gen61Member1: Gen61, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didRead1", "handleFail0", "wantsLoad2"]
@@ -7239,13 +7710,15 @@ final class Gen61Member1: Gen61, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 8]
+  var value0Store: [Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 8] }
   var value0: [Int] {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: GenPoint] = [:]
-  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 4)
+  var slotEmpty: GenPoint = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 4) }
+  var slots: [Int: GenPoint] = [:]
   subscript(slot a: Int) -> GenPoint {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -7265,21 +7738,26 @@ final class Gen61Member1: Gen61, GenMember {
 }
 
 final class Gen61Reference {
-  let members: [any Gen61 & GenMember]
+  var members: [any Gen61 & GenMember]
   init(_ members: [any Gen61 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [Int] {
     get {
       guard let member = members.first else { return [] }
       return member.value0
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   subscript(slot a: Int) -> GenPoint {
     get {
       guard let member = members.first else { return GenPoint(x: 4, y: 7) }
       return member[slot: a]
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func handleFail0(_ a0: String) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("handleFail0") }
@@ -7771,14 +8249,21 @@ final class Gen64Reference {
 }
 
 @Delegate
-protocol Gen65: AnyObject {
+protocol Gen65 {
+  mutating func bump(by step: Int) -> Int
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String
   var value0: [Int] { get }
   @Default(GenPoint(x: 2, y: 4)) var value1: GenPoint { get set }
 }
 
-final class Gen65Member0: Gen65, GenMember {
+struct Gen65Member0: Gen65, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["willChange0"]
@@ -7786,11 +8271,13 @@ final class Gen65Member0: Gen65, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 7]
+  var value0Store: [Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 7] }
   var value0: [Int] {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 8)
+  var value1Store: GenPoint = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 8) }
   var value1: GenPoint {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -7801,8 +8288,14 @@ final class Gen65Member0: Gen65, GenMember {
   }
 }
 
-final class Gen65Member1: Gen65, GenMember {
+struct Gen65Member1: Gen65, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["willChange0"]
@@ -7810,11 +8303,13 @@ final class Gen65Member1: Gen65, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 7]
+  var value0Store: [Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 7] }
   var value0: [Int] {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 8)
+  var value1Store: GenPoint = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 8) }
   var value1: GenPoint {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -7825,8 +8320,14 @@ final class Gen65Member1: Gen65, GenMember {
   }
 }
 
-final class Gen65Member2: Gen65, GenMember {
+struct Gen65Member2: Gen65, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["willChange0"]
@@ -7834,11 +8335,13 @@ final class Gen65Member2: Gen65, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 7]
+  var value0Store: [Int] = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 7] }
   var value0: [Int] {
     get { log.record("m2.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 8)
+  var value1Store: GenPoint = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 8) }
   var value1: GenPoint {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -7850,8 +8353,13 @@ final class Gen65Member2: Gen65, GenMember {
 }
 
 final class Gen65Reference {
-  let members: [any Gen65 & GenMember]
+  var members: [any Gen65 & GenMember]
   init(_ members: [any Gen65 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [Int] {
     get {
       var answer: Optional<[Int]> = nil
@@ -7867,7 +8375,7 @@ final class Gen65Reference {
       guard let answer else { return GenPoint(x: 2, y: 4) }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     let responders = members.filter { $0.implements.contains("willChange0") }
@@ -8436,13 +8944,20 @@ final class Gen69Reference {
 }
 
 @Delegate
-protocol Gen70: AnyObject {
+protocol Gen70 {
+  mutating func bump(by step: Int) -> Int
   func askMove0(_ a0: Bool, for a1: @escaping (Int) -> Int, using a2: String) async
   @Optional @Default(GenMode.slow) func wantsMove1(_ a0: Int) -> GenMode
 }
 
-final class Gen70Member0: Gen70, GenMember {
+struct Gen70Member0: Gen70, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askMove0"]
@@ -8455,8 +8970,14 @@ final class Gen70Member0: Gen70, GenMember {
   }
 }
 
-final class Gen70Member1: Gen70, GenMember {
+struct Gen70Member1: Gen70, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askMove0"]
@@ -8470,8 +8991,13 @@ final class Gen70Member1: Gen70, GenMember {
 }
 
 final class Gen70Reference {
-  let members: [any Gen70 & GenMember]
+  var members: [any Gen70 & GenMember]
   init(_ members: [any Gen70 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func askMove0(_ a0: Bool, for a1: @escaping (Int) -> Int, using a2: String) async {
     let responders = members.filter { $0.implements.contains("askMove0") }
     for member in responders {
@@ -8736,14 +9262,21 @@ final class Gen72Reference {
 }
 
 @Delegate
-protocol Gen73: AnyObject {
+protocol Gen73 {
+  mutating func bump(by step: Int) -> Int
   func wantsStop0(_ a0: String) async -> String?
   @Default(GenMode.slow) func askStop1(_ a0: Double, with a1: GenToken) -> GenMode
   var value0: String { get set }
 }
 
-final class Gen73Member0: Gen73, GenMember {
+struct Gen73Member0: Gen73, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop1", "wantsStop0"]
@@ -8751,7 +9284,8 @@ final class Gen73Member0: Gen73, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-1"
+  var value0Store: String = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-1" }
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -8766,8 +9300,14 @@ final class Gen73Member0: Gen73, GenMember {
   }
 }
 
-final class Gen73Member1: Gen73, GenMember {
+struct Gen73Member1: Gen73, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop1", "wantsStop0"]
@@ -8775,7 +9315,8 @@ final class Gen73Member1: Gen73, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-1"
+  var value0Store: String = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-1" }
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -8790,8 +9331,14 @@ final class Gen73Member1: Gen73, GenMember {
   }
 }
 
-final class Gen73Member2: Gen73, GenMember {
+struct Gen73Member2: Gen73, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop1", "wantsStop0"]
@@ -8799,7 +9346,8 @@ final class Gen73Member2: Gen73, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-1"
+  var value0Store: String = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-1" }
   var value0: String {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -8815,8 +9363,13 @@ final class Gen73Member2: Gen73, GenMember {
 }
 
 final class Gen73Reference {
-  let members: [any Gen73 & GenMember]
+  var members: [any Gen73 & GenMember]
   init(_ members: [any Gen73 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String {
     get {
       var answer: Optional<String> = nil
@@ -8824,7 +9377,7 @@ final class Gen73Reference {
       guard let answer else { return "" }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func wantsStop0(_ a0: String) async -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
@@ -9255,7 +9808,8 @@ final class Gen76Reference {
 }
 
 @Delegate
-protocol Gen77: AnyObject {
+protocol Gen77 {
+  mutating func bump(by step: Int) -> Int
   func wantsRead0(_ a0: GenPoint) -> [String: Int]
   func noteFail1(_ a0: [String: Int])
   func willRead2(_ a0: String) async throws
@@ -9264,8 +9818,14 @@ protocol Gen77: AnyObject {
   subscript(slot a: Int) -> Int { get set }
 }
 
-final class Gen77Member0: Gen77, GenMember {
+struct Gen77Member0: Gen77, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteFail1", "wantsRead0", "wantsStart3", "willRead2"]
@@ -9273,13 +9833,15 @@ final class Gen77Member0: Gen77, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0Store: Double = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: Int] = [:]
-  lazy var slotEmpty: Int = 100 * self.k + 8
+  var slotEmpty: Int = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Int { 100 * k + 8 }
+  var slots: [Int: Int] = [:]
   subscript(slot a: Int) -> Int {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -9300,8 +9862,14 @@ final class Gen77Member0: Gen77, GenMember {
   }
 }
 
-final class Gen77Member1: Gen77, GenMember {
+struct Gen77Member1: Gen77, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteFail1", "wantsRead0", "wantsStart3", "willRead2"]
@@ -9309,13 +9877,15 @@ final class Gen77Member1: Gen77, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0Store: Double = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
   var value0: Double {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: Int] = [:]
-  lazy var slotEmpty: Int = 100 * self.k + 8
+  var slotEmpty: Int = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Int { 100 * k + 8 }
+  var slots: [Int: Int] = [:]
   subscript(slot a: Int) -> Int {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -9337,8 +9907,13 @@ final class Gen77Member1: Gen77, GenMember {
 }
 
 final class Gen77Reference {
-  let members: [any Gen77 & GenMember]
+  var members: [any Gen77 & GenMember]
   init(_ members: [any Gen77 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Double {
     get {
       var answer: Optional<Double> = nil
@@ -9346,7 +9921,7 @@ final class Gen77Reference {
       guard let answer else { return 0 }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   subscript(slot a: Int) -> Int {
     get {
@@ -9355,7 +9930,7 @@ final class Gen77Reference {
       guard let answer else { return 0 }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func wantsRead0(_ a0: GenPoint) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("wantsRead0") }
@@ -9650,15 +10225,22 @@ final class Gen79Reference {
 }
 
 @Delegate
-protocol Gen80: AnyObject {
+protocol Gen80 {
+  mutating func bump(by step: Int) -> Int
   func willChange0() throws
   @Optional func handleMove1()
   func askSave2() throws
   @Optional @Default(GenMode.slow) func shouldStop3() async -> GenMode
 }
 
-final class Gen80Member0: Gen80, GenMember {
+struct Gen80Member0: Gen80, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave2", "shouldStop3", "willChange0"]
@@ -9680,8 +10262,14 @@ final class Gen80Member0: Gen80, GenMember {
   }
 }
 
-final class Gen80Member1: Gen80, GenMember {
+struct Gen80Member1: Gen80, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave2", "handleMove1", "willChange0"]
@@ -9702,8 +10290,14 @@ final class Gen80Member1: Gen80, GenMember {
   }
 }
 
-final class Gen80Member2: Gen80, GenMember {
+struct Gen80Member2: Gen80, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave2", "willChange0"]
@@ -9722,8 +10316,13 @@ final class Gen80Member2: Gen80, GenMember {
 }
 
 final class Gen80Reference {
-  let members: [any Gen80 & GenMember]
+  var members: [any Gen80 & GenMember]
   init(_ members: [any Gen80 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func willChange0() throws {
     let responders = members.filter { $0.implements.contains("willChange0") }
     for member in responders {
@@ -10031,7 +10630,8 @@ final class Gen83Reference {
 }
 
 @Delegate
-protocol Gen84: AnyObject {
+protocol Gen84 {
+  mutating func bump(by step: Int) -> Int
   @Default([]) func noteChange0(_ a0: String, for a1: (Int) -> Int) -> [Int]
   @Optional @Default(GenMode.off) func wantsOpen1(_ a0: String) async -> GenMode
   @Default(GenPoint(x: 1, y: 2)) func shouldStart2(_ a0: inout Int, _ a1: Bool, using a2: Int) throws -> GenPoint
@@ -10040,8 +10640,14 @@ protocol Gen84: AnyObject {
   @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
 }
 
-final class Gen84Member0: Gen84, GenMember {
+struct Gen84Member0: Gen84, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteChange0", "shouldStart2", "wantsOpen1"]
@@ -10049,18 +10655,21 @@ final class Gen84Member0: Gen84, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [String: Int] = ["m\(self.k)": 5]
+  var value0Store: [String: Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 5] }
   var value0: [String: Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String = "m\(self.k)-7"
+  var value1Store: String = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String { "m\(k)-7" }
   var value1: String {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: GenMode] = [:]
-  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var slotEmpty: GenMode = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
+  var slots: [Int: GenMode] = [:]
   subscript(slot a: Int) -> GenMode {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -10081,8 +10690,14 @@ final class Gen84Member0: Gen84, GenMember {
   }
 }
 
-final class Gen84Member1: Gen84, GenMember {
+struct Gen84Member1: Gen84, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteChange0", "shouldStart2"]
@@ -10090,18 +10705,21 @@ final class Gen84Member1: Gen84, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [String: Int] = ["m\(self.k)": 5]
+  var value0Store: [String: Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 5] }
   var value0: [String: Int] {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String = "m\(self.k)-7"
+  var value1Store: String = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String { "m\(k)-7" }
   var value1: String {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: GenMode] = [:]
-  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var slotEmpty: GenMode = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
+  var slots: [Int: GenMode] = [:]
   subscript(slot a: Int) -> GenMode {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -10119,8 +10737,13 @@ final class Gen84Member1: Gen84, GenMember {
 }
 
 final class Gen84Reference {
-  let members: [any Gen84 & GenMember]
+  var members: [any Gen84 & GenMember]
   init(_ members: [any Gen84 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [String: Int] {
     get {
       var answer: Optional<[String: Int]> = nil
@@ -10128,7 +10751,7 @@ final class Gen84Reference {
       guard let answer else { return [:] }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: String {
     get {
@@ -10137,7 +10760,7 @@ final class Gen84Reference {
       guard let answer else { return "" }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   subscript(slot a: Int) -> GenMode {
     get {
@@ -10146,7 +10769,7 @@ final class Gen84Reference {
       guard let answer else { return GenMode.off }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func noteChange0(_ a0: String, for a1: (Int) -> Int) -> [Int] {
     let responders = members.filter { $0.implements.contains("noteChange0") }
@@ -10256,7 +10879,8 @@ final class Gen85Reference {
 }
 
 @Delegate
-protocol Gen86: AnyObject {
+protocol Gen86 {
+  mutating func bump(by step: Int) -> Int
   func noteStop0(_ a0: [String: Int])
   func willWrite1(_ a0: Double, for a1: Int)
   func shouldRead2(_ a0: (Int) -> Int)
@@ -10266,8 +10890,14 @@ protocol Gen86: AnyObject {
   @Default(GenPoint(x: 7, y: 0)) var value1: GenPoint { get set }
 }
 
-final class Gen86Member0: Gen86, GenMember {
+struct Gen86Member0: Gen86, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop3", "noteStop0", "shouldChange4", "shouldRead2", "willWrite1"]
@@ -10275,11 +10905,13 @@ final class Gen86Member0: Gen86, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-3"
+  var value0Store: String = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-3" }
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1Store: GenPoint = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 1) }
   var value1: GenPoint {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -10303,8 +10935,14 @@ final class Gen86Member0: Gen86, GenMember {
   }
 }
 
-final class Gen86Member1: Gen86, GenMember {
+struct Gen86Member1: Gen86, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop3", "noteStop0", "shouldChange4", "shouldRead2", "willWrite1"]
@@ -10312,11 +10950,13 @@ final class Gen86Member1: Gen86, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-3"
+  var value0Store: String = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-3" }
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1Store: GenPoint = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 1) }
   var value1: GenPoint {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -10340,8 +10980,14 @@ final class Gen86Member1: Gen86, GenMember {
   }
 }
 
-final class Gen86Member2: Gen86, GenMember {
+struct Gen86Member2: Gen86, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop3", "noteStop0", "shouldChange4", "shouldRead2", "willWrite1"]
@@ -10349,11 +10995,13 @@ final class Gen86Member2: Gen86, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-3"
+  var value0Store: String = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-3" }
   var value0: String {
     get { log.record("m2.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1Store: GenPoint = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 1) }
   var value1: GenPoint {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -10378,8 +11026,13 @@ final class Gen86Member2: Gen86, GenMember {
 }
 
 final class Gen86Reference {
-  let members: [any Gen86 & GenMember]
+  var members: [any Gen86 & GenMember]
   init(_ members: [any Gen86 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String {
     get {
       var answer: Optional<String> = nil
@@ -10393,7 +11046,7 @@ final class Gen86Reference {
       guard let member = members.first else { return GenPoint(x: 7, y: 0) }
       return member.value1
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func noteStop0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("noteStop0") }
@@ -10960,14 +11613,21 @@ final class Gen90Reference {
 }
 
 @Delegate
-protocol Gen91: AnyObject {
+protocol Gen91 {
+  mutating func bump(by step: Int) -> Int
   @Default(GenPoint(x: 7, y: 9)) func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint
   var value0: Double { get }
   var value1: String? { get set }
 }
 
-final class Gen91Member0: Gen91, GenMember {
+struct Gen91Member0: Gen91, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteSave0"]
@@ -10975,11 +11635,13 @@ final class Gen91Member0: Gen91, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 6
+  var value0Store: Double = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 6 }
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -10990,8 +11652,14 @@ final class Gen91Member0: Gen91, GenMember {
   }
 }
 
-final class Gen91Member1: Gen91, GenMember {
+struct Gen91Member1: Gen91, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteSave0"]
@@ -10999,11 +11667,13 @@ final class Gen91Member1: Gen91, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 6
+  var value0Store: Double = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 6 }
   var value0: Double {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -11015,8 +11685,13 @@ final class Gen91Member1: Gen91, GenMember {
 }
 
 final class Gen91Reference {
-  let members: [any Gen91 & GenMember]
+  var members: [any Gen91 & GenMember]
   init(_ members: [any Gen91 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Double {
     get {
       var answer: Optional<Double> = nil
@@ -11030,7 +11705,7 @@ final class Gen91Reference {
       guard let member = members.first else { return nil }
       return member.value1
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint {
     let responders = members.filter { $0.implements.contains("noteSave0") }
@@ -11196,15 +11871,22 @@ final class Gen92Reference {
 }
 
 @Delegate
-protocol Gen93: AnyObject {
+protocol Gen93 {
+  mutating func bump(by step: Int) -> Int
   @Default(GenMode.slow) func shouldWrite0() -> GenMode
   @Default(GenPoint(x: 1, y: 2)) func askRead1(_ a0: [Int], with a1: String, at a2: inout Int) async -> GenPoint
   func noteLoad2(_ a0: String) async
   var value0: String { get }
 }
 
-final class Gen93Member0: Gen93, GenMember {
+struct Gen93Member0: Gen93, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askRead1", "noteLoad2", "shouldWrite0"]
@@ -11212,7 +11894,8 @@ final class Gen93Member0: Gen93, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-7"
+  var value0Store: String = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-7" }
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
   }
@@ -11230,8 +11913,14 @@ final class Gen93Member0: Gen93, GenMember {
   }
 }
 
-final class Gen93Member1: Gen93, GenMember {
+struct Gen93Member1: Gen93, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askRead1", "noteLoad2", "shouldWrite0"]
@@ -11239,7 +11928,8 @@ final class Gen93Member1: Gen93, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-7"
+  var value0Store: String = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-7" }
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
   }
@@ -11258,8 +11948,13 @@ final class Gen93Member1: Gen93, GenMember {
 }
 
 final class Gen93Reference {
-  let members: [any Gen93 & GenMember]
+  var members: [any Gen93 & GenMember]
   init(_ members: [any Gen93 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String {
     get {
       guard let member = members.first else { return "" }
@@ -11295,15 +11990,22 @@ final class Gen93Reference {
 }
 
 @Delegate
-protocol Gen94: AnyObject {
+protocol Gen94 {
+  mutating func bump(by step: Int) -> Int
   func willSave0(_ a0: Bool, from a1: GenPoint)
   func willRead1(_ a0: GenPoint)
   @Optional func shouldChange2() throws -> Int
   var value0: Bool { get set }
 }
 
-final class Gen94Member0: Gen94, GenMember {
+struct Gen94Member0: Gen94, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldChange2", "willRead1", "willSave0"]
@@ -11311,7 +12013,8 @@ final class Gen94Member0: Gen94, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 2) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 2) % 2 == 0 }
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -11329,8 +12032,14 @@ final class Gen94Member0: Gen94, GenMember {
   }
 }
 
-final class Gen94Member1: Gen94, GenMember {
+struct Gen94Member1: Gen94, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["willRead1", "willSave0"]
@@ -11338,7 +12047,8 @@ final class Gen94Member1: Gen94, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 2) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 2) % 2 == 0 }
   var value0: Bool {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -11352,8 +12062,13 @@ final class Gen94Member1: Gen94, GenMember {
 }
 
 final class Gen94Reference {
-  let members: [any Gen94 & GenMember]
+  var members: [any Gen94 & GenMember]
   init(_ members: [any Gen94 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Bool {
     get {
       var answer: Optional<Bool> = nil
@@ -11361,7 +12076,7 @@ final class Gen94Reference {
       guard let answer else { return false }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func willSave0(_ a0: Bool, from a1: GenPoint) {
     let responders = members.filter { $0.implements.contains("willSave0") }
@@ -11566,7 +12281,8 @@ final class Gen95Reference {
 }
 
 @Delegate
-protocol Gen96: AnyObject {
+protocol Gen96 {
+  mutating func bump(by step: Int) -> Int
   func noteOpen0(_ a0: [String: Int], with a1: Double, at a2: (Int) -> Int) -> String
   @Default(47.5) func noteStop1() -> Double
   @Default(GenMode.slow) func shouldOpen2() async -> GenMode
@@ -11575,8 +12291,14 @@ protocol Gen96: AnyObject {
   subscript(slot a: Int) -> Int { get set }
 }
 
-final class Gen96Member0: Gen96, GenMember {
+struct Gen96Member0: Gen96, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave4", "noteOpen0", "noteStop1", "shouldOpen2", "willChange3"]
@@ -11584,8 +12306,9 @@ final class Gen96Member0: Gen96, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Int] = [:]
-  lazy var slotEmpty: Int = 100 * self.k + 7
+  var slotEmpty: Int = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Int { 100 * k + 7 }
+  var slots: [Int: Int] = [:]
   subscript(slot a: Int) -> Int {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -11612,8 +12335,14 @@ final class Gen96Member0: Gen96, GenMember {
   }
 }
 
-final class Gen96Member1: Gen96, GenMember {
+struct Gen96Member1: Gen96, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave4", "noteOpen0", "noteStop1", "shouldOpen2", "willChange3"]
@@ -11621,8 +12350,9 @@ final class Gen96Member1: Gen96, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Int] = [:]
-  lazy var slotEmpty: Int = 100 * self.k + 7
+  var slotEmpty: Int = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Int { 100 * k + 7 }
+  var slots: [Int: Int] = [:]
   subscript(slot a: Int) -> Int {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -11650,8 +12380,13 @@ final class Gen96Member1: Gen96, GenMember {
 }
 
 final class Gen96Reference {
-  let members: [any Gen96 & GenMember]
+  var members: [any Gen96 & GenMember]
   init(_ members: [any Gen96 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   subscript(slot a: Int) -> Int {
     get {
       var answer: Optional<Int> = nil
@@ -11659,7 +12394,7 @@ final class Gen96Reference {
       guard let answer else { return 0 }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func noteOpen0(_ a0: [String: Int], with a1: Double, at a2: (Int) -> Int) -> String {
     let responders = members.filter { $0.implements.contains("noteOpen0") }
@@ -12011,7 +12746,8 @@ final class Gen98Reference {
 }
 
 @Delegate
-protocol Gen99: AnyObject {
+protocol Gen99 {
+  mutating func bump(by step: Int) -> Int
   @Optional func wantsWrite0(_ a0: GenToken, with a1: GenMode) async
   @Optional func wantsStart1() throws
   var value0: String? { get }
@@ -12019,8 +12755,14 @@ protocol Gen99: AnyObject {
   subscript(slot a: Int) -> String? { get set }
 }
 
-final class Gen99Member0: Gen99, GenMember {
+struct Gen99Member0: Gen99, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsStart1", "wantsWrite0"]
@@ -12028,16 +12770,19 @@ final class Gen99Member0: Gen99, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: Int = 100 * self.k + 6
+  var value1Store: Int = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> Int { 100 * k + 6 }
   var value1: Int {
     get { log.record("m0.value1"); return value1Store }
   }
-  lazy var slots: [Int: String?] = [:]
-  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var slotEmpty: String? = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
+  var slots: [Int: String?] = [:]
   subscript(slot a: Int) -> String? {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -12051,8 +12796,14 @@ final class Gen99Member0: Gen99, GenMember {
   }
 }
 
-final class Gen99Member1: Gen99, GenMember {
+struct Gen99Member1: Gen99, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsStart1", "wantsWrite0"]
@@ -12060,16 +12811,19 @@ final class Gen99Member1: Gen99, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: Int = 100 * self.k + 6
+  var value1Store: Int = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> Int { 100 * k + 6 }
   var value1: Int {
     get { log.record("m1.value1"); return value1Store }
   }
-  lazy var slots: [Int: String?] = [:]
-  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var slotEmpty: String? = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
+  var slots: [Int: String?] = [:]
   subscript(slot a: Int) -> String? {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -12083,8 +12837,14 @@ final class Gen99Member1: Gen99, GenMember {
   }
 }
 
-final class Gen99Member2: Gen99, GenMember {
+struct Gen99Member2: Gen99, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = []
@@ -12092,16 +12852,19 @@ final class Gen99Member2: Gen99, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m2.value0"); return value0Store }
   }
-  lazy var value1Store: Int = 100 * self.k + 6
+  var value1Store: Int = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> Int { 100 * k + 6 }
   var value1: Int {
     get { log.record("m2.value1"); return value1Store }
   }
-  lazy var slots: [Int: String?] = [:]
-  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var slotEmpty: String? = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
+  var slots: [Int: String?] = [:]
   subscript(slot a: Int) -> String? {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -12109,8 +12872,13 @@ final class Gen99Member2: Gen99, GenMember {
 }
 
 final class Gen99Reference {
-  let members: [any Gen99 & GenMember]
+  var members: [any Gen99 & GenMember]
   init(_ members: [any Gen99 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String? {
     get {
       var answer: Optional<String?> = nil
@@ -12134,7 +12902,7 @@ final class Gen99Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func wantsWrite0(_ a0: GenToken, with a1: GenMode) async {
     let responders = members.filter { $0.implements.contains("wantsWrite0") }
@@ -12534,7 +13302,8 @@ final class Gen102Reference {
 }
 
 @Delegate
-protocol Gen103: AnyObject {
+protocol Gen103 {
+  mutating func bump(by step: Int) -> Int
   @Optional func handleOpen0(_ a0: [String: Int], at a1: (Int) -> Int, on a2: [Int]) throws -> [Int]
   func willStop1(_ a0: Bool, _ a1: GenMode)
   func shouldWrite2(_ a0: [String: Int]) async
@@ -12543,8 +13312,14 @@ protocol Gen103: AnyObject {
   subscript(slot a: Int) -> [String: Int] { get set }
 }
 
-final class Gen103Member0: Gen103, GenMember {
+struct Gen103Member0: Gen103, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleOpen0", "shouldWrite2", "willStop1"]
@@ -12552,17 +13327,20 @@ final class Gen103Member0: Gen103, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0Store: Double = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: [String: Int]] = [:]
-  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 9]
+  var slotEmpty: [String: Int] = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> [String: Int] { ["m\(k)": 9] }
+  var slots: [Int: [String: Int]] = [:]
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -12580,8 +13358,14 @@ final class Gen103Member0: Gen103, GenMember {
   }
 }
 
-final class Gen103Member1: Gen103, GenMember {
+struct Gen103Member1: Gen103, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldWrite2", "willStop1"]
@@ -12589,17 +13373,20 @@ final class Gen103Member1: Gen103, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0Store: Double = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
   var value0: Double {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: [String: Int]] = [:]
-  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 9]
+  var slotEmpty: [String: Int] = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> [String: Int] { ["m\(k)": 9] }
+  var slots: [Int: [String: Int]] = [:]
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -12613,8 +13400,13 @@ final class Gen103Member1: Gen103, GenMember {
 }
 
 final class Gen103Reference {
-  let members: [any Gen103 & GenMember]
+  var members: [any Gen103 & GenMember]
   init(_ members: [any Gen103 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Double {
     get {
       guard let member = members.first else { return 0 }
@@ -12628,7 +13420,7 @@ final class Gen103Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   subscript(slot a: Int) -> [String: Int] {
     get {
@@ -12637,7 +13429,7 @@ final class Gen103Reference {
       guard let answer else { return [:] }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func handleOpen0(_ a0: [String: Int], at a1: (Int) -> Int, on a2: [Int]) throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
@@ -12659,15 +13451,22 @@ final class Gen103Reference {
 }
 
 @Delegate
-protocol Gen104: AnyObject {
+protocol Gen104 {
+  mutating func bump(by step: Int) -> Int
   @Optional @Default(-11) func willMove0(_ a0: Bool, from a1: GenMode) -> Int
   func didStart1() -> Bool
   func handleStop2(_ a0: Int)
   @Default(GenMode.off) var value0: GenMode { get set }
 }
 
-final class Gen104Member0: Gen104, GenMember {
+struct Gen104Member0: Gen104, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didStart1", "handleStop2", "willMove0"]
@@ -12675,7 +13474,8 @@ final class Gen104Member0: Gen104, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -12693,8 +13493,14 @@ final class Gen104Member0: Gen104, GenMember {
   }
 }
 
-final class Gen104Member1: Gen104, GenMember {
+struct Gen104Member1: Gen104, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didStart1", "handleStop2", "willMove0"]
@@ -12702,7 +13508,8 @@ final class Gen104Member1: Gen104, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -12721,14 +13528,19 @@ final class Gen104Member1: Gen104, GenMember {
 }
 
 final class Gen104Reference {
-  let members: [any Gen104 & GenMember]
+  var members: [any Gen104 & GenMember]
   init(_ members: [any Gen104 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenMode {
     get {
       guard let member = members.first else { return GenMode.off }
       return member.value0
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func willMove0(_ a0: Bool, from a1: GenMode) -> Int {
     let responders = members.filter { $0.implements.contains("willMove0") }
@@ -12921,7 +13733,8 @@ final class Gen105Reference {
 }
 
 @Delegate
-protocol Gen106: AnyObject {
+protocol Gen106 {
+  mutating func bump(by step: Int) -> Int
   func askChange0(_ a0: Int, from a1: String?)
   @Default(GenMode.slow) func wantsWrite1() throws -> GenMode
   func wantsLoad2(_ a0: GenToken) async
@@ -12929,8 +13742,14 @@ protocol Gen106: AnyObject {
   var value1: [Int] { get set }
 }
 
-final class Gen106Member0: Gen106, GenMember {
+struct Gen106Member0: Gen106, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askChange0", "wantsLoad2", "wantsWrite1"]
@@ -12938,12 +13757,14 @@ final class Gen106Member0: Gen106, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: [Int] = [self.k, 7]
+  var value1Store: [Int] = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> [Int] { [k, 7] }
   var value1: [Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -12961,8 +13782,14 @@ final class Gen106Member0: Gen106, GenMember {
   }
 }
 
-final class Gen106Member1: Gen106, GenMember {
+struct Gen106Member1: Gen106, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askChange0", "wantsLoad2", "wantsWrite1"]
@@ -12970,12 +13797,14 @@ final class Gen106Member1: Gen106, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: [Int] = [self.k, 7]
+  var value1Store: [Int] = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> [Int] { [k, 7] }
   var value1: [Int] {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -12993,8 +13822,14 @@ final class Gen106Member1: Gen106, GenMember {
   }
 }
 
-final class Gen106Member2: Gen106, GenMember {
+struct Gen106Member2: Gen106, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askChange0", "wantsLoad2", "wantsWrite1"]
@@ -13002,12 +13837,14 @@ final class Gen106Member2: Gen106, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: [Int] = [self.k, 7]
+  var value1Store: [Int] = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> [Int] { [k, 7] }
   var value1: [Int] {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -13026,8 +13863,13 @@ final class Gen106Member2: Gen106, GenMember {
 }
 
 final class Gen106Reference {
-  let members: [any Gen106 & GenMember]
+  var members: [any Gen106 & GenMember]
   init(_ members: [any Gen106 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenMode {
     get {
       var answer: Optional<GenMode> = nil
@@ -13035,7 +13877,7 @@ final class Gen106Reference {
       guard let answer else { return GenMode.off }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: [Int] {
     get {
@@ -13044,7 +13886,7 @@ final class Gen106Reference {
       guard let answer else { return [] }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func askChange0(_ a0: Int, from a1: String?) {
     let responders = members.filter { $0.implements.contains("askChange0") }
@@ -13745,7 +14587,8 @@ final class Gen112Reference {
 }
 
 @Delegate
-protocol Gen113: AnyObject {
+protocol Gen113 {
+  mutating func bump(by step: Int) -> Int
   @Default(65.5) func noteSave0(_ a0: GenMode) async -> Double
   @Default(GenMode.fast) func shouldOpen1(_ a0: String, for a1: [String: Int], using a2: GenMode) -> GenMode
   func didChange2(_ a0: inout Int, with a1: [Int], on a2: [String: Int])
@@ -13755,8 +14598,14 @@ protocol Gen113: AnyObject {
   subscript(slot a: Int) -> String? { get set }
 }
 
-final class Gen113Member0: Gen113, GenMember {
+struct Gen113Member0: Gen113, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didChange2", "noteSave0", "shouldOpen1", "wantsRead3", "wantsStop4"]
@@ -13764,13 +14613,15 @@ final class Gen113Member0: Gen113, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 7) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 7) % 2 == 0 }
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: String?] = [:]
-  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var slotEmpty: String? = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
+  var slots: [Int: String?] = [:]
   subscript(slot a: Int) -> String? {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -13796,8 +14647,14 @@ final class Gen113Member0: Gen113, GenMember {
   }
 }
 
-final class Gen113Member1: Gen113, GenMember {
+struct Gen113Member1: Gen113, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didChange2", "noteSave0", "shouldOpen1", "wantsRead3", "wantsStop4"]
@@ -13805,13 +14662,15 @@ final class Gen113Member1: Gen113, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 7) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 7) % 2 == 0 }
   var value0: Bool {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: String?] = [:]
-  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var slotEmpty: String? = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
+  var slots: [Int: String?] = [:]
   subscript(slot a: Int) -> String? {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -13837,8 +14696,14 @@ final class Gen113Member1: Gen113, GenMember {
   }
 }
 
-final class Gen113Member2: Gen113, GenMember {
+struct Gen113Member2: Gen113, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didChange2", "noteSave0", "shouldOpen1", "wantsRead3", "wantsStop4"]
@@ -13846,13 +14711,15 @@ final class Gen113Member2: Gen113, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 7) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 7) % 2 == 0 }
   var value0: Bool {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: String?] = [:]
-  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var slotEmpty: String? = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
+  var slots: [Int: String?] = [:]
   subscript(slot a: Int) -> String? {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -13879,8 +14746,13 @@ final class Gen113Member2: Gen113, GenMember {
 }
 
 final class Gen113Reference {
-  let members: [any Gen113 & GenMember]
+  var members: [any Gen113 & GenMember]
   init(_ members: [any Gen113 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Bool {
     get {
       var answer: Optional<Bool> = nil
@@ -13888,7 +14760,7 @@ final class Gen113Reference {
       guard let answer else { return false }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   subscript(slot a: Int) -> String? {
     get {
@@ -13897,7 +14769,7 @@ final class Gen113Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func noteSave0(_ a0: GenMode) async -> Double {
     let responders = members.filter { $0.implements.contains("noteSave0") }
@@ -14636,7 +15508,8 @@ final class Gen118Reference {
 }
 
 @Delegate
-protocol Gen119: AnyObject {
+protocol Gen119 {
+  mutating func bump(by step: Int) -> Int
   func shouldFail0(_ a0: Double) -> Int
   @Optional func noteFail1(_ a0: String) -> String?
   @Optional @Default(GenPoint(x: 7, y: 1)) func wantsFail2(_ a0: [String: Int], at a1: Double, for a2: [Int]) throws -> GenPoint
@@ -14645,8 +15518,14 @@ protocol Gen119: AnyObject {
   var value0: [String: Int] { get set }
 }
 
-final class Gen119Member0: Gen119, GenMember {
+struct Gen119Member0: Gen119, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askWrite4", "handleStart3", "shouldFail0"]
@@ -14654,7 +15533,8 @@ final class Gen119Member0: Gen119, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0Store: [String: Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 8] }
   var value0: [String: Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -14673,8 +15553,14 @@ final class Gen119Member0: Gen119, GenMember {
   }
 }
 
-final class Gen119Member1: Gen119, GenMember {
+struct Gen119Member1: Gen119, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askWrite4", "handleStart3", "shouldFail0", "wantsFail2"]
@@ -14682,7 +15568,8 @@ final class Gen119Member1: Gen119, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [String: Int] = ["m\(self.k)": 8]
+  var value0Store: [String: Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 8] }
   var value0: [String: Int] {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -14707,8 +15594,13 @@ final class Gen119Member1: Gen119, GenMember {
 }
 
 final class Gen119Reference {
-  let members: [any Gen119 & GenMember]
+  var members: [any Gen119 & GenMember]
   init(_ members: [any Gen119 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [String: Int] {
     get {
       var answer: Optional<[String: Int]> = nil
@@ -14716,7 +15608,7 @@ final class Gen119Reference {
       guard let answer else { return [:] }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func shouldFail0(_ a0: Double) -> Int {
     let responders = members.filter { $0.implements.contains("shouldFail0") }
@@ -14765,13 +15657,20 @@ final class Gen119Reference {
 }
 
 @Delegate
-protocol Gen120: AnyObject {
+protocol Gen120 {
+  mutating func bump(by step: Int) -> Int
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int])
   var value0: Double { get set }
 }
 
-final class Gen120Member0: Gen120, GenMember {
+struct Gen120Member0: Gen120, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsLoad0"]
@@ -14779,7 +15678,8 @@ final class Gen120Member0: Gen120, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0Store: Double = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -14789,8 +15689,14 @@ final class Gen120Member0: Gen120, GenMember {
   }
 }
 
-final class Gen120Member1: Gen120, GenMember {
+struct Gen120Member1: Gen120, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["wantsLoad0"]
@@ -14798,7 +15704,8 @@ final class Gen120Member1: Gen120, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Double = Double(self.k) + 0.25 * 3
+  var value0Store: Double = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
   var value0: Double {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -14809,14 +15716,19 @@ final class Gen120Member1: Gen120, GenMember {
 }
 
 final class Gen120Reference {
-  let members: [any Gen120 & GenMember]
+  var members: [any Gen120 & GenMember]
   init(_ members: [any Gen120 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Double {
     get {
       guard let member = members.first else { return 0 }
       return member.value0
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int]) {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
@@ -15476,7 +16388,8 @@ final class Gen126Reference {
 }
 
 @Delegate
-protocol Gen127: AnyObject {
+protocol Gen127 {
+  mutating func bump(by step: Int) -> Int
   func willRead0(_ a0: (Int) -> Int, for a1: GenToken, using a2: Int) throws -> Double
   @Optional func willOpen1(_ a0: String?, using a1: String?) throws -> [String: Int]
   func handleLoad2() throws -> [Int]
@@ -15485,8 +16398,14 @@ protocol Gen127: AnyObject {
   subscript(slot a: Int) -> Double { get set }
 }
 
-final class Gen127Member0: Gen127, GenMember {
+struct Gen127Member0: Gen127, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleLoad2", "willOpen1", "willRead0"]
@@ -15494,18 +16413,21 @@ final class Gen127Member0: Gen127, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 5]
+  var value0Store: [Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 5] }
   var value0: [Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: Double] = [:]
-  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  var slotEmpty: Double = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Double { Double(k) + 0.25 * 1 }
+  var slots: [Int: Double] = [:]
   subscript(slot a: Int) -> Double {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -15527,8 +16449,14 @@ final class Gen127Member0: Gen127, GenMember {
   }
 }
 
-final class Gen127Member1: Gen127, GenMember {
+struct Gen127Member1: Gen127, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleLoad2", "willOpen1", "willRead0"]
@@ -15536,18 +16464,21 @@ final class Gen127Member1: Gen127, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 5]
+  var value0Store: [Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 5] }
   var value0: [Int] {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: Double] = [:]
-  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  var slotEmpty: Double = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Double { Double(k) + 0.25 * 1 }
+  var slots: [Int: Double] = [:]
   subscript(slot a: Int) -> Double {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -15569,8 +16500,14 @@ final class Gen127Member1: Gen127, GenMember {
   }
 }
 
-final class Gen127Member2: Gen127, GenMember {
+struct Gen127Member2: Gen127, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleLoad2", "willOpen1", "willRead0"]
@@ -15578,18 +16515,21 @@ final class Gen127Member2: Gen127, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 5]
+  var value0Store: [Int] = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 5] }
   var value0: [Int] {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: Double] = [:]
-  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 1
+  var slotEmpty: Double = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> Double { Double(k) + 0.25 * 1 }
+  var slots: [Int: Double] = [:]
   subscript(slot a: Int) -> Double {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -15612,14 +16552,19 @@ final class Gen127Member2: Gen127, GenMember {
 }
 
 final class Gen127Reference {
-  let members: [any Gen127 & GenMember]
+  var members: [any Gen127 & GenMember]
   init(_ members: [any Gen127 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [Int] {
     get {
       guard let member = members.first else { return [] }
       return member.value0
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: GenMode {
     get {
@@ -15628,7 +16573,7 @@ final class Gen127Reference {
       guard let answer else { return GenMode.slow }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   subscript(slot a: Int) -> Double {
     get {
@@ -15637,7 +16582,7 @@ final class Gen127Reference {
       guard let answer else { return 0 }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func willRead0(_ a0: (Int) -> Int, for a1: GenToken, using a2: Int) throws -> Double {
     let responders = members.filter { $0.implements.contains("willRead0") }
@@ -15775,13 +16720,20 @@ final class Gen128Reference {
 }
 
 @Delegate
-protocol Gen129: AnyObject {
+protocol Gen129 {
+  mutating func bump(by step: Int) -> Int
   func shouldRead0(_ a0: Int, on a1: (Int) -> Int) throws
   func noteChange1() async -> String?
 }
 
-final class Gen129Member0: Gen129, GenMember {
+struct Gen129Member0: Gen129, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteChange1", "shouldRead0"]
@@ -15799,8 +16751,14 @@ final class Gen129Member0: Gen129, GenMember {
   }
 }
 
-final class Gen129Member1: Gen129, GenMember {
+struct Gen129Member1: Gen129, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteChange1", "shouldRead0"]
@@ -15819,8 +16777,13 @@ final class Gen129Member1: Gen129, GenMember {
 }
 
 final class Gen129Reference {
-  let members: [any Gen129 & GenMember]
+  var members: [any Gen129 & GenMember]
   init(_ members: [any Gen129 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func shouldRead0(_ a0: Int, on a1: (Int) -> Int) throws {
     let responders = members.filter { $0.implements.contains("shouldRead0") }
     for member in responders {
@@ -15978,7 +16941,8 @@ final class Gen130Reference {
 }
 
 @Delegate
-protocol Gen131: AnyObject {
+protocol Gen131 {
+  mutating func bump(by step: Int) -> Int
   func handleRead0(_ a0: String, _ a1: GenToken)
   func noteOpen1(_ a0: Double, at a1: Double) -> Bool
   func handleStart2(_ a0: (Int) -> Int)
@@ -15987,8 +16951,14 @@ protocol Gen131: AnyObject {
   @Default(GenPoint(x: 6, y: 8)) subscript(slot a: Int) -> GenPoint { get set }
 }
 
-final class Gen131Member0: Gen131, GenMember {
+struct Gen131Member0: Gen131, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didStop3", "handleRead0", "handleStart2", "noteOpen1", "willStop4"]
@@ -15996,8 +16966,9 @@ final class Gen131Member0: Gen131, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: GenPoint] = [:]
-  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 9)
+  var slotEmpty: GenPoint = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 9) }
+  var slots: [Int: GenPoint] = [:]
   subscript(slot a: Int) -> GenPoint {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -16022,8 +16993,14 @@ final class Gen131Member0: Gen131, GenMember {
   }
 }
 
-final class Gen131Member1: Gen131, GenMember {
+struct Gen131Member1: Gen131, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didStop3", "handleRead0", "handleStart2", "noteOpen1", "willStop4"]
@@ -16031,8 +17008,9 @@ final class Gen131Member1: Gen131, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: GenPoint] = [:]
-  lazy var slotEmpty: GenPoint = GenPoint(x: self.k, y: 9)
+  var slotEmpty: GenPoint = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 9) }
+  var slots: [Int: GenPoint] = [:]
   subscript(slot a: Int) -> GenPoint {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -16058,8 +17036,13 @@ final class Gen131Member1: Gen131, GenMember {
 }
 
 final class Gen131Reference {
-  let members: [any Gen131 & GenMember]
+  var members: [any Gen131 & GenMember]
   init(_ members: [any Gen131 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   subscript(slot a: Int) -> GenPoint {
     get {
       var answer: Optional<GenPoint> = nil
@@ -16067,7 +17050,7 @@ final class Gen131Reference {
       guard let answer else { return GenPoint(x: 6, y: 8) }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func handleRead0(_ a0: String, _ a1: GenToken) {
     let responders = members.filter { $0.implements.contains("handleRead0") }
@@ -16197,13 +17180,20 @@ final class Gen132Reference {
 }
 
 @Delegate
-protocol Gen133: AnyObject {
+protocol Gen133 {
+  mutating func bump(by step: Int) -> Int
   @Default(-24) func askSave0(_ a0: GenMode, _ a1: Double) -> Int
   @Default(GenMode.fast) func didOpen1(_ a0: [String: Int], _ a1: GenMode, from a2: (Int) -> Int) -> GenMode
 }
 
-final class Gen133Member0: Gen133, GenMember {
+struct Gen133Member0: Gen133, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didOpen1"]
@@ -16221,8 +17211,14 @@ final class Gen133Member0: Gen133, GenMember {
   }
 }
 
-final class Gen133Member1: Gen133, GenMember {
+struct Gen133Member1: Gen133, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didOpen1"]
@@ -16240,8 +17236,14 @@ final class Gen133Member1: Gen133, GenMember {
   }
 }
 
-final class Gen133Member2: Gen133, GenMember {
+struct Gen133Member2: Gen133, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didOpen1"]
@@ -16260,8 +17262,13 @@ final class Gen133Member2: Gen133, GenMember {
 }
 
 final class Gen133Reference {
-  let members: [any Gen133 & GenMember]
+  var members: [any Gen133 & GenMember]
   init(_ members: [any Gen133 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func askSave0(_ a0: GenMode, _ a1: Double) -> Int {
     let responders = members.filter { $0.implements.contains("askSave0") }
     guard let member = responders.first else { return -24 }
@@ -16446,14 +17453,21 @@ final class Gen135Reference {
 }
 
 @Delegate
-protocol Gen136: AnyObject {
+protocol Gen136 {
+  mutating func bump(by step: Int) -> Int
   func handleSave0()
   func didStop1(_ a0: String?) async -> Double
   subscript(slot a: Int) -> Bool { get set }
 }
 
-final class Gen136Member0: Gen136, GenMember {
+struct Gen136Member0: Gen136, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didStop1", "handleSave0"]
@@ -16461,8 +17475,9 @@ final class Gen136Member0: Gen136, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -16476,8 +17491,14 @@ final class Gen136Member0: Gen136, GenMember {
   }
 }
 
-final class Gen136Member1: Gen136, GenMember {
+struct Gen136Member1: Gen136, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didStop1", "handleSave0"]
@@ -16485,8 +17506,9 @@ final class Gen136Member1: Gen136, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -16501,8 +17523,13 @@ final class Gen136Member1: Gen136, GenMember {
 }
 
 final class Gen136Reference {
-  let members: [any Gen136 & GenMember]
+  var members: [any Gen136 & GenMember]
   init(_ members: [any Gen136 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   subscript(slot a: Int) -> Bool {
     get {
       var answer: Optional<Bool> = nil
@@ -16510,7 +17537,7 @@ final class Gen136Reference {
       guard let answer else { return false }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func handleSave0() {
     let responders = members.filter { $0.implements.contains("handleSave0") }
@@ -16715,14 +17742,21 @@ final class Gen137Reference {
 }
 
 @Delegate
-protocol Gen138: AnyObject {
+protocol Gen138 {
+  mutating func bump(by step: Int) -> Int
   @Default(4.5) func didSave0(_ a0: String?, using a1: GenMode) throws -> Double
   var value0: String { get set }
   var value1: String? { get set }
 }
 
-final class Gen138Member0: Gen138, GenMember {
+struct Gen138Member0: Gen138, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave0"]
@@ -16730,12 +17764,14 @@ final class Gen138Member0: Gen138, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-2"
+  var value0Store: String = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-2" }
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -16747,8 +17783,14 @@ final class Gen138Member0: Gen138, GenMember {
   }
 }
 
-final class Gen138Member1: Gen138, GenMember {
+struct Gen138Member1: Gen138, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave0"]
@@ -16756,12 +17798,14 @@ final class Gen138Member1: Gen138, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-2"
+  var value0Store: String = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-2" }
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -16773,8 +17817,14 @@ final class Gen138Member1: Gen138, GenMember {
   }
 }
 
-final class Gen138Member2: Gen138, GenMember {
+struct Gen138Member2: Gen138, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didSave0"]
@@ -16782,12 +17832,14 @@ final class Gen138Member2: Gen138, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-2"
+  var value0Store: String = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-2" }
   var value0: String {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -16800,8 +17852,13 @@ final class Gen138Member2: Gen138, GenMember {
 }
 
 final class Gen138Reference {
-  let members: [any Gen138 & GenMember]
+  var members: [any Gen138 & GenMember]
   init(_ members: [any Gen138 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String {
     get {
       var answer: Optional<String> = nil
@@ -16809,14 +17866,14 @@ final class Gen138Reference {
       guard let answer else { return "" }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: String? {
     get {
       guard let member = members.first else { return nil }
       return member.value1
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     let responders = members.filter { $0.implements.contains("didSave0") }
@@ -17079,7 +18136,8 @@ final class Gen141Reference {
 }
 
 @Delegate
-protocol Gen142: AnyObject {
+protocol Gen142 {
+  mutating func bump(by step: Int) -> Int
   @Default(37.5) func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double
   @Optional @Default(GenMode.off) func noteStop1(_ a0: (Int) -> Int) -> GenMode
   @Default(GenPoint(x: 1, y: 6)) func handleOpen2() -> GenPoint
@@ -17088,8 +18146,14 @@ protocol Gen142: AnyObject {
   var value1: String { get set }
 }
 
-final class Gen142Member0: Gen142, GenMember {
+struct Gen142Member0: Gen142, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleOpen2", "noteLoad0", "noteStop1"]
@@ -17097,12 +18161,14 @@ final class Gen142Member0: Gen142, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-4"
+  var value0Store: String = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-4" }
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String = "m\(self.k)-5"
+  var value1Store: String = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String { "m\(k)-5" }
   var value1: String {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -17121,8 +18187,14 @@ final class Gen142Member0: Gen142, GenMember {
   }
 }
 
-final class Gen142Member1: Gen142, GenMember {
+struct Gen142Member1: Gen142, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleOpen2", "noteLoad0", "noteRead3"]
@@ -17130,12 +18202,14 @@ final class Gen142Member1: Gen142, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-4"
+  var value0Store: String = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-4" }
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String = "m\(self.k)-5"
+  var value1Store: String = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String { "m\(k)-5" }
   var value1: String {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -17154,8 +18228,14 @@ final class Gen142Member1: Gen142, GenMember {
   }
 }
 
-final class Gen142Member2: Gen142, GenMember {
+struct Gen142Member2: Gen142, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleOpen2", "noteLoad0", "noteStop1"]
@@ -17163,12 +18243,14 @@ final class Gen142Member2: Gen142, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-4"
+  var value0Store: String = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-4" }
   var value0: String {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String = "m\(self.k)-5"
+  var value1Store: String = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> String { "m\(k)-5" }
   var value1: String {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -17188,14 +18270,19 @@ final class Gen142Member2: Gen142, GenMember {
 }
 
 final class Gen142Reference {
-  let members: [any Gen142 & GenMember]
+  var members: [any Gen142 & GenMember]
   init(_ members: [any Gen142 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String {
     get {
       guard let member = members.first else { return "" }
       return member.value0
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: String {
     get {
@@ -17204,7 +18291,7 @@ final class Gen142Reference {
       guard let answer else { return "" }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     let responders = members.filter { $0.implements.contains("noteLoad0") }
@@ -17618,14 +18705,21 @@ final class Gen146Reference {
 }
 
 @Delegate
-protocol Gen147: AnyObject {
+protocol Gen147 {
+  mutating func bump(by step: Int) -> Int
   func askSave0(_ a0: (Int) -> Int, with a1: Bool)
   func didStop1(_ a0: [Int]) async -> String
   subscript(slot a: Int) -> Double { get set }
 }
 
-final class Gen147Member0: Gen147, GenMember {
+struct Gen147Member0: Gen147, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didStop1"]
@@ -17633,8 +18727,9 @@ final class Gen147Member0: Gen147, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Double] = [:]
-  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  var slotEmpty: Double = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
+  var slots: [Int: Double] = [:]
   subscript(slot a: Int) -> Double {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -17648,8 +18743,14 @@ final class Gen147Member0: Gen147, GenMember {
   }
 }
 
-final class Gen147Member1: Gen147, GenMember {
+struct Gen147Member1: Gen147, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didStop1"]
@@ -17657,8 +18758,9 @@ final class Gen147Member1: Gen147, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Double] = [:]
-  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  var slotEmpty: Double = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
+  var slots: [Int: Double] = [:]
   subscript(slot a: Int) -> Double {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -17672,8 +18774,14 @@ final class Gen147Member1: Gen147, GenMember {
   }
 }
 
-final class Gen147Member2: Gen147, GenMember {
+struct Gen147Member2: Gen147, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didStop1"]
@@ -17681,8 +18789,9 @@ final class Gen147Member2: Gen147, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Double] = [:]
-  lazy var slotEmpty: Double = Double(self.k) + 0.25 * 3
+  var slotEmpty: Double = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> Double { Double(k) + 0.25 * 3 }
+  var slots: [Int: Double] = [:]
   subscript(slot a: Int) -> Double {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -17697,14 +18806,19 @@ final class Gen147Member2: Gen147, GenMember {
 }
 
 final class Gen147Reference {
-  let members: [any Gen147 & GenMember]
+  var members: [any Gen147 & GenMember]
   init(_ members: [any Gen147 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   subscript(slot a: Int) -> Double {
     get {
       guard let member = members.first else { return 0 }
       return member[slot: a]
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func askSave0(_ a0: (Int) -> Int, with a1: Bool) {
     let responders = members.filter { $0.implements.contains("askSave0") }
@@ -17725,7 +18839,8 @@ final class Gen147Reference {
 }
 
 @Delegate
-protocol Gen148: AnyObject {
+protocol Gen148 {
+  mutating func bump(by step: Int) -> Int
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int)
   func wantsChange1() throws
   @Optional func willChange2(_ a0: GenMode)
@@ -17733,8 +18848,14 @@ protocol Gen148: AnyObject {
   var value0: Bool { get set }
 }
 
-final class Gen148Member0: Gen148, GenMember {
+struct Gen148Member0: Gen148, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didChange3", "wantsChange1", "wantsRead0"]
@@ -17742,7 +18863,8 @@ final class Gen148Member0: Gen148, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 1) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 1) % 2 == 0 }
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -17760,8 +18882,14 @@ final class Gen148Member0: Gen148, GenMember {
   }
 }
 
-final class Gen148Member1: Gen148, GenMember {
+struct Gen148Member1: Gen148, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didChange3", "wantsChange1", "wantsRead0"]
@@ -17769,7 +18897,8 @@ final class Gen148Member1: Gen148, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 1) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 1) % 2 == 0 }
   var value0: Bool {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -17787,8 +18916,14 @@ final class Gen148Member1: Gen148, GenMember {
   }
 }
 
-final class Gen148Member2: Gen148, GenMember {
+struct Gen148Member2: Gen148, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didChange3", "wantsChange1", "wantsRead0", "willChange2"]
@@ -17796,7 +18931,8 @@ final class Gen148Member2: Gen148, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 1) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 1) % 2 == 0 }
   var value0: Bool {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -17818,8 +18954,13 @@ final class Gen148Member2: Gen148, GenMember {
 }
 
 final class Gen148Reference {
-  let members: [any Gen148 & GenMember]
+  var members: [any Gen148 & GenMember]
   init(_ members: [any Gen148 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Bool {
     get {
       var answer: Optional<Bool> = nil
@@ -17827,7 +18968,7 @@ final class Gen148Reference {
       guard let answer else { return false }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     let responders = members.filter { $0.implements.contains("wantsRead0") }
@@ -18595,14 +19736,21 @@ final class Gen155Reference {
 }
 
 @Delegate
-protocol Gen156: AnyObject {
+protocol Gen156 {
+  mutating func bump(by step: Int) -> Int
   @Optional func noteChange0()
   func noteOpen1(_ a0: [String: Int]) -> String
   @Optional func shouldStop2(_ a0: Bool)
 }
 
-final class Gen156Member0: Gen156, GenMember {
+struct Gen156Member0: Gen156, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteOpen1", "shouldStop2"]
@@ -18619,8 +19767,14 @@ final class Gen156Member0: Gen156, GenMember {
   }
 }
 
-final class Gen156Member1: Gen156, GenMember {
+struct Gen156Member1: Gen156, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteOpen1", "shouldStop2"]
@@ -18638,8 +19792,13 @@ final class Gen156Member1: Gen156, GenMember {
 }
 
 final class Gen156Reference {
-  let members: [any Gen156 & GenMember]
+  var members: [any Gen156 & GenMember]
   init(_ members: [any Gen156 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func noteChange0() {
     let responders = members.filter { $0.implements.contains("noteChange0") }
     for member in responders {
@@ -18884,7 +20043,8 @@ final class Gen158Reference {
 }
 
 @Delegate
-protocol Gen159: AnyObject {
+protocol Gen159 {
+  mutating func bump(by step: Int) -> Int
   @Optional @Default(GenPoint(x: 3, y: 8)) func willChange0(_ a0: GenToken) async -> GenPoint
   func askRead1(_ a0: String) throws
   @Optional func shouldLoad2() throws -> [String: Int]
@@ -18894,8 +20054,14 @@ protocol Gen159: AnyObject {
   subscript(slot a: Int) -> Int { get set }
 }
 
-final class Gen159Member0: Gen159, GenMember {
+struct Gen159Member0: Gen159, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen3", "askRead1", "shouldLoad2"]
@@ -18903,18 +20069,21 @@ final class Gen159Member0: Gen159, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: Int] = [:]
-  lazy var slotEmpty: Int = 100 * self.k + 7
+  var slotEmpty: Int = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Int { 100 * k + 7 }
+  var slots: [Int: Int] = [:]
   subscript(slot a: Int) -> Int {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -18933,8 +20102,14 @@ final class Gen159Member0: Gen159, GenMember {
   }
 }
 
-final class Gen159Member1: Gen159, GenMember {
+struct Gen159Member1: Gen159, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen3", "askRead1", "willChange0"]
@@ -18942,18 +20117,21 @@ final class Gen159Member1: Gen159, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value1Store: String? = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value1: String? {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: Int] = [:]
-  lazy var slotEmpty: Int = 100 * self.k + 7
+  var slotEmpty: Int = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Int { 100 * k + 7 }
+  var slots: [Int: Int] = [:]
   subscript(slot a: Int) -> Int {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -18972,8 +20150,13 @@ final class Gen159Member1: Gen159, GenMember {
 }
 
 final class Gen159Reference {
-  let members: [any Gen159 & GenMember]
+  var members: [any Gen159 & GenMember]
   init(_ members: [any Gen159 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String? {
     get {
       var answer: Optional<String?> = nil
@@ -18981,7 +20164,7 @@ final class Gen159Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: String? {
     get {
@@ -18990,14 +20173,14 @@ final class Gen159Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   subscript(slot a: Int) -> Int {
     get {
       guard let member = members.first else { return 0 }
       return member[slot: a]
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func willChange0(_ a0: GenToken) async -> GenPoint {
     let responders = members.filter { $0.implements.contains("willChange0") }
@@ -19176,14 +20359,21 @@ final class Gen160Reference {
 }
 
 @Delegate
-protocol Gen161: AnyObject {
+protocol Gen161 {
+  mutating func bump(by step: Int) -> Int
   func shouldFail0(_ a0: [Int])
   var value0: Int { get }
   @Default(GenMode.fast) var value1: GenMode { get set }
 }
 
-final class Gen161Member0: Gen161, GenMember {
+struct Gen161Member0: Gen161, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldFail0"]
@@ -19191,11 +20381,13 @@ final class Gen161Member0: Gen161, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Int = 100 * self.k + 9
+  var value0Store: Int = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Int { 100 * k + 9 }
   var value0: Int {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -19205,8 +20397,14 @@ final class Gen161Member0: Gen161, GenMember {
   }
 }
 
-final class Gen161Member1: Gen161, GenMember {
+struct Gen161Member1: Gen161, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldFail0"]
@@ -19214,11 +20412,13 @@ final class Gen161Member1: Gen161, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Int = 100 * self.k + 9
+  var value0Store: Int = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Int { 100 * k + 9 }
   var value0: Int {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -19228,8 +20428,14 @@ final class Gen161Member1: Gen161, GenMember {
   }
 }
 
-final class Gen161Member2: Gen161, GenMember {
+struct Gen161Member2: Gen161, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["shouldFail0"]
@@ -19237,11 +20443,13 @@ final class Gen161Member2: Gen161, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Int = 100 * self.k + 9
+  var value0Store: Int = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> Int { 100 * k + 9 }
   var value0: Int {
     get { log.record("m2.value0"); return value0Store }
   }
-  lazy var value1Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value1Store: GenMode = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value1: GenMode {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -19252,8 +20460,13 @@ final class Gen161Member2: Gen161, GenMember {
 }
 
 final class Gen161Reference {
-  let members: [any Gen161 & GenMember]
+  var members: [any Gen161 & GenMember]
   init(_ members: [any Gen161 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Int {
     get {
       var answer: Optional<Int> = nil
@@ -19269,7 +20482,7 @@ final class Gen161Reference {
       guard let answer else { return GenMode.fast }
       return answer
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func shouldFail0(_ a0: [Int]) {
     let responders = members.filter { $0.implements.contains("shouldFail0") }
@@ -19651,7 +20864,8 @@ final class Gen164Reference {
 }
 
 @Delegate
-protocol Gen165: AnyObject {
+protocol Gen165 {
+  mutating func bump(by step: Int) -> Int
   func shouldSave0(_ a0: Bool)
   func willWrite1(_ a0: Int, with a1: GenPoint) throws
   func willStop2(_ a0: String, for a1: String?) -> String?
@@ -19661,8 +20875,14 @@ protocol Gen165: AnyObject {
   subscript(slot a: Int) -> String { get set }
 }
 
-final class Gen165Member0: Gen165, GenMember {
+struct Gen165Member0: Gen165, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didRead3", "shouldSave0", "willStop2", "willWrite1"]
@@ -19670,12 +20890,14 @@ final class Gen165Member0: Gen165, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var slots: [Int: String] = [:]
-  lazy var slotEmpty: String = "m\(self.k)-8"
+  var slotEmpty: String = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> String { "m\(k)-8" }
+  var slots: [Int: String] = [:]
   subscript(slot a: Int) -> String {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -19698,8 +20920,14 @@ final class Gen165Member0: Gen165, GenMember {
   }
 }
 
-final class Gen165Member1: Gen165, GenMember {
+struct Gen165Member1: Gen165, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askMove4", "shouldSave0", "willStop2", "willWrite1"]
@@ -19707,12 +20935,14 @@ final class Gen165Member1: Gen165, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
   var value0: Bool {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var slots: [Int: String] = [:]
-  lazy var slotEmpty: String = "m\(self.k)-8"
+  var slotEmpty: String = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> String { "m\(k)-8" }
+  var slots: [Int: String] = [:]
   subscript(slot a: Int) -> String {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -19733,8 +20963,14 @@ final class Gen165Member1: Gen165, GenMember {
   }
 }
 
-final class Gen165Member2: Gen165, GenMember {
+struct Gen165Member2: Gen165, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didRead3", "shouldSave0", "willStop2", "willWrite1"]
@@ -19742,12 +20978,14 @@ final class Gen165Member2: Gen165, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: Bool = (self.k + 9) % 2 == 0
+  var value0Store: Bool = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
   var value0: Bool {
     get { log.record("m2.value0"); return value0Store }
   }
-  lazy var slots: [Int: String] = [:]
-  lazy var slotEmpty: String = "m\(self.k)-8"
+  var slotEmpty: String = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> String { "m\(k)-8" }
+  var slots: [Int: String] = [:]
   subscript(slot a: Int) -> String {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -19771,8 +21009,13 @@ final class Gen165Member2: Gen165, GenMember {
 }
 
 final class Gen165Reference {
-  let members: [any Gen165 & GenMember]
+  var members: [any Gen165 & GenMember]
   init(_ members: [any Gen165 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: Bool {
     get {
       var answer = false
@@ -19787,7 +21030,7 @@ final class Gen165Reference {
       guard let answer else { return "" }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func shouldSave0(_ a0: Bool) {
     let responders = members.filter { $0.implements.contains("shouldSave0") }
@@ -19834,7 +21077,8 @@ final class Gen165Reference {
 }
 
 @Delegate
-protocol Gen166: AnyObject {
+protocol Gen166 {
+  mutating func bump(by step: Int) -> Int
   @Default(GenMode.slow) func askWrite0(_ a0: (Int) -> Int, with a1: (Int) -> Int) -> GenMode
   @Optional func didOpen1(_ a0: String) async -> [Int]
   func handleStart2(_ a0: inout Int) async -> Bool
@@ -19843,8 +21087,14 @@ protocol Gen166: AnyObject {
   var value0: String { get set }
 }
 
-final class Gen166Member0: Gen166, GenMember {
+struct Gen166Member0: Gen166, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStart3", "askWrite0", "didOpen1", "handleStart2", "wantsMove4"]
@@ -19852,7 +21102,8 @@ final class Gen166Member0: Gen166, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-3"
+  var value0Store: String = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-3" }
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -19880,8 +21131,14 @@ final class Gen166Member0: Gen166, GenMember {
   }
 }
 
-final class Gen166Member1: Gen166, GenMember {
+struct Gen166Member1: Gen166, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStart3", "askWrite0", "didOpen1", "handleStart2", "wantsMove4"]
@@ -19889,7 +21146,8 @@ final class Gen166Member1: Gen166, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String = "m\(self.k)-3"
+  var value0Store: String = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String { "m\(k)-3" }
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -19918,8 +21176,13 @@ final class Gen166Member1: Gen166, GenMember {
 }
 
 final class Gen166Reference {
-  let members: [any Gen166 & GenMember]
+  var members: [any Gen166 & GenMember]
   init(_ members: [any Gen166 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String {
     get {
       var answer: Optional<String> = nil
@@ -19927,7 +21190,7 @@ final class Gen166Reference {
       guard let answer else { return "" }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func askWrite0(_ a0: (Int) -> Int, with a1: (Int) -> Int) -> GenMode {
     let responders = members.filter { $0.implements.contains("askWrite0") }
@@ -20185,13 +21448,20 @@ final class Gen167Reference {
 }
 
 @Delegate
-protocol Gen168: AnyObject {
+protocol Gen168 {
+  mutating func bump(by step: Int) -> Int
   func willOpen0(_ a0: String) async
   var value0: [Int] { get set }
 }
 
-final class Gen168Member0: Gen168, GenMember {
+struct Gen168Member0: Gen168, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["willOpen0"]
@@ -20199,7 +21469,8 @@ final class Gen168Member0: Gen168, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 3]
+  var value0Store: [Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 3] }
   var value0: [Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -20209,8 +21480,14 @@ final class Gen168Member0: Gen168, GenMember {
   }
 }
 
-final class Gen168Member1: Gen168, GenMember {
+struct Gen168Member1: Gen168, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["willOpen0"]
@@ -20218,7 +21495,8 @@ final class Gen168Member1: Gen168, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 3]
+  var value0Store: [Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 3] }
   var value0: [Int] {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -20229,8 +21507,13 @@ final class Gen168Member1: Gen168, GenMember {
 }
 
 final class Gen168Reference {
-  let members: [any Gen168 & GenMember]
+  var members: [any Gen168 & GenMember]
   init(_ members: [any Gen168 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [Int] {
     get {
       var answer: Optional<[Int]> = nil
@@ -20238,7 +21521,7 @@ final class Gen168Reference {
       guard let answer else { return [] }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func willOpen0(_ a0: String) async {
     let responders = members.filter { $0.implements.contains("willOpen0") }
@@ -20544,7 +21827,8 @@ final class Gen171Reference {
 }
 
 @Delegate
-protocol Gen172: AnyObject {
+protocol Gen172 {
+  mutating func bump(by step: Int) -> Int
   func handleSave0(_ a0: Double)
   @Optional func willMove1(_ a0: String, on a1: [String: Int], for a2: Double) -> Int
   func wantsStop2(_ a0: GenMode, at a1: Double, _ a2: [String: Int])
@@ -20553,8 +21837,14 @@ protocol Gen172: AnyObject {
   subscript(slot a: Int) -> String? { get set }
 }
 
-final class Gen172Member0: Gen172, GenMember {
+struct Gen172Member0: Gen172, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleSave0", "shouldStop3", "wantsStop2", "willMove1"]
@@ -20562,13 +21852,15 @@ final class Gen172Member0: Gen172, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value0Store: GenPoint = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 5) }
   var value0: GenPoint {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: String?] = [:]
-  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var slotEmpty: String? = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
+  var slots: [Int: String?] = [:]
   subscript(slot a: Int) -> String? {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -20589,8 +21881,14 @@ final class Gen172Member0: Gen172, GenMember {
   }
 }
 
-final class Gen172Member1: Gen172, GenMember {
+struct Gen172Member1: Gen172, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleSave0", "shouldStop3", "wantsStop2"]
@@ -20598,13 +21896,15 @@ final class Gen172Member1: Gen172, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 5)
+  var value0Store: GenPoint = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 5) }
   var value0: GenPoint {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: String?] = [:]
-  lazy var slotEmpty: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var slotEmpty: String? = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
+  var slots: [Int: String?] = [:]
   subscript(slot a: Int) -> String? {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -20622,8 +21922,13 @@ final class Gen172Member1: Gen172, GenMember {
 }
 
 final class Gen172Reference {
-  let members: [any Gen172 & GenMember]
+  var members: [any Gen172 & GenMember]
   init(_ members: [any Gen172 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenPoint {
     get {
       var answer: Optional<GenPoint> = nil
@@ -20631,7 +21936,7 @@ final class Gen172Reference {
       guard let answer else { return GenPoint(x: 0, y: 3) }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   subscript(slot a: Int) -> String? {
     get {
@@ -20640,7 +21945,7 @@ final class Gen172Reference {
       guard let answer else { return nil }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func handleSave0(_ a0: Double) {
     let responders = members.filter { $0.implements.contains("handleSave0") }
@@ -21129,7 +22434,8 @@ final class Gen175Reference {
 }
 
 @Delegate
-protocol Gen176: AnyObject {
+protocol Gen176 {
+  mutating func bump(by step: Int) -> Int
   func didWrite0() -> Int
   func shouldMove1(_ a0: (Int) -> Int, on a1: Int, on a2: (Int) -> Int)
   func shouldOpen2() throws -> String?
@@ -21138,8 +22444,14 @@ protocol Gen176: AnyObject {
   var value0: String? { get }
 }
 
-final class Gen176Member0: Gen176, GenMember {
+struct Gen176Member0: Gen176, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askLoad3", "didWrite0", "noteMove4", "shouldMove1", "shouldOpen2"]
@@ -21147,7 +22459,8 @@ final class Gen176Member0: Gen176, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m0.value0"); return value0Store }
   }
@@ -21172,8 +22485,14 @@ final class Gen176Member0: Gen176, GenMember {
   }
 }
 
-final class Gen176Member1: Gen176, GenMember {
+struct Gen176Member1: Gen176, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askLoad3", "didWrite0", "noteMove4", "shouldMove1", "shouldOpen2"]
@@ -21181,7 +22500,8 @@ final class Gen176Member1: Gen176, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: String? = self.k % 2 == 1 ? nil : "m\(self.k)"
+  var value0Store: String? = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> String? { k % 2 == 1 ? nil : "m\(k)" }
   var value0: String? {
     get { log.record("m1.value0"); return value0Store }
   }
@@ -21207,8 +22527,13 @@ final class Gen176Member1: Gen176, GenMember {
 }
 
 final class Gen176Reference {
-  let members: [any Gen176 & GenMember]
+  var members: [any Gen176 & GenMember]
   init(_ members: [any Gen176 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: String? {
     get {
       guard let member = members.first else { return nil }
@@ -21255,7 +22580,8 @@ final class Gen176Reference {
 }
 
 @Delegate
-protocol Gen177: AnyObject {
+protocol Gen177 {
+  mutating func bump(by step: Int) -> Int
   func askSave0() -> Double
   @Optional func shouldWrite1() -> [String: Int]
   func didWrite2(_ a0: [String: Int]) async
@@ -21264,8 +22590,14 @@ protocol Gen177: AnyObject {
   subscript(slot a: Int) -> Bool { get set }
 }
 
-final class Gen177Member0: Gen177, GenMember {
+struct Gen177Member0: Gen177, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didWrite2", "shouldWrite1"]
@@ -21273,17 +22605,20 @@ final class Gen177Member0: Gen177, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value1Store: GenPoint = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 6) }
   var value1: GenPoint {
     get { log.record("m0.value1"); return value1Store }
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -21301,8 +22636,14 @@ final class Gen177Member0: Gen177, GenMember {
   }
 }
 
-final class Gen177Member1: Gen177, GenMember {
+struct Gen177Member1: Gen177, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didWrite2", "shouldWrite1"]
@@ -21310,17 +22651,20 @@ final class Gen177Member1: Gen177, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value1Store: GenPoint = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 6) }
   var value1: GenPoint {
     get { log.record("m1.value1"); return value1Store }
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -21338,8 +22682,14 @@ final class Gen177Member1: Gen177, GenMember {
   }
 }
 
-final class Gen177Member2: Gen177, GenMember {
+struct Gen177Member2: Gen177, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askSave0", "didWrite2", "shouldWrite1"]
@@ -21347,17 +22697,20 @@ final class Gen177Member2: Gen177, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value1Store: GenPoint = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 6) }
   var value1: GenPoint {
     get { log.record("m2.value1"); return value1Store }
   }
-  lazy var slots: [Int: Bool] = [:]
-  lazy var slotEmpty: Bool = (self.k + 9) % 2 == 0
+  var slotEmpty: Bool = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> Bool { (k + 9) % 2 == 0 }
+  var slots: [Int: Bool] = [:]
   subscript(slot a: Int) -> Bool {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -21376,8 +22729,13 @@ final class Gen177Member2: Gen177, GenMember {
 }
 
 final class Gen177Reference {
-  let members: [any Gen177 & GenMember]
+  var members: [any Gen177 & GenMember]
   init(_ members: [any Gen177 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenMode {
     get {
       var answer: Optional<GenMode> = nil
@@ -21385,7 +22743,7 @@ final class Gen177Reference {
       guard let answer else { return GenMode.fast }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   var value1: GenPoint {
     get {
@@ -21398,7 +22756,7 @@ final class Gen177Reference {
       guard let member = members.first else { return false }
       return member[slot: a]
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func askSave0() -> Double {
     let responders = members.filter { $0.implements.contains("askSave0") }
@@ -21429,7 +22787,8 @@ final class Gen177Reference {
 }
 
 @Delegate
-protocol Gen178: AnyObject {
+protocol Gen178 {
+  mutating func bump(by step: Int) -> Int
   func didStart0() async
   @Optional func askLoad1(_ a0: Double)
   func handleStart2() throws
@@ -21437,8 +22796,14 @@ protocol Gen178: AnyObject {
   @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
 }
 
-final class Gen178Member0: Gen178, GenMember {
+struct Gen178Member0: Gen178, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askLoad1", "didStart0", "handleStart2", "noteRead3"]
@@ -21446,8 +22811,9 @@ final class Gen178Member0: Gen178, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: GenMode] = [:]
-  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var slotEmpty: GenMode = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
+  var slots: [Int: GenMode] = [:]
   subscript(slot a: Int) -> GenMode {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -21467,8 +22833,14 @@ final class Gen178Member0: Gen178, GenMember {
   }
 }
 
-final class Gen178Member1: Gen178, GenMember {
+struct Gen178Member1: Gen178, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askLoad1", "didStart0", "handleStart2", "noteRead3"]
@@ -21476,8 +22848,9 @@ final class Gen178Member1: Gen178, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: GenMode] = [:]
-  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var slotEmpty: GenMode = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
+  var slots: [Int: GenMode] = [:]
   subscript(slot a: Int) -> GenMode {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -21497,8 +22870,14 @@ final class Gen178Member1: Gen178, GenMember {
   }
 }
 
-final class Gen178Member2: Gen178, GenMember {
+struct Gen178Member2: Gen178, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askLoad1", "didStart0", "handleStart2", "noteRead3"]
@@ -21506,8 +22885,9 @@ final class Gen178Member2: Gen178, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: GenMode] = [:]
-  lazy var slotEmpty: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var slotEmpty: GenMode = Self.slotEmptyInitial(2)
+  static func slotEmptyInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
+  var slots: [Int: GenMode] = [:]
   subscript(slot a: Int) -> GenMode {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -21528,8 +22908,13 @@ final class Gen178Member2: Gen178, GenMember {
 }
 
 final class Gen178Reference {
-  let members: [any Gen178 & GenMember]
+  var members: [any Gen178 & GenMember]
   init(_ members: [any Gen178 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   subscript(slot a: Int) -> GenMode {
     get {
       var answer: Optional<GenMode> = nil
@@ -21537,7 +22922,7 @@ final class Gen178Reference {
       guard let answer else { return GenMode.off }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func didStart0() async {
     let responders = members.filter { $0.implements.contains("didStart0") }
@@ -21566,15 +22951,22 @@ final class Gen178Reference {
 }
 
 @Delegate
-protocol Gen179: AnyObject {
+protocol Gen179 {
+  mutating func bump(by step: Int) -> Int
   @Optional func noteFail0(_ a0: Double, for a1: [String: Int]) throws
   @Default(33) func shouldStop1(_ a0: Double, from a1: Bool) -> Int
   func askOpen2(_ a0: String?, at a1: String, on a2: [Int])
   subscript(slot a: Int) -> Int { get set }
 }
 
-final class Gen179Member0: Gen179, GenMember {
+struct Gen179Member0: Gen179, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen2", "shouldStop1"]
@@ -21582,8 +22974,9 @@ final class Gen179Member0: Gen179, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Int] = [:]
-  lazy var slotEmpty: Int = 100 * self.k + 6
+  var slotEmpty: Int = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> Int { 100 * k + 6 }
+  var slots: [Int: Int] = [:]
   subscript(slot a: Int) -> Int {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -21597,8 +22990,14 @@ final class Gen179Member0: Gen179, GenMember {
   }
 }
 
-final class Gen179Member1: Gen179, GenMember {
+struct Gen179Member1: Gen179, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askOpen2", "noteFail0", "shouldStop1"]
@@ -21606,8 +23005,9 @@ final class Gen179Member1: Gen179, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var slots: [Int: Int] = [:]
-  lazy var slotEmpty: Int = 100 * self.k + 6
+  var slotEmpty: Int = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> Int { 100 * k + 6 }
+  var slots: [Int: Int] = [:]
   subscript(slot a: Int) -> Int {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -21626,8 +23026,13 @@ final class Gen179Member1: Gen179, GenMember {
 }
 
 final class Gen179Reference {
-  let members: [any Gen179 & GenMember]
+  var members: [any Gen179 & GenMember]
   init(_ members: [any Gen179 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   subscript(slot a: Int) -> Int {
     get {
       var answer: Optional<Int> = nil
@@ -21635,7 +23040,7 @@ final class Gen179Reference {
       guard let answer else { return 0 }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func noteFail0(_ a0: Double, for a1: [String: Int]) throws {
     let responders = members.filter { $0.implements.contains("noteFail0") }
@@ -22224,15 +23629,22 @@ final class Gen184Reference {
 }
 
 @Delegate
-protocol Gen185: AnyObject {
+protocol Gen185 {
+  mutating func bump(by step: Int) -> Int
   func willStop0(_ a0: String, on a1: Bool) async
   func willStop1(_ a0: GenPoint, at a1: Bool, with a2: Int) async
   @Default(["k8": 2]) func handleMove2() -> [String: Int]
   var value0: [String: Int] { get set }
 }
 
-final class Gen185Member0: Gen185, GenMember {
+struct Gen185Member0: Gen185, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleMove2", "willStop0", "willStop1"]
@@ -22240,7 +23652,8 @@ final class Gen185Member0: Gen185, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0Store: [String: Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 3] }
   var value0: [String: Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -22257,8 +23670,14 @@ final class Gen185Member0: Gen185, GenMember {
   }
 }
 
-final class Gen185Member1: Gen185, GenMember {
+struct Gen185Member1: Gen185, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleMove2", "willStop0", "willStop1"]
@@ -22266,7 +23685,8 @@ final class Gen185Member1: Gen185, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0Store: [String: Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 3] }
   var value0: [String: Int] {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -22283,8 +23703,14 @@ final class Gen185Member1: Gen185, GenMember {
   }
 }
 
-final class Gen185Member2: Gen185, GenMember {
+struct Gen185Member2: Gen185, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleMove2", "willStop0", "willStop1"]
@@ -22292,7 +23718,8 @@ final class Gen185Member2: Gen185, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [String: Int] = ["m\(self.k)": 3]
+  var value0Store: [String: Int] = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> [String: Int] { ["m\(k)": 3] }
   var value0: [String: Int] {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -22310,8 +23737,13 @@ final class Gen185Member2: Gen185, GenMember {
 }
 
 final class Gen185Reference {
-  let members: [any Gen185 & GenMember]
+  var members: [any Gen185 & GenMember]
   init(_ members: [any Gen185 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [String: Int] {
     get {
       var answer: Optional<[String: Int]> = nil
@@ -22319,7 +23751,7 @@ final class Gen185Reference {
       guard let answer else { return [:] }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func willStop0(_ a0: String, on a1: Bool) async {
     let responders = members.filter { $0.implements.contains("willStop0") }
@@ -22346,7 +23778,8 @@ final class Gen185Reference {
 }
 
 @Delegate
-protocol Gen186: AnyObject {
+protocol Gen186 {
+  mutating func bump(by step: Int) -> Int
   @Default([5, 1, 5]) func askChange0() async -> [Int]
   func noteWrite1() async
   func askOpen2() throws
@@ -22356,8 +23789,14 @@ protocol Gen186: AnyObject {
   subscript(slot a: Int) -> [String: Int] { get set }
 }
 
-final class Gen186Member0: Gen186, GenMember {
+struct Gen186Member0: Gen186, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askChange0", "askOpen2", "noteFail3", "noteWrite1"]
@@ -22365,17 +23804,20 @@ final class Gen186Member0: Gen186, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: [Int] = [self.k, 5]
+  var value1Store: [Int] = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> [Int] { [k, 5] }
   var value1: [Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: [String: Int]] = [:]
-  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 7]
+  var slotEmpty: [String: Int] = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> [String: Int] { ["m\(k)": 7] }
+  var slots: [Int: [String: Int]] = [:]
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -22396,8 +23838,14 @@ final class Gen186Member0: Gen186, GenMember {
   }
 }
 
-final class Gen186Member1: Gen186, GenMember {
+struct Gen186Member1: Gen186, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askChange0", "askOpen2", "noteFail3", "noteWrite1"]
@@ -22405,17 +23853,20 @@ final class Gen186Member1: Gen186, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenMode = self.k % 2 == 0 ? GenMode.fast : GenMode.slow
+  var value0Store: GenMode = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenMode { k % 2 == 0 ? GenMode.fast : GenMode.slow }
   var value0: GenMode {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: [Int] = [self.k, 5]
+  var value1Store: [Int] = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> [Int] { [k, 5] }
   var value1: [Int] {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
-  lazy var slots: [Int: [String: Int]] = [:]
-  lazy var slotEmpty: [String: Int] = ["m\(self.k)": 7]
+  var slotEmpty: [String: Int] = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> [String: Int] { ["m\(k)": 7] }
+  var slots: [Int: [String: Int]] = [:]
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -22437,8 +23888,13 @@ final class Gen186Member1: Gen186, GenMember {
 }
 
 final class Gen186Reference {
-  let members: [any Gen186 & GenMember]
+  var members: [any Gen186 & GenMember]
   init(_ members: [any Gen186 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenMode {
     get {
       var answer: Optional<GenMode> = nil
@@ -22452,7 +23908,7 @@ final class Gen186Reference {
       guard let member = members.first else { return [] }
       return member.value1
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   subscript(slot a: Int) -> [String: Int] {
     get {
@@ -22461,7 +23917,7 @@ final class Gen186Reference {
       guard let answer else { return [:] }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func askChange0() async -> [Int] {
     let responders = members.filter { $0.implements.contains("askChange0") }
@@ -22627,7 +24083,8 @@ final class Gen187Reference {
 }
 
 @Delegate
-protocol Gen188: AnyObject {
+protocol Gen188 {
+  mutating func bump(by step: Int) -> Int
   func wantsLoad0() -> [String: Int]
   func handleWrite1(_ a0: [Int]) throws -> Int
   func noteStop2(_ a0: Double) async
@@ -22636,8 +24093,14 @@ protocol Gen188: AnyObject {
   subscript(slot a: Int) -> [Int] { get set }
 }
 
-final class Gen188Member0: Gen188, GenMember {
+struct Gen188Member0: Gen188, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleWrite1", "noteStop2", "wantsLoad0", "willStart3"]
@@ -22645,13 +24108,15 @@ final class Gen188Member0: Gen188, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value0Store: GenPoint = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 6) }
   var value0: GenPoint {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: [Int]] = [:]
-  lazy var slotEmpty: [Int] = [self.k, 1]
+  var slotEmpty: [Int] = Self.slotEmptyInitial(0)
+  static func slotEmptyInitial(_ k: Int) -> [Int] { [k, 1] }
+  var slots: [Int: [Int]] = [:]
   subscript(slot a: Int) -> [Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -22673,8 +24138,14 @@ final class Gen188Member0: Gen188, GenMember {
   }
 }
 
-final class Gen188Member1: Gen188, GenMember {
+struct Gen188Member1: Gen188, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleWrite1", "noteStop2", "wantsLoad0", "willStart3"]
@@ -22682,13 +24153,15 @@ final class Gen188Member1: Gen188, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 6)
+  var value0Store: GenPoint = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 6) }
   var value0: GenPoint {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
-  lazy var slots: [Int: [Int]] = [:]
-  lazy var slotEmpty: [Int] = [self.k, 1]
+  var slotEmpty: [Int] = Self.slotEmptyInitial(1)
+  static func slotEmptyInitial(_ k: Int) -> [Int] { [k, 1] }
+  var slots: [Int: [Int]] = [:]
   subscript(slot a: Int) -> [Int] {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
@@ -22711,8 +24184,13 @@ final class Gen188Member1: Gen188, GenMember {
 }
 
 final class Gen188Reference {
-  let members: [any Gen188 & GenMember]
+  var members: [any Gen188 & GenMember]
   init(_ members: [any Gen188 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenPoint {
     get {
       var answer: Optional<GenPoint> = nil
@@ -22720,7 +24198,7 @@ final class Gen188Reference {
       guard let answer else { return GenPoint(x: 6, y: 6) }
       return answer
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   subscript(slot a: Int) -> [Int] {
     get {
@@ -22729,7 +24207,7 @@ final class Gen188Reference {
       guard let answer else { return [] }
       return answer
     }
-    set { for member in members { member[slot: a] = newValue } }
+    set { for index in members.indices { members[index][slot: a] = newValue } }
   }
   func wantsLoad0() -> [String: Int] {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
@@ -22761,13 +24239,20 @@ final class Gen188Reference {
 }
 
 @Delegate
-protocol Gen189: AnyObject {
+protocol Gen189 {
+  mutating func bump(by step: Int) -> Int
   func willStop0(_ a0: @escaping (Int) -> Int, at a1: GenPoint, _ a2: @escaping (Int) -> Int) async -> String
   func handleWrite1()
 }
 
-final class Gen189Member0: Gen189, GenMember {
+struct Gen189Member0: Gen189, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleWrite1", "willStop0"]
@@ -22784,8 +24269,14 @@ final class Gen189Member0: Gen189, GenMember {
   }
 }
 
-final class Gen189Member1: Gen189, GenMember {
+struct Gen189Member1: Gen189, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["handleWrite1", "willStop0"]
@@ -22803,8 +24294,13 @@ final class Gen189Member1: Gen189, GenMember {
 }
 
 final class Gen189Reference {
-  let members: [any Gen189 & GenMember]
+  var members: [any Gen189 & GenMember]
   init(_ members: [any Gen189 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func willStop0(_ a0: @escaping (Int) -> Int, at a1: GenPoint, _ a2: @escaping (Int) -> Int) async -> String {
     let responders = members.filter { $0.implements.contains("willStop0") }
     var answer: String? = nil
@@ -23347,7 +24843,8 @@ final class Gen193Reference {
 }
 
 @Delegate
-protocol Gen194: AnyObject {
+protocol Gen194 {
+  mutating func bump(by step: Int) -> Int
   func didFail0(_ a0: [String: Int])
   func didStart1(_ a0: GenMode, at a1: [String: Int]) -> Int
   func noteStart2() async throws -> Double
@@ -23357,8 +24854,14 @@ protocol Gen194: AnyObject {
   @Default(GenPoint(x: 5, y: 0)) var value1: GenPoint { get set }
 }
 
-final class Gen194Member0: Gen194, GenMember {
+struct Gen194Member0: Gen194, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didFail0", "didFail3", "didStart1", "noteStart2", "shouldFail4"]
@@ -23366,11 +24869,13 @@ final class Gen194Member0: Gen194, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 6]
+  var value0Store: [Int] = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 6] }
   var value0: [Int] {
     get { log.record("m0.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1Store: GenPoint = Self.value1StoreInitial(0)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 1) }
   var value1: GenPoint {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -23397,8 +24902,14 @@ final class Gen194Member0: Gen194, GenMember {
   }
 }
 
-final class Gen194Member1: Gen194, GenMember {
+struct Gen194Member1: Gen194, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didFail0", "didFail3", "didStart1", "noteStart2", "shouldFail4"]
@@ -23406,11 +24917,13 @@ final class Gen194Member1: Gen194, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 6]
+  var value0Store: [Int] = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 6] }
   var value0: [Int] {
     get { log.record("m1.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1Store: GenPoint = Self.value1StoreInitial(1)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 1) }
   var value1: GenPoint {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -23437,8 +24950,14 @@ final class Gen194Member1: Gen194, GenMember {
   }
 }
 
-final class Gen194Member2: Gen194, GenMember {
+struct Gen194Member2: Gen194, GenMember {
   let k = 2
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m2.bump(\(step)) from \(total)")
+    total += step + 2
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["didFail0", "didFail3", "didStart1", "noteStart2", "shouldFail4"]
@@ -23446,11 +24965,13 @@ final class Gen194Member2: Gen194, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: [Int] = [self.k, 6]
+  var value0Store: [Int] = Self.value0StoreInitial(2)
+  static func value0StoreInitial(_ k: Int) -> [Int] { [k, 6] }
   var value0: [Int] {
     get { log.record("m2.value0"); return value0Store }
   }
-  lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 1)
+  var value1Store: GenPoint = Self.value1StoreInitial(2)
+  static func value1StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 1) }
   var value1: GenPoint {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
@@ -23478,8 +24999,13 @@ final class Gen194Member2: Gen194, GenMember {
 }
 
 final class Gen194Reference {
-  let members: [any Gen194 & GenMember]
+  var members: [any Gen194 & GenMember]
   init(_ members: [any Gen194 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: [Int] {
     get {
       guard let member = members.first else { return [] }
@@ -23491,7 +25017,7 @@ final class Gen194Reference {
       guard let member = members.first else { return GenPoint(x: 5, y: 0) }
       return member.value1
     }
-    set { for member in members { member.value1 = newValue } }
+    set { for index in members.indices { members[index].value1 = newValue } }
   }
   func didFail0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("didFail0") }
@@ -23666,7 +25192,8 @@ final class Gen195Reference {
 }
 
 @Delegate
-protocol Gen196: AnyObject {
+protocol Gen196 {
+  mutating func bump(by step: Int) -> Int
   func askStop0(_ a0: GenPoint)
   func handleFail1(_ a0: Double, at a1: Bool, from a2: [Int]) async -> Int
   func shouldLoad2(_ a0: Bool) throws -> Bool
@@ -23675,8 +25202,14 @@ protocol Gen196: AnyObject {
   @Default(GenPoint(x: 6, y: 9)) var value0: GenPoint { get set }
 }
 
-final class Gen196Member0: Gen196, GenMember {
+struct Gen196Member0: Gen196, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askStop0", "handleFail1", "shouldLoad2", "wantsMove3"]
@@ -23684,7 +25217,8 @@ final class Gen196Member0: Gen196, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 3)
+  var value0Store: GenPoint = Self.value0StoreInitial(0)
+  static func value0StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 3) }
   var value0: GenPoint {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -23708,8 +25242,14 @@ final class Gen196Member0: Gen196, GenMember {
   }
 }
 
-final class Gen196Member1: Gen196, GenMember {
+struct Gen196Member1: Gen196, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["askLoad4", "askStop0", "handleFail1", "shouldLoad2", "wantsMove3"]
@@ -23717,7 +25257,8 @@ final class Gen196Member1: Gen196, GenMember {
     self.log = log
     self.failing = failing
   }
-  lazy var value0Store: GenPoint = GenPoint(x: self.k, y: 3)
+  var value0Store: GenPoint = Self.value0StoreInitial(1)
+  static func value0StoreInitial(_ k: Int) -> GenPoint { GenPoint(x: k, y: 3) }
   var value0: GenPoint {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
@@ -23746,14 +25287,19 @@ final class Gen196Member1: Gen196, GenMember {
 }
 
 final class Gen196Reference {
-  let members: [any Gen196 & GenMember]
+  var members: [any Gen196 & GenMember]
   init(_ members: [any Gen196 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   var value0: GenPoint {
     get {
       guard let member = members.first else { return GenPoint(x: 6, y: 9) }
       return member.value0
     }
-    set { for member in members { member.value0 = newValue } }
+    set { for index in members.indices { members[index].value0 = newValue } }
   }
   func askStop0(_ a0: GenPoint) {
     let responders = members.filter { $0.implements.contains("askStop0") }
@@ -23808,13 +25354,20 @@ final class Gen196Reference {
 }
 
 @Delegate
-protocol Gen197: AnyObject {
+protocol Gen197 {
+  mutating func bump(by step: Int) -> Int
   func noteSave0() -> String
   func willRead1(_ a0: GenPoint) throws
 }
 
-final class Gen197Member0: Gen197, GenMember {
+struct Gen197Member0: Gen197, GenMember {
   let k = 0
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m0.bump(\(step)) from \(total)")
+    total += step + 0
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteSave0", "willRead1"]
@@ -23832,8 +25385,14 @@ final class Gen197Member0: Gen197, GenMember {
   }
 }
 
-final class Gen197Member1: Gen197, GenMember {
+struct Gen197Member1: Gen197, GenMember {
   let k = 1
+  var total = 0
+  mutating func bump(by step: Int) -> Int {
+    log.record("m1.bump(\(step)) from \(total)")
+    total += step + 1
+    return total
+  }
   let log: GenLog
   let failing: Set<String>
   let implements: Set<String> = ["noteSave0", "willRead1"]
@@ -23852,8 +25411,13 @@ final class Gen197Member1: Gen197, GenMember {
 }
 
 final class Gen197Reference {
-  let members: [any Gen197 & GenMember]
+  var members: [any Gen197 & GenMember]
   init(_ members: [any Gen197 & GenMember]) { self.members = members }
+  func bump(by step: Int) -> Int {
+    var answer = 0
+    for index in members.indices { answer = members[index].bump(by: step) }
+    return answer
+  }
   func noteSave0() -> String {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     var answer: String? = nil
@@ -24376,7 +25940,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen7Member0(log: expected, failing: [])
     let a1 = Gen7Member1(log: seen, failing: [])
     let b1 = Gen7Member1(log: expected, failing: [])
-    let multicast = Gen7Multicast()
+    var multicast = Gen7Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen7Reference([b0, b1])
@@ -24394,6 +25958,8 @@ struct GeneratedProtocolTests {
     let gotnoteLoad1_1 = await genOutcome { return String(describing: multicast.noteLoad1(GenMode.off)) }
     let wantnoteLoad1_1 = await genOutcome { return String(describing: reference.noteLoad1(GenMode.off)) }
     #expect(gotnoteLoad1_1 == wantnoteLoad1_1, "Gen7.func noteLoad1(_ a0: GenMode) -> String?")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -24491,7 +26057,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen10Member1(log: expected, failing: [])
     let a2 = Gen10Member2(log: seen, failing: ["wantsStart3"])
     let b2 = Gen10Member2(log: expected, failing: ["wantsStart3"])
-    let multicast = Gen10Multicast()
+    var multicast = Gen10Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -24540,6 +26106,8 @@ struct GeneratedProtocolTests {
     reference.value1 = -5
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen10.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen10.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -24629,7 +26197,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen13Member1(log: expected, failing: ["willFail0", "wantsWrite1"])
     let a2 = Gen13Member2(log: seen, failing: ["wantsWrite1"])
     let b2 = Gen13Member2(log: expected, failing: ["wantsWrite1"])
-    let multicast = Gen13Multicast()
+    var multicast = Gen13Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -24660,6 +26228,8 @@ struct GeneratedProtocolTests {
     #expect(gothandleFail3_1 == wanthandleFail3_1, "Gen13.func handleFail3()")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen13.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen13.value0 read 1")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -24669,7 +26239,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen14Member0(log: expected, failing: ["willFail0"])
     let a1 = Gen14Member1(log: seen, failing: ["willFail0"])
     let b1 = Gen14Member1(log: expected, failing: ["willFail0"])
-    let multicast = Gen14Multicast()
+    var multicast = Gen14Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen14Reference([b0, b1])
@@ -24697,6 +26267,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = true
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen14.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen14.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -24740,7 +26312,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen16Member1(log: expected, failing: [])
     let a2 = Gen16Member2(log: seen, failing: [])
     let b2 = Gen16Member2(log: expected, failing: [])
-    let multicast = Gen16Multicast()
+    var multicast = Gen16Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -24764,6 +26336,8 @@ struct GeneratedProtocolTests {
     let gotwantsLoad2_1 = await genOutcome { var a2 = -44; return String(describing: multicast.wantsLoad2(52.5, GenToken("t9"), for: &a2)) + "|" + String(a2) }
     let wantwantsLoad2_1 = await genOutcome { var a2 = -44; return String(describing: reference.wantsLoad2(52.5, GenToken("t9"), for: &a2)) + "|" + String(a2) }
     #expect(gotwantsLoad2_1 == wantwantsLoad2_1, "Gen16.func wantsLoad2(_ a0: Double, _ a1: GenToken, for a2: inout Int) -> String")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -24982,7 +26556,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen22Member1(log: expected, failing: [])
     let a2 = Gen22Member2(log: seen, failing: [])
     let b2 = Gen22Member2(log: expected, failing: [])
-    let multicast = Gen22Multicast()
+    var multicast = Gen22Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -25012,6 +26586,8 @@ struct GeneratedProtocolTests {
     reference.value1 = ["k2": 7]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen22.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen22.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25059,7 +26635,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen24Member0(log: expected, failing: [])
     let a1 = Gen24Member1(log: seen, failing: [])
     let b1 = Gen24Member1(log: expected, failing: [])
-    let multicast = Gen24Multicast()
+    var multicast = Gen24Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen24Reference([b0, b1])
@@ -25081,6 +26657,8 @@ struct GeneratedProtocolTests {
     reference.value0 = GenMode.off
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen24.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen24.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25090,7 +26668,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen25Member0(log: expected, failing: [])
     let a1 = Gen25Member1(log: seen, failing: [])
     let b1 = Gen25Member1(log: expected, failing: [])
-    let multicast = Gen25Multicast()
+    var multicast = Gen25Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen25Reference([b0, b1])
@@ -25125,6 +26703,8 @@ struct GeneratedProtocolTests {
     let gotaskOpen4_1 = await genOutcome { return String(describing: multicast.askOpen4(82.5)) }
     let wantaskOpen4_1 = await genOutcome { return String(describing: reference.askOpen4(82.5)) }
     #expect(gotaskOpen4_1 == wantaskOpen4_1, "Gen25.func askOpen4(_ a0: Double) -> Int")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25174,7 +26754,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen27Member1(log: expected, failing: ["wantsFail4"])
     let a2 = Gen27Member2(log: seen, failing: ["wantsFail4"])
     let b2 = Gen27Member2(log: expected, failing: ["wantsFail4"])
-    let multicast = Gen27Multicast()
+    var multicast = Gen27Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -25215,6 +26795,8 @@ struct GeneratedProtocolTests {
     multicast.setPolicy(.firstResponder, for: \.value1)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen27.value1 read 0")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen27.value1 read 1")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25224,7 +26806,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen28Member0(log: expected, failing: [])
     let a1 = Gen28Member1(log: seen, failing: [])
     let b1 = Gen28Member1(log: expected, failing: [])
-    let multicast = Gen28Multicast()
+    var multicast = Gen28Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen28Reference([b0, b1])
@@ -25247,6 +26829,8 @@ struct GeneratedProtocolTests {
     multicast.setPolicy(.firstResponder, for: \.value1)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen28.value1 read 0")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen28.value1 read 1")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25314,7 +26898,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen31Member1(log: expected, failing: [])
     let a2 = Gen31Member2(log: seen, failing: [])
     let b2 = Gen31Member2(log: expected, failing: [])
-    let multicast = Gen31Multicast()
+    var multicast = Gen31Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -25364,6 +26948,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = true
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen31.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen31.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25507,7 +27093,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen35Member0(log: expected, failing: [])
     let a1 = Gen35Member1(log: seen, failing: ["handleFail0"])
     let b1 = Gen35Member1(log: expected, failing: ["handleFail0"])
-    let multicast = Gen35Multicast()
+    var multicast = Gen35Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen35Reference([b0, b1])
@@ -25540,6 +27126,8 @@ struct GeneratedProtocolTests {
     multicast.setPolicy(.firstResponder, for: \.value0)
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen35.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen35.value0 read 1")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25631,7 +27219,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen38Member1(log: expected, failing: [])
     let a2 = Gen38Member2(log: seen, failing: [])
     let b2 = Gen38Member2(log: expected, failing: [])
-    let multicast = Gen38Multicast()
+    var multicast = Gen38Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -25650,6 +27238,8 @@ struct GeneratedProtocolTests {
     reference.value1 = [8, 2]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen38.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen38.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25704,7 +27294,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen40Member1(log: expected, failing: [])
     let a2 = Gen40Member2(log: seen, failing: [])
     let b2 = Gen40Member2(log: expected, failing: [])
-    let multicast = Gen40Multicast()
+    var multicast = Gen40Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -25727,6 +27317,8 @@ struct GeneratedProtocolTests {
     reference.value0 = "o3"
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen40.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen40.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25738,7 +27330,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen41Member1(log: expected, failing: [])
     let a2 = Gen41Member2(log: seen, failing: [])
     let b2 = Gen41Member2(log: expected, failing: [])
-    let multicast = Gen41Multicast()
+    var multicast = Gen41Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -25763,6 +27355,8 @@ struct GeneratedProtocolTests {
     reference.value0 = false
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen41.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen41.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -25864,7 +27458,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen44Member0(log: expected, failing: [])
     let a1 = Gen44Member1(log: seen, failing: [])
     let b1 = Gen44Member1(log: expected, failing: [])
-    let multicast = Gen44Multicast()
+    var multicast = Gen44Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen44Reference([b0, b1])
@@ -25892,6 +27486,8 @@ struct GeneratedProtocolTests {
     reference.value1 = 14.5
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen44.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen44.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -26406,7 +28002,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen58Member1(log: expected, failing: [])
     let a2 = Gen58Member2(log: seen, failing: [])
     let b2 = Gen58Member2(log: expected, failing: [])
-    let multicast = Gen58Multicast()
+    var multicast = Gen58Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -26430,6 +28026,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = "s733"
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen58.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen58.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -26490,7 +28088,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen60Member1(log: expected, failing: [])
     let a2 = Gen60Member2(log: seen, failing: [])
     let b2 = Gen60Member2(log: expected, failing: [])
-    let multicast = Gen60Multicast()
+    var multicast = Gen60Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -26527,6 +28125,8 @@ struct GeneratedProtocolTests {
     #expect(gotshouldRead4_1 == wantshouldRead4_1, "Gen60.func shouldRead4(_ a0: @escaping (Int) -> Int, at a1: String, from a2: GenToken) async")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen60.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen60.value0 read 1")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -26536,7 +28136,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen61Member0(log: expected, failing: ["wantsLoad2"])
     let a1 = Gen61Member1(log: seen, failing: ["wantsLoad2"])
     let b1 = Gen61Member1(log: expected, failing: ["wantsLoad2"])
-    let multicast = Gen61Multicast()
+    var multicast = Gen61Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen61Reference([b0, b1])
@@ -26573,6 +28173,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenPoint(x: 8, y: 7)
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen61.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen61.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -26735,7 +28337,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen65Member1(log: expected, failing: [])
     let a2 = Gen65Member2(log: seen, failing: [])
     let b2 = Gen65Member2(log: expected, failing: [])
-    let multicast = Gen65Multicast()
+    var multicast = Gen65Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -26754,6 +28356,8 @@ struct GeneratedProtocolTests {
     reference.value1 = GenPoint(x: 9, y: 5)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen65.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen65.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -26955,7 +28559,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen70Member0(log: expected, failing: [])
     let a1 = Gen70Member1(log: seen, failing: [])
     let b1 = Gen70Member1(log: expected, failing: [])
-    let multicast = Gen70Multicast()
+    var multicast = Gen70Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen70Reference([b0, b1])
@@ -26971,6 +28575,8 @@ struct GeneratedProtocolTests {
     let gotwantsMove1_1 = await genOutcome { return String(describing: multicast.wantsMove1(-34)) }
     let wantwantsMove1_1 = await genOutcome { return String(describing: reference.wantsMove1(-34)) }
     #expect(gotwantsMove1_1 == wantwantsMove1_1, "Gen70.func wantsMove1(_ a0: Int) -> GenMode")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -27061,7 +28667,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen73Member1(log: expected, failing: [])
     let a2 = Gen73Member2(log: seen, failing: [])
     let b2 = Gen73Member2(log: expected, failing: [])
-    let multicast = Gen73Multicast()
+    var multicast = Gen73Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -27084,6 +28690,8 @@ struct GeneratedProtocolTests {
     reference.value0 = "s924"
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen73.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen73.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -27223,7 +28831,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen77Member0(log: expected, failing: ["willRead2"])
     let a1 = Gen77Member1(log: seen, failing: ["willRead2"])
     let b1 = Gen77Member1(log: expected, failing: ["willRead2"])
-    let multicast = Gen77Multicast()
+    var multicast = Gen77Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen77Reference([b0, b1])
@@ -27265,6 +28873,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = -15
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen77.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen77.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -27369,7 +28979,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen80Member1(log: expected, failing: ["willChange0"])
     let a2 = Gen80Member2(log: seen, failing: ["askSave2"])
     let b2 = Gen80Member2(log: expected, failing: ["askSave2"])
-    let multicast = Gen80Multicast()
+    var multicast = Gen80Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -27400,6 +29010,8 @@ struct GeneratedProtocolTests {
     let gotshouldStop3_1 = await genOutcome { return String(describing: await multicast.shouldStop3()) }
     let wantshouldStop3_1 = await genOutcome { return String(describing: await reference.shouldStop3()) }
     #expect(gotshouldStop3_1 == wantshouldStop3_1, "Gen80.func shouldStop3() async -> GenMode")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -27500,7 +29112,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen84Member0(log: expected, failing: ["shouldStart2"])
     let a1 = Gen84Member1(log: seen, failing: [])
     let b1 = Gen84Member1(log: expected, failing: [])
-    let multicast = Gen84Multicast()
+    var multicast = Gen84Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen84Reference([b0, b1])
@@ -27542,6 +29154,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenMode.fast
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen84.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen84.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -27582,7 +29196,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen86Member1(log: expected, failing: [])
     let a2 = Gen86Member2(log: seen, failing: [])
     let b2 = Gen86Member2(log: expected, failing: [])
-    let multicast = Gen86Multicast()
+    var multicast = Gen86Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -27628,6 +29242,8 @@ struct GeneratedProtocolTests {
     reference.value1 = GenPoint(x: 0, y: 8)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen86.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen86.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -27812,7 +29428,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen91Member0(log: expected, failing: [])
     let a1 = Gen91Member1(log: seen, failing: [])
     let b1 = Gen91Member1(log: expected, failing: [])
-    let multicast = Gen91Multicast()
+    var multicast = Gen91Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen91Reference([b0, b1])
@@ -27832,6 +29448,8 @@ struct GeneratedProtocolTests {
     reference.value1 = nil
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen91.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen91.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -27897,7 +29515,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen93Member0(log: expected, failing: [])
     let a1 = Gen93Member1(log: seen, failing: [])
     let b1 = Gen93Member1(log: expected, failing: [])
-    let multicast = Gen93Multicast()
+    var multicast = Gen93Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen93Reference([b0, b1])
@@ -27922,6 +29540,8 @@ struct GeneratedProtocolTests {
     multicast.setPolicy(.firstResponder, for: \.value0)
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen93.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen93.value0 read 1")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -27931,7 +29551,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen94Member0(log: expected, failing: ["shouldChange2"])
     let a1 = Gen94Member1(log: seen, failing: ["shouldChange2"])
     let b1 = Gen94Member1(log: expected, failing: ["shouldChange2"])
-    let multicast = Gen94Multicast()
+    var multicast = Gen94Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen94Reference([b0, b1])
@@ -27959,6 +29579,8 @@ struct GeneratedProtocolTests {
     reference.value0 = true
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen94.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen94.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -28018,7 +29640,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen96Member0(log: expected, failing: [])
     let a1 = Gen96Member1(log: seen, failing: [])
     let b1 = Gen96Member1(log: expected, failing: [])
-    let multicast = Gen96Multicast()
+    var multicast = Gen96Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen96Reference([b0, b1])
@@ -28062,6 +29684,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = -20
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen96.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen96.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -28171,7 +29795,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen99Member1(log: expected, failing: [])
     let a2 = Gen99Member2(log: seen, failing: [])
     let b2 = Gen99Member2(log: expected, failing: [])
-    let multicast = Gen99Multicast()
+    var multicast = Gen99Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -28199,6 +29823,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = "o5"
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen99.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen99.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -28336,7 +29962,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen103Member0(log: expected, failing: [])
     let a1 = Gen103Member1(log: seen, failing: ["handleOpen0"])
     let b1 = Gen103Member1(log: expected, failing: ["handleOpen0"])
-    let multicast = Gen103Multicast()
+    var multicast = Gen103Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen103Reference([b0, b1])
@@ -28375,6 +30001,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = ["k5": 3]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen103.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen103.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -28384,7 +30012,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen104Member0(log: expected, failing: [])
     let a1 = Gen104Member1(log: seen, failing: [])
     let b1 = Gen104Member1(log: expected, failing: [])
-    let multicast = Gen104Multicast()
+    var multicast = Gen104Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen104Reference([b0, b1])
@@ -28415,6 +30043,8 @@ struct GeneratedProtocolTests {
     reference.value0 = GenMode.slow
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen104.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen104.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -28478,7 +30108,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen106Member1(log: expected, failing: [])
     let a2 = Gen106Member2(log: seen, failing: [])
     let b2 = Gen106Member2(log: expected, failing: [])
-    let multicast = Gen106Multicast()
+    var multicast = Gen106Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -28513,6 +30143,8 @@ struct GeneratedProtocolTests {
     reference.value1 = []
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen106.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen106.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -28774,7 +30406,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen113Member1(log: expected, failing: [])
     let a2 = Gen113Member2(log: seen, failing: [])
     let b2 = Gen113Member2(log: expected, failing: [])
-    let multicast = Gen113Multicast()
+    var multicast = Gen113Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -28821,6 +30453,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = "o9"
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen113.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen113.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29073,7 +30707,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen119Member0(log: expected, failing: [])
     let a1 = Gen119Member1(log: seen, failing: [])
     let b1 = Gen119Member1(log: expected, failing: [])
-    let multicast = Gen119Multicast()
+    var multicast = Gen119Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen119Reference([b0, b1])
@@ -29115,6 +30749,8 @@ struct GeneratedProtocolTests {
     reference.value0 = ["k3": 0]
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen119.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen119.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29124,7 +30760,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen120Member0(log: expected, failing: [])
     let a1 = Gen120Member1(log: seen, failing: [])
     let b1 = Gen120Member1(log: expected, failing: [])
-    let multicast = Gen120Multicast()
+    var multicast = Gen120Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen120Reference([b0, b1])
@@ -29141,6 +30777,8 @@ struct GeneratedProtocolTests {
     reference.value0 = 50.5
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen120.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen120.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29358,7 +30996,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen127Member1(log: expected, failing: [])
     let a2 = Gen127Member2(log: seen, failing: [])
     let b2 = Gen127Member2(log: expected, failing: [])
-    let multicast = Gen127Multicast()
+    var multicast = Gen127Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -29403,6 +31041,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = 5.5
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen127.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen127.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29446,7 +31086,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen129Member0(log: expected, failing: [])
     let a1 = Gen129Member1(log: seen, failing: [])
     let b1 = Gen129Member1(log: expected, failing: [])
-    let multicast = Gen129Multicast()
+    var multicast = Gen129Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen129Reference([b0, b1])
@@ -29462,6 +31102,8 @@ struct GeneratedProtocolTests {
     let gotnoteChange1_1 = await genOutcome { return String(describing: await multicast.noteChange1()) }
     let wantnoteChange1_1 = await genOutcome { return String(describing: await reference.noteChange1()) }
     #expect(gotnoteChange1_1 == wantnoteChange1_1, "Gen129.func noteChange1() async -> String?")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29518,7 +31160,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen131Member0(log: expected, failing: [])
     let a1 = Gen131Member1(log: seen, failing: [])
     let b1 = Gen131Member1(log: expected, failing: [])
-    let multicast = Gen131Multicast()
+    var multicast = Gen131Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen131Reference([b0, b1])
@@ -29558,6 +31200,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenPoint(x: 1, y: 9)
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen131.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen131.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29597,7 +31241,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen133Member1(log: expected, failing: [])
     let a2 = Gen133Member2(log: seen, failing: [])
     let b2 = Gen133Member2(log: expected, failing: [])
-    let multicast = Gen133Multicast()
+    var multicast = Gen133Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -29616,6 +31260,8 @@ struct GeneratedProtocolTests {
     let gotdidOpen1_1 = await genOutcome { return String(describing: multicast.didOpen1(["k0": 1], GenMode.slow, from: { $0 * 2 })) }
     let wantdidOpen1_1 = await genOutcome { return String(describing: reference.didOpen1(["k0": 1], GenMode.slow, from: { $0 * 2 })) }
     #expect(gotdidOpen1_1 == wantdidOpen1_1, "Gen133.func didOpen1(_ a0: [String: Int], _ a1: GenMode, from a2: (Int) -> Int) -> GenMode")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29698,7 +31344,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen136Member0(log: expected, failing: [])
     let a1 = Gen136Member1(log: seen, failing: [])
     let b1 = Gen136Member1(log: expected, failing: [])
-    let multicast = Gen136Multicast()
+    var multicast = Gen136Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen136Reference([b0, b1])
@@ -29720,6 +31366,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = false
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen136.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen136.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29787,7 +31435,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen138Member1(log: expected, failing: [])
     let a2 = Gen138Member2(log: seen, failing: ["didSave0"])
     let b2 = Gen138Member2(log: expected, failing: ["didSave0"])
-    let multicast = Gen138Multicast()
+    var multicast = Gen138Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -29812,6 +31460,8 @@ struct GeneratedProtocolTests {
     reference.value1 = nil
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen138.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen138.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -29923,7 +31573,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen142Member1(log: expected, failing: [])
     let a2 = Gen142Member2(log: seen, failing: [])
     let b2 = Gen142Member2(log: expected, failing: [])
-    let multicast = Gen142Multicast()
+    var multicast = Gen142Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -29967,6 +31617,8 @@ struct GeneratedProtocolTests {
     reference.value1 = "s610"
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen142.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen142.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -30121,7 +31773,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen147Member1(log: expected, failing: [])
     let a2 = Gen147Member2(log: seen, failing: [])
     let b2 = Gen147Member2(log: expected, failing: [])
-    let multicast = Gen147Multicast()
+    var multicast = Gen147Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -30145,6 +31797,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = 29.5
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen147.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen147.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -30156,7 +31810,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen148Member1(log: expected, failing: [])
     let a2 = Gen148Member2(log: seen, failing: ["wantsChange1"])
     let b2 = Gen148Member2(log: expected, failing: ["wantsChange1"])
-    let multicast = Gen148Multicast()
+    var multicast = Gen148Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -30192,6 +31846,8 @@ struct GeneratedProtocolTests {
     reference.value0 = false
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen148.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen148.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -30448,7 +32104,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen156Member0(log: expected, failing: [])
     let a1 = Gen156Member1(log: seen, failing: [])
     let b1 = Gen156Member1(log: expected, failing: [])
-    let multicast = Gen156Multicast()
+    var multicast = Gen156Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen156Reference([b0, b1])
@@ -30471,6 +32127,8 @@ struct GeneratedProtocolTests {
     let gotshouldStop2_1 = await genOutcome { return { () -> String in multicast.shouldStop2(false); return "()" }() }
     let wantshouldStop2_1 = await genOutcome { return { () -> String in reference.shouldStop2(false); return "()" }() }
     #expect(gotshouldStop2_1 == wantshouldStop2_1, "Gen156.func shouldStop2(_ a0: Bool)")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -30558,7 +32216,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen159Member0(log: expected, failing: [])
     let a1 = Gen159Member1(log: seen, failing: ["askRead1"])
     let b1 = Gen159Member1(log: expected, failing: ["askRead1"])
-    let multicast = Gen159Multicast()
+    var multicast = Gen159Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen159Reference([b0, b1])
@@ -30606,6 +32264,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = 38
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen159.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen159.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -30657,7 +32317,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen161Member1(log: expected, failing: [])
     let a2 = Gen161Member2(log: seen, failing: [])
     let b2 = Gen161Member2(log: expected, failing: [])
-    let multicast = Gen161Multicast()
+    var multicast = Gen161Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -30676,6 +32336,8 @@ struct GeneratedProtocolTests {
     reference.value1 = GenMode.fast
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen161.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen161.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -30823,7 +32485,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen165Member1(log: expected, failing: ["willWrite1"])
     let a2 = Gen165Member2(log: seen, failing: ["didRead3"])
     let b2 = Gen165Member2(log: expected, failing: ["didRead3"])
-    let multicast = Gen165Multicast()
+    var multicast = Gen165Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -30868,6 +32530,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = "s81"
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen165.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen165.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -30877,7 +32541,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen166Member0(log: expected, failing: [])
     let a1 = Gen166Member1(log: seen, failing: ["wantsMove4"])
     let b1 = Gen166Member1(log: expected, failing: ["wantsMove4"])
-    let multicast = Gen166Multicast()
+    var multicast = Gen166Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen166Reference([b0, b1])
@@ -30917,6 +32581,8 @@ struct GeneratedProtocolTests {
     reference.value0 = "s815"
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen166.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen166.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -30981,7 +32647,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen168Member0(log: expected, failing: [])
     let a1 = Gen168Member1(log: seen, failing: [])
     let b1 = Gen168Member1(log: expected, failing: [])
-    let multicast = Gen168Multicast()
+    var multicast = Gen168Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen168Reference([b0, b1])
@@ -30997,6 +32663,8 @@ struct GeneratedProtocolTests {
     reference.value0 = [4, 2, 4]
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen168.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen168.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31121,7 +32789,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen172Member0(log: expected, failing: [])
     let a1 = Gen172Member1(log: seen, failing: [])
     let b1 = Gen172Member1(log: expected, failing: [])
-    let multicast = Gen172Multicast()
+    var multicast = Gen172Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen172Reference([b0, b1])
@@ -31161,6 +32829,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = "o8"
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen172.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen172.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31317,7 +32987,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen176Member0(log: expected, failing: [])
     let a1 = Gen176Member1(log: seen, failing: ["shouldOpen2"])
     let b1 = Gen176Member1(log: expected, failing: ["shouldOpen2"])
-    let multicast = Gen176Multicast()
+    var multicast = Gen176Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen176Reference([b0, b1])
@@ -31355,6 +33025,8 @@ struct GeneratedProtocolTests {
     multicast.setPolicy(.firstResponder, for: \.value0)
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen176.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen176.value0 read 1")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31366,7 +33038,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen177Member1(log: expected, failing: [])
     let a2 = Gen177Member2(log: seen, failing: [])
     let b2 = Gen177Member2(log: expected, failing: [])
-    let multicast = Gen177Multicast()
+    var multicast = Gen177Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -31405,6 +33077,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = true
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen177.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen177.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31416,7 +33090,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen178Member1(log: expected, failing: [])
     let a2 = Gen178Member2(log: seen, failing: [])
     let b2 = Gen178Member2(log: expected, failing: [])
-    let multicast = Gen178Multicast()
+    var multicast = Gen178Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -31451,6 +33125,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenMode.slow
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen178.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen178.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31460,7 +33136,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen179Member0(log: expected, failing: [])
     let a1 = Gen179Member1(log: seen, failing: [])
     let b1 = Gen179Member1(log: expected, failing: [])
-    let multicast = Gen179Multicast()
+    var multicast = Gen179Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen179Reference([b0, b1])
@@ -31489,6 +33165,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = 17
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen179.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen179.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31687,7 +33365,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen185Member1(log: expected, failing: [])
     let a2 = Gen185Member2(log: seen, failing: [])
     let b2 = Gen185Member2(log: expected, failing: [])
-    let multicast = Gen185Multicast()
+    var multicast = Gen185Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -31716,6 +33394,8 @@ struct GeneratedProtocolTests {
     reference.value0 = ["k4": 7]
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen185.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen185.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31725,7 +33405,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen186Member0(log: expected, failing: [])
     let a1 = Gen186Member1(log: seen, failing: ["askOpen2"])
     let b1 = Gen186Member1(log: expected, failing: ["askOpen2"])
-    let multicast = Gen186Multicast()
+    var multicast = Gen186Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen186Reference([b0, b1])
@@ -31769,6 +33449,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = ["k9": 7]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen186.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen186.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31826,7 +33508,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen188Member0(log: expected, failing: ["handleWrite1"])
     let a1 = Gen188Member1(log: seen, failing: [])
     let b1 = Gen188Member1(log: expected, failing: [])
-    let multicast = Gen188Multicast()
+    var multicast = Gen188Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen188Reference([b0, b1])
@@ -31867,6 +33549,8 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = [5, 5]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen188.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen188.slot read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -31876,7 +33560,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen189Member0(log: expected, failing: [])
     let a1 = Gen189Member1(log: seen, failing: [])
     let b1 = Gen189Member1(log: expected, failing: [])
-    let multicast = Gen189Multicast()
+    var multicast = Gen189Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen189Reference([b0, b1])
@@ -31892,6 +33576,8 @@ struct GeneratedProtocolTests {
     let gothandleWrite1_1 = await genOutcome { return { () -> String in multicast.handleWrite1(); return "()" }() }
     let wanthandleWrite1_1 = await genOutcome { return { () -> String in reference.handleWrite1(); return "()" }() }
     #expect(gothandleWrite1_1 == wanthandleWrite1_1, "Gen189.func handleWrite1()")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -32083,7 +33769,7 @@ struct GeneratedProtocolTests {
     let b1 = Gen194Member1(log: expected, failing: [])
     let a2 = Gen194Member2(log: seen, failing: [])
     let b2 = Gen194Member2(log: expected, failing: [])
-    let multicast = Gen194Multicast()
+    var multicast = Gen194Multicast()
     multicast.add(a0)
     multicast.add(a1)
     multicast.add(a2)
@@ -32131,6 +33817,8 @@ struct GeneratedProtocolTests {
     reference.value1 = GenPoint(x: 0, y: 8)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen194.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen194.value1 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -32191,7 +33879,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen196Member0(log: expected, failing: [])
     let a1 = Gen196Member1(log: seen, failing: [])
     let b1 = Gen196Member1(log: expected, failing: [])
-    let multicast = Gen196Multicast()
+    var multicast = Gen196Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen196Reference([b0, b1])
@@ -32233,6 +33921,8 @@ struct GeneratedProtocolTests {
     reference.value0 = GenPoint(x: 3, y: 0)
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen196.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen196.value0 read 4")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 
@@ -32242,7 +33932,7 @@ struct GeneratedProtocolTests {
     let b0 = Gen197Member0(log: expected, failing: [])
     let a1 = Gen197Member1(log: seen, failing: [])
     let b1 = Gen197Member1(log: expected, failing: [])
-    let multicast = Gen197Multicast()
+    var multicast = Gen197Multicast()
     multicast.add(a0)
     multicast.add(a1)
     let reference = Gen197Reference([b0, b1])
@@ -32258,6 +33948,8 @@ struct GeneratedProtocolTests {
     let gotwillRead1_1 = await genOutcome { return try { () throws -> String in try multicast.willRead1(GenPoint(x: 4, y: 7)); return "()" }() }
     let wantwillRead1_1 = await genOutcome { return try { () throws -> String in try reference.willRead1(GenPoint(x: 4, y: 7)); return "()" }() }
     #expect(gotwillRead1_1 == wantwillRead1_1, "Gen197.func willRead1(_ a0: GenPoint) throws")
+    #expect(multicast.bump(by: 1) == reference.bump(by: 1))
+    #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
   }
 

@@ -120,6 +120,47 @@ extension DelegateValueMulticast {
     __uniqueEngine().setFilter(for: message, filter)
   }
 
+  /// Sets what a `throws` method does when a delegate throws (nil returns it to
+  /// ``DelegateErrorPolicy/stopAtFirst``) — see ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Messages,ThrowingDelegateMessage<Delegate,Arguments,Result>>)``.
+  public mutating func setErrorPolicy<Arguments, Result>(
+    _ policy: DelegateErrorPolicy?,
+    for message: KeyPath<Messages, ThrowingDelegateMessage<Delegate, Arguments, Result>>
+  ) {
+    __uniqueEngine().setErrorPolicy(policy, for: message)
+  }
+
+  /// Sets what an `async throws` method does when a delegate throws (nil returns it to
+  /// ``DelegateErrorPolicy/stopAtFirst``).
+  public mutating func setErrorPolicy<Arguments, Result>(
+    _ policy: DelegateErrorPolicy?,
+    for message: KeyPath<Messages, AsyncDelegateMessage<Delegate, Arguments, Result>>
+  ) {
+    __uniqueEngine().setErrorPolicy(policy, for: message)
+  }
+
+  /// The error policy in force for a method.
+  public func errorPolicy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+    -> DelegateErrorPolicy
+  {
+    __engine.errorPolicy(for: message)
+  }
+
+  /// Sets how an `async` method awaits its delegates (nil returns it to
+  /// ``DelegateConcurrency/sequential``) — see ``DelegateMulticast/setConcurrency(_:for:)``.
+  public mutating func setConcurrency<Arguments, Result>(
+    _ concurrency: DelegateConcurrency?,
+    for message: KeyPath<Messages, AsyncDelegateMessage<Delegate, Arguments, Result>>
+  ) {
+    __uniqueEngine().setConcurrency(concurrency, for: message)
+  }
+
+  /// The concurrency in force for a method.
+  public func concurrency<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+    -> DelegateConcurrency
+  {
+    __engine.concurrency(for: message)
+  }
+
   /// The policy in force for a method.
   public func policy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
     -> ReturnPolicy<Message.Result>
