@@ -153,22 +153,7 @@ struct MulticastGenerator {
       lines.append(contentsOf: conformanceBody(requirement, closureArguments: closureArguments))
       lines.append("  }")
     }
-    for state in model.stateRequirements {
-      lines.append(
-        contentsOf: state.declaration(
-          indent: "  ", access: access,
-          doc:
-            "Reads `\(state.swiftName)` from the delegates under its policy\(state.setter == nil ? "" : "; a write reaches every delegate, in order").",
-          get: conformanceBody(state.getter, closureArguments: "").map { String($0.dropFirst(4)) },
-          set: state.setter.map { conformanceBody($0, closureArguments: "").map { String($0.dropFirst(4)) } }))
-    }
-    for method in model.genericMethods {
-      lines.append(
-        "  /// Calls `\(method.swiftName)` on every delegate, in order, with the same generic arguments\(method.result == nil ? "" : "; answers the last one's answer").")
-      lines.append("  \(access)\(method.signature) {")
-      lines.append("    " + method.eachBody("self.__callEach", delegateType: model.delegateType, cast: false))
-      lines.append("  }")
-    }
+    lines.append(contentsOf: stateAndGenericMembers(receiver: "self"))
     lines.append(contentsOf: multicastForwards)
     lines.append(contentsOf: forwardingProtocol)
     lines.append(contentsOf: standIn)
@@ -371,6 +356,38 @@ struct MulticastGenerator {
       "let c = _MainActorCall(\(captured))",
       "return \(requirement.isThrowing ? "try " : "")MainActor.assumeIsolated { \(unpacked); return _MainActorCall(\(call)) }.value",
     ]
+  }
+
+  /// The conformance's properties, subscripts and generic methods, sending through
+  /// `receiver` (`self` in a class multicast, `__storage` in a struct one): a read under
+  /// its policy; a write to every delegate (through `__sendMutating` when the members may
+  /// be values, see `DelegateProtocolModel.markWritesOfValues`); a generic method to each
+  /// delegate with the same generic arguments.
+  func stateAndGenericMembers(receiver: String) -> [String] {
+    let access = model.access.prefix
+    var lines: [String] = []
+    for state in model.stateRequirements {
+      let body = { (requirement: DelegateRequirement) in
+        self.conformanceBody(requirement, closureArguments: "", receiver: receiver).map {
+          String($0.dropFirst(4))
+        }
+      }
+      lines.append(
+        contentsOf: state.declaration(
+          indent: "  ", access: access,
+          doc:
+            "Reads `\(state.swiftName)` from the delegates under its policy\(state.setter == nil ? "" : "; a write reaches every delegate, in order").",
+          get: body(state.getter), set: state.setter.map(body)))
+    }
+    for method in model.genericMethods {
+      lines.append(
+        "  /// Calls `\(method.swiftName)` on every delegate, in order, with the same generic arguments\(method.result == nil ? "" : "; answers the last one's answer").")
+      lines.append("  \(access)\(method.signature) {")
+      lines.append(
+        "    " + method.eachBody("\(receiver).__callEach", delegateType: model.delegateType, cast: false))
+      lines.append("  }")
+    }
+    return lines
   }
 
   /// The body of the multicast's conformance to one requirement: the inlined dispatch for

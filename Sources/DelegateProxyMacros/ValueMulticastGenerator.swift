@@ -89,26 +89,7 @@ extension MulticastGenerator {
     }
     // A read goes through the shared engine; a write (a struct's setter is mutating)
     // through this copy's own engine, changing each member's stored value.
-    for state in model.stateRequirements {
-      lines.append(
-        contentsOf: state.declaration(
-          indent: "  ", access: access,
-          doc:
-            "Reads `\(state.swiftName)` from the delegates under its policy\(state.setter == nil ? "" : "; a write reaches every delegate, in order, and changes each one's stored value").",
-          get: conformanceBody(state.getter, closureArguments: "", receiver: "__storage").map {
-            String($0.dropFirst(4))
-          },
-          set: state.setter.map {
-            conformanceBody($0, closureArguments: "", receiver: "__storage").map { String($0.dropFirst(4)) }
-          }))
-    }
-    for method in model.genericMethods {
-      lines.append(
-        "  /// Calls `\(method.swiftName)` on every delegate, in order, with the same generic arguments\(method.result == nil ? "" : "; answers the last one's answer").")
-      lines.append("  \(access)\(method.signature) {")
-      lines.append("    " + method.eachBody("__storage.__callEach", delegateType: model.delegateType, cast: false))
-      lines.append("  }")
-    }
+    lines.append(contentsOf: stateAndGenericMembers(receiver: "__storage"))
     lines.append("}")
     return lines.joined(separator: "\n")
   }
