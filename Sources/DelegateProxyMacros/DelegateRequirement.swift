@@ -138,6 +138,30 @@ struct DelegateRequirement {
       })
   }
 
+  /// Each parameter's label, local name (its own, or p0, p1, … avoiding the names in use
+  /// and `reserved`) and runtime name (the local name as written, else the label) — one
+  /// rule for methods and subscripts.
+  static func parameterNames(
+    _ parameterSyntax: [FunctionParameterSyntax], labels: [String?], reserved: Set<String> = []
+  ) -> [(label: String?, localName: String, runtimeName: String)] {
+    var usedNames = reserved.union(
+      parameterSyntax.compactMap { parameter -> String? in
+        let internalName = parameter.secondName ?? parameter.firstName
+        return internalName.tokenKind == .wildcard ? nil : internalName.text
+      })
+    return parameterSyntax.enumerated().map { index, parameter in
+      let internalToken = parameter.secondName ?? parameter.firstName
+      let internalName = internalToken.tokenKind == .wildcard ? nil : internalToken.text
+      var localName = internalName ?? "p\(index)"
+      if internalName == nil {
+        while usedNames.contains(localName) { localName = "_" + localName }
+        usedNames.insert(localName)
+      }
+      let label = labels[index]
+      return (label, localName, internalName.map(SwiftKeyword.unescaped) ?? label ?? localName)
+    }
+  }
+
   /// The call of this requirement on `receiver` with `values` (one per parameter, as
   /// passed): `r.name(label: v)` for a method; for a property or subscript, its read
   /// (`r.name`, `r[label: v]`) or its write (`r.name = v`, `r[label: v] = w`), the value
@@ -165,7 +189,6 @@ struct DelegateRequirement {
     callText(on: "$0", parameters.map { $0.passing($0.localName) })
   }
 
-
   /// Whether a parameter is rebound for the call (`inout`, or a non-escaping closure): the
   /// conformance's send then runs inside the scopes that bind them.
   var bindsArguments: Bool { parameters.contains { $0.isInout || $0.isLent } }
@@ -188,7 +211,8 @@ struct DelegateRequirement {
   /// `throwing`: whether `body` can throw (a stand-in's `deliver` does not, even for a
   /// `throws` method; marking it `try` would warn in the user's build).
   func bindingLent(_ body: [String], throwing: Bool? = nil) -> [String] {
-    nested(throwing: throwing ?? isThrowing,
+    nested(
+      throwing: throwing ?? isThrowing,
       parameters.filter(\.isLent).map { p in
         (
           "withoutActuallyEscaping(\(p.localName)) { __\(p.localName) in",
@@ -349,24 +373,11 @@ extension DelegateRequirement {
       }
     }
 
-    // Local names: the parameter's own, or p0, p1, … avoiding the names in use.
-    var usedNames = Set(
-      parameterSyntax.compactMap { parameter -> String? in
-        let internalName = parameter.secondName ?? parameter.firstName
-        return internalName.tokenKind == .wildcard ? nil : internalName.text
-      })
+    let names = Self.parameterNames(parameterSyntax, labels: labels)
     var parameters: [Parameter] = []
     var hasCForm = true
     for (index, parameter) in parameterSyntax.enumerated() {
-      let internalToken = parameter.secondName ?? parameter.firstName
-      let internalName = internalToken.tokenKind == .wildcard ? nil : internalToken.text
-      var localName = internalName ?? "p\(index)"
-      if internalName == nil {
-        while usedNames.contains(localName) { localName = "_" + localName }
-        usedNames.insert(localName)
-      }
-      let label = labels[index]
-      let runtimeName = internalName.map(SwiftKeyword.unescaped) ?? label ?? localName
+      let (label, localName, runtimeName) = names[index]
       let parameterName = runtimeName
 
       if parameter.ellipsis != nil {

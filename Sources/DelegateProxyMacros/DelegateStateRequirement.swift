@@ -80,7 +80,8 @@ struct DelegateStateRequirement {
       let type = binding.typeAnnotation?.type,
       case .accessors(let accessors)? = binding.accessorBlock?.accessors
     else {
-      diagnostics.append(Diagnostic(node: Syntax(variable), message: DelegateDiagnostic.unsupportedMember))
+      diagnostics.append(
+        Diagnostic(node: Syntax(variable), message: DelegateDiagnostic.unsupportedMember))
       return nil
     }
     let nameText = identifier.identifier.text
@@ -104,7 +105,8 @@ struct DelegateStateRequirement {
     }
     let swiftName = "subscript(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
     guard case .accessors(let accessors)? = sub.accessorBlock?.accessors else {
-      diagnostics.append(Diagnostic(node: Syntax(sub), message: DelegateDiagnostic.unsupportedMember))
+      diagnostics.append(
+        Diagnostic(node: Syntax(sub), message: DelegateDiagnostic.unsupportedMember))
       return nil
     }
     if let generics = sub.genericParameterClause {
@@ -145,7 +147,8 @@ struct DelegateStateRequirement {
       switch accessor.accessorSpecifier.tokenKind {
       case .keyword(.get): getterAccessor = accessor
       case .keyword(.set): hasSetter = true
-      default: report(accessor, .unsupportedAccessor(swiftName, accessor: accessor.accessorSpecifier.text))
+      default:
+        report(accessor, .unsupportedAccessor(swiftName, accessor: accessor.accessorSpecifier.text))
       }
     }
     let effects = getterAccessor?.effectSpecifiers
@@ -163,25 +166,14 @@ struct DelegateStateRequirement {
       report(type, .selfType(swiftName, what: "the type"))
     }
 
-    // Index parameters: named as written, or p0, p1, … avoiding the names in use.
-    var usedNames = Set(
-      parameterSyntax.compactMap { p -> String? in
-        let internalName = p.secondName ?? p.firstName
-        return internalName.tokenKind == .wildcard ? nil : internalName.text
-      })
-    usedNames.insert("newValue")
+    // Index parameters: named as written, or p0, p1, … avoiding the names in use (and the
+    // setter's `newValue`).
+    let names = DelegateRequirement.parameterNames(
+      parameterSyntax, labels: labels, reserved: ["newValue"])
     var parameters: [DelegateRequirement.Parameter] = []
     var hasCForm = !isAsync && !isThrowing
     for (index, p) in parameterSyntax.enumerated() {
-      let internalToken = p.secondName ?? p.firstName
-      let internalName = internalToken.tokenKind == .wildcard ? nil : internalToken.text
-      var localName = internalName ?? "p\(index)"
-      if internalName == nil {
-        while usedNames.contains(localName) { localName = "_" + localName }
-        usedNames.insert(localName)
-      }
-      let label = labels[index]
-      let runtimeName = internalName.map(SwiftKeyword.unescaped) ?? label ?? localName
+      let (label, localName, runtimeName) = names[index]
       if p.ellipsis != nil {
         report(p, .variadicParameter(swiftName, parameter: runtimeName))
       }
@@ -250,7 +242,8 @@ struct DelegateStateRequirement {
       setter = DelegateRequirement(
         nameText: writeName, parameters: parameters + [newValue], result: nil,
         isOptional: isOptional, selector: writeSelector, swiftName: swiftName + " (set)",
-        nameNode: nameNode, accessor: Accessor(kind: .set, name: nameText, isSubscript: isSubscript),
+        nameNode: nameNode,
+        accessor: Accessor(kind: .set, name: nameText, isSubscript: isSubscript),
         hasCForm: hasCForm && CTypeCheck.problem(with: type) == nil, noAnswerText: nil)
     }
     return DelegateStateRequirement(
