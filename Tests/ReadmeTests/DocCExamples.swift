@@ -417,6 +417,37 @@ func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
   return connects
 }
 
+// MARK: DelegateProxy.docc/SwiftProtocols.md — Answers that are delegates themselves
+
+@Delegate
+protocol Counter: AnyObject {
+  func increment(by amount: Int)
+}
+
+@Delegate
+protocol CounterFactory: AnyObject {
+  @Default(noCounter()) func makeCounter(label: String) -> any Counter
+  func destroyCounter(_ counter: any Counter)
+}
+
+/// A multicast of no counter, for no factory. (A function: a macro's argument cannot name a
+/// type another macro generates.)
+func noCounter() -> any Counter { CounterMulticast() }
+
+/// A backend's own counter.
+final class PrometheusCounter: Counter {
+  func increment(by amount: Int) {}
+}
+
+func doccAnswersThatAreDelegates(factories: CounterFactoryMulticast) -> [PrometheusCounter]? {
+  factories.setPolicy(.reduce(.multicast(CounterMulticast.self)), for: \.makeCounterLabel)
+  let counter = factories.makeCounter(label: "requests")  // a CounterMulticast of every factory's own counter
+  counter.increment(by: 1)                                // each factory's counter
+  factories.destroyCounter(counter)                       // each factory is handed its own counter
+  let own = (counter as? CounterMulticast)?.members(ofType: PrometheusCounter.self)
+  return own
+}
+
 // MARK: DelegateProxy.docc/SwiftProtocols.md — inout and closure parameters
 
 @Delegate

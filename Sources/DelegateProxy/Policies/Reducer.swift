@@ -33,18 +33,24 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// are); nil for reducers on C values only. Returns nil for no answer: the method's
   /// answer for no delegates then applies.
   let swiftFold: (@Sendable ([Any]) -> Any?)?
+  /// The fold on Swift values that also wants to know which member gave each answer
+  /// (``multicast(_:name:)``); the multicasts call it in place of ``swiftFold`` when they
+  /// know. Nil for every other reducer: a dispatch then collects no member numbers.
+  let sourcedFold: (@Sendable ([Any], AnswerSources) -> Any?)?
 
   init(
     name: String, rule: FoldRule? = nil,
     accepts: @escaping @Sendable (TypeEncoding) -> Bool = { _ in true },
     body: @escaping @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8],
-    swiftFold: (@Sendable ([Any]) -> Any?)?
+    swiftFold: (@Sendable ([Any]) -> Any?)?,
+    sourcedFold: (@Sendable ([Any], AnswerSources) -> Any?)? = nil
   ) {
     self.name = name
     self.rule = rule
     self.accepts = accepts
     self.body = body
     self.swiftFold = swiftFold
+    self.sourcedFold = sourcedFold
   }
 
   /// A readable rendering, for logs and diagnostics.
@@ -54,7 +60,9 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// this only re-labels it: the multicasts keep their policies in one (erased) form and
   /// hand each method back its own type.
   func relabeled<Other>(as _: Other.Type = Other.self) -> Reducer<Other> {
-    Reducer<Other>(name: name, rule: rule, accepts: accepts, body: body, swiftFold: swiftFold)
+    Reducer<Other>(
+      name: name, rule: rule, accepts: accepts, body: body, swiftFold: swiftFold,
+      sourcedFold: sourcedFold)
   }
 
   // MARK: Any result

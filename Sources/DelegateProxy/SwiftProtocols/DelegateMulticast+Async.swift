@@ -93,17 +93,18 @@ extension DelegateMulticast {
         break
       }
       guard let delegate = liveDelegate(member),
-        admits(plan.filter, delegate, arguments.value)
+        admits(plan.filter, delegate, arguments.value),
+        let own = ownArguments(plan, member, arguments.value)
       else { continue }
       let answer: Swift.Result<Result, any Error>
       do {
-        answer = .success(try await message.invoke(delegate, arguments.value))
+        answer = .success(try await message.invoke(delegate, own))
       } catch {
         answer = .failure(error)
       }
       if lacksOptional(member, plan) { continue }
       if !member.answers, case .success = answer { continue }
-      if fold.add(answer) { break }
+      if fold.add(answer, from: member.id) { break }
     }
     return fold
   }
@@ -118,23 +119,29 @@ extension DelegateMulticast {
     typealias Answer = UncheckedSendable<Swift.Result<Result, any Error>?>
     let invoke = message.invoke
     // The delegates cross to the child tasks with the arguments (see DelegateConcurrency).
+    // Each with its own arguments (paired parameters: ArgumentPairing.swift).
     let delegates = UncheckedSendable(
-      plan.members.map { member in
-        liveDelegate(member).flatMap { admits(plan.filter, $0, arguments.value) ? $0 : nil }
+      plan.members.map { member -> (Delegate, Arguments)? in
+        guard let delegate = liveDelegate(member), admits(plan.filter, delegate, arguments.value),
+          let own = ownArguments(plan, member, arguments.value)
+        else { return nil }
+        return (delegate, own)
       })
     var answers = [Answer](repeating: UncheckedSendable(nil), count: plan.members.count)
     var firstError: (any Error)?
     await withTaskGroup(of: (Int, Answer).self) { group in
       for slot in plan.members.indices {
         group.addTask {
-          guard let delegate = delegates.value[slot] else { return (slot, UncheckedSendable(nil)) }
+          guard let (delegate, own) = delegates.value[slot] else {
+            return (slot, UncheckedSendable(nil))
+          }
           if Task.isCancelled {
             return (
               slot, UncheckedSendable(message.isThrowing ? .failure(CancellationError()) : nil)
             )
           }
           do {
-            return (slot, UncheckedSendable(.success(try await invoke(delegate, arguments.value))))
+            return (slot, UncheckedSendable(.success(try await invoke(delegate, own))))
           } catch {
             return (slot, UncheckedSendable(.failure(error)))
           }
@@ -158,7 +165,7 @@ extension DelegateMulticast {
     for (member, answer) in zip(plan.members, answers) {
       guard let answer = answer.value, !lacksOptional(member, plan) else { continue }
       if !member.answers, case .success = answer { continue }
-      if fold.add(answer) { break }
+      if fold.add(answer, from: member.id) { break }
     }
     return fold
   }

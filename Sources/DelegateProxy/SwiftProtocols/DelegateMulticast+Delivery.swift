@@ -22,28 +22,31 @@ extension DelegateMulticast {
   ) -> Result {
     let observers = table.observers[index]
     let filter = table.filters[index]
+    let pairing = table.pairings[index]
     for o in observers where o.phase == .before { o.notify(arguments) }
     var fold = Fold<Result>(list.rule)
     var collected: [Result] = []
+    // Which member gave each answer, for a reducer that pairs them (Reducer.multicast).
+    let sourced = list.rule == .custom && collectsSources(index, table)
+    var sources: [UInt64] = []
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     for responder in list.responders {
       let member = responder.member.takeUnretainedValue()
       if filter != nil, !admits(filter, member, arguments) { continue }
-      let answer: Result?
-      if let queue = member.queue {
-        if list.rule == .every && !list.waitsForQueued {
-          sendQueued(index, list, member, queue, arguments, call)
-          continue
-        }
-        answer = callQueued(index, list, member, queue, arguments, call)
+      let called: Result??
+      if let pairing {
+        // The member's own arguments; not called when it has no part in an answer passed.
+        guard let own = pairing.arguments(arguments, for: member.id) else { continue }
+        called = callMember(index, list, member, own, call)
       } else {
-        answer = member.withDelegate { call(member.existential.pointee, arguments) }
-        if answer == nil, !member.isRemoved { needsRebuild.raise() }
+        called = callMember(index, list, member, arguments, call)
       }
-      guard let value = answer else { continue }
+      // Sent to its queue, not waited for; or it could not answer.
+      guard let answer = called, let value = answer else { continue }
       if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
       if !member.answers { continue }
       if list.rule == .custom { collected.append(value) }
+      if sourced { sources.append(member.id) }
       if fold.add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
@@ -52,7 +55,26 @@ extension DelegateMulticast {
     // method) skips `finish`, whose fold outcome and no-answer cast are not specialized
     // (type-metadata lookups and a dynamic cast per call, Benchmarks/callgrind-swift.sh).
     if Result.self == Void.self { return () as! Result }
-    return finish(fold, index, table, collected: collected)
+    return finish(fold, index, table, collected: collected, sources: sources)
+  }
+
+  /// One member's call on the general path: on its queue (a `void` method's sent, not
+  /// waited for: nil), else directly; `.some(nil)` when it could not answer.
+  @inlinable @inline(__always)
+  final func callMember<Arguments, Result>(
+    _ index: Int, _ list: SwiftResponderList<Delegate>, _ member: SwiftMember<Delegate>,
+    _ arguments: Arguments, _ call: @escaping (Delegate, Arguments) -> Result
+  ) -> Result?? {
+    if let queue = member.queue {
+      if list.rule == .every && !list.waitsForQueued {
+        sendQueued(index, list, member, queue, arguments, call)
+        return nil
+      }
+      return .some(callQueued(index, list, member, queue, arguments, call))
+    }
+    let answer = member.withDelegate { call(member.existential.pointee, arguments) }
+    if answer == nil, !member.isRemoved { needsRebuild.raise() }
+    return .some(answer)
   }
 
   /// A queued member's call of a `void` method: sent to its queue, not waited for.
@@ -184,12 +206,16 @@ extension DelegateMulticast {
         var work: [GatheredCall<Arguments, Result>] = []
         let learned =
           table.lists[index].isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+        let pairing = table.pairings[index]
         for responder in table.lists[index].responders {
           let member = responder.member.takeUnretainedValue()
           if filter != nil, !admits(filter, member, arguments) { continue }
+          // The member's own arguments (ArgumentPairing.swift): not called without a part.
+          guard let own = pairing.map({ $0.arguments(arguments, for: member.id) }) ?? arguments
+          else { continue }
           let optional = table.lists[index].isOptional
           let call = QueuedCall(
-            member: member, arguments: arguments, call: call,
+            member: member, arguments: own, call: call,
             optionalSelector: optional ? protocolDescription.methods[index].selector.name : nil)
           if let queue = member.queue {
             work.append(.queued(queue, call))

@@ -1,3 +1,7 @@
+import Dispatch
+import MessageRuntime
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,9 +9,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Dispatch
-import MessageRuntime
-import Synchronization
 
 // Mutating requirements: THE way a call changes each member's stored value.
 
@@ -53,6 +54,7 @@ extension DelegateMulticast {
       if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
       var fold = Fold<Result>(list.rule)
       var collected: [Result] = []
+      var sources: [UInt64] = []
       var changed: [(old: SwiftMember<Delegate>, new: Delegate)] = []
       let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
       for responder in list.responders {
@@ -77,12 +79,15 @@ extension DelegateMulticast {
         }
         if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
         if !member.answers { continue }
-        if list.rule == .custom { collected.append(value) }
+        if list.rule == .custom {
+          collected.append(value)
+          sources.append(member.id)
+        }
         if fold.add(value) { break }
       }
       if let observed { for o in observers where o.phase == .after { o.notify(observed) } }
       let retired = changed.isEmpty ? [] : store(changed)
-      return (finish(fold, index, table, collected: collected), retired)
+      return (finish(fold, index, table, collected: collected, sources: sources), retired)
     }
     // After the lock: a retirement waits out read sections, and a dispatch's member may be
     // waiting for the lock inside one.

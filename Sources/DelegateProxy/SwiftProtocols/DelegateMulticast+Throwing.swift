@@ -60,8 +60,9 @@ extension DelegateMulticast {
     var fold = EffectFold<Result>(plan.rule, plan.errorPolicy)
     for member in plan.members {
       if plan.filter != nil, !admits(plan.filter, member, arguments) { continue }
+      guard let own = ownArguments(plan, member, arguments) else { continue }
       let queued = QueuedCall(
-        member: member, arguments: arguments, call: call, optionalSelector: plan.optionalSelector)
+        member: member, arguments: own, call: call, optionalSelector: plan.optionalSelector)
       let answer: Swift.Result<Result, any Error>?
       if let queue = member.queue {
         answer = QueueMarks.isCurrent(queue) ? queued.run() : queue.sync { queued.run() }
@@ -73,7 +74,7 @@ extension DelegateMulticast {
         continue
       }
       if !member.answers, case .success = answer { continue }
-      if fold.add(answer) { break }
+      if fold.add(answer, from: member.id) { break }
     }
     for o in plan.observers where o.phase == .after { o.notify(arguments) }
     rebuildIfNeeded()
@@ -147,9 +148,9 @@ extension DelegateMulticast {
     var first: Result?
     for member in plan.members {
       if plan.filter != nil, !admits(plan.filter, member, arguments.value) { continue }
+      guard let own = ownArguments(plan, member, arguments.value) else { continue }
       let queued = QueuedCall(
-        member: member, arguments: arguments.value, call: call,
-        optionalSelector: plan.optionalSelector)
+        member: member, arguments: own, call: call, optionalSelector: plan.optionalSelector)
       let answer: Swift.Result<Result, any Error>?
       if let queue = member.queue {
         answer = await withCheckedContinuation {
@@ -167,7 +168,7 @@ extension DelegateMulticast {
       guard let answer, !lacksOptional(member, plan) else { continue }
       if !member.answers, case .success = answer { continue }
       if firstAnswer, first == nil, case .success(let value) = answer { first = value }
-      if fold.add(answer) { break }
+      if fold.add(answer, from: member.id) { break }
     }
     for o in plan.observers where o.phase == .after { o.notify(arguments.value) }
     rebuildIfNeeded()

@@ -121,6 +121,11 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     var cFace: CFace?
     /// The object face of `@Delegate(for:object:)` multicasts, made on first use.
     var face: AnyObject?
+    /// As a gatherer of answers (`Reducer.multicast`): the methods whose arguments are
+    /// paired with members (ArgumentPairing.swift); nil until it gathered one.
+    var pairing: GathererPairing?
+    /// As such an answer: whose members' answers it holds.
+    var answerPairing: AnswerPairing?
   }
 
   // Lock order: `MulticastNesting.lock` (insertions of multicasts only), then `state`.
@@ -263,20 +268,21 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   }
 
   /// The answer a finished fold gives (see ``FoldOutcome``): a responder's answer, the
-  /// truth rules' 0 or 1, the custom `reducer`'s fold of `collected`, or — when nobody
+  /// truth rules' 0 or 1, the custom `reducer`'s fold of `collected` (given `sources`, the
+  /// membership of each answer, when the reducer asks for them), or — when nobody
   /// answered — the method's answer for no delegates (its `@Default`, else its result
   /// type's empty value; see the type's *No answer*). Never a trap.
   @usableFromInline
   final func finish<Result>(
     _ fold: Fold<Result>, _ index: Int, reducer: @autoclosure () -> ErasedReducer?,
-    collected: [Result] = []
+    collected: [Result] = [], sources: [UInt64] = []
   ) -> Result {
     // The method's description is read only off the common path: copying it retains its
     // strings and arrays.
     switch fold.outcome {
     case .answer(let value): return value
     case .truth(let truth): return ZeroValue.truth(truth, Result.self, for: selectorName(index))
-    case .reduce: return reduce(collected, index, with: reducer())
+    case .reduce: return reduce(collected, index, with: reducer(), sources: sources)
     case .unanswered: return protocolDescription.methods[index].noAnswer(as: Result.self)
     case .zero where fold.answered == 0:
       return protocolDescription.methods[index].noAnswer(as: Result.self)
@@ -288,9 +294,10 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   @usableFromInline
   final func finish<Result>(
     _ fold: Fold<Result>, _ index: Int, _ table: SwiftMemberTable<Delegate>,
-    collected: [Result] = []
+    collected: [Result] = [], sources: [UInt64] = []
   ) -> Result {
-    finish(fold, index, reducer: table.policies[index].reducer, collected: collected)
+    finish(
+      fold, index, reducer: table.policies[index].reducer, collected: collected, sources: sources)
   }
 
   /// The selector name of the method at `index`, for diagnostics.
@@ -300,10 +307,17 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
 
   /// A custom reducer's fold of `values`: on the values themselves for a fold of Swift
   /// values, else on their C form.
-  final func reduce<Result>(_ values: [Result], _ index: Int, with reducer: ErasedReducer?)
-    -> Result
-  {
+  final func reduce<Result>(
+    _ values: [Result], _ index: Int, with reducer: ErasedReducer?, sources: [UInt64] = []
+  ) -> Result {
     let method = protocolDescription.methods[index]
+    // A fold that pairs each answer with its member (Reducer.multicast), where the dispatch
+    // knew the members; else its plain fold.
+    if let sourced = reducer?.sourcedFold, sources.count == values.count {
+      let gathered = AnswerSources(gatherer: self, members: sources)
+      guard let value = sourced(values, gathered) else { return method.noAnswer(as: Result.self) }
+      return value as! Result
+    }
     // A reducer is typed by its method's result (setPolicy, aggregate): a Swift fold makes
     // a `Result`, or nil when nobody answered.
     if let swift = reducer?.swiftFold {
@@ -366,7 +380,8 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     SwiftMemberTable(
       members: s.members.records, description: description, defaultPolicy: s.defaultPolicy,
       overrides: s.overrides,
-      observers: s.observers, filters: s.filters, generation: s.generation)
+      observers: s.observers, filters: s.filters, pairings: s.pairing?.methods ?? [:],
+      generation: s.generation)
   }
 
   /// THE way the multicast changes: applies `change` under the lock, then builds and

@@ -5,6 +5,8 @@ struct EffectFold<Value> {
   var fold: Fold<Value>
   /// The answers, for a custom reducer.
   var collected: [Value] = []
+  /// By collected answer: the member that gave it (for a reducer that pairs them).
+  var sources: [UInt64] = []
   /// The errors thrown, in delegate order.
   var errors: [any Error] = []
   let errorPolicy: DelegateErrorPolicy
@@ -14,12 +16,15 @@ struct EffectFold<Value> {
     self.errorPolicy = errorPolicy
   }
 
-  /// Adds one delegate's outcome; true when no further delegate is to be called: the
+  /// Adds one delegate's outcome (`member`: its membership number); true when no further delegate is to be called: the
   /// policy's own stop (first responder), or an error under ``DelegateErrorPolicy/stopAtFirst``.
-  mutating func add(_ outcome: Swift.Result<Value, any Error>) -> Bool {
+  mutating func add(_ outcome: Swift.Result<Value, any Error>, from member: UInt64 = 0) -> Bool {
     switch outcome {
     case .success(let value):
-      if fold.rule == .custom { collected.append(value) }
+      if fold.rule == .custom {
+        collected.append(value)
+        sources.append(member)
+      }
       return fold.add(value)
     case .failure(let error):
       errors.append(error)

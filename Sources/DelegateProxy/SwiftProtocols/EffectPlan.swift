@@ -12,6 +12,8 @@ struct EffectPlan<Delegate> {
   let observers: [TypedObserver]
   /// The method's filter, if any (DelegateMulticast+Filters).
   let filter: AnyMemberFilter?
+  /// The method's parameters paired with members, if any (ArgumentPairing.swift).
+  let pairing: ArgumentPairing?
   /// For an optional method: its selector, to drop the answers of classes that turn out
   /// not to implement it.
   let optionalSelector: String?
@@ -35,7 +37,7 @@ extension DelegateMulticast {
           index: index, members: list.responders.map { $0.member.takeUnretainedValue() },
           rule: rule ?? list.rule,
           reducer: reducer ?? table.policies[index].reducer, observers: table.observers[index],
-          filter: table.filters[index],
+          filter: table.filters[index], pairing: table.pairings[index],
           optionalSelector: list.isOptional
             ? protocolDescription.methods[index].selector.name : nil,
           errorPolicy: errorPolicy, concurrency: concurrency)
@@ -51,7 +53,18 @@ extension DelegateMulticast {
   {
     if let error = fold.error { return .failure(error) }
     return .success(
-      finish(fold.fold, plan.index, reducer: plan.reducer, collected: fold.collected))
+      finish(
+        fold.fold, plan.index, reducer: plan.reducer, collected: fold.collected,
+        sources: fold.sources))
+  }
+
+  /// `arguments` as `member` receives them: each paired argument replaced by its own part
+  /// (ArgumentPairing.swift); nil when it has no part in one (it is not called).
+  func ownArguments<Arguments>(
+    _ plan: EffectPlan<Delegate>, _ member: SwiftMember<Delegate>, _ arguments: Arguments
+  ) -> Arguments? {
+    guard let pairing = plan.pairing else { return arguments }
+    return pairing.arguments(arguments, for: member.id)
   }
 
   /// `member`'s delegate, strongly held, unless it was removed or is being deallocated

@@ -17,6 +17,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   @usableFromInline let observers: [[TypedObserver]]
   /// By method index: the filter that chooses which members a call reaches, if any.
   @usableFromInline let filters: [AnyMemberFilter?]
+  /// By method index: the parameters paired with members, if any (ArgumentPairing.swift).
+  @usableFromInline let pairings: [ArgumentPairing?]
   /// By method index: the policy in force, for introspection and custom reducers.
   let policies: [ErasedPolicy]
   let generation: UInt64
@@ -24,10 +26,12 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   init(
     members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
     defaultPolicy: ErasedPolicy, overrides: [Int: ErasedPolicy],
-    observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:], generation: UInt64
+    observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:],
+    pairings: [Int: ArgumentPairing] = [:], generation: UInt64
   ) {
     self.members = members
     self.filters = description.methods.indices.map { filters[$0] }
+    self.pairings = description.methods.indices.map { pairings[$0] }
     self.observers = description.methods.indices.map { observers[$0] ?? [] }
     self.generation = generation
     let methods = description.methods
@@ -57,7 +61,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
           isGeneral: rule == .custom || needsCopy || observers[index]?.isEmpty == false
-            || filters[index] != nil
+            || filters[index] != nil || pairings[index] != nil
             || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments))
     }

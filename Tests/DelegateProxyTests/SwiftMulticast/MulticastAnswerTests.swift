@@ -50,14 +50,13 @@ final class Backend: InstrumentFactory, @unchecked Sendable {
     made.append(tally)
     return tally
   }
+  /// What `destroyInstrument` was handed, in order.
+  var handed: [any Instrument] = []
   func destroyInstrument(_ tally: any Instrument) {
-    // Each backend is handed its own counter back, never the multicast of them.
+    // Each backend is handed its own counter back, never the multicast of them (no
+    // unwrapping here: the multicast pairs the argument with its member).
+    handed.append(tally)
     if let own = tally as? BackendInstrument { destroyed.append("\(own.backend):\(own.label)") }
-    if let many = tally as? InstrumentMulticast {
-      for own in many.members(ofType: BackendInstrument.self) where own.backend == name {
-        destroyed.append("\(own.backend):\(own.label)")
-      }
-    }
   }
 }
 
@@ -121,5 +120,8 @@ struct MulticastAnswerTests {
     factories.destroyInstrument(tally)
     #expect(a.destroyed == ["a:jobs"])
     #expect(b.destroyed == ["b:jobs"])
+    // Its own object, not a wrapper of it.
+    #expect(a.handed.count == 1 && a.handed[0] === a.made[0])
+    #expect(b.handed.count == 1 && b.handed[0] === b.made[0])
   }
 }
