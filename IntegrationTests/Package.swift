@@ -17,6 +17,7 @@ let package = Package(
     .package(path: ".."),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
   ],
   targets: [
     // GRDB's TransactionObserver: one registration, several observers (an audit trail
@@ -34,6 +35,15 @@ let package = Package(
       dependencies: [
         .product(name: "DelegateProxy", package: rootIdentity),
         .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    // swift-metrics' MetricsFactory and handler protocols: @Delegate multicasts against
+    // MultiplexMetricsHandler, each factory handed its own handlers back on destroy.
+    .testTarget(
+      name: "SwiftMetricsIntegrationTests",
+      dependencies: [
+        .product(name: "DelegateProxy", package: rootIdentity),
+        .product(name: "CoreMetrics", package: "swift-metrics"),
       ]
     ),
     // Seeded random @Delegate protocols, each checked call by call against a hand-written
