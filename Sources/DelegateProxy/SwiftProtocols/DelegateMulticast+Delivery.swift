@@ -22,13 +22,14 @@ extension DelegateMulticast {
   ) -> Result {
     let observers = table.observers[index]
     let filter = table.filters[index]
-    let pairing = table.pairings[index]
+    // Read only for a paired method, so that the others pay one flag's test.
+    let pairing = list.isPaired ? table.pairings[index] : nil
     for o in observers where o.phase == .before { o.notify(arguments) }
     var fold = Fold<Result>(list.rule)
     var collected: [Result] = []
-    // Which member gave each answer, for a reducer that pairs them (Reducer.multicast).
-    let sourced = list.rule == .custom && collectsSources(index, table)
-    var sources: [UInt64] = []
+    // Which member gave each answer, for a reducer that pairs them (Reducer.multicast); nil
+    // (no array) for every other dispatch.
+    var sources: [UInt64]? = list.rule == .custom && collectsSources(index, table) ? [] : nil
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     for responder in list.responders {
       let member = responder.member.takeUnretainedValue()
@@ -46,7 +47,7 @@ extension DelegateMulticast {
       if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
       if !member.answers { continue }
       if list.rule == .custom { collected.append(value) }
-      if sourced { sources.append(member.id) }
+      sources?.append(member.id)
       if fold.add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }

@@ -275,7 +275,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   @usableFromInline
   final func finish<Result>(
     _ fold: Fold<Result>, _ index: Int, reducer: @autoclosure () -> ErasedReducer?,
-    collected: [Result] = [], sources: [UInt64] = []
+    collected: [Result] = [], sources: [UInt64]? = nil
   ) -> Result {
     // The method's description is read only off the common path: copying it retains its
     // strings and arrays.
@@ -294,7 +294,7 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   @usableFromInline
   final func finish<Result>(
     _ fold: Fold<Result>, _ index: Int, _ table: SwiftMemberTable<Delegate>,
-    collected: [Result] = [], sources: [UInt64] = []
+    collected: [Result] = [], sources: [UInt64]? = nil
   ) -> Result {
     finish(
       fold, index, reducer: table.policies[index].reducer, collected: collected, sources: sources)
@@ -308,12 +308,12 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
   /// A custom reducer's fold of `values`: on the values themselves for a fold of Swift
   /// values, else on their C form.
   final func reduce<Result>(
-    _ values: [Result], _ index: Int, with reducer: ErasedReducer?, sources: [UInt64] = []
+    _ values: [Result], _ index: Int, with reducer: ErasedReducer?, sources: [UInt64]? = nil
   ) -> Result {
     let method = protocolDescription.methods[index]
     // A fold that pairs each answer with its member (Reducer.multicast), where the dispatch
     // knew the members; else its plain fold.
-    if let sourced = reducer?.sourcedFold, sources.count == values.count {
+    if let sourced = reducer?.sourcedFold, let sources, sources.count == values.count {
       let gathered = AnswerSources(gatherer: self, members: sources)
       guard let value = sourced(values, gathered) else { return method.noAnswer(as: Result.self) }
       return value as! Result

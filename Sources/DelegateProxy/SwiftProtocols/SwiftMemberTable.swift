@@ -63,7 +63,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
           isGeneral: rule == .custom || needsCopy || observers[index]?.isEmpty == false
             || filters[index] != nil || pairings[index] != nil
             || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) },
-          isOptional: !method.isRequired, waitsForQueued: method.lendsArguments))
+          isOptional: !method.isRequired, waitsForQueued: method.lendsArguments,
+          isPaired: pairings[index] != nil))
     }
     self.policies = policies
   }

@@ -76,4 +76,7 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   /// parameters — the next responder reads what this one wrote — or a non-escaping
   /// closure, valid only during the call).
   @usableFromInline let waitsForQueued: Bool
+  /// Some parameter is paired with members (ArgumentPairing.swift): the general path reads
+  /// the table's pairing only then.
+  @usableFromInline let isPaired: Bool
 }
