@@ -8,8 +8,10 @@ enum DelegateDiagnostic: DiagnosticMessage {
   case unsupportedInheritance(String, inherited: String)
   /// A protocol refining `Actor`: its multicast, a class, could not conform to it.
   case actorBound(String)
-  case whereClause(String)
-  case associatedType(String)
+  /// A `where` requirement other than `Name: P` (which binds an associated type).
+  case whereClause(String, requirement: String)
+  /// An associated type the multicast cannot bind, or a use of one it cannot gather.
+  case associatedType(String, problem: String)
   /// A subscript with generic parameters: its read and write need one fixed signature.
   case genericSubscript(String)
   /// An accessor other than `get` and `set` (`_read`, `_modify`, `willSet`…).
@@ -73,10 +75,10 @@ enum DelegateDiagnostic: DiagnosticMessage {
       "@Delegate protocol '\(protocolName)' inherits from '\(inherited)', whose requirements a multicast cannot forward ('Self' or associated types, initializers); inherit from AnyObject, Sendable or a delegate protocol"
     case .actorBound(let protocolName):
       "@Delegate protocol '\(protocolName)' inherits from 'Actor', but its multicast is a class, which cannot conform to Actor; write 'protocol \(protocolName): AnyObject' with async requirements: actors conform to it"
-    case .whereClause(let protocolName):
-      "@Delegate protocol '\(protocolName)' has a 'where' clause, which is not supported; remove it"
-    case .associatedType(let name):
-      "@Delegate does not support associated types ('\(name)'): a delegate's methods need concrete types; remove it and use a concrete type"
+    case .whereClause(let protocolName, let requirement):
+      "@Delegate protocol '\(protocolName)' has the 'where' requirement '\(requirement)'; the only one @Delegate takes is 'Name: P', binding the associated type 'Name' to the multicast of the @Delegate protocol 'P'"
+    case .associatedType(let name, let problem):
+      "@Delegate cannot bind the associated type '\(name)': \(problem)"
     case .genericSubscript(let name):
       "@Delegate does not support generic subscripts ('\(name)'): a subscript's read and write are messages with one fixed signature; use concrete types"
     case .unsupportedAccessor(let name, let accessor):

@@ -24,6 +24,9 @@ struct DelegateRequirement {
     /// for any other parameter): the multicast lends the closure for the call
     /// (`withoutActuallyEscaping`), and observers get a stand-in closure of that arity.
     var lentClosureArity: Int? = nil
+    /// Whether the parameter is `@autoclosure`: a call passes it on evaluated (`value()`),
+    /// which Swift wraps in the member's own autoclosure.
+    var isAutoclosure = false
     /// Whether the parameter is a non-escaping closure.
     var isLent: Bool { lentClosureArity != nil }
 
@@ -39,14 +42,18 @@ struct DelegateRequirement {
       }
       let kept = attributed.attributes.filter { element in
         guard case .attribute(let attribute) = element else { return true }
-        return attribute.attributeName.trimmedDescription != "escaping"
+        let name = attribute.attributeName.trimmedDescription
+        return name != "escaping" && name != "autoclosure"
       }
       return attributed.with(\.attributes, kept).trimmedDescription
     }
 
     /// The argument as a call passes `value` (a `DelegateInout` for an `inout`
     /// parameter): `value`, or `&value.value`.
-    func passing(_ value: String) -> String { isInout ? "&\(value).value" : value }
+    /// An `@autoclosure` parameter's is `value()`.
+    func passing(_ value: String) -> String {
+      isInout ? "&\(value).value" : isAutoclosure ? "\(value)()" : value
+    }
   }
 
   /// The method's name as written (backticks kept).
@@ -415,7 +422,10 @@ extension DelegateRequirement {
         Parameter(
           labelText: parameter.firstName.text, label: label, localName: localName,
           runtimeName: runtimeName, type: parameter.type.trimmed, isInout: isInout,
-          lentClosureArity: lentArity))
+          lentClosureArity: lentArity,
+          isAutoclosure: parameter.type.as(AttributedTypeSyntax.self)?.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "autoclosure"
+          } ?? false))
     }
 
     var result: TypeSyntax? = function.signature.returnClause?.type.trimmed

@@ -16,6 +16,28 @@ struct MulticastGenerator {
   /// the parent's multicast are reported there, so a parent that is not a `@Delegate`
   /// protocol is an error on the user's line that names it.
   var parentLocations: [String?] = []
+  /// Per bound associated type, a `#sourceLocation(…)` directive naming the user's line
+  /// that constrains it (nil when unknown): a constraint that is not a `@Delegate`
+  /// protocol, whose multicast does not exist, is an error there.
+  var associatedLocations: [String?] = []
+
+  /// The bindings of the associated types, `typealias Span = SpansMulticast`, each
+  /// reported at the user's line that constrains it.
+  var associatedBindings: [String] {
+    var lines: [String] = []
+    for (index, bound) in model.associatedTypes.enumerated() {
+      let location = index < associatedLocations.count ? associatedLocations[index] : nil
+      lines.append(
+        "  /// `\(bound.name)` is the multicast of the members' own `\(bound.name)`s: a requirement answering it gathers every member's answer into one."
+      )
+      if let location { lines.append(location) }
+      lines.append(
+        "  \(model.access.prefix)typealias \(bound.name) = \(bound.multicast)  // '\(bound.name)' must be constrained to a @Delegate protocol, whose multicast it is"
+      )
+      if location != nil { lines.append("#sourceLocation()") }
+    }
+    return lines
+  }
 
   /// The multicast class's name: the protocol's with `Multicast` appended.
   var className: String { model.name + "Multicast" }
@@ -47,6 +69,7 @@ struct MulticastGenerator {
     )
     if headerLocation != nil { lines.append("#sourceLocation()") }
     lines.append(contentsOf: parentAliases)
+    lines.append(contentsOf: associatedBindings)
     lines.append(
       "  // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it."
     )
@@ -103,10 +126,18 @@ struct MulticastGenerator {
         "  /// A property's read is its name and its write `set` + its name capitalised; a subscript's read is `subscript` followed by its argument labels capitalised, and its write `set` + that capitalised."
       )
     }
-    if !model.genericMethods.isEmpty {
+    let generic = model.genericMethods.filter { $0.gather == nil }
+    let gathering = model.genericMethods.filter { $0.gather != nil }
+    if !generic.isEmpty {
       lines.append("  ///")
       lines.append(
-        "  /// The generic methods (\(model.genericMethods.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle: each call reaches every member in order.")
+        "  /// The generic methods (\(generic.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle: each call reaches every member in order.")
+    }
+    if !gathering.isEmpty {
+      lines.append("  ///")
+      lines.append(
+        "  /// The methods answering a bound associated type (\(gathering.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle: each call reaches every member in order, their answers gathered into one multicast."
+      )
     }
     if !model.parents.isEmpty {
       lines.append("  ///")
@@ -243,13 +274,13 @@ struct MulticastGenerator {
       lines.append("    /// Sends `\(method.swiftName)` to the multicast's delegates.")
       lines.append("    \(access)\(method.signature) {")
       lines.append(
-        "      guard let m = multicast else { return\(method.noAnswerText.map { " \($0)" } ?? "") }")
+        "      guard let m = multicast else { return\(method.emptyAnswerText.map { " \($0)" } ?? "") }")
       lines.append("      return \(method.callText(on: "m"))")
       lines.append("    }")
     }
     for requirement in model.requirements where requirement.accessor == nil {
       let arguments = requirement.parameters.map { p in
-        let value = p.isInout ? "&\(p.localName)" : p.localName
+        let value = p.isInout ? "&\(p.localName)" : p.passing(p.localName)
         return p.label == nil ? value : "\(p.labelText): \(value)"
       }
       let call =
@@ -325,9 +356,12 @@ struct MulticastGenerator {
     for method in model.genericMethods {
       // A generic method has no message: the stand-in's target cannot receive it.
       lines.append(
-        "    /// `\(method.swiftName)` is generic, so it has no runtime message: a stand-in's target never receives it.")
+        method.gather == nil
+          ? "    /// `\(method.swiftName)` is generic, so it has no runtime message: a stand-in's target never receives it."
+          : "    /// `\(method.swiftName)` answers a bound associated type, so it has no runtime message: a stand-in's target never receives it."
+      )
       lines.append("    \(access)\(method.signature) {")
-      if let answer = method.noAnswerText { lines.append("      return \(answer)") }
+      if let answer = method.emptyAnswerText { lines.append("      return \(answer)") }
       lines.append("    }")
     }
     lines.append(contentsOf: standInForwards)
@@ -380,8 +414,14 @@ struct MulticastGenerator {
           get: body(state.getter), set: state.setter.map(body)))
     }
     for method in model.genericMethods {
+      let answers =
+        method.gather.map {
+          "; answers a `\($0.multicast)` of every one's answer\($0.isOptional ? " that is not nil (nil when none is)" : "")"
+        }
+        ?? (method.result == nil ? "" : "; answers the last one's answer")
       lines.append(
-        "  /// Calls `\(method.swiftName)` on every delegate, in order, with the same generic arguments\(method.result == nil ? "" : "; answers the last one's answer").")
+        "  /// Calls `\(method.swiftName)` on every delegate, in order\(method.genericClause.isEmpty ? "" : ", with the same generic arguments")\(answers)."
+      )
       lines.append("  \(access)\(method.signature) {")
       lines.append(
         "    " + method.eachBody("\(receiver).__callEach", delegateType: model.delegateType, cast: false))
@@ -560,7 +600,9 @@ struct MulticastGenerator {
       on: "d",
       requirement.parameters.enumerated().map { index, parameter in
         parameter.isInout
-          ? "&(f.argument(\(index)) as \(parameter.valueTypeText)).value" : "f.argument(\(index))"
+          ? "&(f.argument(\(index)) as \(parameter.valueTypeText)).value"
+          : parameter.isAutoclosure
+            ? "(f.argument(\(index)) as \(parameter.valueTypeText))()" : "f.argument(\(index))"
       })
     return requirement.result == nil ? call : "f.setResult(\(call))"
   }
