@@ -32,6 +32,31 @@ struct DelegateGenericMethod {
   /// whether the answer is optional (a member answering nil is left out; nil when all
   /// do). Nil for a generic method, which answers the last member's answer.
   var gather: (multicast: String, isOptional: Bool)? = nil
+  /// The requirement's `@available` attributes as written, each followed by a space: a
+  /// deprecated requirement (swift-distributed-tracing's `forceFlush()`) is forwarded here,
+  /// where the generated witnesses carry its deprecation, so calling it warns no one.
+  var availabilityText = ""
+
+  /// Whether `function` is deprecated (`@available(*, deprecated…)`): forwarded as a
+  /// generic method is, from witnesses marked deprecated too, since a handle or a C entry
+  /// calling it would warn in the user's build.
+  static func isDeprecated(_ function: FunctionDeclSyntax) -> Bool {
+    availability(of: function).contains { attribute in
+      attribute.arguments?.trimmedDescription.split(separator: ",").contains {
+        $0.trimmingPrefix(" ").hasPrefix("deprecated")
+      } ?? false
+    }
+  }
+
+  /// `function`'s `@available` attributes.
+  private static func availability(of function: FunctionDeclSyntax) -> [AttributeSyntax] {
+    function.attributes.compactMap { element in
+      guard case .attribute(let attribute) = element,
+        attribute.attributeName.trimmedDescription == "available"
+      else { return nil }
+      return attribute
+    }
+  }
 
   /// The method's signature: `func inject<C, I: Injector>(_ p0: Context, into carrier: inout C, using injector: I) where I.Carrier == C`.
   var signature: String {
@@ -127,6 +152,7 @@ struct DelegateGenericMethod {
       whereClause: function.genericWhereClause?.trimmedDescription ?? "",
       parameters: requirement.parameters, result: requirement.result,
       noAnswerText: requirement.noAnswerText, isAsync: requirement.isAsync,
-      isThrowing: requirement.isThrowing, gather: gathering)
+      isThrowing: requirement.isThrowing, gather: gathering,
+      availabilityText: availability(of: function).map { $0.trimmedDescription + " " }.joined())
   }
 }

@@ -394,6 +394,7 @@ struct DelegateProtocolModel {
         }
       } else if let function = decl.as(FunctionDeclSyntax.self),
         function.genericParameterClause != nil || function.genericWhereClause != nil
+          || DelegateGenericMethod.isDeprecated(function)
       {
         if let method = DelegateGenericMethod.read(function, diagnostics: &diagnostics) {
           genericMethods.append(method)

@@ -126,8 +126,15 @@ struct MulticastGenerator {
         "  /// A property's read is its name and its write `set` + its name capitalised; a subscript's read is `subscript` followed by its argument labels capitalised, and its write `set` + that capitalised."
       )
     }
-    let generic = model.genericMethods.filter { $0.gather == nil }
+    let generic = model.genericMethods.filter { $0.gather == nil && !$0.genericClause.isEmpty }
+    let deprecated = model.genericMethods.filter { $0.gather == nil && $0.genericClause.isEmpty }
     let gathering = model.genericMethods.filter { $0.gather != nil }
+    if !deprecated.isEmpty {
+      lines.append("  ///")
+      lines.append(
+        "  /// The deprecated methods (\(deprecated.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle (it would call them from code that is not deprecated): each call reaches every member in order."
+      )
+    }
     if !generic.isEmpty {
       lines.append("  ///")
       lines.append(
@@ -272,7 +279,7 @@ struct MulticastGenerator {
     }
     for method in model.genericMethods {
       lines.append("    /// Sends `\(method.swiftName)` to the multicast's delegates.")
-      lines.append("    \(access)\(method.signature) {")
+      lines.append("    \(method.availabilityText)\(access)\(method.signature) {")
       lines.append(
         "      guard let m = multicast else { return\(method.emptyAnswerText.map { " \($0)" } ?? "") }")
       lines.append("      return \(method.callText(on: "m"))")
@@ -356,11 +363,9 @@ struct MulticastGenerator {
     for method in model.genericMethods {
       // A generic method has no message: the stand-in's target cannot receive it.
       lines.append(
-        method.gather == nil
-          ? "    /// `\(method.swiftName)` is generic, so it has no runtime message: a stand-in's target never receives it."
-          : "    /// `\(method.swiftName)` answers a bound associated type, so it has no runtime message: a stand-in's target never receives it."
+        "    /// `\(method.swiftName)` \(method.gather != nil ? "answers a bound associated type" : method.genericClause.isEmpty ? "is deprecated" : "is generic"), so it has no runtime message: a stand-in's target never receives it."
       )
-      lines.append("    \(access)\(method.signature) {")
+      lines.append("    \(method.availabilityText)\(access)\(method.signature) {")
       if let answer = method.emptyAnswerText { lines.append("      return \(answer)") }
       lines.append("    }")
     }
@@ -422,7 +427,7 @@ struct MulticastGenerator {
       lines.append(
         "  /// Calls `\(method.swiftName)` on every delegate, in order\(method.genericClause.isEmpty ? "" : ", with the same generic arguments")\(answers)."
       )
-      lines.append("  \(access)\(method.signature) {")
+      lines.append("  \(method.availabilityText)\(access)\(method.signature) {")
       lines.append(
         "    " + method.eachBody("\(receiver).__callEach", delegateType: model.delegateType, cast: false))
       lines.append("  }")
