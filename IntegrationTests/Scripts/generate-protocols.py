@@ -434,7 +434,12 @@ REFUSED = [
     ("rethrows", lambda t, u: f"func probe(_ a: {t}, _ f: () throws -> Void) rethrows"),
     ("variadic parameter", lambda t, u: f"func probe(_ a: {t}...)"),
     ("static requirement", lambda t, u: f"static func probe(_ a: {t})"),
-    ("associated type", lambda t, u: "associatedtype Probe"),
+    # An associated type constrained to one @Delegate protocol is bound to its multicast
+    # (AssociatedTypeTests, SwiftTracingIntegrationTests); these forms stay refused.
+    ("associated type without a constraint", lambda t, u: "associatedtype Probe"),
+    ("associated type as a parameter", lambda t, u: "associatedtype Probe: Sendable; func probe(_ a: Probe)"),
+    ("associated type held in a result", lambda t, u: "associatedtype Probe: Sendable; func probe() -> [Probe]"),
+    ("associated type in a property", lambda t, u: "associatedtype Probe: Sendable; var probe: Probe { get }"),
     ("initializer", lambda t, u: f"init(probe: {t})"),
     ("Self in a parameter", lambda t, u: f"func probe(_ a: Self, _ b: {t})"),
     ("non-escaping closure in an async method", lambda t, u: f"func probe(_ f: ({t}) -> Void) async"),
