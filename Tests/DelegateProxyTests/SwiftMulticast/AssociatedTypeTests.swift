@@ -1,4 +1,5 @@
 import DelegateProxy
+import DelegateProxyTestSupport
 import Testing
 
 // An associated type the multicast chooses: a recorder's `Session` is, in the multicast of
@@ -121,5 +122,46 @@ struct AssociatedTypeTests {
     let session = start(recorders)
     #expect(type(of: session) == TraceSessionMulticast.self)
     #expect(a.sessions.map(\.name) == ["g"])
+  }
+}
+
+// Protocols that are not class-bound: value multicasts on both sides.
+
+@Delegate
+protocol TallySheet: Sendable {
+  func mark(_ label: String)
+}
+
+@Delegate
+protocol TallyBook: Sendable {
+  associatedtype Sheet: TallySheet
+  func openSheet(named name: String) -> Sheet
+}
+
+/// A sheet that is a value, sharing its marks with its copies through a log.
+struct LoggedSheet: TallySheet {
+  let book: String
+  let log: CallLog
+  func mark(_ label: String) { log.append("\(book):\(label)") }
+}
+
+/// A book that is a value, answering its own sheets.
+struct LoggedBook: TallyBook {
+  let name: String
+  let log: CallLog
+  func openSheet(named name: String) -> LoggedSheet { LoggedSheet(book: self.name, log: log) }
+}
+
+@Suite("Associated types bound to a value multicast")
+struct ValueAssociatedTypeTests {
+  @Test func aValueMulticastGathersValueAnswers() {
+    let log = CallLog()
+    var books = TallyBookMulticast()
+    books.add(LoggedBook(name: "a", log: log))
+    books.add(LoggedBook(name: "b", log: log))
+    let sheet: TallySheetMulticast = books.openSheet(named: "today")
+    sheet.mark("x")
+    #expect(log.entries == ["a:x", "b:x"])
+    #expect(sheet.members(ofType: LoggedSheet.self).map(\.book) == ["a", "b"])
   }
 }
