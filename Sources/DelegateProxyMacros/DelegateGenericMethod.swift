@@ -7,7 +7,10 @@ import SwiftSyntax
 /// a property of `Messages`, which cannot be generic), so no policy, observer or C face:
 /// every member is called in order — a queued one on its queue, waited for — and a
 /// value-returning method answers the last member's value (its `@Default`, else its
-/// result type's empty value, when there is none).
+/// result type's empty value, when there is none). Two kinds of plain methods take the
+/// same path: one answering an associated type the multicast binds (``gather``: every
+/// member's answer gathered into a multicast), and a deprecated one (its witnesses are
+/// deprecated too, so that calling it warns no one).
 struct DelegateGenericMethod {
   /// The method's name as written.
   var nameText: String
