@@ -760,7 +760,7 @@ final class Gen5Reference {
   func wantsLoad1(_ a0: Bool, for a1: GenMode) throws -> String? {
     let responders = members.filter { $0.implements.contains("wantsLoad1") }
     guard let member = responders.first else { return nil }
-    do { return try member.wantsLoad1(a0, for: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsLoad1(a0, for: a1) } catch { throw MemberErrors([error]) }
   }
   func noteLoad2(_ a0: [String: Int]) throws -> String? {
     let responders = members.filter { $0.implements.contains("noteLoad2") }
@@ -997,7 +997,7 @@ final class Gen7Reference {
         try member.noteSave0(a0, on: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteLoad1(_ a0: GenMode) -> String? {
     let responders = members.filter { $0.implements.contains("noteLoad1") }
@@ -1267,7 +1267,7 @@ final class Gen9Reference {
         try member.shouldMove3(a0, using: a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -1471,7 +1471,7 @@ final class Gen10Reference {
         try member.wantsStart3(a0, a1, a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func handleChange4(_ a0: GenPoint) -> Int {
     let responders = members.filter { $0.implements.contains("handleChange4") }
@@ -1635,7 +1635,7 @@ final class Gen11Reference {
         try member.shouldLoad0(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willChange1(_ a0: @escaping (Int) -> Int) async {
     let responders = members.filter { $0.implements.contains("willChange1") }
@@ -2466,7 +2466,7 @@ final class Gen18Reference {
         try member.wantsChange4(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -3361,7 +3361,7 @@ final class Gen26Reference {
         try member.shouldWrite0()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willWrite1(_ a0: [Int]) -> GenPoint {
     let responders = members.filter { $0.implements.contains("willWrite1") }
@@ -4303,7 +4303,7 @@ final class Gen33Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenMode.slow }
     return answer
   }
@@ -4315,7 +4315,7 @@ final class Gen33Reference {
         try member.shouldRead2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldOpen3() async throws {
     let responders = members.filter { $0.implements.contains("shouldOpen3") }
@@ -4605,7 +4605,7 @@ final class Gen35Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [] }
     return answer
   }
@@ -5083,7 +5083,7 @@ final class Gen39Reference {
   func willChange0(_ a0: GenMode) throws -> Bool {
     let responders = members.filter { $0.implements.contains("willChange0") }
     guard let member = responders.first else { return false }
-    do { return try member.willChange0(a0) } catch { throw DelegateErrors([error]) }
+    do { return try member.willChange0(a0) } catch { throw MemberErrors([error]) }
   }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     let responders = members.filter { $0.implements.contains("shouldStart1") }
@@ -5886,7 +5886,7 @@ final class Gen45Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -6122,7 +6122,7 @@ final class Gen47Reference {
         try member.wantsStart2(a0, at: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func wantsRead3() async {
     let responders = members.filter { $0.implements.contains("wantsRead3") }
@@ -6133,7 +6133,7 @@ final class Gen47Reference {
   func shouldLoad4() throws -> String {
     let responders = members.filter { $0.implements.contains("shouldLoad4") }
     guard let member = responders.first else { return "s930" }
-    do { return try member.shouldLoad4() } catch { throw DelegateErrors([error]) }
+    do { return try member.shouldLoad4() } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -6588,7 +6588,7 @@ final class Gen51Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return 0 }
     return answer
   }
@@ -6827,7 +6827,7 @@ final class Gen54Reference {
         try member.handleWrite1(a0, on: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteWrite2(_ a0: GenPoint, _ a1: String?) async throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("noteWrite2") }
@@ -6966,7 +6966,7 @@ final class Gen55Reference {
         try member.askStop0(a0, from: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func askFail1(_ a0: Int, from a1: Bool, using a2: [String: Int]) async throws -> GenMode {
     let responders = members.filter { $0.implements.contains("askFail1") }
@@ -8672,7 +8672,7 @@ final class Gen67Reference {
         try member.didLoad1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func handleStop2(_ a0: String?, for a1: (Int) -> Int, with a2: Int) {
     let responders = members.filter { $0.implements.contains("handleStop2") }
@@ -9951,7 +9951,7 @@ final class Gen77Reference {
         try await member.willRead2(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func wantsStart3(_ a0: Int) {
     let responders = members.filter { $0.implements.contains("wantsStart3") }
@@ -10197,7 +10197,7 @@ final class Gen79Reference {
         try member.shouldChange2(a0, at: a1, on: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop3(_ a0: Bool) -> Int {
     let responders = members.filter { $0.implements.contains("shouldStop3") }
@@ -10219,7 +10219,7 @@ final class Gen79Reference {
         answer = value && answer
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     return answer
   }
 }
@@ -10343,7 +10343,7 @@ final class Gen80Reference {
         try member.askSave2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop3() async -> GenMode {
     let responders = members.filter { $0.implements.contains("shouldStop3") }
@@ -10796,7 +10796,7 @@ final class Gen84Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 1, y: 2) }
     return answer
   }
@@ -11075,7 +11075,7 @@ final class Gen86Reference {
   func shouldChange4(_ a0: String, on a1: Int) async throws -> Double {
     let responders = members.filter { $0.implements.contains("shouldChange4") }
     guard let member = responders.first else { return 0 }
-    do { return try await member.shouldChange4(a0, on: a1) } catch { throw DelegateErrors([error]) }
+    do { return try await member.shouldChange4(a0, on: a1) } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -12269,7 +12269,7 @@ final class Gen95Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 1, y: 3) }
     return answer
   }
@@ -12419,7 +12419,7 @@ final class Gen96Reference {
   func willChange3() throws -> Double {
     let responders = members.filter { $0.implements.contains("willChange3") }
     guard let member = responders.first else { return 99.5 }
-    do { return try member.willChange3() } catch { throw DelegateErrors([error]) }
+    do { return try member.willChange3() } catch { throw MemberErrors([error]) }
   }
   func didSave4() {
     let responders = members.filter { $0.implements.contains("didSave4") }
@@ -12918,7 +12918,7 @@ final class Gen99Reference {
         try member.wantsStart1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -13286,7 +13286,7 @@ final class Gen102Reference {
         answer = value && answer
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     return answer
   }
   func wantsOpen4(_ a0: Double, with a1: String, for a2: [String: Int]) throws {
@@ -13297,7 +13297,7 @@ final class Gen102Reference {
         try member.wantsOpen4(a0, with: a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -13434,7 +13434,7 @@ final class Gen103Reference {
   func handleOpen0(_ a0: [String: Int], at a1: (Int) -> Int, on a2: [Int]) throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     guard let member = responders.first else { return [] }
-    do { return try member.handleOpen0(a0, at: a1, on: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.handleOpen0(a0, at: a1, on: a2) } catch { throw MemberErrors([error]) }
   }
   func willStop1(_ a0: Bool, _ a1: GenMode) {
     let responders = members.filter { $0.implements.contains("willStop1") }
@@ -13722,7 +13722,7 @@ final class Gen105Reference {
   func shouldFail1(_ a0: [Int], from a1: (Int) -> Int, from a2: Int) throws -> String? {
     let responders = members.filter { $0.implements.contains("shouldFail1") }
     guard let member = responders.first else { return nil }
-    do { return try member.shouldFail1(a0, from: a1, from: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.shouldFail1(a0, from: a1, from: a2) } catch { throw MemberErrors([error]) }
   }
   func didStop2(_ a0: [Int], from a1: [Int], with a2: String?) throws {
     let responders = members.filter { $0.implements.contains("didStop2") }
@@ -14023,7 +14023,7 @@ final class Gen107Reference {
         try await member.shouldOpen1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteStop2() {
     let responders = members.filter { $0.implements.contains("noteStop2") }
@@ -14045,7 +14045,7 @@ final class Gen107Reference {
         try member.shouldChange4()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -14285,7 +14285,7 @@ final class Gen110Reference {
         try member.noteSave0(a0, a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteWrite1(_ a0: GenPoint, on a1: [Int], using a2: Int) -> String? {
     let responders = members.filter { $0.implements.contains("noteWrite1") }
@@ -14422,7 +14422,7 @@ final class Gen111Reference {
   func wantsWrite1(_ a0: Double, for a1: Bool) throws -> String {
     let responders = members.filter { $0.implements.contains("wantsWrite1") }
     guard let member = responders.first else { return "" }
-    do { return try member.wantsWrite1(a0, for: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsWrite1(a0, for: a1) } catch { throw MemberErrors([error]) }
   }
   func askMove2() {
     let responders = members.filter { $0.implements.contains("askMove2") }
@@ -15210,7 +15210,7 @@ final class Gen116Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return true }
     return answer
   }
@@ -16255,7 +16255,7 @@ final class Gen125Reference {
         try member.wantsSave1(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -16377,7 +16377,7 @@ final class Gen126Reference {
         try member.willOpen1(a0, for: a1, a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willRead2(_ a0: GenPoint) {
     let responders = members.filter { $0.implements.contains("willRead2") }
@@ -16597,7 +16597,7 @@ final class Gen127Reference {
   func willOpen1(_ a0: String?, using a1: String?) throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("willOpen1") }
     guard let member = responders.first else { return [:] }
-    do { return try member.willOpen1(a0, using: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.willOpen1(a0, using: a1) } catch { throw MemberErrors([error]) }
   }
   func handleLoad2() throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleLoad2") }
@@ -16609,7 +16609,7 @@ final class Gen127Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [] }
     return answer
   }
@@ -17711,7 +17711,7 @@ final class Gen137Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 3, y: 9) }
     return answer
   }
@@ -17962,7 +17962,7 @@ final class Gen139Reference {
   func wantsStop2(_ a0: GenMode) throws -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop2") }
     guard let member = responders.first else { return "o8" }
-    do { return try member.wantsStop2(a0) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsStop2(a0) } catch { throw MemberErrors([error]) }
   }
   func wantsRead3(_ a0: @escaping (Int) -> Int, using a1: [String: Int], with a2: Double) async -> String {
     let responders = members.filter { $0.implements.contains("wantsRead3") }
@@ -18073,7 +18073,7 @@ final class Gen140Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return -31 }
     return answer
   }
@@ -18515,7 +18515,7 @@ final class Gen144Reference {
   func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     guard let member = responders.first else { return false }
-    do { return try member.handleOpen0(a0, with: a1, using: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.handleOpen0(a0, with: a1, using: a2) } catch { throw MemberErrors([error]) }
   }
   func willStart1(_ a0: String, using a1: (Int) -> Int) {
     let responders = members.filter { $0.implements.contains("willStart1") }
@@ -18694,7 +18694,7 @@ final class Gen146Reference {
         try member.shouldChange2(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willChange3(_ a0: @escaping (Int) -> Int) async {
     let responders = members.filter { $0.implements.contains("willChange3") }
@@ -19143,7 +19143,7 @@ final class Gen149Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return false }
     return answer
   }
@@ -19243,7 +19243,7 @@ final class Gen150Reference {
   func wantsChange2(_ a0: inout Int, on a1: GenPoint, for a2: Int) async throws -> [Int] {
     let responders = members.filter { $0.implements.contains("wantsChange2") }
     guard let member = responders.first else { return [2, 3] }
-    do { return try await member.wantsChange2(&a0, on: a1, for: a2) } catch { throw DelegateErrors([error]) }
+    do { return try await member.wantsChange2(&a0, on: a1, for: a2) } catch { throw MemberErrors([error]) }
   }
   func willMove3() -> [String: Int] {
     let responders = members.filter { $0.implements.contains("willMove3") }
@@ -19483,7 +19483,7 @@ final class Gen152Reference {
   func didStart0(_ a0: GenToken, from a1: String, from a2: String?) async throws -> String {
     let responders = members.filter { $0.implements.contains("didStart0") }
     guard let member = responders.first else { return "" }
-    do { return try await member.didStart0(a0, from: a1, from: a2) } catch { throw DelegateErrors([error]) }
+    do { return try await member.didStart0(a0, from: a1, from: a2) } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -20036,7 +20036,7 @@ final class Gen158Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -20200,7 +20200,7 @@ final class Gen159Reference {
         try member.askRead1(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldLoad2() throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("shouldLoad2") }
@@ -21064,7 +21064,7 @@ final class Gen165Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -21703,7 +21703,7 @@ final class Gen170Reference {
         try await member.shouldFail2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -22406,14 +22406,14 @@ final class Gen175Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return ["k0": 0] }
     return answer
   }
   func wantsChange2(_ a0: GenMode, using a1: Double, using a2: (Int) -> Int) throws -> GenMode {
     let responders = members.filter { $0.implements.contains("wantsChange2") }
     guard let member = responders.first else { return GenMode.fast }
-    do { return try member.wantsChange2(a0, using: a1, using: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsChange2(a0, using: a1, using: a2) } catch { throw MemberErrors([error]) }
   }
   func wantsMove3(_ a0: (Int) -> Int) throws -> Bool {
     let responders = members.filter { $0.implements.contains("wantsMove3") }
@@ -23050,7 +23050,7 @@ final class Gen179Reference {
         try member.noteFail0(a0, for: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop1(_ a0: Double, from a1: Bool) -> Int {
     let responders = members.filter { $0.implements.contains("shouldStop1") }
@@ -24560,7 +24560,7 @@ final class Gen191Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 4, y: 6) }
     return answer
   }
@@ -24729,7 +24729,7 @@ final class Gen192Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return "s212" }
     return answer
   }
@@ -24830,7 +24830,7 @@ final class Gen193Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenMode.off }
     return answer
   }
@@ -25040,7 +25040,7 @@ final class Gen194Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return 0 }
     return answer
   }
@@ -25165,7 +25165,7 @@ final class Gen195Reference {
   func noteSave0() throws -> [Int] {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     guard let member = responders.first else { return [1, 6, 8] }
-    do { return try member.noteSave0() } catch { throw DelegateErrors([error]) }
+    do { return try member.noteSave0() } catch { throw MemberErrors([error]) }
   }
   func didStop1(_ a0: Double, with a1: Double) {
     let responders = members.filter { $0.implements.contains("didStop1") }
@@ -25327,7 +25327,7 @@ final class Gen196Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return false }
     return answer
   }

@@ -37,8 +37,8 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
   private let answers: @Sendable (Int) -> Bool
 
   /// The face of `multicast`: one method per protocol method.
-  init<Delegate, Messages>(
-    _ multicast: DelegateMulticast<Delegate, Messages>
+  init<Delegate, Handles>(
+    _ multicast: DelegateMulticast<Delegate, Handles>
   ) throws(DelegateProxyError) {
     let description = multicast.protocolDescription
     let proto = try description.runtimeProtocol()

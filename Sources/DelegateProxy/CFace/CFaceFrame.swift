@@ -5,7 +5,7 @@ import MessageRuntime
 public typealias __CFaceCall<Delegate> = @Sendable (Delegate, __CFaceFrame) -> Void
 
 /// The arguments and result of one C call reaching a plain Swift delegate (through
-/// ``MulticastRuntimeFace/imp(for:)`` and the multicast's runtime proxy), in their C form.
+/// ``MulticastCFace/imp(for:)`` and the multicast's runtime proxy), in their C form.
 ///
 /// Generated code reads each argument as its Swift type and writes the result:
 ///

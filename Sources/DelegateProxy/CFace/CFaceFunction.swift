@@ -2,7 +2,7 @@ import MessageRuntime
 
 /// One protocol method as a C function of its own C signature, `(self, _cmd, arguments…)`,
 /// that calls the method on the multicast whose C face is `self`: what `@Delegate`
-/// generates so that ``MulticastRuntimeFace/imp(for:)`` is a plain C function into the
+/// generates so that ``MulticastCFace/imp(for:)`` is a plain C function into the
 /// multicast's own dispatch — no register frame, no decoding, no libffi.
 ///
 /// The macro writes one for each method whose parameters and result it can see to be C
@@ -35,7 +35,7 @@ public struct __CFaceFunction: Sendable {
 
   /// Whether the entry's guesses hold for `method`: each parameter taken for a class
   /// instance has the C form of one.
-  func fits(_ method: DelegateMethodDescription) -> Bool {
+  func fits(_ method: MethodDescription) -> Bool {
     assumedObjects.allSatisfy { index in
       let type = index < 0 ? method.result : method.parameters[index].type
       return type.passesAsObjectAddress

@@ -20,7 +20,7 @@ final class CFaceMethod: @unchecked Sendable {
   let argumentSlots: [[SwiftEntrySlot]]
   let resultSlots: [SwiftEntrySlot]
 
-  init(_ description: DelegateMethodDescription, signature: MethodSignature) {
+  init(_ description: MethodDescription, signature: MethodSignature) {
     selector = description.selector
     self.signature = signature
     isOptional = !description.isRequired

@@ -32,8 +32,8 @@ extension DelegateMulticast {
   /// The multicast as the message runtime and C code see it: its runtime proxy, C handle,
   /// selectors, IMPs and C callback adapters. Swift callers never need it; it keeps these
   /// out of the multicast's own members.
-  public final var runtime: MulticastRuntimeFace<Delegate, Messages> {
-    MulticastRuntimeFace(multicast: self)
+  public final var runtime: MulticastCFace<Delegate, Handles> {
+    MulticastCFace(multicast: self)
   }
 
   /// The C face, made on first use.

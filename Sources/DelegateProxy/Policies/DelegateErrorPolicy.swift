@@ -1,9 +1,9 @@
 /// What a multicast does when a delegate's `throws` method throws — one rule for every
-/// ``ReturnPolicy``, chosen per method with ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Messages,ThrowingDelegateMessage<Delegate,Arguments,Result>>)``.
+/// ``ReturnPolicy``, chosen per method with ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Handles,ThrowingMessageHandle<Delegate,Arguments,Result>>)``.
 ///
 /// ```swift
 /// try proxy.setErrorPolicy(.runAll, for: \.sensorWillSave)
-/// do { try proxy.sensorWillSave(sensor) } catch let errors as DelegateErrors { … }
+/// do { try proxy.sensorWillSave(sensor) } catch let errors as MemberErrors { … }
 /// ```
 public enum DelegateErrorPolicy: Sendable, Equatable, CustomStringConvertible {
   /// The default: the first error (in delegate order) ends the dispatch and is rethrown
@@ -11,7 +11,7 @@ public enum DelegateErrorPolicy: Sendable, Equatable, CustomStringConvertible {
   /// it are dropped.
   case stopAtFirst
   /// Every responder is called (under ``ReturnPolicy/firstResponder`` still only the
-  /// first). If any threw, the caller receives one ``DelegateErrors`` holding every
+  /// first). If any threw, the caller receives one ``MemberErrors`` holding every
   /// error in delegate order — even when only one threw; otherwise the answers are
   /// folded by the method's policy as usual.
   case runAll

@@ -50,7 +50,7 @@ import Synchronization
 /// All methods are thread-safe. No lock is held while a delegate is called.
 // @unchecked Sendable (restating RuntimeObject's): every stored property is a `let` of a
 // Sendable type, a `Lock` or an `Atomic`; all mutable state is behind those.
-public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unchecked Sendable {
+public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sendable {
   /// Options that change membership and empty-proxy behaviour.
   public struct Options: OptionSet, Sendable, Hashable {
     /// The option bits.
@@ -324,9 +324,6 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     }
     return bumped ?? own
   }
-
-  /// ``generation``, for ``RespondsToGeneration``.
-  public var respondsToGeneration: UInt64 { generation }
 
   // MARK: Forwarding hooks
 

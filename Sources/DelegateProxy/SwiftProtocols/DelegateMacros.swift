@@ -14,13 +14,13 @@
 /// optional requirement a default in an extension of the protocol. Each method's selector
 /// is the one Swift's `@objc` would give it (`sensor(_:didRead:)` → `sensor:didRead:`,
 /// `move(to:)` → `moveTo:`, `foo(bar:)` → `fooWithBar:`) unless ``Selector(_:)`` names
-/// another. The generated `Messages` struct holds a typed handle per method
+/// another. The generated `Handles` struct holds a typed handle per method
 /// (`\.sensorDidRead`, `\.sensorShouldStart`).
 ///
 /// Parameters and results may be of any Swift type (`String`, optionals, enums,
 /// closures, collections, existentials, Foundation values…). Methods whose types all have
-/// a C form are also reachable from C (``MulticastRuntimeFace/imp(for:)``, whose handles are
-/// `Messages.CMessages`); the others are Swift-only, which the compiler enforces.
+/// a C form are also reachable from C (``MulticastCFace/imp(for:)``, whose handles are
+/// `Handles.CHandles`); the others are Swift-only, which the compiler enforces.
 ///
 /// When no delegate answers a value-returning method (no delegates, all gone, or an
 /// optional method nobody implements), the call answers the requirement's
@@ -36,7 +36,7 @@
 /// otherwise). A class-bound protocol may refine `Sendable` and other
 /// `@Delegate` protocols, whose methods it inherits without restating them: the multicast
 /// conforms to the whole hierarchy and sends the inherited methods to its delegates under
-/// their policies, and `Messages` offers the parents' handles by their own names
+/// their policies, and `Handles` offers the parents' handles by their own names
 /// (`\.transferDidStart`). A parent not declared with `@Delegate` must have its methods
 /// restated and be named in ``Delegate(restating:)``. Methods may
 /// be `throws` and `async` and take `inout` parameters (see ``DelegateInout``) and, when

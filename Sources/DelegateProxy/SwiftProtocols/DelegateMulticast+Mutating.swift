@@ -1,3 +1,7 @@
+import Dispatch
+import MessageRuntime
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,9 +9,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Dispatch
-import MessageRuntime
-import Synchronization
 
 // Mutating requirements: THE way a call changes each member's stored value.
 
@@ -32,7 +33,7 @@ extension DelegateMulticast {
   /// A member on a queue is called on it and waited for. Observers hear the call as they
   /// hear any other.
   public final func __sendMutating<Arguments, Result>(
-    _ message: DelegateMessage<Delegate, Arguments, Result>,
+    _ message: MessageHandle<Delegate, Arguments, Result>,
     _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
   ) -> Result {
     let index = message.index
@@ -51,7 +52,7 @@ extension DelegateMulticast {
       let observers = table.observers[index]
       let observed = observers.isEmpty ? nil : arguments()
       if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
-      var fold = Fold<Result>(list.rule)
+      var fold = Reduction<Result>(list.rule)
       var collected: [Result] = []
       var changed: [(old: SwiftMember<Delegate>, new: Delegate)] = []
       let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0

@@ -12,16 +12,16 @@ extension DelegateMulticast {
   /// Sets the policy of one method (nil returns it to the default). The policy is typed by
   /// the method's result, so a reducer that cannot fold it does not compile:
   /// `.reduce(.allTrue)` for a `Bool` method, `.reduce(.firstNonNil)` for an optional.
-  public final func setPolicy<Message: DelegateMessageHandle>(
-    _ policy: ReturnPolicy<Message.Result>?, for message: KeyPath<Messages, Message>
+  public final func setPolicy<Handle: MessageHandleProtocol>(
+    _ policy: ReturnPolicy<Handle.Result>?, for message: KeyPath<Handles, Handle>
   ) {
     let index = index(of: message)
     update { $0.overrides[index] = policy?.erased }
   }
 
   /// The policy in force for a method.
-  public final func policy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
-    -> ReturnPolicy<Message.Result>
+  public final func policy<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
+    -> ReturnPolicy<Handle.Result>
   {
     policy(at: index(of: message)).relabeled()
   }
@@ -103,7 +103,7 @@ extension DelegateMulticast {
   /// Whether some live delegate implements the method (for an optional method: one
   /// whose class is not known to lack it), or an observer watches a `void` method
   /// (`hasDelegateThatRespondsToSelector:`).
-  public final func responds<Message: DelegateMessageHandle>(to message: KeyPath<Messages, Message>)
+  public final func responds<Handle: MessageHandleProtocol>(to message: KeyPath<Handles, Handle>)
     -> Bool
   {
     responds(methodAt: index(of: message))
@@ -120,8 +120,8 @@ extension DelegateMulticast {
   }
 
   /// How many live delegates implement the method (`countForSelector:`).
-  public final func count<Message: DelegateMessageHandle>(
-    respondingTo message: KeyPath<Messages, Message>
+  public final func count<Handle: MessageHandleProtocol>(
+    respondingTo message: KeyPath<Handles, Handle>
   )
     -> Int
   {
@@ -134,8 +134,8 @@ extension DelegateMulticast {
   }
 
   /// The live delegates that implement the method, in the order they are called.
-  public final func responders<Message: DelegateMessageHandle>(
-    for message: KeyPath<Messages, Message>
+  public final func responders<Handle: MessageHandleProtocol>(
+    for message: KeyPath<Handles, Handle>
   )
     -> [Delegate]
   {
@@ -156,8 +156,8 @@ extension DelegateMulticast {
 
   /// Whether `delegate`'s class implements the method (always true for a required one;
   /// for an optional one, false once its class is known to lack it).
-  public final func responds<Message: DelegateMessageHandle>(
-    _ delegate: Delegate, to message: KeyPath<Messages, Message>
+  public final func responds<Handle: MessageHandleProtocol>(
+    _ delegate: Delegate, to message: KeyPath<Handles, Handle>
   ) -> Bool {
     let method = protocolDescription.methods[index(of: message)]
     return method.isRequired
@@ -185,7 +185,7 @@ extension DelegateMulticast {
 
   /// Who answers a method, under which policy, with how many observers, and what a
   /// message answers with no responder — one line per fact, for logs.
-  public final func report<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+  public final func report<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
     -> String
   {
     let index = index(of: message)

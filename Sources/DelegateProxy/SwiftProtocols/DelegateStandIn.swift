@@ -4,7 +4,7 @@ import MessageRuntime
 /// object that conforms to the Swift protocol and turns each call into a runtime message
 /// to a target — a test double, a ``MulticastProxy``, any `RuntimeObject` — with the
 /// arguments in their C form, and a Swift value that has none as a ``SwiftValueObject``. It is the Swift face of a runtime object, as
-/// ``MulticastRuntimeFace/imp(for:)`` is a Swift multicast's face for C callers.
+/// ``MulticastCFace/imp(for:)`` is a Swift multicast's face for C callers.
 ///
 /// ```swift
 /// let standIn = SensorDelegateMulticast.standIn(for: runtimeObject)  // any SensorDelegate
@@ -22,7 +22,7 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   // loaded (atomically), and the description is Sendable.
   private let weakTarget: WeakRuntimeObject
   /// The protocol the stand-in conforms to.
-  public let protocolDescription: DelegateProtocol<Delegate>
+  public let protocolDescription: ProtocolDescription<Delegate>
   /// What the optional methods its target lacks are recorded under: the stand-in itself,
   /// or — for the stand-in of a parent protocol that a refining protocol's stand-in sends
   /// the parent's methods through (`__parent(_:)`) — that stand-in. Written once, before
@@ -32,7 +32,7 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   let parents = Lock<[ObjectIdentifier: AnyObject]>([:])
 
   /// A stand-in sending `proto`'s methods to `target` (held weakly).
-  public required init(target: RuntimeObject, protocol proto: DelegateProtocol<Delegate>) {
+  public required init(target: RuntimeObject, protocol proto: ProtocolDescription<Delegate>) {
     weakTarget = WeakRuntimeObject(target)
     protocolDescription = proto
     optionalIdentity = ObjectIdentifier(self)

@@ -7,7 +7,7 @@ struct EffectPlan<Delegate> {
   let index: Int
   /// The method's responders, in order.
   let members: [SwiftMember<Delegate>]
-  let rule: FoldRule
+  let rule: ReducerRule
   let reducer: ErasedReducer?
   let observers: [TypedObserver]
   /// The method's filter, if any (DelegateMulticast+Filters).
@@ -22,9 +22,11 @@ struct EffectPlan<Delegate> {
 extension DelegateMulticast {
   /// The plan of one dispatch of the method at `index`, from the published table.
   /// `rule`, when given, replaces the method's policy (aggregation with a reducer).
-  func effectPlan(_ index: Int, rule: FoldRule? = nil, reducer: ErasedReducer? = nil) -> EffectPlan<
-    Delegate
-  > {
+  func effectPlan(_ index: Int, rule: ReducerRule? = nil, reducer: ErasedReducer? = nil)
+    -> EffectPlan<
+      Delegate
+    >
+  {
     let (errorPolicy, concurrency) = state.withLock {
       ($0.errorPolicies[index] ?? .stopAtFirst, $0.concurrency[index] ?? .sequential)
     }
@@ -46,7 +48,7 @@ extension DelegateMulticast {
   /// The answer of a finished effectful dispatch: the error the policy throws, else the
   /// fold's answer (as ``finish(_:_:reducer:collected:)`` gives it: nobody answering is
   /// the method's answer for no delegates).
-  func outcome<Result>(_ fold: EffectFold<Result>, _ plan: EffectPlan<Delegate>)
+  func outcome<Result>(_ fold: EffectReduction<Result>, _ plan: EffectPlan<Delegate>)
     -> Swift.Result<Result, any Error>
   {
     if let error = fold.error { return .failure(error) }

@@ -1,16 +1,16 @@
-/// One dispatch of a `throws` or `async` method: the running ``Fold`` of its answers, the
+/// One dispatch of a `throws` or `async` method: the running ``Reduction`` of its answers, the
 /// answers a custom reducer needs, and the errors its delegates threw, under the method's
 /// ``DelegateErrorPolicy``.
-struct EffectFold<Value> {
-  var fold: Fold<Value>
+struct EffectReduction<Value> {
+  var fold: Reduction<Value>
   /// The answers, for a custom reducer.
   var collected: [Value] = []
   /// The errors thrown, in delegate order.
   var errors: [any Error] = []
   let errorPolicy: DelegateErrorPolicy
 
-  init(_ rule: FoldRule, _ errorPolicy: DelegateErrorPolicy) {
-    fold = Fold(rule)
+  init(_ rule: ReducerRule, _ errorPolicy: DelegateErrorPolicy) {
+    fold = Reduction(rule)
     self.errorPolicy = errorPolicy
   }
 
@@ -29,10 +29,10 @@ struct EffectFold<Value> {
   }
 
   /// What the caller receives as an error: the first one as it is under
-  /// ``DelegateErrorPolicy/stopAtFirst``, every one in a ``DelegateErrors`` under
+  /// ``DelegateErrorPolicy/stopAtFirst``, every one in a ``MemberErrors`` under
   /// ``DelegateErrorPolicy/runAll``; nil when no delegate threw.
   var error: (any Error)? {
     guard let first = errors.first else { return nil }
-    return errorPolicy == .stopAtFirst ? first : DelegateErrors(errors)
+    return errorPolicy == .stopAtFirst ? first : MemberErrors(errors)
   }
 }

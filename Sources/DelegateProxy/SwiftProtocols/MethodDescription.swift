@@ -2,7 +2,7 @@ import MessageRuntime
 
 /// One method of a Swift delegate protocol (`objc_method_description`, plus the Swift
 /// name and types).
-public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
+public struct MethodDescription: Sendable, CustomStringConvertible {
   /// The selector, as Swift's `@objc` names the method (`sensor(_:didRead:)` →
   /// `sensor:didRead:`) unless the declaration gives another.
   public let selector: Selector
@@ -62,7 +62,7 @@ public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
   public var lendsArguments: Bool { parameters.contains { $0.isInout || $0.isLent } }
 
   /// Whether every parameter and the result have a C form: the method is on the C face
-  /// (``MulticastRuntimeFace/imp(for:)``, C callbacks) as well as the Swift one.
+  /// (``MulticastCFace/imp(for:)``, C callbacks) as well as the Swift one.
   public var hasCForm: Bool {
     result.encoding != nil && parameters.allSatisfy { $0.type.encoding != nil }
   }
@@ -83,7 +83,7 @@ public struct DelegateMethodDescription: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The method's C signature, for C callers (``MulticastRuntimeFace/imp(for:)``, C
+  /// The method's C signature, for C callers (``MulticastCFace/imp(for:)``, C
   /// callbacks). Throws
   /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for
   /// the first parameter or result with no C form, naming it.

@@ -2,7 +2,7 @@
 /// method's parameter types (a tuple when there are several), `Result` its result, and
 /// ``invoke`` calls the method on one delegate.
 ///
-/// `@Delegate` generates one per method as a property of the multicast's `Messages`,
+/// `@Delegate` generates one per method as a property of the multicast's `Handles`,
 /// so per-method configuration names a method with a key path the compiler checks,
 /// never a string:
 ///
@@ -11,7 +11,7 @@
 /// proxy.responds(to: \.sensorDidStop)
 /// let watching = proxy.observe(\.sensorDidRead) { sensor, reading in print(reading) }
 /// ```
-public struct DelegateMessage<Delegate, Arguments, Result>: Sendable {
+public struct MessageHandle<Delegate, Arguments, Result>: Sendable {
   /// The method's position in its protocol's declaration order.
   public let index: Int
   /// Calls the method on `delegate` with `arguments`.
@@ -33,12 +33,12 @@ public struct DelegateMessage<Delegate, Arguments, Result>: Sendable {
 }
 
 /// The typed handles of a Swift delegate protocol's methods (`@Delegate` generates the
-/// conforming `Messages` struct of each multicast).
-public protocol DelegateMessages: Sendable {
+/// conforming `Handles` struct of each multicast).
+public protocol MessageHandles: Sendable {
   /// The handles of the methods C callers can reach: those whose parameter and result
-  /// types have a C form (``MulticastRuntimeFace/imp(for:)`` takes only these, so asking for
+  /// types have a C form (``MulticastCFace/imp(for:)`` takes only these, so asking for
   /// the C face of another method does not compile). `@Delegate` generates it.
-  associatedtype CMessages: DelegateMessages = Self
+  associatedtype CHandles: MessageHandles = Self
   /// The handles (they hold no state).
   init()
 }

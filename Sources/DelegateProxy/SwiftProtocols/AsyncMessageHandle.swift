@@ -1,17 +1,17 @@
 /// The typed handle on an `async` method of a Swift delegate protocol (throwing or not):
-/// as ``DelegateMessage``, with an ``invoke`` that awaits the delegate.
+/// as ``MessageHandle``, with an ``invoke`` that awaits the delegate.
 ///
 /// `@Delegate` generates one per `async` method. A multicast awaits such a method's
 /// delegates under its ``DelegateConcurrency`` and, when it throws, its
 /// ``DelegateErrorPolicy``.
-public struct AsyncDelegateMessage<Delegate, Arguments, Result>: DelegateMessageHandle {
+public struct AsyncMessageHandle<Delegate, Arguments, Result>: MessageHandleProtocol {
   /// The method's position in its protocol's declaration order.
   public let index: Int
   /// Whether the method is declared `throws` (when it is not, `invoke` never throws).
   public let isThrowing: Bool
   /// Calls the method on `delegate` with `arguments`, awaiting its answer.
   public let invoke: @Sendable (Delegate, Arguments) async throws -> Result
-  /// For a method with `inout` parameters: copies them (see ``DelegateMessage/detach``).
+  /// For a method with `inout` parameters: copies them (see ``MessageHandle/detach``).
   public let detach: (@Sendable (Arguments) -> Arguments)?
 
   /// The handle on the method at `index`, called by `invoke`; `detach` copies its `inout`

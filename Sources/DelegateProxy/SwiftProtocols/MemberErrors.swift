@@ -1,6 +1,6 @@
 /// The errors the delegates of one call threw, in delegate order: what a throwing method
 /// under ``DelegateErrorPolicy/runAll`` throws when at least one delegate threw.
-public struct DelegateErrors: Error, CustomStringConvertible {
+public struct MemberErrors: Error, CustomStringConvertible {
   /// Every error, in the order of the delegates that threw them.
   public let errors: [any Error]
 

@@ -1,10 +1,10 @@
 /// What every typed handle on a Swift delegate protocol's method is: its position in
-/// the protocol, its argument and result types. ``DelegateMessage`` (a plain method),
-/// ``ThrowingDelegateMessage`` (`throws`) and ``AsyncDelegateMessage`` (`async`, with or
+/// the protocol, its argument and result types. ``MessageHandle`` (a plain method),
+/// ``ThrowingMessageHandle`` (`throws`) and ``AsyncMessageHandle`` (`async`, with or
 /// without `throws`) conform, so the per-method API of a multicast — policies,
 /// ``DelegateMulticast/responds(to:)``, observers, introspection — takes a key path to
 /// any of them and is written once.
-public protocol DelegateMessageHandle<Delegate, Arguments, Result>: Sendable {
+public protocol MessageHandleProtocol<Delegate, Arguments, Result>: Sendable {
   /// The protocol's existential (`any SensorDelegate`).
   associatedtype Delegate
   /// The method's parameter types (a tuple when there are several).
@@ -19,4 +19,4 @@ public protocol DelegateMessageHandle<Delegate, Arguments, Result>: Sendable {
   var detach: (@Sendable (Arguments) -> Arguments)? { get }
 }
 
-extension DelegateMessage: DelegateMessageHandle {}
+extension MessageHandle: MessageHandleProtocol {}
