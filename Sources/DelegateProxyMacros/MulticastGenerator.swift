@@ -445,7 +445,7 @@ struct MulticastGenerator {
 
   /// The override of `cCalls`: per method, in declaration order, a closure that reads the
   /// arguments of a C call from its frame, calls one delegate and writes the result back
-  /// (`DelegateMulticast+C.swift` runs them for C callers of `imp(for:)`).
+  /// (`CFace.swift` runs them for C callers of `imp(for:)`).
   private var cCalls: [String] {
     guard !model.requirements.isEmpty || !model.parents.isEmpty else { return [] }
     let access = model.access.prefix

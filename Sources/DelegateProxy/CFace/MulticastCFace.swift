@@ -3,7 +3,7 @@ import MessageRuntime
 /// A `@Delegate` multicast as the message runtime and C code see it
 /// (`multicast.runtime`): the runtime object C code messages, its C handle, each method's
 /// selector and C implementation, and C callback adapters of a library's own signature.
-/// See `DelegateMulticast+C.swift` for how C calls reach the Swift delegates.
+/// See `CFace.swift` for how C calls reach the Swift delegates.
 public struct MulticastCFace<Delegate, Handles: MessageHandles>: Sendable {
   /// The multicast.
   let multicast: DelegateMulticast<Delegate, Handles>

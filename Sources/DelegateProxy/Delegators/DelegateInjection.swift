@@ -1,4 +1,3 @@
-import Dispatch
 import MessageRuntime
 
 /// A secondary delegate injected into a delegator's one delegate slot, beside the

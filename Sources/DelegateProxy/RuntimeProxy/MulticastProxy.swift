@@ -1,4 +1,3 @@
-import Dispatch
 import MessageRuntime
 import Synchronization
 

@@ -1,5 +1,3 @@
-import MessageRuntime
-
 // `async` methods of a Swift protocol: the conformance's dispatch (sequential or
 // concurrent), cancellation, and the per-method concurrency.
 

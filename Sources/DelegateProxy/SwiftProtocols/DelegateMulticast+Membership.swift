@@ -1,5 +1,4 @@
 import Dispatch
-import MessageRuntime
 
 extension DelegateMulticast {
   /// Adds `delegate` at the end, held weakly unless `retention` is ``Retention/strong``;

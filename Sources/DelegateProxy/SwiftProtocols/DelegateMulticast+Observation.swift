@@ -1,6 +1,3 @@
-import Dispatch
-import MessageRuntime
-
 /// Observing a Swift multicast's calls: handlers and `AsyncSequence`s of arguments.
 extension DelegateMulticast {
   /// Calls `handler` with the arguments each time the method is called on the

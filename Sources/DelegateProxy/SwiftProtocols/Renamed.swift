@@ -1,4 +1,3 @@
-import Dispatch
 import MessageRuntime
 
 // The names #24 retired (one name per concept; see the Glossary article), kept as
