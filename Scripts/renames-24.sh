@@ -23,12 +23,14 @@
 set -euo pipefail
 cd "$(git rev-parse --show-toplevel)"
 
-# Tracked text files in scope (never .build, resolved pins or benchmark results).
+# Tracked text files in scope (never .build, resolved pins, benchmark results, nor the
+# deprecated aliases that keep the retired names on purpose).
 files() {
   git ls-files -- Sources Tests Examples Benchmarks IntegrationTests CFFIShim Scripts \
     Model Fuzz README.md ARCHITECTURE.md CONTRIBUTING.md \
     | grep -E '\.(swift|md|c|h|py|sh|txt|pml)$' \
-    | grep -v -e '^Scripts/renames-24\.sh$' -e '/results/' || true
+    | grep -v -e '^Scripts/renames-24\.sh$' -e '/results/' -e '/SwiftProtocols/Renamed\.swift$' \
+    || true
 }
 
 # sed over the files that contain $1 (a grep -E pattern), with the sed script $2.
@@ -124,8 +126,9 @@ edit_in 'object face|s\.face|\$0\.face|var face: AnyObject' \
   $P/
 edit 'anObjectFaceForwards' 's/anObjectFaceForwards/anObjectForwards/g'
 
-# Lines the renames lengthened or shortened, laid out again (not the generated protocols, nor the README and DocC
-# examples, which stand verbatim as their documents have them).
+# Lines the renames lengthened or shortened, laid out again (not the generated protocols,
+# which must stay the generator's output, nor the README and DocC examples, which stand
+# verbatim as their documents have them).
 changed=$(git diff --name-only -- '*.swift' | grep -v -e '^Tests/ReadmeTests/' -e '/GeneratedProtocolTests/' || true)
 if [ -n "$changed" ]; then echo "$changed" | xargs swift format -i; fi
 
