@@ -5,8 +5,8 @@ extension DelegateMulticast {
 
   /// The policy of every method without one of its own (``setPolicy(_:for:)``).
   public final var defaultPolicy: ReturnPolicy<Any> {
-    get { state.withLock { $0.defaultPolicy.relabeled() } }
-    set { update { $0.defaultPolicy = newValue.erased } }
+    get { enginePolicy.relabeled() }
+    set { enginePolicy = newValue.erased }
   }
 
   /// Sets the policy of one method (nil returns it to the default). The policy is typed by
@@ -15,8 +15,7 @@ extension DelegateMulticast {
   public final func setPolicy<Handle: MessageHandleProtocol>(
     _ policy: ReturnPolicy<Handle.Result>?, for message: KeyPath<Handles, Handle>
   ) {
-    let index = index(of: message)
-    update { $0.overrides[index] = policy?.erased }
+    setPolicy(policy?.erased, forKey: index(of: message))
   }
 
   /// The policy in force for a method.
@@ -28,7 +27,7 @@ extension DelegateMulticast {
 
   /// The policy in force for the method at `index`, erased.
   final func policy(at index: Int) -> ErasedPolicy {
-    state.withLock { $0.overrides[index] ?? $0.defaultPolicy }
+    policy(forKey: index)
   }
 
   /// The multicast's options.
@@ -42,7 +41,7 @@ extension DelegateMulticast {
   }
 
   /// How many live memberships the multicast has (`count`).
-  public final var count: Int { currentMembers.count { !$0.isRemoved && $0.isAlive } }
+  public final var count: Int { liveCount }
 
   /// The live delegates that are of type `type` — a class and its subclasses, or any type
   /// conforming to a protocol — in order: code that added its own object (a handler, a
@@ -77,8 +76,7 @@ extension DelegateMulticast {
   /// its type is `Equatable` (a value of another type is never found: ask
   /// ``contains(where:)`` or ``delegate(_:)``).
   public final func contains(_ delegate: Delegate) -> Bool {
-    let matches = Self.matching(delegate)
-    return currentMembers.contains { !$0.isRemoved && $0.isAlive && matches($0) }
+    containsLive(where: Self.matching(delegate))
   }
 
   /// Whether some live member satisfies `predicate` (given each member: an object, or a

@@ -465,3 +465,9 @@ enum ExistentialKind {
       == 0
   }
 }
+
+extension DelegateMulticast.State: MulticastEngineState {}
+
+extension DelegateMulticast: MulticastEngine {
+  var publishedMembers: [SwiftMember<Delegate>] { currentMembers }
+}
