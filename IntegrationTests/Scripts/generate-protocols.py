@@ -448,7 +448,7 @@ def write(seed, count):
                     out.append("      " + body)
                 out.append("    }")
                 if m.error_policy == "runAll":
-                    out.append("    if !errors.isEmpty { throw DelegateErrors(errors) }")
+                    out.append("    if !errors.isEmpty { throw MemberErrors(errors) }")
                 if m.result is not None:
                     if m.policy == "last":
                         out.append(f"    guard let answer else {{ return {m.empty()} }}")
@@ -458,7 +458,7 @@ def write(seed, count):
             else:  # first responder
                 out.append(f"    guard let member = responders.first else {{ return {m.empty()} }}")
                 if m.error_policy == "runAll":
-                    out.append(f"    do {{ return {call} }} catch {{ throw DelegateErrors([error]) }}")
+                    out.append(f"    do {{ return {call} }} catch {{ throw MemberErrors([error]) }}")
                 else:
                     out.append(f"    return {call}")
             out.append("  }")

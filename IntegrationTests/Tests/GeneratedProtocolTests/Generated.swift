@@ -822,7 +822,7 @@ final class Gen5Reference {
   func wantsLoad1(_ a0: Bool, for a1: GenMode) throws -> String? {
     let responders = members.filter { $0.implements.contains("wantsLoad1") }
     guard let member = responders.first else { return nil }
-    do { return try member.wantsLoad1(a0, for: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsLoad1(a0, for: a1) } catch { throw MemberErrors([error]) }
   }
   func noteLoad2(_ a0: [String: Int]) throws -> String? {
     let responders = members.filter { $0.implements.contains("noteLoad2") }
@@ -1105,7 +1105,7 @@ final class Gen7Reference {
         try member.noteSave0(a0, on: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteLoad1(_ a0: GenMode) -> String? {
     let responders = members.filter { $0.implements.contains("noteLoad1") }
@@ -1414,7 +1414,7 @@ final class Gen9Reference {
         try member.shouldMove3(a0, using: a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -1636,7 +1636,7 @@ final class Gen10Reference {
         try member.wantsStart3(a0, a1, a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func handleChange4(_ a0: GenPoint) -> Int {
     let responders = members.filter { $0.implements.contains("handleChange4") }
@@ -1800,7 +1800,7 @@ final class Gen11Reference {
         try member.shouldLoad0(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willChange1(_ a0: @escaping (Int) -> Int) async {
     let responders = members.filter { $0.implements.contains("willChange1") }
@@ -2694,7 +2694,7 @@ final class Gen18Reference {
         try member.wantsChange4(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -3607,7 +3607,7 @@ final class Gen26Reference {
         try member.shouldWrite0()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willWrite1(_ a0: [Int]) -> GenPoint {
     let responders = members.filter { $0.implements.contains("willWrite1") }
@@ -4570,7 +4570,7 @@ final class Gen33Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenMode.slow }
     return answer
   }
@@ -4582,7 +4582,7 @@ final class Gen33Reference {
         try member.shouldRead2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldOpen3() async throws {
     let responders = members.filter { $0.implements.contains("shouldOpen3") }
@@ -4872,7 +4872,7 @@ final class Gen35Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [] }
     return answer
   }
@@ -5457,7 +5457,7 @@ final class Gen39Reference {
   func willChange0(_ a0: GenMode) throws -> Bool {
     let responders = members.filter { $0.implements.contains("willChange0") }
     guard let member = responders.first else { return false }
-    do { return try member.willChange0(a0) } catch { throw DelegateErrors([error]) }
+    do { return try member.willChange0(a0) } catch { throw MemberErrors([error]) }
   }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     let responders = members.filter { $0.implements.contains("shouldStart1") }
@@ -6343,7 +6343,7 @@ final class Gen45Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -6593,7 +6593,7 @@ final class Gen47Reference {
         try member.wantsStart2(a0, at: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func wantsRead3() async {
     let responders = members.filter { $0.implements.contains("wantsRead3") }
@@ -6604,7 +6604,7 @@ final class Gen47Reference {
   func shouldLoad4() throws -> String {
     let responders = members.filter { $0.implements.contains("shouldLoad4") }
     guard let member = responders.first else { return "s930" }
-    do { return try member.shouldLoad4() } catch { throw DelegateErrors([error]) }
+    do { return try member.shouldLoad4() } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -7131,7 +7131,7 @@ final class Gen51Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return 0 }
     return answer
   }
@@ -7398,7 +7398,7 @@ final class Gen54Reference {
         try member.handleWrite1(a0, on: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteWrite2(_ a0: GenPoint, _ a1: String?) async throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("noteWrite2") }
@@ -7553,7 +7553,7 @@ final class Gen55Reference {
         try member.askStop0(a0, from: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func askFail1(_ a0: Int, from a1: Bool, using a2: [String: Int]) async throws -> GenMode {
     let responders = members.filter { $0.implements.contains("askFail1") }
@@ -9410,7 +9410,7 @@ final class Gen67Reference {
         try member.didLoad1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func handleStop2(_ a0: String?, for a1: (Int) -> Int, with a2: Int) {
     let responders = members.filter { $0.implements.contains("handleStop2") }
@@ -10845,7 +10845,7 @@ final class Gen77Reference {
         try await member.willRead2(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func wantsStart3(_ a0: Int) {
     let responders = members.filter { $0.implements.contains("wantsStart3") }
@@ -11103,7 +11103,7 @@ final class Gen79Reference {
         try member.shouldChange2(a0, at: a1, on: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop3(_ a0: Bool) -> Int {
     let responders = members.filter { $0.implements.contains("shouldStop3") }
@@ -11125,7 +11125,7 @@ final class Gen79Reference {
         answer = value && answer
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     return answer
   }
 }
@@ -11249,7 +11249,7 @@ final class Gen80Reference {
         try member.askSave2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop3() async -> GenMode {
     let responders = members.filter { $0.implements.contains("shouldStop3") }
@@ -11732,7 +11732,7 @@ final class Gen84Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 1, y: 2) }
     return answer
   }
@@ -12068,7 +12068,7 @@ final class Gen86Reference {
   func shouldChange4(_ a0: String, on a1: Int) async throws -> Double {
     let responders = members.filter { $0.implements.contains("shouldChange4") }
     guard let member = responders.first else { return 0 }
-    do { return try await member.shouldChange4(a0, on: a1) } catch { throw DelegateErrors([error]) }
+    do { return try await member.shouldChange4(a0, on: a1) } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -13401,7 +13401,7 @@ final class Gen95Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 1, y: 3) }
     return answer
   }
@@ -13551,7 +13551,7 @@ final class Gen96Reference {
   func willChange3() throws -> Double {
     let responders = members.filter { $0.implements.contains("willChange3") }
     guard let member = responders.first else { return 99.5 }
-    do { return try member.willChange3() } catch { throw DelegateErrors([error]) }
+    do { return try member.willChange3() } catch { throw MemberErrors([error]) }
   }
   func didSave4() {
     let responders = members.filter { $0.implements.contains("didSave4") }
@@ -14104,7 +14104,7 @@ final class Gen99Reference {
         try member.wantsStart1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -14502,7 +14502,7 @@ final class Gen102Reference {
         answer = value && answer
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     return answer
   }
   func wantsOpen4(_ a0: Double, with a1: String, for a2: [String: Int]) throws {
@@ -14513,7 +14513,7 @@ final class Gen102Reference {
         try member.wantsOpen4(a0, with: a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -14650,7 +14650,7 @@ final class Gen103Reference {
   func handleOpen0(_ a0: [String: Int], at a1: (Int) -> Int, on a2: [Int]) throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     guard let member = responders.first else { return [] }
-    do { return try member.handleOpen0(a0, at: a1, on: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.handleOpen0(a0, at: a1, on: a2) } catch { throw MemberErrors([error]) }
   }
   func willStop1(_ a0: Bool, _ a1: GenMode) {
     let responders = members.filter { $0.implements.contains("willStop1") }
@@ -14970,7 +14970,7 @@ final class Gen105Reference {
   func shouldFail1(_ a0: [Int], from a1: (Int) -> Int, from a2: Int) throws -> String? {
     let responders = members.filter { $0.implements.contains("shouldFail1") }
     guard let member = responders.first else { return nil }
-    do { return try member.shouldFail1(a0, from: a1, from: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.shouldFail1(a0, from: a1, from: a2) } catch { throw MemberErrors([error]) }
   }
   func didStop2(_ a0: [Int], from a1: [Int], with a2: String?) throws {
     let responders = members.filter { $0.implements.contains("didStop2") }
@@ -15287,7 +15287,7 @@ final class Gen107Reference {
         try await member.shouldOpen1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteStop2() {
     let responders = members.filter { $0.implements.contains("noteStop2") }
@@ -15309,7 +15309,7 @@ final class Gen107Reference {
         try member.shouldChange4()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -15603,7 +15603,7 @@ final class Gen110Reference {
         try member.noteSave0(a0, a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteWrite1(_ a0: GenPoint, on a1: [Int], using a2: Int) -> String? {
     let responders = members.filter { $0.implements.contains("noteWrite1") }
@@ -15740,7 +15740,7 @@ final class Gen111Reference {
   func wantsWrite1(_ a0: Double, for a1: Bool) throws -> String {
     let responders = members.filter { $0.implements.contains("wantsWrite1") }
     guard let member = responders.first else { return "" }
-    do { return try member.wantsWrite1(a0, for: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsWrite1(a0, for: a1) } catch { throw MemberErrors([error]) }
   }
   func askMove2() {
     let responders = members.filter { $0.implements.contains("askMove2") }
@@ -16574,7 +16574,7 @@ final class Gen116Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return true }
     return answer
   }
@@ -17743,7 +17743,7 @@ final class Gen125Reference {
         try member.wantsSave1(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -17881,7 +17881,7 @@ final class Gen126Reference {
         try member.willOpen1(a0, for: a1, a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willRead2(_ a0: GenPoint) {
     let responders = members.filter { $0.implements.contains("willRead2") }
@@ -18101,7 +18101,7 @@ final class Gen127Reference {
   func willOpen1(_ a0: String?, using a1: String?) throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("willOpen1") }
     guard let member = responders.first else { return [:] }
-    do { return try member.willOpen1(a0, using: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.willOpen1(a0, using: a1) } catch { throw MemberErrors([error]) }
   }
   func handleLoad2() throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleLoad2") }
@@ -18113,7 +18113,7 @@ final class Gen127Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [] }
     return answer
   }
@@ -19293,7 +19293,7 @@ final class Gen137Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 3, y: 9) }
     return answer
   }
@@ -19608,7 +19608,7 @@ final class Gen139Reference {
   func wantsStop2(_ a0: GenMode) throws -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop2") }
     guard let member = responders.first else { return "o8" }
-    do { return try member.wantsStop2(a0) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsStop2(a0) } catch { throw MemberErrors([error]) }
   }
   func wantsRead3(_ a0: @escaping (Int) -> Int, using a1: [String: Int], with a2: Double) async -> String {
     let responders = members.filter { $0.implements.contains("wantsRead3") }
@@ -19719,7 +19719,7 @@ final class Gen140Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return -31 }
     return answer
   }
@@ -20234,7 +20234,7 @@ final class Gen144Reference {
   func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     guard let member = responders.first else { return false }
-    do { return try member.handleOpen0(a0, with: a1, using: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.handleOpen0(a0, with: a1, using: a2) } catch { throw MemberErrors([error]) }
   }
   func willStart1(_ a0: String, using a1: (Int) -> Int) {
     let responders = members.filter { $0.implements.contains("willStart1") }
@@ -20466,7 +20466,7 @@ final class Gen146Reference {
         try member.shouldChange2(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willChange3(_ a0: @escaping (Int) -> Int) async {
     let responders = members.filter { $0.implements.contains("willChange3") }
@@ -20933,7 +20933,7 @@ final class Gen149Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return false }
     return answer
   }
@@ -21049,7 +21049,7 @@ final class Gen150Reference {
   func wantsChange2(_ a0: inout Int, on a1: GenPoint, for a2: Int) async throws -> [Int] {
     let responders = members.filter { $0.implements.contains("wantsChange2") }
     guard let member = responders.first else { return [2, 3] }
-    do { return try await member.wantsChange2(&a0, on: a1, for: a2) } catch { throw DelegateErrors([error]) }
+    do { return try await member.wantsChange2(&a0, on: a1, for: a2) } catch { throw MemberErrors([error]) }
   }
   func willMove3() -> [String: Int] {
     let responders = members.filter { $0.implements.contains("willMove3") }
@@ -21307,7 +21307,7 @@ final class Gen152Reference {
   func didStart0(_ a0: GenToken, from a1: String, from a2: String?) async throws -> String {
     let responders = members.filter { $0.implements.contains("didStart0") }
     guard let member = responders.first else { return "" }
-    do { return try await member.didStart0(a0, from: a1, from: a2) } catch { throw DelegateErrors([error]) }
+    do { return try await member.didStart0(a0, from: a1, from: a2) } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -21902,7 +21902,7 @@ final class Gen158Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -22066,7 +22066,7 @@ final class Gen159Reference {
         try member.askRead1(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldLoad2() throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("shouldLoad2") }
@@ -23001,7 +23001,7 @@ final class Gen165Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -23654,7 +23654,7 @@ final class Gen170Reference {
         try await member.shouldFail2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -24452,14 +24452,14 @@ final class Gen175Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return ["k0": 0] }
     return answer
   }
   func wantsChange2(_ a0: GenMode, using a1: Double, using a2: (Int) -> Int) throws -> GenMode {
     let responders = members.filter { $0.implements.contains("wantsChange2") }
     guard let member = responders.first else { return GenMode.fast }
-    do { return try member.wantsChange2(a0, using: a1, using: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsChange2(a0, using: a1, using: a2) } catch { throw MemberErrors([error]) }
   }
   func wantsMove3(_ a0: (Int) -> Int) throws -> Bool {
     let responders = members.filter { $0.implements.contains("wantsMove3") }
@@ -25175,7 +25175,7 @@ final class Gen179Reference {
         try member.noteFail0(a0, for: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop1(_ a0: Double, from a1: Bool) -> Int {
     let responders = members.filter { $0.implements.contains("shouldStop1") }
@@ -26870,7 +26870,7 @@ final class Gen191Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 4, y: 6) }
     return answer
   }
@@ -27039,7 +27039,7 @@ final class Gen192Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return "s212" }
     return answer
   }
@@ -27168,7 +27168,7 @@ final class Gen193Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenMode.off }
     return answer
   }
@@ -27378,7 +27378,7 @@ final class Gen194Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return 0 }
     return answer
   }
@@ -27503,7 +27503,7 @@ final class Gen195Reference {
   func noteSave0() throws -> [Int] {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     guard let member = responders.first else { return [1, 6, 8] }
-    do { return try member.noteSave0() } catch { throw DelegateErrors([error]) }
+    do { return try member.noteSave0() } catch { throw MemberErrors([error]) }
   }
   func didStop1(_ a0: Double, with a1: Double) {
     let responders = members.filter { $0.implements.contains("didStop1") }
@@ -27665,7 +27665,7 @@ final class Gen196Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return false }
     return answer
   }
