@@ -4,7 +4,7 @@ import SwiftSyntax
 /// A generic method requirement of a `@Delegate` protocol (swift-distributed-tracing's
 /// `inject<Carrier, Inject: Injector>(_:into:using:)`): the multicast calls each member with
 /// the same generic arguments, on the Swift path only. It has no typed handle (a handle is
-/// a property of `Messages`, which cannot be generic), so no policy, observer or C face:
+/// a property of `Handles`, which cannot be generic), so no policy, observer or C face:
 /// every member is called in order — a queued one on its queue, waited for — and a
 /// value-returning method answers the last member's value (its `@Default`, else its
 /// result type's empty value, when there is none). Two kinds of plain methods take the
@@ -74,7 +74,8 @@ struct DelegateGenericMethod {
       gather.map { " -> \($0.multicast)\($0.isOptional ? "?" : "")" }
       ?? result.map { " -> \($0.trimmedDescription)" } ?? ""
     let whereText = whereClause.isEmpty ? "" : " \(whereClause)"
-    return "func \(nameText)\(genericClause)(\(list.joined(separator: ", ")))\(effects)\(arrow)\(whereText)"
+    return
+      "func \(nameText)\(genericClause)(\(list.joined(separator: ", ")))\(effects)\(arrow)\(whereText)"
   }
 
   /// The call on `receiver` with the method's own parameters (`&carrier` for an `inout`).
