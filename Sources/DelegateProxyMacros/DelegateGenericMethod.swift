@@ -114,7 +114,8 @@ struct DelegateGenericMethod {
       return "return \(gather.multicast).__gathering(\(marker)\(call))"
     }
     let primitive = isAsync ? "\(each)Async" : each
-    let call = "\(primitive) { \(cast ? "" : "(d: any \(delegateType)) in ")\(callText(on: cast ? d : "d")) }"
+    let call =
+      "\(primitive) { \(cast ? "" : "(d: any \(delegateType)) in ")\(callText(on: cast ? d : "d")) }"
     guard let noAnswerText else { return "\(marker)\(call)" }
     return "return \(marker)\(call) ?? \(noAnswerText)"
   }

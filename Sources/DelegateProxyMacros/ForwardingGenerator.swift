@@ -258,7 +258,8 @@ extension MulticastGenerator {
       lines.append("  \(method.availabilityText)\(access)\(method.signature) {")
       let each = method.eachBody("each.__callEachAny", delegateType: model.delegateType, cast: true)
       lines.append(
-        "    guard let each = self as? any __DelegateCallEach else { return\(method.emptyAnswerText.map { " \($0)" } ?? "") }")
+        "    guard let each = self as? any __DelegateCallEach else { return\(method.emptyAnswerText.map { " \($0)" } ?? "") }"
+      )
       lines.append("    " + each)
       lines.append("  }")
     }

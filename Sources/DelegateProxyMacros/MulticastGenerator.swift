@@ -140,7 +140,8 @@ struct MulticastGenerator {
     if !generic.isEmpty {
       lines.append("  ///")
       lines.append(
-        "  /// The generic methods (\(generic.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle: each call reaches every member in order.")
+        "  /// The generic methods (\(generic.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle: each call reaches every member in order."
+      )
     }
     if !gathering.isEmpty {
       lines.append("  ///")
@@ -283,7 +284,8 @@ struct MulticastGenerator {
       lines.append("    /// Sends `\(method.swiftName)` to the multicast's delegates.")
       lines.append("    \(method.availabilityText)\(access)\(method.signature) {")
       lines.append(
-        "      guard let m = multicast else { return\(method.emptyAnswerText.map { " \($0)" } ?? "") }")
+        "      guard let m = multicast else { return\(method.emptyAnswerText.map { " \($0)" } ?? "") }"
+      )
       lines.append("      return \(method.callText(on: "m"))")
       lines.append("    }")
     }
