@@ -18,6 +18,7 @@ let package = Package(
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
   ],
   targets: [
     // GRDB's TransactionObserver: one registration, several observers (an audit trail
@@ -44,6 +45,18 @@ let package = Package(
       dependencies: [
         .product(name: "DelegateProxy", package: rootIdentity),
         .product(name: "CoreMetrics", package: "swift-metrics"),
+      ]
+    ),
+    // swift-distributed-tracing: Instrument (generic inject/extract) against
+    // MultiplexInstrument, and a multicast Tracer whose Span is the multicast of its
+    // members' spans (swift-distributed-tracing #232).
+    .testTarget(
+      name: "SwiftTracingIntegrationTests",
+      dependencies: [
+        .product(name: "DelegateProxy", package: rootIdentity),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ]
     ),
     // Seeded random @Delegate protocols, each checked call by call against a hand-written

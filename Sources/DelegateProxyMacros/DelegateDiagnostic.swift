@@ -8,8 +8,10 @@ enum DelegateDiagnostic: DiagnosticMessage {
   case unsupportedInheritance(String, inherited: String)
   /// A protocol refining `Actor`: its multicast, a class, could not conform to it.
   case actorBound(String)
-  case whereClause(String)
-  case associatedType(String)
+  /// A `where` requirement other than `Name: P` (which binds an associated type).
+  case whereClause(String, requirement: String)
+  /// An associated type the multicast cannot bind, or a use of one it cannot gather.
+  case associatedType(String, problem: String)
   /// A subscript with generic parameters: its read and write need one fixed signature.
   case genericSubscript(String)
   /// An accessor other than `get` and `set` (`_read`, `_modify`, `willSet`…).
@@ -73,10 +75,10 @@ enum DelegateDiagnostic: DiagnosticMessage {
       "@Delegate protocol '\(protocolName)' inherits from '\(inherited)', whose requirements a multicast cannot forward ('Self' or associated types, initializers); inherit from AnyObject, Sendable or a delegate protocol"
     case .actorBound(let protocolName):
       "@Delegate protocol '\(protocolName)' inherits from 'Actor', but its multicast is a class, which cannot conform to Actor; write 'protocol \(protocolName): AnyObject' with async requirements: actors conform to it"
-    case .whereClause(let protocolName):
-      "@Delegate protocol '\(protocolName)' has a 'where' clause, which is not supported; remove it"
-    case .associatedType(let name):
-      "@Delegate does not support associated types ('\(name)'): a delegate's methods need concrete types; remove it and use a concrete type"
+    case .whereClause(let protocolName, let requirement):
+      "@Delegate protocol '\(protocolName)' has the 'where' requirement '\(requirement)'; the only one @Delegate takes is 'Name: P', binding the associated type 'Name' to the multicast of the @Delegate protocol 'P'"
+    case .associatedType(let name, let problem):
+      "@Delegate cannot bind the associated type '\(name)': \(problem)"
     case .genericSubscript(let name):
       "@Delegate does not support generic subscripts ('\(name)'): a subscript's read and write are messages with one fixed signature; use concrete types"
     case .unsupportedAccessor(let name, let accessor):
@@ -99,7 +101,7 @@ enum DelegateDiagnostic: DiagnosticMessage {
       "@Delegate does not support '\(clause)' requirements ('\(name)'): "
         + (clause == "rethrows"
           ? "a multicast's conformance cannot rethrow only what its caller's closure throws, since its delegates may throw too"
-          : "under the .runAll error policy a multicast throws every delegate's error at once (DelegateErrors), which no single typed error can carry")
+          : "under the .runAll error policy a multicast throws every delegate's error at once (MemberErrors), which no single typed error can carry")
         + "; declare it plain 'throws'"
     case .variadicParameter(let name, let parameter):
       "parameter '\(parameter)' of '\(name)' is variadic, which has no C form; pass a pointer and a count instead"

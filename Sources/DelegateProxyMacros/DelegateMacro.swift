@@ -37,6 +37,11 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
         "#sourceLocation(file: \($0.file.trimmedDescription), line: \($0.line.trimmedDescription))"
       }
     }
+    generator.associatedLocations = model.associatedTypes.map { bound in
+      context.location(of: bound.node, at: .afterLeadingTrivia, filePathMode: .filePath).map {
+        "#sourceLocation(file: \($0.file.trimmedDescription), line: \($0.line.trimmedDescription))"
+      }
+    }
     return [
       DeclSyntax(
         stringLiteral: model.isValue ? generator.multicastStruct : generator.multicastClass)

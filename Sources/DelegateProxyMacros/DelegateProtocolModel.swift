@@ -31,7 +31,11 @@ struct DelegateProtocolModel {
   /// Whether a `@Delegate` protocol refining this one can inherit its forwarding: not when
   /// its multicast is a struct, nor when it has `mutating` requirements (a refining
   /// protocol's multicast forwards plain calls only).
-  var isForwardable: Bool { !isValue && !requirements.contains(where: \.isMutating) }
+  /// Nor when it binds associated types (a refining protocol's multicast would have to
+  /// bind them too).
+  var isForwardable: Bool {
+    !isValue && !requirements.contains(where: \.isMutating) && associatedTypes.isEmpty
+  }
   /// `semantics:` as written: `value`, `reference`, or nil when absent.
   var semantics: String?
   /// Whether the protocol is known to be class-bound: `AnyObject` (or `Actor`) among the
@@ -58,8 +62,11 @@ struct DelegateProtocolModel {
   /// The property and subscript requirements, in declaration order: their reads and writes
   /// are also in ``requirements``.
   var stateRequirements: [DelegateStateRequirement] = []
-  /// The generic methods: forwarded on the Swift path only (no handle, no C face).
+  /// The generic methods, and those answering a bound associated type: forwarded on the
+  /// Swift path only (no handle, no C face).
   var genericMethods: [DelegateGenericMethod] = []
+  /// The associated types the multicast binds to the multicasts of their constraints.
+  var associatedTypes: [DelegateAssociatedType] = []
   /// What `@Delegate` cannot support, each on its node. Nothing is generated if any.
   var diagnostics: [Diagnostic]
 
@@ -86,14 +93,7 @@ struct DelegateProtocolModel {
       return spelled == "MainActor" || spelled == "_Concurrency.MainActor"
     }
     readInheritance(of: proto)
-    if let primary = proto.primaryAssociatedTypeClause {
-      for associated in primary.primaryAssociatedTypes {
-        report(associated, .associatedType(associated.name.text))
-      }
-    }
-    if let whereClause = proto.genericWhereClause {
-      report(whereClause, .whereClause(name))
-    }
+    readAssociatedTypes(of: proto)
     readMembers(of: proto)
     checkUniqueNames()
     decideSemantics(of: proto)
@@ -296,12 +296,105 @@ struct DelegateProtocolModel {
     }
   }
 
+  /// Reads the associated types the multicast binds: those declared in the body, and —
+  /// for the associated types of a protocol it refines — the `where` clause's `Name: P`.
+  private mutating func readAssociatedTypes(of proto: ProtocolDeclSyntax) {
+    for member in proto.memberBlock.members {
+      guard let decl = member.decl.as(AssociatedTypeDeclSyntax.self) else { continue }
+      if let bound = DelegateAssociatedType.read(decl, diagnostics: &diagnostics) {
+        associatedTypes.append(bound)
+      }
+    }
+    let declared = Set(
+      proto.memberBlock.members.compactMap { $0.decl.as(AssociatedTypeDeclSyntax.self)?.name.text })
+    for primary in proto.primaryAssociatedTypeClause?.primaryAssociatedTypes ?? []
+    where !declared.contains(primary.name.text) {
+      report(
+        primary,
+        .associatedType(
+          primary.name.text,
+          problem:
+            "it is not declared in the protocol; declare it as 'associatedtype \(primary.name.text): P', P being a @Delegate protocol"
+        ))
+    }
+    if let whereClause = proto.genericWhereClause {
+      associatedTypes += DelegateAssociatedType.read(
+        whereClause, protocolName: name, diagnostics: &diagnostics)
+    }
+  }
+
+  /// For a method naming a bound associated type: the one its result is (`Span`,
+  /// `Span?`), when the multicast can gather the members' answers into it; nil when it
+  /// names none. Reports every other use (a parameter, a result that holds it), which
+  /// the multicast cannot make: a member needs its own value of its own type there.
+  private mutating func gathered(by function: FunctionDeclSyntax) -> (
+    DelegateAssociatedType, isOptional: Bool
+  )?? {
+    guard !associatedTypes.isEmpty else { return nil }
+    var refused = false
+    for parameter in function.signature.parameterClause.parameters {
+      for bound in associatedTypes where bound.isNamed(in: parameter.type) {
+        refused = true
+        report(
+          parameter.type,
+          .associatedType(
+            bound.name,
+            problem:
+              "'\(function.name.text)' takes it as a parameter, and each member needs a value of its own '\(bound.name)' there; take the constraint's existential ('any …') instead"
+          ))
+      }
+    }
+    guard let result = function.signature.returnClause?.type else {
+      return refused ? .some(nil) : nil
+    }
+    if let answered = DelegateAssociatedType.answered(by: result),
+      let bound = associatedTypes.first(where: { $0.name == answered.name })
+    {
+      return refused ? .some(nil) : (bound, answered.isOptional)
+    }
+    for bound in associatedTypes where bound.isNamed(in: result) {
+      refused = true
+      report(
+        result,
+        .associatedType(
+          bound.name,
+          problem:
+            "the result of '\(function.name.text)' holds it in '\(result.trimmedDescription)'; the multicast gathers the members' answers only into a result that is '\(bound.name)' or '\(bound.name)?'"
+        ))
+    }
+    return refused ? .some(nil) : nil
+  }
+
+  /// Reports a property or subscript that names a bound associated type: its read and
+  /// write are messages of one signature for every member.
+  private mutating func refuseAssociatedTypes(in node: some SyntaxProtocol, swiftName: String) {
+    for bound in associatedTypes where bound.isNamed(in: node) {
+      report(
+        node,
+        .associatedType(
+          bound.name,
+          problem:
+            "the property or subscript '\(swiftName)' uses it; declare a method answering '\(bound.name)' instead, whose members' answers the multicast gathers"
+        ))
+    }
+  }
+
   /// Reads every member: methods become requirements; anything else is reported.
   private mutating func readMembers(of proto: ProtocolDeclSyntax) {
     for member in proto.memberBlock.members {
       let decl = member.decl
-      if let function = decl.as(FunctionDeclSyntax.self),
+      if let function = decl.as(FunctionDeclSyntax.self), let gather = gathered(by: function) {
+        // Answers a bound associated type: on the Swift path, every member's answer
+        // gathered (see DelegateGenericMethod.gather).
+        if let gather,
+          let method = DelegateGenericMethod.read(
+            function, gathering: (gather.0.multicast, gather.isOptional), diagnostics: &diagnostics)
+        {
+          genericMethods.append(method)
+        }
+      } else if let function = decl.as(FunctionDeclSyntax.self),
         function.genericParameterClause != nil || function.genericWhereClause != nil
+          || DelegateGenericMethod.isDeprecated(function)
       {
         if let method = DelegateGenericMethod.read(function, diagnostics: &diagnostics) {
           genericMethods.append(method)
@@ -315,15 +408,18 @@ struct DelegateProtocolModel {
           }
           requirements.append(requirement)
         }
-      } else if let associated = decl.as(AssociatedTypeDeclSyntax.self) {
-        report(associated, .associatedType(associated.name.text))
+      } else if decl.is(AssociatedTypeDeclSyntax.self) {
+        continue  // read by readAssociatedTypes
       } else if let variable = decl.as(VariableDeclSyntax.self) {
+        refuseAssociatedTypes(
+          in: variable, swiftName: variable.bindings.first?.pattern.trimmedDescription ?? "")
         if let state = DelegateStateRequirement.read(
           variable, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
         {
           add(state, node: variable)
         }
       } else if let sub = decl.as(SubscriptDeclSyntax.self) {
+        refuseAssociatedTypes(in: sub, swiftName: "subscript")
         if let state = DelegateStateRequirement.read(
           sub, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
         {

@@ -24,6 +24,9 @@ struct DelegateRequirement {
     /// for any other parameter): the multicast lends the closure for the call
     /// (`withoutActuallyEscaping`), and observers get a stand-in closure of that arity.
     var lentClosureArity: Int? = nil
+    /// Whether the parameter is `@autoclosure`: a call passes it on evaluated (`value()`),
+    /// which Swift wraps in the member's own autoclosure.
+    var isAutoclosure = false
     /// Whether the parameter is a non-escaping closure.
     var isLent: Bool { lentClosureArity != nil }
 
@@ -39,14 +42,18 @@ struct DelegateRequirement {
       }
       let kept = attributed.attributes.filter { element in
         guard case .attribute(let attribute) = element else { return true }
-        return attribute.attributeName.trimmedDescription != "escaping"
+        let name = attribute.attributeName.trimmedDescription
+        return name != "escaping" && name != "autoclosure"
       }
       return attributed.with(\.attributes, kept).trimmedDescription
     }
 
     /// The argument as a call passes `value` (a `DelegateInout` for an `inout`
     /// parameter): `value`, or `&value.value`.
-    func passing(_ value: String) -> String { isInout ? "&\(value).value" : value }
+    /// An `@autoclosure` parameter's is `value()`.
+    func passing(_ value: String) -> String {
+      isInout ? "&\(value).value" : isAutoclosure ? "\(value)()" : value
+    }
   }
 
   /// The method's name as written (backticks kept).
@@ -68,7 +75,7 @@ struct DelegateRequirement {
   var accessor: Accessor? = nil
   /// Whether every parameter and the result certainly or possibly have a C form (the
   /// macro finds no type it knows has none): the method's handle is also in the C subset
-  /// (`Messages.CMessages`), so `imp(for:)` and C callbacks accept it.
+  /// (`Handles.CHandles`), so `imp(for:)` and C callbacks accept it.
   var hasCForm: Bool
   /// What a call nobody answers returns: the `@Default(…)` expression, or the result
   /// type's empty value (see `EmptyAnswer`); nil for a method that returns nothing.
@@ -88,7 +95,7 @@ struct DelegateRequirement {
   /// What a call of the method is marked with: `""`, `"try "`, `"await "`, `"try await "`.
   var callMarker: String { (isThrowing ? "try " : "") + (isAsync ? "await " : "") }
 
-  /// The name of the message's handle in the generated `Messages` struct.
+  /// The name of the message's handle in the generated `Handles` struct.
   var messageName: String {
     // A read's or write's name is its handle already (see DelegateStateRequirement).
     if accessor != nil { return nameText }
@@ -415,7 +422,10 @@ extension DelegateRequirement {
         Parameter(
           labelText: parameter.firstName.text, label: label, localName: localName,
           runtimeName: runtimeName, type: parameter.type.trimmed, isInout: isInout,
-          lentClosureArity: lentArity))
+          lentClosureArity: lentArity,
+          isAutoclosure: parameter.type.as(AttributedTypeSyntax.self)?.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "autoclosure"
+          } ?? false))
     }
 
     var result: TypeSyntax? = function.signature.returnClause?.type.trimmed

@@ -74,7 +74,7 @@ import Testing
       diagnostics: [
         DiagnosticSpec(
           message:
-            "@Delegate does not support associated types ('Reading'): a delegate's methods need concrete types; remove it and use a concrete type",
+            "@Delegate cannot bind the associated type 'Reading': it has no constraint; constrain it to one @Delegate protocol ('associatedtype Reading: P'), and the multicast binds it to that protocol's multicast (PMulticast), gathering the members' answers into one",
           line: 3, column: 3),
         // The property and the subscript are supported (StateExpansionTests).
         DiagnosticSpec(
@@ -330,12 +330,12 @@ import Testing
       diagnostics: [
         DiagnosticSpec(
           message:
-            "@Delegate does not support associated types ('Reading'): a delegate's methods need concrete types; remove it and use a concrete type",
+            "@Delegate cannot bind the associated type 'Reading': it is not declared in the protocol; declare it as 'associatedtype Reading: P', P being a @Delegate protocol",
           line: 2, column: 25),
         DiagnosticSpec(
           message:
-            "@Delegate protocol 'SensorDelegate' has a 'where' clause, which is not supported; remove it",
-          line: 2, column: 45),
+            "@Delegate protocol 'SensorDelegate' has the 'where' requirement 'Self: Sendable'; the only one @Delegate takes is 'Name: P', binding the associated type 'Name' to the multicast of the @Delegate protocol 'P'",
+          line: 2, column: 51),
         DiagnosticSpec(
           message:
             "@Delegate protocols may contain only methods; move this declaration out of the protocol",
@@ -369,7 +369,7 @@ import Testing
       diagnostics: [
         DiagnosticSpec(
           message:
-            "@Delegate does not support 'throws(SensorError)' requirements ('sensorDidFail(_:)'): under the .runAll error policy a multicast throws every delegate's error at once (DelegateErrors), which no single typed error can carry; declare it plain 'throws'",
+            "@Delegate does not support 'throws(SensorError)' requirements ('sensorDidFail(_:)'): under the .runAll error policy a multicast throws every delegate's error at once (MemberErrors), which no single typed error can carry; declare it plain 'throws'",
           line: 3, column: 37),
         DiagnosticSpec(
           message:

@@ -345,6 +345,57 @@ protocol ParserOutline: XMLParserDelegate {
   func parser(_ parser: XMLParser, foundCharacters string: String)
 }
 
+// MARK: DelegateProxy.docc/SwiftProtocols.md — Associated types the multicast chooses
+
+@Delegate
+protocol TraceSpan: AnyObject {
+  func record(_ event: String)
+}
+
+@Delegate
+protocol Tracer: AnyObject {
+  associatedtype Span: TraceSpan
+  func startSpan(named name: String) -> Span
+  func span(named name: String) -> Span?
+}
+
+/// The usage block, run by a test.
+func doccAssociatedTypes(console: any Tracer, file: any Tracer) -> TraceSpanMulticast {
+  let tracers = TracerMulticast()
+  tracers.add(console)
+  tracers.add(file)
+  let span = tracers.startSpan(named: "checkout")  // a TraceSpanMulticast
+  span.record("paid")                              // console's span, then file's
+  return span
+}
+
+/// A recorder whose spans keep their events.
+final class DocCTracer: Tracer, @unchecked Sendable {
+  // @unchecked Sendable: used by one test, on one thread.
+  final class Span: TraceSpan, @unchecked Sendable {
+    // @unchecked Sendable: used by one test, on one thread.
+    let name: String
+    var events: [String] = []
+    init(name: String) { self.name = name }
+    func record(_ event: String) { events.append(event) }
+  }
+  var spans: [Span] = []
+  func startSpan(named name: String) -> Span {
+    spans.append(Span(name: name))
+    return spans[spans.count - 1]
+  }
+  func span(named name: String) -> Span? { spans.first { $0.name == name } }
+}
+
+@Test func doccAssociatedTypesRun() {
+  let console = DocCTracer()
+  let file = DocCTracer()
+  let span = doccAssociatedTypes(console: console, file: file)
+  #expect(console.spans.map(\.events) == [["paid"]])
+  #expect(file.spans.map(\.events) == [["paid"]])
+  #expect(span.members(ofType: DocCTracer.Span.self).count == 2)
+}
+
 // MARK: MessageRuntime.docc/CCallbacks.md
 
 /// The overview block (the README's C-callback block too): compiled, not run.
@@ -516,13 +567,13 @@ func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int
   uploads.add(quota)
   uploads.add(progress)
   uploads.setErrorPolicy(.runAll, for: \.uploadWillStart)          // every delegate runs, then all errors
-  do { try uploads.uploadWillStart("a.txt") } catch let errors as DelegateErrors { print(errors.errors) }
+  do { try uploads.uploadWillStart("a.txt") } catch let errors as MemberErrors { print(errors.errors) }
   uploads.setPolicy(.reduce(.allTrue), for: \.uploadShouldRetryAttempt)
   uploads.setConcurrency(.concurrent, for: \.uploadShouldRetryAttempt)     // awaited at once, folded in order
   let retry = await uploads.uploadShouldRetry("a.txt", attempt: 2)  // true
   let finished = try await uploads.uploadDidFinish("a.txt")         // 2: the last responder's
   var errorCount = 0
-  do { try uploads.uploadWillStart("b.txt") } catch let errors as DelegateErrors { errorCount = errors.errors.count }
+  do { try uploads.uploadWillStart("b.txt") } catch let errors as MemberErrors { errorCount = errors.errors.count }
   return (errorCount, retry, finished)
 }
 

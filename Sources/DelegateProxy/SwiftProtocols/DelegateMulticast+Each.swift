@@ -57,6 +57,39 @@ extension DelegateMulticast: __DelegateCallEach {
     return answer
   }
 
+  /// Generated conformances call this for a method answering an associated type the
+  /// multicast binds; not for direct use. Calls `call` with each live member in order, as
+  /// ``__callEach(_:)`` does, and returns every answering member's answer, in order.
+  public final func __gatherEach<R>(_ call: (Delegate) throws -> R) rethrows -> [R] {
+    var answers: [R] = []
+    for member in eachMembers {
+      guard let delegate = liveDelegate(member) else { continue }
+      let value: R
+      if let queue = member.queue, !QueueMarks.isCurrent(queue) {
+        value = try queue.sync { try call(delegate) }
+      } else {
+        value = try call(delegate)
+      }
+      if member.answers { answers.append(value) }
+    }
+    rebuildIfNeeded()
+    return answers
+  }
+
+  /// ``__gatherEach(_:)`` for an `async` method. Not for direct use.
+  public final func __gatherEachAsync<R>(_ call: (Delegate) async throws -> R) async rethrows
+    -> [R]
+  {
+    var answers: [R] = []
+    for member in eachMembers {
+      guard let delegate = liveDelegate(member) else { continue }
+      let value = try await call(delegate)
+      if member.answers { answers.append(value) }
+    }
+    rebuildIfNeeded()
+    return answers
+  }
+
   /// See ``__DelegateCallEach``. Not for direct use.
   @discardableResult
   public final func __callEachAny<R>(_ call: (Any) throws -> R) rethrows -> R? {

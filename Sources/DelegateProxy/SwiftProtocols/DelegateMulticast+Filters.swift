@@ -1,5 +1,3 @@
-import MessageRuntime
-
 /// Per-call member selection: which members a call of a method reaches.
 extension DelegateMulticast {
   /// Sets which members a call of `message` reaches, from each member and the call's
@@ -15,20 +13,20 @@ extension DelegateMulticast {
   /// respond: the policy folds the others'; nobody answering is the method's answer for
   /// no delegates). The filter runs on the calling thread, just before the member's call
   /// — also for a member added with a queue — and must not call the multicast. It applies
-  /// to every Swift path (the protocol's methods, ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)``,
-  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Void>,_)``) and C callers of ``imp(for:)``, which run the same dispatch. A method
+  /// to every Swift path (the protocol's methods, ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``,
+  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Void>,_)``) and C callers of ``imp(for:)``, which run the same dispatch. A method
   /// with a filter takes the general path, as one with observers does: a method without
   /// one pays nothing.
-  public final func setFilter<Message: DelegateMessageHandle>(
-    for message: KeyPath<Messages, Message>,
-    _ filter: (@Sendable (Delegate, Message.Arguments) -> Bool)?
-  ) where Message.Delegate == Delegate {
+  public final func setFilter<Handle: MessageHandleProtocol>(
+    for message: KeyPath<Handles, Handle>,
+    _ filter: (@Sendable (Delegate, Handle.Arguments) -> Bool)?
+  ) where Handle.Delegate == Delegate {
     let index = index(of: message)
     update { $0.filters[index] = filter.map { MemberFilter($0) } }
   }
 
   /// Whether a method has a filter (``setFilter(for:_:)``).
-  public final func hasFilter<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+  public final func hasFilter<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
     -> Bool
   {
     let index = index(of: message)
@@ -47,11 +45,33 @@ extension DelegateMulticast {
   }
 
   /// ``admits(_:_:_:)`` for a member whose delegate the caller holds already.
-  final func admits<Arguments>(_ filter: AnyMemberFilter?, _ delegate: Delegate, _ arguments: Arguments)
+  final func admits<Arguments>(
+    _ filter: AnyMemberFilter?, _ delegate: Delegate, _ arguments: Arguments
+  )
     -> Bool
   {
     guard let filter else { return true }
     return unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self).admits(
       delegate, arguments)
+  }
+}
+
+/// The filter of one method of a Swift multicast, erased (see
+/// ``DelegateMulticast/setFilter(for:_:)``): a ``MemberFilter`` of the method's types.
+@usableFromInline
+class AnyMemberFilter: @unchecked Sendable {
+  // @unchecked Sendable: no stored state (the subclass's is an immutable @Sendable closure).
+  init() {}
+}
+
+/// Which members a call of one method reaches: `admits(member, arguments)`, asked for each
+/// member before its call.
+@usableFromInline
+final class MemberFilter<Delegate, Arguments>: AnyMemberFilter, @unchecked Sendable {
+  // @unchecked Sendable: its one stored property is an immutable @Sendable closure.
+  let admits: @Sendable (Delegate, Arguments) -> Bool
+
+  init(_ admits: @escaping @Sendable (Delegate, Arguments) -> Bool) {
+    self.admits = admits
   }
 }

@@ -24,7 +24,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   let generation: UInt64
 
   init(
-    members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
+    members: [SwiftMember<Delegate>], description: ProtocolDescription<Delegate>,
     defaultPolicy: ErasedPolicy, overrides: [Int: ErasedPolicy],
     observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:],
     pairings: [Int: ArgumentPairing] = [:], generation: UInt64
@@ -56,7 +56,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
       let buffer = UnsafeMutableBufferPointer<SwiftResponder<Delegate>>.allocate(
         capacity: live.count)
       _ = buffer.initialize(from: live.map(SwiftResponder.init))
-      let rule = FoldRule(policy, returnsVoid: method.result.isVoid)
+      let rule = ReducerRule(policy, returnsVoid: method.result.isVoid)
       (lists.baseAddress! + index).initialize(
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
