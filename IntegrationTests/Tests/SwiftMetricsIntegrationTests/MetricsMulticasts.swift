@@ -28,80 +28,80 @@ protocol FloatingPointCounters: FloatingPointCounterHandler {
 // through the entry points generated code uses (`__delegateProtocol`, `__send`).
 
 /// A multicast of `RecorderHandler`s, as `@Delegate(for: RecorderHandler.self)` would make it.
-final class RecordersMulticast: DelegateMulticast<any RecorderHandler, RecordersMulticast.Messages>,
+final class RecordersMulticast: DelegateMulticast<any RecorderHandler, RecordersMulticast.Handles>,
   RecorderHandler, @unchecked Sendable
 {
   // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
-  override class var __delegateProtocol: DelegateProtocol<any RecorderHandler> { described }
-  private static let described = DelegateProtocol<any RecorderHandler>(
+  override class var __delegateProtocol: ProtocolDescription<any RecorderHandler> { described }
+  private static let described = ProtocolDescription<any RecorderHandler>(
     name: "RecorderHandler",
     methods: [
-      DelegateMethodDescription(
+      MethodDescription(
         selector: "recordInteger:", swiftName: "record(_:)", isRequired: true,
         parameters: [DelegateParameter("value", Int64.self)], result: Void.self, noAnswer: {}),
-      DelegateMethodDescription(
+      MethodDescription(
         selector: "recordFloatingPoint:", swiftName: "record(_:)", isRequired: true,
         parameters: [DelegateParameter("value", Double.self)], result: Void.self, noAnswer: {}),
     ])
   /// The handles: `\.recordInteger`, `\.recordFloatingPoint`.
-  struct Messages: DelegateMessages {
-    var recordInteger: DelegateMessage<any RecorderHandler, Int64, Void> {
-      DelegateMessage(index: 0) { d, a in d.record(a) }
+  struct Handles: MessageHandles {
+    var recordInteger: MessageHandle<any RecorderHandler, Int64, Void> {
+      MessageHandle(index: 0) { d, a in d.record(a) }
     }
-    var recordFloatingPoint: DelegateMessage<any RecorderHandler, Double, Void> {
-      DelegateMessage(index: 1) { d, a in d.record(a) }
+    var recordFloatingPoint: MessageHandle<any RecorderHandler, Double, Void> {
+      MessageHandle(index: 1) { d, a in d.record(a) }
     }
   }
-  func record(_ value: Int64) { __send(Messages().recordInteger, value) { $0.record(value) } }
+  func record(_ value: Int64) { __send(Handles().recordInteger, value) { $0.record(value) } }
   func record(_ value: Double) {
-    __send(Messages().recordFloatingPoint, value) { $0.record(value) }
+    __send(Handles().recordFloatingPoint, value) { $0.record(value) }
   }
 }
 
 /// A multicast of `MeterHandler`s, as `@Delegate(for: MeterHandler.self)` would make it.
-final class MetersMulticast: DelegateMulticast<any MeterHandler, MetersMulticast.Messages>,
+final class MetersMulticast: DelegateMulticast<any MeterHandler, MetersMulticast.Handles>,
   MeterHandler, @unchecked Sendable
 {
   // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
-  override class var __delegateProtocol: DelegateProtocol<any MeterHandler> { described }
-  private static let described = DelegateProtocol<any MeterHandler>(
+  override class var __delegateProtocol: ProtocolDescription<any MeterHandler> { described }
+  private static let described = ProtocolDescription<any MeterHandler>(
     name: "MeterHandler",
     methods: [
-      DelegateMethodDescription(
+      MethodDescription(
         selector: "setInteger:", swiftName: "set(_:)", isRequired: true,
         parameters: [DelegateParameter("value", Int64.self)], result: Void.self, noAnswer: {}),
-      DelegateMethodDescription(
+      MethodDescription(
         selector: "setFloatingPoint:", swiftName: "set(_:)", isRequired: true,
         parameters: [DelegateParameter("value", Double.self)], result: Void.self, noAnswer: {}),
-      DelegateMethodDescription(
+      MethodDescription(
         selector: "incrementBy:", swiftName: "increment(by:)", isRequired: true,
         parameters: [DelegateParameter("by", Double.self)], result: Void.self, noAnswer: {}),
-      DelegateMethodDescription(
+      MethodDescription(
         selector: "decrementBy:", swiftName: "decrement(by:)", isRequired: true,
         parameters: [DelegateParameter("by", Double.self)], result: Void.self, noAnswer: {}),
     ])
   /// The handles: `\.setInteger`, `\.setFloatingPoint`, `\.incrementBy`, `\.decrementBy`.
-  struct Messages: DelegateMessages {
-    var setInteger: DelegateMessage<any MeterHandler, Int64, Void> {
-      DelegateMessage(index: 0) { d, a in d.set(a) }
+  struct Handles: MessageHandles {
+    var setInteger: MessageHandle<any MeterHandler, Int64, Void> {
+      MessageHandle(index: 0) { d, a in d.set(a) }
     }
-    var setFloatingPoint: DelegateMessage<any MeterHandler, Double, Void> {
-      DelegateMessage(index: 1) { d, a in d.set(a) }
+    var setFloatingPoint: MessageHandle<any MeterHandler, Double, Void> {
+      MessageHandle(index: 1) { d, a in d.set(a) }
     }
-    var incrementBy: DelegateMessage<any MeterHandler, Double, Void> {
-      DelegateMessage(index: 2) { d, a in d.increment(by: a) }
+    var incrementBy: MessageHandle<any MeterHandler, Double, Void> {
+      MessageHandle(index: 2) { d, a in d.increment(by: a) }
     }
-    var decrementBy: DelegateMessage<any MeterHandler, Double, Void> {
-      DelegateMessage(index: 3) { d, a in d.decrement(by: a) }
+    var decrementBy: MessageHandle<any MeterHandler, Double, Void> {
+      MessageHandle(index: 3) { d, a in d.decrement(by: a) }
     }
   }
-  func set(_ value: Int64) { __send(Messages().setInteger, value) { $0.set(value) } }
-  func set(_ value: Double) { __send(Messages().setFloatingPoint, value) { $0.set(value) } }
+  func set(_ value: Int64) { __send(Handles().setInteger, value) { $0.set(value) } }
+  func set(_ value: Double) { __send(Handles().setFloatingPoint, value) { $0.set(value) } }
   func increment(by amount: Double) {
-    __send(Messages().incrementBy, amount) { $0.increment(by: amount) }
+    __send(Handles().incrementBy, amount) { $0.increment(by: amount) }
   }
   func decrement(by amount: Double) {
-    __send(Messages().decrementBy, amount) { $0.decrement(by: amount) }
+    __send(Handles().decrementBy, amount) { $0.decrement(by: amount) }
   }
 }
 

@@ -32,7 +32,7 @@ extension Reducer {
   /// it was given), and C callers cannot pass a Swift existential. A method is paired only
   /// once its multicast has gathered an answer of its parameter's type: until then, and in
   /// every multicast that never does, it costs nothing. Answers are paired when gathered by
-  /// the protocol's methods; one folded by ``DelegateMulticast/aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)``
+  /// the protocol's methods; one folded by ``DelegateMulticast/aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``
   /// is not (it passes as it is).
   public static func multicast<Multicast: DelegateMulticastProtocol>(
     _ type: Multicast.Type, name: String = "multicast"

@@ -93,7 +93,7 @@ final class ArgumentPairing: Sendable {
 
   /// The pairing of the parameters of `method` whose type is one of `types`; nil when none is.
   init?(
-    _ method: DelegateMethodDescription, _ types: [ObjectIdentifier: AnyValuePairing],
+    _ method: MethodDescription, _ types: [ObjectIdentifier: AnyValuePairing],
     _ token: PairingToken
   ) {
     // A tuple's elements are laid out in order, each at the next offset its alignment

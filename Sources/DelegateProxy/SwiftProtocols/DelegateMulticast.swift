@@ -273,7 +273,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   /// type's empty value; see the type's *No answer*). Never a trap.
   @usableFromInline
   final func finish<Result>(
-    _ fold: Fold<Result>, _ index: Int, reducer: @autoclosure () -> ErasedReducer?,
+    _ fold: Reduction<Result>, _ index: Int, reducer: @autoclosure () -> ErasedReducer?,
     collected: [Result] = [], sources: [UInt64]? = nil
   ) -> Result {
     // The method's description is read only off the common path: copying it retains its
@@ -292,7 +292,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   /// ``finish(_:_:reducer:collected:)`` for a dispatch over `table`.
   @usableFromInline
   final func finish<Result>(
-    _ fold: Fold<Result>, _ index: Int, _ table: SwiftMemberTable<Delegate>,
+    _ fold: Reduction<Result>, _ index: Int, _ table: SwiftMemberTable<Delegate>,
     collected: [Result] = [], sources: [UInt64]? = nil
   ) -> Result {
     finish(
