@@ -39,7 +39,7 @@ enum DelegateDiagnostic: DiagnosticMessage {
   case defaultOnVoid(String)
   case noZeroAnswer(String, problem: String)
   case duplicateSelector(String, selector: String, other: String)
-  case duplicateMessageName(String, messageName: String, other: String)
+  case duplicateMessageName(String, messageName: String, other: String, byTypes: Bool = false)
   case selectorNotLiteral(String)
   case badSelector(String, selector: String, problem: String)
   case unsupportedMember
@@ -127,8 +127,8 @@ enum DelegateDiagnostic: DiagnosticMessage {
       name == other
         ? "'\(name)' is overloaded: both declarations get the selector '\(selector)'; give one of them another selector with @Selector(\"…\")"
         : "'\(name)' has the selector '\(selector)', which '\(other)' already has; give one of them another name with @Selector(\"…\")"
-    case .duplicateMessageName(let name, let messageName, let other):
-      "'\(name)' and '\(other)' both get the message handle '\(messageName)' (the base name, then each argument label capitalised); rename one of them"
+    case .duplicateMessageName(let name, let messageName, let other, let byTypes):
+      "'\(name)' and '\(other)' both get the message handle '\(messageName)' (the base name, then each argument label capitalised\(byTypes ? ", then — as their handles would otherwise be the same — each parameter type's name" : "")); rename one of them"
     case .selectorNotLiteral(let name):
       "@Selector on '\(name)' needs one plain string literal, such as @Selector(\"name:with:\")"
     case .badSelector(let name, let selector, let problem):

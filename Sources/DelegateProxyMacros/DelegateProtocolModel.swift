@@ -95,6 +95,7 @@ struct DelegateProtocolModel {
     readInheritance(of: proto)
     readAssociatedTypes(of: proto)
     readMembers(of: proto)
+    distinguishOverloads()
     checkUniqueNames()
     decideSemantics(of: proto)
     markWritesOfValues()
@@ -445,11 +446,40 @@ struct DelegateProtocolModel {
     if let setter = state.setter { requirements.append(setter) }
   }
 
-  /// Two requirements may share neither a selector nor a message handle name.
+  /// When two requirements would get the same handle (methods overloaded by parameter
+  /// type only), each method among them adds its parameter types' names to its handle and
+  /// derived selector (see `OverloadName`); `checkUniqueNames` reports any that still meet.
+  private mutating func distinguishOverloads() {
+    var byMessageName: [String: [Int]] = [:]
+    for (index, requirement) in requirements.enumerated() {
+      byMessageName[requirement.messageName, default: []].append(index)
+    }
+    for indices in byMessageName.values where indices.count > 1 {
+      for index in indices { requirements[index].distinguishOverload() }
+    }
+  }
+
+  /// Two requirements may share neither a selector nor a message handle name. When they
+  /// share both, the handle is reported: renaming one mends both (`@Selector` would
+  /// change only the selector).
   private mutating func checkUniqueNames() {
     var bySelector: [String: DelegateRequirement] = [:]
     var byMessageName: [String: DelegateRequirement] = [:]
     for requirement in requirements {
+      if let other = byMessageName[requirement.messageName] {
+        report(
+          requirement.nameNode,
+          .duplicateMessageName(
+            requirement.swiftName, messageName: requirement.messageName, other: other.swiftName,
+            byTypes: requirement.overloadSuffix != nil),
+          notes: [
+            Note(
+              node: other.nameNode,
+              message: DelegateNote(message: "'\(other.swiftName)' declared here"))
+          ])
+        continue
+      }
+      byMessageName[requirement.messageName] = requirement
       if let other = bySelector[requirement.selector] {
         report(
           requirement.nameNode,
@@ -463,19 +493,6 @@ struct DelegateProtocolModel {
         continue
       }
       bySelector[requirement.selector] = requirement
-      if let other = byMessageName[requirement.messageName] {
-        report(
-          requirement.nameNode,
-          .duplicateMessageName(
-            requirement.swiftName, messageName: requirement.messageName, other: other.swiftName),
-          notes: [
-            Note(
-              node: other.nameNode,
-              message: DelegateNote(message: "'\(other.swiftName)' declared here"))
-          ])
-        continue
-      }
-      byMessageName[requirement.messageName] = requirement
     }
   }
 

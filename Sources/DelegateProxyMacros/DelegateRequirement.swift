@@ -95,11 +95,36 @@ struct DelegateRequirement {
   /// What a call of the method is marked with: `""`, `"try "`, `"await "`, `"try await "`.
   var callMarker: String { (isThrowing ? "try " : "") + (isAsync ? "await " : "") }
 
+  /// Whether `@Selector` names the selector (an overload's derived selector gets its
+  /// parameter types' names, see `OverloadName`; an explicit one is kept).
+  var hasExplicitSelector = false
+  /// For a method whose handle another requirement would share (an overload by parameter
+  /// type): its parameter types' names, which its handle adds (see `OverloadName`); nil
+  /// otherwise.
+  var overloadSuffix: String? = nil
+
   /// The name of the message's handle in the generated `Handles` struct.
   var messageName: String {
     // A read's or write's name is its handle already (see DelegateStateRequirement).
     if accessor != nil { return nameText }
-    return SelectorName.messageName(baseName: nameText, labels: parameters.map(\.label))
+    return SelectorName.messageName(
+      baseName: nameText, labels: parameters.map(\.label), suffix: overloadSuffix ?? "")
+  }
+
+  /// Marks the method as one of several that would share a handle: its handle adds its
+  /// parameter types' names, and so does its selector unless `@Selector` names it.
+  mutating func distinguishOverload() {
+    guard accessor == nil else { return }
+    let suffix = OverloadName.suffix(for: parameters.map(\.type))
+    overloadSuffix = suffix
+    if !hasExplicitSelector, !suffix.isEmpty {
+      // The first piece names the method: `record:` → `recordInt64:`.
+      if let colon = selector.firstIndex(of: ":") {
+        selector.insert(contentsOf: suffix, at: colon)
+      } else {
+        selector += suffix
+      }
+    }
   }
 
   /// The generated method's signature, such as
@@ -449,6 +474,7 @@ extension DelegateRequirement {
     var isOptional = false
     var declaredDefault: String? = nil
     var selector = SelectorName.derive(baseName: baseName, labels: labels)
+    var hasExplicitSelector = false
     for element in function.attributes {
       guard case .attribute(let attribute) = element else { continue }
       let attributeName = attribute.attributeName.trimmedDescription
@@ -469,6 +495,7 @@ extension DelegateRequirement {
           continue
         }
         selector = text
+        hasExplicitSelector = true
       } else if attributeName == "Default" || attributeName == "DelegateProxy.Default" {
         guard case .argumentList(let arguments) = attribute.arguments, arguments.count == 1,
           let argument = arguments.first, argument.label == nil
@@ -503,6 +530,7 @@ extension DelegateRequirement {
       // C callers can neither await nor catch: an effectful method stays on the Swift path;
       // nor store a member's new value: a mutating one too.
       hasCForm: hasCForm && !isAsync && !isThrowing && !isMutating, noAnswerText: noAnswerText,
-      isAsync: isAsync, isThrowing: isThrowing, isMutating: isMutating)
+      isAsync: isAsync, isThrowing: isThrowing, isMutating: isMutating,
+      hasExplicitSelector: hasExplicitSelector)
   }
 }

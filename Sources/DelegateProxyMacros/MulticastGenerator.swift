@@ -122,6 +122,7 @@ struct MulticastGenerator {
         )
       }
     }
+    lines.append(contentsOf: overloadRule)
     if !model.stateRequirements.isEmpty {
       lines.append("  ///")
       lines.append(
@@ -615,9 +616,24 @@ struct MulticastGenerator {
         parameter.isInout
           ? "&(f.argument(\(index)) as \(parameter.valueTypeText)).value"
           : parameter.isAutoclosure
-            ? "(f.argument(\(index)) as \(parameter.valueTypeText))()" : "f.argument(\(index))"
+            ? "(f.argument(\(index)) as \(parameter.valueTypeText))()"
+            // An overload is chosen by its arguments' types: each one stated.
+            : requirement.overloadSuffix != nil
+              ? "(f.argument(\(index)) as \(parameter.valueTypeText))" : "f.argument(\(index))"
       })
     return requirement.result == nil ? call : "f.setResult(\(call))"
+  }
+
+  /// For a protocol with methods overloaded by parameter type only, the rule that tells
+  /// their handles apart (see `OverloadName`), for the `Handles` doc comment; none
+  /// otherwise.
+  var overloadRule: [String] {
+    guard let example = model.requirements.first(where: { !($0.overloadSuffix ?? "").isEmpty })
+    else { return [] }
+    return [
+      "  ///",
+      "  /// When two requirements would get the same handle, each adds its parameter types' names, capitalised, sugar spelled out and `any` dropped (`\(example.swiftName)` taking `\(example.parameters.map { $0.type.trimmedDescription }.joined(separator: ", "))` is `\\.\(example.messageName)`), and so does its selector's first piece unless `@Selector` names it.",
+    ]
   }
 
   /// An example of a handle in use, for the `Handles` doc comment.

@@ -120,13 +120,14 @@ enum SelectorName {
   /// Swift name alone — the base name, then each argument label capitalised
   /// (`sensor(_:didRead:)` → `sensorDidRead`, `observes(eventsOfKind:)` →
   /// `observesEventsOfKind`, `chat(_:titleFor:)` → `chatTitleFor`) — never from the
-  /// selector, so `@Selector` does not change it; backticked if it is a keyword.
-  static func messageName(baseName: String, labels: [String?]) -> String {
+  /// selector, so `@Selector` does not change it; then `suffix` (an overload's parameter
+  /// types' names, see `OverloadName`); backticked if it is a keyword.
+  static func messageName(baseName: String, labels: [String?], suffix: String = "") -> String {
     var name = baseName.filter { $0 != "`" }
     for label in labels {
       guard let label, !label.isEmpty else { continue }
       name += sentenceCase(label.filter { $0 != "`" })
     }
-    return SwiftKeyword.escaped(name)
+    return SwiftKeyword.escaped(name + suffix)
   }
 }

@@ -55,6 +55,7 @@ extension MulticastGenerator {
     for requirement in model.requirements {
       lines.append("  /// - `\\.\(requirement.messageName)`: `\(requirement.swiftName)`")
     }
+    lines.append(contentsOf: overloadRule)
     lines.append("  \(access)struct Handles: MessageHandles {")
     lines.append("    \(access)init() {}")
     lines.append(contentsOf: handles(model.requirements.indices).map { "  " + $0 })

@@ -222,13 +222,15 @@ import Testing
     )
   }
 
+  /// Overloads get distinct derived selectors (OverloadExpansionTests); one `@Selector`
+  /// written on both is kept, and refused.
   @Test func duplicateSelectors() {
     assertDelegateExpansion(
       """
       @Delegate
       protocol SensorDelegate: AnyObject {
-        func sensor(_ sensor: Sensor, didRead value: Int32)
-        func sensor(_ sensor: Sensor, didRead value: Double)
+        @Selector("sensor:didRead:") func sensor(_ sensor: Sensor, didRead value: Int32)
+        @Selector("sensor:didRead:") func sensor(_ sensor: Sensor, didRead value: Double)
         @Selector("sensor:didRead:") func sensor(_ sensor: Sensor, read value: Int32)
       }
       """,
@@ -243,13 +245,13 @@ import Testing
         DiagnosticSpec(
           message:
             "'sensor(_:didRead:)' is overloaded: both declarations get the selector 'sensor:didRead:'; give one of them another selector with @Selector(\"…\")",
-          line: 4, column: 8,
-          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 8)]),
+          line: 4, column: 37,
+          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 37)]),
         DiagnosticSpec(
           message:
             "'sensor(_:read:)' has the selector 'sensor:didRead:', which 'sensor(_:didRead:)' already has; give one of them another name with @Selector(\"…\")",
           line: 5, column: 37,
-          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 8)]),
+          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 37)]),
       ]
     )
   }
@@ -342,7 +344,7 @@ import Testing
           line: 3, column: 3),
         DiagnosticSpec(
           message:
-            "'aB(_:_:)' and 'a(_:b:)' both get the message handle 'aB' (the base name, then each argument label capitalised); rename one of them",
+            "'aB(_:_:)' and 'a(_:b:)' both get the message handle 'aBInt32Int32' (the base name, then each argument label capitalised, then — as their handles would otherwise be the same — each parameter type's name); rename one of them",
           line: 7, column: 8,
           notes: [NoteSpec(message: "'a(_:b:)' declared here", line: 6, column: 8)]),
       ]
