@@ -20,89 +20,21 @@ protocol FloatingPointCounters: FloatingPointCounterHandler {
 }
 
 // `RecorderHandler` and `MeterHandler` overload a requirement by its parameter's type
-// (`record(_: Int64)` and `record(_: Double)`, `set(_:)` likewise). `@Delegate(for:)` cannot
-// restate both (they would share the handle `\.record`, which the macro refuses), and
-// restating one does not compile (the generated C-call table's `d.record(f.argument(0))`
-// is ambiguous between them). So these two multicasts are written out as the macro writes
-// the others — a `DelegateMulticast` subclass with its description, handles and methods —
-// through the entry points generated code uses (`__delegateProtocol`, `__send`).
+// (`record(_: Int64)` and `record(_: Double)`, `set(_:)` likewise): each overload's handle
+// adds its parameter type's name (`\.recordInt64`, `\.recordDouble`).
 
-/// A multicast of `RecorderHandler`s, as `@Delegate(for: RecorderHandler.self)` would make it.
-final class RecordersMulticast: DelegateMulticast<any RecorderHandler, RecordersMulticast.Handles>,
-  RecorderHandler, @unchecked Sendable
-{
-  // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
-  override class var __delegateProtocol: ProtocolDescription<any RecorderHandler> { described }
-  private static let described = ProtocolDescription<any RecorderHandler>(
-    name: "RecorderHandler",
-    methods: [
-      MethodDescription(
-        selector: "recordInteger:", swiftName: "record(_:)", isRequired: true,
-        parameters: [DelegateParameter("value", Int64.self)], result: Void.self, noAnswer: {}),
-      MethodDescription(
-        selector: "recordFloatingPoint:", swiftName: "record(_:)", isRequired: true,
-        parameters: [DelegateParameter("value", Double.self)], result: Void.self, noAnswer: {}),
-    ])
-  /// The handles: `\.recordInteger`, `\.recordFloatingPoint`.
-  struct Handles: MessageHandles {
-    var recordInteger: MessageHandle<any RecorderHandler, Int64, Void> {
-      MessageHandle(index: 0) { d, a in d.record(a) }
-    }
-    var recordFloatingPoint: MessageHandle<any RecorderHandler, Double, Void> {
-      MessageHandle(index: 1) { d, a in d.record(a) }
-    }
-  }
-  func record(_ value: Int64) { __send(Handles().recordInteger, value) { $0.record(value) } }
-  func record(_ value: Double) {
-    __send(Handles().recordFloatingPoint, value) { $0.record(value) }
-  }
+@Delegate(for: RecorderHandler.self)
+protocol Recorders: RecorderHandler {
+  func record(_ value: Int64)
+  func record(_ value: Double)
 }
 
-/// A multicast of `MeterHandler`s, as `@Delegate(for: MeterHandler.self)` would make it.
-final class MetersMulticast: DelegateMulticast<any MeterHandler, MetersMulticast.Handles>,
-  MeterHandler, @unchecked Sendable
-{
-  // @unchecked Sendable: every stored property lives in DelegateMulticast, which synchronises it.
-  override class var __delegateProtocol: ProtocolDescription<any MeterHandler> { described }
-  private static let described = ProtocolDescription<any MeterHandler>(
-    name: "MeterHandler",
-    methods: [
-      MethodDescription(
-        selector: "setInteger:", swiftName: "set(_:)", isRequired: true,
-        parameters: [DelegateParameter("value", Int64.self)], result: Void.self, noAnswer: {}),
-      MethodDescription(
-        selector: "setFloatingPoint:", swiftName: "set(_:)", isRequired: true,
-        parameters: [DelegateParameter("value", Double.self)], result: Void.self, noAnswer: {}),
-      MethodDescription(
-        selector: "incrementBy:", swiftName: "increment(by:)", isRequired: true,
-        parameters: [DelegateParameter("by", Double.self)], result: Void.self, noAnswer: {}),
-      MethodDescription(
-        selector: "decrementBy:", swiftName: "decrement(by:)", isRequired: true,
-        parameters: [DelegateParameter("by", Double.self)], result: Void.self, noAnswer: {}),
-    ])
-  /// The handles: `\.setInteger`, `\.setFloatingPoint`, `\.incrementBy`, `\.decrementBy`.
-  struct Handles: MessageHandles {
-    var setInteger: MessageHandle<any MeterHandler, Int64, Void> {
-      MessageHandle(index: 0) { d, a in d.set(a) }
-    }
-    var setFloatingPoint: MessageHandle<any MeterHandler, Double, Void> {
-      MessageHandle(index: 1) { d, a in d.set(a) }
-    }
-    var incrementBy: MessageHandle<any MeterHandler, Double, Void> {
-      MessageHandle(index: 2) { d, a in d.increment(by: a) }
-    }
-    var decrementBy: MessageHandle<any MeterHandler, Double, Void> {
-      MessageHandle(index: 3) { d, a in d.decrement(by: a) }
-    }
-  }
-  func set(_ value: Int64) { __send(Handles().setInteger, value) { $0.set(value) } }
-  func set(_ value: Double) { __send(Handles().setFloatingPoint, value) { $0.set(value) } }
-  func increment(by amount: Double) {
-    __send(Handles().incrementBy, amount) { $0.increment(by: amount) }
-  }
-  func decrement(by amount: Double) {
-    __send(Handles().decrementBy, amount) { $0.decrement(by: amount) }
-  }
+@Delegate(for: MeterHandler.self)
+protocol Meters: MeterHandler {
+  func set(_ value: Int64)
+  func set(_ value: Double)
+  func increment(by: Double)
+  func decrement(by: Double)
 }
 
 @Delegate(for: TimerHandler.self)
