@@ -37,6 +37,25 @@ final class Scale: ScaleDelegate, @unchecked Sendable {
   }
 }
 
+/// A protocol refining an overloaded one, with overloads of its own.
+@Delegate
+protocol TaringScaleDelegate: ScaleDelegate {
+  func tare(_ value: Int64)
+  func tare(_ value: Double)
+}
+
+/// A `Scale` that also logs each tare.
+final class TaringScale: TaringScaleDelegate, @unchecked Sendable {
+  // @unchecked Sendable: its one property is immutable and Sendable.
+  let scale: Scale
+  init(_ scale: Scale) { self.scale = scale }
+  func weigh(_ value: Int64) -> Int64 { scale.weigh(value) }
+  func weigh(_ value: Double) -> Double { scale.weigh(value) }
+  func weigh(_ value: [String]?) -> Int { scale.weigh(value) }
+  func tare(_ value: Int64) { scale.log.append("\(scale.name) tare Int64 \(value)") }
+  func tare(_ value: Double) { scale.log.append("\(scale.name) tare Double \(value)") }
+}
+
 /// The same overloads on the main actor: C callers reach them through frames.
 @MainActor
 @Delegate
@@ -193,6 +212,29 @@ struct OverloadTests {
     #expect(log.entries == ["s Double 1.0"])
     double.verify(\.weighDouble, called: .exactly(2))
     withExtendedLifetime(scale) {}
+  }
+
+  @Test func aRefiningProtocolInheritsOverloadsAndAddsItsOwn() throws {
+    let log = CallLog()
+    let a = TaringScale(Scale("a", factor: 2, log: log))
+    let proxy = TaringScaleDelegateMulticast()
+    proxy.add(a)
+    proxy.tare(Int64(1))
+    proxy.tare(2.5)
+    #expect(proxy.weigh(Int64(3)) == 6)
+    proxy.setPolicy(.reduce(.fold(initial: 1.0, +)), for: \.weighDouble)
+    #expect(proxy.weigh(1.5) == 4.0)
+    let object = UnsafeMutableRawPointer(try proxy.runtime.rawValue())
+    typealias Tare =
+      @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, Double)
+      -> Void
+    unsafeBitCast(try proxy.runtime.imp(for: \.tareDouble).rawValue, to: Tare.self)(
+      object, UnsafeMutableRawPointer(proxy.runtime.selector(for: \.tareDouble).rawValue), 0.5)
+    #expect(
+      log.entries == [
+        "a tare Int64 1", "a tare Double 2.5", "a Int64 3", "a Double 1.5", "a tare Double 0.5",
+      ])
+    withExtendedLifetime(a) {}
   }
 
   @Test func aValueMulticastSendsEachOverload() {
