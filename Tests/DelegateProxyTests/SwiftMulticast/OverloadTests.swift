@@ -237,6 +237,21 @@ struct OverloadTests {
     withExtendedLifetime(a) {}
   }
 
+  @Test func anInjectedDelegateHearsEachOverloadAndThePrimaryAnswers() {
+    final class Weigher {
+      var delegate: (any ScaleDelegate)?
+    }
+    let log = CallLog()
+    let (primary, plugin) = (Scale("p", factor: 2, log: log), Scale("x", factor: 5, log: log))
+    let weigher = Weigher()
+    weigher.delegate = primary
+    let injection = ScaleDelegateMulticast.inject(plugin, into: weigher, at: \.delegate)
+    #expect(weigher.delegate?.weigh(Int64(3)) == 6)
+    #expect(weigher.delegate?.weigh(0.5) == 1.0)
+    #expect(log.entries == ["p Int64 3", "x Int64 3", "p Double 0.5", "x Double 0.5"])
+    withExtendedLifetime((primary, plugin, injection)) {}
+  }
+
   @Test func aValueMulticastSendsEachOverload() {
     var tallies = CounterOverloadsMulticast()
     tallies.add(OverloadTally(offset: 1))
