@@ -151,7 +151,7 @@ func doccPropertiesAndSubscripts(console: any LogSinks, file: any LogSinks) -> (
   sinks.add(file)
   sinks.logLevel = .debug                       // console, then file
   sinks[metadataKey: "request"] = "42"          // console, then file
-  sinks.setPolicy(.reduce(.collect { $0.min() ?? .info }), for: \.logLevel)  // the most verbose
+  sinks.setPolicy(.reduce(.min), for: \.logLevel)  // the most verbose
   let level = sinks.logLevel                    // asks both, answers the minimum
   sinks.setFilter(for: \.logLevelMessage) { sink, call in sink.logLevel <= call.0 }
   sinks.log(level: .debug, message: "cache miss")  // only the sinks whose own level admits it

@@ -21,7 +21,7 @@ extension LogSinksMulticast {
   static func multiplexing(_ handlers: [any LogHandler]) -> LogSinksMulticast {
     var sinks = LogSinksMulticast()
     for handler in handlers { sinks.add(handler) }
-    sinks.setPolicy(.reduce(.collect { $0.min() ?? .info }), for: \.logLevel)
+    sinks.setPolicy(.reduce(.min), for: \.logLevel)
     sinks.setPolicy(
       .reduce(.collect { $0.reduce(into: [:]) { $0.merge($1) { _, later in later } } }),
       for: \.metadata)

@@ -200,47 +200,70 @@ open class DelegateMulticast<Delegate, Messages: DelegateMessages>: @unchecked S
     let result: Result
     if _slowPath(list.isGeneral) {
       result = deliver(index, list, table.takeUnretainedValue(), arguments(), message.invoke)
+    } else if let filter = list.filter {
+      // The arguments once, for the filter to read before each member's call; the filter
+      // borrowed from the table, as the table is.
+      let filtered = arguments()
+      result = filter._withUnsafeGuaranteedRef { filter in
+        let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
+        return sendFast(index, list, table, call) { typed.admits($0, filtered) }
+      }
     } else {
-      var fold = Fold<Result>(list.rule)
-      // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
-      // loop is specialized: the void loop drops the fold's count and rule switch per
-      // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
-      let folds = Result.self != Void.self
-      let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-      for responder in list.responders {
-        // Member.withDelegate's steps on the responder's copied fields, written out so
-        // that the loop inlines them: the removed check last before the call, one
-        // `tryRetain` for a weak member, the call, the release.
-        if _slowPath(responder.isRemoved) { continue }
-        if !responder.isStrong {
-          guard _fastPath(responder.object.tryRetain()) else {
-            needsRebuild.raise()
-            continue
-          }
-        }
-        // The stored existential without a retain of its own (a value read from the
-        // pointer is copied for the call: a retain and a release per delegate). A weakly
-        // held delegate's owns the reference `tryRetain` took, released when the call is
-        // done; a strongly held one's is the table's, given up unreleased.
-        let delegate = responder.unretainedDelegate()
-        let value = call(delegate)
-        if responder.isStrong { SwiftResponder<Delegate>.forget(consume delegate) }
-        if _slowPath(list.isOptional) && skipsOptional(index, responder.member, since: learned) {
-          continue
-        }
-        if folds, fold.add(value) { break }
-      }
-      if !folds {
-        result = () as! Result
-      } else if fold.hasDirectAnswer, let value = fold.result.take() {
-        result = value
-      } else {
-        result = table._withUnsafeGuaranteedRef { finish(fold, index, $0) }
-      }
+      result = sendFast(index, list, table, call) { _ in true }
     }
     Quiescence.exit()
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
     return result
+  }
+
+  /// The fast loop of ``__send(_:_:_:)``: every responder called directly from the
+  /// published table — an object through its `tryRetain`ed (weak) or borrowed (strong)
+  /// reference, a value in place — with no lock, no allocation and no copy of a member
+  /// beyond a bitwise one, under the method's fold; `admits` is its filter (always true
+  /// without one, folded away). Inside the caller's read section.
+  @inlinable @inline(__always)
+  final func sendFast<Result>(
+    _ index: Int, _ list: SwiftResponderList<Delegate>,
+    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ call: (Delegate) -> Result,
+    admits: (Delegate) -> Bool
+  ) -> Result {
+    var fold = Fold<Result>(list.rule)
+    // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
+    // loop is specialized: the void loop drops the fold's count and rule switch per
+    // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
+    let folds = Result.self != Void.self
+    // A custom reducer on this loop folds one answer at a time (SwiftResponderList.pairwise).
+    let pairwise = folds && list.rule == .custom
+    var combined: Result? = nil
+    let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    for responder in list.responders {
+      // Member.withDelegate's steps on the responder's copied fields, written out so
+      // that the loop inlines them: the removed check last before the call, one
+      // `tryRetain` for a weak member, the filter and the call on the stored existential
+      // (borrowed: no retain, no copy of a value), the release.
+      if _slowPath(responder.isRemoved) { continue }
+      if !responder.isStrong {
+        guard _fastPath(responder.object.tryRetain()) else {
+          needsRebuild.raise()
+          continue
+        }
+      }
+      let answer: Result? = responder.withBorrowedDelegate { admits($0) ? call($0) : nil }
+      if !responder.isStrong { responder.object.release() }
+      guard let value = answer else { continue }
+      if _slowPath(list.isOptional) && skipsOptional(index, responder.member, since: learned) {
+        continue
+      }
+      if pairwise {
+        combined = list.combine(combined.take(), value)
+      } else if folds, fold.add(value) {
+        break
+      }
+    }
+    if !folds { return () as! Result }
+    if pairwise, let value = combined.take() { return value }
+    if fold.hasDirectAnswer, let value = fold.result.take() { return value }
+    return table._withUnsafeGuaranteedRef { finish(fold, index, $0) }
   }
 
   /// Generated conformances call this for the write of a property or subscript; not for

@@ -11,7 +11,7 @@ class AnyMemberFilter: @unchecked Sendable {
 @usableFromInline
 final class MemberFilter<Delegate, Arguments>: AnyMemberFilter, @unchecked Sendable {
   // @unchecked Sendable: its one stored property is an immutable @Sendable closure.
-  let admits: @Sendable (Delegate, Arguments) -> Bool
+  @usableFromInline let admits: @Sendable (Delegate, Arguments) -> Bool
 
   init(_ admits: @escaping @Sendable (Delegate, Arguments) -> Bool) {
     self.admits = admits

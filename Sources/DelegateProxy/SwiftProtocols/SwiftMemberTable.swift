@@ -32,14 +32,6 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.generation = generation
     let methods = description.methods
     lists = .allocate(capacity: methods.count)
-    // The fast loop calls a bitwise copy of a member's stored existential (see
-    // SwiftResponder.unretainedDelegate); values, and strongly held objects in an existential
-    // of a protocol that is not class-bound (whose copy cannot be forgotten by zeroing it),
-    // take the general path, which copies the existential as Swift does.
-    let classBound = ExistentialKind.isClassBound(Delegate.self)
-    let needsCopy = members.contains { m in
-      m.isValue || (!classBound && m.retention == .strong)
-    }
     var policies: [ErasedPolicy] = []
     for (index, method) in methods.enumerated() {
       let policy = overrides[index] ?? defaultPolicy
@@ -53,12 +45,19 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         capacity: live.count)
       _ = buffer.initialize(from: live.map(SwiftResponder.init))
       let rule = FoldRule(policy, returnsVoid: method.result.isVoid)
+      // A custom reducer stays on the fast loop when it folds one answer at a time and
+      // folds this method's result type. Values and objects, weakly or strongly held, are
+      // all called by the fast loop (SwiftResponder.withBorrowedDelegate); a filter is asked
+      // there.
+      let pairwise =
+        rule == .custom ? policy.reducer?.pairwise(folding: method.result.typeID) : nil
       (lists.baseAddress! + index).initialize(
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
-          isGeneral: rule == .custom || needsCopy || observers[index]?.isEmpty == false
-            || filters[index] != nil
+          isGeneral: (rule == .custom && pairwise == nil) || observers[index]?.isEmpty == false
             || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) },
+          filter: filters[index].map { Unmanaged.passUnretained($0) },
+          pairwise: pairwise.map { Unmanaged.passUnretained($0) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments))
     }
     self.policies = policies
