@@ -208,12 +208,12 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
 
 // The rules other than LAST, out of line so that LAST's loop keeps its registers: every
 // live target called with `cmd` and the registers (the first parameter is replaced by
-// each target), results combined as dp_route.c's entries combine them.
+// each target), results combined as dp_route.c's entries reducer them.
 #define DEFINE_RULE_LOOP(T, FP)                                                      \
   static __attribute__((noinline)) T rule_##T##_##FP(                                      \
       const dp_route *route, const dp_route_list *list, uint32_t *called, FP##_PARAMS) {   \
     (void)a0; /* the placeholder for each target */                                        \
-    const dp_combine combine = route->combine;                                             \
+    const dp_reducer reducer = route->reducer;                                             \
     const uint64_t mask = route->truth_mask;                                               \
     T result;                                                                              \
     memset(&result, 0, sizeof result);                                                     \
@@ -224,21 +224,21 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
         continue;                                                                          \
       T v = ((T(*)(FP##_PARAMS))t->imp)(RULE_ARGS_##FP(t->target));                       \
       (*called)++;                                                                         \
-      if (combine == DP_COMBINE_FIRST) {                                                   \
+      if (reducer == DP_REDUCER_FIRST) {                                                   \
         result = v;                                                                        \
         break;                                                                             \
       }                                                                                    \
-      if (combine == DP_COMBINE_LAST) {                                                    \
+      if (reducer == DP_REDUCER_LAST) {                                                    \
         result = v;                                                                        \
       } else if (!decided) {                                                               \
         bool nonzero = (word0_##T(v) & mask) != 0;                                         \
-        if (combine == DP_COMBINE_ALL_TRUE ? !nonzero : nonzero) decided = true;           \
-        if (decided && combine == DP_COMBINE_FIRST_NON_NIL) result = v;                    \
+        if (reducer == DP_REDUCER_ALL_TRUE ? !nonzero : nonzero) decided = true;           \
+        if (decided && reducer == DP_REDUCER_FIRST_NON_NIL) result = v;                    \
       }                                                                                    \
     }                                                                                      \
-    if (combine == DP_COMBINE_ALL_TRUE || combine == DP_COMBINE_ANY_TRUE) {                \
+    if (reducer == DP_REDUCER_ALL_TRUE || reducer == DP_REDUCER_ANY_TRUE) {                \
       /* An empty AND is true, an empty OR false; the value is 0 or 1. */                  \
-      uint64_t truth = combine == DP_COMBINE_ALL_TRUE ? !decided : decided;                \
+      uint64_t truth = reducer == DP_REDUCER_ALL_TRUE ? !decided : decided;                \
       memset(&result, 0, sizeof result);                                                   \
       memcpy(&result, &truth, sizeof truth);                                               \
     }                                                                                      \
@@ -300,10 +300,10 @@ RULE_LOOPS(dp_fp4)
     }                                                                                      \
     if (__builtin_expect(route != NULL, 1)) {                                              \
       const dp_route_list *list = __atomic_load_n(&route->list, __ATOMIC_ACQUIRE);        \
-      const dp_combine combine = route->combine;                                           \
+      const dp_reducer reducer = route->reducer;                                           \
       memset(&result, 0, sizeof result);                                                   \
       uint32_t called = 0;                                                                 \
-      if (__builtin_expect(combine == DP_COMBINE_LAST, 1)) {                               \
+      if (__builtin_expect(reducer == DP_REDUCER_LAST, 1)) {                               \
         /* Only the registers the message uses stay live across the calls. */              \
         if (cb->message_registers <= 2) {                                                  \
           LAST_LOOP(((CALL_TYPE_##FP##_2(T))t->imp)(FP##_MSG(t->target, TAKE2(GP))));      \

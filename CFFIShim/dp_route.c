@@ -71,16 +71,16 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
         continue;                                                                       \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
       called++;                                                                         \
-      switch (combine) {                                                                \
-        case DP_COMBINE_LAST: result = v; break;                                        \
-        case DP_COMBINE_FIRST: result = v; goto done;                                   \
-        case DP_COMBINE_ALL_TRUE:                                                       \
+      switch (reducer) {                                                                \
+        case DP_REDUCER_LAST: result = v; break;                                        \
+        case DP_REDUCER_FIRST: result = v; goto done;                                   \
+        case DP_REDUCER_ALL_TRUE:                                                       \
           if (!decided && (word0_##T(v) & mask) == 0) decided = true;                   \
           break;                                                                        \
-        case DP_COMBINE_ANY_TRUE:                                                       \
+        case DP_REDUCER_ANY_TRUE:                                                       \
           if (!decided && (word0_##T(v) & mask) != 0) decided = true;                   \
           break;                                                                        \
-        case DP_COMBINE_FIRST_NON_NIL:                                                  \
+        case DP_REDUCER_FIRST_NON_NIL:                                                  \
           if (!decided && (word0_##T(v) & mask) != 0) {                                 \
             result = v;                                                                 \
             decided = true;                                                             \
@@ -89,11 +89,11 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
       }                                                                                 \
     }
 
-// Targets' results combine in registers (result type T).
+// Targets' results reducer in registers (result type T).
 #define DEFINE_ENTRY(NAME, T, PARAMS, SELF, CMD, ARGS, COMBINE)                        \
   static T NAME(PARAMS) {                                                               \
     ROUTE_PROLOGUE(NAME, SELF, CMD, ARGS, RETURN_VALUE)                                 \
-    const dp_combine combine = (COMBINE);                                               \
+    const dp_reducer reducer = (COMBINE);                                               \
     const uint64_t mask = route->truth_mask;                                            \
     T result;                                                                           \
     memset(&result, 0, sizeof result);                                                  \
@@ -107,9 +107,9 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
       return ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
     }                                                                                   \
     dp_read_exit_inline();                                                              \
-    if (combine == DP_COMBINE_ALL_TRUE || combine == DP_COMBINE_ANY_TRUE) {             \
+    if (reducer == DP_REDUCER_ALL_TRUE || reducer == DP_REDUCER_ANY_TRUE) {             \
       /* An empty AND is true, an empty OR false; the value is 0 or 1. */               \
-      uint64_t truth = combine == DP_COMBINE_ALL_TRUE ? !decided : decided;             \
+      uint64_t truth = reducer == DP_REDUCER_ALL_TRUE ? !decided : decided;             \
       memset(&result, 0, sizeof result);                                                \
       memcpy(&result, &truth, sizeof truth);                                            \
     }                                                                                   \
@@ -128,9 +128,9 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 #define FP8_ARGS(SELF) (uint64_t)(SELF), a1, DP_GP_REST, DP_FP_ARGS
 
 #define RULE_VARIANTS(NAME, T, FP)                                                          \
-  DEFINE_ENTRY(NAME##_last, T, FP##_PARAMS, a0, a1, FP##_ARGS, DP_COMBINE_LAST)             \
-  DEFINE_ENTRY(NAME##_first, T, FP##_PARAMS, a0, a1, FP##_ARGS, DP_COMBINE_FIRST)           \
-  DEFINE_ENTRY(NAME##_rule, T, FP##_PARAMS, a0, a1, FP##_ARGS, route->combine)
+  DEFINE_ENTRY(NAME##_last, T, FP##_PARAMS, a0, a1, FP##_ARGS, DP_REDUCER_LAST)             \
+  DEFINE_ENTRY(NAME##_first, T, FP##_PARAMS, a0, a1, FP##_ARGS, DP_REDUCER_FIRST)           \
+  DEFINE_ENTRY(NAME##_rule, T, FP##_PARAMS, a0, a1, FP##_ARGS, route->reducer)
 #define REGISTER_VARIANTS(NAME, T) \
   RULE_VARIANTS(NAME##_fp0, T, FP0) RULE_VARIANTS(NAME##_fp2, T, FP2) RULE_VARIANTS(NAME##_fp8, T, FP8)
 
@@ -155,10 +155,10 @@ static const dp_imp register_entries[RETURN_CLASSES][3][3] = {
 #endif
 };
 
-static dp_imp register_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers) {
+static dp_imp register_entry(dp_return_class rc, dp_reducer reducer, uint32_t fp_registers) {
   if ((unsigned)rc >= RETURN_CLASSES) return NULL;
   unsigned fp = fp_registers == 0 ? 0 : fp_registers <= 2 ? 1 : 2;
-  unsigned rule = combine == DP_COMBINE_LAST ? 0 : combine == DP_COMBINE_FIRST ? 1 : 2;
+  unsigned rule = reducer == DP_REDUCER_LAST ? 0 : reducer == DP_REDUCER_FIRST ? 1 : 2;
   return register_entries[rc][fp][rule];
 }
 
@@ -204,7 +204,7 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
   static void *NAME(PARAMS) {                                                    \
     ROUTE_PROLOGUE(NAME, a0, a1, ARGS, RETURN_RESULT_POINTER)                    \
     memset((void *)r, 0, route->result_size);                                    \
-    const dp_combine combine = route->combine;                                   \
+    const dp_reducer reducer = route->reducer;                                   \
     uint32_t called = 0;                                                         \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
       const dp_route_target *t = &list->targets[i];                              \
@@ -212,7 +212,7 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
         continue;                                                                \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
       called++;                                                                  \
-      if (combine == DP_COMBINE_FIRST) break;                                    \
+      if (reducer == DP_REDUCER_FIRST) break;                                    \
     }                                                                            \
     if (__builtin_expect(called == 0, 0) && route->fallback) {                   \
       dp_imp fallback = route->fallback;                                         \
@@ -226,13 +226,13 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
 
 #define STACK_ENTRIES_FP(K, FP)                                                               \
   DEFINE_ENTRY(entry_gp2_##FP##_s##K, dp_gp2, STACK_##FP##_PARAMS(K), a0, a1, STACK_##FP##_ARGS, \
-               route->combine)                                                                \
+               route->reducer)                                                                \
   DEFINE_ENTRY(entry_fp2_##FP##_s##K, dp_fp2, STACK_##FP##_PARAMS(K), a0, a1, STACK_##FP##_ARGS, \
-               route->combine)                                                                \
+               route->reducer)                                                                \
   DEFINE_ENTRY(entry_gpfp_##FP##_s##K, dp_gpfp, STACK_##FP##_PARAMS(K), a0, a1,                \
-               STACK_##FP##_ARGS, route->combine)                                             \
+               STACK_##FP##_ARGS, route->reducer)                                             \
   DEFINE_ENTRY(entry_fpgp_##FP##_s##K, dp_fpgp, STACK_##FP##_PARAMS(K), a0, a1,                \
-               STACK_##FP##_ARGS, route->combine)                                             \
+               STACK_##FP##_ARGS, route->reducer)                                             \
   DEFINE_INDIRECT_ENTRY(entry_mem_##FP##_s##K, INDIRECT_##FP##_PARAMS(K), INDIRECT_##FP##_ARGS)
 #define STACK_ENTRIES(K) STACK_ENTRIES_FP(K, FP0) STACK_ENTRIES_FP(K, FP8)
 STACK_ENTRIES(1) STACK_ENTRIES(2) STACK_ENTRIES(3) STACK_ENTRIES(4) STACK_ENTRIES(5)
@@ -264,26 +264,26 @@ static const dp_imp stack_entries[2][DP_ROUTE_MAX_STACK_WORDS][4] = {STACK_ROWS(
 static const dp_imp indirect_entries[2][DP_ROUTE_MAX_STACK_WORDS + 1] = {INDIRECT_ROW(FP0),
                                                                           INDIRECT_ROW(FP8)};
 
-static dp_imp replay_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers,
+static dp_imp replay_entry(dp_return_class rc, dp_reducer reducer, uint32_t fp_registers,
                            uint32_t stack_words, bool indirect) {
   if (stack_words > DP_ROUTE_MAX_STACK_WORDS) return NULL;
   unsigned fp = fp_registers == 0 ? 0 : 1;
   if (indirect) return indirect_entries[fp][stack_words];
-  if (stack_words == 0) return register_entry(rc, combine, fp_registers);
+  if (stack_words == 0) return register_entry(rc, reducer, fp_registers);
   if (rc > DP_RET_FP_GP) return NULL;
   return stack_entries[fp][stack_words - 1][rc];
 }
 #else
-static dp_imp replay_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers,
+static dp_imp replay_entry(dp_return_class rc, dp_reducer reducer, uint32_t fp_registers,
                            uint32_t stack_words, bool indirect) {
-  return stack_words == 0 && !indirect ? register_entry(rc, combine, fp_registers) : NULL;
+  return stack_words == 0 && !indirect ? register_entry(rc, reducer, fp_registers) : NULL;
 }
 #endif
 
 #else
-static dp_imp replay_entry(dp_return_class rc, dp_combine combine, uint32_t fp_registers,
+static dp_imp replay_entry(dp_return_class rc, dp_reducer reducer, uint32_t fp_registers,
                            uint32_t stack_words, bool indirect) {
-  (void)rc, (void)combine, (void)fp_registers, (void)stack_words, (void)indirect;
+  (void)rc, (void)reducer, (void)fp_registers, (void)stack_words, (void)indirect;
   return NULL;
 }
 #endif
@@ -319,7 +319,7 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
     // point at its own dead copy, and the next target would read through it.
     dp_ffi_call(cif, t->imp, ret, args);
     called++;
-    if (route->combine == DP_COMBINE_FIRST) break;
+    if (route->reducer == DP_REDUCER_FIRST) break;
   }
   args[0] = saved_self;
   dp_imp fallback = called == 0 ? route->fallback : NULL;
@@ -337,15 +337,15 @@ dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
 
 // MARK: routes
 
-dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_t result_size,
+dp_route *dp_route_create(dp_reducer reducer, dp_return_class ret_class, uint32_t result_size,
                           uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
                           ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback) {
   dp_imp entry = cif ? ffi_entry
-                     : replay_entry(ret_class, combine, fp_registers, stack_words, indirect_result);
+                     : replay_entry(ret_class, reducer, fp_registers, stack_words, indirect_result);
   if (!entry) return NULL;
   dp_route *r = calloc(1, sizeof *r);
   if (!r) dp_fatal("dp_route_create: out of memory");
-  r->combine = combine;
+  r->reducer = reducer;
   r->truth_mask = result_size >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * result_size)) - 1);
   r->result_size = result_size;
   r->entry = entry;

@@ -24,7 +24,7 @@ typedef struct dp_route_list {
 
 struct dp_route {
   dp_route_list *list;  // atomic
-  dp_combine combine;
+  dp_reducer reducer;
   uint64_t truth_mask;  // the bits of word 0 that hold the result (boolean rules)
   uint32_t result_size;
   dp_imp entry;

@@ -134,7 +134,7 @@ __attribute__((noinline)) void route_start(start_msg_fn f, dp_id proxy, dp_sel s
 // A proxy over `n` targets of `cls` whose own method for `sel` is a LAST register route.
 static dp_id make_proxy(dp_class *proxy_class, dp_id *targets, dp_route_node **nodes, int n,
                         dp_sel sel, const char *types) {
-  dp_route *route = dp_route_create(DP_COMBINE_LAST, DP_RET_GP, 8, 0, 0, false, NULL, NULL, NULL);
+  dp_route *route = dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 0, 0, false, NULL, NULL, NULL);
   dp_imp imps[64];
   for (int i = 0; i < n; i++) imps[i] = dp_msg_lookup(targets[i], sel);
   dp_route_set_targets(route, (uint32_t)n, targets, imps, nodes);

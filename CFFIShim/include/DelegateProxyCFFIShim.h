@@ -4,8 +4,8 @@
 // (dp_quiesce.h), the route and callback entries that replay a caller's registers to each
 // target (dp_route.h, dp_callback.h), and Swift receivers' static entries
 // (dp_swift_entry.h). It holds mechanism only: which delegates a message reaches and how
-// their answers combine is decided above it, in Swift (MessageRuntime, DelegateProxy);
-// the route loops run the rule they are given (dp_combine).
+// their answers reducer is decided above it, in Swift (MessageRuntime, DelegateProxy);
+// the route loops run the rule they are given (dp_reducer).
 //
 // Umbrella header of the DelegateProxyCFFIShim target.
 #include "dp_runtime.h"

@@ -27,16 +27,16 @@
 extern "C" {
 #endif
 
-/// How the targets' results combine into the caller's result: the loop of each rule that
-/// DelegateProxy's FoldRule decides (same names; "non-nil" is "not all-zero bytes"). The
+/// How the targets' results reducer into the caller's result: the loop of each rule that
+/// DelegateProxy's ReducerRule decides (same names; "non-nil" is "not all-zero bytes"). The
 /// choice of rule is policy, made in Swift; C only runs the chosen loop.
-typedef enum dp_combine {
-  DP_COMBINE_LAST = 0,           // every target called; the last one's result
-  DP_COMBINE_FIRST = 1,          // only the first live target called; its result
-  DP_COMBINE_ALL_TRUE = 2,       // every target called; 1 if every result is nonzero
-  DP_COMBINE_ANY_TRUE = 3,       // every target called; 1 if any result is nonzero
-  DP_COMBINE_FIRST_NON_NIL = 4,  // every target called; the first nonzero result
-} dp_combine;
+typedef enum dp_reducer {
+  DP_REDUCER_LAST = 0,           // every target called; the last one's result
+  DP_REDUCER_FIRST = 1,          // only the first live target called; its result
+  DP_REDUCER_ALL_TRUE = 2,       // every target called; 1 if every result is nonzero
+  DP_REDUCER_ANY_TRUE = 3,       // every target called; 1 if any result is nonzero
+  DP_REDUCER_FIRST_NON_NIL = 4,  // every target called; the first nonzero result
+} dp_reducer;
 
 typedef struct dp_route dp_route;
 /// One target's membership: its removed flag. Shared by every route the target is in.
@@ -75,7 +75,7 @@ void dp_route_node_retire(dp_route_node *node);
 /// `fallback`, when not NULL, is called with the caller's own arguments (and its result
 /// returned) whenever a dispatch finds no target to call — every one removed — so that an
 /// emptied route answers as its receiver would without targets (e.g. its forwarding IMP).
-dp_route *dp_route_create(dp_combine combine, dp_return_class ret_class, uint32_t result_size,
+dp_route *dp_route_create(dp_reducer reducer, dp_return_class ret_class, uint32_t result_size,
                           uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
                           ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback);
 /// Publishes a new target list (copied); the old one is retired.

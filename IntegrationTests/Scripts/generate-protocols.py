@@ -8,7 +8,9 @@ member (arguments, order), the same answers and the same errors.
 
 The protocols draw their parameter and result types from the families @Delegate supports
 (numbers, Bool, String, optionals, arrays, dictionaries, a struct, an enum, a class, a
-closure, inout), and their effects (throws, async), @Optional and @Default, policies
+closure, inout), generic methods (with constraints, `where` clauses and `inout`, each
+member called with the same generic arguments), and their effects (throws, async),
+@Optional and @Default, policies
 (last responder, first responder, all true / any true) and error policies (stop at first,
 run all). The reference is what a programmer writes by hand: a loop over an array of
 members with the documented rule. The same seed writes the same file.
@@ -210,6 +212,100 @@ class State:
         return lines
 
 
+# Literals a generic method is called with: its generic parameter is inferred from each.
+GENERIC_VALUES = [
+    lambda r: str(r.randint(-9, 9)),
+    lambda r: f'"g{r.randint(0, 99)}"',
+    lambda r: f"GenPoint(x: {r.randint(0, 9)}, y: {r.randint(0, 9)})",
+    lambda r: "[" + ", ".join(str(r.randint(0, 9)) for _ in range(r.randint(1, 3))) + "]",
+    lambda r: r.choice(["GenMode.fast", "GenMode.off"]),
+]
+
+
+class GenericMethod:
+    """A generic method requirement: forwarded to every member, in order, with the same
+    generic arguments; no handle, so no policy: the last member's answer (nil, 0 or the
+    `@Default` when there is no member), and the first error stops the call."""
+
+    def __init__(self, r, index):
+        self.shape = r.choice(["echo", "sum", "collect", "tagged"])
+        self.name = {"echo": "echo", "sum": "sum", "collect": "collect", "tagged": "tagged"}[self.shape] + f"G{index}"
+        self.is_async = r.random() < 0.25
+        self.throws = r.random() < 0.3
+        self.salt = r.randint(1, 9)
+        self.default = f"{r.randint(-9, -1)}" if self.shape == "tagged" and r.random() < 0.5 else None
+
+    def signature(self):
+        effects = (" async" if self.is_async else "") + (" throws" if self.throws else "")
+        if self.shape == "echo":
+            return f"func {self.name}<T: Sendable>(_ value: T, tag: Int){effects} -> T?"
+        if self.shape == "sum":
+            return f"func {self.name}<C: Collection & Sendable>(_ items: C){effects} -> Int where C.Element == Int"
+        if self.shape == "collect":
+            return f"func {self.name}<T>(_ value: T, into seen: inout [String]){effects}"
+        return f"func {self.name}<T: Sendable, U: Sendable>(_ first: T, and second: U){effects} -> Int"
+
+    def declaration(self):
+        return (f"@Default({self.default}) " if self.default is not None else "") + self.signature()
+
+    def member(self, k):
+        lines = [f"  {self.signature()} {{"]
+        if self.shape == "echo":
+            lines.append(f'    log.record("m{k}.{self.name}(\\(value), tag: \\(tag)) as \\(T.self)")')
+        elif self.shape == "sum":
+            lines.append(f'    log.record("m{k}.{self.name}(\\(items.count) items, sum \\(items.reduce(0, +))) as \\(C.self)")')
+        elif self.shape == "collect":
+            lines.append(f'    log.record("m{k}.{self.name}(\\(value), \\(seen)) as \\(T.self)")')
+            lines.append(f'    seen.append("m{k}:\\(value)")')
+        else:
+            lines.append(f'    log.record("m{k}.{self.name}(\\(first), \\(second)) as \\(T.self), \\(U.self)")')
+        if self.throws:
+            lines.append(f'    if failing.contains("{self.name}") {{ throw GenError(member: {k}, method: "{self.name}") }}')
+        if self.shape == "echo":
+            lines.append("    return value")
+        elif self.shape == "sum":
+            lines.append(f"    return items.reduce(0, +) + {100 * k + self.salt}")
+        elif self.shape == "tagged":
+            lines.append(f"    return {10 * k + self.salt}")
+        lines.append("  }")
+        return lines
+
+    def reference(self):
+        call_args = {"echo": "value, tag: tag", "sum": "items", "collect": "value, into: &seen",
+                     "tagged": "first, and: second"}[self.shape]
+        marker = ("try " if self.throws else "") + ("await " if self.is_async else "")
+        lines = [f"  {self.signature()} {{"]
+        if self.shape == "collect":
+            lines.append(f"    for member in members {{ {marker}member.{self.name}({call_args}) }}")
+        else:
+            typ = {"echo": "T?", "sum": "Int?", "tagged": "Int?"}[self.shape]
+            empty = "nil" if self.shape == "echo" else (self.default if self.default is not None else "0")
+            lines.append(f"    var answer: {typ} = nil")
+            lines.append(f"    for member in members {{ answer = {marker}member.{self.name}({call_args}) }}")
+            lines.append(f"    return answer ?? {empty}")
+        lines.append("  }")
+        return lines
+
+    def test_call(self, r, target):
+        """(declarations, the call's text as a String expression)."""
+        marker = ("try " if self.throws else "") + ("await " if self.is_async else "")
+        if self.shape == "echo":
+            v = r.choice(GENERIC_VALUES)(r)
+            return [], f"String(describing: {marker}{target}.{self.name}({v}, tag: {r.randint(0, 9)}))"
+        if self.shape == "sum":
+            v = "[" + ", ".join(str(r.randint(0, 9)) for _ in range(r.randint(0, 3))) + "]"
+            coll = r.choice([v, f"Set({v})", f"{v}.reversed()"]) if v != "[]" else v
+            if coll == "[]":
+                coll = "[Int]()"
+            return [], f"String(describing: {marker}{target}.{self.name}({coll}))"
+        if self.shape == "collect":
+            v = r.choice(GENERIC_VALUES)(r)
+            return ["var seen: [String] = []"], f"{marker}{{ () {'async ' if self.is_async else ''}{'throws ' if self.throws else ''}-> String in {marker}{target}.{self.name}({v}, into: &seen); return seen.joined(separator: \",\") }}()"
+        a, b = r.choice(GENERIC_VALUES)(r), r.choice(GENERIC_VALUES)(r)
+        return [], f"String(describing: {marker}{target}.{self.name}({a}, and: {b}))"
+
+
+
 def member_body(m, k):
     """A member's implementation: records its call, may throw, answers."""
     lines = []
@@ -253,6 +349,9 @@ def write(seed, count):
         # struct members, with a mutating requirement (its own stream again).
         rv = random.Random(seed * 7_919 + pi)
         value = rv.random() < 0.3
+        # Generic methods, from a stream of their own.
+        rg = random.Random(seed * 104_729 + pi)
+        generics = [GenericMethod(rg, i) for i in range(rg.choice([0, 0, 1, 2]))]
         out.append(f"@Delegate")
         out.append(f"protocol {pname}{'' if value else ': AnyObject'} {{")
         if value:
@@ -266,6 +365,8 @@ def write(seed, count):
             out.append(f"  {attrs}{m.signature()}")
         for st in states:
             out.append(f"  {st.declaration()}")
+        for g in generics:
+            out.append(f"  {g.declaration()}")
         out.append("}")
         out.append("")
         # Which members implement each optional method.
@@ -295,6 +396,8 @@ def write(seed, count):
             out.append("  }")
             for st in states:
                 out.extend(st.member(k, value))
+            for g in generics:
+                out.extend(g.member(k))
             for m in methods:
                 if k not in implements[m.name]:
                     continue
@@ -315,6 +418,8 @@ def write(seed, count):
             out.append("  }")
         for st in states:
             out.extend(st.reference(value))
+        for g in generics:
+            out.extend(g.reference())
         for m in methods:
             out.append(f"  {m.signature()} {{")
             out.append(f'    let responders = members.filter {{ $0.implements.contains("{m.name}") }}')
@@ -343,7 +448,7 @@ def write(seed, count):
                     out.append("      " + body)
                 out.append("    }")
                 if m.error_policy == "runAll":
-                    out.append("    if !errors.isEmpty { throw DelegateErrors(errors) }")
+                    out.append("    if !errors.isEmpty { throw MemberErrors(errors) }")
                 if m.result is not None:
                     if m.policy == "last":
                         out.append(f"    guard let answer else {{ return {m.empty()} }}")
@@ -353,7 +458,7 @@ def write(seed, count):
             else:  # first responder
                 out.append(f"    guard let member = responders.first else {{ return {m.empty()} }}")
                 if m.error_policy == "runAll":
-                    out.append(f"    do {{ return {call} }} catch {{ throw DelegateErrors([error]) }}")
+                    out.append(f"    do {{ return {call} }} catch {{ throw MemberErrors([error]) }}")
                 else:
                     out.append(f"    return {call}")
             out.append("  }")
@@ -361,6 +466,8 @@ def write(seed, count):
         out.append("")
         # The test: the same calls through both, twice each, with a failing set per member.
         failing = [[m.name for m in methods if m.throws and r.random() < 0.35] for _ in range(nmembers)]
+        for k in range(nmembers):
+            failing[k] += [g.name for g in generics if g.throws and rg.random() < 0.35]
         t = []
         t.append(f"  @Test func protocol{pi}() async throws {{")
         t.append("    let seen = GenLog(), expected = GenLog()")
@@ -412,6 +519,15 @@ def write(seed, count):
                     written = st.type[2](rs)
                     t.append(f"    {access('multicast', i)} = {written}")
                     t.append(f"    {access('reference', i)} = {written}")
+        for g in generics:
+            for n in range(2):
+                state = rg.getstate()
+                for target, name in (("multicast", "got"), ("reference", "want")):
+                    rg.setstate(state)  # the same arguments for both
+                    decls, call = g.test_call(rg, target)
+                    body = "; ".join(decls + [f"return {call}"])
+                    t.append(f"    let {name}{g.name}_{n} = await genOutcome {{ {body} }}")
+                t.append(f"    #expect(got{g.name}_{n} == want{g.name}_{n}, \"{pname}.{g.signature()}\")")
         if value:
             # Each member's stored value changes; later calls see it.
             for step in (1, 2):

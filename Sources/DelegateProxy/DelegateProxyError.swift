@@ -25,7 +25,7 @@ public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConverti
   /// A Swift delegate protocol's method takes or returns a type with no C form (an enum,
   /// a tuple, a `String`, a struct holding references…). `parameter` is nil for the
   /// result. Raised where the protocol's runtime description is asked for: when a
-  /// delegate is added to its multicast, or by `DelegateProtocol.runtimeProtocol()`.
+  /// delegate is added to its multicast, or by `ProtocolDescription.runtimeProtocol()`.
   case unsupportedType(
     protocol: String, method: String, parameter: String?, type: String, reason: String)
 

@@ -99,7 +99,7 @@ enum DelegateDiagnostic: DiagnosticMessage {
       "@Delegate does not support '\(clause)' requirements ('\(name)'): "
         + (clause == "rethrows"
           ? "a multicast's conformance cannot rethrow only what its caller's closure throws, since its delegates may throw too"
-          : "under the .runAll error policy a multicast throws every delegate's error at once (DelegateErrors), which no single typed error can carry")
+          : "under the .runAll error policy a multicast throws every delegate's error at once (MemberErrors), which no single typed error can carry")
         + "; declare it plain 'throws'"
     case .variadicParameter(let name, let parameter):
       "parameter '\(parameter)' of '\(name)' is variadic, which has no C form; pass a pointer and a count instead"

@@ -4,7 +4,7 @@ import SwiftSyntax
 /// A generic method requirement of a `@Delegate` protocol (swift-distributed-tracing's
 /// `inject<Carrier, Inject: Injector>(_:into:using:)`): the multicast calls each member with
 /// the same generic arguments, on the Swift path only. It has no typed handle (a handle is
-/// a property of `Messages`, which cannot be generic), so no policy, observer or C face:
+/// a property of `Handles`, which cannot be generic), so no policy, observer or C face:
 /// every member is called in order — a queued one on its queue, waited for — and a
 /// value-returning method answers the last member's value (its `@Default`, else its
 /// result type's empty value, when there is none).
@@ -38,7 +38,8 @@ struct DelegateGenericMethod {
     let effects = (isAsync ? " async" : "") + (isThrowing ? " throws" : "")
     let arrow = result.map { " -> \($0.trimmedDescription)" } ?? ""
     let whereText = whereClause.isEmpty ? "" : " \(whereClause)"
-    return "func \(nameText)\(genericClause)(\(list.joined(separator: ", ")))\(effects)\(arrow)\(whereText)"
+    return
+      "func \(nameText)\(genericClause)(\(list.joined(separator: ", ")))\(effects)\(arrow)\(whereText)"
   }
 
   /// The call on `receiver` with the method's own parameters (`&carrier` for an `inout`).
@@ -57,7 +58,8 @@ struct DelegateGenericMethod {
     let d = cast ? "($0 as! any \(delegateType))" : "$0"
     let primitive = isAsync ? "\(each)Async" : each
     let marker = (isThrowing ? "try " : "") + (isAsync ? "await " : "")
-    let call = "\(primitive) { \(cast ? "" : "(d: any \(delegateType)) in ")\(callText(on: cast ? d : "d")) }"
+    let call =
+      "\(primitive) { \(cast ? "" : "(d: any \(delegateType)) in ")\(callText(on: cast ? d : "d")) }"
     guard let noAnswerText else { return "\(marker)\(call)" }
     return "return \(marker)\(call) ?? \(noAnswerText)"
   }

@@ -68,7 +68,7 @@ struct DelegateRequirement {
   var accessor: Accessor? = nil
   /// Whether every parameter and the result certainly or possibly have a C form (the
   /// macro finds no type it knows has none): the method's handle is also in the C subset
-  /// (`Messages.CMessages`), so `imp(for:)` and C callbacks accept it.
+  /// (`Handles.CHandles`), so `imp(for:)` and C callbacks accept it.
   var hasCForm: Bool
   /// What a call nobody answers returns: the `@Default(…)` expression, or the result
   /// type's empty value (see `EmptyAnswer`); nil for a method that returns nothing.
@@ -88,7 +88,7 @@ struct DelegateRequirement {
   /// What a call of the method is marked with: `""`, `"try "`, `"await "`, `"try await "`.
   var callMarker: String { (isThrowing ? "try " : "") + (isAsync ? "await " : "") }
 
-  /// The name of the message's handle in the generated `Messages` struct.
+  /// The name of the message's handle in the generated `Handles` struct.
   var messageName: String {
     // A read's or write's name is its handle already (see DelegateStateRequirement).
     if accessor != nil { return nameText }

@@ -19,7 +19,7 @@ struct Accessor {
 /// requirement whose last parameter is the value written, which every member receives in
 /// order.
 ///
-/// Handles and selectors (the rule, also in the generated `Messages` doc):
+/// Handles and selectors (the rule, also in the generated `Handles` doc):
 /// - property `wantsImages`: read `\.wantsImages` (selector `wantsImages`), write
 ///   `\.setWantsImages` (selector `setWantsImages:`), as Objective-C names a property's
 ///   getter and setter;

@@ -4,8 +4,8 @@ import SwiftSyntax
 /// the extension with the defaults of the optional requirements.
 ///
 /// Everything generated calls DelegateProxy's public runtime API only: `DelegateMulticast`,
-/// `DelegateProtocol`, `DelegateMethodDescription`, `DelegateParameter`,
-/// `DelegateValueType`, `DelegateMessage`, `DelegateMessages` and `DelegateOptional`.
+/// `ProtocolDescription`, `MethodDescription`, `DelegateParameter`,
+/// `DelegateValueType`, `MessageHandle`, `MessageHandles` and `DelegateOptional`.
 struct MulticastGenerator {
   /// The protocol to generate for.
   var model: DelegateProtocolModel
@@ -43,7 +43,7 @@ struct MulticastGenerator {
     )
     if let headerLocation { lines.append(headerLocation) }
     lines.append(
-      "\(access)final class \(className): DelegateMulticast<\(existential), \(className).Messages>\(conformance), @unchecked Sendable {\(parentAdvice)"
+      "\(access)final class \(className): DelegateMulticast<\(existential), \(className).Handles>\(conformance), @unchecked Sendable {\(parentAdvice)"
     )
     if headerLocation != nil { lines.append("#sourceLocation()") }
     lines.append(contentsOf: parentAliases)
@@ -52,19 +52,19 @@ struct MulticastGenerator {
     )
     lines.append("  /// `\(name)`'s methods as the runtime sees them.")
     lines.append(
-      "  \(access)override class var __delegateProtocol: DelegateProtocol<\(existential)> { _delegateProtocol }"
+      "  \(access)override class var __delegateProtocol: ProtocolDescription<\(existential)> { _delegateProtocol }"
     )
     // nonisolated: a protocol isolated to a global actor (@MainActor) makes the class
     // isolated too, while the overridden class property is not; the description is Sendable.
     if model.parents.isEmpty {
       lines.append(
-        "  nonisolated private static let _delegateProtocol = DelegateProtocol<\(existential)>(")
+        "  nonisolated private static let _delegateProtocol = ProtocolDescription<\(existential)>(")
       lines.append("    name: \(Self.stringLiteral(model.delegateType)),")
       lines.append(contentsOf: methodList("    methods: ", closing: ")"))
     } else {
       // Its own methods, then those it inherits (see ForwardingGenerator).
       lines.append(
-        "  nonisolated private static let _delegateProtocol = DelegateProtocol<\(existential)>(")
+        "  nonisolated private static let _delegateProtocol = ProtocolDescription<\(existential)>(")
       lines.append(
         "    name: \(Self.stringLiteral(model.delegateType)), methods: __inheritance.methods)")
       lines.append(
@@ -91,10 +91,12 @@ struct MulticastGenerator {
       case nil:
         lines.append("  /// - `\\.\(requirement.messageName)`: `\(requirement.swiftName)`")
       case .get?:
-        lines.append("  /// - `\\.\(requirement.messageName)`: the read of `\(requirement.swiftName)`")
+        lines.append(
+          "  /// - `\\.\(requirement.messageName)`: the read of `\(requirement.swiftName)`")
       case .set?:
         lines.append(
-          "  /// - `\\.\(requirement.messageName)`: the write of `\(requirement.swiftName.dropLast(6))`")
+          "  /// - `\\.\(requirement.messageName)`: the write of `\(requirement.swiftName.dropLast(6))`"
+        )
       }
     }
     if !model.stateRequirements.isEmpty {
@@ -106,7 +108,8 @@ struct MulticastGenerator {
     if !model.genericMethods.isEmpty {
       lines.append("  ///")
       lines.append(
-        "  /// The generic methods (\(model.genericMethods.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle: each call reaches every member in order.")
+        "  /// The generic methods (\(model.genericMethods.map { "`\($0.swiftName)`" }.joined(separator: ", "))) have no handle: each call reaches every member in order."
+      )
     }
     if !model.parents.isEmpty {
       lines.append("  ///")
@@ -115,12 +118,12 @@ struct MulticastGenerator {
       )
       lines.append("  @dynamicMemberLookup")
     }
-    lines.append("  \(access)struct Messages: DelegateMessages {")
+    lines.append("  \(access)struct Handles: MessageHandles {")
     lines.append("    \(access)init() {}")
     lines.append(contentsOf: handles(model.requirements.indices).map { "  " + $0 })
     lines.append(contentsOf: inheritedHandles(cOnly: false).map { "  " + $0 })
-    // When every method has a C form the C subset is `Messages` itself (the protocol's
-    // default for `CMessages`); otherwise — or when it inherits methods, whose C subset is
+    // When every method has a C form the C subset is `Handles` itself (the protocol's
+    // default for `CHandles`); otherwise — or when it inherits methods, whose C subset is
     // the parents' — a struct of the handles that have one.
     let cSubset = model.requirements.indices.filter { model.requirements[$0].hasCForm }
     if cSubset.count < model.requirements.count || !model.parents.isEmpty {
@@ -128,7 +131,7 @@ struct MulticastGenerator {
         "    /// The handles of the methods C callers can reach (`imp(for:)`, C callbacks): those whose types have a C form."
       )
       if !model.parents.isEmpty { lines.append("    @dynamicMemberLookup") }
-      lines.append("    \(access)struct CMessages: DelegateMessages {")
+      lines.append("    \(access)struct CHandles: MessageHandles {")
       lines.append("      \(access)init() {}")
       lines.append(contentsOf: handles(cSubset).map { "    " + $0 })
       lines.append(contentsOf: inheritedHandles(cOnly: true).map { "    " + $0 })
@@ -162,7 +165,7 @@ struct MulticastGenerator {
     return lines.joined(separator: "\n")
   }
 
-  /// The typed handle properties of the requirements at `indices` (for `Messages` and
+  /// The typed handle properties of the requirements at `indices` (for `Handles` and
   /// its C subset), indented for a struct inside the class.
   func handles(_ indices: some Sequence<Int>) -> [String] {
     let access = model.access.prefix
@@ -175,9 +178,9 @@ struct MulticastGenerator {
       // The handle kind follows the method's effects: plain, throwing, or async.
       var (kind, initArguments) =
         requirement.isAsync
-        ? ("AsyncDelegateMessage", "index: \(index), isThrowing: \(requirement.isThrowing)")
+        ? ("AsyncMessageHandle", "index: \(index), isThrowing: \(requirement.isThrowing)")
         : requirement.isThrowing
-          ? ("ThrowingDelegateMessage", "index: \(index)") : ("DelegateMessage", "index: \(index)")
+          ? ("ThrowingMessageHandle", "index: \(index)") : ("MessageHandle", "index: \(index)")
       // Observers keep copies of inout arguments, not the caller's variables.
       if let detach = requirement.detachText { initArguments += ", detach: \(detach)" }
       lines.append(
@@ -213,7 +216,7 @@ struct MulticastGenerator {
     let access = model.access.prefix
     var lines = [
       "  /// The multicast as a `\(base)` that conforms to `\(model.delegateType)`, for the delegator: each call goes to the multicast's delegates. The multicast keeps it; it holds the multicast weakly (keep the multicast as you keep any delegate).",
-      "  \(access)var object: Object { self.__face { Object(self) } }",
+      "  \(access)var object: Object { self.__object { Object(self) } }",
       "  /// A `\(base)` that conforms to `\(model.delegateType)` and sends each call to its multicast (generated by `@Delegate`).",
       "  \(access)final class Object: \(base), \(model.name), @unchecked Sendable {",
       "    // @unchecked Sendable: its one stored property is a weak reference written once, in init.",
@@ -243,7 +246,8 @@ struct MulticastGenerator {
       lines.append("    /// Sends `\(method.swiftName)` to the multicast's delegates.")
       lines.append("    \(access)\(method.signature) {")
       lines.append(
-        "      guard let m = multicast else { return\(method.noAnswerText.map { " \($0)" } ?? "") }")
+        "      guard let m = multicast else { return\(method.noAnswerText.map { " \($0)" } ?? "") }"
+      )
       lines.append("      return \(method.callText(on: "m"))")
       lines.append("    }")
     }
@@ -319,13 +323,15 @@ struct MulticastGenerator {
       }
       lines.append(
         contentsOf: state.declaration(
-          indent: "    ", access: access, doc: "Sends the read or write of `\(state.swiftName)` to the target.",
+          indent: "    ", access: access,
+          doc: "Sends the read or write of `\(state.swiftName)` to the target.",
           get: deliver(state.getter), set: state.setter.map(deliver)))
     }
     for method in model.genericMethods {
       // A generic method has no message: the stand-in's target cannot receive it.
       lines.append(
-        "    /// `\(method.swiftName)` is generic, so it has no runtime message: a stand-in's target never receives it.")
+        "    /// `\(method.swiftName)` is generic, so it has no runtime message: a stand-in's target never receives it."
+      )
       lines.append("    \(access)\(method.signature) {")
       if let answer = method.noAnswerText { lines.append("      return \(answer)") }
       lines.append("    }")
@@ -381,10 +387,13 @@ struct MulticastGenerator {
     }
     for method in model.genericMethods {
       lines.append(
-        "  /// Calls `\(method.swiftName)` on every delegate, in order, with the same generic arguments\(method.result == nil ? "" : "; answers the last one's answer").")
+        "  /// Calls `\(method.swiftName)` on every delegate, in order, with the same generic arguments\(method.result == nil ? "" : "; answers the last one's answer")."
+      )
       lines.append("  \(access)\(method.signature) {")
       lines.append(
-        "    " + method.eachBody("\(receiver).__callEach", delegateType: model.delegateType, cast: false))
+        "    "
+          + method.eachBody("\(receiver).__callEach", delegateType: model.delegateType, cast: false)
+      )
       lines.append("  }")
     }
     return lines
@@ -400,7 +409,7 @@ struct MulticastGenerator {
   )
     -> [String]
   {
-    let handle = "Messages().\(requirement.messageName)"
+    let handle = "Handles().\(requirement.messageName)"
     let arguments = requirement.argumentsValueText
     // With inout or non-escaping closure parameters the send runs inside the scopes that
     // bind them, so it returns explicitly.
@@ -436,7 +445,7 @@ struct MulticastGenerator {
 
   /// The override of `cCalls`: per method, in declaration order, a closure that reads the
   /// arguments of a C call from its frame, calls one delegate and writes the result back
-  /// (`DelegateMulticast+C.swift` runs them for C callers of `imp(for:)`).
+  /// (`CFace.swift` runs them for C callers of `imp(for:)`).
   private var cCalls: [String] {
     guard !model.requirements.isEmpty || !model.parents.isEmpty else { return [] }
     let access = model.access.prefix
@@ -449,7 +458,7 @@ struct MulticastGenerator {
     for requirement in model.requirements {
       let call = Self.frameCallText(requirement)
       if requirement.isAsync || requirement.isThrowing || requirement.isMutating {
-        // Not in CMessages, so `imp(for:)` cannot name it; a runtime message of its
+        // Not in CHandles, so `imp(for:)` cannot name it; a runtime message of its
         // selector reaches no delegate (C can neither await nor catch) and answers zero.
         lines.append("    { _, _ in },")
       } else if model.isMainActor {
@@ -462,9 +471,10 @@ struct MulticastGenerator {
       }
     }
     lines.append(
-      "  ]" + inheritedClosing(as: "__CFaceCall<\(existential)>") {
-        "__DelegateInheritance.calls(\(Self.parentAlias($0)).__cCalls) { (d: \(existential)) -> any \(model.parents[$0]) in d }"
-      })
+      "  ]"
+        + inheritedClosing(as: "__CFaceCall<\(existential)>") {
+          "__DelegateInheritance.calls(\(Self.parentAlias($0)).__cCalls) { (d: \(existential)) -> any \(model.parents[$0]) in d }"
+        })
     return lines
   }
 
@@ -565,7 +575,7 @@ struct MulticastGenerator {
     return requirement.result == nil ? call : "f.setResult(\(call))"
   }
 
-  /// An example of a handle in use, for the `Messages` doc comment.
+  /// An example of a handle in use, for the `Handles` doc comment.
   private var handleExample: String {
     guard
       let first = model.requirements.first(where: { $0.result != nil }) ?? model.requirements.first
@@ -583,13 +593,13 @@ struct MulticastGenerator {
       + ["    ]\(closing)"]
   }
 
-  /// One `DelegateMethodDescription(…)` expression.
+  /// One `MethodDescription(…)` expression.
   private func methodDescription(_ requirement: DelegateRequirement) -> String {
     let parameters = requirement.parameters.map { parameter in
       "DelegateParameter(\(Self.stringLiteral(parameter.runtimeName)), \(Self.metatype(parameter.valueTypeText))\(parameter.isLent ? ", lent: true" : ""))"
     }
     return """
-      DelegateMethodDescription(
+      MethodDescription(
               selector: \(Self.stringLiteral(requirement.selector)), \
       swiftName: \(Self.stringLiteral(requirement.swiftName)), \
       isRequired: \(!requirement.isOptional),

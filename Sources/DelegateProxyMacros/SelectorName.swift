@@ -116,7 +116,7 @@ enum SelectorName {
     return nil
   }
 
-  /// The name of a method's handle in the generated `Messages` struct, spelled from the
+  /// The name of a method's handle in the generated `Handles` struct, spelled from the
   /// Swift name alone — the base name, then each argument label capitalised
   /// (`sensor(_:didRead:)` → `sensorDidRead`, `observes(eventsOfKind:)` →
   /// `observesEventsOfKind`, `chat(_:titleFor:)` → `chatTitleFor`) — never from the

@@ -170,7 +170,7 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   }
 
   /// The methods of a `@Delegate` protocol, with their Swift names and types.
-  static func methods<Delegate>(of description: DelegateProtocol<Delegate>) throws(DoubleError)
+  static func methods<Delegate>(of description: ProtocolDescription<Delegate>) throws(DoubleError)
     -> [DoubledMethod]
   {
     var methods: [DoubledMethod] = []
@@ -427,7 +427,6 @@ extension DelegateDouble.Stub {
       && zip(matchers, arguments).allSatisfy { $0.matches($1) }
   }
 }
-
 
 /// A double receives the Swift arguments of the calls its stand-ins send (DelegateProxy's
 /// `DelegateStandIn` hands them over during the call).

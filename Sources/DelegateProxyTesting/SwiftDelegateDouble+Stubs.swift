@@ -17,8 +17,8 @@ extension SwiftDelegateDouble {
   /// `answer` receives the call's own arguments: it may write an `inout` argument's
   /// `value` and call a closure argument. It must not keep the double (capture it
   /// weakly): the double keeps its stubs.
-  public func stub<Handle: DelegateMessageHandle>(
-    _ handle: KeyPath<Messages, Handle>,
+  public func stub<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>,
     where condition: (@Sendable (Handle.Arguments) -> Bool)? = nil,
     _ answer: @escaping @Sendable (Handle.Arguments) -> Handle.Result
   ) {
@@ -32,8 +32,8 @@ extension SwiftDelegateDouble {
   /// double.stub(\.sensorShouldStart, .returning(true))
   /// double.stub(\.sensorThreshold, where: { $0.name == "hot" }, .returning(inOrder: [30, 35]))
   /// ```
-  public func stub<Handle: DelegateMessageHandle>(
-    _ handle: KeyPath<Messages, Handle>,
+  public func stub<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>,
     where condition: (@Sendable (Handle.Arguments) -> Bool)? = nil,
     _ answer: DelegateAnswer<Handle.Arguments, Handle.Result>
   ) {
@@ -47,20 +47,20 @@ extension SwiftDelegateDouble {
   /// ```swift
   /// double.stub(\.sensorDidRead)
   /// ```
-  public func stub<Handle: DelegateMessageHandle>(
-    _ handle: KeyPath<Messages, Handle>,
+  public func stub<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>,
     where condition: (@Sendable (Handle.Arguments) -> Bool)? = nil
   ) where Handle.Result == Void {
     addStub(handle, condition, DelegateAnswer(description: "does nothing", .value {}))
   }
 
   /// Removes every stub of the method `handle` names.
-  public func removeStubs<Handle: DelegateMessageHandle>(_ handle: KeyPath<Messages, Handle>) {
+  public func removeStubs<Handle: MessageHandleProtocol>(_ handle: KeyPath<Handles, Handle>) {
     removeStubs(knownMethod(handle).selector)
   }
 
-  private func addStub<Handle: DelegateMessageHandle>(
-    _ handle: KeyPath<Messages, Handle>,
+  private func addStub<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>,
     _ condition: (@Sendable (Handle.Arguments) -> Bool)?,
     _ answer: DelegateAnswer<Handle.Arguments, Handle.Result>
   ) {

@@ -16,8 +16,8 @@ extension SwiftDelegateDouble {
   /// A call whose arguments cannot be read back typed (see ``SwiftDelegateDouble``) fails
   /// a check with a condition.
   @discardableResult
-  public func verify<Handle: DelegateMessageHandle>(
-    _ handle: KeyPath<Messages, Handle>, called count: CallCount = .atLeast(1),
+  public func verify<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>, called count: CallCount = .atLeast(1),
     sourceLocation: SourceLocation = #_sourceLocation,
     where condition: ((Handle.Arguments) -> Bool)? = nil
   ) -> Bool {
@@ -50,7 +50,8 @@ extension SwiftDelegateDouble {
       + (matching.isEmpty ? "never called" : "called \(CallCount.times(matching.count))")
     message += matching.isEmpty ? "." : ":" + Self.swiftList(matching)
     if !others.isEmpty {
-      message += "\nCalls of \(method.swiftName ?? method.selector.name) with other arguments:"
+      message +=
+        "\nCalls of \(method.swiftName ?? method.selector.name) with other arguments:"
         + Self.swiftList(others)
     } else if all.isEmpty {
       message += "\n" + swiftSummary()
@@ -66,8 +67,8 @@ extension SwiftDelegateDouble {
   /// double.verifyNever(\.sensorDidStop)
   /// ```
   @discardableResult
-  public func verifyNever<Handle: DelegateMessageHandle>(
-    _ handle: KeyPath<Messages, Handle>, sourceLocation: SourceLocation = #_sourceLocation,
+  public func verifyNever<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>, sourceLocation: SourceLocation = #_sourceLocation,
     where condition: ((Handle.Arguments) -> Bool)? = nil
   ) -> Bool {
     verify(handle, called: .never, sourceLocation: sourceLocation, where: condition)
@@ -82,8 +83,8 @@ extension SwiftDelegateDouble {
   /// let (_, reading) = try #require(await double.waitForCall(to: \.sensorDidRead))
   /// ```
   @discardableResult
-  public func waitForCall<Handle: DelegateMessageHandle>(
-    to handle: KeyPath<Messages, Handle>, count: Int = 1, timeLimit: Duration = .seconds(5),
+  public func waitForCall<Handle: MessageHandleProtocol>(
+    to handle: KeyPath<Handles, Handle>, count: Int = 1, timeLimit: Duration = .seconds(5),
     sourceLocation: SourceLocation = #_sourceLocation,
     where condition: (@Sendable (Handle.Arguments) -> Bool)? = nil
   ) async -> Handle.Arguments? {
@@ -122,8 +123,8 @@ extension SwiftDelegateDouble {
   /// DelegateDouble.verifyInOrder(
   ///   primary.received(\.sensorDidRead), secondary.received(\.sensorDidRead))
   /// ```
-  public func received<Handle: DelegateMessageHandle>(
-    _ handle: KeyPath<Messages, Handle>, where condition: ((Handle.Arguments) -> Bool)? = nil
+  public func received<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>, where condition: ((Handle.Arguments) -> Bool)? = nil
   ) -> ExpectedCall {
     let method = knownMethod(handle)
     return ExpectedCall(
@@ -150,6 +151,7 @@ extension SwiftDelegateDouble {
   /// Every call received, as Swift writes them, or "received no calls".
   func swiftSummary() -> String {
     let all = calls
-    return all.isEmpty ? "\(description) received no calls." : "\(description) received:" + Self.swiftList(all)
+    return all.isEmpty
+      ? "\(description) received no calls." : "\(description) received:" + Self.swiftList(all)
   }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// A test double of a `@Delegate` Swift protocol, stubbed, read and verified by the
 /// protocol's typed handles — `\.sensorShouldStart`, the properties of the generated
-/// `Messages` — with the methods' own parameter and result types.
+/// `Handles` — with the methods' own parameter and result types.
 ///
 /// ```swift
 /// let double = try SwiftDelegateDouble(SensorDelegateMulticast.self, mode: .strict)
@@ -41,7 +41,7 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   @unchecked Sendable
 {
   /// The protocol's typed handles: a key path into this names a method.
-  public typealias Messages = Multicast.Messages
+  public typealias Handles = Multicast.Handles
   /// The protocol's existential (`any SensorDelegate`).
   public typealias Delegate = Multicast.Delegate
 
@@ -76,16 +76,16 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   ///   SensorDelegateMulticast.self, respondingTo: [\.sensorShouldStart, \.sensorDidRead])
   /// ```
   ///
-  /// A key path that names no method of the protocol (a property of `Messages` that is
+  /// A key path that names no method of the protocol (a property of `Handles` that is
   /// not a handle) is ignored.
   public convenience init(
-    _ multicast: Multicast.Type = Multicast.self, respondingTo methods: [PartialKeyPath<Messages>],
+    _ multicast: Multicast.Type = Multicast.self, respondingTo methods: [PartialKeyPath<Handles>],
     mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws(DoubleError) {
-    let handles = Messages()
+    let handles = Handles()
     let selectors = methods.compactMap { path in
-      (handles[keyPath: path] as? any DelegateMessageHandle).map {
+      (handles[keyPath: path] as? any MessageHandleProtocol).map {
         Multicast.delegateProtocol.methods[$0.index].selector
       }
     }
@@ -110,16 +110,16 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
 
   /// The method `handle` names, as the double knows it (its selector, Swift name and
   /// signature): for ``DeliveryCheck`` and the selector API.
-  public func knownMethod<Handle: DelegateMessageHandle>(
-    _ handle: KeyPath<Messages, Handle>
+  public func knownMethod<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>
   ) -> DoubledMethod {
-    knownMethods[Messages()[keyPath: handle].index]
+    knownMethods[Handles()[keyPath: handle].index]
   }
 
   /// Gives the double the method `handle` names (`responds(to:)` becomes true) or takes
   /// it away. A multicast that has the double's stand-in learns it at its next call.
-  public func setResponds<Handle: DelegateMessageHandle>(
-    _ responds: Bool, to handle: KeyPath<Messages, Handle>
+  public func setResponds<Handle: MessageHandleProtocol>(
+    _ responds: Bool, to handle: KeyPath<Handles, Handle>
   ) {
     // The method is the protocol's: the double knows it, and installing it succeeded
     // when the double was made.
@@ -127,7 +127,7 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   }
 
   /// Whether the double responds to the method `handle` names.
-  public func responds<Handle: DelegateMessageHandle>(to handle: KeyPath<Messages, Handle>)
+  public func responds<Handle: MessageHandleProtocol>(to handle: KeyPath<Handles, Handle>)
     -> Bool
   {
     responds(to: knownMethod(handle).selector)
@@ -144,8 +144,8 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   ///
   /// A call whose arguments cannot be read back (a class instance from a C caller, a
   /// non-escaping closure) is left out and reported as a test failure at the caller's line.
-  public func calls<Handle: DelegateMessageHandle>(
-    to handle: KeyPath<Messages, Handle>, sourceLocation: SourceLocation = #_sourceLocation
+  public func calls<Handle: MessageHandleProtocol>(
+    to handle: KeyPath<Handles, Handle>, sourceLocation: SourceLocation = #_sourceLocation
   ) -> [Handle.Arguments] {
     let method = knownMethod(handle)
     var typed: [Handle.Arguments] = []
@@ -167,7 +167,7 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
 
   /// The recorded calls of the method `handle` names — with their order, thread and
   /// queue (``RecordedCall/context``) — for what the typed arguments do not tell.
-  public func recordedCalls<Handle: DelegateMessageHandle>(to handle: KeyPath<Messages, Handle>)
+  public func recordedCalls<Handle: MessageHandleProtocol>(to handle: KeyPath<Handles, Handle>)
     -> [RecordedCall]
   {
     calls(to: knownMethod(handle).selector)

@@ -1,8 +1,8 @@
 // Public: a membership's removed check is inlined into Swift dispatch loops.
 public import DelegateProxyCFFIShim
 
-/// How the results of a route's targets combine into the sender's result.
-package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
+/// How the results of a route's targets reducer into the sender's result.
+package enum RouteReducer: Sendable, Hashable, CustomStringConvertible {
   /// Every target is called; the last one's result is returned.
   case last
   /// Only the first target still present is called; its result is returned.
@@ -15,13 +15,13 @@ package enum RouteCombine: Sendable, Hashable, CustomStringConvertible {
   /// Every target is called; the first nonzero result is returned (0 if none).
   case firstNonNil
 
-  var raw: dp_combine {
+  var raw: dp_reducer {
     switch self {
-    case .last: DP_COMBINE_LAST
-    case .first: DP_COMBINE_FIRST
-    case .allTrue: DP_COMBINE_ALL_TRUE
-    case .anyTrue: DP_COMBINE_ANY_TRUE
-    case .firstNonNil: DP_COMBINE_FIRST_NON_NIL
+    case .last: DP_REDUCER_LAST
+    case .first: DP_REDUCER_FIRST
+    case .allTrue: DP_REDUCER_ALL_TRUE
+    case .anyTrue: DP_REDUCER_ANY_TRUE
+    case .firstNonNil: DP_REDUCER_FIRST_NON_NIL
     }
   }
 
@@ -169,7 +169,7 @@ private let routeWriters = Lock<UInt64>(0)
 final class RouteBox: @unchecked Sendable {
   let raw: OpaquePointer
   let signature: MethodSignature
-  let combine: RouteCombine
+  let reducer: RouteReducer
   let path: RoutePath
   /// Whether an emptied route runs the forwarding path (see `setRoute`).
   let forwardsWhenEmpty: Bool
@@ -178,12 +178,12 @@ final class RouteBox: @unchecked Sendable {
   private let memberships = Lock<[RouteMembership]>([])
 
   init(
-    raw: OpaquePointer, signature: MethodSignature, combine: RouteCombine, path: RoutePath,
+    raw: OpaquePointer, signature: MethodSignature, reducer: RouteReducer, path: RoutePath,
     forwardsWhenEmpty: Bool
   ) {
     self.raw = raw
     self.signature = signature
-    self.combine = combine
+    self.reducer = reducer
     self.path = path
     self.forwardsWhenEmpty = forwardsWhenEmpty
   }
@@ -221,20 +221,20 @@ final class RouteBox: @unchecked Sendable {
 }
 
 extension RuntimeObject {
-  /// Whether messages with `signature` can be routed with `combine`, and on which path;
+  /// Whether messages with `signature` can be routed with `reducer`, and on which path;
   /// nil when they cannot (a boolean rule on a result that is not an integer or
   /// pointer, a rule other than `.last`/`.first` on the libffi path, or a signature
   /// libffi 3.4.4 cannot call directly).
-  package static func routePath(for signature: MethodSignature, combine: RouteCombine) -> RoutePath?
+  package static func routePath(for signature: MethodSignature, reducer: RouteReducer) -> RoutePath?
   {
     let path: RoutePath =
       signature.registerPlan != nil
       ? .registers : signature.memoryReplay != nil ? .registersAndMemory : .libffi
-    return canRoute(signature, combine: combine, on: path) ? path : nil
+    return canRoute(signature, reducer: reducer, on: path) ? path : nil
   }
 
-  /// Whether a route for `signature` and `combine` can run on `path`.
-  static func canRoute(_ signature: MethodSignature, combine: RouteCombine, on path: RoutePath)
+  /// Whether a route for `signature` and `reducer` can run on `path`.
+  static func canRoute(_ signature: MethodSignature, reducer: RouteReducer, on path: RoutePath)
     -> Bool
   {
     switch path {
@@ -245,7 +245,7 @@ extension RuntimeObject {
       // loop calls ffi_call directly, so leave them to the general path.
       if signature.splitCall != nil { return false }
     }
-    switch combine {
+    switch reducer {
     case .last, .first:
       return true
     case .allTrue, .anyTrue, .firstNonNil:
@@ -259,7 +259,7 @@ extension RuntimeObject {
 
   /// Routes `selector`: from now on a message with that selector sent to this object —
   /// from Swift or from C — is replayed, with the sender's own arguments, to each target
-  /// in order, and their results combine by `combine`. No closure, lock, allocation or
+  /// in order, and their results reducer by `reducer`. No closure, lock, allocation or
   /// Swift code runs per message on the register path.
   ///
   /// Setting a route again for the same selector, signature and rule swaps its target
@@ -267,7 +267,7 @@ extension RuntimeObject {
   /// called through its forwarding IMP); a target changing its methods later is seen when
   /// the route is set again. Throws when a target's method has other types, a target
   /// does not handle the selector, or the rule cannot be routed (see
-  /// ``routePath(for:combine:)``).
+  /// ``routePath(for:reducer:)``).
   ///
   /// `path` asks for a particular machinery instead of the fastest one the signature
   /// can take — `.libffi` works for every routable signature, which is how tests compare
@@ -280,33 +280,33 @@ extension RuntimeObject {
   /// removal of the last target may still reach the forwarding IMP, whose errors trap.)
   @discardableResult
   package func setRoute(
-    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine,
+    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], reducer: RouteReducer,
     path: RoutePath? = nil, forwardWhenEmpty: Bool = false
   ) throws(RuntimeError) -> RoutePath {
     // Route changes are rare; one lock keeps a route's list and what it keeps alive in step.
     try routeWriters.withLock { updates throws(RuntimeError) -> RoutePath in
       updates &+= 1
       return try setRouteLocked(
-        selector, signature: signature, targets: targets, combine: combine, path: path,
+        selector, signature: signature, targets: targets, reducer: reducer, path: path,
         forwardWhenEmpty: forwardWhenEmpty)
     }
   }
 
   private func setRouteLocked(
-    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], combine: RouteCombine,
+    _ selector: Selector, signature: MethodSignature, targets: [RouteTarget], reducer: RouteReducer,
     path requested: RoutePath?, forwardWhenEmpty: Bool
   ) throws(RuntimeError) -> RoutePath {
     let chosen = requested.flatMap {
-      RuntimeObject.canRoute(signature, combine: combine, on: $0) ? $0 : nil
+      RuntimeObject.canRoute(signature, reducer: reducer, on: $0) ? $0 : nil
     }
     guard
       let path = requested == nil
-        ? RuntimeObject.routePath(for: signature, combine: combine) : chosen
+        ? RuntimeObject.routePath(for: signature, reducer: reducer) : chosen
     else {
       let machinery = requested.map { " on the \($0) path" } ?? ""
       throw .invalidSignature(
         encoding: signature.encoding,
-        reason: "the \(combine) rule cannot be routed\(machinery) for this signature")
+        reason: "the \(reducer) rule cannot be routed\(machinery) for this signature")
     }
     var imps: [dp_imp?] = []
     var methods: [Method?] = []
@@ -331,7 +331,7 @@ extension RuntimeObject {
     }
     for target in targets { target.membership.watch(target.receiver) }
     let (box, isNew) = try routeBox(
-      for: selector, signature: signature, combine: combine, path: path,
+      for: selector, signature: signature, reducer: reducer, path: path,
       forwardWhenEmpty: forwardWhenEmpty)
     box.setTargets(targets, imps: imps, methods: methods)
     // A new route is installed only now, with its targets: installed first, it would
@@ -347,11 +347,11 @@ extension RuntimeObject {
   /// (`isNew`) for the caller to install as this object's own method for `selector` once
   /// its targets are set.
   private func routeBox(
-    for selector: Selector, signature: MethodSignature, combine: RouteCombine, path: RoutePath,
+    for selector: Selector, signature: MethodSignature, reducer: RouteReducer, path: RoutePath,
     forwardWhenEmpty: Bool
   ) throws(RuntimeError) -> (box: RouteBox, isNew: Bool) {
     if let existing = ownMethod(for: selector)?.route, existing.signature === signature,
-      existing.combine == combine, existing.path == path,
+      existing.reducer == reducer, existing.path == path,
       existing.forwardsWhenEmpty == forwardWhenEmpty
     {
       return (existing, false)
@@ -363,7 +363,7 @@ extension RuntimeObject {
     let rc = dp_return_class(signature.registerPlan?.returnClass ?? replay?.returnClass ?? 0)
     guard
       let raw = dp_route_create(
-        combine.raw, rc, UInt32(signature.returnLayout.size),
+        reducer.raw, rc, UInt32(signature.returnLayout.size),
         UInt32(signature.registerPlan?.fpCount ?? replay?.fpCount ?? Int(DP_FP_REGS)),
         UInt32(replay?.stackWords ?? 0), replay?.indirectResult ?? false,
         path == .libffi ? signature.cif : nil, ffiEntry, fallback)
@@ -372,7 +372,7 @@ extension RuntimeObject {
         encoding: signature.encoding, reason: "no route entry for this return class")
     }
     let box = RouteBox(
-      raw: raw, signature: signature, combine: combine, path: path,
+      raw: raw, signature: signature, reducer: reducer, path: path,
       forwardsWhenEmpty: forwardWhenEmpty)
     return (box, true)
   }

@@ -390,9 +390,9 @@ static dp_id route_proxy(const char *name, dp_route *route, const char *types) {
 
 static dp_route_node *nodes[TARGETS];
 
-static dp_route *make_route(dp_combine combine, dp_return_class rc, uint32_t result_size,
+static dp_route *make_route(dp_reducer reducer, dp_return_class rc, uint32_t result_size,
                             uint32_t fp, uint32_t stack_words, ffi_cif *cif, dp_imp ffi_entry) {
-  return dp_route_create(combine, rc, result_size, fp, stack_words, false, cif, ffi_entry, NULL);
+  return dp_route_create(reducer, rc, result_size, fp, stack_words, false, cif, ffi_entry, NULL);
 }
 
 static void set_all_targets(dp_route *r, const char *name) {
@@ -433,7 +433,7 @@ static void test_routes(void) {
   dp_sel add = dp_sel_register_name("add:to:");
 
   // Register routes: every target in order; last / first rule.
-  static const dp_combine rules[] = {DP_COMBINE_LAST, DP_COMBINE_FIRST};
+  static const dp_reducer rules[] = {DP_REDUCER_LAST, DP_REDUCER_FIRST};
   for (int k = 0; k < 2; k++) {
     {
       dp_route *r = make_route(rules[k], DP_RET_GP, 8, 1, 0, NULL, NULL);
@@ -442,7 +442,7 @@ static void test_routes(void) {
       dp_id proxy = route_proxy("add:to:", r, "q@:qd");
       reset_calls();
       int64_t v = DP_MSG_SEND(qd_fn, proxy, add, 5, 2.75);
-      if (rules[k] == DP_COMBINE_LAST)
+      if (rules[k] == DP_REDUCER_LAST)
         CHECK(v == 307 && order_count == 3 && order[0] == 0 && order[1] == 1 && order[2] == 2,
               "route q@:qd last: %lld from %d calls in order", (long long)v, order_count);
       else
@@ -457,12 +457,12 @@ static void test_routes(void) {
   {
     typedef bool (*bool_fn)(dp_id, dp_sel, int64_t);
     dp_sel should = dp_sel_register_name("should:");
-    struct { dp_combine rule; int64_t mask; bool want; const char *name; } cases[] = {
-        {DP_COMBINE_ALL_TRUE, 7, true, "all true, all yes"},
-        {DP_COMBINE_ALL_TRUE, 5, false, "all true, one no"},
-        {DP_COMBINE_ANY_TRUE, 2, true, "any true, one yes"},
-        {DP_COMBINE_ANY_TRUE, 0, false, "any true, none"},
-        {DP_COMBINE_FIRST_NON_NIL, 6, true, "first non-nil"},
+    struct { dp_reducer rule; int64_t mask; bool want; const char *name; } cases[] = {
+        {DP_REDUCER_ALL_TRUE, 7, true, "all true, all yes"},
+        {DP_REDUCER_ALL_TRUE, 5, false, "all true, one no"},
+        {DP_REDUCER_ANY_TRUE, 2, true, "any true, one yes"},
+        {DP_REDUCER_ANY_TRUE, 0, false, "any true, none"},
+        {DP_REDUCER_FIRST_NON_NIL, 6, true, "first non-nil"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
       dp_route *r = make_route(cases[c].rule, DP_RET_GP, 1, 0, 0, NULL, NULL);
@@ -480,7 +480,7 @@ static void test_routes(void) {
   // Floating-point result and a float argument.
   {
     typedef double (*dd_fn)(dp_id, dp_sel, double, float);
-    dp_route *r = make_route(DP_COMBINE_LAST, DP_RET_FP, 8, 2, 0, NULL, NULL);
+    dp_route *r = make_route(DP_REDUCER_LAST, DP_RET_FP, 8, 2, 0, NULL, NULL);
     set_all_targets(r, "scale:by:");
     dp_id proxy = route_proxy("scale:by:", r, "d@:df");
     reset_calls();
@@ -494,7 +494,7 @@ static void test_routes(void) {
   // (x86-64: one GP + one FP; AArch64: two GP). The route passes every register on.
   {
     typedef point (*pt_fn)(dp_id, dp_sel, point, int_double);
-    dp_route *r = make_route(DP_COMBINE_LAST, DP_RET_FP, 16, 8, 0, NULL, NULL);
+    dp_route *r = make_route(DP_REDUCER_LAST, DP_RET_FP, 16, 8, 0, NULL, NULL);
     set_all_targets(r, "move:by:");
     dp_id proxy = route_proxy("move:by:", r, "{point=dd}@:{point=dd}{int_double=qd}");
     reset_calls();
@@ -509,7 +509,7 @@ static void test_routes(void) {
 #if defined(__aarch64__)
   {  // AArch64 FP4 return class through a route
     typedef quad (*quad_fn)(dp_id, dp_sel, double);
-    dp_route *r = make_route(DP_COMBINE_LAST, DP_RET_FP4, 32, 1, 0, NULL, NULL);
+    dp_route *r = make_route(DP_REDUCER_LAST, DP_RET_FP4, 32, 1, 0, NULL, NULL);
     CHECK(r != NULL, "route {quad=dddd}@:d created (FP4)");
     set_all_targets(r, "quad:");
     dp_id proxy = route_proxy("quad:", r, "{quad=dddd}@:d");
@@ -521,7 +521,7 @@ static void test_routes(void) {
     dp_route_retire(r);
   }
 #else
-  CHECK(dp_route_create(DP_COMBINE_LAST, DP_RET_FP4, 32, 1, 0, false, NULL, NULL, NULL) == NULL,
+  CHECK(dp_route_create(DP_REDUCER_LAST, DP_RET_FP4, 32, 1, 0, false, NULL, NULL, NULL) == NULL,
         "no FP4 register entry off AArch64");
 #endif
 
@@ -529,7 +529,7 @@ static void test_routes(void) {
   {  // x86-64: the seventh argument is on the stack; the route replays one stack word.
     typedef int64_t (*st_fn)(dp_id, dp_sel, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
                              int64_t);
-    dp_route *r = make_route(DP_COMBINE_LAST, DP_RET_GP, 8, 0, 3, NULL, NULL);
+    dp_route *r = make_route(DP_REDUCER_LAST, DP_RET_GP, 8, 0, 3, NULL, NULL);
     CHECK(r != NULL, "route q@:qqqqqqq with 3 stack words created");
     set_all_targets(r, "stack:");
     dp_id proxy = route_proxy("stack:", r, "q@:qqqqqqq");
@@ -540,7 +540,7 @@ static void test_routes(void) {
     dp_route_retire(r);
   }
 #else
-  CHECK(dp_route_create(DP_COMBINE_LAST, DP_RET_GP, 8, 0, 3, false, NULL, NULL, NULL) == NULL,
+  CHECK(dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 0, 3, false, NULL, NULL, NULL) == NULL,
         "no stack-argument entries off x86-64 (libffi routes carry them)");
 #endif
 
@@ -552,7 +552,7 @@ static void test_routes(void) {
     void *closure = NULL;
     dp_imp entry = cif ? dp_route_ffi_entry_create(cif, &closure) : NULL;
     CHECK(entry != NULL, "libffi route entry for q@:qd");
-    dp_route *r = make_route(DP_COMBINE_LAST, DP_RET_GP, 8, 8, 0, cif, entry);
+    dp_route *r = make_route(DP_REDUCER_LAST, DP_RET_GP, 8, 8, 0, cif, entry);
     set_all_targets(r, "add:to:");
     dp_id proxy = route_proxy("add:to:", r, "q@:qd");
     reset_calls();
@@ -571,7 +571,7 @@ static void test_routes(void) {
     dp_ffi_cif_free(cif);
   }
   {  // The register entry skips a removed target too.
-    dp_route *r = make_route(DP_COMBINE_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
+    dp_route *r = make_route(DP_REDUCER_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
     set_all_targets(r, "add:to:");
     dp_id proxy = route_proxy("add:to:", r, "q@:qd");
     reset_calls();
@@ -585,7 +585,7 @@ static void test_routes(void) {
   // (register entry and libffi entry alike); without one it answers zero.
   {
     for (int i = 0; i < TARGETS; i++) dp_route_node_mark_removed(nodes[i]);
-    dp_route *r = dp_route_create(DP_COMBINE_LAST, DP_RET_GP, 8, 1, 0, false, NULL, NULL,
+    dp_route *r = dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 1, 0, false, NULL, NULL,
                                   (dp_imp)fallback_qd);
     set_all_targets(r, "add:to:");
     dp_id proxy = route_proxy("add:to:", r, "q@:qd");
@@ -601,7 +601,7 @@ static void test_routes(void) {
     ffi_cif *cif = dp_ffi_cif_create(&ffi_type_sint64, atypes, 4, &status);
     void *closure = NULL;
     dp_imp entry = dp_route_ffi_entry_create(cif, &closure);
-    r = dp_route_create(DP_COMBINE_LAST, DP_RET_GP, 8, 8, 0, false, cif, entry,
+    r = dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 8, 0, false, cif, entry,
                         (dp_imp)fallback_qd);
     set_all_targets(r, "add:to:");
     proxy = route_proxy("add:to:", r, "q@:qd");
@@ -612,7 +612,7 @@ static void test_routes(void) {
     dp_ffi_closure_free(closure);
     dp_ffi_cif_free(cif);
 
-    r = make_route(DP_COMBINE_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
+    r = make_route(DP_REDUCER_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
     set_all_targets(r, "add:to:");
     proxy = route_proxy("add:to:", r, "q@:qd");
     v = DP_MSG_SEND(qd_fn, proxy, add, 5, 2.75);
@@ -657,7 +657,7 @@ static void test_callbacks(void) {
   typedef int64_t (*last_q4)(int64_t, int64_t, int64_t, int64_t, void *);
   typedef uint64_t (*last_write)(const char *, uint64_t, uint64_t, void *);
 
-  static const dp_combine rules[] = {DP_COMBINE_LAST, DP_COMBINE_FIRST};
+  static const dp_reducer rules[] = {DP_REDUCER_LAST, DP_REDUCER_FIRST};
   for (int k = 0; k < 2; k++) {
     dp_route *qd = dp_route_create(rules[k], DP_RET_GP, 8, 1, 0, false, NULL, NULL,
                                    (dp_imp)fallback_qd);
@@ -689,7 +689,7 @@ static void test_callbacks(void) {
     last_write f3 = (last_write)dp_callback_register_entry(3, DP_RET_GP, 3, false, 0);
     CHECK(f0 && f1 && f2 && f3, "callback register entries exist (rule %d)", rules[k]);
     if (!f0 || !f1 || !f2 || !f3) continue;
-    bool last = rules[k] == DP_COMBINE_LAST;
+    bool last = rules[k] == DP_REDUCER_LAST;
     int want_calls = last ? 3 : 1;
     for (int round = 0; round < 2; round++) {  // the first call caches the route
       reset_calls();
@@ -728,7 +728,7 @@ static void test_callbacks(void) {
       nodes[i] = dp_route_node_create();
     }
     // The receiver's table changes: the next call finds the new route, not the cached one.
-    dp_route *only = make_route(DP_COMBINE_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
+    dp_route *only = make_route(DP_REDUCER_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
     dp_route_set_targets(only, 1, &targets[1], (dp_imp[]){(dp_imp)route_qd}, &nodes[1]);
     dp_method_table *t2 = dp_method_table_create(8);
     dp_method_table_insert_context(t2, add, dp_route_entry(only), "q@:qd", only);
@@ -824,7 +824,7 @@ static void test_quiescence(void) {
 
   // Removal under concurrent dispatch.
   add_class_method(target_class, "guarded:", (dp_imp)guarded_qd, "q@:qd");
-  dp_route *r = make_route(DP_COMBINE_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
+  dp_route *r = make_route(DP_REDUCER_LAST, DP_RET_GP, 8, 1, 0, NULL, NULL);
   set_all_targets(r, "guarded:");
   concurrent_proxy = route_proxy("guarded:", r, "q@:qd");
   enum { READERS = 3 };

@@ -369,7 +369,7 @@ import Testing
       diagnostics: [
         DiagnosticSpec(
           message:
-            "@Delegate does not support 'throws(SensorError)' requirements ('sensorDidFail(_:)'): under the .runAll error policy a multicast throws every delegate's error at once (DelegateErrors), which no single typed error can carry; declare it plain 'throws'",
+            "@Delegate does not support 'throws(SensorError)' requirements ('sensorDidFail(_:)'): under the .runAll error policy a multicast throws every delegate's error at once (MemberErrors), which no single typed error can carry; declare it plain 'throws'",
           line: 3, column: 37),
         DiagnosticSpec(
           message:

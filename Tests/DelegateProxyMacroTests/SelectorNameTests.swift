@@ -64,13 +64,19 @@ import Testing
     #expect(SelectorName.lastWord(of: "move") == "move")
   }
 
-  /// The names of the handles in `Messages`: the Swift base name and labels, never the
+  /// The names of the handles in `Handles`: the Swift base name and labels, never the
   /// selector.
   @Test func messageNames() {
-    #expect(SelectorName.messageName(baseName: "sensor", labels: [nil, "didRead"]) == "sensorDidRead")
-    #expect(SelectorName.messageName(baseName: "sensor", labels: [nil, "didFailWith"]) == "sensorDidFailWith")
-    #expect(SelectorName.messageName(baseName: "observes", labels: ["eventsOfKind"]) == "observesEventsOfKind")
-    #expect(SelectorName.messageName(baseName: "sensorShouldStart", labels: [nil]) == "sensorShouldStart")
+    #expect(
+      SelectorName.messageName(baseName: "sensor", labels: [nil, "didRead"]) == "sensorDidRead")
+    #expect(
+      SelectorName.messageName(baseName: "sensor", labels: [nil, "didFailWith"])
+        == "sensorDidFailWith")
+    #expect(
+      SelectorName.messageName(baseName: "observes", labels: ["eventsOfKind"])
+        == "observesEventsOfKind")
+    #expect(
+      SelectorName.messageName(baseName: "sensorShouldStart", labels: [nil]) == "sensorShouldStart")
     #expect(SelectorName.messageName(baseName: "reset", labels: []) == "reset")
     #expect(SelectorName.messageName(baseName: "combine", labels: [nil, nil]) == "combine")
     #expect(SelectorName.messageName(baseName: "default", labels: []) == "`default`")

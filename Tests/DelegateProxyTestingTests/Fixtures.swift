@@ -1,7 +1,6 @@
 import DelegateProxy
 import DelegateProxyTesting
 import MessageRuntime
-import Synchronization
 import Testing
 
 /// A table view's data source protocol, as a runtime protocol (UITableViewDataSource's

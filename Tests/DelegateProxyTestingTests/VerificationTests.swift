@@ -2,7 +2,6 @@ import DelegateProxy
 import DelegateProxyTesting
 import Dispatch
 import MessageRuntime
-import Synchronization
 import Testing
 
 /// Verification passes when it should, and fails — at the caller's line, with a message

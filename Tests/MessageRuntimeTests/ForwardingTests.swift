@@ -1,6 +1,5 @@
 import DelegateProxyCTestSupport
 import DelegateProxyTestSupport
-import Synchronization
 import Testing
 
 @testable import MessageRuntime

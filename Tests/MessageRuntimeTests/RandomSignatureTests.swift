@@ -314,7 +314,7 @@ final class SignatureTally: Sendable {
 
     // The route the proxy installs is the one the runtime says the signature can have:
     // registers for a register-class signature, libffi (or none) otherwise.
-    let expectedPath = RuntimeObject.routePath(for: signature, combine: .last)
+    let expectedPath = RuntimeObject.routePath(for: signature, reducer: .last)
     if signature.travelsInRegisters {
       verify(
         expectedPath == .registers,
@@ -331,7 +331,7 @@ final class SignatureTally: Sendable {
     let fastPath = multicast.fastPath(for: sel)
     verify(
       fastPath == expectedPath,
-      "fastPath(for:) is \(String(describing: fastPath)), routePath(for:combine:) says \(String(describing: expectedPath))"
+      "fastPath(for:) is \(String(describing: fastPath)), routePath(for:reducer:) says \(String(describing: expectedPath))"
     )
     switch fastPath {
     case .registers: Self.tally.registerRoutes.add(1, ordering: .relaxed)
@@ -347,11 +347,11 @@ final class SignatureTally: Sendable {
 
     // The same delegates behind a route forced onto libffi (when libffi can route it).
     let libffiRouter = RuntimeObject(class: RuntimeClass.root)
-    let libffiRouted = RuntimeObject.canRoute(signature, combine: .last, on: .libffi)
+    let libffiRouted = RuntimeObject.canRoute(signature, reducer: .last, on: .libffi)
     if libffiRouted {
       try libffiRouter.setRoute(
         sel, signature: signature,
-        targets: delegates.map { RouteTarget($0, membership: RouteMembership()) }, combine: .last,
+        targets: delegates.map { RouteTarget($0, membership: RouteMembership()) }, reducer: .last,
         path: .libffi)
     }
 

@@ -41,7 +41,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     let path = try proxy.setRoute(
       add.selector, signature: add.signature,
       targets: zip(ts, members).map { RouteTarget($0, membership: $1) },
-      combine: .last)
+      reducer: .last)
     #expect(path == .registers)
     #expect(proxy.routePath(for: add.selector) == .registers)
     #expect(try add.send(to: proxy, 1, 2) == 2003)
@@ -51,7 +51,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     // Swapping the list in place keeps the same route.
     try proxy.setRoute(
       add.selector, signature: add.signature, targets: [RouteTarget(ts[1], membership: members[1])],
-      combine: .last)
+      reducer: .last)
     #expect(try add.send(to: proxy, 0, 0) == 1000)
     #expect(proxy.routeTargetCount(for: add.selector) == 1)
   }
@@ -64,7 +64,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     try proxy.setRoute(
       add.selector, signature: add.signature,
       targets: zip(ts, members).map { RouteTarget($0, membership: $1) },
-      combine: .first)
+      reducer: .first)
     #expect(try add.send(to: proxy, 1, 1) == 2)
     members[0].markRemoved()
     #expect(try add.send(to: proxy, 1, 1) == 1002)
@@ -72,12 +72,12 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
   }
 
   @Test(arguments: [
-    ([true, true, true], RouteCombine.allTrue, true),
+    ([true, true, true], RouteReducer.allTrue, true),
     ([true, false, true], .allTrue, false),
     ([false, false, false], .anyTrue, false),
     ([false, true, false], .anyTrue, true),
   ])
-  func booleanRules(answers: [Bool], combine: RouteCombine, expected: Bool) throws {
+  func booleanRules(answers: [Bool], reducer: RouteReducer, expected: Bool) throws {
     let calls = Atomic<Int>(0)
     let ts = try answers.map { answer in
       let cls = try RuntimeClass(name: uniqueClassName("Checker"))
@@ -90,7 +90,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     let proxy = ForwardingProxy()
     try proxy.setRoute(
       check.selector, signature: check.signature,
-      targets: ts.map { RouteTarget($0, membership: RouteMembership()) }, combine: combine)
+      targets: ts.map { RouteTarget($0, membership: RouteMembership()) }, reducer: reducer)
     #expect(try check.send(to: proxy, 1) == expected)
     #expect(calls.load(ordering: .relaxed) == answers.count)  // every target called
   }
@@ -105,7 +105,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     let proxy = ForwardingProxy()
     try proxy.setRoute(
       value.selector, signature: value.signature,
-      targets: ts.map { RouteTarget($0, membership: RouteMembership()) }, combine: .firstNonNil)
+      targets: ts.map { RouteTarget($0, membership: RouteMembership()) }, reducer: .firstNonNil)
     #expect(try value.send(to: proxy) == 7)
   }
 
@@ -127,7 +127,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
       targets: [
         RouteTarget(remover, membership: RouteMembership()),
         RouteTarget(ts[0], membership: second), RouteTarget(ts[1], membership: RouteMembership()),
-      ], combine: .last)
+      ], reducer: .last)
     #expect(try add.send(to: proxy, 0, 0) == 1000)
     #expect(log.entries == ["first removes second", "t1"])
   }
@@ -150,7 +150,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     let proxy = ForwardingProxy()
     let path = try proxy.setRoute(
       big.selector, signature: big.signature,
-      targets: bigTargets.map { RouteTarget($0, membership: RouteMembership()) }, combine: .last,
+      targets: bigTargets.map { RouteTarget($0, membership: RouteMembership()) }, reducer: .last,
       path: requested)
     #expect(path == expectedPath)
     #expect(try big.send(to: proxy) == Big(a: 3, b: 2, c: 3, d: 4, e: 30))
@@ -158,13 +158,13 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     #expect(fromC.a == 3 && fromC.e == 30)
     try proxy.setRoute(
       big.selector, signature: big.signature,
-      targets: bigTargets.map { RouteTarget($0, membership: RouteMembership()) }, combine: .first,
+      targets: bigTargets.map { RouteTarget($0, membership: RouteMembership()) }, reducer: .first,
       path: requested)
     #expect(try big.send(to: proxy).a == 1)
     #expect(dp_test_c_send_big(proxy.rawValue, big.selector.rawValue).e == 10)
     // No live target: a zeroed result, not the caller's garbage.
     try proxy.setRoute(
-      big.selector, signature: big.signature, targets: [], combine: .last, path: requested)
+      big.selector, signature: big.signature, targets: [], reducer: .last, path: requested)
     let none = dp_test_c_send_big(proxy.rawValue, big.selector.rawValue)
     #expect([none.a, none.b, none.c, none.d, none.e] == [0, 0, 0, 0, 0])
 
@@ -182,7 +182,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     #expect(
       try proxy.setRoute(
         many.selector, signature: many.signature,
-        targets: manyTargets.map { RouteTarget($0, membership: RouteMembership()) }, combine: .last,
+        targets: manyTargets.map { RouteTarget($0, membership: RouteMembership()) }, reducer: .last,
         path: requested) == expectedPath)
     #expect(try many.send(to: proxy, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == 110)
     #expect(dp_test_c_send_many(proxy.rawValue, many.selector.rawValue) == 110)
@@ -209,7 +209,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
       try proxy.setRoute(
         spilledSelector, signature: spilled,
         targets: spilledTargets.map { RouteTarget($0, membership: RouteMembership()) },
-        combine: .last,
+        reducer: .last,
         path: requested) == expectedPath)
     let answer = dp_test_c_send_spilled(proxy.rawValue, spilledSelector.rawValue)
     #expect([answer.a, answer.b, answer.c, answer.d, answer.e] == [15, 20, 30, 40, 1])
@@ -220,30 +220,30 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
 
   @Test func rulesThatCannotBeRoutedAreRefused() throws {
     let ratio = Message<Double>("ratio")
-    #expect(RuntimeObject.routePath(for: ratio.signature, combine: .allTrue) == nil)
-    #expect(RuntimeObject.routePath(for: big.signature, combine: .firstNonNil) == nil)
-    #expect(RuntimeObject.routePath(for: check.signature, combine: .anyTrue) == .registers)
+    #expect(RuntimeObject.routePath(for: ratio.signature, reducer: .allTrue) == nil)
+    #expect(RuntimeObject.routePath(for: big.signature, reducer: .firstNonNil) == nil)
+    #expect(RuntimeObject.routePath(for: check.signature, reducer: .anyTrue) == .registers)
     // {INTEGER, SSE} struct in r9 after a double, with a stack argument: libffi's bug.
     let hit = try MethodSignature.parse("v@:qqqd{M=qd}q")
     #expect(hit.splitCall != nil)
     #if arch(x86_64)
       // Replayed by a C entry, which libffi's bug does not touch; libffi routes refuse it.
-      #expect(RuntimeObject.routePath(for: hit, combine: .last) == .registersAndMemory)
+      #expect(RuntimeObject.routePath(for: hit, reducer: .last) == .registersAndMemory)
     #else
-      #expect(RuntimeObject.routePath(for: hit, combine: .last) == nil)
+      #expect(RuntimeObject.routePath(for: hit, reducer: .last) == nil)
     #endif
     #expect(throws: RuntimeError.self) {
       try ForwardingProxy().setRoute(
-        Selector("hit"), signature: hit, targets: [], combine: .last, path: .libffi)
+        Selector("hit"), signature: hit, targets: [], reducer: .last, path: .libffi)
     }
     // Asking for a path the signature cannot take.
     #expect(throws: RuntimeError.self) {
       try ForwardingProxy().setRoute(
-        big.selector, signature: big.signature, targets: [], combine: .last, path: .registers)
+        big.selector, signature: big.signature, targets: [], reducer: .last, path: .registers)
     }
     #expect(throws: RuntimeError.self) {
       try ForwardingProxy().setRoute(
-        ratio.selector, signature: ratio.signature, targets: [], combine: .allTrue)
+        ratio.selector, signature: ratio.signature, targets: [], reducer: .allTrue)
     }
   }
 
@@ -257,7 +257,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
       try ForwardingProxy().setRoute(
         add.selector, signature: add.signature,
         targets: [RouteTarget(RuntimeObject(class: cls), membership: RouteMembership())],
-        combine: .last)
+        reducer: .last)
     }
   }
 
@@ -268,7 +268,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     try proxy.setRoute(
       add.selector, signature: add.signature,
       targets: [RouteTarget(ts[0], membership: RouteMembership())],
-      combine: .last)
+      reducer: .last)
     let routed = Runtime.lookup(proxy, add.selector)
     proxy.removeRoute(add.selector)
     #expect(proxy.routePath(for: add.selector) == nil)
@@ -289,7 +289,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
         RouteTarget(ts[0], membership: RouteMembership()),
         RouteTarget(inner, membership: RouteMembership()),
       ],
-      combine: .last)
+      reducer: .last)
     #expect(try add.send(to: outer, 1, 1) == 1002)
     #expect(log.entries == ["t0", "t1"])
   }
@@ -302,7 +302,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     try proxy.setRoute(
       add.selector, signature: add.signature,
       targets: zip(ts, memberships).map { RouteTarget($0, membership: $1) },
-      combine: .last)
+      reducer: .last)
     ts.remove(at: 2)  // the last target is deallocated; the route does not keep it
     #expect(memberships[2].isRemoved)
     #expect(try add.send(to: proxy, 0, 0) == 1000)
@@ -349,7 +349,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     try proxy.setRoute(
       add.selector, signature: add.signature,
       targets: zip(ts, members).map { RouteTarget($0, membership: $1) },
-      combine: .last)
+      reducer: .last)
     let stop = Atomic<Bool>(false)
     let selector = add.selector
     let senders = (0..<3).map { _ in
@@ -365,7 +365,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
       members[victim].markRemoved()
       try proxy.setRoute(
         add.selector, signature: add.signature,
-        targets: remaining.map { RouteTarget(ts[$0], membership: members[$0]) }, combine: .last)
+        targets: remaining.map { RouteTarget(ts[$0], membership: members[$0]) }, reducer: .last)
       Quiescence.synchronize()
       removedAndReturned.withLock { _ = $0.insert(victim) }
       let before = calls.load(ordering: .relaxed)

@@ -1,5 +1,4 @@
 import DelegateProxyTestSupport
-import Synchronization
 import Testing
 
 @testable import MessageRuntime

@@ -1,6 +1,5 @@
-import Dispatch
-import Synchronization
 import DelegateProxyTestSupport
+import Dispatch
 import Testing
 
 @testable import MessageRuntime
@@ -37,7 +36,8 @@ import Testing
     #expect(Set(all[0]).count == names.count)
   }
 
-  @Test(.tags(.stress), .enabled(if: TestSelection.runs("stress"))) func aMillionDistinctSelectors() {
+  @Test(.tags(.stress), .enabled(if: TestSelection.runs("stress"))) func aMillionDistinctSelectors()
+  {
     let before = Selector.registeredCount
     var sample: [(String, Selector)] = []
     for i in 0..<1_000_000 {

@@ -485,13 +485,13 @@ func readmeErrorsAndAsync(quota: Quota, progress: Progress) async throws -> (Int
   uploads.add(quota)
   uploads.add(progress)
   uploads.setErrorPolicy(.runAll, for: \.uploadWillStart)          // every delegate runs, then all errors
-  do { try uploads.uploadWillStart("a.txt") } catch let errors as DelegateErrors { print(errors.errors) }
+  do { try uploads.uploadWillStart("a.txt") } catch let errors as MemberErrors { print(errors.errors) }
   uploads.setPolicy(.reduce(.allTrue), for: \.uploadShouldRetryAttempt)
   uploads.setConcurrency(.concurrent, for: \.uploadShouldRetryAttempt)     // awaited at once, folded in order
   let retry = await uploads.uploadShouldRetry("a.txt", attempt: 2)  // true
   let finished = try await uploads.uploadDidFinish("a.txt")         // 2: the last responder's
   var errorCount = 0
-  do { try uploads.uploadWillStart("b.txt") } catch let errors as DelegateErrors { errorCount = errors.errors.count }
+  do { try uploads.uploadWillStart("b.txt") } catch let errors as MemberErrors { errorCount = errors.errors.count }
   return (errorCount, retry, finished)
 }
 

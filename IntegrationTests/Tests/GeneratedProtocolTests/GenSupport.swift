@@ -36,12 +36,12 @@ protocol GenMember {
   var implements: Set<String> { get }
 }
 
-/// A call's outcome as text: its answer, or its error (every error of a `DelegateErrors`,
+/// A call's outcome as text: its answer, or its error (every error of a `MemberErrors`,
 /// in order).
 func genOutcome(_ body: () async throws -> String) async -> String {
   do {
     return try await body()
-  } catch let errors as DelegateErrors {
+  } catch let errors as MemberErrors {
     return "errors " + errors.errors.map { "\($0)" }.joined(separator: ", ")
   } catch {
     return "error \(error)"

@@ -111,6 +111,7 @@ protocol Gen1: AnyObject {
   @Default(GenMode.off) func noteStart4(_ a0: GenMode) async throws -> GenMode
   var value0: Bool { get set }
   subscript(slot a: Int) -> [Int] { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 final class Gen1Member0: Gen1, GenMember {
@@ -132,6 +133,10 @@ final class Gen1Member0: Gen1, GenMember {
   subscript(slot a: Int) -> [Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func noteWrite0(_ a0: (Int) -> Int) -> [Int] {
     log.record("m0.noteWrite0(\(a0(1)))")
@@ -166,6 +171,10 @@ final class Gen1Member1: Gen1, GenMember {
   subscript(slot a: Int) -> [Int] {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func noteWrite0(_ a0: (Int) -> Int) -> [Int] {
     log.record("m1.noteWrite0(\(a0(2)))")
@@ -205,6 +214,10 @@ final class Gen1Member2: Gen1, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func noteWrite0(_ a0: (Int) -> Int) -> [Int] {
     log.record("m2.noteWrite0(\(a0(3)))")
     return [k, 9]
@@ -239,6 +252,11 @@ final class Gen1Reference {
       return answer
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
   }
   func noteWrite0(_ a0: (Int) -> Int) -> [Int] {
     let responders = members.filter { $0.implements.contains("noteWrite0") }
@@ -288,6 +306,7 @@ protocol Gen2: AnyObject {
   func noteFail4(_ a0: GenMode, on a1: String, from a2: GenMode) async -> [Int]
   var value0: Int { get set }
   subscript(slot a: Int) -> [Int] { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen2Member0: Gen2, GenMember {
@@ -309,6 +328,10 @@ final class Gen2Member0: Gen2, GenMember {
   subscript(slot a: Int) -> [Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 7
   }
   func askFail1(_ a0: Int, with a1: @escaping (Int) -> Int) async throws -> String? {
     log.record("m0.askFail1(\(String(describing: a0)), \(a1(1)))")
@@ -344,6 +367,10 @@ final class Gen2Member1: Gen2, GenMember {
   subscript(slot a: Int) -> [Int] {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 17
   }
   func askOpen0(_ a0: GenPoint, with a1: GenToken) {
     log.record("m1.askOpen0(\(String(describing: a0)), \(a1.name))")
@@ -385,6 +412,11 @@ final class Gen2Reference {
       return answer
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
   }
   func askOpen0(_ a0: GenPoint, with a1: GenToken) {
     let responders = members.filter { $0.implements.contains("askOpen0") }
@@ -518,6 +550,7 @@ protocol Gen4: AnyObject {
   @Default(GenMode.slow) func willOpen3() -> GenMode
   @Optional func askRead4(_ a0: Int, with a1: Int) -> [String: Int]
   var value0: String { get }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?
 }
 
 final class Gen4Member0: Gen4, GenMember {
@@ -532,6 +565,11 @@ final class Gen4Member0: Gen4, GenMember {
   lazy var value0Store: String = "m\(self.k)-2"
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
   }
   func shouldFail0(_ a0: GenMode, with a1: String, with a2: inout Int) async -> [Int] {
     log.record("m0.shouldFail0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -568,6 +606,11 @@ final class Gen4Member1: Gen4, GenMember {
   var value0: String {
     get { log.record("m1.value0"); return value0Store }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
   func shouldFail0(_ a0: GenMode, with a1: String, with a2: inout Int) async -> [Int] {
     log.record("m1.shouldFail0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     a2 += 2
@@ -596,6 +639,11 @@ final class Gen4Reference {
       guard let answer else { return "" }
       return answer
     }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG0(value, tag: tag) }
+    return answer ?? nil
   }
   func shouldFail0(_ a0: GenMode, with a1: String, with a2: inout Int) async -> [Int] {
     let responders = members.filter { $0.implements.contains("shouldFail0") }
@@ -654,6 +702,7 @@ protocol Gen5: AnyObject {
   func handleLoad4() -> Bool
   @Default(GenPoint(x: 7, y: 8)) var value0: GenPoint { get set }
   subscript(slot a: Int) -> Bool { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws
 }
 
 final class Gen5Member0: Gen5, GenMember {
@@ -675,6 +724,11 @@ final class Gen5Member0: Gen5, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 0, method: "collectG0") }
   }
   func shouldMove0(_ a0: [Int], with a1: [String: Int], at a2: Double) -> String {
     log.record("m0.shouldMove0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -715,6 +769,11 @@ final class Gen5Member1: Gen5, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 1, method: "collectG0") }
+  }
   func shouldMove0(_ a0: [Int], with a1: [String: Int], at a2: Double) -> String {
     log.record("m1.shouldMove0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return "m\(k)-9"
@@ -752,6 +811,9 @@ final class Gen5Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    for member in members { try member.collectG0(value, into: &seen) }
+  }
   func shouldMove0(_ a0: [Int], with a1: [String: Int], at a2: Double) -> String {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
     guard let member = responders.first else { return "" }
@@ -760,7 +822,7 @@ final class Gen5Reference {
   func wantsLoad1(_ a0: Bool, for a1: GenMode) throws -> String? {
     let responders = members.filter { $0.implements.contains("wantsLoad1") }
     guard let member = responders.first else { return nil }
-    do { return try member.wantsLoad1(a0, for: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsLoad1(a0, for: a1) } catch { throw MemberErrors([error]) }
   }
   func noteLoad2(_ a0: [String: Int]) throws -> String? {
     let responders = members.filter { $0.implements.contains("noteLoad2") }
@@ -796,6 +858,7 @@ protocol Gen6: AnyObject {
   var value0: String { get set }
   var value1: String { get set }
   subscript(slot a: Int) -> [String: Int] { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen6Member0: Gen6, GenMember {
@@ -822,6 +885,10 @@ final class Gen6Member0: Gen6, GenMember {
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 8
   }
   func shouldMove0() {
     log.record("m0.shouldMove0()")
@@ -853,6 +920,10 @@ final class Gen6Member1: Gen6, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 108
+  }
 }
 
 final class Gen6Member2: Gen6, GenMember {
@@ -879,6 +950,10 @@ final class Gen6Member2: Gen6, GenMember {
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 208
   }
   func shouldMove0() {
     log.record("m2.shouldMove0()")
@@ -919,6 +994,11 @@ final class Gen6Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
+  }
   func shouldMove0() {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
     for member in responders {
@@ -937,6 +1017,8 @@ protocol Gen7 {
   mutating func bump(by step: Int) -> Int
   @Optional func noteSave0(_ a0: GenMode, on a1: GenToken) throws
   func noteLoad1(_ a0: GenMode) -> String?
+  func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int
+  func collectG1<T>(_ value: T, into seen: inout [String])
 }
 
 struct Gen7Member0: Gen7, GenMember {
@@ -953,6 +1035,15 @@ struct Gen7Member0: Gen7, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 0, method: "sumG0") }
+    return items.reduce(0, +) + 9
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func noteLoad1(_ a0: GenMode) -> String? {
     log.record("m0.noteLoad1(\(String(describing: a0)))")
@@ -975,6 +1066,15 @@ struct Gen7Member1: Gen7, GenMember {
     self.log = log
     self.failing = failing
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 1, method: "sumG0") }
+    return items.reduce(0, +) + 109
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func noteLoad1(_ a0: GenMode) -> String? {
     log.record("m1.noteLoad1(\(String(describing: a0)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -989,6 +1089,14 @@ final class Gen7Reference {
     for index in members.indices { answer = members[index].bump(by: step) }
     return answer
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try await member.sumG0(items) }
+    return answer ?? 0
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG1(value, into: &seen) }
+  }
   func noteSave0(_ a0: GenMode, on a1: GenToken) throws {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     var errors: [any Error] = []
@@ -997,7 +1105,7 @@ final class Gen7Reference {
         try member.noteSave0(a0, on: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteLoad1(_ a0: GenMode) -> String? {
     let responders = members.filter { $0.implements.contains("noteLoad1") }
@@ -1093,6 +1201,8 @@ protocol Gen9: AnyObject {
   var value0: [String: Int] { get }
   var value1: [Int] { get set }
   subscript(slot a: Int) -> Bool { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen9Member0: Gen9, GenMember {
@@ -1118,6 +1228,15 @@ final class Gen9Member0: Gen9, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 0, method: "sumG0") }
+    return items.reduce(0, +) + 5
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 6
   }
   func askSave0(_ a0: Bool, from a1: [Int], using a2: Bool) -> GenMode {
     log.record("m0.askSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -1157,6 +1276,15 @@ final class Gen9Member1: Gen9, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 1, method: "sumG0") }
+    return items.reduce(0, +) + 105
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 106
+  }
   func askSave0(_ a0: Bool, from a1: [Int], using a2: Bool) -> GenMode {
     log.record("m1.askSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -1194,6 +1322,15 @@ final class Gen9Member2: Gen9, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 2, method: "sumG0") }
+    return items.reduce(0, +) + 205
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 206
   }
   func askSave0(_ a0: Bool, from a1: [Int], using a2: Bool) -> GenMode {
     log.record("m2.askSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -1238,6 +1375,16 @@ final class Gen9Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG0(items) }
+    return answer ?? 0
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG1(items) }
+    return answer ?? 0
+  }
   func askSave0(_ a0: Bool, from a1: [Int], using a2: Bool) -> GenMode {
     let responders = members.filter { $0.implements.contains("askSave0") }
     var answer: GenMode? = nil
@@ -1267,7 +1414,7 @@ final class Gen9Reference {
         try member.shouldMove3(a0, using: a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -1281,6 +1428,7 @@ protocol Gen10 {
   @Default(25) func handleChange4(_ a0: GenPoint) -> Int
   @Default(GenMode.fast) var value0: GenMode { get set }
   var value1: Int { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?
 }
 
 struct Gen10Member0: Gen10, GenMember {
@@ -1309,6 +1457,10 @@ struct Gen10Member0: Gen10, GenMember {
   var value1: Int {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func noteFail0(_ a0: GenPoint) {
     log.record("m0.noteFail0(\(String(describing: a0)))")
@@ -1356,6 +1508,10 @@ struct Gen10Member1: Gen10, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func noteFail0(_ a0: GenPoint) {
     log.record("m1.noteFail0(\(String(describing: a0)))")
   }
@@ -1402,6 +1558,10 @@ struct Gen10Member2: Gen10, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func noteFail0(_ a0: GenPoint) {
     log.record("m2.noteFail0(\(String(describing: a0)))")
   }
@@ -1445,6 +1605,11 @@ final class Gen10Reference {
     }
     set { for index in members.indices { members[index].value1 = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    var answer: T? = nil
+    for member in members { answer = await member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func noteFail0(_ a0: GenPoint) {
     let responders = members.filter { $0.implements.contains("noteFail0") }
     for member in responders {
@@ -1471,7 +1636,7 @@ final class Gen10Reference {
         try member.wantsStart3(a0, a1, a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func handleChange4(_ a0: GenPoint) -> Int {
     let responders = members.filter { $0.implements.contains("handleChange4") }
@@ -1635,7 +1800,7 @@ final class Gen11Reference {
         try member.shouldLoad0(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willChange1(_ a0: @escaping (Int) -> Int) async {
     let responders = members.filter { $0.implements.contains("willChange1") }
@@ -1759,6 +1924,7 @@ protocol Gen13 {
   @Optional func shouldChange2(_ a0: @escaping (Int) -> Int, for a1: @escaping (Int) -> Int) async
   func handleFail3()
   var value0: Int { get }
+  @Default(-3) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int
 }
 
 struct Gen13Member0: Gen13, GenMember {
@@ -1780,6 +1946,11 @@ struct Gen13Member0: Gen13, GenMember {
   static func value0StoreInitial(_ k: Int) -> Int { 100 * k + 5 }
   var value0: Int {
     get { log.record("m0.value0"); return value0Store }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 0, method: "taggedG0") }
+    return 7
   }
   func willFail0() throws -> String? {
     log.record("m0.willFail0()")
@@ -1810,6 +1981,11 @@ struct Gen13Member1: Gen13, GenMember {
   static func value0StoreInitial(_ k: Int) -> Int { 100 * k + 5 }
   var value0: Int {
     get { log.record("m1.value0"); return value0Store }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 1, method: "taggedG0") }
+    return 17
   }
   func willFail0() throws -> String? {
     log.record("m1.willFail0()")
@@ -1845,6 +2021,11 @@ struct Gen13Member2: Gen13, GenMember {
   var value0: Int {
     get { log.record("m2.value0"); return value0Store }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 2, method: "taggedG0") }
+    return 27
+  }
   func willFail0() throws -> String? {
     log.record("m2.willFail0()")
     if failing.contains("willFail0") { throw GenError(member: 2, method: "willFail0") }
@@ -1877,6 +2058,11 @@ final class Gen13Reference {
       guard let answer else { return 0 }
       return answer
     }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.taggedG0(first, and: second) }
+    return answer ?? -3
   }
   func willFail0() throws -> String? {
     let responders = members.filter { $0.implements.contains("willFail0") }
@@ -2046,6 +2232,7 @@ protocol Gen15: AnyObject {
   @Default("s945") func shouldSave0() -> String
   func askSave1(_ a0: Double, on a1: Bool, using a2: GenPoint)
   var value0: String? { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 final class Gen15Member0: Gen15, GenMember {
@@ -2061,6 +2248,10 @@ final class Gen15Member0: Gen15, GenMember {
   var value0: String? {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func shouldSave0() -> String {
     log.record("m0.shouldSave0()")
@@ -2085,6 +2276,10 @@ final class Gen15Member1: Gen15, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func shouldSave0() -> String {
     log.record("m1.shouldSave0()")
     return "m\(k)-6"
@@ -2105,6 +2300,11 @@ final class Gen15Reference {
       return answer
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
   }
   func shouldSave0() -> String {
     let responders = members.filter { $0.implements.contains("shouldSave0") }
@@ -2340,6 +2540,8 @@ protocol Gen18: AnyObject {
   func wantsChange4(_ a0: GenMode) throws
   var value0: String? { get set }
   var value1: Int { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
+  @Default(-8) func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen18Member0: Gen18, GenMember {
@@ -2360,6 +2562,14 @@ final class Gen18Member0: Gen18, GenMember {
   var value1: Int {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 8
   }
   func shouldMove0(_ a0: String, using a1: String) -> GenPoint {
     log.record("m0.shouldMove0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -2396,6 +2606,14 @@ final class Gen18Member1: Gen18, GenMember {
   var value1: Int {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 18
   }
   func shouldMove0(_ a0: String, using a1: String) -> GenPoint {
     log.record("m1.shouldMove0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -2435,6 +2653,16 @@ final class Gen18Reference {
     }
     set { for member in members { member.value1 = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG1(first, and: second) }
+    return answer ?? -8
+  }
   func shouldMove0(_ a0: String, using a1: String) -> GenPoint {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
     guard let member = responders.first else { return GenPoint(x: 8, y: 3) }
@@ -2466,7 +2694,7 @@ final class Gen18Reference {
         try member.wantsChange4(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -2814,6 +3042,7 @@ protocol Gen22 {
   @Default(GenPoint(x: 1, y: 2)) func handleLoad1(_ a0: (Int) -> Int) -> GenPoint
   var value0: [Int] { get set }
   var value1: [String: Int] { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 struct Gen22Member0: Gen22, GenMember {
@@ -2842,6 +3071,10 @@ struct Gen22Member0: Gen22, GenMember {
   var value1: [String: Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 8
   }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     log.record("m0.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
@@ -2879,6 +3112,10 @@ struct Gen22Member1: Gen22, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 108
+  }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     log.record("m1.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
   }
@@ -2915,6 +3152,10 @@ struct Gen22Member2: Gen22, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 208
+  }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     log.record("m2.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(a2.name))")
   }
@@ -2949,6 +3190,11 @@ final class Gen22Reference {
       return answer
     }
     set { for index in members.indices { members[index].value1 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
   }
   func wantsLoad0(_ a0: String, for a1: [Int], _ a2: GenToken) async {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
@@ -3361,7 +3607,7 @@ final class Gen26Reference {
         try member.shouldWrite0()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willWrite1(_ a0: [Int]) -> GenPoint {
     let responders = members.filter { $0.implements.contains("willWrite1") }
@@ -3870,6 +4116,7 @@ protocol Gen31 {
   var value0: String { get set }
   @Default(GenMode.fast) var value1: GenMode { get }
   subscript(slot a: Int) -> Bool { get set }
+  @Default(-6) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int
 }
 
 struct Gen31Member0: Gen31, GenMember {
@@ -3904,6 +4151,11 @@ struct Gen31Member0: Gen31, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 0, method: "taggedG0") }
+    return 3
   }
   func willOpen0(_ a0: Int, _ a1: String) {
     log.record("m0.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -3958,6 +4210,11 @@ struct Gen31Member1: Gen31, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 1, method: "taggedG0") }
+    return 13
+  }
   func willOpen0(_ a0: Int, _ a1: String) {
     log.record("m1.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -4011,6 +4268,11 @@ struct Gen31Member2: Gen31, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 2, method: "taggedG0") }
+    return 23
+  }
   func willOpen0(_ a0: Int, _ a1: String) {
     log.record("m2.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -4062,6 +4324,11 @@ final class Gen31Reference {
       return answer
     }
     set { for index in members.indices { members[index][slot: a] = newValue } }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.taggedG0(first, and: second) }
+    return answer ?? -6
   }
   func willOpen0(_ a0: Int, _ a1: String) {
     let responders = members.filter { $0.implements.contains("willOpen0") }
@@ -4303,7 +4570,7 @@ final class Gen33Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenMode.slow }
     return answer
   }
@@ -4315,7 +4582,7 @@ final class Gen33Reference {
         try member.shouldRead2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldOpen3() async throws {
     let responders = members.filter { $0.implements.contains("shouldOpen3") }
@@ -4605,7 +4872,7 @@ final class Gen35Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [] }
     return answer
   }
@@ -4786,6 +5053,8 @@ final class Gen36Reference {
 protocol Gen37: AnyObject {
   @Optional @Default(GenPoint(x: 0, y: 4)) func shouldWrite0() -> GenPoint
   @Optional func handleWrite1(_ a0: String, on a1: String, with a2: Bool) async throws
+  @Default(-4) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 final class Gen37Member0: Gen37, GenMember {
@@ -4796,6 +5065,14 @@ final class Gen37Member0: Gen37, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 1
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func shouldWrite0() -> GenPoint {
     log.record("m0.shouldWrite0()")
@@ -4812,6 +5089,14 @@ final class Gen37Member1: Gen37, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 11
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
 }
 
 final class Gen37Member2: Gen37, GenMember {
@@ -4823,6 +5108,14 @@ final class Gen37Member2: Gen37, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 21
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func handleWrite1(_ a0: String, on a1: String, with a2: Bool) async throws {
     log.record("m2.handleWrite1(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("handleWrite1") { throw GenError(member: 2, method: "handleWrite1") }
@@ -4832,6 +5125,16 @@ final class Gen37Member2: Gen37, GenMember {
 final class Gen37Reference {
   let members: [any Gen37 & GenMember]
   init(_ members: [any Gen37 & GenMember]) { self.members = members }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -4
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG1(value, tag: tag) }
+    return answer ?? nil
+  }
   func shouldWrite0() -> GenPoint {
     let responders = members.filter { $0.implements.contains("shouldWrite0") }
     var answer: GenPoint? = nil
@@ -4856,6 +5159,8 @@ protocol Gen38 {
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String?
   @Default(GenMode.fast) var value0: GenMode { get }
   var value1: [Int] { get set }
+  @Default(-8) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int
+  func collectG1<T>(_ value: T, into seen: inout [String])
 }
 
 struct Gen38Member0: Gen38, GenMember {
@@ -4883,6 +5188,14 @@ struct Gen38Member0: Gen38, GenMember {
   var value1: [Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 1
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     log.record("m0.wantsStop0(\(String(describing: a0)), \(String(describing: a1)), \(a2(1)))")
@@ -4916,6 +5229,14 @@ struct Gen38Member1: Gen38, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 11
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     log.record("m1.wantsStop0(\(String(describing: a0)), \(String(describing: a1)), \(a2(2)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -4948,6 +5269,14 @@ struct Gen38Member2: Gen38, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 21
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m2.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+  }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     log.record("m2.wantsStop0(\(String(describing: a0)), \(String(describing: a1)), \(a2(3)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -4979,6 +5308,14 @@ final class Gen38Reference {
     }
     set { for index in members.indices { members[index].value1 = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.taggedG0(first, and: second) }
+    return answer ?? -8
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG1(value, into: &seen) }
+  }
   func wantsStop0(_ a0: [Int], using a1: Bool, with a2: @escaping (Int) -> Int) async -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
     var answer: Optional<String?> = nil
@@ -4997,6 +5334,8 @@ protocol Gen39: AnyObject {
   func shouldStart1(_ a0: GenPoint, with a1: String?)
   @Default(-5) func noteLoad2() -> Int
   var value0: Double { get set }
+  @Default(-5) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws
 }
 
 final class Gen39Member0: Gen39, GenMember {
@@ -5012,6 +5351,15 @@ final class Gen39Member0: Gen39, GenMember {
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 7
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 0, method: "collectG1") }
   }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     log.record("m0.shouldStart1(\(String(describing: a0)), \(String(describing: a1)))")
@@ -5036,6 +5384,15 @@ final class Gen39Member1: Gen39, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 17
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 1, method: "collectG1") }
+  }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     log.record("m1.shouldStart1(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -5059,6 +5416,15 @@ final class Gen39Member2: Gen39, GenMember {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 27
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m2.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 2, method: "collectG1") }
+  }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     log.record("m2.shouldStart1(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -5080,10 +5446,18 @@ final class Gen39Reference {
     }
     set { for member in members { member.value0 = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -5
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    for member in members { try member.collectG1(value, into: &seen) }
+  }
   func willChange0(_ a0: GenMode) throws -> Bool {
     let responders = members.filter { $0.implements.contains("willChange0") }
     guard let member = responders.first else { return false }
-    do { return try member.willChange0(a0) } catch { throw DelegateErrors([error]) }
+    do { return try member.willChange0(a0) } catch { throw MemberErrors([error]) }
   }
   func shouldStart1(_ a0: GenPoint, with a1: String?) {
     let responders = members.filter { $0.implements.contains("shouldStart1") }
@@ -5240,6 +5614,7 @@ protocol Gen41 {
   @Optional @Default([1]) func askStop0() async -> [Int]
   @Optional func noteStop1(_ a0: Bool, on a1: GenToken)
   var value0: Bool { get set }
+  @Default(-2) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 struct Gen41Member0: Gen41, GenMember {
@@ -5262,6 +5637,10 @@ struct Gen41Member0: Gen41, GenMember {
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 2
   }
   func askStop0() async -> [Int] {
     log.record("m0.askStop0()")
@@ -5293,6 +5672,10 @@ struct Gen41Member1: Gen41, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 12
+  }
   func noteStop1(_ a0: Bool, on a1: GenToken) {
     log.record("m1.noteStop1(\(String(describing: a0)), \(a1.name))")
   }
@@ -5319,6 +5702,10 @@ struct Gen41Member2: Gen41, GenMember {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 22
+  }
   func noteStop1(_ a0: Bool, on a1: GenToken) {
     log.record("m2.noteStop1(\(String(describing: a0)), \(a1.name))")
   }
@@ -5340,6 +5727,11 @@ final class Gen41Reference {
     }
     set { for index in members.indices { members[index].value0 = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -2
+  }
   func askStop0() async -> [Int] {
     let responders = members.filter { $0.implements.contains("askStop0") }
     guard let member = responders.first else { return [1] }
@@ -5360,6 +5752,8 @@ protocol Gen42: AnyObject {
   func didChange2(_ a0: (Int) -> Int) throws -> String
   @Default(GenPoint(x: 6, y: 6)) var value0: GenPoint { get set }
   var value1: String { get }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T?
 }
 
 final class Gen42Member0: Gen42, GenMember {
@@ -5379,6 +5773,15 @@ final class Gen42Member0: Gen42, GenMember {
   lazy var value1Store: String = "m\(self.k)-5"
   var value1: String {
     get { log.record("m0.value1"); return value1Store }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 0, method: "collectG0") }
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m0.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func askOpen0() -> Double {
     log.record("m0.askOpen0()")
@@ -5412,6 +5815,15 @@ final class Gen42Member1: Gen42, GenMember {
   var value1: String {
     get { log.record("m1.value1"); return value1Store }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 1, method: "collectG0") }
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m1.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func askOpen0() -> Double {
     log.record("m1.askOpen0()")
     return Double(k) + 0.25 * 6
@@ -5444,6 +5856,15 @@ final class Gen42Member2: Gen42, GenMember {
   var value1: String {
     get { log.record("m2.value1"); return value1Store }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 2, method: "collectG0") }
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m2.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func askOpen0() -> Double {
     log.record("m2.askOpen0()")
     return Double(k) + 0.25 * 6
@@ -5475,6 +5896,14 @@ final class Gen42Reference {
       guard let member = members.first else { return "" }
       return member.value1
     }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws {
+    for member in members { try await member.collectG0(value, into: &seen) }
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    var answer: T? = nil
+    for member in members { answer = await member.echoG1(value, tag: tag) }
+    return answer ?? nil
   }
   func askOpen0() -> Double {
     let responders = members.filter { $0.implements.contains("askOpen0") }
@@ -5647,6 +6076,8 @@ protocol Gen44 {
   func wantsMove1(_ a0: Bool, using a1: GenMode)
   @Default(GenMode.fast) var value0: GenMode { get set }
   var value1: Double { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 struct Gen44Member0: Gen44, GenMember {
@@ -5675,6 +6106,15 @@ struct Gen44Member0: Gen44, GenMember {
   var value1: Double {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 0, method: "collectG0") }
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 1
   }
   func willLoad0(_ a0: Bool) {
     log.record("m0.willLoad0(\(String(describing: a0)))")
@@ -5711,6 +6151,15 @@ struct Gen44Member1: Gen44, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 1, method: "collectG0") }
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 101
+  }
   func willLoad0(_ a0: Bool) {
     log.record("m1.willLoad0(\(String(describing: a0)))")
   }
@@ -5744,6 +6193,14 @@ final class Gen44Reference {
       return answer
     }
     set { for index in members.indices { members[index].value1 = newValue } }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    for member in members { try member.collectG0(value, into: &seen) }
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG1(items) }
+    return answer ?? 0
   }
   func willLoad0(_ a0: Bool) {
     let responders = members.filter { $0.implements.contains("willLoad0") }
@@ -5886,7 +6343,7 @@ final class Gen45Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -5907,6 +6364,7 @@ protocol Gen46: AnyObject {
   func willFail0(_ a0: GenToken) throws -> Int
   @Optional func handleOpen1(_ a0: String, for a1: String?, from a2: [Int])
   var value0: [String: Int] { get }
+  @Default(-7) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen46Member0: Gen46, GenMember {
@@ -5921,6 +6379,10 @@ final class Gen46Member0: Gen46, GenMember {
   lazy var value0Store: [String: Int] = ["m\(self.k)": 4]
   var value0: [String: Int] {
     get { log.record("m0.value0"); return value0Store }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 3
   }
   func willFail0(_ a0: GenToken) throws -> Int {
     log.record("m0.willFail0(\(a0.name))")
@@ -5945,6 +6407,10 @@ final class Gen46Member1: Gen46, GenMember {
   var value0: [String: Int] {
     get { log.record("m1.value0"); return value0Store }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 13
+  }
   func willFail0(_ a0: GenToken) throws -> Int {
     log.record("m1.willFail0(\(a0.name))")
     if failing.contains("willFail0") { throw GenError(member: 1, method: "willFail0") }
@@ -5962,6 +6428,11 @@ final class Gen46Reference {
       guard let answer else { return [:] }
       return answer
     }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -7
   }
   func willFail0(_ a0: GenToken) throws -> Int {
     let responders = members.filter { $0.implements.contains("willFail0") }
@@ -6122,7 +6593,7 @@ final class Gen47Reference {
         try member.wantsStart2(a0, at: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func wantsRead3() async {
     let responders = members.filter { $0.implements.contains("wantsRead3") }
@@ -6133,7 +6604,7 @@ final class Gen47Reference {
   func shouldLoad4() throws -> String {
     let responders = members.filter { $0.implements.contains("shouldLoad4") }
     guard let member = responders.first else { return "s930" }
-    do { return try member.shouldLoad4() } catch { throw DelegateErrors([error]) }
+    do { return try member.shouldLoad4() } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -6141,6 +6612,7 @@ final class Gen47Reference {
 protocol Gen48: AnyObject {
   @Default(GenPoint(x: 0, y: 2)) func didStart0(_ a0: String) async -> GenPoint
   func didSave1(_ a0: [String: Int], _ a1: Bool) async -> [String: Int]
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?
 }
 
 final class Gen48Member0: Gen48, GenMember {
@@ -6151,6 +6623,10 @@ final class Gen48Member0: Gen48, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func didStart0(_ a0: String) async -> GenPoint {
     log.record("m0.didStart0(\(String(describing: a0)))")
@@ -6171,6 +6647,10 @@ final class Gen48Member1: Gen48, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func didStart0(_ a0: String) async -> GenPoint {
     log.record("m1.didStart0(\(String(describing: a0)))")
     return GenPoint(x: k, y: 9)
@@ -6190,6 +6670,10 @@ final class Gen48Member2: Gen48, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func didStart0(_ a0: String) async -> GenPoint {
     log.record("m2.didStart0(\(String(describing: a0)))")
     return GenPoint(x: k, y: 9)
@@ -6203,6 +6687,11 @@ final class Gen48Member2: Gen48, GenMember {
 final class Gen48Reference {
   let members: [any Gen48 & GenMember]
   init(_ members: [any Gen48 & GenMember]) { self.members = members }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    var answer: T? = nil
+    for member in members { answer = await member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func didStart0(_ a0: String) async -> GenPoint {
     let responders = members.filter { $0.implements.contains("didStart0") }
     var answer: GenPoint? = nil
@@ -6317,6 +6806,7 @@ protocol Gen50: AnyObject {
   func handleRead2(_ a0: GenMode, from a1: String?, with a2: (Int) -> Int) throws
   func askLoad3(_ a0: GenPoint, with a1: GenMode, using a2: String?) async -> Bool
   subscript(slot a: Int) -> Bool { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen50Member0: Gen50, GenMember {
@@ -6333,6 +6823,10 @@ final class Gen50Member0: Gen50, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 9
   }
   func noteOpen0(_ a0: String, from a1: GenMode, _ a2: GenPoint) -> [Int] {
     log.record("m0.noteOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -6366,6 +6860,10 @@ final class Gen50Member1: Gen50, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 109
+  }
   func noteOpen1() async {
     log.record("m1.noteOpen1()")
   }
@@ -6394,6 +6892,10 @@ final class Gen50Member2: Gen50, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 209
+  }
   func noteOpen0(_ a0: String, from a1: GenMode, _ a2: GenPoint) -> [Int] {
     log.record("m2.noteOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return [k, 4]
@@ -6418,6 +6920,11 @@ final class Gen50Reference {
       return answer
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
   }
   func noteOpen0(_ a0: String, from a1: GenMode, _ a2: GenPoint) -> [Int] {
     let responders = members.filter { $0.implements.contains("noteOpen0") }
@@ -6459,6 +6966,8 @@ protocol Gen51: AnyObject {
   func willStop2(_ a0: Double)
   var value0: [String: Int] { get set }
   var value1: Int { get }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 final class Gen51Member0: Gen51, GenMember {
@@ -6478,6 +6987,14 @@ final class Gen51Member0: Gen51, GenMember {
   lazy var value1Store: Int = 100 * self.k + 5
   var value1: Int {
     get { log.record("m0.value1"); return value1Store }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 3
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 9
   }
   func noteFail0() throws {
     log.record("m0.noteFail0()")
@@ -6511,6 +7028,14 @@ final class Gen51Member1: Gen51, GenMember {
   var value1: Int {
     get { log.record("m1.value1"); return value1Store }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 13
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 109
+  }
   func noteFail0() throws {
     log.record("m1.noteFail0()")
     if failing.contains("noteFail0") { throw GenError(member: 1, method: "noteFail0") }
@@ -6543,6 +7068,14 @@ final class Gen51Member2: Gen51, GenMember {
   var value1: Int {
     get { log.record("m2.value1"); return value1Store }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 23
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 209
+  }
   func noteFail0() throws {
     log.record("m2.noteFail0()")
     if failing.contains("noteFail0") { throw GenError(member: 2, method: "noteFail0") }
@@ -6572,6 +7105,16 @@ final class Gen51Reference {
       return answer
     }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG1(items) }
+    return answer ?? 0
+  }
   func noteFail0() throws {
     let responders = members.filter { $0.implements.contains("noteFail0") }
     for member in responders {
@@ -6588,7 +7131,7 @@ final class Gen51Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return 0 }
     return answer
   }
@@ -6669,6 +7212,8 @@ final class Gen52Reference {
 @Delegate
 protocol Gen53: AnyObject {
   func askSave0(_ a0: GenMode, for a1: Int, on a2: GenPoint) async throws
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen53Member0: Gen53, GenMember {
@@ -6679,6 +7224,15 @@ final class Gen53Member0: Gen53, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 0, method: "collectG0") }
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 8
   }
   func askSave0(_ a0: GenMode, for a1: Int, on a2: GenPoint) async throws {
     log.record("m0.askSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -6695,6 +7249,15 @@ final class Gen53Member1: Gen53, GenMember {
     self.log = log
     self.failing = failing
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 1, method: "collectG0") }
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 108
+  }
   func askSave0(_ a0: GenMode, for a1: Int, on a2: GenPoint) async throws {
     log.record("m1.askSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("askSave0") { throw GenError(member: 1, method: "askSave0") }
@@ -6704,6 +7267,14 @@ final class Gen53Member1: Gen53, GenMember {
 final class Gen53Reference {
   let members: [any Gen53 & GenMember]
   init(_ members: [any Gen53 & GenMember]) { self.members = members }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    for member in members { try member.collectG0(value, into: &seen) }
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG1(items) }
+    return answer ?? 0
+  }
   func askSave0(_ a0: GenMode, for a1: Int, on a2: GenPoint) async throws {
     let responders = members.filter { $0.implements.contains("askSave0") }
     for member in responders {
@@ -6827,7 +7398,7 @@ final class Gen54Reference {
         try member.handleWrite1(a0, on: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteWrite2(_ a0: GenPoint, _ a1: String?) async throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("noteWrite2") }
@@ -6855,6 +7426,7 @@ protocol Gen55: AnyObject {
   var value0: String { get }
   var value1: String? { get set }
   @Default(GenMode.slow) subscript(slot a: Int) -> GenMode { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
 }
 
 final class Gen55Member0: Gen55, GenMember {
@@ -6880,6 +7452,11 @@ final class Gen55Member0: Gen55, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 0, method: "sumG0") }
+    return items.reduce(0, +) + 4
   }
   func askStop0(_ a0: GenMode, from a1: (Int) -> Int) throws {
     log.record("m0.askStop0(\(String(describing: a0)), \(a1(1)))")
@@ -6918,6 +7495,11 @@ final class Gen55Member1: Gen55, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 1, method: "sumG0") }
+    return items.reduce(0, +) + 104
   }
   func askFail1(_ a0: Int, from a1: Bool, using a2: [String: Int]) async throws -> GenMode {
     log.record("m1.askFail1(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -6958,6 +7540,11 @@ final class Gen55Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG0(items) }
+    return answer ?? 0
+  }
   func askStop0(_ a0: GenMode, from a1: (Int) -> Int) throws {
     let responders = members.filter { $0.implements.contains("askStop0") }
     var errors: [any Error] = []
@@ -6966,7 +7553,7 @@ final class Gen55Reference {
         try member.askStop0(a0, from: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func askFail1(_ a0: Int, from a1: Bool, using a2: [String: Int]) async throws -> GenMode {
     let responders = members.filter { $0.implements.contains("askFail1") }
@@ -7319,6 +7906,8 @@ protocol Gen59: AnyObject {
   func askRead2() throws -> Bool
   @Default(GenPoint(x: 1, y: 3)) var value0: GenPoint { get set }
   var value1: Double { get set }
+  @Default(-4) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async throws -> Int
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 final class Gen59Member0: Gen59, GenMember {
@@ -7339,6 +7928,15 @@ final class Gen59Member0: Gen59, GenMember {
   var value1: Double {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async throws -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 0, method: "taggedG0") }
+    return 8
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func wantsMove0(_ a0: (Int) -> Int, _ a1: (Int) -> Int, using a2: Double) throws {
     log.record("m0.wantsMove0(\(a0(1)), \(a1(1)), \(String(describing: a2)))")
@@ -7374,6 +7972,15 @@ final class Gen59Member1: Gen59, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async throws -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 1, method: "taggedG0") }
+    return 18
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func shouldChange1(_ a0: GenMode) -> GenPoint {
     log.record("m1.shouldChange1(\(String(describing: a0)))")
     return GenPoint(x: k, y: 6)
@@ -7403,6 +8010,15 @@ final class Gen59Member2: Gen59, GenMember {
   var value1: Double {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async throws -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 2, method: "taggedG0") }
+    return 28
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func wantsMove0(_ a0: (Int) -> Int, _ a1: (Int) -> Int, using a2: Double) throws {
     log.record("m2.wantsMove0(\(a0(3)), \(a1(3)), \(String(describing: a2)))")
@@ -7438,6 +8054,16 @@ final class Gen59Reference {
     }
     set { for member in members { member.value1 = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async throws -> Int {
+    var answer: Int? = nil
+    for member in members { answer = try await member.taggedG0(first, and: second) }
+    return answer ?? -4
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG1(value, tag: tag) }
+    return answer ?? nil
+  }
   func wantsMove0(_ a0: (Int) -> Int, _ a1: (Int) -> Int, using a2: Double) throws {
     let responders = members.filter { $0.implements.contains("wantsMove0") }
     for member in responders {
@@ -7465,6 +8091,8 @@ protocol Gen60 {
   func didSave3() async throws
   func shouldRead4(_ a0: @escaping (Int) -> Int, at a1: String, from a2: GenToken) async
   var value0: Bool { get }
+  @Default(-7) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
 }
 
 struct Gen60Member0: Gen60, GenMember {
@@ -7486,6 +8114,16 @@ struct Gen60Member0: Gen60, GenMember {
   static func value0StoreInitial(_ k: Int) -> Bool { (k + 4) % 2 == 0 }
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 0, method: "taggedG0") }
+    return 2
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 0, method: "sumG1") }
+    return items.reduce(0, +) + 8
   }
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool) {
     log.record("m0.didWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -7527,6 +8165,16 @@ struct Gen60Member1: Gen60, GenMember {
   var value0: Bool {
     get { log.record("m1.value0"); return value0Store }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 1, method: "taggedG0") }
+    return 12
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 1, method: "sumG1") }
+    return items.reduce(0, +) + 108
+  }
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool) {
     log.record("m1.didWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -7567,6 +8215,16 @@ struct Gen60Member2: Gen60, GenMember {
   var value0: Bool {
     get { log.record("m2.value0"); return value0Store }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 2, method: "taggedG0") }
+    return 22
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 2, method: "sumG1") }
+    return items.reduce(0, +) + 208
+  }
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool) {
     log.record("m2.didWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -7602,6 +8260,16 @@ final class Gen60Reference {
       guard let answer else { return false }
       return answer
     }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.taggedG0(first, and: second) }
+    return answer ?? -7
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG1(items) }
+    return answer ?? 0
   }
   func didWrite0(_ a0: [String: Int], from a1: Bool, _ a2: Bool) {
     let responders = members.filter { $0.implements.contains("didWrite0") }
@@ -7792,6 +8460,7 @@ protocol Gen62: AnyObject {
   var value0: Int { get }
   var value1: String { get set }
   @Default(GenPoint(x: 1, y: 0)) subscript(slot a: Int) -> GenPoint { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String])
 }
 
 final class Gen62Member0: Gen62, GenMember {
@@ -7817,6 +8486,10 @@ final class Gen62Member0: Gen62, GenMember {
   subscript(slot a: Int) -> GenPoint {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func wantsWrite0(_ a0: GenPoint, with a1: String, for a2: [Int]) throws {
     log.record("m0.wantsWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -7862,6 +8535,10 @@ final class Gen62Member1: Gen62, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func wantsWrite0(_ a0: GenPoint, with a1: String, for a2: [Int]) throws {
     log.record("m1.wantsWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("wantsWrite0") { throw GenError(member: 1, method: "wantsWrite0") }
@@ -7906,6 +8583,10 @@ final class Gen62Member2: Gen62, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+  }
   func wantsWrite0(_ a0: GenPoint, with a1: String, for a2: [Int]) throws {
     log.record("m2.wantsWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("wantsWrite0") { throw GenError(member: 2, method: "wantsWrite0") }
@@ -7948,6 +8629,9 @@ final class Gen62Reference {
       return member[slot: a]
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG0(value, into: &seen) }
   }
   func wantsWrite0(_ a0: GenPoint, with a1: String, for a2: [Int]) throws {
     let responders = members.filter { $0.implements.contains("wantsWrite0") }
@@ -8116,6 +8800,7 @@ protocol Gen64: AnyObject {
   func shouldMove2() -> Double
   func handleStart3(_ a0: GenToken) async -> Bool
   func shouldRead4(_ a0: GenMode, for a1: [Int]) throws
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 final class Gen64Member0: Gen64, GenMember {
@@ -8126,6 +8811,10 @@ final class Gen64Member0: Gen64, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func shouldWrite0(_ a0: Double, _ a1: Int, using a2: String?) {
     log.record("m0.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -8156,6 +8845,10 @@ final class Gen64Member1: Gen64, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func shouldWrite0(_ a0: Double, _ a1: Int, using a2: String?) {
     log.record("m1.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -8185,6 +8878,10 @@ final class Gen64Member2: Gen64, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func shouldWrite0(_ a0: Double, _ a1: Int, using a2: String?) {
     log.record("m2.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -8208,6 +8905,11 @@ final class Gen64Member2: Gen64, GenMember {
 final class Gen64Reference {
   let members: [any Gen64 & GenMember]
   init(_ members: [any Gen64 & GenMember]) { self.members = members }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func shouldWrite0(_ a0: Double, _ a1: Int, using a2: String?) {
     let responders = members.filter { $0.implements.contains("shouldWrite0") }
     for member in responders {
@@ -8254,6 +8956,7 @@ protocol Gen65 {
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String
   var value0: [Int] { get }
   @Default(GenPoint(x: 2, y: 4)) var value1: GenPoint { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?
 }
 
 struct Gen65Member0: Gen65, GenMember {
@@ -8281,6 +8984,10 @@ struct Gen65Member0: Gen65, GenMember {
   var value1: GenPoint {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     log.record("m0.willChange0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
@@ -8314,6 +9021,10 @@ struct Gen65Member1: Gen65, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     log.record("m1.willChange0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return "m\(k)-2"
@@ -8346,6 +9057,10 @@ struct Gen65Member2: Gen65, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     log.record("m2.willChange0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return "m\(k)-2"
@@ -8377,6 +9092,11 @@ final class Gen65Reference {
     }
     set { for index in members.indices { members[index].value1 = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    var answer: T? = nil
+    for member in members { answer = await member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func willChange0(_ a0: GenToken, with a1: GenMode, with a2: [Int]) -> String {
     let responders = members.filter { $0.implements.contains("willChange0") }
     var answer: String? = nil
@@ -8398,6 +9118,7 @@ protocol Gen66: AnyObject {
   var value0: String { get set }
   @Default(GenMode.slow) var value1: GenMode { get set }
   subscript(slot a: Int) -> Double { get set }
+  @Default(-7) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen66Member0: Gen66, GenMember {
@@ -8424,6 +9145,10 @@ final class Gen66Member0: Gen66, GenMember {
   subscript(slot a: Int) -> Double {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 5
   }
   func shouldOpen0(_ a0: [String: Int], at a1: GenToken) {
     log.record("m0.shouldOpen0(\(String(describing: a0)), \(a1.name))")
@@ -8461,6 +9186,10 @@ final class Gen66Member1: Gen66, GenMember {
   subscript(slot a: Int) -> Double {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 15
   }
   func shouldOpen0(_ a0: [String: Int], at a1: GenToken) {
     log.record("m1.shouldOpen0(\(String(describing: a0)), \(a1.name))")
@@ -8502,6 +9231,10 @@ final class Gen66Member2: Gen66, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 25
+  }
   func shouldOpen0(_ a0: [String: Int], at a1: GenToken) {
     log.record("m2.shouldOpen0(\(String(describing: a0)), \(a1.name))")
   }
@@ -8541,6 +9274,11 @@ final class Gen66Reference {
       return member[slot: a]
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -7
   }
   func shouldOpen0(_ a0: [String: Int], at a1: GenToken) {
     let responders = members.filter { $0.implements.contains("shouldOpen0") }
@@ -8672,7 +9410,7 @@ final class Gen67Reference {
         try member.didLoad1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func handleStop2(_ a0: String?, for a1: (Int) -> Int, with a2: Int) {
     let responders = members.filter { $0.implements.contains("handleStop2") }
@@ -8702,6 +9440,8 @@ protocol Gen68: AnyObject {
   @Optional func handleOpen3(_ a0: [String: Int], on a1: String) throws
   func handleChange4(_ a0: String) throws -> Bool
   var value0: String { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T?
 }
 
 final class Gen68Member0: Gen68, GenMember {
@@ -8717,6 +9457,15 @@ final class Gen68Member0: Gen68, GenMember {
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m0.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func didOpen0(_ a0: Int, with a1: [Int]) -> Bool {
     log.record("m0.didOpen0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -8753,6 +9502,15 @@ final class Gen68Member1: Gen68, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m1.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func didOpen0(_ a0: Int, with a1: [Int]) -> Bool {
     log.record("m1.didOpen0(\(String(describing: a0)), \(String(describing: a1)))")
     return (k + 7) % 2 == 0
@@ -8788,6 +9546,15 @@ final class Gen68Member2: Gen68, GenMember {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 2, method: "echoG0") }
+    return value
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m2.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func didOpen0(_ a0: Int, with a1: [Int]) -> Bool {
     log.record("m2.didOpen0(\(String(describing: a0)), \(String(describing: a1)))")
     return (k + 7) % 2 == 0
@@ -8820,6 +9587,16 @@ final class Gen68Reference {
       return answer
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try await member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    var answer: T? = nil
+    for member in members { answer = await member.echoG1(value, tag: tag) }
+    return answer ?? nil
   }
   func didOpen0(_ a0: Int, with a1: [Int]) -> Bool {
     let responders = members.filter { $0.implements.contains("didOpen0") }
@@ -8864,6 +9641,8 @@ protocol Gen69: AnyObject {
   func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int])
   var value0: String? { get set }
   subscript(slot a: Int) -> [Int] { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws
 }
 
 final class Gen69Member0: Gen69, GenMember {
@@ -8885,6 +9664,15 @@ final class Gen69Member0: Gen69, GenMember {
   subscript(slot a: Int) -> [Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 6
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 0, method: "collectG1") }
   }
   func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int]) {
     log.record("m0.askOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -8911,6 +9699,15 @@ final class Gen69Member1: Gen69, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 16
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 1, method: "collectG1") }
+  }
   func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int]) {
     log.record("m1.askOpen0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -8935,6 +9732,14 @@ final class Gen69Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    for member in members { try member.collectG1(value, into: &seen) }
+  }
   func askOpen0(_ a0: [String: Int], from a1: [String: Int], using a2: [Int]) {
     let responders = members.filter { $0.implements.contains("askOpen0") }
     for member in responders {
@@ -8948,6 +9753,7 @@ protocol Gen70 {
   mutating func bump(by step: Int) -> Int
   func askMove0(_ a0: Bool, for a1: @escaping (Int) -> Int, using a2: String) async
   @Optional @Default(GenMode.slow) func wantsMove1(_ a0: Int) -> GenMode
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 struct Gen70Member0: Gen70, GenMember {
@@ -8964,6 +9770,10 @@ struct Gen70Member0: Gen70, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 9
   }
   func askMove0(_ a0: Bool, for a1: @escaping (Int) -> Int, using a2: String) async {
     log.record("m0.askMove0(\(String(describing: a0)), \(a1(1)), \(String(describing: a2)))")
@@ -8985,6 +9795,10 @@ struct Gen70Member1: Gen70, GenMember {
     self.log = log
     self.failing = failing
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 109
+  }
   func askMove0(_ a0: Bool, for a1: @escaping (Int) -> Int, using a2: String) async {
     log.record("m1.askMove0(\(String(describing: a0)), \(a1(2)), \(String(describing: a2)))")
   }
@@ -8997,6 +9811,11 @@ final class Gen70Reference {
     var answer = 0
     for index in members.indices { answer = members[index].bump(by: step) }
     return answer
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
   }
   func askMove0(_ a0: Bool, for a1: @escaping (Int) -> Int, using a2: String) async {
     let responders = members.filter { $0.implements.contains("askMove0") }
@@ -9109,6 +9928,7 @@ protocol Gen72: AnyObject {
   func handleStop3(_ a0: GenPoint, from a1: Int) -> String
   var value0: Bool { get set }
   var value1: [Int] { get }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen72Member0: Gen72, GenMember {
@@ -9128,6 +9948,10 @@ final class Gen72Member0: Gen72, GenMember {
   lazy var value1Store: [Int] = [self.k, 4]
   var value1: [Int] {
     get { log.record("m0.value1"); return value1Store }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 5
   }
   func wantsFail0(_ a0: Bool) throws {
     log.record("m0.wantsFail0(\(String(describing: a0)))")
@@ -9162,6 +9986,10 @@ final class Gen72Member1: Gen72, GenMember {
   var value1: [Int] {
     get { log.record("m1.value1"); return value1Store }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 15
+  }
   func wantsFail0(_ a0: Bool) throws {
     log.record("m1.wantsFail0(\(String(describing: a0)))")
     if failing.contains("wantsFail0") { throw GenError(member: 1, method: "wantsFail0") }
@@ -9195,6 +10023,10 @@ final class Gen72Member2: Gen72, GenMember {
   var value1: [Int] {
     get { log.record("m2.value1"); return value1Store }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 25
+  }
   func wantsFail0(_ a0: Bool) throws {
     log.record("m2.wantsFail0(\(String(describing: a0)))")
     if failing.contains("wantsFail0") { throw GenError(member: 2, method: "wantsFail0") }
@@ -9226,6 +10058,11 @@ final class Gen72Reference {
       guard let member = members.first else { return [] }
       return member.value1
     }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
   }
   func wantsFail0(_ a0: Bool) throws {
     let responders = members.filter { $0.implements.contains("wantsFail0") }
@@ -9267,6 +10104,7 @@ protocol Gen73 {
   func wantsStop0(_ a0: String) async -> String?
   @Default(GenMode.slow) func askStop1(_ a0: Double, with a1: GenToken) -> GenMode
   var value0: String { get set }
+  @Default(-9) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 struct Gen73Member0: Gen73, GenMember {
@@ -9289,6 +10127,10 @@ struct Gen73Member0: Gen73, GenMember {
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 5
   }
   func wantsStop0(_ a0: String) async -> String? {
     log.record("m0.wantsStop0(\(String(describing: a0)))")
@@ -9321,6 +10163,10 @@ struct Gen73Member1: Gen73, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 15
+  }
   func wantsStop0(_ a0: String) async -> String? {
     log.record("m1.wantsStop0(\(String(describing: a0)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -9352,6 +10198,10 @@ struct Gen73Member2: Gen73, GenMember {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 25
+  }
   func wantsStop0(_ a0: String) async -> String? {
     log.record("m2.wantsStop0(\(String(describing: a0)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -9378,6 +10228,11 @@ final class Gen73Reference {
       return answer
     }
     set { for index in members.indices { members[index].value0 = newValue } }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -9
   }
   func wantsStop0(_ a0: String) async -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
@@ -9533,6 +10388,8 @@ protocol Gen75: AnyObject {
   @Optional @Default(GenPoint(x: 4, y: 0)) func noteSave3(_ a0: String?, for a1: (Int) -> Int, from a2: [String: Int]) -> GenPoint
   func noteRead4(_ a0: Int, using a1: Double, with a2: GenPoint) -> [String: Int]
   var value0: String? { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
 }
 
 final class Gen75Member0: Gen75, GenMember {
@@ -9548,6 +10405,15 @@ final class Gen75Member0: Gen75, GenMember {
   var value0: String? {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 1
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 0, method: "sumG1") }
+    return items.reduce(0, +) + 6
   }
   func shouldRead0() -> Bool {
     log.record("m0.shouldRead0()")
@@ -9585,6 +10451,15 @@ final class Gen75Member1: Gen75, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 101
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 1, method: "sumG1") }
+    return items.reduce(0, +) + 106
+  }
   func shouldRead0() -> Bool {
     log.record("m1.shouldRead0()")
     return (k + 6) % 2 == 0
@@ -9621,6 +10496,15 @@ final class Gen75Member2: Gen75, GenMember {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 201
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 2, method: "sumG1") }
+    return items.reduce(0, +) + 206
+  }
   func shouldRead0() -> Bool {
     log.record("m2.shouldRead0()")
     return (k + 6) % 2 == 0
@@ -9652,6 +10536,16 @@ final class Gen75Reference {
       return member.value0
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG1(items) }
+    return answer ?? 0
   }
   func shouldRead0() -> Bool {
     let responders = members.filter { $0.implements.contains("shouldRead0") }
@@ -9951,7 +10845,7 @@ final class Gen77Reference {
         try await member.willRead2(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func wantsStart3(_ a0: Int) {
     let responders = members.filter { $0.implements.contains("wantsStart3") }
@@ -10112,6 +11006,7 @@ protocol Gen79: AnyObject {
   func shouldChange2(_ a0: Double, at a1: Double, on a2: GenPoint) throws
   func shouldStop3(_ a0: Bool) -> Int
   func didStart4(_ a0: GenToken, _ a1: [String: Int], at a2: String) throws -> Bool
+  func collectG0<T>(_ value: T, into seen: inout [String]) async
 }
 
 final class Gen79Member0: Gen79, GenMember {
@@ -10122,6 +11017,10 @@ final class Gen79Member0: Gen79, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func handleMove0(_ a0: String?, for a1: GenPoint) async {
     log.record("m0.handleMove0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -10153,6 +11052,10 @@ final class Gen79Member1: Gen79, GenMember {
     self.log = log
     self.failing = failing
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func handleMove0(_ a0: String?, for a1: GenPoint) async {
     log.record("m1.handleMove0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -10177,6 +11080,9 @@ final class Gen79Member1: Gen79, GenMember {
 final class Gen79Reference {
   let members: [any Gen79 & GenMember]
   init(_ members: [any Gen79 & GenMember]) { self.members = members }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    for member in members { await member.collectG0(value, into: &seen) }
+  }
   func handleMove0(_ a0: String?, for a1: GenPoint) async {
     let responders = members.filter { $0.implements.contains("handleMove0") }
     for member in responders {
@@ -10197,7 +11103,7 @@ final class Gen79Reference {
         try member.shouldChange2(a0, at: a1, on: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop3(_ a0: Bool) -> Int {
     let responders = members.filter { $0.implements.contains("shouldStop3") }
@@ -10219,7 +11125,7 @@ final class Gen79Reference {
         answer = value && answer
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     return answer
   }
 }
@@ -10343,7 +11249,7 @@ final class Gen80Reference {
         try member.askSave2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop3() async -> GenMode {
     let responders = members.filter { $0.implements.contains("shouldStop3") }
@@ -10572,6 +11478,8 @@ final class Gen82Reference {
 protocol Gen83: AnyObject {
   @Optional func didRead0()
   @Default(GenPoint(x: 3, y: 2)) var value0: GenPoint { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 final class Gen83Member0: Gen83, GenMember {
@@ -10587,6 +11495,15 @@ final class Gen83Member0: Gen83, GenMember {
   var value0: GenPoint {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func didRead0() {
     log.record("m0.didRead0()")
@@ -10607,6 +11524,15 @@ final class Gen83Member1: Gen83, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
 }
 
 final class Gen83Reference {
@@ -10620,6 +11546,16 @@ final class Gen83Reference {
       return answer
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG1(value, tag: tag) }
+    return answer ?? nil
   }
   func didRead0() {
     let responders = members.filter { $0.implements.contains("didRead0") }
@@ -10796,7 +11732,7 @@ final class Gen84Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 1, y: 2) }
     return answer
   }
@@ -10806,6 +11742,8 @@ final class Gen84Reference {
 protocol Gen85: AnyObject {
   func wantsChange0(_ a0: String?) async
   func handleWrite1(_ a0: GenPoint) -> [String: Int]
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int
 }
 
 final class Gen85Member0: Gen85, GenMember {
@@ -10816,6 +11754,15 @@ final class Gen85Member0: Gen85, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m0.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG1") { throw GenError(member: 0, method: "taggedG1") }
+    return 3
   }
   func wantsChange0(_ a0: String?) async {
     log.record("m0.wantsChange0(\(String(describing: a0)))")
@@ -10835,6 +11782,15 @@ final class Gen85Member1: Gen85, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m1.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG1") { throw GenError(member: 1, method: "taggedG1") }
+    return 13
+  }
   func wantsChange0(_ a0: String?) async {
     log.record("m1.wantsChange0(\(String(describing: a0)))")
   }
@@ -10853,6 +11809,15 @@ final class Gen85Member2: Gen85, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m2.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG1") { throw GenError(member: 2, method: "taggedG1") }
+    return 23
+  }
   func wantsChange0(_ a0: String?) async {
     log.record("m2.wantsChange0(\(String(describing: a0)))")
   }
@@ -10865,6 +11830,16 @@ final class Gen85Member2: Gen85, GenMember {
 final class Gen85Reference {
   let members: [any Gen85 & GenMember]
   init(_ members: [any Gen85 & GenMember]) { self.members = members }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    var answer: T? = nil
+    for member in members { answer = await member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.taggedG1(first, and: second) }
+    return answer ?? 0
+  }
   func wantsChange0(_ a0: String?) async {
     let responders = members.filter { $0.implements.contains("wantsChange0") }
     for member in responders {
@@ -10888,6 +11863,7 @@ protocol Gen86 {
   func shouldChange4(_ a0: String, on a1: Int) async throws -> Double
   var value0: String { get }
   @Default(GenPoint(x: 7, y: 0)) var value1: GenPoint { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?
 }
 
 struct Gen86Member0: Gen86, GenMember {
@@ -10915,6 +11891,10 @@ struct Gen86Member0: Gen86, GenMember {
   var value1: GenPoint {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func noteStop0(_ a0: [String: Int]) {
     log.record("m0.noteStop0(\(String(describing: a0)))")
@@ -10961,6 +11941,10 @@ struct Gen86Member1: Gen86, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func noteStop0(_ a0: [String: Int]) {
     log.record("m1.noteStop0(\(String(describing: a0)))")
   }
@@ -11006,6 +11990,10 @@ struct Gen86Member2: Gen86, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func noteStop0(_ a0: [String: Int]) {
     log.record("m2.noteStop0(\(String(describing: a0)))")
   }
@@ -11048,6 +12036,11 @@ final class Gen86Reference {
     }
     set { for index in members.indices { members[index].value1 = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    var answer: T? = nil
+    for member in members { answer = await member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func noteStop0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("noteStop0") }
     for member in responders {
@@ -11075,7 +12068,7 @@ final class Gen86Reference {
   func shouldChange4(_ a0: String, on a1: Int) async throws -> Double {
     let responders = members.filter { $0.implements.contains("shouldChange4") }
     guard let member = responders.first else { return 0 }
-    do { return try await member.shouldChange4(a0, on: a1) } catch { throw DelegateErrors([error]) }
+    do { return try await member.shouldChange4(a0, on: a1) } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -11224,6 +12217,7 @@ protocol Gen88: AnyObject {
   @Optional func handleRead3(_ a0: String?, using a1: [Int]) async -> Double
   var value0: String? { get set }
   var value1: Double { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?
 }
 
 final class Gen88Member0: Gen88, GenMember {
@@ -11244,6 +12238,10 @@ final class Gen88Member0: Gen88, GenMember {
   var value1: Double {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func shouldStop0(_ a0: String, using a1: Double) async -> Bool {
     log.record("m0.shouldStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -11273,6 +12271,10 @@ final class Gen88Member1: Gen88, GenMember {
   var value1: Double {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func shouldStop0(_ a0: String, using a1: Double) async -> Bool {
     log.record("m1.shouldStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -11312,6 +12314,11 @@ final class Gen88Reference {
     }
     set { for member in members { member.value1 = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T? {
+    var answer: T? = nil
+    for member in members { answer = await member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func shouldStop0(_ a0: String, using a1: Double) async -> Bool {
     let responders = members.filter { $0.implements.contains("shouldStop0") }
     var answer: Bool = true
@@ -11348,6 +12355,8 @@ final class Gen88Reference {
 protocol Gen89: AnyObject {
   @Optional @Default(["k7": 4]) func shouldChange0(_ a0: [Int], at a1: [Int]) -> [String: Int]
   subscript(slot a: Int) -> String? { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 final class Gen89Member0: Gen89, GenMember {
@@ -11365,6 +12374,14 @@ final class Gen89Member0: Gen89, GenMember {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 3
+  }
 }
 
 final class Gen89Member1: Gen89, GenMember {
@@ -11381,6 +12398,14 @@ final class Gen89Member1: Gen89, GenMember {
   subscript(slot a: Int) -> String? {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 103
   }
   func shouldChange0(_ a0: [Int], at a1: [Int]) -> [String: Int] {
     log.record("m1.shouldChange0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -11403,6 +12428,14 @@ final class Gen89Member2: Gen89, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 203
+  }
 }
 
 final class Gen89Reference {
@@ -11416,6 +12449,16 @@ final class Gen89Reference {
       return answer
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG1(items) }
+    return answer ?? 0
   }
   func shouldChange0(_ a0: [Int], at a1: [Int]) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("shouldChange0") }
@@ -11618,6 +12661,7 @@ protocol Gen91 {
   @Default(GenPoint(x: 7, y: 9)) func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint
   var value0: Double { get }
   var value1: String? { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
 }
 
 struct Gen91Member0: Gen91, GenMember {
@@ -11645,6 +12689,11 @@ struct Gen91Member0: Gen91, GenMember {
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 0, method: "sumG0") }
+    return items.reduce(0, +) + 3
   }
   func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint {
     log.record("m0.noteSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -11678,6 +12727,11 @@ struct Gen91Member1: Gen91, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 1, method: "sumG0") }
+    return items.reduce(0, +) + 103
+  }
   func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint {
     log.record("m1.noteSave0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     return GenPoint(x: k, y: 5)
@@ -11707,6 +12761,11 @@ final class Gen91Reference {
     }
     set { for index in members.indices { members[index].value1 = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG0(items) }
+    return answer ?? 0
+  }
   func noteSave0(_ a0: [Int], for a1: Bool, _ a2: Double) -> GenPoint {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     guard let member = responders.first else { return GenPoint(x: 7, y: 9) }
@@ -11723,6 +12782,8 @@ protocol Gen92: AnyObject {
   @Optional func didStart4(_ a0: GenPoint, with a1: GenToken, using a2: [String: Int]) throws
   var value0: Bool { get }
   subscript(slot a: Int) -> [Int] { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String])
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 final class Gen92Member0: Gen92, GenMember {
@@ -11743,6 +12804,14 @@ final class Gen92Member0: Gen92, GenMember {
   subscript(slot a: Int) -> [Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 5
   }
   func didOpen1(_ a0: [String: Int], from a1: @escaping (Int) -> Int) async {
     log.record("m0.didOpen1(\(String(describing: a0)), \(a1(1)))")
@@ -11775,6 +12844,14 @@ final class Gen92Member1: Gen92, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 105
+  }
   func didOpen1(_ a0: [String: Int], from a1: @escaping (Int) -> Int) async {
     log.record("m1.didOpen1(\(String(describing: a0)), \(a1(2)))")
   }
@@ -11805,6 +12882,14 @@ final class Gen92Member2: Gen92, GenMember {
   subscript(slot a: Int) -> [Int] {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 205
   }
   func willStart0() {
     log.record("m2.willStart0()")
@@ -11837,6 +12922,14 @@ final class Gen92Reference {
       return member[slot: a]
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG0(value, into: &seen) }
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG1(items) }
+    return answer ?? 0
   }
   func willStart0() {
     let responders = members.filter { $0.implements.contains("willStart0") }
@@ -12110,6 +13203,8 @@ protocol Gen95: AnyObject {
   @Default(11.5) func noteWrite3(_ a0: Bool, for a1: [Int]) -> Double
   var value0: [String: Int] { get set }
   var value1: Int { get }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int
 }
 
 final class Gen95Member0: Gen95, GenMember {
@@ -12129,6 +13224,15 @@ final class Gen95Member0: Gen95, GenMember {
   lazy var value1Store: Int = 100 * self.k + 2
   var value1: Int {
     get { log.record("m0.value1"); return value1Store }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 0, method: "sumG0") }
+    return items.reduce(0, +) + 3
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m0.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 4
   }
   func handleFail0(_ a0: String?, for a1: GenToken) {
     log.record("m0.handleFail0(\(String(describing: a0)), \(a1.name))")
@@ -12167,6 +13271,15 @@ final class Gen95Member1: Gen95, GenMember {
   var value1: Int {
     get { log.record("m1.value1"); return value1Store }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 1, method: "sumG0") }
+    return items.reduce(0, +) + 103
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m1.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 14
+  }
   func handleFail0(_ a0: String?, for a1: GenToken) {
     log.record("m1.handleFail0(\(String(describing: a0)), \(a1.name))")
   }
@@ -12203,6 +13316,15 @@ final class Gen95Member2: Gen95, GenMember {
   lazy var value1Store: Int = 100 * self.k + 2
   var value1: Int {
     get { log.record("m2.value1"); return value1Store }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 2, method: "sumG0") }
+    return items.reduce(0, +) + 203
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m2.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 24
   }
   func handleFail0(_ a0: String?, for a1: GenToken) {
     log.record("m2.handleFail0(\(String(describing: a0)), \(a1.name))")
@@ -12243,6 +13365,16 @@ final class Gen95Reference {
       return answer
     }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG0(items) }
+    return answer ?? 0
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.taggedG1(first, and: second) }
+    return answer ?? 0
+  }
   func handleFail0(_ a0: String?, for a1: GenToken) {
     let responders = members.filter { $0.implements.contains("handleFail0") }
     for member in responders {
@@ -12269,7 +13401,7 @@ final class Gen95Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 1, y: 3) }
     return answer
   }
@@ -12419,7 +13551,7 @@ final class Gen96Reference {
   func willChange3() throws -> Double {
     let responders = members.filter { $0.implements.contains("willChange3") }
     guard let member = responders.first else { return 99.5 }
-    do { return try member.willChange3() } catch { throw DelegateErrors([error]) }
+    do { return try member.willChange3() } catch { throw MemberErrors([error]) }
   }
   func didSave4() {
     let responders = members.filter { $0.implements.contains("didSave4") }
@@ -12649,6 +13781,7 @@ protocol Gen98: AnyObject {
   @Default(GenPoint(x: 0, y: 2)) func askWrite0(_ a0: String?) -> GenPoint
   func shouldLoad1(_ a0: String?, at a1: GenMode, with a2: GenPoint) async
   var value0: String? { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen98Member0: Gen98, GenMember {
@@ -12664,6 +13797,10 @@ final class Gen98Member0: Gen98, GenMember {
   var value0: String? {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 4
   }
   func askWrite0(_ a0: String?) -> GenPoint {
     log.record("m0.askWrite0(\(String(describing: a0)))")
@@ -12688,6 +13825,10 @@ final class Gen98Member1: Gen98, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 104
+  }
   func askWrite0(_ a0: String?) -> GenPoint {
     log.record("m1.askWrite0(\(String(describing: a0)))")
     return GenPoint(x: k, y: 7)
@@ -12711,6 +13852,10 @@ final class Gen98Member2: Gen98, GenMember {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 204
+  }
   func askWrite0(_ a0: String?) -> GenPoint {
     log.record("m2.askWrite0(\(String(describing: a0)))")
     return GenPoint(x: k, y: 7)
@@ -12731,6 +13876,11 @@ final class Gen98Reference {
       return answer
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
   }
   func askWrite0(_ a0: String?) -> GenPoint {
     let responders = members.filter { $0.implements.contains("askWrite0") }
@@ -12753,6 +13903,8 @@ protocol Gen99 {
   var value0: String? { get }
   var value1: Int { get }
   subscript(slot a: Int) -> String? { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 struct Gen99Member0: Gen99, GenMember {
@@ -12786,6 +13938,14 @@ struct Gen99Member0: Gen99, GenMember {
   subscript(slot a: Int) -> String? {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 5
   }
   func wantsWrite0(_ a0: GenToken, with a1: GenMode) async {
     log.record("m0.wantsWrite0(\(a0.name), \(String(describing: a1)))")
@@ -12828,6 +13988,14 @@ struct Gen99Member1: Gen99, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 105
+  }
   func wantsWrite0(_ a0: GenToken, with a1: GenMode) async {
     log.record("m1.wantsWrite0(\(a0.name), \(String(describing: a1)))")
   }
@@ -12869,6 +14037,14 @@ struct Gen99Member2: Gen99, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 205
+  }
 }
 
 final class Gen99Reference {
@@ -12904,6 +14080,16 @@ final class Gen99Reference {
     }
     set { for index in members.indices { members[index][slot: a] = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG1(items) }
+    return answer ?? 0
+  }
   func wantsWrite0(_ a0: GenToken, with a1: GenMode) async {
     let responders = members.filter { $0.implements.contains("wantsWrite0") }
     for member in responders {
@@ -12918,7 +14104,7 @@ final class Gen99Reference {
         try member.wantsStart1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -12929,6 +14115,7 @@ protocol Gen100: AnyObject {
   func noteStop2(_ a0: Int, on a1: Double, with a2: GenToken) throws
   func handleRead3(_ a0: GenPoint)
   @Default(GenPoint(x: 5, y: 6)) func askRead4(_ a0: @escaping (Int) -> Int, using a1: @escaping (Int) -> Int, for a2: GenPoint) async -> GenPoint
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen100Member0: Gen100, GenMember {
@@ -12939,6 +14126,10 @@ final class Gen100Member0: Gen100, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 3
   }
   func noteFail0(_ a0: Int) throws -> [String: Int] {
     log.record("m0.noteFail0(\(String(describing: a0)))")
@@ -12970,6 +14161,10 @@ final class Gen100Member1: Gen100, GenMember {
     self.log = log
     self.failing = failing
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 103
+  }
   func noteFail0(_ a0: Int) throws -> [String: Int] {
     log.record("m1.noteFail0(\(String(describing: a0)))")
     if failing.contains("noteFail0") { throw GenError(member: 1, method: "noteFail0") }
@@ -12994,6 +14189,11 @@ final class Gen100Member1: Gen100, GenMember {
 final class Gen100Reference {
   let members: [any Gen100 & GenMember]
   init(_ members: [any Gen100 & GenMember]) { self.members = members }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
+  }
   func noteFail0(_ a0: Int) throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("noteFail0") }
     var answer: [String: Int]? = nil
@@ -13040,6 +14240,7 @@ protocol Gen101: AnyObject {
   var value0: String { get set }
   var value1: Int { get }
   subscript(slot a: Int) -> [String: Int] { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?
 }
 
 final class Gen101Member0: Gen101, GenMember {
@@ -13065,6 +14266,11 @@ final class Gen101Member0: Gen101, GenMember {
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
   }
   func willRead0(_ a0: [Int], from a1: String) -> String {
     log.record("m0.willRead0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -13095,6 +14301,11 @@ final class Gen101Member1: Gen101, GenMember {
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
   }
   func willRead0(_ a0: [Int], from a1: String) -> String {
     log.record("m1.willRead0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -13130,6 +14341,11 @@ final class Gen101Reference {
       return answer
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try await member.echoG0(value, tag: tag) }
+    return answer ?? nil
   }
   func willRead0(_ a0: [Int], from a1: String) -> String {
     let responders = members.filter { $0.implements.contains("willRead0") }
@@ -13286,7 +14502,7 @@ final class Gen102Reference {
         answer = value && answer
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     return answer
   }
   func wantsOpen4(_ a0: Double, with a1: String, for a2: [String: Int]) throws {
@@ -13297,7 +14513,7 @@ final class Gen102Reference {
         try member.wantsOpen4(a0, with: a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -13434,7 +14650,7 @@ final class Gen103Reference {
   func handleOpen0(_ a0: [String: Int], at a1: (Int) -> Int, on a2: [Int]) throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     guard let member = responders.first else { return [] }
-    do { return try member.handleOpen0(a0, at: a1, on: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.handleOpen0(a0, at: a1, on: a2) } catch { throw MemberErrors([error]) }
   }
   func willStop1(_ a0: Bool, _ a1: GenMode) {
     let responders = members.filter { $0.implements.contains("willStop1") }
@@ -13457,6 +14673,8 @@ protocol Gen104 {
   func didStart1() -> Bool
   func handleStop2(_ a0: Int)
   @Default(GenMode.off) var value0: GenMode { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?
+  func sumG1<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int
 }
 
 struct Gen104Member0: Gen104, GenMember {
@@ -13479,6 +14697,16 @@ struct Gen104Member0: Gen104, GenMember {
   var value0: GenMode {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 0, method: "sumG1") }
+    return items.reduce(0, +) + 5
   }
   func willMove0(_ a0: Bool, from a1: GenMode) -> Int {
     log.record("m0.willMove0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -13514,6 +14742,16 @@ struct Gen104Member1: Gen104, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 1, method: "sumG1") }
+    return items.reduce(0, +) + 105
+  }
   func willMove0(_ a0: Bool, from a1: GenMode) -> Int {
     log.record("m1.willMove0(\(String(describing: a0)), \(String(describing: a1)))")
     return 100 * k + 7
@@ -13541,6 +14779,16 @@ final class Gen104Reference {
       return member.value0
     }
     set { for index in members.indices { members[index].value0 = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try await member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try await member.sumG1(items) }
+    return answer ?? 0
   }
   func willMove0(_ a0: Bool, from a1: GenMode) -> Int {
     let responders = members.filter { $0.implements.contains("willMove0") }
@@ -13722,7 +14970,7 @@ final class Gen105Reference {
   func shouldFail1(_ a0: [Int], from a1: (Int) -> Int, from a2: Int) throws -> String? {
     let responders = members.filter { $0.implements.contains("shouldFail1") }
     guard let member = responders.first else { return nil }
-    do { return try member.shouldFail1(a0, from: a1, from: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.shouldFail1(a0, from: a1, from: a2) } catch { throw MemberErrors([error]) }
   }
   func didStop2(_ a0: [Int], from a1: [Int], with a2: String?) throws {
     let responders = members.filter { $0.implements.contains("didStop2") }
@@ -13740,6 +14988,7 @@ protocol Gen106 {
   func wantsLoad2(_ a0: GenToken) async
   @Default(GenMode.off) var value0: GenMode { get set }
   var value1: [Int] { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String])
 }
 
 struct Gen106Member0: Gen106, GenMember {
@@ -13768,6 +15017,10 @@ struct Gen106Member0: Gen106, GenMember {
   var value1: [Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func askChange0(_ a0: Int, from a1: String?) {
     log.record("m0.askChange0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -13809,6 +15062,10 @@ struct Gen106Member1: Gen106, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func askChange0(_ a0: Int, from a1: String?) {
     log.record("m1.askChange0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -13849,6 +15106,10 @@ struct Gen106Member2: Gen106, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+  }
   func askChange0(_ a0: Int, from a1: String?) {
     log.record("m2.askChange0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -13887,6 +15148,9 @@ final class Gen106Reference {
       return answer
     }
     set { for index in members.indices { members[index].value1 = newValue } }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG0(value, into: &seen) }
   }
   func askChange0(_ a0: Int, from a1: String?) {
     let responders = members.filter { $0.implements.contains("askChange0") }
@@ -14023,7 +15287,7 @@ final class Gen107Reference {
         try await member.shouldOpen1()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteStop2() {
     let responders = members.filter { $0.implements.contains("noteStop2") }
@@ -14045,7 +15309,7 @@ final class Gen107Reference {
         try member.shouldChange4()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -14112,6 +15376,7 @@ protocol Gen109: AnyObject {
   func shouldLoad1()
   func didChange2(_ a0: [Int], with a1: inout Int) async -> Bool
   @Optional func askOpen3(_ a0: GenPoint) async throws
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen109Member0: Gen109, GenMember {
@@ -14122,6 +15387,10 @@ final class Gen109Member0: Gen109, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 7
   }
   func handleSave0(_ a0: Bool) throws {
     log.record("m0.handleSave0(\(String(describing: a0)))")
@@ -14150,6 +15419,10 @@ final class Gen109Member1: Gen109, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 17
+  }
   func handleSave0(_ a0: Bool) throws {
     log.record("m1.handleSave0(\(String(describing: a0)))")
     if failing.contains("handleSave0") { throw GenError(member: 1, method: "handleSave0") }
@@ -14177,6 +15450,10 @@ final class Gen109Member2: Gen109, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 27
+  }
   func handleSave0(_ a0: Bool) throws {
     log.record("m2.handleSave0(\(String(describing: a0)))")
     if failing.contains("handleSave0") { throw GenError(member: 2, method: "handleSave0") }
@@ -14194,6 +15471,11 @@ final class Gen109Member2: Gen109, GenMember {
 final class Gen109Reference {
   let members: [any Gen109 & GenMember]
   init(_ members: [any Gen109 & GenMember]) { self.members = members }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
   func handleSave0(_ a0: Bool) throws {
     let responders = members.filter { $0.implements.contains("handleSave0") }
     for member in responders {
@@ -14223,6 +15505,8 @@ final class Gen109Reference {
 protocol Gen110: AnyObject {
   func noteSave0(_ a0: (Int) -> Int, _ a1: Bool, for a2: GenToken) throws
   @Optional func noteWrite1(_ a0: GenPoint, on a1: [Int], using a2: Int) -> String?
+  @Default(-1) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  @Default(-7) func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen110Member0: Gen110, GenMember {
@@ -14233,6 +15517,14 @@ final class Gen110Member0: Gen110, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 1
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 2
   }
   func noteSave0(_ a0: (Int) -> Int, _ a1: Bool, for a2: GenToken) throws {
     log.record("m0.noteSave0(\(a0(1)), \(String(describing: a1)), \(a2.name))")
@@ -14253,6 +15545,14 @@ final class Gen110Member1: Gen110, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 11
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 12
+  }
   func noteSave0(_ a0: (Int) -> Int, _ a1: Bool, for a2: GenToken) throws {
     log.record("m1.noteSave0(\(a0(2)), \(String(describing: a1)), \(a2.name))")
     if failing.contains("noteSave0") { throw GenError(member: 1, method: "noteSave0") }
@@ -14268,6 +15568,14 @@ final class Gen110Member2: Gen110, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 21
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 22
+  }
   func noteSave0(_ a0: (Int) -> Int, _ a1: Bool, for a2: GenToken) throws {
     log.record("m2.noteSave0(\(a0(3)), \(String(describing: a1)), \(a2.name))")
     if failing.contains("noteSave0") { throw GenError(member: 2, method: "noteSave0") }
@@ -14277,6 +15585,16 @@ final class Gen110Member2: Gen110, GenMember {
 final class Gen110Reference {
   let members: [any Gen110 & GenMember]
   init(_ members: [any Gen110 & GenMember]) { self.members = members }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -1
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG1(first, and: second) }
+    return answer ?? -7
+  }
   func noteSave0(_ a0: (Int) -> Int, _ a1: Bool, for a2: GenToken) throws {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     var errors: [any Error] = []
@@ -14285,7 +15603,7 @@ final class Gen110Reference {
         try member.noteSave0(a0, a1, for: a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func noteWrite1(_ a0: GenPoint, on a1: [Int], using a2: Int) -> String? {
     let responders = members.filter { $0.implements.contains("noteWrite1") }
@@ -14422,7 +15740,7 @@ final class Gen111Reference {
   func wantsWrite1(_ a0: Double, for a1: Bool) throws -> String {
     let responders = members.filter { $0.implements.contains("wantsWrite1") }
     guard let member = responders.first else { return "" }
-    do { return try member.wantsWrite1(a0, for: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsWrite1(a0, for: a1) } catch { throw MemberErrors([error]) }
   }
   func askMove2() {
     let responders = members.filter { $0.implements.contains("askMove2") }
@@ -14455,6 +15773,8 @@ protocol Gen112: AnyObject {
   func shouldFail2(_ a0: [Int], on a1: Bool, for a2: (Int) -> Int) -> String
   var value0: String { get set }
   @Default(GenPoint(x: 6, y: 6)) var value1: GenPoint { get }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async
+  @Default(-2) func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int
 }
 
 final class Gen112Member0: Gen112, GenMember {
@@ -14474,6 +15794,14 @@ final class Gen112Member0: Gen112, GenMember {
   lazy var value1Store: GenPoint = GenPoint(x: self.k, y: 5)
   var value1: GenPoint {
     get { log.record("m0.value1"); return value1Store }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m0.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 2
   }
   func wantsSave0() -> String {
     log.record("m0.wantsSave0()")
@@ -14507,6 +15835,14 @@ final class Gen112Member1: Gen112, GenMember {
   var value1: GenPoint {
     get { log.record("m1.value1"); return value1Store }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m1.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 12
+  }
   func wantsSave0() -> String {
     log.record("m1.wantsSave0()")
     return "m\(k)-5"
@@ -14535,6 +15871,14 @@ final class Gen112Member2: Gen112, GenMember {
   var value1: GenPoint {
     get { log.record("m2.value1"); return value1Store }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m2.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 22
+  }
   func wantsSave0() -> String {
     log.record("m2.wantsSave0()")
     return "m\(k)-5"
@@ -14562,6 +15906,14 @@ final class Gen112Reference {
       guard let answer else { return GenPoint(x: 6, y: 6) }
       return answer
     }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    for member in members { await member.collectG0(value, into: &seen) }
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.taggedG1(first, and: second) }
+    return answer ?? -2
   }
   func wantsSave0() -> String {
     let responders = members.filter { $0.implements.contains("wantsSave0") }
@@ -14969,6 +16321,7 @@ protocol Gen115: AnyObject {
   var value0: Double { get set }
   var value1: [Int] { get set }
   @Default(GenPoint(x: 5, y: 3)) subscript(slot a: Int) -> GenPoint { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String])
 }
 
 final class Gen115Member0: Gen115, GenMember {
@@ -14995,6 +16348,10 @@ final class Gen115Member0: Gen115, GenMember {
   subscript(slot a: Int) -> GenPoint {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func askFail0(_ a0: GenToken) -> Double {
     log.record("m0.askFail0(\(a0.name))")
@@ -15034,6 +16391,10 @@ final class Gen115Member1: Gen115, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func askFail0(_ a0: GenToken) -> Double {
     log.record("m1.askFail0(\(a0.name))")
     return Double(k) + 0.25 * 4
@@ -15070,6 +16431,9 @@ final class Gen115Reference {
       return answer
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG0(value, into: &seen) }
   }
   func askFail0(_ a0: GenToken) -> Double {
     let responders = members.filter { $0.implements.contains("askFail0") }
@@ -15210,7 +16574,7 @@ final class Gen116Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return true }
     return answer
   }
@@ -15357,6 +16721,7 @@ protocol Gen118: AnyObject {
   var value0: Bool { get set }
   var value1: String? { get set }
   subscript(slot a: Int) -> Int { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws
 }
 
 final class Gen118Member0: Gen118, GenMember {
@@ -15383,6 +16748,11 @@ final class Gen118Member0: Gen118, GenMember {
   subscript(slot a: Int) -> Int {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 0, method: "collectG0") }
   }
   func willMove0(_ a0: GenPoint) async -> Int {
     log.record("m0.willMove0(\(String(describing: a0)))")
@@ -15427,6 +16797,11 @@ final class Gen118Member1: Gen118, GenMember {
   subscript(slot a: Int) -> Int {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 1, method: "collectG0") }
   }
   func willMove0(_ a0: GenPoint) async -> Int {
     log.record("m1.willMove0(\(String(describing: a0)))")
@@ -15477,6 +16852,9 @@ final class Gen118Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    for member in members { try member.collectG0(value, into: &seen) }
+  }
   func willMove0(_ a0: GenPoint) async -> Int {
     let responders = members.filter { $0.implements.contains("willMove0") }
     guard let member = responders.first else { return -25 }
@@ -15516,6 +16894,8 @@ protocol Gen119 {
   func handleStart3(_ a0: String?, _ a1: [String: Int]) -> Bool
   @Default(97.5) func askWrite4(_ a0: String, _ a1: String?, using a2: GenMode) -> Double
   var value0: [String: Int] { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T?
 }
 
 struct Gen119Member0: Gen119, GenMember {
@@ -15538,6 +16918,16 @@ struct Gen119Member0: Gen119, GenMember {
   var value0: [String: Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG1") { throw GenError(member: 0, method: "echoG1") }
+    return value
   }
   func shouldFail0(_ a0: Double) -> Int {
     log.record("m0.shouldFail0(\(String(describing: a0)))")
@@ -15574,6 +16964,16 @@ struct Gen119Member1: Gen119, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG1") { throw GenError(member: 1, method: "echoG1") }
+    return value
+  }
   func shouldFail0(_ a0: Double) -> Int {
     log.record("m1.shouldFail0(\(String(describing: a0)))")
     return 100 * k + 3
@@ -15609,6 +17009,16 @@ final class Gen119Reference {
       return answer
     }
     set { for index in members.indices { members[index].value0 = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG1(value, tag: tag) }
+    return answer ?? nil
   }
   func shouldFail0(_ a0: Double) -> Int {
     let responders = members.filter { $0.implements.contains("shouldFail0") }
@@ -15661,6 +17071,8 @@ protocol Gen120 {
   mutating func bump(by step: Int) -> Int
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int])
   var value0: Double { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
+  func collectG1<T>(_ value: T, into seen: inout [String])
 }
 
 struct Gen120Member0: Gen120, GenMember {
@@ -15683,6 +17095,14 @@ struct Gen120Member0: Gen120, GenMember {
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 5
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int]) {
     log.record("m0.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -15710,6 +17130,14 @@ struct Gen120Member1: Gen120, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 105
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int]) {
     log.record("m1.wantsLoad0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -15730,6 +17158,14 @@ final class Gen120Reference {
     }
     set { for index in members.indices { members[index].value0 = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG1(value, into: &seen) }
+  }
   func wantsLoad0(_ a0: GenPoint, from a1: GenPoint, on a2: [Int]) {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
     for member in responders {
@@ -15742,6 +17178,8 @@ final class Gen120Reference {
 protocol Gen121: AnyObject {
   @Optional func askOpen0(_ a0: [String: Int])
   @Default(GenMode.slow) subscript(slot a: Int) -> GenMode { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  @Default(-1) func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen121Member0: Gen121, GenMember {
@@ -15758,6 +17196,14 @@ final class Gen121Member0: Gen121, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 5
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 6
   }
   func askOpen0(_ a0: [String: Int]) {
     log.record("m0.askOpen0(\(String(describing: a0)))")
@@ -15779,6 +17225,14 @@ final class Gen121Member1: Gen121, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 15
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 16
+  }
 }
 
 final class Gen121Member2: Gen121, GenMember {
@@ -15796,6 +17250,14 @@ final class Gen121Member2: Gen121, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 25
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 26
+  }
   func askOpen0(_ a0: [String: Int]) {
     log.record("m2.askOpen0(\(String(describing: a0)))")
   }
@@ -15812,6 +17274,16 @@ final class Gen121Reference {
       return answer
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG1(first, and: second) }
+    return answer ?? -1
   }
   func askOpen0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("askOpen0") }
@@ -16075,6 +17547,7 @@ final class Gen123Reference {
 protocol Gen124: AnyObject {
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws
   var value0: Bool { get }
+  func collectG0<T>(_ value: T, into seen: inout [String])
 }
 
 final class Gen124Member0: Gen124, GenMember {
@@ -16089,6 +17562,10 @@ final class Gen124Member0: Gen124, GenMember {
   lazy var value0Store: Bool = (self.k + 5) % 2 == 0
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws {
     log.record("m0.askMove0(\(a0(1)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -16109,6 +17586,10 @@ final class Gen124Member1: Gen124, GenMember {
   var value0: Bool {
     get { log.record("m1.value0"); return value0Store }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws {
     log.record("m1.askMove0(\(a0(2)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("askMove0") { throw GenError(member: 1, method: "askMove0") }
@@ -16128,6 +17609,10 @@ final class Gen124Member2: Gen124, GenMember {
   var value0: Bool {
     get { log.record("m2.value0"); return value0Store }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+  }
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws {
     log.record("m2.askMove0(\(a0(3)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("askMove0") { throw GenError(member: 2, method: "askMove0") }
@@ -16142,6 +17627,9 @@ final class Gen124Reference {
       guard let member = members.first else { return false }
       return member.value0
     }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG0(value, into: &seen) }
   }
   func askMove0(_ a0: (Int) -> Int, for a1: Bool, using a2: String?) throws {
     let responders = members.filter { $0.implements.contains("askMove0") }
@@ -16255,7 +17743,7 @@ final class Gen125Reference {
         try member.wantsSave1(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -16265,6 +17753,7 @@ protocol Gen126: AnyObject {
   func willOpen1(_ a0: GenPoint, for a1: [String: Int], _ a2: GenPoint) throws
   func willRead2(_ a0: GenPoint)
   var value0: Double { get }
+  func collectG0<T>(_ value: T, into seen: inout [String])
 }
 
 final class Gen126Member0: Gen126, GenMember {
@@ -16279,6 +17768,10 @@ final class Gen126Member0: Gen126, GenMember {
   lazy var value0Store: Double = Double(self.k) + 0.25 * 8
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint {
     log.record("m0.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -16307,6 +17800,10 @@ final class Gen126Member1: Gen126, GenMember {
   var value0: Double {
     get { log.record("m1.value0"); return value0Store }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint {
     log.record("m1.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("shouldWrite0") { throw GenError(member: 1, method: "shouldWrite0") }
@@ -16334,6 +17831,10 @@ final class Gen126Member2: Gen126, GenMember {
   var value0: Double {
     get { log.record("m2.value0"); return value0Store }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+  }
   func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint {
     log.record("m2.shouldWrite0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("shouldWrite0") { throw GenError(member: 2, method: "shouldWrite0") }
@@ -16359,6 +17860,9 @@ final class Gen126Reference {
       return answer
     }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG0(value, into: &seen) }
+  }
   func shouldWrite0(_ a0: String?, with a1: Int, at a2: String?) throws -> GenPoint {
     let responders = members.filter { $0.implements.contains("shouldWrite0") }
     var answer: GenPoint? = nil
@@ -16377,7 +17881,7 @@ final class Gen126Reference {
         try member.willOpen1(a0, for: a1, a2)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willRead2(_ a0: GenPoint) {
     let responders = members.filter { $0.implements.contains("willRead2") }
@@ -16597,7 +18101,7 @@ final class Gen127Reference {
   func willOpen1(_ a0: String?, using a1: String?) throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("willOpen1") }
     guard let member = responders.first else { return [:] }
-    do { return try member.willOpen1(a0, using: a1) } catch { throw DelegateErrors([error]) }
+    do { return try member.willOpen1(a0, using: a1) } catch { throw MemberErrors([error]) }
   }
   func handleLoad2() throws -> [Int] {
     let responders = members.filter { $0.implements.contains("handleLoad2") }
@@ -16609,7 +18113,7 @@ final class Gen127Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [] }
     return answer
   }
@@ -16724,6 +18228,8 @@ protocol Gen129 {
   mutating func bump(by step: Int) -> Int
   func shouldRead0(_ a0: Int, on a1: (Int) -> Int) throws
   func noteChange1() async -> String?
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws
 }
 
 struct Gen129Member0: Gen129, GenMember {
@@ -16740,6 +18246,16 @@ struct Gen129Member0: Gen129, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 0, method: "collectG0") }
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 0, method: "collectG1") }
   }
   func shouldRead0(_ a0: Int, on a1: (Int) -> Int) throws {
     log.record("m0.shouldRead0(\(String(describing: a0)), \(a1(1)))")
@@ -16766,6 +18282,16 @@ struct Gen129Member1: Gen129, GenMember {
     self.log = log
     self.failing = failing
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 1, method: "collectG0") }
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 1, method: "collectG1") }
+  }
   func shouldRead0(_ a0: Int, on a1: (Int) -> Int) throws {
     log.record("m1.shouldRead0(\(String(describing: a0)), \(a1(2)))")
     if failing.contains("shouldRead0") { throw GenError(member: 1, method: "shouldRead0") }
@@ -16783,6 +18309,12 @@ final class Gen129Reference {
     var answer = 0
     for index in members.indices { answer = members[index].bump(by: step) }
     return answer
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async throws {
+    for member in members { try await member.collectG0(value, into: &seen) }
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) throws {
+    for member in members { try member.collectG1(value, into: &seen) }
   }
   func shouldRead0(_ a0: Int, on a1: (Int) -> Int) throws {
     let responders = members.filter { $0.implements.contains("shouldRead0") }
@@ -17385,6 +18917,7 @@ final class Gen134Reference {
 protocol Gen135: AnyObject {
   @Optional @Default(GenMode.off) func wantsOpen0(_ a0: GenToken, at a1: Double, from a2: GenMode) async -> GenMode
   @Optional func didLoad1(_ a0: GenToken, with a1: [String: Int]) -> String
+  @Default(-6) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen135Member0: Gen135, GenMember {
@@ -17395,6 +18928,10 @@ final class Gen135Member0: Gen135, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 3
   }
   func didLoad1(_ a0: GenToken, with a1: [String: Int]) -> String {
     log.record("m0.didLoad1(\(a0.name), \(String(describing: a1)))")
@@ -17411,6 +18948,10 @@ final class Gen135Member1: Gen135, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 13
+  }
   func wantsOpen0(_ a0: GenToken, at a1: Double, from a2: GenMode) async -> GenMode {
     log.record("m1.wantsOpen0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -17426,6 +18967,10 @@ final class Gen135Member2: Gen135, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 23
+  }
   func wantsOpen0(_ a0: GenToken, at a1: Double, from a2: GenMode) async -> GenMode {
     log.record("m2.wantsOpen0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     return k % 2 == 0 ? GenMode.fast : GenMode.slow
@@ -17435,6 +18980,11 @@ final class Gen135Member2: Gen135, GenMember {
 final class Gen135Reference {
   let members: [any Gen135 & GenMember]
   init(_ members: [any Gen135 & GenMember]) { self.members = members }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -6
+  }
   func wantsOpen0(_ a0: GenToken, at a1: Double, from a2: GenMode) async -> GenMode {
     let responders = members.filter { $0.implements.contains("wantsOpen0") }
     var answer: GenMode? = nil
@@ -17458,6 +19008,8 @@ protocol Gen136 {
   func handleSave0()
   func didStop1(_ a0: String?) async -> Double
   subscript(slot a: Int) -> Bool { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
 }
 
 struct Gen136Member0: Gen136, GenMember {
@@ -17481,6 +19033,16 @@ struct Gen136Member0: Gen136, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 0, method: "sumG1") }
+    return items.reduce(0, +) + 7
   }
   func handleSave0() {
     log.record("m0.handleSave0()")
@@ -17513,6 +19075,16 @@ struct Gen136Member1: Gen136, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG1") { throw GenError(member: 1, method: "sumG1") }
+    return items.reduce(0, +) + 107
+  }
   func handleSave0() {
     log.record("m1.handleSave0()")
   }
@@ -17538,6 +19110,16 @@ final class Gen136Reference {
       return answer
     }
     set { for index in members.indices { members[index][slot: a] = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG1(items) }
+    return answer ?? 0
   }
   func handleSave0() {
     let responders = members.filter { $0.implements.contains("handleSave0") }
@@ -17711,7 +19293,7 @@ final class Gen137Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 3, y: 9) }
     return answer
   }
@@ -17747,6 +19329,8 @@ protocol Gen138 {
   @Default(4.5) func didSave0(_ a0: String?, using a1: GenMode) throws -> Double
   var value0: String { get set }
   var value1: String? { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 struct Gen138Member0: Gen138, GenMember {
@@ -17775,6 +19359,14 @@ struct Gen138Member0: Gen138, GenMember {
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 3
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 6
   }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     log.record("m0.didSave0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -17810,6 +19402,14 @@ struct Gen138Member1: Gen138, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 103
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 106
+  }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     log.record("m1.didSave0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("didSave0") { throw GenError(member: 1, method: "didSave0") }
@@ -17844,6 +19444,14 @@ struct Gen138Member2: Gen138, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 203
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 206
+  }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     log.record("m2.didSave0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("didSave0") { throw GenError(member: 2, method: "didSave0") }
@@ -17875,6 +19483,16 @@ final class Gen138Reference {
     }
     set { for index in members.indices { members[index].value1 = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG1(items) }
+    return answer ?? 0
+  }
   func didSave0(_ a0: String?, using a1: GenMode) throws -> Double {
     let responders = members.filter { $0.implements.contains("didSave0") }
     guard let member = responders.first else { return 4.5 }
@@ -17888,6 +19506,8 @@ protocol Gen139: AnyObject {
   @Optional func willStop1(_ a0: String?) async throws
   @Default("o8") func wantsStop2(_ a0: GenMode) throws -> String?
   func wantsRead3(_ a0: @escaping (Int) -> Int, using a1: [String: Int], with a2: Double) async -> String
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?
+  func collectG1<T>(_ value: T, into seen: inout [String]) async
 }
 
 final class Gen139Member0: Gen139, GenMember {
@@ -17898,6 +19518,15 @@ final class Gen139Member0: Gen139, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func willOpen0(_ a0: GenToken, for a1: [Int]) {
     log.record("m0.willOpen0(\(a0.name), \(String(describing: a1)))")
@@ -17926,6 +19555,15 @@ final class Gen139Member1: Gen139, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func willOpen0(_ a0: GenToken, for a1: [Int]) {
     log.record("m1.willOpen0(\(a0.name), \(String(describing: a1)))")
   }
@@ -17947,6 +19585,14 @@ final class Gen139Member1: Gen139, GenMember {
 final class Gen139Reference {
   let members: [any Gen139 & GenMember]
   init(_ members: [any Gen139 & GenMember]) { self.members = members }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async {
+    for member in members { await member.collectG1(value, into: &seen) }
+  }
   func willOpen0(_ a0: GenToken, for a1: [Int]) {
     let responders = members.filter { $0.implements.contains("willOpen0") }
     for member in responders {
@@ -17962,7 +19608,7 @@ final class Gen139Reference {
   func wantsStop2(_ a0: GenMode) throws -> String? {
     let responders = members.filter { $0.implements.contains("wantsStop2") }
     guard let member = responders.first else { return "o8" }
-    do { return try member.wantsStop2(a0) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsStop2(a0) } catch { throw MemberErrors([error]) }
   }
   func wantsRead3(_ a0: @escaping (Int) -> Int, using a1: [String: Int], with a2: Double) async -> String {
     let responders = members.filter { $0.implements.contains("wantsRead3") }
@@ -18073,7 +19719,7 @@ final class Gen140Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return -31 }
     return answer
   }
@@ -18144,6 +19790,7 @@ protocol Gen142 {
   @Optional func noteRead3() async -> Int
   var value0: String { get set }
   var value1: String { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int
 }
 
 struct Gen142Member0: Gen142, GenMember {
@@ -18172,6 +19819,11 @@ struct Gen142Member0: Gen142, GenMember {
   var value1: String {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 0, method: "taggedG0") }
+    return 1
   }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     log.record("m0.noteLoad0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -18214,6 +19866,11 @@ struct Gen142Member1: Gen142, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 1, method: "taggedG0") }
+    return 11
+  }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     log.record("m1.noteLoad0(\(String(describing: a0)), \(String(describing: a1)))")
     return Double(k) + 0.25 * 2
@@ -18255,6 +19912,11 @@ struct Gen142Member2: Gen142, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 2, method: "taggedG0") }
+    return 21
+  }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     log.record("m2.noteLoad0(\(String(describing: a0)), \(String(describing: a1)))")
     return Double(k) + 0.25 * 2
@@ -18292,6 +19954,11 @@ final class Gen142Reference {
       return answer
     }
     set { for index in members.indices { members[index].value1 = newValue } }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.taggedG0(first, and: second) }
+    return answer ?? 0
   }
   func noteLoad0(_ a0: String?, for a1: GenPoint) -> Double {
     let responders = members.filter { $0.implements.contains("noteLoad0") }
@@ -18331,6 +19998,8 @@ protocol Gen143: AnyObject {
   @Optional func willLoad1() async
   func didFail2() -> String?
   @Default(GenPoint(x: 0, y: 3)) var value0: GenPoint { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
+  func collectG1<T>(_ value: T, into seen: inout [String])
 }
 
 final class Gen143Member0: Gen143, GenMember {
@@ -18346,6 +20015,14 @@ final class Gen143Member0: Gen143, GenMember {
   var value0: GenPoint {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 5
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func wantsSave0(_ a0: (Int) -> Int, with a1: (Int) -> Int, on a2: GenToken) -> [String: Int] {
     log.record("m0.wantsSave0(\(a0(1)), \(a1(1)), \(a2.name))")
@@ -18371,6 +20048,14 @@ final class Gen143Member1: Gen143, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 105
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func wantsSave0(_ a0: (Int) -> Int, with a1: (Int) -> Int, on a2: GenToken) -> [String: Int] {
     log.record("m1.wantsSave0(\(a0(2)), \(a1(2)), \(a2.name))")
     return ["m\(k)": 8]
@@ -18392,6 +20077,14 @@ final class Gen143Reference {
       return answer
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG1(value, into: &seen) }
   }
   func wantsSave0(_ a0: (Int) -> Int, with a1: (Int) -> Int, on a2: GenToken) -> [String: Int] {
     let responders = members.filter { $0.implements.contains("wantsSave0") }
@@ -18418,6 +20111,8 @@ protocol Gen144: AnyObject {
   var value0: String? { get }
   var value1: [String: Int] { get }
   @Default(GenMode.slow) subscript(slot a: Int) -> GenMode { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func collectG1<T>(_ value: T, into seen: inout [String])
 }
 
 final class Gen144Member0: Gen144, GenMember {
@@ -18442,6 +20137,14 @@ final class Gen144Member0: Gen144, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 5
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool {
     log.record("m0.handleOpen0(\(a0(1)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -18475,6 +20178,14 @@ final class Gen144Member1: Gen144, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 15
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
   }
   func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool {
     log.record("m1.handleOpen0(\(a0(2)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -18512,10 +20223,18 @@ final class Gen144Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG1(value, into: &seen) }
+  }
   func handleOpen0(_ a0: (Int) -> Int, with a1: GenMode, using a2: GenMode) throws -> Bool {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     guard let member = responders.first else { return false }
-    do { return try member.handleOpen0(a0, with: a1, using: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.handleOpen0(a0, with: a1, using: a2) } catch { throw MemberErrors([error]) }
   }
   func willStart1(_ a0: String, using a1: (Int) -> Int) {
     let responders = members.filter { $0.implements.contains("willStart1") }
@@ -18529,6 +20248,7 @@ final class Gen144Reference {
 protocol Gen145: AnyObject {
   func noteWrite0() async
   subscript(slot a: Int) -> [String: Int] { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 final class Gen145Member0: Gen145, GenMember {
@@ -18545,6 +20265,10 @@ final class Gen145Member0: Gen145, GenMember {
   subscript(slot a: Int) -> [String: Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 4
   }
   func noteWrite0() async {
     log.record("m0.noteWrite0()")
@@ -18566,6 +20290,10 @@ final class Gen145Member1: Gen145, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 104
+  }
   func noteWrite0() async {
     log.record("m1.noteWrite0()")
   }
@@ -18583,6 +20311,11 @@ final class Gen145Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG0(items) }
+    return answer ?? 0
+  }
   func noteWrite0() async {
     let responders = members.filter { $0.implements.contains("noteWrite0") }
     for member in responders {
@@ -18597,6 +20330,8 @@ protocol Gen146: AnyObject {
   func willFail1(_ a0: Double)
   func shouldChange2(_ a0: String) throws
   func willChange3(_ a0: @escaping (Int) -> Int) async
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen146Member0: Gen146, GenMember {
@@ -18607,6 +20342,15 @@ final class Gen146Member0: Gen146, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 9
   }
   func shouldChange0(_ a0: [String: Int], with a1: GenPoint) {
     log.record("m0.shouldChange0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -18632,6 +20376,15 @@ final class Gen146Member1: Gen146, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 109
+  }
   func shouldChange0(_ a0: [String: Int], with a1: GenPoint) {
     log.record("m1.shouldChange0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -18656,6 +20409,15 @@ final class Gen146Member2: Gen146, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 2, method: "echoG0") }
+    return value
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 209
+  }
   func shouldChange0(_ a0: [String: Int], with a1: GenPoint) {
     log.record("m2.shouldChange0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -18674,6 +20436,16 @@ final class Gen146Member2: Gen146, GenMember {
 final class Gen146Reference {
   let members: [any Gen146 & GenMember]
   init(_ members: [any Gen146 & GenMember]) { self.members = members }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG1(items) }
+    return answer ?? 0
+  }
   func shouldChange0(_ a0: [String: Int], with a1: GenPoint) {
     let responders = members.filter { $0.implements.contains("shouldChange0") }
     for member in responders {
@@ -18694,7 +20466,7 @@ final class Gen146Reference {
         try member.shouldChange2(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func willChange3(_ a0: @escaping (Int) -> Int) async {
     let responders = members.filter { $0.implements.contains("willChange3") }
@@ -18846,6 +20618,7 @@ protocol Gen148 {
   @Optional func willChange2(_ a0: GenMode)
   @Default(GenMode.fast) func didChange3(_ a0: GenMode, with a1: String?) -> GenMode
   var value0: Bool { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 struct Gen148Member0: Gen148, GenMember {
@@ -18868,6 +20641,10 @@ struct Gen148Member0: Gen148, GenMember {
   var value0: Bool {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     log.record("m0.wantsRead0(\(String(describing: a0)), \(a1(1)), \(a2(1)))")
@@ -18903,6 +20680,10 @@ struct Gen148Member1: Gen148, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     log.record("m1.wantsRead0(\(String(describing: a0)), \(a1(2)), \(a2(2)))")
   }
@@ -18937,6 +20718,10 @@ struct Gen148Member2: Gen148, GenMember {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     log.record("m2.wantsRead0(\(String(describing: a0)), \(a1(3)), \(a2(3)))")
   }
@@ -18969,6 +20754,11 @@ final class Gen148Reference {
       return answer
     }
     set { for index in members.indices { members[index].value0 = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
   }
   func wantsRead0(_ a0: [Int], _ a1: (Int) -> Int, from a2: (Int) -> Int) {
     let responders = members.filter { $0.implements.contains("wantsRead0") }
@@ -19143,7 +20933,7 @@ final class Gen149Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return false }
     return answer
   }
@@ -19155,6 +20945,7 @@ protocol Gen150: AnyObject {
   func askStop1(_ a0: String) throws -> [String: Int]
   @Default([2, 3]) func wantsChange2(_ a0: inout Int, on a1: GenPoint, for a2: Int) async throws -> [Int]
   @Default(["k7": 5]) func willMove3() -> [String: Int]
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?
 }
 
 final class Gen150Member0: Gen150, GenMember {
@@ -19165,6 +20956,11 @@ final class Gen150Member0: Gen150, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
   }
   func askChange0(_ a0: Bool) -> String? {
     log.record("m0.askChange0(\(String(describing: a0)))")
@@ -19196,6 +20992,11 @@ final class Gen150Member1: Gen150, GenMember {
     self.log = log
     self.failing = failing
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
   func askChange0(_ a0: Bool) -> String? {
     log.record("m1.askChange0(\(String(describing: a0)))")
     return k % 2 == 1 ? nil : "m\(k)"
@@ -19220,6 +21021,11 @@ final class Gen150Member1: Gen150, GenMember {
 final class Gen150Reference {
   let members: [any Gen150 & GenMember]
   init(_ members: [any Gen150 & GenMember]) { self.members = members }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func askChange0(_ a0: Bool) -> String? {
     let responders = members.filter { $0.implements.contains("askChange0") }
     var answer: Optional<String?> = nil
@@ -19243,7 +21049,7 @@ final class Gen150Reference {
   func wantsChange2(_ a0: inout Int, on a1: GenPoint, for a2: Int) async throws -> [Int] {
     let responders = members.filter { $0.implements.contains("wantsChange2") }
     guard let member = responders.first else { return [2, 3] }
-    do { return try await member.wantsChange2(&a0, on: a1, for: a2) } catch { throw DelegateErrors([error]) }
+    do { return try await member.wantsChange2(&a0, on: a1, for: a2) } catch { throw MemberErrors([error]) }
   }
   func willMove3() -> [String: Int] {
     let responders = members.filter { $0.implements.contains("willMove3") }
@@ -19261,6 +21067,7 @@ protocol Gen151: AnyObject {
   @Optional func shouldRead4(_ a0: String)
   var value0: Double { get set }
   var value1: [String: Int] { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 final class Gen151Member0: Gen151, GenMember {
@@ -19281,6 +21088,10 @@ final class Gen151Member0: Gen151, GenMember {
   var value1: [String: Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 1
   }
   func willSave0(_ a0: Double) {
     log.record("m0.willSave0(\(String(describing: a0)))")
@@ -19319,6 +21130,10 @@ final class Gen151Member1: Gen151, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 101
+  }
   func willSave0(_ a0: Double) {
     log.record("m1.willSave0(\(String(describing: a0)))")
   }
@@ -19352,6 +21167,10 @@ final class Gen151Member2: Gen151, GenMember {
   var value1: [String: Int] {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 201
   }
   func willSave0(_ a0: Double) {
     log.record("m2.willSave0(\(String(describing: a0)))")
@@ -19388,6 +21207,11 @@ final class Gen151Reference {
       return answer
     }
     set { for member in members { member.value1 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG0(items) }
+    return answer ?? 0
   }
   func willSave0(_ a0: Double) {
     let responders = members.filter { $0.implements.contains("willSave0") }
@@ -19483,7 +21307,7 @@ final class Gen152Reference {
   func didStart0(_ a0: GenToken, from a1: String, from a2: String?) async throws -> String {
     let responders = members.filter { $0.implements.contains("didStart0") }
     guard let member = responders.first else { return "" }
-    do { return try await member.didStart0(a0, from: a1, from: a2) } catch { throw DelegateErrors([error]) }
+    do { return try await member.didStart0(a0, from: a1, from: a2) } catch { throw MemberErrors([error]) }
   }
 }
 
@@ -19674,6 +21498,7 @@ final class Gen154Reference {
 protocol Gen155: AnyObject {
   @Default(-22) func noteChange0(_ a0: Double, at a1: Bool) -> Int
   var value0: [Int] { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen155Member0: Gen155, GenMember {
@@ -19689,6 +21514,10 @@ final class Gen155Member0: Gen155, GenMember {
   var value0: [Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 6
   }
   func noteChange0(_ a0: Double, at a1: Bool) -> Int {
     log.record("m0.noteChange0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -19710,6 +21539,10 @@ final class Gen155Member1: Gen155, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 106
+  }
   func noteChange0(_ a0: Double, at a1: Bool) -> Int {
     log.record("m1.noteChange0(\(String(describing: a0)), \(String(describing: a1)))")
     return 100 * k + 3
@@ -19727,6 +21560,11 @@ final class Gen155Reference {
       return answer
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
   }
   func noteChange0(_ a0: Double, at a1: Bool) -> Int {
     let responders = members.filter { $0.implements.contains("noteChange0") }
@@ -19935,6 +21773,8 @@ protocol Gen158: AnyObject {
   var value0: Double { get set }
   var value1: Double { get }
   subscript(slot a: Int) -> Bool { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 final class Gen158Member0: Gen158, GenMember {
@@ -19960,6 +21800,14 @@ final class Gen158Member0: Gen158, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 1
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 8
   }
   func didStop0(_ a0: [String: Int]) throws -> [String: Int] {
     log.record("m0.didStop0(\(String(describing: a0)))")
@@ -19991,6 +21839,14 @@ final class Gen158Member1: Gen158, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 11
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 108
   }
   func didStop0(_ a0: [String: Int]) throws -> [String: Int] {
     log.record("m1.didStop0(\(String(describing: a0)))")
@@ -20026,6 +21882,16 @@ final class Gen158Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG1(items) }
+    return answer ?? 0
+  }
   func didStop0(_ a0: [String: Int]) throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("didStop0") }
     var answer: [String: Int]? = nil
@@ -20036,7 +21902,7 @@ final class Gen158Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -20200,7 +22066,7 @@ final class Gen159Reference {
         try member.askRead1(a0)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldLoad2() throws -> [String: Int] {
     let responders = members.filter { $0.implements.contains("shouldLoad2") }
@@ -20226,6 +22092,7 @@ protocol Gen160: AnyObject {
   func noteStop1(_ a0: [Int], using a1: GenMode) -> String
   var value0: [Int] { get set }
   var value1: String? { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
 }
 
 final class Gen160Member0: Gen160, GenMember {
@@ -20246,6 +22113,11 @@ final class Gen160Member0: Gen160, GenMember {
   var value1: String? {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 0, method: "sumG0") }
+    return items.reduce(0, +) + 3
   }
   func noteChange0() -> String {
     log.record("m0.noteChange0()")
@@ -20276,6 +22148,11 @@ final class Gen160Member1: Gen160, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 1, method: "sumG0") }
+    return items.reduce(0, +) + 103
+  }
   func noteChange0() -> String {
     log.record("m1.noteChange0()")
     return "m\(k)-5"
@@ -20304,6 +22181,11 @@ final class Gen160Member2: Gen160, GenMember {
   var value1: String? {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 2, method: "sumG0") }
+    return items.reduce(0, +) + 203
   }
   func noteChange0() -> String {
     log.record("m2.noteChange0()")
@@ -20336,6 +22218,11 @@ final class Gen160Reference {
     }
     set { for member in members { member.value1 = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG0(items) }
+    return answer ?? 0
+  }
   func noteChange0() -> String {
     let responders = members.filter { $0.implements.contains("noteChange0") }
     var answer: String? = nil
@@ -20364,6 +22251,7 @@ protocol Gen161 {
   func shouldFail0(_ a0: [Int])
   var value0: Int { get }
   @Default(GenMode.fast) var value1: GenMode { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 struct Gen161Member0: Gen161, GenMember {
@@ -20391,6 +22279,10 @@ struct Gen161Member0: Gen161, GenMember {
   var value1: GenMode {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 1
   }
   func shouldFail0(_ a0: [Int]) {
     log.record("m0.shouldFail0(\(String(describing: a0)))")
@@ -20423,6 +22315,10 @@ struct Gen161Member1: Gen161, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 11
+  }
   func shouldFail0(_ a0: [Int]) {
     log.record("m1.shouldFail0(\(String(describing: a0)))")
   }
@@ -20454,6 +22350,10 @@ struct Gen161Member2: Gen161, GenMember {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 21
+  }
   func shouldFail0(_ a0: [Int]) {
     log.record("m2.shouldFail0(\(String(describing: a0)))")
   }
@@ -20484,6 +22384,11 @@ final class Gen161Reference {
     }
     set { for index in members.indices { members[index].value1 = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
   func shouldFail0(_ a0: [Int]) {
     let responders = members.filter { $0.implements.contains("shouldFail0") }
     for member in responders {
@@ -20501,6 +22406,7 @@ protocol Gen162: AnyObject {
   func noteStart4(_ a0: String?)
   var value0: [Int] { get set }
   var value1: [Int] { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int
 }
 
 final class Gen162Member0: Gen162, GenMember {
@@ -20521,6 +22427,11 @@ final class Gen162Member0: Gen162, GenMember {
   var value1: [Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 0, method: "sumG0") }
+    return items.reduce(0, +) + 9
   }
   func handleRead0(_ a0: GenPoint, _ a1: GenMode) -> GenPoint {
     log.record("m0.handleRead0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -20558,6 +22469,11 @@ final class Gen162Member1: Gen162, GenMember {
   var value1: [Int] {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 1, method: "sumG0") }
+    return items.reduce(0, +) + 109
   }
   func handleRead0(_ a0: GenPoint, _ a1: GenMode) -> GenPoint {
     log.record("m1.handleRead0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -20597,6 +22513,11 @@ final class Gen162Reference {
       return answer
     }
     set { for member in members { member.value1 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.sumG0(items) }
+    return answer ?? 0
   }
   func handleRead0(_ a0: GenPoint, _ a1: GenMode) -> GenPoint {
     let responders = members.filter { $0.implements.contains("handleRead0") }
@@ -20768,6 +22689,7 @@ protocol Gen164: AnyObject {
   @Optional @Default(GenMode.off) func willFail1(_ a0: GenMode, on a1: String, for a2: [Int]) -> GenMode
   @Default([5]) func didRead2(_ a0: [Int], using a1: Int, from a2: (Int) -> Int) throws -> [Int]
   var value0: Double { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?
 }
 
 final class Gen164Member0: Gen164, GenMember {
@@ -20783,6 +22705,11 @@ final class Gen164Member0: Gen164, GenMember {
   var value0: Double {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 0, method: "echoG0") }
+    return value
   }
   func noteStop0() throws {
     log.record("m0.noteStop0()")
@@ -20813,6 +22740,11 @@ final class Gen164Member1: Gen164, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG0") { throw GenError(member: 1, method: "echoG0") }
+    return value
+  }
   func noteStop0() throws {
     log.record("m1.noteStop0()")
     if failing.contains("noteStop0") { throw GenError(member: 1, method: "noteStop0") }
@@ -20839,6 +22771,11 @@ final class Gen164Reference {
       return answer
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG0(value, tag: tag) }
+    return answer ?? nil
   }
   func noteStop0() throws {
     let responders = members.filter { $0.implements.contains("noteStop0") }
@@ -21064,7 +23001,7 @@ final class Gen165Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return [:] }
     return answer
   }
@@ -21452,6 +23389,7 @@ protocol Gen168 {
   mutating func bump(by step: Int) -> Int
   func willOpen0(_ a0: String) async
   var value0: [Int] { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 struct Gen168Member0: Gen168, GenMember {
@@ -21474,6 +23412,10 @@ struct Gen168Member0: Gen168, GenMember {
   var value0: [Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 6
   }
   func willOpen0(_ a0: String) async {
     log.record("m0.willOpen0(\(String(describing: a0)))")
@@ -21501,6 +23443,10 @@ struct Gen168Member1: Gen168, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 106
+  }
   func willOpen0(_ a0: String) async {
     log.record("m1.willOpen0(\(String(describing: a0)))")
   }
@@ -21522,6 +23468,11 @@ final class Gen168Reference {
       return answer
     }
     set { for index in members.indices { members[index].value0 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG0(items) }
+    return answer ?? 0
   }
   func willOpen0(_ a0: String) async {
     let responders = members.filter { $0.implements.contains("willOpen0") }
@@ -21703,7 +23654,7 @@ final class Gen170Reference {
         try await member.shouldFail2()
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
 }
 
@@ -21715,6 +23666,7 @@ protocol Gen171: AnyObject {
   func didRead3(_ a0: String) throws
   func wantsWrite4(_ a0: Bool, for a1: [String: Int], with a2: GenToken) async -> String
   var value0: String { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen171Member0: Gen171, GenMember {
@@ -21730,6 +23682,10 @@ final class Gen171Member0: Gen171, GenMember {
   var value0: String {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 8
   }
   func wantsStop0(_ a0: [String: Int]) {
     log.record("m0.wantsStop0(\(String(describing: a0)))")
@@ -21764,6 +23720,10 @@ final class Gen171Member1: Gen171, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 108
+  }
   func wantsStop0(_ a0: [String: Int]) {
     log.record("m1.wantsStop0(\(String(describing: a0)))")
   }
@@ -21794,6 +23754,11 @@ final class Gen171Reference {
       return answer
     }
     set { for member in members { member.value0 = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
   }
   func wantsStop0(_ a0: [String: Int]) {
     let responders = members.filter { $0.implements.contains("wantsStop0") }
@@ -21835,6 +23800,7 @@ protocol Gen172 {
   func shouldStop3(_ a0: inout Int, at a1: [Int], from a2: [String: Int])
   @Default(GenPoint(x: 0, y: 3)) var value0: GenPoint { get set }
   subscript(slot a: Int) -> String? { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 struct Gen172Member0: Gen172, GenMember {
@@ -21864,6 +23830,10 @@ struct Gen172Member0: Gen172, GenMember {
   subscript(slot a: Int) -> String? {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func handleSave0(_ a0: Double) {
     log.record("m0.handleSave0(\(String(describing: a0)))")
@@ -21909,6 +23879,10 @@ struct Gen172Member1: Gen172, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func handleSave0(_ a0: Double) {
     log.record("m1.handleSave0(\(String(describing: a0)))")
   }
@@ -21947,6 +23921,11 @@ final class Gen172Reference {
     }
     set { for index in members.indices { members[index][slot: a] = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func handleSave0(_ a0: Double) {
     let responders = members.filter { $0.implements.contains("handleSave0") }
     for member in responders {
@@ -21983,6 +23962,8 @@ protocol Gen173: AnyObject {
   func noteRead1(_ a0: String) async throws -> String
   var value0: [String: Int] { get set }
   var value1: [Int] { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int
 }
 
 final class Gen173Member0: Gen173, GenMember {
@@ -22003,6 +23984,15 @@ final class Gen173Member0: Gen173, GenMember {
   var value1: [Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 0, method: "collectG0") }
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m0.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 3
   }
   func handleOpen0(_ a0: inout Int) throws -> Int {
     log.record("m0.handleOpen0(\(String(describing: a0)))")
@@ -22036,6 +24026,15 @@ final class Gen173Member1: Gen173, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 1, method: "collectG0") }
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m1.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 13
+  }
   func handleOpen0(_ a0: inout Int) throws -> Int {
     log.record("m1.handleOpen0(\(String(describing: a0)))")
     a0 += 2
@@ -22067,6 +24066,15 @@ final class Gen173Member2: Gen173, GenMember {
   var value1: [Int] {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+    if failing.contains("collectG0") { throw GenError(member: 2, method: "collectG0") }
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m2.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 23
   }
   func handleOpen0(_ a0: inout Int) throws -> Int {
     log.record("m2.handleOpen0(\(String(describing: a0)))")
@@ -22100,6 +24108,14 @@ final class Gen173Reference {
     }
     set { for member in members { member.value1 = newValue } }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) throws {
+    for member in members { try member.collectG0(value, into: &seen) }
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.taggedG1(first, and: second) }
+    return answer ?? 0
+  }
   func handleOpen0(_ a0: inout Int) throws -> Int {
     let responders = members.filter { $0.implements.contains("handleOpen0") }
     var answer: Int? = nil
@@ -22123,6 +24139,7 @@ protocol Gen174: AnyObject {
   func askChange1(_ a0: [String: Int])
   @Default(GenPoint(x: 1, y: 8)) var value0: GenPoint { get set }
   var value1: String { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async
 }
 
 final class Gen174Member0: Gen174, GenMember {
@@ -22143,6 +24160,10 @@ final class Gen174Member0: Gen174, GenMember {
   var value1: String {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func askChange1(_ a0: [String: Int]) {
     log.record("m0.askChange1(\(String(describing: a0)))")
@@ -22167,6 +24188,10 @@ final class Gen174Member1: Gen174, GenMember {
   var value1: String {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
   }
   func askChange1(_ a0: [String: Int]) {
     log.record("m1.askChange1(\(String(describing: a0)))")
@@ -22193,6 +24218,9 @@ final class Gen174Reference {
       return answer
     }
     set { for member in members { member.value1 = newValue } }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    for member in members { await member.collectG0(value, into: &seen) }
   }
   func askLoad0(_ a0: Double, _ a1: Int) -> Double {
     let responders = members.filter { $0.implements.contains("askLoad0") }
@@ -22222,6 +24250,7 @@ protocol Gen175: AnyObject {
   var value0: String? { get set }
   var value1: String? { get set }
   subscript(slot a: Int) -> Bool { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int
 }
 
 final class Gen175Member0: Gen175, GenMember {
@@ -22248,6 +24277,10 @@ final class Gen175Member0: Gen175, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 4
   }
   func willFail1() throws -> [String: Int] {
     log.record("m0.willFail1()")
@@ -22290,6 +24323,10 @@ final class Gen175Member1: Gen175, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 14
+  }
   func willFail1() throws -> [String: Int] {
     log.record("m1.willFail1()")
     if failing.contains("willFail1") { throw GenError(member: 1, method: "willFail1") }
@@ -22330,6 +24367,10 @@ final class Gen175Member2: Gen175, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 24
   }
   func willOpen0() throws -> Double {
     log.record("m2.willOpen0()")
@@ -22386,6 +24427,11 @@ final class Gen175Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
   func willOpen0() throws -> Double {
     let responders = members.filter { $0.implements.contains("willOpen0") }
     var answer: Double? = nil
@@ -22406,14 +24452,14 @@ final class Gen175Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return ["k0": 0] }
     return answer
   }
   func wantsChange2(_ a0: GenMode, using a1: Double, using a2: (Int) -> Int) throws -> GenMode {
     let responders = members.filter { $0.implements.contains("wantsChange2") }
     guard let member = responders.first else { return GenMode.fast }
-    do { return try member.wantsChange2(a0, using: a1, using: a2) } catch { throw DelegateErrors([error]) }
+    do { return try member.wantsChange2(a0, using: a1, using: a2) } catch { throw MemberErrors([error]) }
   }
   func wantsMove3(_ a0: (Int) -> Int) throws -> Bool {
     let responders = members.filter { $0.implements.contains("wantsMove3") }
@@ -22588,6 +24634,7 @@ protocol Gen177 {
   @Default(GenMode.fast) var value0: GenMode { get set }
   @Default(GenPoint(x: 6, y: 1)) var value1: GenPoint { get }
   subscript(slot a: Int) -> Bool { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 struct Gen177Member0: Gen177, GenMember {
@@ -22622,6 +24669,10 @@ struct Gen177Member0: Gen177, GenMember {
   subscript(slot a: Int) -> Bool {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func askSave0() -> Double {
     log.record("m0.askSave0()")
@@ -22669,6 +24720,10 @@ struct Gen177Member1: Gen177, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func askSave0() -> Double {
     log.record("m1.askSave0()")
     return Double(k) + 0.25 * 8
@@ -22715,6 +24770,10 @@ struct Gen177Member2: Gen177, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func askSave0() -> Double {
     log.record("m2.askSave0()")
     return Double(k) + 0.25 * 8
@@ -22758,6 +24817,11 @@ final class Gen177Reference {
     }
     set { for index in members.indices { members[index][slot: a] = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func askSave0() -> Double {
     let responders = members.filter { $0.implements.contains("askSave0") }
     var answer: Double? = nil
@@ -22794,6 +24858,8 @@ protocol Gen178 {
   func handleStart2() throws
   func noteRead3(_ a0: Bool, at a1: GenPoint, using a2: String)
   @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
+  @Default(-5) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func collectG1<T>(_ value: T, into seen: inout [String]) async throws
 }
 
 struct Gen178Member0: Gen178, GenMember {
@@ -22817,6 +24883,15 @@ struct Gen178Member0: Gen178, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 2
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async throws {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 0, method: "collectG1") }
   }
   func didStart0() async {
     log.record("m0.didStart0()")
@@ -22855,6 +24930,15 @@ struct Gen178Member1: Gen178, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 12
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async throws {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 1, method: "collectG1") }
+  }
   func didStart0() async {
     log.record("m1.didStart0()")
   }
@@ -22892,6 +24976,15 @@ struct Gen178Member2: Gen178, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 22
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async throws {
+    log.record("m2.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+    if failing.contains("collectG1") { throw GenError(member: 2, method: "collectG1") }
+  }
   func didStart0() async {
     log.record("m2.didStart0()")
   }
@@ -22923,6 +25016,14 @@ final class Gen178Reference {
       return answer
     }
     set { for index in members.indices { members[index][slot: a] = newValue } }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -5
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async throws {
+    for member in members { try await member.collectG1(value, into: &seen) }
   }
   func didStart0() async {
     let responders = members.filter { $0.implements.contains("didStart0") }
@@ -22957,6 +25058,8 @@ protocol Gen179 {
   @Default(33) func shouldStop1(_ a0: Double, from a1: Bool) -> Int
   func askOpen2(_ a0: String?, at a1: String, on a2: [Int])
   subscript(slot a: Int) -> Int { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async
+  func collectG1<T>(_ value: T, into seen: inout [String]) async
 }
 
 struct Gen179Member0: Gen179, GenMember {
@@ -22980,6 +25083,14 @@ struct Gen179Member0: Gen179, GenMember {
   subscript(slot a: Int) -> Int {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func shouldStop1(_ a0: Double, from a1: Bool) -> Int {
     log.record("m0.shouldStop1(\(String(describing: a0)), \(String(describing: a1)))")
@@ -23012,6 +25123,14 @@ struct Gen179Member1: Gen179, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func noteFail0(_ a0: Double, for a1: [String: Int]) throws {
     log.record("m1.noteFail0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("noteFail0") { throw GenError(member: 1, method: "noteFail0") }
@@ -23042,6 +25161,12 @@ final class Gen179Reference {
     }
     set { for index in members.indices { members[index][slot: a] = newValue } }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    for member in members { await member.collectG0(value, into: &seen) }
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) async {
+    for member in members { await member.collectG1(value, into: &seen) }
+  }
   func noteFail0(_ a0: Double, for a1: [String: Int]) throws {
     let responders = members.filter { $0.implements.contains("noteFail0") }
     var errors: [any Error] = []
@@ -23050,7 +25175,7 @@ final class Gen179Reference {
         try member.noteFail0(a0, for: a1)
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
   }
   func shouldStop1(_ a0: Double, from a1: Bool) -> Int {
     let responders = members.filter { $0.implements.contains("shouldStop1") }
@@ -23345,6 +25470,8 @@ final class Gen181Reference {
 @Delegate
 protocol Gen182: AnyObject {
   @Optional func didOpen0() async
+  @Default(-9) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T?
 }
 
 final class Gen182Member0: Gen182, GenMember {
@@ -23355,6 +25482,15 @@ final class Gen182Member0: Gen182, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 1
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m0.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG1") { throw GenError(member: 0, method: "echoG1") }
+    return value
   }
   func didOpen0() async {
     log.record("m0.didOpen0()")
@@ -23370,6 +25506,15 @@ final class Gen182Member1: Gen182, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 11
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m1.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG1") { throw GenError(member: 1, method: "echoG1") }
+    return value
+  }
   func didOpen0() async {
     log.record("m1.didOpen0()")
   }
@@ -23384,6 +25529,15 @@ final class Gen182Member2: Gen182, GenMember {
     self.log = log
     self.failing = failing
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 21
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    log.record("m2.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    if failing.contains("echoG1") { throw GenError(member: 2, method: "echoG1") }
+    return value
+  }
   func didOpen0() async {
     log.record("m2.didOpen0()")
   }
@@ -23392,6 +25546,16 @@ final class Gen182Member2: Gen182, GenMember {
 final class Gen182Reference {
   let members: [any Gen182 & GenMember]
   init(_ members: [any Gen182 & GenMember]) { self.members = members }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -9
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T? {
+    var answer: T? = nil
+    for member in members { answer = try member.echoG1(value, tag: tag) }
+    return answer ?? nil
+  }
   func didOpen0() async {
     let responders = members.filter { $0.implements.contains("didOpen0") }
     for member in responders {
@@ -23406,6 +25570,8 @@ protocol Gen183: AnyObject {
   @Optional func handleOpen1(_ a0: Double, using a1: String?) async
   var value0: String? { get set }
   var value1: [String: Int] { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func collectG1<T>(_ value: T, into seen: inout [String])
 }
 
 final class Gen183Member0: Gen183, GenMember {
@@ -23426,6 +25592,14 @@ final class Gen183Member0: Gen183, GenMember {
   var value1: [String: Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 3
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws {
     log.record("m0.willMove0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
@@ -23455,6 +25629,14 @@ final class Gen183Member1: Gen183, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 13
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws {
     log.record("m1.willMove0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
     if failing.contains("willMove0") { throw GenError(member: 1, method: "willMove0") }
@@ -23482,6 +25664,14 @@ final class Gen183Member2: Gen183, GenMember {
   var value1: [String: Int] {
     get { log.record("m2.value1"); return value1Store }
     set { log.record("m2.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m2.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 23
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m2.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
   }
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws {
     log.record("m2.willMove0(\(a0.name), \(String(describing: a1)), \(String(describing: a2)))")
@@ -23511,6 +25701,14 @@ final class Gen183Reference {
     }
     set { for member in members { member.value1 = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG1(value, into: &seen) }
+  }
   func willMove0(_ a0: GenToken, from a1: GenPoint, with a2: Int) throws {
     let responders = members.filter { $0.implements.contains("willMove0") }
     for member in responders {
@@ -23531,6 +25729,7 @@ protocol Gen184: AnyObject {
   @Default(GenPoint(x: 8, y: 5)) var value0: GenPoint { get }
   @Default(GenPoint(x: 8, y: 3)) var value1: GenPoint { get set }
   @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen184Member0: Gen184, GenMember {
@@ -23556,6 +25755,10 @@ final class Gen184Member0: Gen184, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 8
   }
   func shouldStop0(_ a0: [String: Int], using a1: GenMode) {
     log.record("m0.shouldStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -23585,6 +25788,10 @@ final class Gen184Member1: Gen184, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 108
   }
   func shouldStop0(_ a0: [String: Int], using a1: GenMode) {
     log.record("m1.shouldStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -23620,6 +25827,11 @@ final class Gen184Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
+  }
   func shouldStop0(_ a0: [String: Int], using a1: GenMode) {
     let responders = members.filter { $0.implements.contains("shouldStop0") }
     for member in responders {
@@ -23635,6 +25847,8 @@ protocol Gen185 {
   func willStop1(_ a0: GenPoint, at a1: Bool, with a2: Int) async
   @Default(["k8": 2]) func handleMove2() -> [String: Int]
   var value0: [String: Int] { get set }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 struct Gen185Member0: Gen185, GenMember {
@@ -23657,6 +25871,14 @@ struct Gen185Member0: Gen185, GenMember {
   var value0: [String: Int] {
     get { log.record("m0.value0"); return value0Store }
     set { log.record("m0.value0 = \(String(describing: newValue))"); value0Store = newValue }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m0.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func willStop0(_ a0: String, on a1: Bool) async {
     log.record("m0.willStop0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -23691,6 +25913,14 @@ struct Gen185Member1: Gen185, GenMember {
     get { log.record("m1.value0"); return value0Store }
     set { log.record("m1.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m1.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func willStop0(_ a0: String, on a1: Bool) async {
     log.record("m1.willStop0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -23724,6 +25954,14 @@ struct Gen185Member2: Gen185, GenMember {
     get { log.record("m2.value0"); return value0Store }
     set { log.record("m2.value0 = \(String(describing: newValue))"); value0Store = newValue }
   }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    log.record("m2.collectG0(\(value), \(seen)) as \(T.self)")
+    seen.append("m2:\(value)")
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG1(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func willStop0(_ a0: String, on a1: Bool) async {
     log.record("m2.willStop0(\(String(describing: a0)), \(String(describing: a1)))")
   }
@@ -23752,6 +25990,14 @@ final class Gen185Reference {
       return answer
     }
     set { for index in members.indices { members[index].value0 = newValue } }
+  }
+  func collectG0<T>(_ value: T, into seen: inout [String]) async {
+    for member in members { await member.collectG0(value, into: &seen) }
+  }
+  func echoG1<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG1(value, tag: tag) }
+    return answer ?? nil
   }
   func willStop0(_ a0: String, on a1: Bool) async {
     let responders = members.filter { $0.implements.contains("willStop0") }
@@ -24091,6 +26337,8 @@ protocol Gen188 {
   func willStart3(_ a0: String?, with a1: String) async
   @Default(GenPoint(x: 6, y: 6)) var value0: GenPoint { get set }
   subscript(slot a: Int) -> [Int] { get set }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int
+  func collectG1<T>(_ value: T, into seen: inout [String])
 }
 
 struct Gen188Member0: Gen188, GenMember {
@@ -24120,6 +26368,15 @@ struct Gen188Member0: Gen188, GenMember {
   subscript(slot a: Int) -> [Int] {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 0, method: "taggedG0") }
+    return 8
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m0.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m0:\(value)")
   }
   func wantsLoad0() -> [String: Int] {
     log.record("m0.wantsLoad0()")
@@ -24166,6 +26423,15 @@ struct Gen188Member1: Gen188, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    if failing.contains("taggedG0") { throw GenError(member: 1, method: "taggedG0") }
+    return 18
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    log.record("m1.collectG1(\(value), \(seen)) as \(T.self)")
+    seen.append("m1:\(value)")
+  }
   func wantsLoad0() -> [String: Int] {
     log.record("m1.wantsLoad0()")
     return ["m\(k)": 3]
@@ -24208,6 +26474,14 @@ final class Gen188Reference {
       return answer
     }
     set { for index in members.indices { members[index][slot: a] = newValue } }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int {
+    var answer: Int? = nil
+    for member in members { answer = try member.taggedG0(first, and: second) }
+    return answer ?? 0
+  }
+  func collectG1<T>(_ value: T, into seen: inout [String]) {
+    for member in members { member.collectG1(value, into: &seen) }
   }
   func wantsLoad0() -> [String: Int] {
     let responders = members.filter { $0.implements.contains("wantsLoad0") }
@@ -24327,6 +26601,7 @@ protocol Gen190: AnyObject {
   func didSave3()
   var value0: String? { get }
   @Default(GenMode.off) subscript(slot a: Int) -> GenMode { get set }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?
 }
 
 final class Gen190Member0: Gen190, GenMember {
@@ -24347,6 +26622,10 @@ final class Gen190Member0: Gen190, GenMember {
   subscript(slot a: Int) -> GenMode {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m0.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
   }
   func noteStart0(_ a0: [Int], _ a1: GenMode, for a2: [String: Int]) {
     log.record("m0.noteStart0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
@@ -24382,6 +26661,10 @@ final class Gen190Member1: Gen190, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m1.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func noteStart0(_ a0: [Int], _ a1: GenMode, for a2: [String: Int]) {
     log.record("m1.noteStart0(\(String(describing: a0)), \(String(describing: a1)), \(String(describing: a2)))")
   }
@@ -24416,6 +26699,10 @@ final class Gen190Member2: Gen190, GenMember {
     get { log.record("m2[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m2[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    log.record("m2.echoG0(\(value), tag: \(tag)) as \(T.self)")
+    return value
+  }
   func askLoad1() async {
     log.record("m2.askLoad1()")
   }
@@ -24448,6 +26735,11 @@ final class Gen190Reference {
     }
     set { for member in members { member[slot: a] = newValue } }
   }
+  func echoG0<T: Sendable>(_ value: T, tag: Int) -> T? {
+    var answer: T? = nil
+    for member in members { answer = member.echoG0(value, tag: tag) }
+    return answer ?? nil
+  }
   func noteStart0(_ a0: [Int], _ a1: GenMode, for a2: [String: Int]) {
     let responders = members.filter { $0.implements.contains("noteStart0") }
     for member in responders {
@@ -24479,6 +26771,7 @@ protocol Gen191: AnyObject {
   @Default(GenPoint(x: 4, y: 6)) func willOpen0(_ a0: Double, on a1: [Int]) throws -> GenPoint
   func handleChange1(_ a0: GenToken, with a1: [Int], _ a2: (Int) -> Int) -> String
   @Optional func noteStop2(_ a0: String, at a1: Double)
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int
 }
 
 final class Gen191Member0: Gen191, GenMember {
@@ -24489,6 +26782,10 @@ final class Gen191Member0: Gen191, GenMember {
   init(log: GenLog, failing: Set<String>) {
     self.log = log
     self.failing = failing
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 2
   }
   func willOpen0(_ a0: Double, on a1: [Int]) throws -> GenPoint {
     log.record("m0.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
@@ -24513,6 +26810,10 @@ final class Gen191Member1: Gen191, GenMember {
     self.log = log
     self.failing = failing
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 102
+  }
   func willOpen0(_ a0: Double, on a1: [Int]) throws -> GenPoint {
     log.record("m1.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("willOpen0") { throw GenError(member: 1, method: "willOpen0") }
@@ -24536,6 +26837,10 @@ final class Gen191Member2: Gen191, GenMember {
     self.log = log
     self.failing = failing
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    log.record("m2.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 202
+  }
   func willOpen0(_ a0: Double, on a1: [Int]) throws -> GenPoint {
     log.record("m2.willOpen0(\(String(describing: a0)), \(String(describing: a1)))")
     if failing.contains("willOpen0") { throw GenError(member: 2, method: "willOpen0") }
@@ -24550,6 +26855,11 @@ final class Gen191Member2: Gen191, GenMember {
 final class Gen191Reference {
   let members: [any Gen191 & GenMember]
   init(_ members: [any Gen191 & GenMember]) { self.members = members }
+  func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = member.sumG0(items) }
+    return answer ?? 0
+  }
   func willOpen0(_ a0: Double, on a1: [Int]) throws -> GenPoint {
     let responders = members.filter { $0.implements.contains("willOpen0") }
     var answer: GenPoint? = nil
@@ -24560,7 +26870,7 @@ final class Gen191Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenPoint(x: 4, y: 6) }
     return answer
   }
@@ -24729,7 +27039,7 @@ final class Gen192Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return "s212" }
     return answer
   }
@@ -24741,6 +27051,8 @@ protocol Gen193: AnyObject {
   func noteFail1(_ a0: GenPoint) async throws
   @Default(GenMode.fast) var value0: GenMode { get set }
   var value1: [String: Int] { get set }
+  @Default(-4) func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int
 }
 
 final class Gen193Member0: Gen193, GenMember {
@@ -24761,6 +27073,14 @@ final class Gen193Member0: Gen193, GenMember {
   var value1: [String: Int] {
     get { log.record("m0.value1"); return value1Store }
     set { log.record("m0.value1 = \(String(describing: newValue))"); value1Store = newValue }
+  }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 2
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m0.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 3
   }
   func askFail0(_ a0: GenToken, for a1: Double) throws -> GenMode {
     log.record("m0.askFail0(\(a0.name), \(String(describing: a1)))")
@@ -24792,6 +27112,14 @@ final class Gen193Member1: Gen193, GenMember {
     get { log.record("m1.value1"); return value1Store }
     set { log.record("m1.value1 = \(String(describing: newValue))"); value1Store = newValue }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG0(\(first), \(second)) as \(T.self), \(U.self)")
+    return 12
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    log.record("m1.sumG1(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    return items.reduce(0, +) + 103
+  }
   func askFail0(_ a0: GenToken, for a1: Double) throws -> GenMode {
     log.record("m1.askFail0(\(a0.name), \(String(describing: a1)))")
     if failing.contains("askFail0") { throw GenError(member: 1, method: "askFail0") }
@@ -24820,6 +27148,16 @@ final class Gen193Reference {
     }
     set { for member in members { member.value1 = newValue } }
   }
+  func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG0(first, and: second) }
+    return answer ?? -4
+  }
+  func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = await member.sumG1(items) }
+    return answer ?? 0
+  }
   func askFail0(_ a0: GenToken, for a1: Double) throws -> GenMode {
     let responders = members.filter { $0.implements.contains("askFail0") }
     var answer: GenMode? = nil
@@ -24830,7 +27168,7 @@ final class Gen193Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return GenMode.off }
     return answer
   }
@@ -25040,7 +27378,7 @@ final class Gen194Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return 0 }
     return answer
   }
@@ -25165,7 +27503,7 @@ final class Gen195Reference {
   func noteSave0() throws -> [Int] {
     let responders = members.filter { $0.implements.contains("noteSave0") }
     guard let member = responders.first else { return [1, 6, 8] }
-    do { return try member.noteSave0() } catch { throw DelegateErrors([error]) }
+    do { return try member.noteSave0() } catch { throw MemberErrors([error]) }
   }
   func didStop1(_ a0: Double, with a1: Double) {
     let responders = members.filter { $0.implements.contains("didStop1") }
@@ -25327,7 +27665,7 @@ final class Gen196Reference {
         answer = value
       } catch { errors.append(error) }
     }
-    if !errors.isEmpty { throw DelegateErrors(errors) }
+    if !errors.isEmpty { throw MemberErrors(errors) }
     guard let answer else { return false }
     return answer
   }
@@ -25503,6 +27841,8 @@ protocol Gen199: AnyObject {
   func shouldStart1(_ a0: Bool, at a1: Double) async
   @Default(GenMode.slow) var value0: GenMode { get set }
   subscript(slot a: Int) -> String? { get set }
+  func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int
 }
 
 final class Gen199Member0: Gen199, GenMember {
@@ -25524,6 +27864,15 @@ final class Gen199Member0: Gen199, GenMember {
   subscript(slot a: Int) -> String? {
     get { log.record("m0[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m0[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    log.record("m0.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 0, method: "sumG0") }
+    return items.reduce(0, +) + 2
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m0.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 9
   }
   func shouldMove0(_ a0: GenPoint) -> Int {
     log.record("m0.shouldMove0(\(String(describing: a0)))")
@@ -25554,6 +27903,15 @@ final class Gen199Member1: Gen199, GenMember {
     get { log.record("m1[\(a)]"); return slots[a] ?? slotEmpty }
     set { log.record("m1[\(a)] = \(String(describing: newValue))"); slots[a] = newValue }
   }
+  func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    log.record("m1.sumG0(\(items.count) items, sum \(items.reduce(0, +))) as \(C.self)")
+    if failing.contains("sumG0") { throw GenError(member: 1, method: "sumG0") }
+    return items.reduce(0, +) + 102
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    log.record("m1.taggedG1(\(first), \(second)) as \(T.self), \(U.self)")
+    return 19
+  }
   func shouldMove0(_ a0: GenPoint) -> Int {
     log.record("m1.shouldMove0(\(String(describing: a0)))")
     return 100 * k + 8
@@ -25583,6 +27941,16 @@ final class Gen199Reference {
       return answer
     }
     set { for member in members { member[slot: a] = newValue } }
+  }
+  func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int {
+    var answer: Int? = nil
+    for member in members { answer = try await member.sumG0(items) }
+    return answer ?? 0
+  }
+  func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int {
+    var answer: Int? = nil
+    for member in members { answer = member.taggedG1(first, and: second) }
+    return answer ?? 0
   }
   func shouldMove0(_ a0: GenPoint) -> Int {
     let responders = members.filter { $0.implements.contains("shouldMove0") }
@@ -25698,6 +28066,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = [4, 6]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen1.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen1.slot read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0(GenPoint(x: 7, y: 0), tag: 8)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0(GenPoint(x: 7, y: 0), tag: 8)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen1.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0(GenMode.fast, tag: 9)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0(GenMode.fast, tag: 9)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen1.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -25754,6 +28128,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = []
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen2.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen2.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0("g31", and: GenPoint(x: 2, y: 8))) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0("g31", and: GenPoint(x: 2, y: 8))) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen2.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0("g6", and: [1, 3, 2])) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0("g6", and: [1, 3, 2])) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen2.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -25785,8 +28165,8 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen4Member0(log: seen, failing: [])
     let b0 = Gen4Member0(log: expected, failing: [])
-    let a1 = Gen4Member1(log: seen, failing: [])
-    let b1 = Gen4Member1(log: expected, failing: [])
+    let a1 = Gen4Member1(log: seen, failing: ["echoG0"])
+    let b1 = Gen4Member1(log: expected, failing: ["echoG0"])
     let multicast = Gen4Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -25823,6 +28203,12 @@ struct GeneratedProtocolTests {
     #expect(gotaskRead4_1 == wantaskRead4_1, "Gen4.func askRead4(_ a0: Int, with a1: Int) -> [String: Int]")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen4.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen4.value0 read 1")
+    let gotechoG0_0 = await genOutcome { return String(describing: try multicast.echoG0([6, 4, 6], tag: 4)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try reference.echoG0([6, 4, 6], tag: 4)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen4.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try multicast.echoG0(GenMode.fast, tag: 4)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try reference.echoG0(GenMode.fast, tag: 4)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen4.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -25830,8 +28216,8 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen5Member0(log: seen, failing: ["noteLoad2"])
     let b0 = Gen5Member0(log: expected, failing: ["noteLoad2"])
-    let a1 = Gen5Member1(log: seen, failing: ["wantsLoad1"])
-    let b1 = Gen5Member1(log: expected, failing: ["wantsLoad1"])
+    let a1 = Gen5Member1(log: seen, failing: ["wantsLoad1", "collectG0"])
+    let b1 = Gen5Member1(log: expected, failing: ["wantsLoad1", "collectG0"])
     let multicast = Gen5Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -25884,6 +28270,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = false
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen5.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen5.slot read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0(GenPoint(x: 7, y: 6), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0(GenPoint(x: 7, y: 6), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen5.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0(GenMode.off, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0(GenMode.off, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen5.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
     #expect(seen.entries == expected.entries)
   }
 
@@ -25931,6 +28323,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = ["k0": 0]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen6.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen6.slot read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([4, 6, 0])) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([4, 6, 0])) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen6.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([7, 9, 6])) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([7, 9, 6])) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen6.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -25938,8 +28336,8 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen7Member0(log: seen, failing: [])
     let b0 = Gen7Member0(log: expected, failing: [])
-    let a1 = Gen7Member1(log: seen, failing: [])
-    let b1 = Gen7Member1(log: expected, failing: [])
+    let a1 = Gen7Member1(log: seen, failing: ["sumG0"])
+    let b1 = Gen7Member1(log: expected, failing: ["sumG0"])
     var multicast = Gen7Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -25958,6 +28356,18 @@ struct GeneratedProtocolTests {
     let gotnoteLoad1_1 = await genOutcome { return String(describing: multicast.noteLoad1(GenMode.off)) }
     let wantnoteLoad1_1 = await genOutcome { return String(describing: reference.noteLoad1(GenMode.off)) }
     #expect(gotnoteLoad1_1 == wantnoteLoad1_1, "Gen7.func noteLoad1(_ a0: GenMode) -> String?")
+    let gotsumG0_0 = await genOutcome { return String(describing: try await multicast.sumG0([2].reversed())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: try await reference.sumG0([2].reversed())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen7.func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: try await multicast.sumG0([1, 4, 8])) }
+    let wantsumG0_1 = await genOutcome { return String(describing: try await reference.sumG0([1, 4, 8])) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen7.func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen7.func collectG1<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1("g36", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1("g36", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen7.func collectG1<T>(_ value: T, into seen: inout [String])")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -26046,6 +28456,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = true
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen9.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen9.slot read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: try multicast.sumG0([4, 5, 9].reversed())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: try reference.sumG0([4, 5, 9].reversed())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen9.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: try multicast.sumG0(Set([5]))) }
+    let wantsumG0_1 = await genOutcome { return String(describing: try reference.sumG0(Set([5]))) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen9.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG1_0 = await genOutcome { return String(describing: multicast.sumG1([2, 4, 5])) }
+    let wantsumG1_0 = await genOutcome { return String(describing: reference.sumG1([2, 4, 5])) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen9.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: multicast.sumG1([0, 4, 2].reversed())) }
+    let wantsumG1_1 = await genOutcome { return String(describing: reference.sumG1([0, 4, 2].reversed())) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen9.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -26106,6 +28528,12 @@ struct GeneratedProtocolTests {
     reference.value1 = -5
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen10.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen10.value1 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: await multicast.echoG0(GenPoint(x: 0, y: 7), tag: 1)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: await reference.echoG0(GenPoint(x: 0, y: 7), tag: 1)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen10.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: await multicast.echoG0(GenMode.off, tag: 8)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: await reference.echoG0(GenMode.off, tag: 8)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen10.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -26193,8 +28621,8 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen13Member0(log: seen, failing: ["willFail0", "wantsWrite1"])
     let b0 = Gen13Member0(log: expected, failing: ["willFail0", "wantsWrite1"])
-    let a1 = Gen13Member1(log: seen, failing: ["willFail0", "wantsWrite1"])
-    let b1 = Gen13Member1(log: expected, failing: ["willFail0", "wantsWrite1"])
+    let a1 = Gen13Member1(log: seen, failing: ["willFail0", "wantsWrite1", "taggedG0"])
+    let b1 = Gen13Member1(log: expected, failing: ["willFail0", "wantsWrite1", "taggedG0"])
     let a2 = Gen13Member2(log: seen, failing: ["wantsWrite1"])
     let b2 = Gen13Member2(log: expected, failing: ["wantsWrite1"])
     var multicast = Gen13Multicast()
@@ -26228,6 +28656,12 @@ struct GeneratedProtocolTests {
     #expect(gothandleFail3_1 == wanthandleFail3_1, "Gen13.func handleFail3()")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen13.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen13.value0 read 1")
+    let gottaggedG0_0 = await genOutcome { return String(describing: try multicast.taggedG0(2, and: GenMode.off)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: try reference.taggedG0(2, and: GenMode.off)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen13.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: try multicast.taggedG0(GenMode.off, and: [6, 7])) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: try reference.taggedG0(GenMode.off, and: [6, 7])) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen13.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -26301,6 +28735,12 @@ struct GeneratedProtocolTests {
     reference.value0 = "o8"
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen15.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen15.value0 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0("g53", tag: 7)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0("g53", tag: 7)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen15.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0([4], tag: 7)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0([4], tag: 7)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen15.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -26423,6 +28863,18 @@ struct GeneratedProtocolTests {
     reference.value1 = -43
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen18.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen18.value1 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0(-4, tag: 6)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0(-4, tag: 6)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen18.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0(-4, tag: 7)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0(-4, tag: 7)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen18.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gottaggedG1_0 = await genOutcome { return String(describing: multicast.taggedG1(4, and: GenMode.off)) }
+    let wanttaggedG1_0 = await genOutcome { return String(describing: reference.taggedG1(4, and: GenMode.off)) }
+    #expect(gottaggedG1_0 == wanttaggedG1_0, "Gen18.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG1_1 = await genOutcome { return String(describing: multicast.taggedG1(GenPoint(x: 8, y: 2), and: [9])) }
+    let wanttaggedG1_1 = await genOutcome { return String(describing: reference.taggedG1(GenPoint(x: 8, y: 2), and: [9])) }
+    #expect(gottaggedG1_1 == wanttaggedG1_1, "Gen18.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -26586,6 +29038,12 @@ struct GeneratedProtocolTests {
     reference.value1 = ["k2": 7]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen22.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen22.value1 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([Int]())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([Int]())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen22.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([6, 9, 5])) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([6, 9, 5])) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen22.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -26948,6 +29406,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = true
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen31.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen31.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: try multicast.taggedG0("g10", and: [7, 5])) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: try reference.taggedG0("g10", and: [7, 5])) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen31.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: try multicast.taggedG0(GenPoint(x: 3, y: 1), and: GenPoint(x: 1, y: 7))) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: try reference.taggedG0(GenPoint(x: 3, y: 1), and: GenPoint(x: 1, y: 7))) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen31.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -27208,6 +29672,18 @@ struct GeneratedProtocolTests {
     let gothandleWrite1_1 = await genOutcome { return try await { () async throws -> String in try await multicast.handleWrite1("s885", on: "s695", with: false); return "()" }() }
     let wanthandleWrite1_1 = await genOutcome { return try await { () async throws -> String in try await reference.handleWrite1("s885", on: "s695", with: false); return "()" }() }
     #expect(gothandleWrite1_1 == wanthandleWrite1_1, "Gen37.func handleWrite1(_ a0: String, on a1: String, with a2: Bool) async throws")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenMode.off, and: GenMode.off)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenMode.off, and: GenMode.off)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen37.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0([9, 5], and: "g47")) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0([9, 5], and: "g47")) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen37.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotechoG1_0 = await genOutcome { return String(describing: multicast.echoG1(GenPoint(x: 2, y: 3), tag: 7)) }
+    let wantechoG1_0 = await genOutcome { return String(describing: reference.echoG1(GenPoint(x: 2, y: 3), tag: 7)) }
+    #expect(gotechoG1_0 == wantechoG1_0, "Gen37.func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG1_1 = await genOutcome { return String(describing: multicast.echoG1(GenPoint(x: 5, y: 8), tag: 0)) }
+    let wantechoG1_1 = await genOutcome { return String(describing: reference.echoG1(GenPoint(x: 5, y: 8), tag: 0)) }
+    #expect(gotechoG1_1 == wantechoG1_1, "Gen37.func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -27238,6 +29714,18 @@ struct GeneratedProtocolTests {
     reference.value1 = [8, 2]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen38.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen38.value1 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: await multicast.taggedG0(GenMode.fast, and: "g63")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: await reference.taggedG0(GenMode.fast, and: "g63")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen38.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: await multicast.taggedG0(3, and: [0])) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: await reference.taggedG0(3, and: [0])) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen38.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1(GenPoint(x: 3, y: 7), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1(GenPoint(x: 3, y: 7), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen38.func collectG1<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1([3, 6], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1([3, 6], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen38.func collectG1<T>(_ value: T, into seen: inout [String])")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -27283,6 +29771,18 @@ struct GeneratedProtocolTests {
     reference.value0 = 26.5
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen39.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen39.value0 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenMode.fast, and: "g79")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenMode.fast, and: "g79")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen39.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(-8, and: GenMode.fast)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(-8, and: GenMode.fast)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen39.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG1([3, 3], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG1([3, 3], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen39.func collectG1<T>(_ value: T, into seen: inout [String]) throws")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG1([2, 7, 6], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG1([2, 7, 6], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen39.func collectG1<T>(_ value: T, into seen: inout [String]) throws")
     #expect(seen.entries == expected.entries)
   }
 
@@ -27355,6 +29855,12 @@ struct GeneratedProtocolTests {
     reference.value0 = false
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen41.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen41.value0 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenPoint(x: 2, y: 1), and: GenMode.off)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenPoint(x: 2, y: 1), and: GenMode.off)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen41.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(-1, and: [7])) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(-1, and: [7])) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen41.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -27362,12 +29868,12 @@ struct GeneratedProtocolTests {
 
   @Test func protocol42() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen42Member0(log: seen, failing: [])
-    let b0 = Gen42Member0(log: expected, failing: [])
-    let a1 = Gen42Member1(log: seen, failing: ["didChange2"])
-    let b1 = Gen42Member1(log: expected, failing: ["didChange2"])
-    let a2 = Gen42Member2(log: seen, failing: [])
-    let b2 = Gen42Member2(log: expected, failing: [])
+    let a0 = Gen42Member0(log: seen, failing: ["collectG0"])
+    let b0 = Gen42Member0(log: expected, failing: ["collectG0"])
+    let a1 = Gen42Member1(log: seen, failing: ["didChange2", "collectG0"])
+    let b1 = Gen42Member1(log: expected, failing: ["didChange2", "collectG0"])
+    let a2 = Gen42Member2(log: seen, failing: ["collectG0"])
+    let b2 = Gen42Member2(log: expected, failing: ["collectG0"])
     let multicast = Gen42Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -27401,6 +29907,18 @@ struct GeneratedProtocolTests {
     multicast.setPolicy(.firstResponder, for: \.value1)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen42.value1 read 0")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen42.value1 read 1")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await multicast.collectG0(-2, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await reference.collectG0(-2, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen42.func collectG0<T>(_ value: T, into seen: inout [String]) async throws")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await multicast.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await reference.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen42.func collectG0<T>(_ value: T, into seen: inout [String]) async throws")
+    let gotechoG1_0 = await genOutcome { return String(describing: await multicast.echoG1(1, tag: 8)) }
+    let wantechoG1_0 = await genOutcome { return String(describing: await reference.echoG1(1, tag: 8)) }
+    #expect(gotechoG1_0 == wantechoG1_0, "Gen42.func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gotechoG1_1 = await genOutcome { return String(describing: await multicast.echoG1(-4, tag: 2)) }
+    let wantechoG1_1 = await genOutcome { return String(describing: await reference.echoG1(-4, tag: 2)) }
+    #expect(gotechoG1_1 == wantechoG1_1, "Gen42.func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -27486,6 +30004,18 @@ struct GeneratedProtocolTests {
     reference.value1 = 14.5
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen44.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen44.value1 read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0(GenPoint(x: 5, y: 6), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0(GenPoint(x: 5, y: 6), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen44.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0(1, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0(1, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen44.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
+    let gotsumG1_0 = await genOutcome { return String(describing: multicast.sumG1([Int]())) }
+    let wantsumG1_0 = await genOutcome { return String(describing: reference.sumG1([Int]())) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen44.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: multicast.sumG1([Int]())) }
+    let wantsumG1_1 = await genOutcome { return String(describing: reference.sumG1([Int]())) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen44.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -27568,6 +30098,12 @@ struct GeneratedProtocolTests {
     #expect(gothandleOpen1_1 == wanthandleOpen1_1, "Gen46.func handleOpen1(_ a0: String, for a1: String?, from a2: [Int])")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen46.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen46.value0 read 1")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenPoint(x: 5, y: 5), and: GenPoint(x: 5, y: 3))) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenPoint(x: 5, y: 5), and: GenPoint(x: 5, y: 3))) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen46.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(GenPoint(x: 7, y: 8), and: GenMode.fast)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(GenPoint(x: 7, y: 8), and: GenMode.fast)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen46.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -27653,6 +30189,12 @@ struct GeneratedProtocolTests {
     let gotdidSave1_1 = await genOutcome { return String(describing: await multicast.didSave1(["k5": 1], true)) }
     let wantdidSave1_1 = await genOutcome { return String(describing: await reference.didSave1(["k5": 1], true)) }
     #expect(gotdidSave1_1 == wantdidSave1_1, "Gen48.func didSave1(_ a0: [String: Int], _ a1: Bool) async -> [String: Int]")
+    let gotechoG0_0 = await genOutcome { return String(describing: await multicast.echoG0(GenMode.fast, tag: 1)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: await reference.echoG0(GenMode.fast, tag: 1)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen48.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: await multicast.echoG0(GenPoint(x: 8, y: 1), tag: 4)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: await reference.echoG0(GenPoint(x: 8, y: 1), tag: 4)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen48.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -27733,6 +30275,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = true
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen50.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen50.slot read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([2, 1, 8].reversed())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([2, 1, 8].reversed())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen50.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0(Set([2, 1, 4]))) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0(Set([2, 1, 4]))) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen50.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -27776,6 +30324,18 @@ struct GeneratedProtocolTests {
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen51.value0 read 4")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen51.value1 read 0")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen51.value1 read 1")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(6, and: "g63")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(6, and: "g63")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen51.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0("g19", and: GenPoint(x: 0, y: 8))) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0("g19", and: GenPoint(x: 0, y: 8))) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen51.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotsumG1_0 = await genOutcome { return String(describing: await multicast.sumG1([5])) }
+    let wantsumG1_0 = await genOutcome { return String(describing: await reference.sumG1([5])) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen51.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: await multicast.sumG1([Int]())) }
+    let wantsumG1_1 = await genOutcome { return String(describing: await reference.sumG1([Int]())) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen51.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -27806,8 +30366,8 @@ struct GeneratedProtocolTests {
 
   @Test func protocol53() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen53Member0(log: seen, failing: ["askSave0"])
-    let b0 = Gen53Member0(log: expected, failing: ["askSave0"])
+    let a0 = Gen53Member0(log: seen, failing: ["askSave0", "collectG0"])
+    let b0 = Gen53Member0(log: expected, failing: ["askSave0", "collectG0"])
     let a1 = Gen53Member1(log: seen, failing: [])
     let b1 = Gen53Member1(log: expected, failing: [])
     let multicast = Gen53Multicast()
@@ -27820,6 +30380,18 @@ struct GeneratedProtocolTests {
     let gotaskSave0_1 = await genOutcome { return try await { () async throws -> String in try await multicast.askSave0(GenMode.off, for: 29, on: GenPoint(x: 6, y: 6)); return "()" }() }
     let wantaskSave0_1 = await genOutcome { return try await { () async throws -> String in try await reference.askSave0(GenMode.off, for: 29, on: GenPoint(x: 6, y: 6)); return "()" }() }
     #expect(gotaskSave0_1 == wantaskSave0_1, "Gen53.func askSave0(_ a0: GenMode, for a1: Int, on a2: GenPoint) async throws")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0([1, 9, 7], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0([1, 9, 7], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen53.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen53.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
+    let gotsumG1_0 = await genOutcome { return String(describing: multicast.sumG1([7].reversed())) }
+    let wantsumG1_0 = await genOutcome { return String(describing: reference.sumG1([7].reversed())) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen53.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: multicast.sumG1([1, 1].reversed())) }
+    let wantsumG1_1 = await genOutcome { return String(describing: reference.sumG1([1, 1].reversed())) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen53.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -27915,6 +30487,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenMode.off
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen55.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen55.slot read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: try multicast.sumG0(Set([8, 8]))) }
+    let wantsumG0_0 = await genOutcome { return String(describing: try reference.sumG0(Set([8, 8]))) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen55.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: try multicast.sumG0([Int]())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: try reference.sumG0([Int]())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen55.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -28033,8 +30611,8 @@ struct GeneratedProtocolTests {
 
   @Test func protocol59() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen59Member0(log: seen, failing: ["askRead2"])
-    let b0 = Gen59Member0(log: expected, failing: ["askRead2"])
+    let a0 = Gen59Member0(log: seen, failing: ["askRead2", "taggedG0"])
+    let b0 = Gen59Member0(log: expected, failing: ["askRead2", "taggedG0"])
     let a1 = Gen59Member1(log: seen, failing: [])
     let b1 = Gen59Member1(log: expected, failing: [])
     let a2 = Gen59Member2(log: seen, failing: [])
@@ -28077,6 +30655,18 @@ struct GeneratedProtocolTests {
     reference.value1 = 77.5
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen59.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen59.value1 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: try await multicast.taggedG0("g41", and: [2])) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: try await reference.taggedG0("g41", and: [2])) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen59.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async throws -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: try await multicast.taggedG0("g69", and: GenPoint(x: 0, y: 8))) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: try await reference.taggedG0("g69", and: GenPoint(x: 0, y: 8))) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen59.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async throws -> Int")
+    let gotechoG1_0 = await genOutcome { return String(describing: multicast.echoG1("g5", tag: 1)) }
+    let wantechoG1_0 = await genOutcome { return String(describing: reference.echoG1("g5", tag: 1)) }
+    #expect(gotechoG1_0 == wantechoG1_0, "Gen59.func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG1_1 = await genOutcome { return String(describing: multicast.echoG1("g30", tag: 8)) }
+    let wantechoG1_1 = await genOutcome { return String(describing: reference.echoG1("g30", tag: 8)) }
+    #expect(gotechoG1_1 == wantechoG1_1, "Gen59.func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -28125,6 +30715,18 @@ struct GeneratedProtocolTests {
     #expect(gotshouldRead4_1 == wantshouldRead4_1, "Gen60.func shouldRead4(_ a0: @escaping (Int) -> Int, at a1: String, from a2: GenToken) async")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen60.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen60.value0 read 1")
+    let gottaggedG0_0 = await genOutcome { return String(describing: try multicast.taggedG0(-9, and: "g3")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: try reference.taggedG0(-9, and: "g3")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen60.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: try multicast.taggedG0(GenMode.off, and: GenPoint(x: 9, y: 1))) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: try reference.taggedG0(GenMode.off, and: GenPoint(x: 9, y: 1))) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen60.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
+    let gotsumG1_0 = await genOutcome { return String(describing: try multicast.sumG1([Int]())) }
+    let wantsumG1_0 = await genOutcome { return String(describing: try reference.sumG1([Int]())) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen60.func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: try multicast.sumG1([6, 7].reversed())) }
+    let wantsumG1_1 = await genOutcome { return String(describing: try reference.sumG1([6, 7].reversed())) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen60.func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -28239,6 +30841,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenPoint(x: 5, y: 0)
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen62.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen62.slot read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0("g45", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0("g45", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen62.func collectG0<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0(GenPoint(x: 2, y: 5), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0(GenPoint(x: 2, y: 5), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen62.func collectG0<T>(_ value: T, into seen: inout [String])")
     #expect(seen.entries == expected.entries)
   }
 
@@ -28326,6 +30934,12 @@ struct GeneratedProtocolTests {
     let gotshouldRead4_1 = await genOutcome { return try { () throws -> String in try multicast.shouldRead4(GenMode.off, for: [9, 2]); return "()" }() }
     let wantshouldRead4_1 = await genOutcome { return try { () throws -> String in try reference.shouldRead4(GenMode.off, for: [9, 2]); return "()" }() }
     #expect(gotshouldRead4_1 == wantshouldRead4_1, "Gen64.func shouldRead4(_ a0: GenMode, for a1: [Int]) throws")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0([2, 3], tag: 4)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0([2, 3], tag: 4)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen64.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0(-3, tag: 5)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0(-3, tag: 5)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen64.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -28356,6 +30970,12 @@ struct GeneratedProtocolTests {
     reference.value1 = GenPoint(x: 9, y: 5)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen65.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen65.value1 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: await multicast.echoG0(GenPoint(x: 5, y: 0), tag: 6)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: await reference.echoG0(GenPoint(x: 5, y: 0), tag: 6)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen65.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: await multicast.echoG0([7], tag: 1)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: await reference.echoG0([7], tag: 1)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen65.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -28417,6 +31037,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = 40.5
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen66.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen66.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0("g60", and: GenPoint(x: 9, y: 9))) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0("g60", and: GenPoint(x: 9, y: 9))) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen66.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0([5, 3, 4], and: 9)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0([5, 3, 4], and: 9)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen66.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -28518,13 +31144,25 @@ struct GeneratedProtocolTests {
     reference.value0 = "s642"
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen68.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen68.value0 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: try await multicast.echoG0("g80", tag: 1)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try await reference.echoG0("g80", tag: 1)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen68.func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try await multicast.echoG0(GenPoint(x: 1, y: 5), tag: 6)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try await reference.echoG0(GenPoint(x: 1, y: 5), tag: 6)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen68.func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?")
+    let gotechoG1_0 = await genOutcome { return String(describing: await multicast.echoG1(GenPoint(x: 2, y: 2), tag: 5)) }
+    let wantechoG1_0 = await genOutcome { return String(describing: await reference.echoG1(GenPoint(x: 2, y: 2), tag: 5)) }
+    #expect(gotechoG1_0 == wantechoG1_0, "Gen68.func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gotechoG1_1 = await genOutcome { return String(describing: await multicast.echoG1(GenPoint(x: 2, y: 1), tag: 1)) }
+    let wantechoG1_1 = await genOutcome { return String(describing: await reference.echoG1(GenPoint(x: 2, y: 1), tag: 1)) }
+    #expect(gotechoG1_1 == wantechoG1_1, "Gen68.func echoG1<T: Sendable>(_ value: T, tag: Int) async -> T?")
     #expect(seen.entries == expected.entries)
   }
 
   @Test func protocol69() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen69Member0(log: seen, failing: [])
-    let b0 = Gen69Member0(log: expected, failing: [])
+    let a0 = Gen69Member0(log: seen, failing: ["collectG1"])
+    let b0 = Gen69Member0(log: expected, failing: ["collectG1"])
     let a1 = Gen69Member1(log: seen, failing: [])
     let b1 = Gen69Member1(log: expected, failing: [])
     let multicast = Gen69Multicast()
@@ -28550,6 +31188,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = [6, 1]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen69.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen69.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0("g13", and: "g99")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0("g13", and: "g99")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen69.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(GenPoint(x: 1, y: 6), and: "g49")) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(GenPoint(x: 1, y: 6), and: "g49")) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen69.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG1([4], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG1([4], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen69.func collectG1<T>(_ value: T, into seen: inout [String]) throws")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG1(6, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG1(6, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen69.func collectG1<T>(_ value: T, into seen: inout [String]) throws")
     #expect(seen.entries == expected.entries)
   }
 
@@ -28575,6 +31225,12 @@ struct GeneratedProtocolTests {
     let gotwantsMove1_1 = await genOutcome { return String(describing: multicast.wantsMove1(-34)) }
     let wantwantsMove1_1 = await genOutcome { return String(describing: reference.wantsMove1(-34)) }
     #expect(gotwantsMove1_1 == wantwantsMove1_1, "Gen70.func wantsMove1(_ a0: Int) -> GenMode")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([Int]())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([Int]())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen70.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([Int]())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([Int]())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen70.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -28656,6 +31312,12 @@ struct GeneratedProtocolTests {
     multicast.setPolicy(.firstResponder, for: \.value1)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen72.value1 read 0")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen72.value1 read 1")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0("g74", and: -5)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0("g74", and: -5)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen72.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(3, and: 1)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(3, and: 1)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen72.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -28690,6 +31352,12 @@ struct GeneratedProtocolTests {
     reference.value0 = "s924"
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen73.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen73.value0 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0([5], and: [4, 1])) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0([5], and: [4, 1])) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen73.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0([7], and: GenPoint(x: 3, y: 3))) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0([7], and: GenPoint(x: 3, y: 3))) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen73.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -28740,10 +31408,10 @@ struct GeneratedProtocolTests {
 
   @Test func protocol75() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen75Member0(log: seen, failing: [])
-    let b0 = Gen75Member0(log: expected, failing: [])
-    let a1 = Gen75Member1(log: seen, failing: ["willOpen2"])
-    let b1 = Gen75Member1(log: expected, failing: ["willOpen2"])
+    let a0 = Gen75Member0(log: seen, failing: ["sumG1"])
+    let b0 = Gen75Member0(log: expected, failing: ["sumG1"])
+    let a1 = Gen75Member1(log: seen, failing: ["willOpen2", "sumG1"])
+    let b1 = Gen75Member1(log: expected, failing: ["willOpen2", "sumG1"])
     let a2 = Gen75Member2(log: seen, failing: ["willOpen2"])
     let b2 = Gen75Member2(log: expected, failing: ["willOpen2"])
     let multicast = Gen75Multicast()
@@ -28788,6 +31456,18 @@ struct GeneratedProtocolTests {
     reference.value0 = "o0"
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen75.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen75.value0 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([9, 9, 6])) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([9, 9, 6])) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen75.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([6, 0, 8])) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([6, 0, 8])) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen75.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG1_0 = await genOutcome { return String(describing: try multicast.sumG1(Set([7, 3]))) }
+    let wantsumG1_0 = await genOutcome { return String(describing: try reference.sumG1(Set([7, 3]))) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen75.func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: try multicast.sumG1(Set([8, 3, 7]))) }
+    let wantsumG1_1 = await genOutcome { return String(describing: try reference.sumG1(Set([8, 3, 7]))) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen75.func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -28968,6 +31648,12 @@ struct GeneratedProtocolTests {
     let gotdidStart4_1 = await genOutcome { return String(describing: try multicast.didStart4(GenToken("t2"), ["k6": 5], at: "s347")) }
     let wantdidStart4_1 = await genOutcome { return String(describing: try reference.didStart4(GenToken("t2"), ["k6": 5], at: "s347")) }
     #expect(gotdidStart4_1 == wantdidStart4_1, "Gen79.func didStart4(_ a0: GenToken, _ a1: [String: Int], at a2: String) throws -> Bool")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0([6, 9, 3], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0([6, 9, 3], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen79.func collectG0<T>(_ value: T, into seen: inout [String]) async")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0([6], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0([6], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen79.func collectG0<T>(_ value: T, into seen: inout [String]) async")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29103,6 +31789,18 @@ struct GeneratedProtocolTests {
     reference.value0 = GenPoint(x: 4, y: 5)
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen83.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen83.value0 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: try multicast.echoG0(GenMode.fast, tag: 5)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try reference.echoG0(GenMode.fast, tag: 5)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen83.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try multicast.echoG0("g2", tag: 5)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try reference.echoG0("g2", tag: 5)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen83.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG1_0 = await genOutcome { return String(describing: multicast.echoG1(GenPoint(x: 6, y: 9), tag: 7)) }
+    let wantechoG1_0 = await genOutcome { return String(describing: reference.echoG1(GenPoint(x: 6, y: 9), tag: 7)) }
+    #expect(gotechoG1_0 == wantechoG1_0, "Gen83.func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG1_1 = await genOutcome { return String(describing: multicast.echoG1(2, tag: 2)) }
+    let wantechoG1_1 = await genOutcome { return String(describing: reference.echoG1(2, tag: 2)) }
+    #expect(gotechoG1_1 == wantechoG1_1, "Gen83.func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29161,12 +31859,12 @@ struct GeneratedProtocolTests {
 
   @Test func protocol85() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen85Member0(log: seen, failing: [])
-    let b0 = Gen85Member0(log: expected, failing: [])
-    let a1 = Gen85Member1(log: seen, failing: [])
-    let b1 = Gen85Member1(log: expected, failing: [])
-    let a2 = Gen85Member2(log: seen, failing: [])
-    let b2 = Gen85Member2(log: expected, failing: [])
+    let a0 = Gen85Member0(log: seen, failing: ["taggedG1"])
+    let b0 = Gen85Member0(log: expected, failing: ["taggedG1"])
+    let a1 = Gen85Member1(log: seen, failing: ["taggedG1"])
+    let b1 = Gen85Member1(log: expected, failing: ["taggedG1"])
+    let a2 = Gen85Member2(log: seen, failing: ["taggedG1"])
+    let b2 = Gen85Member2(log: expected, failing: ["taggedG1"])
     let multicast = Gen85Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -29185,6 +31883,18 @@ struct GeneratedProtocolTests {
     let gothandleWrite1_1 = await genOutcome { return String(describing: multicast.handleWrite1(GenPoint(x: 3, y: 8))) }
     let wanthandleWrite1_1 = await genOutcome { return String(describing: reference.handleWrite1(GenPoint(x: 3, y: 8))) }
     #expect(gothandleWrite1_1 == wanthandleWrite1_1, "Gen85.func handleWrite1(_ a0: GenPoint) -> [String: Int]")
+    let gotechoG0_0 = await genOutcome { return String(describing: await multicast.echoG0(3, tag: 8)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: await reference.echoG0(3, tag: 8)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen85.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: await multicast.echoG0(3, tag: 3)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: await reference.echoG0(3, tag: 3)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen85.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gottaggedG1_0 = await genOutcome { return String(describing: try multicast.taggedG1("g73", and: "g40")) }
+    let wanttaggedG1_0 = await genOutcome { return String(describing: try reference.taggedG1("g73", and: "g40")) }
+    #expect(gottaggedG1_0 == wanttaggedG1_0, "Gen85.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
+    let gottaggedG1_1 = await genOutcome { return String(describing: try multicast.taggedG1([1], and: "g8")) }
+    let wanttaggedG1_1 = await genOutcome { return String(describing: try reference.taggedG1([1], and: "g8")) }
+    #expect(gottaggedG1_1 == wanttaggedG1_1, "Gen85.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29242,6 +31952,12 @@ struct GeneratedProtocolTests {
     reference.value1 = GenPoint(x: 0, y: 8)
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen86.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen86.value1 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: await multicast.echoG0("g66", tag: 0)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: await reference.echoG0("g66", tag: 0)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen86.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: await multicast.echoG0(-9, tag: 9)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: await reference.echoG0(-9, tag: 9)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen86.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -29332,6 +32048,12 @@ struct GeneratedProtocolTests {
     reference.value1 = 72.5
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen88.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen88.value1 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: await multicast.echoG0(GenPoint(x: 1, y: 4), tag: 0)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: await reference.echoG0(GenPoint(x: 1, y: 4), tag: 0)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen88.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: await multicast.echoG0("g12", tag: 0)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: await reference.echoG0("g12", tag: 0)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen88.func echoG0<T: Sendable>(_ value: T, tag: Int) async -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29360,6 +32082,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = nil
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen89.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen89.slot read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0(-3, tag: 6)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0(-3, tag: 6)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen89.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0(1, tag: 7)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0(1, tag: 7)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen89.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotsumG1_0 = await genOutcome { return String(describing: await multicast.sumG1([5])) }
+    let wantsumG1_0 = await genOutcome { return String(describing: await reference.sumG1([5])) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen89.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: await multicast.sumG1([4, 5])) }
+    let wantsumG1_1 = await genOutcome { return String(describing: await reference.sumG1([4, 5])) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen89.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29424,10 +32158,10 @@ struct GeneratedProtocolTests {
 
   @Test func protocol91() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen91Member0(log: seen, failing: [])
-    let b0 = Gen91Member0(log: expected, failing: [])
-    let a1 = Gen91Member1(log: seen, failing: [])
-    let b1 = Gen91Member1(log: expected, failing: [])
+    let a0 = Gen91Member0(log: seen, failing: ["sumG0"])
+    let b0 = Gen91Member0(log: expected, failing: ["sumG0"])
+    let a1 = Gen91Member1(log: seen, failing: ["sumG0"])
+    let b1 = Gen91Member1(log: expected, failing: ["sumG0"])
     var multicast = Gen91Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -29448,6 +32182,12 @@ struct GeneratedProtocolTests {
     reference.value1 = nil
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen91.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen91.value1 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: try multicast.sumG0(Set([2]))) }
+    let wantsumG0_0 = await genOutcome { return String(describing: try reference.sumG0(Set([2]))) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen91.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: try multicast.sumG0([5, 5])) }
+    let wantsumG0_1 = await genOutcome { return String(describing: try reference.sumG0([5, 5])) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen91.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -29506,6 +32246,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = [5, 0]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen92.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen92.slot read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0("g69", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0("g69", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen92.func collectG0<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0(8, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0(8, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen92.func collectG0<T>(_ value: T, into seen: inout [String])")
+    let gotsumG1_0 = await genOutcome { return String(describing: await multicast.sumG1([Int]())) }
+    let wantsumG1_0 = await genOutcome { return String(describing: await reference.sumG1([Int]())) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen92.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: await multicast.sumG1(Set([5, 6, 8]))) }
+    let wantsumG1_1 = await genOutcome { return String(describing: await reference.sumG1(Set([5, 6, 8]))) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen92.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29586,12 +32338,12 @@ struct GeneratedProtocolTests {
 
   @Test func protocol95() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen95Member0(log: seen, failing: ["didLoad2"])
-    let b0 = Gen95Member0(log: expected, failing: ["didLoad2"])
+    let a0 = Gen95Member0(log: seen, failing: ["didLoad2", "sumG0"])
+    let b0 = Gen95Member0(log: expected, failing: ["didLoad2", "sumG0"])
     let a1 = Gen95Member1(log: seen, failing: [])
     let b1 = Gen95Member1(log: expected, failing: [])
-    let a2 = Gen95Member2(log: seen, failing: [])
-    let b2 = Gen95Member2(log: expected, failing: [])
+    let a2 = Gen95Member2(log: seen, failing: ["sumG0"])
+    let b2 = Gen95Member2(log: expected, failing: ["sumG0"])
     let multicast = Gen95Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -29631,6 +32383,18 @@ struct GeneratedProtocolTests {
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen95.value0 read 4")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen95.value1 read 0")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen95.value1 read 1")
+    let gotsumG0_0 = await genOutcome { return String(describing: try multicast.sumG0([4, 3, 0].reversed())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: try reference.sumG0([4, 3, 0].reversed())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen95.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: try multicast.sumG0([1, 1])) }
+    let wantsumG0_1 = await genOutcome { return String(describing: try reference.sumG0([1, 1])) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen95.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gottaggedG1_0 = await genOutcome { return String(describing: await multicast.taggedG1(GenMode.off, and: 4)) }
+    let wanttaggedG1_0 = await genOutcome { return String(describing: await reference.taggedG1(GenMode.off, and: 4)) }
+    #expect(gottaggedG1_0 == wanttaggedG1_0, "Gen95.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
+    let gottaggedG1_1 = await genOutcome { return String(describing: await multicast.taggedG1("g27", and: -7)) }
+    let wanttaggedG1_1 = await genOutcome { return String(describing: await reference.taggedG1("g27", and: -7)) }
+    #expect(gottaggedG1_1 == wanttaggedG1_1, "Gen95.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29784,6 +32548,12 @@ struct GeneratedProtocolTests {
     reference.value0 = nil
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen98.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen98.value0 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([8, 4].reversed())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([8, 4].reversed())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen98.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([6].reversed())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([6].reversed())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen98.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29823,6 +32593,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = "o5"
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen99.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen99.slot read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0(GenMode.off, tag: 3)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0(GenMode.off, tag: 3)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen99.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0(GenPoint(x: 6, y: 6), tag: 5)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0(GenPoint(x: 6, y: 6), tag: 5)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen99.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotsumG1_0 = await genOutcome { return String(describing: multicast.sumG1([8].reversed())) }
+    let wantsumG1_0 = await genOutcome { return String(describing: reference.sumG1([8].reversed())) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen99.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: multicast.sumG1(Set([4, 3]))) }
+    let wantsumG1_1 = await genOutcome { return String(describing: reference.sumG1(Set([4, 3]))) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen99.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -29868,6 +32650,12 @@ struct GeneratedProtocolTests {
     let gotaskRead4_1 = await genOutcome { return String(describing: await multicast.askRead4({ $0 * 5 }, using: { $0 * 3 }, for: GenPoint(x: 2, y: 6))) }
     let wantaskRead4_1 = await genOutcome { return String(describing: await reference.askRead4({ $0 * 5 }, using: { $0 * 3 }, for: GenPoint(x: 2, y: 6))) }
     #expect(gotaskRead4_1 == wantaskRead4_1, "Gen100.func askRead4(_ a0: @escaping (Int) -> Int, using a1: @escaping (Int) -> Int, for a2: GenPoint) async -> GenPoint")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([0, 8, 8])) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([0, 8, 8])) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen100.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([2, 0].reversed())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([2, 0].reversed())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen100.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -29875,8 +32663,8 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen101Member0(log: seen, failing: [])
     let b0 = Gen101Member0(log: expected, failing: [])
-    let a1 = Gen101Member1(log: seen, failing: [])
-    let b1 = Gen101Member1(log: expected, failing: [])
+    let a1 = Gen101Member1(log: seen, failing: ["echoG0"])
+    let b1 = Gen101Member1(log: expected, failing: ["echoG0"])
     let multicast = Gen101Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -29902,6 +32690,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = ["k7": 9]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen101.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen101.slot read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: try await multicast.echoG0(8, tag: 3)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try await reference.echoG0(8, tag: 3)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen101.func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try await multicast.echoG0([9], tag: 3)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try await reference.echoG0([9], tag: 3)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen101.func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -30008,10 +32802,10 @@ struct GeneratedProtocolTests {
 
   @Test func protocol104() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen104Member0(log: seen, failing: [])
-    let b0 = Gen104Member0(log: expected, failing: [])
-    let a1 = Gen104Member1(log: seen, failing: [])
-    let b1 = Gen104Member1(log: expected, failing: [])
+    let a0 = Gen104Member0(log: seen, failing: ["sumG1"])
+    let b0 = Gen104Member0(log: expected, failing: ["sumG1"])
+    let a1 = Gen104Member1(log: seen, failing: ["echoG0"])
+    let b1 = Gen104Member1(log: expected, failing: ["echoG0"])
     var multicast = Gen104Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -30043,6 +32837,18 @@ struct GeneratedProtocolTests {
     reference.value0 = GenMode.slow
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen104.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen104.value0 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: try await multicast.echoG0(GenMode.off, tag: 8)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try await reference.echoG0(GenMode.off, tag: 8)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen104.func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try await multicast.echoG0("g80", tag: 3)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try await reference.echoG0("g80", tag: 3)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen104.func echoG0<T: Sendable>(_ value: T, tag: Int) async throws -> T?")
+    let gotsumG1_0 = await genOutcome { return String(describing: try await multicast.sumG1(Set([4, 3, 0]))) }
+    let wantsumG1_0 = await genOutcome { return String(describing: try await reference.sumG1(Set([4, 3, 0]))) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen104.func sumG1<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: try await multicast.sumG1([1, 7])) }
+    let wantsumG1_1 = await genOutcome { return String(describing: try await reference.sumG1([1, 7])) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen104.func sumG1<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -30143,6 +32949,12 @@ struct GeneratedProtocolTests {
     reference.value1 = []
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen106.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen106.value1 read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen106.func collectG0<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0("g62", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0("g62", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen106.func collectG0<T>(_ value: T, into seen: inout [String])")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -30266,6 +33078,12 @@ struct GeneratedProtocolTests {
     let gotaskOpen3_1 = await genOutcome { return try await { () async throws -> String in try await multicast.askOpen3(GenPoint(x: 1, y: 3)); return "()" }() }
     let wantaskOpen3_1 = await genOutcome { return try await { () async throws -> String in try await reference.askOpen3(GenPoint(x: 1, y: 3)); return "()" }() }
     #expect(gotaskOpen3_1 == wantaskOpen3_1, "Gen109.func askOpen3(_ a0: GenPoint) async throws")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenMode.fast, and: 6)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenMode.fast, and: 6)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen109.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(GenPoint(x: 1, y: 9), and: -2)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(GenPoint(x: 1, y: 9), and: -2)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen109.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -30296,6 +33114,18 @@ struct GeneratedProtocolTests {
     let gotnoteWrite1_1 = await genOutcome { return String(describing: multicast.noteWrite1(GenPoint(x: 1, y: 8), on: [7, 0], using: 37)) }
     let wantnoteWrite1_1 = await genOutcome { return String(describing: reference.noteWrite1(GenPoint(x: 1, y: 8), on: [7, 0], using: 37)) }
     #expect(gotnoteWrite1_1 == wantnoteWrite1_1, "Gen110.func noteWrite1(_ a0: GenPoint, on a1: [Int], using a2: Int) -> String?")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0("g86", and: "g25")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0("g86", and: "g25")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen110.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0([1], and: GenMode.fast)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0([1], and: GenMode.fast)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen110.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG1_0 = await genOutcome { return String(describing: multicast.taggedG1(GenMode.fast, and: 7)) }
+    let wanttaggedG1_0 = await genOutcome { return String(describing: reference.taggedG1(GenMode.fast, and: 7)) }
+    #expect(gottaggedG1_0 == wanttaggedG1_0, "Gen110.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG1_1 = await genOutcome { return String(describing: multicast.taggedG1(GenPoint(x: 0, y: 2), and: "g35")) }
+    let wanttaggedG1_1 = await genOutcome { return String(describing: reference.taggedG1(GenPoint(x: 0, y: 2), and: "g35")) }
+    #expect(gottaggedG1_1 == wanttaggedG1_1, "Gen110.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -30395,6 +33225,18 @@ struct GeneratedProtocolTests {
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen112.value0 read 4")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen112.value1 read 0")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen112.value1 read 1")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0(-1, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0(-1, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen112.func collectG0<T>(_ value: T, into seen: inout [String]) async")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0("g86", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0("g86", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen112.func collectG0<T>(_ value: T, into seen: inout [String]) async")
+    let gottaggedG1_0 = await genOutcome { return String(describing: await multicast.taggedG1("g33", and: GenPoint(x: 4, y: 1))) }
+    let wanttaggedG1_0 = await genOutcome { return String(describing: await reference.taggedG1("g33", and: GenPoint(x: 4, y: 1))) }
+    #expect(gottaggedG1_0 == wanttaggedG1_0, "Gen112.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
+    let gottaggedG1_1 = await genOutcome { return String(describing: await multicast.taggedG1(GenMode.off, and: GenPoint(x: 6, y: 7))) }
+    let wanttaggedG1_1 = await genOutcome { return String(describing: await reference.taggedG1(GenMode.off, and: GenPoint(x: 6, y: 7))) }
+    #expect(gottaggedG1_1 == wanttaggedG1_1, "Gen112.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -30557,6 +33399,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenPoint(x: 8, y: 1)
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen115.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen115.slot read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0("g59", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0("g59", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen115.func collectG0<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen115.func collectG0<T>(_ value: T, into seen: inout [String])")
     #expect(seen.entries == expected.entries)
   }
 
@@ -30640,8 +33488,8 @@ struct GeneratedProtocolTests {
 
   @Test func protocol118() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen118Member0(log: seen, failing: [])
-    let b0 = Gen118Member0(log: expected, failing: [])
+    let a0 = Gen118Member0(log: seen, failing: ["collectG0"])
+    let b0 = Gen118Member0(log: expected, failing: ["collectG0"])
     let a1 = Gen118Member1(log: seen, failing: [])
     let b1 = Gen118Member1(log: expected, failing: [])
     let multicast = Gen118Multicast()
@@ -30698,15 +33546,21 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = -7
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen118.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen118.slot read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0([3, 3], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0([3, 3], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen118.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen118.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
     #expect(seen.entries == expected.entries)
   }
 
   @Test func protocol119() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen119Member0(log: seen, failing: [])
-    let b0 = Gen119Member0(log: expected, failing: [])
-    let a1 = Gen119Member1(log: seen, failing: [])
-    let b1 = Gen119Member1(log: expected, failing: [])
+    let a0 = Gen119Member0(log: seen, failing: ["echoG0"])
+    let b0 = Gen119Member0(log: expected, failing: ["echoG0"])
+    let a1 = Gen119Member1(log: seen, failing: ["echoG0"])
+    let b1 = Gen119Member1(log: expected, failing: ["echoG0"])
     var multicast = Gen119Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -30749,6 +33603,18 @@ struct GeneratedProtocolTests {
     reference.value0 = ["k3": 0]
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen119.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen119.value0 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: try multicast.echoG0([9, 9, 3], tag: 5)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try reference.echoG0([9, 9, 3], tag: 5)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen119.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try multicast.echoG0(GenMode.fast, tag: 8)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try reference.echoG0(GenMode.fast, tag: 8)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen119.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG1_0 = await genOutcome { return String(describing: try multicast.echoG1(-1, tag: 6)) }
+    let wantechoG1_0 = await genOutcome { return String(describing: try reference.echoG1(-1, tag: 6)) }
+    #expect(gotechoG1_0 == wantechoG1_0, "Gen119.func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG1_1 = await genOutcome { return String(describing: try multicast.echoG1([8], tag: 2)) }
+    let wantechoG1_1 = await genOutcome { return String(describing: try reference.echoG1([8], tag: 2)) }
+    #expect(gotechoG1_1 == wantechoG1_1, "Gen119.func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T?")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -30777,6 +33643,18 @@ struct GeneratedProtocolTests {
     reference.value0 = 50.5
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen120.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen120.value0 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([9].reversed())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([9].reversed())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen120.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0(Set([7, 0, 3]))) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0(Set([7, 0, 3]))) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen120.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen120.func collectG1<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1([9, 6, 3], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1([9, 6, 3], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen120.func collectG1<T>(_ value: T, into seen: inout [String])")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -30807,6 +33685,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenMode.off
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen121.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen121.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0([4, 6, 6], and: "g68")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0([4, 6, 6], and: "g68")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen121.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(2, and: [8])) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(2, and: [8])) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen121.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG1_0 = await genOutcome { return String(describing: multicast.taggedG1(GenMode.fast, and: -6)) }
+    let wanttaggedG1_0 = await genOutcome { return String(describing: reference.taggedG1(GenMode.fast, and: -6)) }
+    #expect(gottaggedG1_0 == wanttaggedG1_0, "Gen121.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG1_1 = await genOutcome { return String(describing: multicast.taggedG1(GenMode.fast, and: "g69")) }
+    let wanttaggedG1_1 = await genOutcome { return String(describing: reference.taggedG1(GenMode.fast, and: "g69")) }
+    #expect(gottaggedG1_1 == wanttaggedG1_1, "Gen121.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -30912,6 +33802,12 @@ struct GeneratedProtocolTests {
     multicast.setPolicy(.firstResponder, for: \.value0)
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen124.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen124.value0 read 1")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0(3, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0(3, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen124.func collectG0<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0(GenPoint(x: 8, y: 5), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0(GenPoint(x: 8, y: 5), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen124.func collectG0<T>(_ value: T, into seen: inout [String])")
     #expect(seen.entries == expected.entries)
   }
 
@@ -30985,6 +33881,12 @@ struct GeneratedProtocolTests {
     #expect(gotwillRead2_1 == wantwillRead2_1, "Gen126.func willRead2(_ a0: GenPoint)")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen126.value0 read 0")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen126.value0 read 1")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0(-6, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0(-6, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen126.func collectG0<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG0(GenPoint(x: 7, y: 1), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG0(GenPoint(x: 7, y: 1), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen126.func collectG0<T>(_ value: T, into seen: inout [String])")
     #expect(seen.entries == expected.entries)
   }
 
@@ -31082,10 +33984,10 @@ struct GeneratedProtocolTests {
 
   @Test func protocol129() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen129Member0(log: seen, failing: [])
-    let b0 = Gen129Member0(log: expected, failing: [])
-    let a1 = Gen129Member1(log: seen, failing: [])
-    let b1 = Gen129Member1(log: expected, failing: [])
+    let a0 = Gen129Member0(log: seen, failing: ["collectG1"])
+    let b0 = Gen129Member0(log: expected, failing: ["collectG1"])
+    let a1 = Gen129Member1(log: seen, failing: ["collectG0"])
+    let b1 = Gen129Member1(log: expected, failing: ["collectG0"])
     var multicast = Gen129Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -31102,6 +34004,18 @@ struct GeneratedProtocolTests {
     let gotnoteChange1_1 = await genOutcome { return String(describing: await multicast.noteChange1()) }
     let wantnoteChange1_1 = await genOutcome { return String(describing: await reference.noteChange1()) }
     #expect(gotnoteChange1_1 == wantnoteChange1_1, "Gen129.func noteChange1() async -> String?")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await multicast.collectG0("g77", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await reference.collectG0("g77", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen129.func collectG0<T>(_ value: T, into seen: inout [String]) async throws")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await multicast.collectG0(7, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await reference.collectG0(7, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen129.func collectG0<T>(_ value: T, into seen: inout [String]) async throws")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG1(GenPoint(x: 2, y: 3), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG1(GenPoint(x: 2, y: 3), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen129.func collectG1<T>(_ value: T, into seen: inout [String]) throws")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG1(GenPoint(x: 2, y: 7), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG1(GenPoint(x: 2, y: 7), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen129.func collectG1<T>(_ value: T, into seen: inout [String]) throws")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -31335,6 +34249,12 @@ struct GeneratedProtocolTests {
     let gotdidLoad1_1 = await genOutcome { return String(describing: multicast.didLoad1(GenToken("t0"), with: ["k8": 9])) }
     let wantdidLoad1_1 = await genOutcome { return String(describing: reference.didLoad1(GenToken("t0"), with: ["k8": 9])) }
     #expect(gotdidLoad1_1 == wantdidLoad1_1, "Gen135.func didLoad1(_ a0: GenToken, with a1: [String: Int]) -> String")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(-9, and: [3, 6])) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(-9, and: [3, 6])) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen135.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0([5, 8], and: GenMode.fast)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0([5, 8], and: GenMode.fast)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen135.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -31366,6 +34286,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = false
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen136.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen136.slot read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: try multicast.echoG0("g86", tag: 6)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try reference.echoG0("g86", tag: 6)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen136.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try multicast.echoG0(GenMode.fast, tag: 9)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try reference.echoG0(GenMode.fast, tag: 9)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen136.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotsumG1_0 = await genOutcome { return String(describing: try multicast.sumG1(Set([0, 7]))) }
+    let wantsumG1_0 = await genOutcome { return String(describing: try reference.sumG1(Set([0, 7]))) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen136.func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: try multicast.sumG1([1, 9])) }
+    let wantsumG1_1 = await genOutcome { return String(describing: try reference.sumG1([1, 9])) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen136.func sumG1<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -31460,6 +34392,18 @@ struct GeneratedProtocolTests {
     reference.value1 = nil
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen138.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen138.value1 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([8, 6].reversed())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([8, 6].reversed())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen138.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([Int]())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([Int]())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen138.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG1_0 = await genOutcome { return String(describing: await multicast.sumG1([9].reversed())) }
+    let wantsumG1_0 = await genOutcome { return String(describing: await reference.sumG1([9].reversed())) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen138.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: await multicast.sumG1([3, 0])) }
+    let wantsumG1_1 = await genOutcome { return String(describing: await reference.sumG1([3, 0])) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen138.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -31467,8 +34411,8 @@ struct GeneratedProtocolTests {
 
   @Test func protocol139() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen139Member0(log: seen, failing: ["wantsStop2"])
-    let b0 = Gen139Member0(log: expected, failing: ["wantsStop2"])
+    let a0 = Gen139Member0(log: seen, failing: ["wantsStop2", "echoG0"])
+    let b0 = Gen139Member0(log: expected, failing: ["wantsStop2", "echoG0"])
     let a1 = Gen139Member1(log: seen, failing: [])
     let b1 = Gen139Member1(log: expected, failing: [])
     let multicast = Gen139Multicast()
@@ -31502,6 +34446,18 @@ struct GeneratedProtocolTests {
     let gotwantsRead3_1 = await genOutcome { return String(describing: await multicast.wantsRead3({ $0 * 2 }, using: ["k7": 5], with: 73.5)) }
     let wantwantsRead3_1 = await genOutcome { return String(describing: await reference.wantsRead3({ $0 * 2 }, using: ["k7": 5], with: 73.5)) }
     #expect(gotwantsRead3_1 == wantwantsRead3_1, "Gen139.func wantsRead3(_ a0: @escaping (Int) -> Int, using a1: [String: Int], with a2: Double) async -> String")
+    let gotechoG0_0 = await genOutcome { return String(describing: try multicast.echoG0("g2", tag: 6)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try reference.echoG0("g2", tag: 6)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen139.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try multicast.echoG0("g69", tag: 6)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try reference.echoG0("g69", tag: 6)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen139.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG1(6, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG1(6, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen139.func collectG1<T>(_ value: T, into seen: inout [String]) async")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG1(GenMode.off, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG1(GenMode.off, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen139.func collectG1<T>(_ value: T, into seen: inout [String]) async")
     #expect(seen.entries == expected.entries)
   }
 
@@ -31617,6 +34573,12 @@ struct GeneratedProtocolTests {
     reference.value1 = "s610"
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen142.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen142.value1 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: try multicast.taggedG0(5, and: [5, 3])) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: try reference.taggedG0(5, and: [5, 3])) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen142.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: try multicast.taggedG0("g90", and: GenMode.off)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: try reference.taggedG0("g90", and: GenMode.off)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen142.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -31658,6 +34620,18 @@ struct GeneratedProtocolTests {
     reference.value0 = GenPoint(x: 2, y: 3)
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen143.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen143.value0 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([Int]())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([Int]())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen143.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0(Set([1, 1, 4]))) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0(Set([1, 1, 4]))) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen143.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1(GenMode.off, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1(GenMode.off, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen143.func collectG1<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1("g42", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1("g42", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen143.func collectG1<T>(_ value: T, into seen: inout [String])")
     #expect(seen.entries == expected.entries)
   }
 
@@ -31696,6 +34670,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenMode.fast
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen144.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen144.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenMode.fast, and: GenMode.fast)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenMode.fast, and: GenMode.fast)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen144.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0("g61", and: [0])) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0("g61", and: [0])) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen144.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1("g96", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1("g96", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen144.func collectG1<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen144.func collectG1<T>(_ value: T, into seen: inout [String])")
     #expect(seen.entries == expected.entries)
   }
 
@@ -31721,6 +34707,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = ["k9": 7]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen145.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen145.slot read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: await multicast.sumG0([Int]())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: await reference.sumG0([Int]())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen145.func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: await multicast.sumG0([Int]())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: await reference.sumG0([Int]())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen145.func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -31762,6 +34754,18 @@ struct GeneratedProtocolTests {
     let gotwillChange3_1 = await genOutcome { return await { () async -> String in await multicast.willChange3({ $0 * 3 }); return "()" }() }
     let wantwillChange3_1 = await genOutcome { return await { () async -> String in await reference.willChange3({ $0 * 3 }); return "()" }() }
     #expect(gotwillChange3_1 == wantwillChange3_1, "Gen146.func willChange3(_ a0: @escaping (Int) -> Int) async")
+    let gotechoG0_0 = await genOutcome { return String(describing: try multicast.echoG0("g63", tag: 0)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try reference.echoG0("g63", tag: 0)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen146.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try multicast.echoG0([1, 7], tag: 3)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try reference.echoG0([1, 7], tag: 3)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen146.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotsumG1_0 = await genOutcome { return String(describing: multicast.sumG1([7])) }
+    let wantsumG1_0 = await genOutcome { return String(describing: reference.sumG1([7])) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen146.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: multicast.sumG1(Set([4]))) }
+    let wantsumG1_1 = await genOutcome { return String(describing: reference.sumG1(Set([4]))) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen146.func sumG1<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -31846,6 +34850,12 @@ struct GeneratedProtocolTests {
     reference.value0 = false
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen148.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen148.value0 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0(GenMode.off, tag: 2)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0(GenMode.off, tag: 2)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen148.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0([6, 0, 4], tag: 7)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0([6, 0, 4], tag: 7)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen148.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -31894,8 +34904,8 @@ struct GeneratedProtocolTests {
 
   @Test func protocol150() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen150Member0(log: seen, failing: ["askStop1"])
-    let b0 = Gen150Member0(log: expected, failing: ["askStop1"])
+    let a0 = Gen150Member0(log: seen, failing: ["askStop1", "echoG0"])
+    let b0 = Gen150Member0(log: expected, failing: ["askStop1", "echoG0"])
     let a1 = Gen150Member1(log: seen, failing: ["askStop1"])
     let b1 = Gen150Member1(log: expected, failing: ["askStop1"])
     let multicast = Gen150Multicast()
@@ -31929,6 +34939,12 @@ struct GeneratedProtocolTests {
     let gotwillMove3_1 = await genOutcome { return String(describing: multicast.willMove3()) }
     let wantwillMove3_1 = await genOutcome { return String(describing: reference.willMove3()) }
     #expect(gotwillMove3_1 == wantwillMove3_1, "Gen150.func willMove3() -> [String: Int]")
+    let gotechoG0_0 = await genOutcome { return String(describing: try multicast.echoG0(GenPoint(x: 0, y: 0), tag: 1)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try reference.echoG0(GenPoint(x: 0, y: 0), tag: 1)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen150.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try multicast.echoG0(2, tag: 3)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try reference.echoG0(2, tag: 3)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen150.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -31987,6 +35003,12 @@ struct GeneratedProtocolTests {
     reference.value1 = ["k3": 5]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen151.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen151.value1 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: await multicast.sumG0([8])) }
+    let wantsumG0_0 = await genOutcome { return String(describing: await reference.sumG0([8])) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen151.func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: await multicast.sumG0(Set([2, 9, 3]))) }
+    let wantsumG0_1 = await genOutcome { return String(describing: await reference.sumG0(Set([2, 9, 3]))) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen151.func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32095,6 +35117,12 @@ struct GeneratedProtocolTests {
     reference.value0 = [0]
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen155.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen155.value0 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([Int]())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([Int]())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen155.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([Int]())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([Int]())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen155.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32207,6 +35235,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = false
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen158.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen158.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenPoint(x: 3, y: 7), and: GenMode.off)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenPoint(x: 3, y: 7), and: GenMode.off)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen158.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0("g87", and: GenMode.off)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0("g87", and: GenMode.off)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen158.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotsumG1_0 = await genOutcome { return String(describing: await multicast.sumG1([Int]())) }
+    let wantsumG1_0 = await genOutcome { return String(describing: await reference.sumG1([Int]())) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen158.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: await multicast.sumG1([7, 7, 2].reversed())) }
+    let wantsumG1_1 = await genOutcome { return String(describing: await reference.sumG1([7, 7, 2].reversed())) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen158.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32273,10 +35313,10 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen160Member0(log: seen, failing: [])
     let b0 = Gen160Member0(log: expected, failing: [])
-    let a1 = Gen160Member1(log: seen, failing: [])
-    let b1 = Gen160Member1(log: expected, failing: [])
-    let a2 = Gen160Member2(log: seen, failing: [])
-    let b2 = Gen160Member2(log: expected, failing: [])
+    let a1 = Gen160Member1(log: seen, failing: ["sumG0"])
+    let b1 = Gen160Member1(log: expected, failing: ["sumG0"])
+    let a2 = Gen160Member2(log: seen, failing: ["sumG0"])
+    let b2 = Gen160Member2(log: expected, failing: ["sumG0"])
     let multicast = Gen160Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -32306,6 +35346,12 @@ struct GeneratedProtocolTests {
     reference.value1 = "o4"
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen160.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen160.value1 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: try multicast.sumG0([6, 1, 1])) }
+    let wantsumG0_0 = await genOutcome { return String(describing: try reference.sumG0([6, 1, 1])) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen160.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: try multicast.sumG0([Int]())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: try reference.sumG0([Int]())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen160.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32336,6 +35382,12 @@ struct GeneratedProtocolTests {
     reference.value1 = GenMode.fast
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen161.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen161.value1 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenPoint(x: 4, y: 2), and: "g65")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenPoint(x: 4, y: 2), and: "g65")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen161.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0([0], and: "g49")) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0([0], and: "g49")) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen161.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -32394,6 +35446,12 @@ struct GeneratedProtocolTests {
     reference.value1 = [0, 5, 2]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen162.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen162.value1 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: try multicast.sumG0([1, 4].reversed())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: try reference.sumG0([1, 4].reversed())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen162.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: try multicast.sumG0([7].reversed())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: try reference.sumG0([7].reversed())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen162.func sumG0<C: Collection & Sendable>(_ items: C) throws -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32443,8 +35501,8 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen164Member0(log: seen, failing: ["didRead2"])
     let b0 = Gen164Member0(log: expected, failing: ["didRead2"])
-    let a1 = Gen164Member1(log: seen, failing: [])
-    let b1 = Gen164Member1(log: expected, failing: [])
+    let a1 = Gen164Member1(log: seen, failing: ["echoG0"])
+    let b1 = Gen164Member1(log: expected, failing: ["echoG0"])
     let multicast = Gen164Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -32474,6 +35532,12 @@ struct GeneratedProtocolTests {
     reference.value0 = 21.5
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen164.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen164.value0 read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: try multicast.echoG0([7, 2, 3], tag: 6)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: try reference.echoG0([7, 2, 3], tag: 6)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen164.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: try multicast.echoG0(GenMode.fast, tag: 4)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: try reference.echoG0(GenMode.fast, tag: 4)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen164.func echoG0<T: Sendable>(_ value: T, tag: Int) throws -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32663,6 +35727,12 @@ struct GeneratedProtocolTests {
     reference.value0 = [4, 2, 4]
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen168.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen168.value0 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: await multicast.sumG0(Set([7, 5]))) }
+    let wantsumG0_0 = await genOutcome { return String(describing: await reference.sumG0(Set([7, 5]))) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen168.func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: await multicast.sumG0([4, 6, 4].reversed())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: await reference.sumG0([4, 6, 4].reversed())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen168.func sumG0<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -32780,6 +35850,12 @@ struct GeneratedProtocolTests {
     reference.value0 = "s406"
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen171.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen171.value0 read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0(Set([3, 1]))) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0(Set([3, 1]))) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen171.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([5, 3, 8].reversed())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([5, 3, 8].reversed())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen171.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32829,6 +35905,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = "o8"
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen172.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen172.slot read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0(GenMode.fast, tag: 4)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0(GenMode.fast, tag: 4)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen172.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0(GenPoint(x: 9, y: 8), tag: 5)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0(GenPoint(x: 9, y: 8), tag: 5)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen172.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -32838,8 +35920,8 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen173Member0(log: seen, failing: [])
     let b0 = Gen173Member0(log: expected, failing: [])
-    let a1 = Gen173Member1(log: seen, failing: ["noteRead1"])
-    let b1 = Gen173Member1(log: expected, failing: ["noteRead1"])
+    let a1 = Gen173Member1(log: seen, failing: ["noteRead1", "collectG0"])
+    let b1 = Gen173Member1(log: expected, failing: ["noteRead1", "collectG0"])
     let a2 = Gen173Member2(log: seen, failing: [])
     let b2 = Gen173Member2(log: expected, failing: [])
     let multicast = Gen173Multicast()
@@ -32873,6 +35955,18 @@ struct GeneratedProtocolTests {
     reference.value1 = [5, 3]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen173.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen173.value1 read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0("g29", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0("g29", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen173.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try multicast.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return try { () throws -> String in try reference.collectG0(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen173.func collectG0<T>(_ value: T, into seen: inout [String]) throws")
+    let gottaggedG1_0 = await genOutcome { return String(describing: await multicast.taggedG1("g19", and: -3)) }
+    let wanttaggedG1_0 = await genOutcome { return String(describing: await reference.taggedG1("g19", and: -3)) }
+    #expect(gottaggedG1_0 == wanttaggedG1_0, "Gen173.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
+    let gottaggedG1_1 = await genOutcome { return String(describing: await multicast.taggedG1(GenMode.fast, and: -9)) }
+    let wanttaggedG1_1 = await genOutcome { return String(describing: await reference.taggedG1(GenMode.fast, and: -9)) }
+    #expect(gottaggedG1_1 == wanttaggedG1_1, "Gen173.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32910,6 +36004,12 @@ struct GeneratedProtocolTests {
     reference.value1 = "s224"
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen174.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen174.value1 read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0([8, 9], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0([8, 9], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen174.func collectG0<T>(_ value: T, into seen: inout [String]) async")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0(GenPoint(x: 0, y: 4), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0(GenPoint(x: 0, y: 4), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen174.func collectG0<T>(_ value: T, into seen: inout [String]) async")
     #expect(seen.entries == expected.entries)
   }
 
@@ -32978,6 +36078,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = false
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen175.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen175.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: await multicast.taggedG0(GenMode.fast, and: -8)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: await reference.taggedG0(GenMode.fast, and: -8)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen175.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: await multicast.taggedG0("g55", and: GenMode.off)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: await reference.taggedG0("g55", and: GenMode.off)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen175.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) async -> Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -33077,6 +36183,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = true
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen177.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen177.slot read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0([5], tag: 9)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0([5], tag: 9)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen177.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0(-2, tag: 6)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0(-2, tag: 6)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen177.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -33084,8 +36196,8 @@ struct GeneratedProtocolTests {
 
   @Test func protocol178() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen178Member0(log: seen, failing: ["handleStart2"])
-    let b0 = Gen178Member0(log: expected, failing: ["handleStart2"])
+    let a0 = Gen178Member0(log: seen, failing: ["handleStart2", "collectG1"])
+    let b0 = Gen178Member0(log: expected, failing: ["handleStart2", "collectG1"])
     let a1 = Gen178Member1(log: seen, failing: [])
     let b1 = Gen178Member1(log: expected, failing: [])
     let a2 = Gen178Member2(log: seen, failing: [])
@@ -33125,6 +36237,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenMode.slow
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen178.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen178.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0([7], and: -9)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0([7], and: -9)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen178.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(GenMode.off, and: GenPoint(x: 6, y: 3))) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(GenMode.off, and: GenPoint(x: 6, y: 3))) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen178.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await multicast.collectG1(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await reference.collectG1(GenMode.fast, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen178.func collectG1<T>(_ value: T, into seen: inout [String]) async throws")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await multicast.collectG1([0, 2], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return try await { () async throws -> String in try await reference.collectG1([0, 2], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen178.func collectG1<T>(_ value: T, into seen: inout [String]) async throws")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -33165,6 +36289,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = 17
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen179.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen179.slot read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0("g12", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0("g12", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen179.func collectG0<T>(_ value: T, into seen: inout [String]) async")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0([5, 6], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0([5, 6], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen179.func collectG0<T>(_ value: T, into seen: inout [String]) async")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG1(4, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG1(4, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen179.func collectG1<T>(_ value: T, into seen: inout [String]) async")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG1(1, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG1(1, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen179.func collectG1<T>(_ value: T, into seen: inout [String]) async")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -33265,8 +36401,8 @@ struct GeneratedProtocolTests {
     let seen = GenLog(), expected = GenLog()
     let a0 = Gen182Member0(log: seen, failing: [])
     let b0 = Gen182Member0(log: expected, failing: [])
-    let a1 = Gen182Member1(log: seen, failing: [])
-    let b1 = Gen182Member1(log: expected, failing: [])
+    let a1 = Gen182Member1(log: seen, failing: ["echoG1"])
+    let b1 = Gen182Member1(log: expected, failing: ["echoG1"])
     let a2 = Gen182Member2(log: seen, failing: [])
     let b2 = Gen182Member2(log: expected, failing: [])
     let multicast = Gen182Multicast()
@@ -33280,6 +36416,18 @@ struct GeneratedProtocolTests {
     let gotdidOpen0_1 = await genOutcome { return await { () async -> String in await multicast.didOpen0(); return "()" }() }
     let wantdidOpen0_1 = await genOutcome { return await { () async -> String in await reference.didOpen0(); return "()" }() }
     #expect(gotdidOpen0_1 == wantdidOpen0_1, "Gen182.func didOpen0() async")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(GenMode.off, and: "g48")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(GenMode.off, and: "g48")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen182.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(GenPoint(x: 7, y: 9), and: GenPoint(x: 5, y: 4))) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(GenPoint(x: 7, y: 9), and: GenPoint(x: 5, y: 4))) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen182.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotechoG1_0 = await genOutcome { return String(describing: try multicast.echoG1("g59", tag: 7)) }
+    let wantechoG1_0 = await genOutcome { return String(describing: try reference.echoG1("g59", tag: 7)) }
+    #expect(gotechoG1_0 == wantechoG1_0, "Gen182.func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T?")
+    let gotechoG1_1 = await genOutcome { return String(describing: try multicast.echoG1([6, 4, 0], tag: 6)) }
+    let wantechoG1_1 = await genOutcome { return String(describing: try reference.echoG1([6, 4, 0], tag: 6)) }
+    #expect(gotechoG1_1 == wantechoG1_1, "Gen182.func echoG1<T: Sendable>(_ value: T, tag: Int) throws -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -33321,6 +36469,18 @@ struct GeneratedProtocolTests {
     reference.value1 = ["k0": 5]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen183.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen183.value1 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0([4], and: "g31")) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0([4], and: "g31")) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen183.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0(-6, and: "g3")) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0(-6, and: "g3")) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen183.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1(8, into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1(8, into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen183.func collectG1<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1("g54", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1("g54", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen183.func collectG1<T>(_ value: T, into seen: inout [String])")
     #expect(seen.entries == expected.entries)
   }
 
@@ -33354,6 +36514,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenMode.fast
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen184.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen184.slot read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0(Set([9]))) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0(Set([9]))) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen184.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0([9, 4, 7].reversed())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0([9, 4, 7].reversed())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen184.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -33394,6 +36560,18 @@ struct GeneratedProtocolTests {
     reference.value0 = ["k4": 7]
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen185.value0 read 3")
     #expect(String(describing: multicast.value0) == String(describing: reference.value0), "Gen185.value0 read 4")
+    let gotcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0("g41", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_0 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0("g41", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_0 == wantcollectG0_0, "Gen185.func collectG0<T>(_ value: T, into seen: inout [String]) async")
+    let gotcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await multicast.collectG0([8], into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG0_1 = await genOutcome { var seen: [String] = []; return await { () async -> String in await reference.collectG0([8], into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG0_1 == wantcollectG0_1, "Gen185.func collectG0<T>(_ value: T, into seen: inout [String]) async")
+    let gotechoG1_0 = await genOutcome { return String(describing: multicast.echoG1(GenPoint(x: 1, y: 2), tag: 2)) }
+    let wantechoG1_0 = await genOutcome { return String(describing: reference.echoG1(GenPoint(x: 1, y: 2), tag: 2)) }
+    #expect(gotechoG1_0 == wantechoG1_0, "Gen185.func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG1_1 = await genOutcome { return String(describing: multicast.echoG1(GenMode.fast, tag: 0)) }
+    let wantechoG1_1 = await genOutcome { return String(describing: reference.echoG1(GenMode.fast, tag: 0)) }
+    #expect(gotechoG1_1 == wantechoG1_1, "Gen185.func echoG1<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -33504,10 +36682,10 @@ struct GeneratedProtocolTests {
 
   @Test func protocol188() async throws {
     let seen = GenLog(), expected = GenLog()
-    let a0 = Gen188Member0(log: seen, failing: ["handleWrite1"])
-    let b0 = Gen188Member0(log: expected, failing: ["handleWrite1"])
-    let a1 = Gen188Member1(log: seen, failing: [])
-    let b1 = Gen188Member1(log: expected, failing: [])
+    let a0 = Gen188Member0(log: seen, failing: ["handleWrite1", "taggedG0"])
+    let b0 = Gen188Member0(log: expected, failing: ["handleWrite1", "taggedG0"])
+    let a1 = Gen188Member1(log: seen, failing: ["taggedG0"])
+    let b1 = Gen188Member1(log: expected, failing: ["taggedG0"])
     var multicast = Gen188Multicast()
     multicast.add(a0)
     multicast.add(a1)
@@ -33549,6 +36727,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = [5, 5]
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen188.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen188.slot read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: try multicast.taggedG0(GenPoint(x: 4, y: 6), and: [0, 0, 8])) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: try reference.taggedG0(GenPoint(x: 4, y: 6), and: [0, 0, 8])) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen188.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: try multicast.taggedG0(GenPoint(x: 7, y: 1), and: GenPoint(x: 2, y: 8))) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: try reference.taggedG0(GenPoint(x: 7, y: 1), and: GenPoint(x: 2, y: 8))) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen188.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) throws -> Int")
+    let gotcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1("g87", into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_0 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1("g87", into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_0 == wantcollectG1_0, "Gen188.func collectG1<T>(_ value: T, into seen: inout [String])")
+    let gotcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in multicast.collectG1(GenPoint(x: 8, y: 6), into: &seen); return seen.joined(separator: ",") }() }
+    let wantcollectG1_1 = await genOutcome { var seen: [String] = []; return { () -> String in reference.collectG1(GenPoint(x: 8, y: 6), into: &seen); return seen.joined(separator: ",") }() }
+    #expect(gotcollectG1_1 == wantcollectG1_1, "Gen188.func collectG1<T>(_ value: T, into seen: inout [String])")
     #expect(multicast.bump(by: 1) == reference.bump(by: 1))
     #expect(multicast.bump(by: 2) == reference.bump(by: 2))
     #expect(seen.entries == expected.entries)
@@ -33626,6 +36816,12 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = GenMode.fast
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen190.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen190.slot read 4")
+    let gotechoG0_0 = await genOutcome { return String(describing: multicast.echoG0("g21", tag: 4)) }
+    let wantechoG0_0 = await genOutcome { return String(describing: reference.echoG0("g21", tag: 4)) }
+    #expect(gotechoG0_0 == wantechoG0_0, "Gen190.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
+    let gotechoG0_1 = await genOutcome { return String(describing: multicast.echoG0(GenPoint(x: 9, y: 4), tag: 8)) }
+    let wantechoG0_1 = await genOutcome { return String(describing: reference.echoG0(GenPoint(x: 9, y: 4), tag: 8)) }
+    #expect(gotechoG0_1 == wantechoG0_1, "Gen190.func echoG0<T: Sendable>(_ value: T, tag: Int) -> T?")
     #expect(seen.entries == expected.entries)
   }
 
@@ -33662,6 +36858,12 @@ struct GeneratedProtocolTests {
     let gotnoteStop2_1 = await genOutcome { return { () -> String in multicast.noteStop2("s476", at: 2.5); return "()" }() }
     let wantnoteStop2_1 = await genOutcome { return { () -> String in reference.noteStop2("s476", at: 2.5); return "()" }() }
     #expect(gotnoteStop2_1 == wantnoteStop2_1, "Gen191.func noteStop2(_ a0: String, at a1: Double)")
+    let gotsumG0_0 = await genOutcome { return String(describing: multicast.sumG0([Int]())) }
+    let wantsumG0_0 = await genOutcome { return String(describing: reference.sumG0([Int]())) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen191.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: multicast.sumG0(Set([6, 6]))) }
+    let wantsumG0_1 = await genOutcome { return String(describing: reference.sumG0(Set([6, 6]))) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen191.func sumG0<C: Collection & Sendable>(_ items: C) -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -33758,6 +36960,18 @@ struct GeneratedProtocolTests {
     reference.value1 = ["k0": 9]
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen193.value1 read 3")
     #expect(String(describing: multicast.value1) == String(describing: reference.value1), "Gen193.value1 read 4")
+    let gottaggedG0_0 = await genOutcome { return String(describing: multicast.taggedG0(2, and: GenMode.off)) }
+    let wanttaggedG0_0 = await genOutcome { return String(describing: reference.taggedG0(2, and: GenMode.off)) }
+    #expect(gottaggedG0_0 == wanttaggedG0_0, "Gen193.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG0_1 = await genOutcome { return String(describing: multicast.taggedG0([3, 5], and: 4)) }
+    let wanttaggedG0_1 = await genOutcome { return String(describing: reference.taggedG0([3, 5], and: 4)) }
+    #expect(gottaggedG0_1 == wanttaggedG0_1, "Gen193.func taggedG0<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gotsumG1_0 = await genOutcome { return String(describing: await multicast.sumG1(Set([2]))) }
+    let wantsumG1_0 = await genOutcome { return String(describing: await reference.sumG1(Set([2]))) }
+    #expect(gotsumG1_0 == wantsumG1_0, "Gen193.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
+    let gotsumG1_1 = await genOutcome { return String(describing: await multicast.sumG1([Int]())) }
+    let wantsumG1_1 = await genOutcome { return String(describing: await reference.sumG1([Int]())) }
+    #expect(gotsumG1_1 == wantsumG1_1, "Gen193.func sumG1<C: Collection & Sendable>(_ items: C) async -> Int where C.Element == Int")
     #expect(seen.entries == expected.entries)
   }
 
@@ -34009,6 +37223,18 @@ struct GeneratedProtocolTests {
     reference[slot: 1] = nil
     #expect(String(describing: multicast[slot: 1]) == String(describing: reference[slot: 1]), "Gen199.slot read 3")
     #expect(String(describing: multicast[slot: 2]) == String(describing: reference[slot: 2]), "Gen199.slot read 4")
+    let gotsumG0_0 = await genOutcome { return String(describing: try await multicast.sumG0(Set([2]))) }
+    let wantsumG0_0 = await genOutcome { return String(describing: try await reference.sumG0(Set([2]))) }
+    #expect(gotsumG0_0 == wantsumG0_0, "Gen199.func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int")
+    let gotsumG0_1 = await genOutcome { return String(describing: try await multicast.sumG0([Int]())) }
+    let wantsumG0_1 = await genOutcome { return String(describing: try await reference.sumG0([Int]())) }
+    #expect(gotsumG0_1 == wantsumG0_1, "Gen199.func sumG0<C: Collection & Sendable>(_ items: C) async throws -> Int where C.Element == Int")
+    let gottaggedG1_0 = await genOutcome { return String(describing: multicast.taggedG1(GenMode.off, and: -2)) }
+    let wanttaggedG1_0 = await genOutcome { return String(describing: reference.taggedG1(GenMode.off, and: -2)) }
+    #expect(gottaggedG1_0 == wanttaggedG1_0, "Gen199.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
+    let gottaggedG1_1 = await genOutcome { return String(describing: multicast.taggedG1("g51", and: "g14")) }
+    let wanttaggedG1_1 = await genOutcome { return String(describing: reference.taggedG1("g51", and: "g14")) }
+    #expect(gottaggedG1_1 == wanttaggedG1_1, "Gen199.func taggedG1<T: Sendable, U: Sendable>(_ first: T, and second: U) -> Int")
     #expect(seen.entries == expected.entries)
   }
 }

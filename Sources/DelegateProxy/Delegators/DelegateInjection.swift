@@ -1,4 +1,3 @@
-import Dispatch
 import MessageRuntime
 
 /// A secondary delegate injected into a delegator's one delegate slot, beside the
@@ -89,7 +88,7 @@ extension DelegateMulticast: DelegateMulticastProtocol {
   /// `@Delegate(for:object:)` its `object`. Traps if neither conforms (`@Delegate`
   /// multicasts always do).
   public var asDelegate: Delegate {
-    guard let d = self as? Delegate ?? state.withLock({ $0.face }) as? Delegate else {
+    guard let d = self as? Delegate ?? state.withLock({ $0.object }) as? Delegate else {
       fatalError("\(Self.self) does not conform to \(protocolDescription.name)")
     }
     return d

@@ -14,9 +14,9 @@ import MessageRuntime
 ///
 /// Unlike the original, setting ``delegate`` after a secondary was injected keeps the
 /// secondary in place, and removing the last secondary restores the plain delegate.
-/// ``respondsToGeneration`` changes whenever ``target`` or its answers may have
+/// ``generation`` changes whenever ``target`` or its answers may have
 /// changed, for delegators that cache `responds(to:)` (see ``RespondsToCache``).
-public final class DelegateSlot: RespondsToGeneration, Sendable {
+public final class DelegateSlot: Generational, Sendable {
   private struct State {
     weak var primary: RuntimeObject?
     var secondaries: [WeakBox] = []
@@ -121,7 +121,7 @@ public final class DelegateSlot: RespondsToGeneration, Sendable {
   }
 
   /// Changes whenever ``target`` or its `responds(to:)` answers may have changed.
-  public var respondsToGeneration: UInt64 {
+  public var generation: UInt64 {
     let (changes, proxy) = state.withLock { ($0.changes, $0.proxy) }
     return changes << 32 | (proxy?.generation ?? 0) & 0xFFFF_FFFF
   }

@@ -1,7 +1,7 @@
 import MessageRuntime
 
 /// A delegator-side cache of `responds(to:)` answers for its delegate, refreshed when
-/// the delegate changes or reports a new ``RespondsToGeneration/respondsToGeneration``.
+/// the delegate changes or reports a new ``Generational/generation``.
 ///
 /// ```swift
 /// // In a delegator, before each optional delegate message:
@@ -9,7 +9,7 @@ import MessageRuntime
 /// ```
 ///
 /// Answers are asked once per delegate, generation and selector; an object that does
-/// not adopt ``RespondsToGeneration`` is asked once per selector (the UIKit behaviour).
+/// not adopt ``Generational`` is asked once per selector (the UIKit behaviour).
 public final class RespondsToCache: Sendable {
   private struct State {
     weak var target: RuntimeObject?
@@ -24,7 +24,7 @@ public final class RespondsToCache: Sendable {
   /// Whether `target` responds to `selector`, from the cache when still valid.
   public func responds(_ target: RuntimeObject?, to selector: Selector) -> Bool {
     guard let target else { return false }
-    let generation = (target as? any RespondsToGeneration)?.respondsToGeneration
+    let generation = (target as? any Generational)?.generation
     let cached = state.withLock { s -> Bool? in
       if s.target !== target || s.generation != generation {
         s.target = target

@@ -103,3 +103,54 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
 
 /// The source of ``Member/id``.
 private let memberIDs = Atomic<UInt64>(1)
+
+/// One membership of a `@Delegate` multicast, as ``DelegateMulticast/add(_:queue:retention:)``
+/// returns it: what ``DelegateMulticast/remove(_:)-(MemberID)`` and
+/// ``DelegateMulticast/delegate(_:)`` take.
+///
+/// A value (a struct added to a multicast of a protocol that is not class-bound) has no
+/// identity of its own — two equal values are one value — so the membership is what
+/// names it: the token stays valid while the member's value changes (a `mutating` call
+/// stores a new value in the same membership), and a copy of a value multicast keeps its
+/// members' tokens, so `b.remove(token)` removes from `b` the copy of the member the token
+/// named in `a`. An object member has one too.
+public struct MemberID: Hashable, Sendable, CustomStringConvertible {
+  /// The membership's number (unique in the process, shared by copies of one membership).
+  let rawValue: UInt64
+
+  init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+  /// `member #N`.
+  public var description: String { "member #\(rawValue)" }
+}
+
+/// How a multicast holds one of its delegates.
+public enum Retention: Sendable, Hashable, CustomStringConvertible {
+  /// A weak reference (the default, as in every reference system): the multicast does
+  /// not keep the delegate alive; once it is deallocated it is skipped and compacted away.
+  case weak
+  /// A strong reference: the multicast keeps the delegate alive until it is removed.
+  case strong
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String { self == .weak ? "weak" : "strong" }
+}
+
+/// Queues that delegates of Swift multicasts are called on, marked so a dispatch can
+/// tell whether it already runs on one (and call the delegate directly instead of
+/// waiting on the queue for itself).
+enum QueueMarks {
+  /// Set on every such queue, to the queue's identity.
+  static let key = DispatchSpecificKey<ObjectIdentifier>()
+
+  static func mark(_ queue: DispatchQueue) {
+    if queue.getSpecific(key: key) == nil {
+      queue.setSpecific(key: key, value: ObjectIdentifier(queue))
+    }
+  }
+
+  /// Whether the current code runs on `queue` (or on a queue targeting it).
+  static func isCurrent(_ queue: DispatchQueue) -> Bool {
+    DispatchQueue.getSpecific(key: key) == ObjectIdentifier(queue)
+  }
+}

@@ -1,6 +1,3 @@
-import Dispatch
-import MessageRuntime
-
 /// A value handed across threads as the reference systems hand delegate arguments across
 /// queues: the sender vouches for it (see ``DelegateMulticast/messages(_:_:bufferingPolicy:)``).
 @usableFromInline

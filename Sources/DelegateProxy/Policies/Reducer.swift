@@ -29,7 +29,7 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   let body: @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8]
   /// The rule of a built-in reducer, which the C routes and the fast paths run without
   /// collecting answers; nil for a fold the caller runs on the collected answers.
-  var rule: FoldRule?
+  var rule: ReducerRule?
   /// The fold on Swift values (the `@Delegate` multicasts run it on their answers as they
   /// are); nil for reducers on C values only. Returns nil for no answer: the method's
   /// answer for no delegates then applies.
@@ -39,7 +39,7 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   let pairwise: AnyPairwiseFold?
 
   init(
-    name: String, rule: FoldRule? = nil,
+    name: String, rule: ReducerRule? = nil,
     accepts: @escaping @Sendable (TypeEncoding) -> Bool = { _ in true },
     body: @escaping @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8],
     swiftFold: (@Sendable ([Any]) -> Any?)?, pairwise: AnyPairwiseFold? = nil
@@ -86,7 +86,7 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
 
   /// Every responder is called; the **last** one's answer is returned (the method's
   /// answer for no delegates when nobody answers) — ``ReturnPolicy/lastResponder`` as a
-  /// reducer, for ``DelegateMulticast/aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)``.
+  /// reducer, for ``DelegateMulticast/aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``.
   public static var last: Reducer<Value> {
     Reducer(
       name: "last", rule: .last,

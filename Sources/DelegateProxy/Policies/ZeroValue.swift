@@ -1,5 +1,3 @@
-import MessageRuntime
-
 /// The zero value of a result type: what a value-returning message answers when no
 /// delegate answers it.
 @usableFromInline
@@ -36,5 +34,24 @@ enum ZeroValue {
       }
     }
     return result
+  }
+}
+
+/// `Optional`, seen through its wrapped type.
+@usableFromInline
+protocol OptionalType {
+  static var wrappedType: Any.Type { get }
+  /// Whether the optional at `address` is nil.
+  static func isNone(at address: UnsafeRawPointer) -> Bool
+}
+
+extension Optional: OptionalType {
+  @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
+  @inlinable static func isNone(at address: UnsafeRawPointer) -> Bool {
+    // A borrow of the caller's value: no copy of the payload.
+    switch address.assumingMemoryBound(to: Self.self).pointee {
+    case .none: true
+    case .some: false
+    }
   }
 }

@@ -18,18 +18,18 @@ import MessageRuntime
 extension MulticastProxy {
   /// The route rule for a selector's responder list, or nil when the selector must stay
   /// on the general path.
-  static func routeCombine(for list: ProxyResponderList) -> RouteCombine? {
+  static func routeReducer(for list: ProxyResponderList) -> RouteReducer? {
     guard let signature = list.signature, !list.responders.isEmpty, !list.hasObservers else {
       return nil
     }
     if list.responders.contains(where: { $0.queue != nil || $0.isForwarder }) { return nil }
-    let rule = FoldRule(list.policy, returnsVoid: signature.returnsVoid)
-    guard let combine = rule.routeCombine,
-      RuntimeObject.routePath(for: signature, combine: combine) != nil
+    let rule = ReducerRule(list.policy, returnsVoid: signature.returnsVoid)
+    guard let reducer = rule.routeReducer,
+      RuntimeObject.routePath(for: signature, reducer: reducer) != nil
     else {
       return nil
     }
-    return combine
+    return reducer
   }
 
   /// Installs a route for every eligible selector of `table` and removes the routes of
@@ -40,7 +40,7 @@ extension MulticastProxy {
   > {
     var routed: Set<Selector> = []
     for (selector, list) in table.lists {
-      guard let combine = MulticastProxy.routeCombine(for: list), let signature = list.signature
+      guard let reducer = MulticastProxy.routeReducer(for: list), let signature = list.signature
       else {
         continue
       }
@@ -54,7 +54,7 @@ extension MulticastProxy {
         // Once every target is removed or dead (before the next rebuild), a message takes
         // the general path, which answers as for a selector with no responder.
         try setRoute(
-          selector, signature: signature, targets: targets, combine: combine,
+          selector, signature: signature, targets: targets, reducer: reducer,
           forwardWhenEmpty: true)
         routed.insert(selector)
       } catch {

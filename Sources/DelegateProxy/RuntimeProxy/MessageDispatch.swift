@@ -35,10 +35,10 @@ extension MulticastProxy {
       invocation.withUnsafeReturnValue { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
 
-    // Synchronous answers fold by the policy's rule (``Fold``); an aggregation gathers
+    // Synchronous answers fold by the policy's rule (``Reduction``); an aggregation gathers
     // every answer instead, and its caller folds them.
-    let rule = gathering == nil ? FoldRule(list.policy, returnsVoid: !returnsValue) : .every
-    var fold = Fold<ReturnValue>(rule)
+    let rule = gathering == nil ? ReducerRule(list.policy, returnsVoid: !returnsValue) : .every
+    var fold = Reduction<ReturnValue>(rule)
     var collected: [ReturnValue] = []
     var reached = 0
 

@@ -112,40 +112,14 @@ extension MulticastProxy {
   /// memberships keep their place, queue and retention, but its responder lists leave it
   /// out — no Swift or C path calls it, `respondsToSelector:` does not count it — until
   /// as many ``unblock(_:)`` calls. Dispatches that start after this returns skip it.
-  public func block(_ delegate: RuntimeObject) { changeBlock(of: delegate, by: 1) }
+  public func block(_ delegate: RuntimeObject) { changeBlock(by: 1) { $0.holds(delegate) } }
 
   /// Undoes one ``block(_:)``.
-  public func unblock(_ delegate: RuntimeObject) { changeBlock(of: delegate, by: -1) }
+  public func unblock(_ delegate: RuntimeObject) { changeBlock(by: -1) { $0.holds(delegate) } }
 
   /// Whether `delegate` is a member and blocked.
   public func isBlocked(_ delegate: RuntimeObject) -> Bool {
-    state.withLock { s in
-      s.members.records.contains { !$0.isRemoved && $0.holds(delegate) && $0.isBlocked }
-    }
-  }
-
-  private func changeBlock(of delegate: RuntimeObject, by step: Int) {
-    let found = state.withLock { s in
-      s.members.records.contains { !$0.isRemoved && $0.holds(delegate) }
-    }
-    guard found else { return }
-    // A new table and routes leave blocked members out: the hot path checks nothing.
-    update { s in
-      for m in s.members.records where !m.isRemoved && m.holds(delegate) {
-        m.blockCount = max(0, m.blockCount + step)
-      }
-    }
-  }
-
-  /// Marks the matching records removed and publishes a table without them; `update`
-  /// then waits — outside any lock — until no dispatch that could still see them is
-  /// running on another thread, and releases the old table (the last strong references
-  /// to strongly held delegates) only then: a delegate's deinit waits out dispatches too,
-  /// and one of them may be waiting for this proxy's lock.
-  private func removeMembers(where match: (ProxyMember) -> Bool) {
-    let found = state.withLock { s in s.members.records.contains(where: match) }
-    guard found else { return }
-    update { s in _ = s.members.remove(where: match) }
+    isBlocked(where: { $0.holds(delegate) })
   }
 
   /// Re-reads what every member implements, after methods were added to or removed from

@@ -1,4 +1,3 @@
-import Dispatch
 import MessageRuntime
 import Synchronization
 
@@ -50,7 +49,7 @@ import Synchronization
 /// All methods are thread-safe. No lock is held while a delegate is called.
 // @unchecked Sendable (restating RuntimeObject's): every stored property is a `let` of a
 // Sendable type, a `Lock` or an `Atomic`; all mutable state is behind those.
-public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unchecked Sendable {
+public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sendable {
   /// Options that change membership and empty-proxy behaviour.
   public struct Options: OptionSet, Sendable, Hashable {
     /// The option bits.
@@ -159,18 +158,18 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// The policy for selectors without an override of their own.
   public var defaultPolicy: ReturnPolicy<ReturnValue> {
-    get { state.withLock { $0.defaultPolicy } }
-    set { update { $0.defaultPolicy = newValue } }
+    get { enginePolicy }
+    set { enginePolicy = newValue }
   }
 
   /// Sets the policy for one selector (nil returns it to the default).
   public func setPolicy(_ policy: ReturnPolicy<ReturnValue>?, for selector: Selector) {
-    update { $0.overrides[selector] = policy }
+    setPolicy(policy, forKey: selector)
   }
 
   /// The policy in force for `selector`.
   public func policy(for selector: Selector) -> ReturnPolicy<ReturnValue> {
-    currentTable.list(for: selector).policy
+    policy(forKey: selector)
   }
 
   /// Whether a message no delegate answers is dropped instead of raising an
@@ -268,7 +267,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
   public var members: [ProxyMember] { currentTable.members.filter { !$0.isRemoved } }
 
   /// How many live memberships the proxy has (`count`).
-  public var count: Int { liveEntries.count }
+  public var count: Int { liveCount }
 
   /// How many live delegates are instances of `cls` or a subclass (`countOfClass:`).
   public func count(ofClass cls: RuntimeClass) -> Int {
@@ -287,7 +286,7 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
 
   /// Whether `delegate` is a live member.
   public func contains(_ delegate: RuntimeObject) -> Bool {
-    currentTable.members.contains { !$0.isRemoved && $0.holds(delegate) }
+    containsLive { $0.holds(delegate) }
   }
 
   private var liveEntries: [ProxyMember] {
@@ -324,9 +323,6 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
     }
     return bumped ?? own
   }
-
-  /// ``generation``, for ``RespondsToGeneration``.
-  public var respondsToGeneration: UInt64 { generation }
 
   // MARK: Forwarding hooks
 
@@ -493,4 +489,10 @@ public final class MulticastProxy: ForwardingProxy, RespondsToGeneration, @unche
       if s.observers[selector]?.isEmpty == true { s.observers[selector] = nil }
     }
   }
+}
+
+extension MulticastProxy.State: MulticastEngineState {}
+
+extension MulticastProxy: MulticastEngine {
+  var publishedMembers: [ProxyMember] { currentTable.members }
 }

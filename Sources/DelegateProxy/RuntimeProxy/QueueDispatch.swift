@@ -50,7 +50,8 @@ extension MulticastProxy {
     completionQueue: DispatchQueue, completion: @escaping @Sendable (Result<R, any Error>) -> Void
   ) throws {
     let invocation = try makeInvocation(message, repeat each arguments)
-    try aggregate(invocation, reducer: reducer.onCValues, completionQueue: completionQueue) { result in
+    try aggregate(invocation, reducer: reducer.onCValues, completionQueue: completionQueue) {
+      result in
       completion(result.flatMap { value in Result { try value.value(as: R.self) } })
     }
   }
@@ -64,7 +65,8 @@ extension MulticastProxy {
     return try await withCheckedThrowingContinuation {
       (continuation: CheckedContinuation<R, any Error>) in
       do {
-        try aggregate(invocation, reducer: reducer.onCValues, completionQueue: .global()) { result in
+        try aggregate(invocation, reducer: reducer.onCValues, completionQueue: .global()) {
+          result in
           continuation.resume(with: result.flatMap { v in Result { try v.value(as: R.self) } })
         }
       } catch {
@@ -146,5 +148,21 @@ extension MulticastProxy {
       index += 1
     }
     return invocation
+  }
+}
+
+/// Values gathered from every responder of one asynchronous aggregation, by position,
+/// and the group that says when the last queued responder has answered.
+final class Gathering: Sendable {
+  let group = DispatchGroup()
+  private let values = Lock<[(position: Int, value: ReturnValue)]>([])
+
+  func record(_ value: ReturnValue, at position: Int) {
+    values.withLock { $0.append((position, value)) }
+  }
+
+  /// The values in responder order.
+  var ordered: [ReturnValue] {
+    values.withLock { $0 }.sorted { $0.position < $1.position }.map(\.value)
   }
 }

@@ -18,7 +18,7 @@
 ///
 /// During a synchronous call the value refers to the caller's variable (no copy, no
 /// allocation); ``init(_:)`` makes one that owns its storage, for
-/// ``DelegateMulticast/broadcast(_:_:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Void>,_)``
+/// ``DelegateMulticast/broadcast(_:_:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Void>,_)``
 /// and `aggregate`, and for `async` methods, whose callers' variables cannot be lent
 /// across a suspension.
 public struct DelegateInout<Value> {

@@ -1,5 +1,3 @@
-import MessageRuntime
-
 // `async` methods of a Swift protocol: the conformance's dispatch (sequential or
 // concurrent), cancellation, and the per-method concurrency.
 
@@ -14,7 +12,7 @@ extension DelegateMulticast {
   /// ```
   public final func setConcurrency<Arguments, Result>(
     _ concurrency: DelegateConcurrency?,
-    for message: KeyPath<Messages, AsyncDelegateMessage<Delegate, Arguments, Result>>
+    for message: KeyPath<Handles, AsyncMessageHandle<Delegate, Arguments, Result>>
   ) {
     let index = index(of: message)
     update { $0.concurrency[index] = concurrency }
@@ -22,8 +20,8 @@ extension DelegateMulticast {
 
   /// How an `async` method awaits its delegates. A method with `inout` parameters awaits
   /// them in order whatever is set (each reads what the previous one wrote).
-  public final func concurrency<Message: DelegateMessageHandle>(
-    for message: KeyPath<Messages, Message>
+  public final func concurrency<Handle: MessageHandleProtocol>(
+    for message: KeyPath<Handles, Handle>
   ) -> DelegateConcurrency {
     let index = index(of: message)
     return state.withLock { $0.concurrency[index] ?? .sequential }
@@ -35,7 +33,7 @@ extension DelegateMulticast {
   /// direct use. See ``__sendAsyncThrowing(_:_:)``; a cancelled task calls no further
   /// delegate and answers what the delegates called so far answered.
   public final func __sendAsync<Arguments, Result>(
-    _ message: AsyncDelegateMessage<Delegate, Arguments, Result>, _ arguments: Arguments
+    _ message: AsyncMessageHandle<Delegate, Arguments, Result>, _ arguments: Arguments
   ) async -> Result {
     switch await dispatchAsync(message, UncheckedSendable(arguments)) {
     case .success(let value): return value
@@ -50,11 +48,11 @@ extension DelegateMulticast {
   /// by default), folds their answers in delegate order under its ``ReturnPolicy``, and
   /// throws under its ``DelegateErrorPolicy``. A cancelled task calls no further delegate
   /// and throws `CancellationError` (under ``DelegateErrorPolicy/runAll``, inside the
-  /// ``DelegateErrors``). Observers are notified before and after; a delegate added with a
+  /// ``MemberErrors``). Observers are notified before and after; a delegate added with a
   /// queue is awaited like the others: an `async` method runs where its own isolation
   /// puts it, never on a queue.
   public final func __sendAsyncThrowing<Arguments, Result>(
-    _ message: AsyncDelegateMessage<Delegate, Arguments, Result>, _ arguments: Arguments
+    _ message: AsyncMessageHandle<Delegate, Arguments, Result>, _ arguments: Arguments
   ) async throws -> Result {
     try await dispatchAsync(message, UncheckedSendable(arguments)).get()
   }
@@ -64,7 +62,7 @@ extension DelegateMulticast {
   /// main actor: they are used by this task only (sequential), or shared by the child tasks
   /// (``DelegateConcurrency/concurrent``, as documented there).
   private func dispatchAsync<Arguments, Result>(
-    _ message: AsyncDelegateMessage<Delegate, Arguments, Result>,
+    _ message: AsyncMessageHandle<Delegate, Arguments, Result>,
     _ arguments: UncheckedSendable<Arguments>
   ) async -> Swift.Result<Result, any Error> {
     let plan = effectPlan(message.index)
@@ -83,10 +81,10 @@ extension DelegateMulticast {
 
   /// Awaits the responders one after another, stopping at cancellation.
   private func awaitInOrder<Arguments, Result>(
-    _ plan: EffectPlan<Delegate>, _ message: AsyncDelegateMessage<Delegate, Arguments, Result>,
+    _ plan: EffectPlan<Delegate>, _ message: AsyncMessageHandle<Delegate, Arguments, Result>,
     _ arguments: UncheckedSendable<Arguments>
-  ) async -> EffectFold<Result> {
-    var fold = EffectFold<Result>(plan.rule, plan.errorPolicy)
+  ) async -> EffectReduction<Result> {
+    var fold = EffectReduction<Result>(plan.rule, plan.errorPolicy)
     for member in plan.members {
       if Task.isCancelled {
         if message.isThrowing { _ = fold.add(.failure(CancellationError())) }
@@ -112,9 +110,9 @@ extension DelegateMulticast {
   /// delegate order. Under ``DelegateErrorPolicy/stopAtFirst`` the first error thrown
   /// cancels the other children and is the dispatch's error.
   private func awaitConcurrently<Arguments, Result>(
-    _ plan: EffectPlan<Delegate>, _ message: AsyncDelegateMessage<Delegate, Arguments, Result>,
+    _ plan: EffectPlan<Delegate>, _ message: AsyncMessageHandle<Delegate, Arguments, Result>,
     _ arguments: UncheckedSendable<Arguments>
-  ) async -> EffectFold<Result> {
+  ) async -> EffectReduction<Result> {
     typealias Answer = UncheckedSendable<Swift.Result<Result, any Error>?>
     let invoke = message.invoke
     // The delegates cross to the child tasks with the arguments (see DelegateConcurrency).
@@ -150,7 +148,7 @@ extension DelegateMulticast {
         }
       }
     }
-    var fold = EffectFold<Result>(plan.rule, plan.errorPolicy)
+    var fold = EffectReduction<Result>(plan.rule, plan.errorPolicy)
     if let firstError {
       _ = fold.add(.failure(firstError))
       return fold

@@ -23,7 +23,7 @@ extension DelegateMulticast {
     let observers = table.observers[index]
     let filter = table.filters[index]
     for o in observers where o.phase == .before { o.notify(arguments) }
-    var fold = Fold<Result>(list.rule)
+    var fold = Reduction<Result>(list.rule)
     var collected: [Result] = []
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     for responder in list.responders {
@@ -100,26 +100,26 @@ extension DelegateMulticast {
   /// let title = try await feeds.aggregate(\.feedTitleForRow, feed, 3, reducer: .firstNonNil)
   /// ```
   public final func aggregate<each Argument, Result>(
-    _ message: MessageKey<(repeat each Argument), Result>, _ argument: repeat each Argument,
+    _ message: HandleKey<(repeat each Argument), Result>, _ argument: repeat each Argument,
     reducer: Reducer<Result>? = nil
   ) async -> Result {
     let arguments = (repeat each argument)
     let box = prepareAggregate(message, reducer?.relabeled())
-    let values: [Result?] = await gather(box.index, arguments, Messages()[keyPath: message].invoke)
+    let values: [Result?] = await gather(box.index, arguments, Handles()[keyPath: message].invoke)
     return fold(values, box)
   }
 
-  /// Like ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)``, calling `completion` on `completionQueue` with the
+  /// Like ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``, calling `completion` on `completionQueue` with the
   /// folded value once the last queued delegate has answered. Delegates without a queue
   /// are called before this returns.
   public final func aggregate<each Argument, Result>(
-    _ message: MessageKey<(repeat each Argument), Result>, _ argument: repeat each Argument,
+    _ message: HandleKey<(repeat each Argument), Result>, _ argument: repeat each Argument,
     reducer: Reducer<Result>? = nil, completionQueue: DispatchQueue,
     completion: @escaping @Sendable (Result) -> Void
   ) {
     let arguments = (repeat each argument)
     let box = prepareAggregate(message, reducer?.relabeled())
-    let invoke = Messages()[keyPath: message].invoke
+    let invoke = Handles()[keyPath: message].invoke
     let pending = gatherCalls(box.index, arguments, invoke)
     let group = DispatchGroup()
     // The delegates' answers cross to the completion queue as their arguments crossed to
@@ -158,11 +158,11 @@ extension DelegateMulticast {
   /// await feeds.broadcast(\.feedDidReceive, feed, 99)
   /// ```
   public final func broadcast<each Argument>(
-    _ message: MessageKey<(repeat each Argument), Void>, _ argument: repeat each Argument
+    _ message: HandleKey<(repeat each Argument), Void>, _ argument: repeat each Argument
   ) async {
     let arguments = (repeat each argument)
     let _: [Void?] = await gather(
-      index(of: message), arguments, Messages()[keyPath: message].invoke)
+      index(of: message), arguments, Handles()[keyPath: message].invoke)
   }
 
   /// One responder's part in an aggregation: answered already, or to be called on a queue.
@@ -234,17 +234,17 @@ extension DelegateMulticast {
   /// The method's index and the rule aggregation folds by.
   struct AggregatePlan {
     let index: Int
-    let rule: FoldRule
+    let rule: ReducerRule
     let reducer: ErasedReducer?
   }
 
-  func prepareAggregate<Message: DelegateMessageHandle>(
-    _ message: KeyPath<Messages, Message>, _ reducer: ErasedReducer?
+  func prepareAggregate<Handle: MessageHandleProtocol>(
+    _ message: KeyPath<Handles, Handle>, _ reducer: ErasedReducer?
   ) -> AggregatePlan {
     let index = index(of: message)
     let policy = reducer.map(ErasedPolicy.reduce) ?? policy(at: index)
     let isVoid = protocolDescription.methods[index].result.isVoid
-    let rule = FoldRule(policy, returnsVoid: isVoid)
+    let rule = ReducerRule(policy, returnsVoid: isVoid)
     // Aggregation calls every responder, so firstResponder folds to the first value.
     return AggregatePlan(index: index, rule: rule, reducer: reducer ?? policy.reducer)
   }
@@ -252,7 +252,7 @@ extension DelegateMulticast {
   /// The aggregation's answer: the responders' answers in order, folded as a dispatch
   /// folds them (``finish``); nobody answering is the method's answer for no delegates.
   func fold<Result>(_ values: [Result?], _ plan: AggregatePlan) -> Result {
-    var fold = Fold<Result>(plan.rule)
+    var fold = Reduction<Result>(plan.rule)
     let answered = values.compactMap { $0 }
     for v in answered { if fold.add(v) { break } }
     return finish(fold, plan.index, reducer: plan.reducer, collected: answered)

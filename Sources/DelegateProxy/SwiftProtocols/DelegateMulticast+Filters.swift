@@ -1,5 +1,3 @@
-import MessageRuntime
-
 /// Per-call member selection: which members a call of a method reaches.
 extension DelegateMulticast {
   /// Sets which members a call of `message` reaches, from each member and the call's
@@ -28,7 +26,7 @@ extension DelegateMulticast {
   }
 
   /// Whether a method has a filter (``setFilter(for:_:)``).
-  public final func hasFilter<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+  public final func hasFilter<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
     -> Bool
   {
     let index = index(of: message)
@@ -47,11 +45,33 @@ extension DelegateMulticast {
   }
 
   /// ``admits(_:_:_:)`` for a member whose delegate the caller holds already.
-  final func admits<Arguments>(_ filter: AnyMemberFilter?, _ delegate: Delegate, _ arguments: Arguments)
+  final func admits<Arguments>(
+    _ filter: AnyMemberFilter?, _ delegate: Delegate, _ arguments: Arguments
+  )
     -> Bool
   {
     guard let filter else { return true }
     return unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self).admits(
       delegate, arguments)
+  }
+}
+
+/// The filter of one method of a Swift multicast, erased (see
+/// ``DelegateMulticast/setFilter(for:_:)``): a ``MemberFilter`` of the method's types.
+@usableFromInline
+class AnyMemberFilter: @unchecked Sendable {
+  // @unchecked Sendable: no stored state (the subclass's is an immutable @Sendable closure).
+  init() {}
+}
+
+/// Which members a call of one method reaches: `admits(member, arguments)`, asked for each
+/// member before its call.
+@usableFromInline
+final class MemberFilter<Delegate, Arguments>: AnyMemberFilter, @unchecked Sendable {
+  // @unchecked Sendable: its one stored property is an immutable @Sendable closure.
+  @usableFromInline let admits: @Sendable (Delegate, Arguments) -> Bool
+
+  init(_ admits: @escaping @Sendable (Delegate, Arguments) -> Bool) {
+    self.admits = admits
   }
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import MessageRuntime
 
 extension DelegateMulticast {
   /// Adds `delegate` at the end, held weakly unless `retention` is ``Retention/strong``;
@@ -160,41 +159,18 @@ extension DelegateMulticast {
   /// Dispatches that start after this returns skip it; one already running may still
   /// reach it. Observers keep hearing the method. Blocking a non-member does nothing.
   public final func block(_ delegate: Delegate) {
-    changeBlock(of: delegate, by: 1)
+    changeBlock(by: 1, where: Self.matching(delegate))
   }
 
   /// Undoes one ``block(_:)``; the delegate is called again once every block is undone.
   /// Unblocking a delegate that is not blocked does nothing.
   public final func unblock(_ delegate: Delegate) {
-    changeBlock(of: delegate, by: -1)
+    changeBlock(by: -1, where: Self.matching(delegate))
   }
 
   /// Whether `delegate` is a member and blocked.
   public final func isBlocked(_ delegate: Delegate) -> Bool {
-    let matches = Self.matching(delegate)
-    return state.withLock { s in
-      s.members.records.contains { !$0.isRemoved && matches($0) && $0.isBlocked }
-    }
-  }
-
-  private func changeBlock(of delegate: Delegate, by step: Int) {
-    let matches = Self.matching(delegate)
-    let found = state.withLock { s in
-      s.members.records.contains { !$0.isRemoved && matches($0) }
-    }
-    guard found else { return }
-    // A new table leaves blocked members out (the hot path checks nothing for them).
-    update { s in
-      for m in s.members.records where !m.isRemoved && matches(m) {
-        m.blockCount = max(0, m.blockCount + step)
-      }
-    }
-  }
-
-  private func removeMembers(where match: (SwiftMember<Delegate>) -> Bool) {
-    let found = state.withLock { s in s.members.records.contains(where: match) }
-    guard found else { return }
-    update { s in _ = s.members.remove(where: match) }
+    isBlocked(where: Self.matching(delegate))
   }
 }
 

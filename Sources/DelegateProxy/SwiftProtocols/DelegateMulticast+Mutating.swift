@@ -1,3 +1,7 @@
+import Dispatch
+import MessageRuntime
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,9 +9,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Dispatch
-import MessageRuntime
-import Synchronization
 
 // Mutating requirements: THE way a call changes each member's stored value.
 
@@ -32,7 +33,7 @@ extension DelegateMulticast {
   /// A member on a queue is called on it and waited for. Observers hear the call as they
   /// hear any other.
   public final func __sendMutating<Arguments, Result>(
-    _ message: DelegateMessage<Delegate, Arguments, Result>,
+    _ message: MessageHandle<Delegate, Arguments, Result>,
     _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
   ) -> Result {
     let index = message.index
@@ -51,7 +52,7 @@ extension DelegateMulticast {
       let observers = table.observers[index]
       let observed = observers.isEmpty ? nil : arguments()
       if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
-      var fold = Fold<Result>(list.rule)
+      var fold = Reduction<Result>(list.rule)
       var collected: [Result] = []
       var changed: [(old: SwiftMember<Delegate>, new: Delegate)] = []
       let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
@@ -126,4 +127,30 @@ public func __mutate<Delegate, Result>(_ delegate: Delegate, _ body: (inout Dele
 {
   var delegate = delegate
   return body(&delegate)
+}
+
+extension DelegateMulticast {
+  /// Generated value multicasts call this when they are changed while another copy shares
+  /// their multicast (copy on write); not for direct use. A new multicast of the same class
+  /// with the same policies, error policies, concurrency, options, observers and filters, and the
+  /// same members in the same order — each value copied, each object the same object with
+  /// the same retention and queue, each keeping its ``MemberID`` (so a token names the
+  /// same member in every copy). Not its C face, made again on first use.
+  public final func __copy() -> Self {
+    let s = state.withLock { $0 }
+    let records = s.members.records.compactMap { m in
+      m.isRemoved ? nil : m.copiedForAnotherMulticast()
+    }
+    let copy = type(of: self).init(policy: .lastResponder, options: s.options)
+    copy.update { c in
+      c.defaultPolicy = s.defaultPolicy
+      c.overrides = s.overrides
+      c.errorPolicies = s.errorPolicies
+      c.concurrency = s.concurrency
+      c.observers = s.observers
+      c.filters = s.filters
+      c.members = MemberList(records)
+    }
+    return copy
+  }
 }

@@ -1,6 +1,3 @@
-import Dispatch
-import MessageRuntime
-
 /// Observing a Swift multicast's calls: handlers and `AsyncSequence`s of arguments.
 extension DelegateMulticast {
   /// Calls `handler` with the arguments each time the method is called on the
@@ -12,9 +9,9 @@ extension DelegateMulticast {
   /// ```swift
   /// let watching = proxy.observe(\.sensorDidRead) { sensor, reading in log(reading) }
   /// ```
-  public final func observe<Message: DelegateMessageHandle>(
-    _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
-    _ handler: @escaping @Sendable (Message.Arguments) -> Void
+  public final func observe<Handle: MessageHandleProtocol>(
+    _ message: KeyPath<Handles, Handle>, _ phase: ObservationPhase = .after,
+    _ handler: @escaping @Sendable (Handle.Arguments) -> Void
   ) -> MessageObservation {
     let observer = TypedObserver(phase: phase, detaching(message, handler))
     return register(observer, for: message)
@@ -32,11 +29,11 @@ extension DelegateMulticast {
   // the caller's module (unspecialized, each message cost generic-metadata lookups per
   // consumer; an `AsyncStream`'s storage is unspecialized generic code).
   @inlinable
-  public final func messages<Message: DelegateMessageHandle>(
-    _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
+  public final func messages<Handle: MessageHandleProtocol>(
+    _ message: KeyPath<Handles, Handle>, _ phase: ObservationPhase = .after,
     bufferingPolicy: MessageBuffering = .unbounded
-  ) -> DelegateMessageSequence<Message.Arguments> {
-    let channel = MessageChannel<Message.Arguments>(buffering: bufferingPolicy)
+  ) -> DelegateMessageSequence<Handle.Arguments> {
+    let channel = MessageChannel<Handle.Arguments>(buffering: bufferingPolicy)
     let observer = TypedObserver(
       phase: phase, finish: { channel.finish() }, detaching(message) { channel.yield($0) })
     channel.attach(register(observer, for: message))
@@ -46,17 +43,17 @@ extension DelegateMulticast {
   /// `handler`, given copies of the method's `inout` arguments rather than the caller's
   /// variables, which outlive no call (see ``DelegateInout``).
   @usableFromInline
-  final func detaching<Message: DelegateMessageHandle>(
-    _ message: KeyPath<Messages, Message>,
-    _ handler: @escaping @Sendable (Message.Arguments) -> Void
-  ) -> @Sendable (Message.Arguments) -> Void {
-    guard let detach = Messages()[keyPath: message].detach else { return handler }
+  final func detaching<Handle: MessageHandleProtocol>(
+    _ message: KeyPath<Handles, Handle>,
+    _ handler: @escaping @Sendable (Handle.Arguments) -> Void
+  ) -> @Sendable (Handle.Arguments) -> Void {
+    guard let detach = Handles()[keyPath: message].detach else { return handler }
     return { arguments in handler(detach(arguments)) }
   }
 
   @usableFromInline
-  final func register<Message: DelegateMessageHandle>(
-    _ observer: TypedObserver, for message: KeyPath<Messages, Message>
+  final func register<Handle: MessageHandleProtocol>(
+    _ observer: TypedObserver, for message: KeyPath<Handles, Handle>
   )
     -> MessageObservation
   {

@@ -5,30 +5,29 @@ extension DelegateMulticast {
 
   /// The policy of every method without one of its own (``setPolicy(_:for:)``).
   public final var defaultPolicy: ReturnPolicy<Any> {
-    get { state.withLock { $0.defaultPolicy.relabeled() } }
-    set { update { $0.defaultPolicy = newValue.erased } }
+    get { enginePolicy.relabeled() }
+    set { enginePolicy = newValue.erased }
   }
 
   /// Sets the policy of one method (nil returns it to the default). The policy is typed by
   /// the method's result, so a reducer that cannot fold it does not compile:
   /// `.reduce(.allTrue)` for a `Bool` method, `.reduce(.firstNonNil)` for an optional.
-  public final func setPolicy<Message: DelegateMessageHandle>(
-    _ policy: ReturnPolicy<Message.Result>?, for message: KeyPath<Messages, Message>
+  public final func setPolicy<Handle: MessageHandleProtocol>(
+    _ policy: ReturnPolicy<Handle.Result>?, for message: KeyPath<Handles, Handle>
   ) {
-    let index = index(of: message)
-    update { $0.overrides[index] = policy?.erased }
+    setPolicy(policy?.erased, forKey: index(of: message))
   }
 
   /// The policy in force for a method.
-  public final func policy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
-    -> ReturnPolicy<Message.Result>
+  public final func policy<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
+    -> ReturnPolicy<Handle.Result>
   {
     policy(at: index(of: message)).relabeled()
   }
 
   /// The policy in force for the method at `index`, erased.
   final func policy(at index: Int) -> ErasedPolicy {
-    state.withLock { $0.overrides[index] ?? $0.defaultPolicy }
+    policy(forKey: index)
   }
 
   /// The multicast's options.
@@ -42,7 +41,7 @@ extension DelegateMulticast {
   }
 
   /// How many live memberships the multicast has (`count`).
-  public final var count: Int { currentMembers.count { !$0.isRemoved && $0.isAlive } }
+  public final var count: Int { liveCount }
 
   /// The live delegates that are of type `type` — a class and its subclasses, or any type
   /// conforming to a protocol — in order: code that added its own object (a handler, a
@@ -77,8 +76,7 @@ extension DelegateMulticast {
   /// its type is `Equatable` (a value of another type is never found: ask
   /// ``contains(where:)`` or ``delegate(_:)``).
   public final func contains(_ delegate: Delegate) -> Bool {
-    let matches = Self.matching(delegate)
-    return currentMembers.contains { !$0.isRemoved && $0.isAlive && matches($0) }
+    containsLive(where: Self.matching(delegate))
   }
 
   /// Whether some live member satisfies `predicate` (given each member: an object, or a
@@ -103,7 +101,7 @@ extension DelegateMulticast {
   /// Whether some live delegate implements the method (for an optional method: one
   /// whose class is not known to lack it), or an observer watches a `void` method
   /// (`hasDelegateThatRespondsToSelector:`).
-  public final func responds<Message: DelegateMessageHandle>(to message: KeyPath<Messages, Message>)
+  public final func responds<Handle: MessageHandleProtocol>(to message: KeyPath<Handles, Handle>)
     -> Bool
   {
     responds(methodAt: index(of: message))
@@ -120,8 +118,8 @@ extension DelegateMulticast {
   }
 
   /// How many live delegates implement the method (`countForSelector:`).
-  public final func count<Message: DelegateMessageHandle>(
-    respondingTo message: KeyPath<Messages, Message>
+  public final func count<Handle: MessageHandleProtocol>(
+    respondingTo message: KeyPath<Handles, Handle>
   )
     -> Int
   {
@@ -134,8 +132,8 @@ extension DelegateMulticast {
   }
 
   /// The live delegates that implement the method, in the order they are called.
-  public final func responders<Message: DelegateMessageHandle>(
-    for message: KeyPath<Messages, Message>
+  public final func responders<Handle: MessageHandleProtocol>(
+    for message: KeyPath<Handles, Handle>
   )
     -> [Delegate]
   {
@@ -156,8 +154,8 @@ extension DelegateMulticast {
 
   /// Whether `delegate`'s class implements the method (always true for a required one;
   /// for an optional one, false once its class is known to lack it).
-  public final func responds<Message: DelegateMessageHandle>(
-    _ delegate: Delegate, to message: KeyPath<Messages, Message>
+  public final func responds<Handle: MessageHandleProtocol>(
+    _ delegate: Delegate, to message: KeyPath<Handles, Handle>
   ) -> Bool {
     let method = protocolDescription.methods[index(of: message)]
     return method.isRequired
@@ -185,7 +183,7 @@ extension DelegateMulticast {
 
   /// Who answers a method, under which policy, with how many observers, and what a
   /// message answers with no responder — one line per fact, for logs.
-  public final func report<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+  public final func report<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
     -> String
   {
     let index = index(of: message)

@@ -1,4 +1,3 @@
-import Dispatch
 import MessageRuntime
 
 // `throws` methods of a Swift protocol: the conformance's dispatch, the per-method error
@@ -17,7 +16,7 @@ extension DelegateMulticast {
   /// ```
   public final func setErrorPolicy<Arguments, Result>(
     _ policy: DelegateErrorPolicy?,
-    for message: KeyPath<Messages, ThrowingDelegateMessage<Delegate, Arguments, Result>>
+    for message: KeyPath<Handles, ThrowingMessageHandle<Delegate, Arguments, Result>>
   ) {
     setErrorPolicy(policy, at: index(of: message))
   }
@@ -26,7 +25,7 @@ extension DelegateMulticast {
   /// one (for an `async` method that does not throw it changes nothing).
   public final func setErrorPolicy<Arguments, Result>(
     _ policy: DelegateErrorPolicy?,
-    for message: KeyPath<Messages, AsyncDelegateMessage<Delegate, Arguments, Result>>
+    for message: KeyPath<Handles, AsyncMessageHandle<Delegate, Arguments, Result>>
   ) {
     setErrorPolicy(policy, at: index(of: message))
   }
@@ -37,8 +36,8 @@ extension DelegateMulticast {
 
   /// The error policy in force for a method (``DelegateErrorPolicy/stopAtFirst`` unless
   /// set).
-  public final func errorPolicy<Message: DelegateMessageHandle>(
-    for message: KeyPath<Messages, Message>
+  public final func errorPolicy<Handle: MessageHandleProtocol>(
+    for message: KeyPath<Handles, Handle>
   ) -> DelegateErrorPolicy {
     let index = index(of: message)
     return state.withLock { $0.errorPolicies[index] ?? .stopAtFirst }
@@ -52,12 +51,12 @@ extension DelegateMulticast {
   /// method too, so that its error reaches the caller (directly when the caller is
   /// already on that queue).
   public final func __sendThrowing<Arguments, Result>(
-    _ message: ThrowingDelegateMessage<Delegate, Arguments, Result>, _ arguments: Arguments
+    _ message: ThrowingMessageHandle<Delegate, Arguments, Result>, _ arguments: Arguments
   ) throws -> Result {
     let plan = effectPlan(message.index)
     let call = Self.resultCall(message.invoke)
     for o in plan.observers where o.phase == .before { o.notify(arguments) }
-    var fold = EffectFold<Result>(plan.rule, plan.errorPolicy)
+    var fold = EffectReduction<Result>(plan.rule, plan.errorPolicy)
     for member in plan.members {
       if plan.filter != nil, !admits(plan.filter, member, arguments) { continue }
       let queued = QueuedCall(
@@ -89,7 +88,7 @@ extension DelegateMulticast {
 
   // MARK: Aggregation and broadcast
 
-  /// ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)`` for a `throws` method: every responder in order — queued
+  /// ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)`` for a `throws` method: every responder in order — queued
   /// ones on their queues, awaited without blocking — under the method's
   /// ``DelegateErrorPolicy``: an error a delegate throws, on its queue or not, reaches
   /// the caller (under ``DelegateErrorPolicy/stopAtFirst`` the later delegates are not
@@ -99,7 +98,7 @@ extension DelegateMulticast {
   /// let saved = try await proxy.aggregate(\.sensorWillSave, sensor, reducer: .allTrue)
   /// ```
   public final func aggregate<each Argument, Result>(
-    _ message: KeyPath<Messages, ThrowingDelegateMessage<Delegate, (repeat each Argument), Result>>,
+    _ message: KeyPath<Handles, ThrowingMessageHandle<Delegate, (repeat each Argument), Result>>,
     _ argument: repeat each Argument, reducer: Reducer<Result>? = nil
   ) async throws -> Result {
     let arguments = (repeat each argument)
@@ -109,12 +108,12 @@ extension DelegateMulticast {
       aggregate.index, rule: aggregate.rule == .first ? .last : aggregate.rule,
       reducer: aggregate.reducer)
     let fold = await gatherThrowing(
-      plan, UncheckedSendable(arguments), Self.resultCall(Messages()[keyPath: message].invoke),
+      plan, UncheckedSendable(arguments), Self.resultCall(Handles()[keyPath: message].invoke),
       firstAnswer: aggregate.rule == .first)
     return try outcome(fold, plan).get()
   }
 
-  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Void>,_)`` for a `void` `throws` method: returns once every responder has
+  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Void>,_)`` for a `void` `throws` method: returns once every responder has
   /// run, or throws as the method's ``DelegateErrorPolicy`` says — an error thrown on a
   /// delegate's queue included.
   ///
@@ -122,13 +121,13 @@ extension DelegateMulticast {
   /// try await proxy.broadcast(\.sensorWillSave, sensor)
   /// ```
   public final func broadcast<each Argument>(
-    _ message: KeyPath<Messages, ThrowingDelegateMessage<Delegate, (repeat each Argument), Void>>,
+    _ message: KeyPath<Handles, ThrowingMessageHandle<Delegate, (repeat each Argument), Void>>,
     _ argument: repeat each Argument
   ) async throws {
     let arguments = (repeat each argument)
     let plan = effectPlan(index(of: message))
     let fold = await gatherThrowing(
-      plan, UncheckedSendable(arguments), Self.resultCall(Messages()[keyPath: message].invoke),
+      plan, UncheckedSendable(arguments), Self.resultCall(Handles()[keyPath: message].invoke),
       firstAnswer: false)
     try outcome(fold, plan).get()
   }
@@ -139,11 +138,11 @@ extension DelegateMulticast {
     _ plan: EffectPlan<Delegate>, _ arguments: UncheckedSendable<Arguments>,
     _ call: @escaping @Sendable (Delegate, Arguments) -> Swift.Result<Result, any Error>,
     firstAnswer: Bool
-  ) async -> EffectFold<Result> {
+  ) async -> EffectReduction<Result> {
     // The arguments cross to the delegates' queues as add(_:queue:) documents (see
     // UncheckedSendable).
     for o in plan.observers where o.phase == .before { o.notify(arguments.value) }
-    var fold = EffectFold<Result>(plan.rule, plan.errorPolicy)
+    var fold = EffectReduction<Result>(plan.rule, plan.errorPolicy)
     var first: Result?
     for member in plan.members {
       if plan.filter != nil, !admits(plan.filter, member, arguments.value) { continue }
@@ -172,10 +171,25 @@ extension DelegateMulticast {
     for o in plan.observers where o.phase == .after { o.notify(arguments.value) }
     rebuildIfNeeded()
     if let first, fold.errors.isEmpty {
-      var only = EffectFold<Result>(.first, plan.errorPolicy)
+      var only = EffectReduction<Result>(.first, plan.errorPolicy)
       _ = only.add(.success(first))
       return only
     }
     return fold
+  }
+}
+
+/// The errors the delegates of one call threw, in delegate order: what a throwing method
+/// under ``DelegateErrorPolicy/runAll`` throws when at least one delegate threw.
+public struct MemberErrors: Error, CustomStringConvertible {
+  /// Every error, in the order of the delegates that threw them.
+  public let errors: [any Error]
+
+  /// The errors of one call, in delegate order.
+  public init(_ errors: [any Error]) { self.errors = errors }
+
+  /// A readable rendering, for logs and diagnostics.
+  public var description: String {
+    "\(errors.count) delegate error(s): " + errors.map { "\($0)" }.joined(separator: "; ")
   }
 }

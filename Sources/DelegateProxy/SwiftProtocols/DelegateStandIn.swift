@@ -4,7 +4,7 @@ import MessageRuntime
 /// object that conforms to the Swift protocol and turns each call into a runtime message
 /// to a target — a test double, a ``MulticastProxy``, any `RuntimeObject` — with the
 /// arguments in their C form, and a Swift value that has none as a ``SwiftValueObject``. It is the Swift face of a runtime object, as
-/// ``MulticastRuntimeFace/imp(for:)`` is a Swift multicast's face for C callers.
+/// ``MulticastCFace/imp(for:)`` is a Swift multicast's face for C callers.
 ///
 /// ```swift
 /// let standIn = SensorDelegateMulticast.standIn(for: runtimeObject)  // any SensorDelegate
@@ -22,7 +22,7 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   // loaded (atomically), and the description is Sendable.
   private let weakTarget: WeakRuntimeObject
   /// The protocol the stand-in conforms to.
-  public let protocolDescription: DelegateProtocol<Delegate>
+  public let protocolDescription: ProtocolDescription<Delegate>
   /// What the optional methods its target lacks are recorded under: the stand-in itself,
   /// or — for the stand-in of a parent protocol that a refining protocol's stand-in sends
   /// the parent's methods through (`__parent(_:)`) — that stand-in. Written once, before
@@ -32,7 +32,7 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   let parents = Lock<[ObjectIdentifier: AnyObject]>([:])
 
   /// A stand-in sending `proto`'s methods to `target` (held weakly).
-  public required init(target: RuntimeObject, protocol proto: DelegateProtocol<Delegate>) {
+  public required init(target: RuntimeObject, protocol proto: ProtocolDescription<Delegate>) {
     weakTarget = WeakRuntimeObject(target)
     protocolDescription = proto
     optionalIdentity = ObjectIdentifier(self)
@@ -138,4 +138,50 @@ package final class SwiftArguments: @unchecked Sendable {
     self.selector = selector
     self.values = values
   }
+}
+
+/// A Swift value with no C form — a `String`, an optional, an enum, an array, a closure —
+/// as a runtime object: how such an argument or result of a `@Delegate` protocol's method
+/// travels in a runtime message, whose signature types it `@`.
+///
+/// A stand-in (``DelegateStandIn``) wraps each such argument in one for the message it
+/// sends; the receiver — a test double, a ``MulticastProxy`` of runtime objects — reads
+/// it back with ``value(of:as:)``, and a double that records the call keeps it (its copy
+/// of the value). A stub answers a Swift result the same way.
+///
+/// ```swift
+/// let title: String? = SwiftValueObject.value(of: invocationArgument, as: String.self)
+/// ```
+public final class SwiftValueObject: RuntimeObject, @unchecked Sendable {
+  // @unchecked Sendable: `value` is a `let` written once in init — the sender's copy of
+  // its argument, handed over with the message as a queued delegate's arguments are (see
+  // UncheckedSendable); readers copy it out.
+
+  /// The value.
+  public let value: Any
+
+  /// The runtime class of every wrapped value: `SwiftValue`.
+  public static let valueClass: RuntimeClass = {
+    if let existing = RuntimeClass.named("SwiftValue") { return existing }
+    // Only this initializer makes the class, once: a failure is a runtime bug.
+    return try! RuntimeClass(name: "SwiftValue")
+  }()
+
+  /// `value` as a runtime object.
+  public init(_ value: Any) {
+    self.value = value
+    super.init(class: Self.valueClass)
+  }
+
+  /// The value wrapped by the object whose handle is `rawValue`, as `T`; nil for nil, for
+  /// an object that is not a wrapped value, or for a value of another type.
+  public static func value<T>(of rawValue: OpaquePointer?, as _: T.Type = T.self) -> T? {
+    guard let object = RuntimeObject.object(rawValue: rawValue) as? SwiftValueObject else {
+      return nil
+    }
+    return object.value as? T
+  }
+
+  /// `SwiftValue` and the value.
+  public override var description: String { "<SwiftValue \(value)>" }
 }

@@ -33,13 +33,13 @@ public protocol DelegateValueMulticast<Delegate>: Sendable {
   /// The protocol's existential (`any Sink`).
   associatedtype Delegate
   /// The typed handles of the protocol's methods.
-  associatedtype Messages: DelegateMessages
+  associatedtype Handles: MessageHandles
 
   /// Generated: the multicast the value reads (shared with its copies). Not for direct use.
-  var __engine: DelegateMulticast<Delegate, Messages> { get }
+  var __engine: DelegateMulticast<Delegate, Handles> { get }
   /// Generated: the multicast the value changes, copied first when another copy shares it.
   /// Not for direct use.
-  mutating func __uniqueEngine() -> DelegateMulticast<Delegate, Messages>
+  mutating func __uniqueEngine() -> DelegateMulticast<Delegate, Handles>
   /// An empty multicast: `policy` is the policy of every method without one of its own;
   /// ``MulticastOptions/unique`` keeps each delegate once (values: by `==`).
   init(policy: ReturnPolicy<Any>, options: MulticastOptions)
@@ -105,26 +105,26 @@ extension DelegateValueMulticast {
   }
 
   /// Sets the policy of one method (nil returns it to the default), typed by its result.
-  public mutating func setPolicy<Message: DelegateMessageHandle>(
-    _ policy: ReturnPolicy<Message.Result>?, for message: KeyPath<Messages, Message>
+  public mutating func setPolicy<Handle: MessageHandleProtocol>(
+    _ policy: ReturnPolicy<Handle.Result>?, for message: KeyPath<Handles, Handle>
   ) {
     __uniqueEngine().setPolicy(policy, for: message)
   }
 
   /// Sets which members a call of `message` reaches, from each member and the call's
   /// arguments (nil: every member again) — see ``DelegateMulticast/setFilter(for:_:)``.
-  public mutating func setFilter<Message: DelegateMessageHandle>(
-    for message: KeyPath<Messages, Message>,
-    _ filter: (@Sendable (Delegate, Message.Arguments) -> Bool)?
-  ) where Message.Delegate == Delegate {
+  public mutating func setFilter<Handle: MessageHandleProtocol>(
+    for message: KeyPath<Handles, Handle>,
+    _ filter: (@Sendable (Delegate, Handle.Arguments) -> Bool)?
+  ) where Handle.Delegate == Delegate {
     __uniqueEngine().setFilter(for: message, filter)
   }
 
   /// Sets what a `throws` method does when a delegate throws (nil returns it to
-  /// ``DelegateErrorPolicy/stopAtFirst``) — see ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Messages,ThrowingDelegateMessage<Delegate,Arguments,Result>>)``.
+  /// ``DelegateErrorPolicy/stopAtFirst``) — see ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Handles,ThrowingMessageHandle<Delegate,Arguments,Result>>)``.
   public mutating func setErrorPolicy<Arguments, Result>(
     _ policy: DelegateErrorPolicy?,
-    for message: KeyPath<Messages, ThrowingDelegateMessage<Delegate, Arguments, Result>>
+    for message: KeyPath<Handles, ThrowingMessageHandle<Delegate, Arguments, Result>>
   ) {
     __uniqueEngine().setErrorPolicy(policy, for: message)
   }
@@ -133,13 +133,13 @@ extension DelegateValueMulticast {
   /// ``DelegateErrorPolicy/stopAtFirst``).
   public mutating func setErrorPolicy<Arguments, Result>(
     _ policy: DelegateErrorPolicy?,
-    for message: KeyPath<Messages, AsyncDelegateMessage<Delegate, Arguments, Result>>
+    for message: KeyPath<Handles, AsyncMessageHandle<Delegate, Arguments, Result>>
   ) {
     __uniqueEngine().setErrorPolicy(policy, for: message)
   }
 
   /// The error policy in force for a method.
-  public func errorPolicy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+  public func errorPolicy<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
     -> DelegateErrorPolicy
   {
     __engine.errorPolicy(for: message)
@@ -149,21 +149,21 @@ extension DelegateValueMulticast {
   /// ``DelegateConcurrency/sequential``) — see ``DelegateMulticast/setConcurrency(_:for:)``.
   public mutating func setConcurrency<Arguments, Result>(
     _ concurrency: DelegateConcurrency?,
-    for message: KeyPath<Messages, AsyncDelegateMessage<Delegate, Arguments, Result>>
+    for message: KeyPath<Handles, AsyncMessageHandle<Delegate, Arguments, Result>>
   ) {
     __uniqueEngine().setConcurrency(concurrency, for: message)
   }
 
   /// The concurrency in force for a method.
-  public func concurrency<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+  public func concurrency<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
     -> DelegateConcurrency
   {
     __engine.concurrency(for: message)
   }
 
   /// The policy in force for a method.
-  public func policy<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
-    -> ReturnPolicy<Message.Result>
+  public func policy<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
+    -> ReturnPolicy<Handle.Result>
   {
     __engine.policy(for: message)
   }
@@ -189,7 +189,7 @@ extension DelegateValueMulticast {
   /// The first live member of type `type`.
   public func first<T>(ofType type: T.Type) -> T? { __engine.first(ofType: type) }
   /// Whether some live member implements the method, or an observer watches it.
-  public func responds<Message: DelegateMessageHandle>(to message: KeyPath<Messages, Message>)
+  public func responds<Handle: MessageHandleProtocol>(to message: KeyPath<Handles, Handle>)
     -> Bool
   {
     __engine.responds(to: message)
@@ -200,9 +200,9 @@ extension DelegateValueMulticast {
   /// Calls `handler` with the arguments each time the method is called on this multicast
   /// (and on the copies made from it afterwards), before or after its members. Keep the
   /// returned observation: dropping or cancelling it removes the observer from every copy.
-  public mutating func observe<Message: DelegateMessageHandle>(
-    _ message: KeyPath<Messages, Message>, _ phase: ObservationPhase = .after,
-    _ handler: @escaping @Sendable (Message.Arguments) -> Void
+  public mutating func observe<Handle: MessageHandleProtocol>(
+    _ message: KeyPath<Handles, Handle>, _ phase: ObservationPhase = .after,
+    _ handler: @escaping @Sendable (Handle.Arguments) -> Void
   ) -> MessageObservation {
     __uniqueEngine().observe(message, phase, handler)
   }

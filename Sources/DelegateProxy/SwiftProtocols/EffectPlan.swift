@@ -7,7 +7,7 @@ struct EffectPlan<Delegate> {
   let index: Int
   /// The method's responders, in order.
   let members: [SwiftMember<Delegate>]
-  let rule: FoldRule
+  let rule: ReducerRule
   let reducer: ErasedReducer?
   let observers: [TypedObserver]
   /// The method's filter, if any (DelegateMulticast+Filters).
@@ -22,9 +22,11 @@ struct EffectPlan<Delegate> {
 extension DelegateMulticast {
   /// The plan of one dispatch of the method at `index`, from the published table.
   /// `rule`, when given, replaces the method's policy (aggregation with a reducer).
-  func effectPlan(_ index: Int, rule: FoldRule? = nil, reducer: ErasedReducer? = nil) -> EffectPlan<
-    Delegate
-  > {
+  func effectPlan(_ index: Int, rule: ReducerRule? = nil, reducer: ErasedReducer? = nil)
+    -> EffectPlan<
+      Delegate
+    >
+  {
     let (errorPolicy, concurrency) = state.withLock {
       ($0.errorPolicies[index] ?? .stopAtFirst, $0.concurrency[index] ?? .sequential)
     }
@@ -46,7 +48,7 @@ extension DelegateMulticast {
   /// The answer of a finished effectful dispatch: the error the policy throws, else the
   /// fold's answer (as ``finish(_:_:reducer:collected:)`` gives it: nobody answering is
   /// the method's answer for no delegates).
-  func outcome<Result>(_ fold: EffectFold<Result>, _ plan: EffectPlan<Delegate>)
+  func outcome<Result>(_ fold: EffectReduction<Result>, _ plan: EffectPlan<Delegate>)
     -> Swift.Result<Result, any Error>
   {
     if let error = fold.error { return .failure(error) }
@@ -70,5 +72,44 @@ extension DelegateMulticast {
     else { return false }
     needsRebuild.raise()
     return true
+  }
+}
+
+/// One dispatch of a `throws` or `async` method: the running ``Reduction`` of its answers, the
+/// answers a custom reducer needs, and the errors its delegates threw, under the method's
+/// ``DelegateErrorPolicy``.
+struct EffectReduction<Value> {
+  var fold: Reduction<Value>
+  /// The answers, for a custom reducer.
+  var collected: [Value] = []
+  /// The errors thrown, in delegate order.
+  var errors: [any Error] = []
+  let errorPolicy: DelegateErrorPolicy
+
+  init(_ rule: ReducerRule, _ errorPolicy: DelegateErrorPolicy) {
+    fold = Reduction(rule)
+    self.errorPolicy = errorPolicy
+  }
+
+  /// Adds one delegate's outcome; true when no further delegate is to be called: the
+  /// policy's own stop (first responder), or an error under ``DelegateErrorPolicy/stopAtFirst``.
+  mutating func add(_ outcome: Swift.Result<Value, any Error>) -> Bool {
+    switch outcome {
+    case .success(let value):
+      if fold.rule == .custom { collected.append(value) }
+      return fold.add(value)
+    case .failure(let error):
+      errors.append(error)
+      // Under first responder the first responder's call is the whole dispatch.
+      return errorPolicy == .stopAtFirst || fold.rule == .first
+    }
+  }
+
+  /// What the caller receives as an error: the first one as it is under
+  /// ``DelegateErrorPolicy/stopAtFirst``, every one in a ``MemberErrors`` under
+  /// ``DelegateErrorPolicy/runAll``; nil when no delegate threw.
+  var error: (any Error)? {
+    guard let first = errors.first else { return nil }
+    return errorPolicy == .stopAtFirst ? first : MemberErrors(errors)
   }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import MessageRuntime
 
 /// What a queued delivery carries to a delegate's queue.

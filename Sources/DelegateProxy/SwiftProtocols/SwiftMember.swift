@@ -1,5 +1,4 @@
 import Dispatch
-import MessageRuntime
 
 /// A `@Delegate` multicast's member: a ``Member`` whose delegate is a plain Swift object —
 /// or, for a protocol that is not class-bound, a value (a struct, an enum) the multicast

@@ -22,7 +22,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   let generation: UInt64
 
   init(
-    members: [SwiftMember<Delegate>], description: DelegateProtocol<Delegate>,
+    members: [SwiftMember<Delegate>], description: ProtocolDescription<Delegate>,
     defaultPolicy: ErasedPolicy, overrides: [Int: ErasedPolicy],
     observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:], generation: UInt64
   ) {

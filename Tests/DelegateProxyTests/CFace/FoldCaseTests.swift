@@ -17,7 +17,7 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
 }
 
 /// One table of fold cases — a rule, the responders' answers in order, the answer — run
-/// through every path that folds: ``Fold`` itself, a ``MulticastProxy``'s C route, its C
+/// through every path that folds: ``Reduction`` itself, a ``MulticastProxy``'s C route, its C
 /// callback entries and its forwarding path, and a `@Delegate` multicast from Swift, by
 /// aggregation and from C.
 /// Each path must give the table's answer (issue: "one fold per policy").
@@ -54,7 +54,7 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
 
   /// The fold alone, by the rule the policy gives.
   @Test(arguments: cases) func fold(_ c: Case) throws {
-    var fold = Fold<Int>(FoldRule(c.policy, returnsVoid: false))
+    var fold = Reduction<Int>(ReducerRule(c.policy, returnsVoid: false))
     for a in c.answers { if fold.add(a) { break } }
     let answer: Int
     switch fold.outcome {
@@ -94,7 +94,8 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
   /// keeps the message off the route).
   @Test(arguments: cases) func runtimeProxyPaths(_ c: Case) throws {
     let (proxy, delegates) = try runtimeProxy(c)
-    let routable = FoldRule(c.policy, returnsVoid: false).routeCombine != nil && !c.answers.isEmpty
+    let routable =
+      ReducerRule(c.policy, returnsVoid: false).routeReducer != nil && !c.answers.isEmpty
     #expect((proxy.fastPath(for: Self.valueMessage.selector) != nil) == routable, "\(c)")
     #expect(try Self.valueMessage.send(to: proxy, 0) == c.expected, "route: \(c)")
     // The C callback entries (dp_callback.c) run the same rules: context first and last.
@@ -126,7 +127,8 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
     typealias ValueFn = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Int
     let fromC = try multicast.runtime.imp(for: \.value).unsafeCast(to: ValueFn.self)
     #expect(
-      fromC(try multicast.runtime.rawValue(), multicast.runtime.selector(for: \.value).rawValue, 0) == c.expected,
+      fromC(try multicast.runtime.rawValue(), multicast.runtime.selector(for: \.value).rawValue, 0)
+        == c.expected,
       "C: \(c)")
     let watching = multicast.observe(\.value) { _ in }
     #expect(multicast.value(0) == c.expected, "general path: \(c)")

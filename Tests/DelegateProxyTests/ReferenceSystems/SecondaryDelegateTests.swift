@@ -157,9 +157,9 @@ final class ScrollView: Delegator, Sendable {
   @Test func generationChangesWhenTheTargetOrItsAnswersChange() throws {
     let view = ScrollView()
     let slot = view.delegateSlot
-    var seen = slot.respondsToGeneration
+    var seen = slot.generation
     func changed() -> Bool {
-      let now = slot.respondsToGeneration
+      let now = slot.generation
       defer { seen = now }
       return now != seen
     }

@@ -347,7 +347,7 @@ struct AsyncDelegateTests {
       #expect(log.entries == ["a start", "a end"])
     }
     proxy.setErrorPolicy(.runAll, for: \.loaderFetch)
-    let error = await #expect(throws: DelegateErrors.self) { try await proxy.loaderFetch(1) }
+    let error = await #expect(throws: MemberErrors.self) { try await proxy.loaderFetch(1) }
     #expect(error?.errors.map { ($0 as? LoadFailure)?.who } == ["a", "c"])
     proxy.remove(a)
     proxy.remove(c)

@@ -193,7 +193,7 @@ struct InoutTests {
     // Every delegate runs under .runAll, each seeing the previous write.
     events.setErrorPolicy(.runAll, for: \.scrollAdjustOffset)
     offset = 1
-    #expect(throws: DelegateErrors.self) { try events.scrollAdjust(view, offset: &offset) }
+    #expect(throws: MemberErrors.self) { try events.scrollAdjust(view, offset: &offset) }
     #expect(never.seen.withLock { $0 } == [6])
     #expect(offset == 1006)
   }

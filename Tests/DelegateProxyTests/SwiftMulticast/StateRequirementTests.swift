@@ -155,7 +155,7 @@ final class LoggerBox {
         "level", "setLevel:", "label", "subscriptWithMetadataKey:",
         "setSubscriptWithMetadataKey:newValue:", "subscript:", "checksum", "remote", "log::",
       ])
-    let messages = LogSinkMulticast.Messages()
+    let messages = LogSinkMulticast.Handles()
     #expect(
       [
         messages.level.index, messages.setLevel.index, messages.label.index,
@@ -179,7 +179,7 @@ final class LoggerBox {
     #expect(calls.entries == ["a.checksum"])
     sinks.setErrorPolicy(.runAll, for: \.checksum)
     calls.clear()
-    #expect(throws: DelegateErrors.self) { try sinks.checksum }
+    #expect(throws: MemberErrors.self) { try sinks.checksum }
     #expect(calls.entries == ["a.checksum", "b.checksum"])
   }
 
@@ -507,11 +507,11 @@ final class Widget: GadgetBase, Gadget {
     #expect(panels.title == "b")
     panels.title = "c"
     #expect(a.title == "c" && b.title == "c")
-    #expect(PanelMulticast.Messages().setTitle.invoke(a, "d") == ())
+    #expect(PanelMulticast.Handles().setTitle.invoke(a, "d") == ())
     #expect(a.title == "d")
   }
 
-  @Test func anObjectFaceForwardsReadsAndWrites() {
+  @Test func anObjectForwardsReadsAndWrites() {
     let gadgets = GadgetsMulticast()
     let a = Widget()
     let b = Widget()

@@ -1,5 +1,4 @@
 import MessageRuntime
-import Synchronization
 import Testing
 
 @testable import DelegateProxy

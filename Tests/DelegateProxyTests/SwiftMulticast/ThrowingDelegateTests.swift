@@ -67,9 +67,9 @@ final class RetryingVaultListener: VaultDelegate, Sendable {
   }
 }
 
-/// The `who` of each error a `DelegateErrors` holds.
+/// The `who` of each error a `MemberErrors` holds.
 func failures(_ error: any Error) -> [String] {
-  guard let errors = error as? DelegateErrors else { return ["not DelegateErrors: \(error)"] }
+  guard let errors = error as? MemberErrors else { return ["not MemberErrors: \(error)"] }
   return errors.errors.map { ($0 as? VaultFailure)?.who ?? "\($0)" }
 }
 
@@ -105,14 +105,14 @@ struct ThrowingDelegateTests {
     let (proxy, listeners) = try multicast(["a", "b!", "c", "d!"], log)
     proxy.setErrorPolicy(.runAll, for: \.vaultWillSave)
     #expect(proxy.errorPolicy(for: \.vaultWillSave) == .runAll)
-    let error = #expect(throws: DelegateErrors.self) { try proxy.vaultWillSave(vault) }
+    let error = #expect(throws: MemberErrors.self) { try proxy.vaultWillSave(vault) }
     #expect(error.map(failures) == ["b", "d"])
     #expect(log.entries == ["a", "b", "c", "d"])
-    // One error is still reported as DelegateErrors: callers catch one type.
+    // One error is still reported as MemberErrors: callers catch one type.
     let log2 = CallLog()
     let (single, others) = try multicast(["a!", "b"], log2)
     single.setErrorPolicy(.runAll, for: \.vaultWillSave)
-    let one = #expect(throws: DelegateErrors.self) { try single.vaultWillSave(vault) }
+    let one = #expect(throws: MemberErrors.self) { try single.vaultWillSave(vault) }
     #expect(one.map(failures) == ["a"])
     // Back to the default.
     proxy.setErrorPolicy(nil, for: \.vaultWillSave)
@@ -236,7 +236,7 @@ struct ThrowingDelegateTests {
     #expect(throws: VaultFailure(who: "queued")) { try proxy.vaultWillSave(vault) }
     #expect(log.entries == ["queued"])
     proxy.setErrorPolicy(.runAll, for: \.vaultWillSave)
-    let error = #expect(throws: DelegateErrors.self) { try proxy.vaultWillSave(vault) }
+    let error = #expect(throws: MemberErrors.self) { try proxy.vaultWillSave(vault) }
     #expect(error.map(failures) == ["queued"])
     #expect(log.entries == ["queued", "queued", "later"])
     withExtendedLifetime((onQueue, later)) {}
@@ -262,7 +262,7 @@ struct ThrowingDelegateTests {
     proxy.setErrorPolicy(.runAll, for: \.vaultWillSave)
     let failing = VaultListener("failing", log, fails: true)
     proxy.add(failing, queue: DispatchQueue(label: "vault.broadcast"))
-    let thrown = await #expect(throws: DelegateErrors.self) {
+    let thrown = await #expect(throws: MemberErrors.self) {
       try await proxy.broadcast(\.vaultWillSave, vault)
     }
     #expect(thrown.map(failures) == ["failing"])

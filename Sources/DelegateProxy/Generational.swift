@@ -4,7 +4,7 @@
 /// ``MulticastProxy`` and ``DelegateSlot`` adopt it, so a delegator that caches
 /// `responds(to:)` — as UIKit views do when their delegate is set — can refresh its
 /// cache when delegates are added after the proxy was set, instead of never hearing them.
-public protocol RespondsToGeneration: AnyObject {
+public protocol Generational: AnyObject {
   /// Changes whenever some `responds(to:)` answer may have changed.
-  var respondsToGeneration: UInt64 { get }
+  var generation: UInt64 { get }
 }

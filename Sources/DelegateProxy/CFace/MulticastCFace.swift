@@ -3,17 +3,17 @@ import MessageRuntime
 /// A `@Delegate` multicast as the message runtime and C code see it
 /// (`multicast.runtime`): the runtime object C code messages, its C handle, each method's
 /// selector and C implementation, and C callback adapters of a library's own signature.
-/// See `DelegateMulticast+C.swift` for how C calls reach the Swift delegates.
-public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendable {
+/// See `CFace.swift` for how C calls reach the Swift delegates.
+public struct MulticastCFace<Delegate, Handles: MessageHandles>: Sendable {
   /// The multicast.
-  let multicast: DelegateMulticast<Delegate, Messages>
+  let multicast: DelegateMulticast<Delegate, Handles>
 
-  /// A method C callers can reach, named by its handle in `Messages.CMessages`: the
+  /// A method C callers can reach, named by its handle in `Handles.CHandles`: the
   /// methods whose parameter and result types have a C form (`\.sensorDidRead`). A
   /// method taking or returning a Swift-only type (`String`, a closure, an enum…) has no
   /// handle there, so asking for its C face does not compile.
-  public typealias CMessageKey<Arguments, Result> = KeyPath<
-    Messages.CMessages, DelegateMessage<Delegate, Arguments, Result>
+  public typealias CHandleKey<Arguments, Result> = KeyPath<
+    Handles.CHandles, MessageHandle<Delegate, Arguments, Result>
   >
 
   /// The runtime object C code messages (made on first use): one method per protocol
@@ -39,7 +39,7 @@ public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendab
   }
 
   /// The selector of the method `message` names (`_cmd` for C callers).
-  public func selector<Message: DelegateMessageHandle>(for message: KeyPath<Messages, Message>)
+  public func selector<Handle: MessageHandleProtocol>(for message: KeyPath<Handles, Handle>)
     -> Selector
   {
     method(message).selector
@@ -47,8 +47,8 @@ public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendab
 
   /// The method's description as the runtime sees it: its selector, Swift name, types and
   /// whether it is required.
-  public func method<Message: DelegateMessageHandle>(_ message: KeyPath<Messages, Message>)
-    -> DelegateMethodDescription
+  public func method<Handle: MessageHandleProtocol>(_ message: KeyPath<Handles, Handle>)
+    -> MethodDescription
   {
     multicast.protocolDescription.methods[multicast.index(of: message)]
   }
@@ -60,9 +60,9 @@ public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendab
   /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for a
   /// method whose named type turned out, at run time, to have no C form (a struct
   /// holding a `String`: the macro cannot see into named types).
-  public func imp<Arguments, Result>(for message: CMessageKey<Arguments, Result>) throws -> IMP {
+  public func imp<Arguments, Result>(for message: CHandleKey<Arguments, Result>) throws -> IMP {
     let description = multicast.protocolDescription
-    let method = description.methods[Messages.CMessages()[keyPath: message].index]
+    let method = description.methods[Handles.CHandles()[keyPath: message].index]
     _ = try method.cSignature(in: description.name)
     return try multicast.cFace().imp(for: method.selector)
   }
@@ -76,11 +76,11 @@ public struct MulticastRuntimeFace<Delegate, Messages: DelegateMessages>: Sendab
   /// `CallbackAdapterError` for a callback the package cannot carry, or
   /// ``DelegateProxyError`` for a method type with no C form.
   public func callbackAdapter<Arguments, Result>(
-    for message: CMessageKey<Arguments, Result>, context: CallbackContext,
+    for message: CHandleKey<Arguments, Result>, context: CallbackContext,
     defaultResult: CallbackResult? = nil, sharingContextWith other: CallbackAdapter? = nil
   ) throws -> CallbackAdapter {
     let description = multicast.protocolDescription
-    let method = description.methods[Messages.CMessages()[keyPath: message].index]
+    let method = description.methods[Handles.CHandles()[keyPath: message].index]
     let signature = try method.cSignature(in: description.name)
     var arguments = Array(signature.argumentTypes.dropFirst(2))
     switch context {

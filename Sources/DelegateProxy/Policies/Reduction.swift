@@ -3,9 +3,9 @@ import MessageRuntime
 /// How one message combines its responders' results: the ``ReturnPolicy`` in force,
 /// resolved for the method's result type. THE rule every path folds by — a Swift
 /// multicast's loops, queued and asynchronous aggregation, ``MulticastProxy``'s forwarding
-/// path — and, spelled the same, the C routes (`RouteCombine`, `dp_combine`).
+/// path — and, spelled the same, the C routes (`RouteReducer`, `dp_reducer`).
 @usableFromInline
-enum FoldRule: UInt8, Sendable {
+enum ReducerRule: UInt8, Sendable {
   /// A `void` method: every responder is called; nothing to combine.
   case every
   /// ``ReturnPolicy/lastResponder``: every responder is called; the last answer wins.
@@ -38,7 +38,7 @@ enum FoldRule: UInt8, Sendable {
 
   /// The same rule as the C route loops run it; nil for a custom reducer, which only the
   /// Swift paths can run. (A `void` route calls every target: C's `last`.)
-  var routeCombine: RouteCombine? {
+  var routeReducer: RouteReducer? {
     switch self {
     case .every, .last: .last
     case .first: .first
@@ -50,14 +50,14 @@ enum FoldRule: UInt8, Sendable {
   }
 }
 
-/// One dispatch's running combination of its responders' answers, by its ``FoldRule``:
+/// One dispatch's running combination of its responders' answers, by its ``ReducerRule``:
 /// THE fold — a Swift multicast's fast path, queued path and asynchronous aggregation, and
 /// ``MulticastProxy``'s forwarding path (on ``ReturnValue``s) all add answers here and ask
 /// it for the outcome. Trivially copyable for a trivial `Value`, so the fast path keeps it
 /// in registers; a custom reducer's answers are collected by the caller.
 @usableFromInline
-struct Fold<Value> {
-  @usableFromInline let rule: FoldRule
+struct Reduction<Value> {
+  @usableFromInline let rule: ReducerRule
   /// The answer to give (last, first, first non-nil).
   @usableFromInline var result: Value?
   /// The truth rules' running answer.
@@ -66,7 +66,7 @@ struct Fold<Value> {
   @usableFromInline var answered = 0
 
   @inlinable
-  init(_ rule: FoldRule) {
+  init(_ rule: ReducerRule) {
     self.rule = rule
     truth = rule == .allTrue
   }
@@ -81,9 +81,9 @@ struct Fold<Value> {
       result = value
       return true
     case .firstAnswer: if answered == 1 { result = value }
-    case .allTrue: if truth && !Fold.isNonZero(value) { truth = false }
-    case .anyTrue: if !truth && Fold.isNonZero(value) { truth = true }
-    case .firstNonNil: if result == nil && Fold.isNonZero(value) { result = value }
+    case .allTrue: if truth && !Reduction.isNonZero(value) { truth = false }
+    case .anyTrue: if !truth && Reduction.isNonZero(value) { truth = true }
+    case .firstNonNil: if result == nil && Reduction.isNonZero(value) { result = value }
     case .custom: break  // the caller collects the values
     }
     return false
@@ -122,7 +122,7 @@ struct Fold<Value> {
   }
 }
 
-/// What a finished ``Fold`` says a dispatch answers.
+/// What a finished ``Reduction`` says a dispatch answers.
 @usableFromInline
 enum FoldOutcome<Value> {
   /// A responder's answer.
