@@ -13,14 +13,14 @@ extension DelegateMulticast {
   /// respond: the policy folds the others'; nobody answering is the method's answer for
   /// no delegates). The filter runs on the calling thread, just before the member's call
   /// — also for a member added with a queue — and must not call the multicast. It applies
-  /// to every Swift path (the protocol's methods, ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Result>,_,_)``,
-  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Messages>.MessageKey<(Argument),Void>,_)``) and C callers of ``imp(for:)``, which run the same dispatch. The fast
+  /// to every Swift path (the protocol's methods, ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``,
+  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Void>,_)``) and C callers of ``imp(for:)``, which run the same dispatch. The fast
   /// loop asks it before each member's call (the arguments made once per call for it), so
   /// a filtered call allocates nothing; a method without one pays nothing.
-  public final func setFilter<Message: DelegateMessageHandle>(
-    for message: KeyPath<Messages, Message>,
-    _ filter: (@Sendable (Delegate, Message.Arguments) -> Bool)?
-  ) where Message.Delegate == Delegate {
+  public final func setFilter<Handle: MessageHandleProtocol>(
+    for message: KeyPath<Handles, Handle>,
+    _ filter: (@Sendable (Delegate, Handle.Arguments) -> Bool)?
+  ) where Handle.Delegate == Delegate {
     let index = index(of: message)
     update { $0.filters[index] = filter.map { MemberFilter($0) } }
   }

@@ -226,7 +226,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ call: (Delegate) -> Result,
     admits: (Delegate) -> Bool
   ) -> Result {
-    var fold = Fold<Result>(list.rule)
+    var fold = Reduction<Result>(list.rule)
     // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
     // loop is specialized: the void loop drops the fold's count and rule switch per
     // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).

@@ -44,7 +44,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
       let buffer = UnsafeMutableBufferPointer<SwiftResponder<Delegate>>.allocate(
         capacity: live.count)
       _ = buffer.initialize(from: live.map(SwiftResponder.init))
-      let rule = FoldRule(policy, returnsVoid: method.result.isVoid)
+      let rule = ReducerRule(policy, returnsVoid: method.result.isVoid)
       // A custom reducer stays on the fast loop when it folds one answer at a time and
       // folds this method's result type. Values and objects, weakly or strongly held, are
       // all called by the fast loop (SwiftResponder.withBorrowedDelegate); a filter is asked

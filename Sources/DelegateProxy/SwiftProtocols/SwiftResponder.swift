@@ -61,7 +61,7 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
 struct SwiftResponderList<Delegate>: @unchecked Sendable {
   // @unchecked Sendable: see SwiftResponder.
   @usableFromInline let responders: UnsafeBufferPointer<SwiftResponder<Delegate>>
-  @usableFromInline let rule: FoldRule
+  @usableFromInline let rule: ReducerRule
   /// Some responder is called on a queue, or the method has observers, or a custom reducer
   /// that has no fold one answer at a time folds it: the dispatch takes the general path
   /// (DelegateMulticast+Delivery).
