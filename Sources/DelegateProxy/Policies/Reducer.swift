@@ -34,15 +34,15 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// are); nil for reducers on C values only. Returns nil for no answer: the method's
   /// answer for no delegates then applies.
   let swiftFold: (@Sendable ([Any]) -> Any?)?
-  /// The same fold one answer at a time, for a reducer that has one (``combine(_:name:_:)``):
-  /// the fast loop runs it without collecting the answers.
-  let pairwise: AnyPairwiseFold?
+  /// The same reduction one answer at a time, for a reducer that has one
+  /// (``combine(_:name:_:)``): the fast loop runs it without collecting the answers.
+  let pairwise: AnyPairwiseReduction?
 
   init(
     name: String, rule: ReducerRule? = nil,
     accepts: @escaping @Sendable (TypeEncoding) -> Bool = { _ in true },
     body: @escaping @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8],
-    swiftFold: (@Sendable ([Any]) -> Any?)?, pairwise: AnyPairwiseFold? = nil
+    swiftFold: (@Sendable ([Any]) -> Any?)?, pairwise: AnyPairwiseReduction? = nil
   ) {
     self.name = name
     self.rule = rule
@@ -64,9 +64,9 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
       pairwise: pairwise)
   }
 
-  /// The fold one answer at a time, when the reducer has one and folds `type` (a method's
-  /// result type, by identity); nil otherwise.
-  func pairwise(folding type: ObjectIdentifier) -> AnyPairwiseFold? {
+  /// The reduction one answer at a time, when the reducer has one and reduces `type` (a
+  /// method's result type, by identity); nil otherwise.
+  func pairwiseReduction(of type: ObjectIdentifier) -> AnyPairwiseReduction? {
     pairwise.flatMap { $0.valueType == type ? $0 : nil }
   }
 
@@ -108,9 +108,9 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   }
 
   /// A reducer running `swiftFold` on Swift answers and, for a `Value` that is a C type, on
-  /// C callers' values; `pairwise` is the same fold one answer at a time, if it has one.
+  /// C callers' values; `pairwise` is the same reduction one answer at a time, if it has one.
   private static func folding(
-    name: String, pairwise: AnyPairwiseFold? = nil,
+    name: String, pairwise: AnyPairwiseReduction? = nil,
     _ swiftFold: @escaping @Sendable ([Any]) -> Any?
   ) -> Reducer<Value> {
     // C callers of a multicast (its C face) fold C values: a `Value` that is a C type is
@@ -142,14 +142,14 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
     _ type: Value.Type = Value.self, name: String = "combine",
     _ combine: @escaping @Sendable (Value, Value) -> Value
   ) -> Reducer<Value> {
-    pairwise(PairwiseFold(combine), name: name)
+    pairwise(PairwiseReduction(combine), name: name)
   }
 
-  /// The reducer that runs `fold`: one answer at a time on the fast loop, on the collected
-  /// answers elsewhere.
+  /// The reducer that runs `reduction`: one answer at a time on the fast loop, on the
+  /// collected answers elsewhere.
   @usableFromInline
-  static func pairwise(_ fold: PairwiseFold<Value>, name: String) -> Reducer<Value> {
-    folding(name: name, pairwise: fold) { values in fold.fold(values) }
+  static func pairwise(_ reduction: PairwiseReduction<Value>, name: String) -> Reducer<Value> {
+    folding(name: name, pairwise: reduction) { values in reduction.reduce(values) }
   }
 
   /// A left fold from `initial` over every responder's answer in order (`fold(initial: 0,
@@ -170,13 +170,13 @@ extension Reducer where Value: Comparable {
   /// (see ``combine(_:name:_:)``).
   @inlinable
   public static var min: Reducer<Value> {
-    pairwise(PairwiseFold { running, next in next < running ? next : running }, name: "min")
+    pairwise(PairwiseReduction { running, next in next < running ? next : running }, name: "min")
   }
   /// The greatest answer (the first of equal ones). Nobody answering is the method's
   /// answer for no delegates. Allocates nothing (see ``combine(_:name:_:)``).
   @inlinable
   public static var max: Reducer<Value> {
-    pairwise(PairwiseFold { running, next in next > running ? next : running }, name: "max")
+    pairwise(PairwiseReduction { running, next in next > running ? next : running }, name: "max")
   }
 }
 

@@ -113,6 +113,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     var observers: [Int: [TypedObserver]] = [:]
     /// By method index: which members a call reaches (DelegateMulticast+Filters).
     var filters: [Int: AnyMemberFilter] = [:]
+    /// By method index: the reads whose answers the tables remember (RememberedRead.swift).
+    var remembered: [Int: AnyRememberedAnswer.Type] = [:]
     var generation: UInt64 = 0
     /// The sum of the nested multicasts' generations when ``generation`` last looked.
     var nestedGenerations: UInt64 = 0
@@ -198,21 +200,44 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     let list = table._withUnsafeGuaranteedRef { $0.lists[index] }
     let result: Result
     if _slowPath(list.isGeneral) {
-      result = deliver(index, list, table.takeUnretainedValue(), arguments(), message.invoke)
-    } else if let filter = list.filter {
-      // The arguments once, for the filter to read before each member's call; the filter
-      // borrowed from the table, as the table is.
-      let filtered = arguments()
-      result = filter._withUnsafeGuaranteedRef { filter in
-        let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
-        return sendFast(index, list, table, call) { typed.admits($0, filtered) }
+      if let remembered = list.remembered {
+        // A remembered read (RememberedRead.swift): the table's answer, or the fast loop's,
+        // kept in the table for the reads after it.
+        result = remembered._withUnsafeGuaranteedRef { slot in
+          let answer = unsafeDowncast(slot, to: RememberedAnswer<Result>.self)
+          if let value = answer.value { return value }
+          let value = sendFast(index, list, table, arguments(), call)
+          answer.store(value)
+          return value
+        }
+      } else {
+        result = deliver(index, list, table.takeUnretainedValue(), arguments(), message.invoke)
       }
     } else {
-      result = sendFast(index, list, table, call) { _ in true }
+      result = sendFast(index, list, table, arguments(), call)
     }
     Quiescence.exit()
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
     return result
+  }
+
+  /// The fast loop of ``__send(_:_:_:)`` with the method's filter, if any (asked before
+  /// each member's call, with the arguments made once). Inside the caller's read section.
+  @inlinable @inline(__always)
+  final func sendFast<Arguments, Result>(
+    _ index: Int, _ list: SwiftResponderList<Delegate>,
+    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ arguments: @autoclosure () -> Arguments,
+    _ call: (Delegate) -> Result
+  ) -> Result {
+    guard let filter = list.filter else {
+      return sendFast(index, list, table, call) { _ in true }
+    }
+    // The filter borrowed from the table, as the table is.
+    let filtered = arguments()
+    return filter._withUnsafeGuaranteedRef { filter in
+      let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
+      return sendFast(index, list, table, call) { typed.admits($0, filtered) }
+    }
   }
 
   /// The fast loop of ``__send(_:_:_:)``: every responder called directly from the
@@ -231,7 +256,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // loop is specialized: the void loop drops the fold's count and rule switch per
     // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
     let folds = Result.self != Void.self
-    // A custom reducer on this loop folds one answer at a time (SwiftResponderList.pairwise).
+    // A custom reducer on this loop reduces one answer at a time
+    // (SwiftResponderList.reduction).
     let pairwise = folds && list.rule == .custom
     var combined: Result? = nil
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
@@ -388,7 +414,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     SwiftMemberTable(
       members: s.members.records, description: description, defaultPolicy: s.defaultPolicy,
       overrides: s.overrides,
-      observers: s.observers, filters: s.filters, generation: s.generation)
+      observers: s.observers, filters: s.filters, remembered: s.remembered,
+      generation: s.generation)
   }
 
   /// THE way the multicast changes: applies `change` under the lock, then builds and
@@ -448,6 +475,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     }
     for index in s.filters.keys.sorted() {
       lines.append("  \(protocolDescription.methods[index].swiftName): filtered")
+    }
+    for index in s.remembered.keys.sorted() {
+      lines.append("  \(protocolDescription.methods[index].swiftName): remembered")
     }
     for m in s.members.records where !m.isRemoved {
       var line = "  \(m.typeName) \(m.retention)"

@@ -19,12 +19,16 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   @usableFromInline let filters: [AnyMemberFilter?]
   /// By method index: the policy in force, for introspection and custom reducers.
   let policies: [ErasedPolicy]
+  /// By method index: the answer of a remembered read, once a read stored it (see
+  /// RememberedRead.swift); nil for a method not remembered, or not remembered here.
+  let remembered: [AnyRememberedAnswer?]
   let generation: UInt64
 
   init(
     members: [SwiftMember<Delegate>], description: ProtocolDescription<Delegate>,
     defaultPolicy: ErasedPolicy, overrides: [Int: ErasedPolicy],
-    observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:], generation: UInt64
+    observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:],
+    remembered: [Int: AnyRememberedAnswer.Type] = [:], generation: UInt64
   ) {
     self.members = members
     self.filters = description.methods.indices.map { filters[$0] }
@@ -33,6 +37,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     let methods = description.methods
     lists = .allocate(capacity: methods.count)
     var policies: [ErasedPolicy] = []
+    var answers: [AnyRememberedAnswer?] = []
     for (index, method) in methods.enumerated() {
       let policy = overrides[index] ?? defaultPolicy
       policies.append(policy)
@@ -45,22 +50,32 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         capacity: live.count)
       _ = buffer.initialize(from: live.map(SwiftResponder.init))
       let rule = ReducerRule(policy, returnsVoid: method.result.isVoid)
-      // A custom reducer stays on the fast loop when it folds one answer at a time and
-      // folds this method's result type. Values and objects, weakly or strongly held, are
+      // A custom reducer stays on the fast loop when it reduces one answer at a time and
+      // reduces this method's result type. Values and objects, weakly or strongly held, are
       // all called by the fast loop (SwiftResponder.withBorrowedDelegate); a filter is asked
       // there.
-      let pairwise =
-        rule == .custom ? policy.reducer?.pairwise(folding: method.result.typeID) : nil
+      let reduction =
+        rule == .custom ? policy.reducer?.pairwiseReduction(of: method.result.typeID) : nil
+      let isGeneral =
+        (rule == .custom && reduction == nil) || observers[index]?.isEmpty == false
+        || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) }
+      // A remembered read whose responders are all values, on the fast loop: its answer
+      // stays until the next table (an object member may change without one).
+      let answer =
+        isGeneral || method.result.isVoid || !live.allSatisfy(\.isValue)
+        ? nil : remembered[index].map { $0.init() }
+      answers.append(answer)
       (lists.baseAddress! + index).initialize(
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
-          isGeneral: (rule == .custom && pairwise == nil) || observers[index]?.isEmpty == false
-            || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) },
+          isGeneral: isGeneral || answer != nil,
           filter: filters[index].map { Unmanaged.passUnretained($0) },
-          pairwise: pairwise.map { Unmanaged.passUnretained($0) },
+          reduction: reduction.map { Unmanaged.passUnretained($0) },
+          remembered: answer.map { Unmanaged.passUnretained($0) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments))
     }
     self.policies = policies
+    self.remembered = answers
   }
 
   deinit {

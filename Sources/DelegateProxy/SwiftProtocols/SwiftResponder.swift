@@ -63,15 +63,21 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   @usableFromInline let responders: UnsafeBufferPointer<SwiftResponder<Delegate>>
   @usableFromInline let rule: ReducerRule
   /// Some responder is called on a queue, or the method has observers, or a custom reducer
-  /// that has no fold one answer at a time folds it: the dispatch takes the general path
-  /// (DelegateMulticast+Delivery).
+  /// that has no reduction one answer at a time reduces it: the dispatch takes the general
+  /// path (DelegateMulticast+Delivery). Also set for a remembered read (``remembered``), so
+  /// that the plain fast loop pays no test for it.
   @usableFromInline let isGeneral: Bool
   /// The method's filter (``DelegateMulticast/setFilter(for:_:)``), asked by the fast loop
   /// before each member's call; the table holds it.
   @usableFromInline let filter: Unmanaged<AnyMemberFilter>?
-  /// For rule `.custom` on the fast loop: the reducer's fold one answer at a time (of the
-  /// method's result type, checked when the table was built); the table's policy holds it.
-  @usableFromInline let pairwise: Unmanaged<AnyPairwiseFold>?
+  /// For rule `.custom` on the fast loop: the reducer's reduction one answer at a time (of
+  /// the method's result type, checked when the table was built); the table's policy holds
+  /// it.
+  @usableFromInline let reduction: Unmanaged<AnyPairwiseReduction>?
+  /// A remembered read (RememberedRead.swift) whose answer this table keeps: the list is
+  /// marked general, and ``DelegateMulticast/__send(_:_:_:)`` returns the kept answer (or
+  /// runs the fast loop once to keep it) instead. The table holds it.
+  @usableFromInline let remembered: Unmanaged<AnyRememberedAnswer>?
   /// An optional method: a responder may turn out not to implement it.
   @usableFromInline let isOptional: Bool
   /// A `void` method whose queued responders are waited for all the same (it has `inout`
@@ -80,13 +86,13 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   @usableFromInline let waitsForQueued: Bool
 
   /// `running` (nil before the first answer) combined with `value` by the list's pairwise
-  /// fold, typed as the method's result: only for a list whose rule is `.custom` and that
-  /// is not general (see ``pairwise``).
+  /// reduction, typed as the method's result: only for a list whose rule is `.custom` and
+  /// that is not general (see ``reduction``).
   @inlinable
   func combine<Value>(_ running: consuming Value?, _ value: consuming Value) -> Value {
     guard let running else { return value }
-    return pairwise.unsafelyUnwrapped._withUnsafeGuaranteedRef {
-      unsafeDowncast($0, to: PairwiseFold<Value>.self).combine(running, value)
+    return reduction.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: PairwiseReduction<Value>.self).combine(running, value)
     }
   }
 }

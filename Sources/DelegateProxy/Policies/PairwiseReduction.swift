@@ -1,10 +1,11 @@
-/// A reducer's fold taken one answer at a time (``Reducer/combine(_:name:_:)``,
+/// A reducer's reduction taken one answer at a time (``Reducer/combine(_:name:_:)``,
 /// ``Reducer/min``, ``Reducer/max``): the fast dispatch loop combines each answer into a
 /// running value as it comes, so a call collects no array of answers and allocates
 /// nothing. The general path (queues, observers) runs the same fold on the collected
-/// answers (the reducer's Swift fold), with the same result.
+/// answers (the reducer's Swift fold), with the same result (see ``Reduction``, which runs
+/// the built-in rules the same way).
 @usableFromInline
-class AnyPairwiseFold: @unchecked Sendable {
+class AnyPairwiseReduction: @unchecked Sendable {
   // @unchecked Sendable: immutable after init (the subclass stores an immutable closure).
 
   /// The answers' type: a method takes the fast loop only when it is its result type.
@@ -13,9 +14,9 @@ class AnyPairwiseFold: @unchecked Sendable {
   init(valueType: ObjectIdentifier) { self.valueType = valueType }
 }
 
-/// ``AnyPairwiseFold`` for answers of type `Value`.
+/// ``AnyPairwiseReduction`` for answers of type `Value`.
 @usableFromInline
-final class PairwiseFold<Value>: AnyPairwiseFold, @unchecked Sendable {
+final class PairwiseReduction<Value>: AnyPairwiseReduction, @unchecked Sendable {
   // @unchecked Sendable: `combine` is immutable and changes nothing it captures: a
   // user's @Sendable closure, or ``Reducer/min``'s and ``Reducer/max``'s comparison, which
   // captures only `Value`'s `Comparable` conformance (not @Sendable, so that it may: the
@@ -30,9 +31,9 @@ final class PairwiseFold<Value>: AnyPairwiseFold, @unchecked Sendable {
     super.init(valueType: ObjectIdentifier(Value.self))
   }
 
-  /// The fold of `values` in order: the first, combined with each later one; nil when
+  /// The reduction of `values` in order: the first, combined with each later one; nil when
   /// there are none (what the general path runs on the collected answers).
-  func fold(_ values: [Any]) -> Any? {
+  func reduce(_ values: [Any]) -> Any? {
     guard let first = values.first else { return nil }
     return values.dropFirst().reduce(first as! Value) { combine($0, $1 as! Value) }
   }
