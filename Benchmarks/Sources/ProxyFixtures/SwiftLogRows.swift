@@ -2,8 +2,8 @@
 // `Logger` whose handler fans out to N struct handlers — swift-log's own hand-written
 // `MultiplexLogHandler` (swift_log_multiplex) against a `@Delegate(for: LogHandler.self)`
 // value multicast set up as a user would (swift_log_multicast): the most verbose of the
-// handlers' levels, a line only to the handlers whose own level admits it (swift-log
-// PR #140), metadata merged with later handlers winning — as in
+// handlers' levels (remembered from one change to the next), a line only to the handlers
+// whose own level admits it (swift-log PR #140), metadata merged with later handlers winning — as in
 // IntegrationTests/Tests/SwiftLogIntegrationTests. Two handler types that do the same work
 // are mixed (one alone lets the optimizer devirtualize the call); each adds what it read
 // from the line to a sink through a pointer, so the call cannot be optimized away and
@@ -32,6 +32,9 @@ extension BenchLogSinksMulticast {
     var sinks = BenchLogSinksMulticast()
     for handler in handlers { sinks.add(handler) }
     sinks.setPolicy(.reduce(.min), for: \.logLevel)
+    // `Logger` reads the level before every line: kept until a handler or the list changes
+    // (as `MultiplexLogHandler` stores it).
+    sinks.remember(\.logLevel)
     sinks.setPolicy(
       .reduce(.collect { $0.reduce(into: [:]) { $0.merge($1) { _, later in later } } }),
       for: \.metadata)
