@@ -19,9 +19,9 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   @usableFromInline let filters: [AnyMemberFilter?]
   /// By method index: the policy in force, for introspection and custom reducers.
   let policies: [ErasedPolicy]
-  /// By method index: the answer of a remembered read, once a read stored it (see
-  /// RememberedRead.swift); nil for a method not remembered, or not remembered here.
-  let remembered: [AnyRememberedAnswer?]
+  /// By method index: the slot of each read this table remembers (see RememberedRead.swift),
+  /// which keeps the answer once a read stored it. Empty (no allocation) when none is.
+  let remembered: [Int: AnyRememberedAnswer]
   let generation: UInt64
 
   init(
@@ -37,7 +37,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     let methods = description.methods
     lists = .allocate(capacity: methods.count)
     var policies: [ErasedPolicy] = []
-    var answers: [AnyRememberedAnswer?] = []
+    var answers: [Int: AnyRememberedAnswer] = [:]
     for (index, method) in methods.enumerated() {
       let policy = overrides[index] ?? defaultPolicy
       policies.append(policy)
@@ -61,10 +61,10 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) }
       // A remembered read whose responders are all values, on the fast loop: its answer
       // stays until the next table (an object member may change without one).
-      let answer =
-        isGeneral || method.result.isVoid || !live.allSatisfy(\.isValue)
-        ? nil : remembered[index].map { $0.init() }
-      answers.append(answer)
+      let answer = remembered[index].flatMap { answerType in
+        isGeneral || method.result.isVoid || !live.allSatisfy(\.isValue) ? nil : answerType.init()
+      }
+      if let answer { answers[index] = answer }
       (lists.baseAddress! + index).initialize(
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
