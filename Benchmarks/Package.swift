@@ -21,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
     // PassthroughSubject for the Combine peer row (Combine itself is Apple-only).
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    // MultiplexLogHandler, the hand-written multiplexer the swift_log rows compare with.
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
   ],
   targets: [
     // C: delegate IMPs for the five signatures, direct loops, the naive libffi
@@ -38,6 +40,7 @@ let package = Package(
         .product(name: "MessageRuntime", package: rootIdentity),
         .product(name: "DelegateProxy", package: rootIdentity),
         .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "Logging", package: "swift-log"),
       ]
     ),
     // The side-by-side comparison: one process, every row, median of repetitions.

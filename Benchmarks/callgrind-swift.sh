@@ -9,6 +9,9 @@
 #
 # --method: `titleFor` for the String rows (default didReceive); `v@:@` for the other
 # Swift-protocol rows (swift_unowned_array, swift_protocol_proxy, …; default q@:qd).
+# Any row of CallgrindRows may be named: the Swift-protocol, String and peer rows, the value
+# rows (swift_value_array, swift_value_multicast) and the swift-log rows
+# (swift_log_multiplex, swift_log_multicast).
 # Default rows: swift_string_unowned_array, swift_string_strong_array,
 # swift_string_closures, swift_string_closures_weak, swift_string_protocol_proxy,
 # swift_string_protocol_proxy_strong_slot, swift_string_protocol_proxy_strong_members.
@@ -28,7 +31,7 @@ while [ $# -gt 0 ]; do
     --messages) messages="$2"; shift ;;
     --fanouts) fanouts="$2"; shift ;;
     --method) method="$2"; shift ;;
-    -h|--help) sed -n '2,19p' callgrind-swift.sh; exit 0 ;;
+    -h|--help) sed -n '2,22p' callgrind-swift.sh; exit 0 ;;
     *) rows+=("$1") ;;
   esac
   shift

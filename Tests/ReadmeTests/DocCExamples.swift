@@ -151,7 +151,7 @@ func doccPropertiesAndSubscripts(console: any LogSinks, file: any LogSinks) -> (
   sinks.add(file)
   sinks.logLevel = .debug                       // console, then file
   sinks[metadataKey: "request"] = "42"          // console, then file
-  sinks.setPolicy(.reduce(.collect { $0.min() ?? .info }), for: \.logLevel)  // the most verbose
+  sinks.setPolicy(.reduce(.min), for: \.logLevel)  // the most verbose
   let level = sinks.logLevel                    // asks both, answers the minimum
   sinks.setFilter(for: \.logLevelMessage) { sink, call in sink.logLevel <= call.0 }
   sinks.log(level: .debug, message: "cache miss")  // only the sinks whose own level admits it
@@ -663,4 +663,32 @@ func doccValueMembers() -> (audit: AuditSinkMulticast, quiet: AuditSinkMulticast
   audit.record("closed")                             // a [db] closed, b [db] closed
   quiet.record("closed")                             // b closed
   return (audit, quiet)
+}
+
+@Delegate
+protocol LevelSink {
+  var level: Int { get set }
+}
+
+struct FixedLevel: LevelSink {
+  var level: Int
+}
+
+/// The remembered reads block, run by a test: the three reads.
+func doccValueMembersRemembered() -> (least: Int, again: Int, now: Int) {
+  var levels = LevelSinkMulticast()
+  levels.add(FixedLevel(level: 3))
+  levels.add(FixedLevel(level: 1))
+  levels.setPolicy(.reduce(.min), for: \.level)
+  levels.remember(\.level)              // kept until the multicast next changes
+  let least = levels.level              // asks both: 1
+  let again = levels.level              // asks nobody: 1
+  levels.level = 2                      // a write changes the members: forgotten
+  let now = levels.level                // asks both: 2
+  return (least, again, now)
+}
+
+@Test func doccValueMembersRememberedRun() {
+  let (least, again, now) = doccValueMembersRemembered()
+  #expect(least == 1 && again == 1 && now == 2)
 }

@@ -1,4 +1,4 @@
-// CallgrindRows: one Swift-protocol, String or Swift-peer row at one fan-out, for valgrind --tool=callgrind
+// CallgrindRows: one Swift-protocol, String, Swift-peer, value or swift-log row at one fan-out, for valgrind --tool=callgrind
 // (Benchmarks/callgrind-swift.sh). Wall-clock time on a shared machine varies from run to
 // run; instruction counts do not, so fixed costs of a few instructions can be compared.
 //
@@ -35,6 +35,8 @@ if let kind = SwiftStringRowKind(rawValue: name) {
   workload = Workload.swiftPeer(kind, fanout: fanout)
 } else if let kind = SwiftValueRowKind(rawValue: name) {
   workload = Workload.swiftValue(kind, fanout: fanout)
+} else if let kind = SwiftLogRowKind(rawValue: name) {
+  workload = Workload.swiftLog(kind, fanout: fanout)
 } else if let kind = SwiftRowKind(rawValue: name) {
   workload = Workload.swift(kind, method == "v@:@" ? .object : .qd, fanout: fanout)
 } else {

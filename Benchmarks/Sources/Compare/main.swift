@@ -166,6 +166,11 @@ for method in FeedMethod.allCases {
 for fanout in stringFanouts {
   workloads += SwiftPeerRowKind.allCases.map { Workload.swiftPeer($0, fanout: fanout) }
 }
+// swift-log: MultiplexLogHandler against a @Delegate value multicast (SwiftLogRows.swift).
+let logFanouts = [1, 2, 8]
+for fanout in logFanouts {
+  workloads += SwiftLogRowKind.allCases.map { Workload.swiftLog($0, fanout: fanout) }
+}
 // C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
 for shape in CallbackShape.allCases {
   for fanout in fanouts {
@@ -465,6 +470,28 @@ for fanout in stringFanouts {
     + swiftPeerRatios(fanout).map { "  \($0.name) \(formatRatio($0.value, 1))" }.joined() + "\n"
 }
 
+let logEncoding = "log(event:) (swift-log, struct handlers)"
+/// swift_log_multicast over swift_log_multiplex at one fan-out (below 1× the multicast is faster).
+@MainActor func swiftLogRatio(_ fanout: Int) -> Double? {
+  guard let a = lookup(SwiftLogRowKind.multicast.rawValue, logEncoding, fanout).ns,
+    let b = lookup(SwiftLogRowKind.multiplex.rawValue, logEncoding, fanout).ns, b > 0
+  else { return nil }
+  return a / b
+}
+table +=
+  "\nswift-log (a log line at an enabled level, two metadata values, to N struct handlers; multiplex = MultiplexLogHandler, multicast = a @Delegate(for: LogHandler.self) value multicast)\n"
+table +=
+  pad("fan-out", 8, left: true)
+  + ["multiplex", "multicast", "multicast/multiplex", "allocs mx/mc"].map { pad($0, 21) }.joined()
+  + "\n"
+for fanout in logFanouts {
+  let cells = SwiftLogRowKind.allCases.map { lookup($0.rawValue, logEncoding, fanout) }
+  table +=
+    pad(String(fanout), 8, left: true) + cells.map { pad(formatNs($0.ns), 21) }.joined()
+    + pad(formatRatio(swiftLogRatio(fanout), 1), 21)
+    + pad(cells.map(formatAllocs).joined(separator: "/"), 21) + "\n"
+}
+
 table += "\nallocations per message"
 table +=
   countingAllocations
@@ -619,6 +646,15 @@ for fanout in stringFanouts {
   swiftPeerRatioRows.append(.object(fields))
 }
 
+var swiftLogRatioRows: [JSON] = []
+for fanout in logFanouts {
+  swiftLogRatioRows.append(
+    .object([
+      ("signature", .string(logEncoding)), ("fanout", .int(fanout)),
+      ("multicast_over_multiplex", swiftLogRatio(fanout).map { .measured($0) } ?? .null),
+    ]))
+}
+
 let formatter = ISO8601DateFormatter()
 let document = JSON.object([
   (
@@ -685,6 +721,7 @@ let document = JSON.object([
   ("swift_ratios", .array(swiftRatios)),
   ("swift_string_ratios", .array(swiftStringRatios)),
   ("swift_peer_ratios", .array(swiftPeerRatioRows)),
+  ("swift_log_ratios", .array(swiftLogRatioRows)),
 ])
 
 let outputURL =

@@ -17,11 +17,14 @@ protocol LogSinks: LogHandler {
 extension LogSinksMulticast {
   /// The rules `MultiplexLogHandler` means to follow, as policies: the most verbose level
   /// (swift-log PR #140), a line only to the handlers whose own level admits it, metadata
-  /// merged with later handlers winning — for the subscript too (swift-log #498).
+  /// merged with later handlers winning — for the subscript too (swift-log #498). The level
+  /// is remembered, as `MultiplexLogHandler` stores it.
   static func multiplexing(_ handlers: [any LogHandler]) -> LogSinksMulticast {
     var sinks = LogSinksMulticast()
     for handler in handlers { sinks.add(handler) }
-    sinks.setPolicy(.reduce(.collect { $0.min() ?? .info }), for: \.logLevel)
+    sinks.setPolicy(.reduce(.min), for: \.logLevel)
+    // `Logger` reads the level before every line: kept until a handler or the list changes.
+    sinks.remember(\.logLevel)
     sinks.setPolicy(
       .reduce(.collect { $0.reduce(into: [:]) { $0.merge($1) { _, later in later } } }),
       for: \.metadata)

@@ -6,8 +6,9 @@ import MessageRuntime
 ///
 /// A reducer is typed by the result it folds, so a mismatch is a compile error: for a
 /// `@Delegate` method returning `Bool`, `.allTrue` and `.anyTrue`; for an optional,
-/// `.firstNonNil`; for any result, ``first``, ``last``, ``collect(_:name:_:)`` and
-/// ``fold(_:name:initial:_:)``:
+/// `.firstNonNil`; for any result, ``first``, ``last``, ``combine(_:name:_:)``,
+/// ``collect(_:name:_:)`` and ``fold(_:name:initial:_:)``; for a `Comparable` one, ``min``
+/// and ``max``:
 ///
 /// ```swift
 /// delegates.setPolicy(.reduce(.allTrue), for: \.sensorShouldStart)          // Bool
@@ -37,13 +38,17 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// (``multicast(_:name:)``); the multicasts call it in place of ``swiftFold`` when they
   /// know. Nil for every other reducer: a dispatch then collects no member numbers.
   let sourcedFold: (@Sendable ([Any], AnswerSources) -> Any?)?
+  /// The same reduction one answer at a time, for a reducer that has one
+  /// (``combine(_:name:_:)``): the fast loop runs it without collecting the answers.
+  let pairwise: AnyPairwiseReduction?
 
   init(
     name: String, rule: ReducerRule? = nil,
     accepts: @escaping @Sendable (TypeEncoding) -> Bool = { _ in true },
     body: @escaping @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8],
     swiftFold: (@Sendable ([Any]) -> Any?)?,
-    sourcedFold: (@Sendable ([Any], AnswerSources) -> Any?)? = nil
+    sourcedFold: (@Sendable ([Any], AnswerSources) -> Any?)? = nil,
+    pairwise: AnyPairwiseReduction? = nil
   ) {
     self.name = name
     self.rule = rule
@@ -51,6 +56,7 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
     self.body = body
     self.swiftFold = swiftFold
     self.sourcedFold = sourcedFold
+    self.pairwise = pairwise
   }
 
   /// A readable rendering, for logs and diagnostics.
@@ -62,7 +68,13 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   func relabeled<Other>(as _: Other.Type = Other.self) -> Reducer<Other> {
     Reducer<Other>(
       name: name, rule: rule, accepts: accepts, body: body, swiftFold: swiftFold,
-      sourcedFold: sourcedFold)
+      sourcedFold: sourcedFold, pairwise: pairwise)
+  }
+
+  /// The reduction one answer at a time, when the reducer has one and reduces `type` (a
+  /// method's result type, by identity); nil otherwise.
+  func pairwiseReduction(of type: ObjectIdentifier) -> AnyPairwiseReduction? {
+    pairwise.flatMap { $0.valueType == type ? $0 : nil }
   }
 
   // MARK: Any result
@@ -99,7 +111,15 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
     _ finish: @escaping @Sendable ([Value]) -> Value
   ) -> Reducer<Value> {
     // The multicast hands a fold only its own method's answers, all of type `Value`.
-    let swiftFold: @Sendable ([Any]) -> Any? = { values in finish(values.map { $0 as! Value }) }
+    folding(name: name) { values in finish(values.map { $0 as! Value }) }
+  }
+
+  /// A reducer running `swiftFold` on Swift answers and, for a `Value` that is a C type, on
+  /// C callers' values; `pairwise` is the same reduction one answer at a time, if it has one.
+  private static func folding(
+    name: String, pairwise: AnyPairwiseReduction? = nil,
+    _ swiftFold: @escaping @Sendable ([Any]) -> Any?
+  ) -> Reducer<Value> {
     // C callers of a multicast (its C face) fold C values: a `Value` that is a C type is
     // read from them and written back; any other has no C form to fold.
     guard let cType = Value.self as? any MessageArgument.Type else {
@@ -109,12 +129,34 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
           throw DelegateProxyError.reducerTypeMismatch(
             reducer: name, returnType: type.canonicalString)
         },
-        swiftFold: swiftFold)
+        swiftFold: swiftFold, pairwise: pairwise)
     }
     return Reducer(
       name: name, accepts: { ReducerSupport.fits(cType, $0) },
       body: { values, type in try ReducerSupport.foldC(cType, values, type, swiftFold) },
-      swiftFold: swiftFold)
+      swiftFold: swiftFold, pairwise: pairwise)
+  }
+
+  /// Combines the answers pairwise, in responder order: the first answer, then
+  /// `combine(running, next)` for each later one; nobody answering is the method's answer
+  /// for no delegates (its `@Default`). Run one answer at a time, so a call collects no
+  /// answers and allocates nothing (``collect(_:name:_:)`` hands its `finish` an array).
+  ///
+  /// ```swift
+  /// sinks.setPolicy(.reduce(.combine { $0.union($1) }), for: \.supportedFormats)
+  /// ```
+  public static func combine(
+    _ type: Value.Type = Value.self, name: String = "combine",
+    _ combine: @escaping @Sendable (Value, Value) -> Value
+  ) -> Reducer<Value> {
+    pairwise(PairwiseReduction(combine), name: name)
+  }
+
+  /// The reducer that runs `reduction`: one answer at a time on the fast loop, on the
+  /// collected answers elsewhere.
+  @usableFromInline
+  static func pairwise(_ reduction: PairwiseReduction<Value>, name: String) -> Reducer<Value> {
+    folding(name: name, pairwise: reduction) { values in reduction.reduce(values) }
   }
 
   /// A left fold from `initial` over every responder's answer in order (`fold(initial: 0,
@@ -128,6 +170,22 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
 }
 
 // MARK: Typed built-in rules
+
+extension Reducer where Value: Comparable {
+  /// The least answer (the first of equal ones): the most verbose of the handlers' log
+  /// levels. Nobody answering is the method's answer for no delegates. Allocates nothing
+  /// (see ``combine(_:name:_:)``).
+  @inlinable
+  public static var min: Reducer<Value> {
+    pairwise(PairwiseReduction { running, next in next < running ? next : running }, name: "min")
+  }
+  /// The greatest answer (the first of equal ones). Nobody answering is the method's
+  /// answer for no delegates. Allocates nothing (see ``combine(_:name:_:)``).
+  @inlinable
+  public static var max: Reducer<Value> {
+    pairwise(PairwiseReduction { running, next in next > running ? next : running }, name: "max")
+  }
+}
 
 extension Reducer where Value == Bool {
   /// True when every responder answered true; true with no responders ("any NO wins").

@@ -14,9 +14,9 @@ extension DelegateMulticast {
   /// no delegates). The filter runs on the calling thread, just before the member's call
   /// — also for a member added with a queue — and must not call the multicast. It applies
   /// to every Swift path (the protocol's methods, ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``,
-  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Void>,_)``) and C callers of ``imp(for:)``, which run the same dispatch. A method
-  /// with a filter takes the general path, as one with observers does: a method without
-  /// one pays nothing.
+  /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Void>,_)``) and C callers of ``imp(for:)``, which run the same dispatch. The fast
+  /// loop asks it before each member's call (the arguments made once per call for it), so
+  /// a filtered call allocates nothing; a method without one pays nothing.
   public final func setFilter<Handle: MessageHandleProtocol>(
     for message: KeyPath<Handles, Handle>,
     _ filter: (@Sendable (Delegate, Handle.Arguments) -> Bool)?
@@ -69,7 +69,7 @@ class AnyMemberFilter: @unchecked Sendable {
 @usableFromInline
 final class MemberFilter<Delegate, Arguments>: AnyMemberFilter, @unchecked Sendable {
   // @unchecked Sendable: its one stored property is an immutable @Sendable closure.
-  let admits: @Sendable (Delegate, Arguments) -> Bool
+  @usableFromInline let admits: @Sendable (Delegate, Arguments) -> Bool
 
   init(_ admits: @escaping @Sendable (Delegate, Arguments) -> Bool) {
     self.admits = admits

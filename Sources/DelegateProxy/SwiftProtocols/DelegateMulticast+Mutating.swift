@@ -137,7 +137,7 @@ extension DelegateMulticast {
   /// Generated value multicasts call this when they are changed while another copy shares
   /// their multicast (copy on write); not for direct use. A new multicast of the same class
   /// with the same policies, error policies, concurrency, options, observers, filters and
-  /// argument pairings (ArgumentPairing.swift), and the
+  /// argument pairings (ArgumentPairing.swift), remembered reads (remembered anew), and the
   /// same members in the same order — each value copied, each object the same object with
   /// the same retention and queue, each keeping its ``MemberID`` (so a token names the
   /// same member in every copy). Not its C face, made again on first use.
@@ -155,6 +155,7 @@ extension DelegateMulticast {
       c.observers = s.observers
       c.filters = s.filters
       c.pairing = s.pairing
+      c.remembered = s.remembered
       c.members = MemberList(records)
     }
     return copy

@@ -113,6 +113,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     var observers: [Int: [TypedObserver]] = [:]
     /// By method index: which members a call reaches (DelegateMulticast+Filters).
     var filters: [Int: AnyMemberFilter] = [:]
+    /// By method index: the reads whose answers the tables remember (RememberedRead.swift).
+    var remembered: [Int: AnyRememberedAnswer.Type] = [:]
     var generation: UInt64 = 0
     /// The sum of the nested multicasts' generations when ``generation`` last looked.
     var nestedGenerations: UInt64 = 0
@@ -203,48 +205,95 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     let list = table._withUnsafeGuaranteedRef { $0.lists[index] }
     let result: Result
     if _slowPath(list.isGeneral) {
-      result = deliver(index, list, table.takeUnretainedValue(), arguments(), message.invoke)
-    } else {
-      var fold = Reduction<Result>(list.rule)
-      // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
-      // loop is specialized: the void loop drops the fold's count and rule switch per
-      // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
-      let folds = Result.self != Void.self
-      let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-      for responder in list.responders {
-        // Member.withDelegate's steps on the responder's copied fields, written out so
-        // that the loop inlines them: the removed check last before the call, one
-        // `tryRetain` for a weak member, the call, the release.
-        if _slowPath(responder.isRemoved) { continue }
-        if !responder.isStrong {
-          guard _fastPath(responder.object.tryRetain()) else {
-            needsRebuild.raise()
-            continue
-          }
+      if let remembered = list.remembered {
+        // A remembered read (RememberedRead.swift): the table's answer, or the fast loop's,
+        // kept in the table for the reads after it.
+        result = remembered._withUnsafeGuaranteedRef { slot in
+          let answer = unsafeDowncast(slot, to: RememberedAnswer<Result>.self)
+          if let value = answer.value { return value }
+          let value = sendFast(index, list, table, arguments(), call)
+          answer.store(value)
+          return value
         }
-        // The stored existential without a retain of its own (a value read from the
-        // pointer is copied for the call: a retain and a release per delegate). A weakly
-        // held delegate's owns the reference `tryRetain` took, released when the call is
-        // done; a strongly held one's is the table's, given up unreleased.
-        let delegate = responder.unretainedDelegate()
-        let value = call(delegate)
-        if responder.isStrong { SwiftResponder<Delegate>.forget(consume delegate) }
-        if _slowPath(list.isOptional) && skipsOptional(index, responder.member, since: learned) {
-          continue
-        }
-        if folds, fold.add(value) { break }
-      }
-      if !folds {
-        result = () as! Result
-      } else if fold.hasDirectAnswer, let value = fold.result.take() {
-        result = value
       } else {
-        result = table._withUnsafeGuaranteedRef { finish(fold, index, $0) }
+        result = deliver(index, list, table.takeUnretainedValue(), arguments(), message.invoke)
       }
+    } else {
+      result = sendFast(index, list, table, arguments(), call)
     }
     Quiescence.exit()
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
     return result
+  }
+
+  /// The fast loop of ``__send(_:_:_:)`` with the method's filter, if any (asked before
+  /// each member's call, with the arguments made once). Inside the caller's read section.
+  @inlinable @inline(__always)
+  final func sendFast<Arguments, Result>(
+    _ index: Int, _ list: SwiftResponderList<Delegate>,
+    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ arguments: @autoclosure () -> Arguments,
+    _ call: (Delegate) -> Result
+  ) -> Result {
+    guard let filter = list.filter else {
+      return sendFast(index, list, table, call) { _ in true }
+    }
+    // The filter borrowed from the table, as the table is.
+    let filtered = arguments()
+    return filter._withUnsafeGuaranteedRef { filter in
+      let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
+      return sendFast(index, list, table, call) { typed.admits($0, filtered) }
+    }
+  }
+
+  /// The fast loop of ``__send(_:_:_:)``: every responder called directly from the
+  /// published table — an object through its `tryRetain`ed (weak) or borrowed (strong)
+  /// reference, a value in place — with no lock, no allocation and no copy of a member
+  /// beyond a bitwise one, under the method's fold; `admits` is its filter (always true
+  /// without one, folded away). Inside the caller's read section.
+  @inlinable @inline(__always)
+  final func sendFast<Result>(
+    _ index: Int, _ list: SwiftResponderList<Delegate>,
+    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ call: (Delegate) -> Result,
+    admits: (Delegate) -> Bool
+  ) -> Result {
+    var fold = Reduction<Result>(list.rule)
+    // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
+    // loop is specialized: the void loop drops the fold's count and rule switch per
+    // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
+    let folds = Result.self != Void.self
+    // A custom reducer on this loop reduces one answer at a time
+    // (SwiftResponderList.reduction).
+    let pairwise = folds && list.rule == .custom
+    var combined: Result? = nil
+    let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    for responder in list.responders {
+      // Member.withDelegate's steps on the responder's copied fields, written out so
+      // that the loop inlines them: the removed check last before the call, one
+      // `tryRetain` for a weak member, the filter and the call on the stored existential
+      // (borrowed: no retain, no copy of a value), the release.
+      if _slowPath(responder.isRemoved) { continue }
+      if !responder.isStrong {
+        guard _fastPath(responder.object.tryRetain()) else {
+          needsRebuild.raise()
+          continue
+        }
+      }
+      let answer: Result? = responder.withBorrowedDelegate { admits($0) ? call($0) : nil }
+      if !responder.isStrong { responder.object.release() }
+      guard let value = answer else { continue }
+      if _slowPath(list.isOptional) && skipsOptional(index, responder.member, since: learned) {
+        continue
+      }
+      if pairwise {
+        combined = list.combine(combined.take(), value)
+      } else if folds, fold.add(value) {
+        break
+      }
+    }
+    if !folds { return () as! Result }
+    if pairwise, let value = combined.take() { return value }
+    if fold.hasDirectAnswer, let value = fold.result.take() { return value }
+    return table._withUnsafeGuaranteedRef { finish(fold, index, $0) }
   }
 
   /// Generated conformances call this for the write of a property or subscript; not for
@@ -380,6 +429,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
       members: s.members.records, description: description, defaultPolicy: s.defaultPolicy,
       overrides: s.overrides,
       observers: s.observers, filters: s.filters, pairings: s.pairing?.methods ?? [:],
+      remembered: s.remembered,
       generation: s.generation)
   }
 
@@ -441,6 +491,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     for index in s.filters.keys.sorted() {
       lines.append("  \(protocolDescription.methods[index].swiftName): filtered")
     }
+    for index in s.remembered.keys.sorted() {
+      lines.append("  \(protocolDescription.methods[index].swiftName): remembered")
+    }
     for m in s.members.records where !m.isRemoved {
       var line = "  \(m.typeName) \(m.retention)"
       if let q = m.queue { line += " queue=\(q.label.isEmpty ? "(unlabelled)" : q.label)" }
@@ -460,25 +513,6 @@ public struct MulticastOptions: OptionSet, Sendable, Hashable {
   /// Each delegate is a member at most once: adding it again does nothing (the
   /// `NSHashTable` delegator's rule).
   public static let unique = MulticastOptions(rawValue: 1 << 0)
-}
-
-/// Whether a protocol's existential holds a class reference (a class-bound protocol:
-/// `any P` is a reference and witness tables) or an opaque value (a protocol that is not:
-/// `any P` is an inline buffer or a box, the value's type and witness tables). The fast
-/// dispatch loop copies a class existential bitwise and forgets the copy by zeroing it,
-/// which an opaque one does not allow (see `SwiftMemberTable`).
-enum ExistentialKind {
-  /// Whether `type` is a class-bound existential or a class. Read from the type's metadata
-  /// as the Swift runtime lays it out: an existential's kind is 0x303 and bit 31 of its
-  /// flags word (`ExistentialTypeFlags`' class constraint) is clear when it is class-bound.
-  /// Anything else — a struct, an enum, a metatype — is not.
-  static func isClassBound(_ type: Any.Type) -> Bool {
-    if type is AnyObject.Type { return true }
-    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
-    guard metadata.load(as: UInt.self) == 0x303 else { return false }
-    return metadata.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt32.self) & 0x8000_0000
-      == 0
-  }
 }
 
 extension DelegateMulticast.State: MulticastEngineState {}

@@ -207,3 +207,37 @@ extension DelegateValueMulticast {
     __uniqueEngine().observe(message, phase, handler)
   }
 }
+
+extension DelegateValueMulticast {
+  // MARK: Remembered reads
+
+  /// Remembers the answer of the property read `read` until this copy next changes, instead
+  /// of asking every member on each read — see ``DelegateMulticast/remember(_:)``:
+  ///
+  /// ```swift
+  /// sinks.setPolicy(.reduce(.min), for: \.logLevel)
+  /// sinks.remember(\.logLevel)   // Logger reads it before every line
+  /// ```
+  ///
+  /// Only for a read whose answer depends only on the members' stored values; while one of
+  /// its responders is an object, it is asked every time. Copies remember their own answers.
+  public mutating func remember<Result>(
+    _ read: KeyPath<Handles, MessageHandle<Delegate, Void, Result>>
+  ) {
+    __uniqueEngine().remember(read)
+  }
+
+  /// Stops remembering `read`'s answer: every read asks the members.
+  public mutating func forget<Result>(
+    _ read: KeyPath<Handles, MessageHandle<Delegate, Void, Result>>
+  ) {
+    __uniqueEngine().forget(read)
+  }
+
+  /// Whether `read`'s answer is remembered (``remember(_:)``).
+  public func remembers<Result>(_ read: KeyPath<Handles, MessageHandle<Delegate, Void, Result>>)
+    -> Bool
+  {
+    __engine.remembers(read)
+  }
+}

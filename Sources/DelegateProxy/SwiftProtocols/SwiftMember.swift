@@ -14,8 +14,8 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   @usableFromInline let existential: UnsafeMutablePointer<Delegate>
   /// Whether the member is a value the multicast holds (its existential owns it; `object`
   /// is an anchor of its own that only gives the record what every ``Member`` has). A value
-  /// is always alive, is never called through the fast loop's unretained copy, and has no
-  /// C face.
+  /// is always alive, is called by the fast loop in place (a bitwise copy, never destroyed:
+  /// `SwiftResponder.withBorrowedDelegate`), and has no C face.
   @usableFromInline let isValue: Bool
   /// The delegate's class (a stand-in's own identity: `DelegateOptional.identity(of:)`),
   /// or a value's type, for optional methods it does not implement.

@@ -21,13 +21,17 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   @usableFromInline let pairings: [ArgumentPairing?]
   /// By method index: the policy in force, for introspection and custom reducers.
   let policies: [ErasedPolicy]
+  /// By method index: the slot of each read this table remembers (see RememberedRead.swift),
+  /// which keeps the answer once a read stored it. Empty (no allocation) when none is.
+  let remembered: [Int: AnyRememberedAnswer]
   let generation: UInt64
 
   init(
     members: [SwiftMember<Delegate>], description: ProtocolDescription<Delegate>,
     defaultPolicy: ErasedPolicy, overrides: [Int: ErasedPolicy],
     observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:],
-    pairings: [Int: ArgumentPairing] = [:], generation: UInt64
+    pairings: [Int: ArgumentPairing] = [:],
+    remembered: [Int: AnyRememberedAnswer.Type] = [:], generation: UInt64
   ) {
     self.members = members
     self.filters = description.methods.indices.map { filters[$0] }
@@ -36,15 +40,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.generation = generation
     let methods = description.methods
     lists = .allocate(capacity: methods.count)
-    // The fast loop calls a bitwise copy of a member's stored existential (see
-    // SwiftResponder.unretainedDelegate); values, and strongly held objects in an existential
-    // of a protocol that is not class-bound (whose copy cannot be forgotten by zeroing it),
-    // take the general path, which copies the existential as Swift does.
-    let classBound = ExistentialKind.isClassBound(Delegate.self)
-    let needsCopy = members.contains { m in
-      m.isValue || (!classBound && m.retention == .strong)
-    }
     var policies: [ErasedPolicy] = []
+    var answers: [Int: AnyRememberedAnswer] = [:]
     for (index, method) in methods.enumerated() {
       let policy = overrides[index] ?? defaultPolicy
       policies.append(policy)
@@ -57,16 +54,34 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         capacity: live.count)
       _ = buffer.initialize(from: live.map(SwiftResponder.init))
       let rule = ReducerRule(policy, returnsVoid: method.result.isVoid)
+      // A custom reducer stays on the fast loop when it reduces one answer at a time and
+      // reduces this method's result type. Values and objects, weakly or strongly held, are
+      // all called by the fast loop (SwiftResponder.withBorrowedDelegate); a filter is asked
+      // there.
+      let reduction =
+        rule == .custom ? policy.reducer?.pairwiseReduction(of: method.result.typeID) : nil
+      let isGeneral =
+        (rule == .custom && reduction == nil) || observers[index]?.isEmpty == false
+        || pairings[index] != nil
+        || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) }
+      // A remembered read whose responders are all values, on the fast loop: its answer
+      // stays until the next table (an object member may change without one).
+      let answer = remembered[index].flatMap { answerType in
+        isGeneral || method.result.isVoid || !live.allSatisfy(\.isValue) ? nil : answerType.init()
+      }
+      if let answer { answers[index] = answer }
       (lists.baseAddress! + index).initialize(
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(buffer), rule: rule,
-          isGeneral: rule == .custom || needsCopy || observers[index]?.isEmpty == false
-            || filters[index] != nil || pairings[index] != nil
-            || live.contains { $0.queue != nil || (!$0.answers && !method.result.isVoid) },
+          isGeneral: isGeneral || answer != nil,
+          filter: filters[index].map { Unmanaged.passUnretained($0) },
+          reduction: reduction.map { Unmanaged.passUnretained($0) },
+          remembered: answer.map { Unmanaged.passUnretained($0) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments,
           isPaired: pairings[index] != nil))
     }
     self.policies = policies
+    self.remembered = answers
   }
 
   deinit {

@@ -28,35 +28,30 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   /// Whether the member was removed.
   @inlinable var isRemoved: Bool { removed.isSet }
 
-  /// The stored existential as a value, without a retain: the caller took a reference for
-  /// it (a weakly held member's `tryRetain`, which the value's end of life releases), or
-  /// ends it with ``forget(_:)`` (a strongly held member's, which the table holds).
+  /// Calls `body` with the stored existential, borrowed without a retain or a copy of the
+  /// member (a value read from the pointer is copied for the call: a retain and a release
+  /// per delegate, or a value member's copy). A weakly held delegate's reference is the
+  /// one the caller's `tryRetain` took; a strongly held one's, or a value, is the table's.
+  ///
+  /// The existential's bytes are copied into a temporary slot, moved out of it for the
+  /// call and moved back after, and the slot is deallocated without being deinitialized:
+  /// nothing is released or destroyed. That works for any existential — a class reference,
+  /// or a value inline or in a box, whose bytes could not be forgotten by zeroing them
+  /// (destroying an opaque existential reads its type from them).
   ///
   /// The slot is an unprotected temporary allocation, so that it does not by itself make
   /// the dispatch that inlines it set up and check a stack canary. Nothing can overrun
   /// it: exactly `MemoryLayout<Delegate>.size` bytes are copied into a slot of that type.
-  @inlinable
-  func unretainedDelegate() -> Delegate {
+  @inlinable @inline(__always)
+  func withBorrowedDelegate<R>(_ body: (Delegate) -> R) -> R {
     _withUnprotectedUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { slot in
-      let value = slot.baseAddress!
-      UnsafeMutableRawPointer(value).copyMemory(
+      let place = slot.baseAddress!
+      UnsafeMutableRawPointer(place).copyMemory(
         from: UnsafeRawPointer(existential), byteCount: MemoryLayout<Delegate>.size)
-      return value.move()
-    }
-  }
-
-  /// Ends the life of `delegate`, a value from ``unretainedDelegate()`` whose reference
-  /// the table holds, without a release: its bytes are zeroed in place, and a class
-  /// existential whose object pointer is null releases nothing.
-  ///
-  /// Through unprotected bytes, as ``unretainedDelegate()``: the address of `delegate`
-  /// taken by `withUnsafeMutableBytes` made every dispatch that inlines this set up and
-  /// check a stack canary (5 instructions per call, Benchmarks/callgrind-swift.sh). Only
-  /// the value's own `MemoryLayout<Delegate>.size` bytes are written.
-  @inlinable
-  static func forget(_ delegate: consuming Delegate) {
-    _ = _withUnprotectedUnsafeMutableBytes(of: &delegate) {
-      $0.initializeMemory(as: UInt8.self, repeating: 0)
+      let delegate = place.move()
+      let result = body(delegate)
+      place.initialize(to: consume delegate)
+      return result
     }
   }
 }
@@ -67,9 +62,22 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   // @unchecked Sendable: see SwiftResponder.
   @usableFromInline let responders: UnsafeBufferPointer<SwiftResponder<Delegate>>
   @usableFromInline let rule: ReducerRule
-  /// Some responder is called on a queue, or the method has observers or a filter, or a
-  /// custom reducer folds it: the dispatch takes the general path (DelegateMulticast+Delivery).
+  /// Some responder is called on a queue, or the method has observers, or a custom reducer
+  /// that has no reduction one answer at a time reduces it: the dispatch takes the general
+  /// path (DelegateMulticast+Delivery). Also set for a remembered read (``remembered``), so
+  /// that the plain fast loop pays no test for it.
   @usableFromInline let isGeneral: Bool
+  /// The method's filter (``DelegateMulticast/setFilter(for:_:)``), asked by the fast loop
+  /// before each member's call; the table holds it.
+  @usableFromInline let filter: Unmanaged<AnyMemberFilter>?
+  /// For rule `.custom` on the fast loop: the reducer's reduction one answer at a time (of
+  /// the method's result type, checked when the table was built); the table's policy holds
+  /// it.
+  @usableFromInline let reduction: Unmanaged<AnyPairwiseReduction>?
+  /// A remembered read (RememberedRead.swift) whose answer this table keeps: the list is
+  /// marked general, and ``DelegateMulticast/__send(_:_:_:)`` returns the kept answer (or
+  /// runs the fast loop once to keep it) instead. The table holds it.
+  @usableFromInline let remembered: Unmanaged<AnyRememberedAnswer>?
   /// An optional method: a responder may turn out not to implement it.
   @usableFromInline let isOptional: Bool
   /// A `void` method whose queued responders are waited for all the same (it has `inout`
@@ -79,4 +87,15 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   /// Some parameter is paired with members (ArgumentPairing.swift): the general path reads
   /// the table's pairing only then.
   @usableFromInline let isPaired: Bool
+
+  /// `running` (nil before the first answer) combined with `value` by the list's pairwise
+  /// reduction, typed as the method's result: only for a list whose rule is `.custom` and
+  /// that is not general (see ``reduction``).
+  @inlinable
+  func combine<Value>(_ running: consuming Value?, _ value: consuming Value) -> Value {
+    guard let running else { return value }
+    return reduction.unsafelyUnwrapped._withUnsafeGuaranteedRef {
+      unsafeDowncast($0, to: PairwiseReduction<Value>.self).combine(running, value)
+    }
+  }
 }

@@ -297,6 +297,45 @@ struct ValueMemberTests {
     #expect(heard.entries == ["a", "b", "c"])
   }
 
+  @Test func pairwiseReducersAndFiltersAnswerAlikeOnTheFastLoopAndTheGeneralPath() {
+    let log = CallLog()
+    let object = ObjectSink("o", log: log)  // verbosity 100
+    var sinks = LineSinkMulticast()
+    for (name, total) in [("a", 3), ("b", 1), ("c", 2)] {
+      var sink = PrefixedSink(name, log: log)
+      sink.total = total
+      sinks.add(sink)
+    }
+    sinks.add(object, retention: .strong)
+    sinks.setPolicy(.reduce(.min), for: \.verbosity)
+    #expect(sinks.verbosity() == 1)
+    sinks.setPolicy(.reduce(.max), for: \.verbosity)
+    #expect(sinks.verbosity() == 100)
+    // In member order: ((3 * 10 + 1) * 10 + 2) * 10 + 100.
+    sinks.setPolicy(.reduce(.combine { $0 * 10 + $1 }), for: \.verbosity)
+    #expect(sinks.verbosity() == 3220)
+    // An observer puts the method on the general path, which folds the collected answers.
+    let watching = sinks.observe(\.verbosity, .after) { _ in }
+    #expect(sinks.verbosity() == 3220)
+    watching.cancel()
+    // A filter chooses the members, values and objects alike, and only their answers fold.
+    sinks.setFilter(for: \.write) { sink, line in sink.verbosity() >= line.count }
+    sinks.write("xx")
+    #expect(log.entries == ["a:xx", "c:xx", "o:xx"])
+    sinks.setFilter(for: \.verbosity) { sink, _ in sink.verbosity() < 50 }
+    sinks.setPolicy(.reduce(.max), for: \.verbosity)
+    #expect(sinks.verbosity() == 3)
+    // Nobody admitted: the method's answer for no delegates (an Int's 0), not a fold.
+    sinks.setFilter(for: \.verbosity) { _, _ in false }
+    #expect(sinks.verbosity() == 0)
+    // A copy keeps the filters and folds its own members' answers.
+    var copy = sinks
+    copy.setFilter(for: \.verbosity, nil)
+    copy.add(PrefixedSink("d", log: log))
+    #expect(copy.verbosity() == 100)
+    #expect(sinks.verbosity() == 0)
+  }
+
   @Test func aValueMulticastInsideAnother() {
     let log = CallLog()
     var inner = LineSinkMulticast()

@@ -1,0 +1,106 @@
+import Synchronization
+
+// Remembered reads (``DelegateMulticast/remember(_:)``): a property's answer, folded once
+// per published table and kept in it.
+//
+// Why it is exact: a value member's stored value changes only through the multicast — a
+// write or `mutating` call stores the new values by publishing a new table, as adding,
+// removing, blocking, a policy or a filter does — so while a table is published the values
+// it lists do not change, and neither does a fold of them. Each table starts with empty
+// slots; the first read fills its slot and later reads return what it holds. A copy of a
+// value multicast has an engine, so tables, of its own. Object members can change behind
+// the multicast's back: a read whose responders include one is not remembered.
+
+/// The slot of one remembered read in one table, erased: a ``RememberedAnswer`` of the
+/// read's result type.
+@usableFromInline
+class AnyRememberedAnswer: @unchecked Sendable {
+  // @unchecked Sendable: its one state, the subclass's answer, is an atomic address set
+  // once (compare and exchange) and freed only in deinit, after the table's grace period.
+  required init() {}
+}
+
+/// The answer of one remembered read in one table: empty until the first read of the
+/// table stores it (the first of racing readers wins; the others free their own copy), then
+/// read without a lock. The table holds it; it frees the answer when the table is retired.
+@usableFromInline
+final class RememberedAnswer<Result>: AnyRememberedAnswer, @unchecked Sendable {
+  // @unchecked Sendable: see AnyRememberedAnswer; the answer's memory is written before it
+  // is published (releasing) and read after it is loaded (acquiring).
+
+  /// The answer's address, 0 until the first read stores it.
+  @usableFromInline let answer = Atomic<UInt>(0)
+
+  required init() {}
+
+  /// The remembered answer, if a read of this table stored it.
+  @inlinable
+  var value: Result? {
+    let address = answer.load(ordering: .acquiring)
+    guard address != 0 else { return nil }
+    return UnsafePointer<Result>(bitPattern: address).unsafelyUnwrapped.pointee
+  }
+
+  /// Stores `value` unless a racing read stored its own first (the same fold of the same
+  /// values: either is the answer).
+  @usableFromInline
+  func store(_ value: Result) {
+    let box = UnsafeMutablePointer<Result>.allocate(capacity: 1)
+    box.initialize(to: value)
+    let (stored, _) = answer.compareExchange(
+      expected: 0, desired: UInt(bitPattern: box), ordering: .acquiringAndReleasing)
+    if !stored {
+      box.deinitialize(count: 1)
+      box.deallocate()
+    }
+  }
+
+  deinit {
+    let address = answer.load(ordering: .acquiring)
+    guard let box = UnsafeMutablePointer<Result>(bitPattern: address) else { return }
+    box.deinitialize(count: 1)
+    box.deallocate()
+  }
+}
+
+extension DelegateMulticast {
+  /// Remembers the answer of the property read `read` (a getter: a method without
+  /// arguments) from one change of the multicast to the next, instead of asking every
+  /// member on each read: swift-log's `Logger` reads its handler's `logLevel` before every
+  /// line, and a multicast of handlers folds its members' levels each time.
+  ///
+  /// ```swift
+  /// sinks.setPolicy(.reduce(.min), for: \.logLevel)
+  /// sinks.remember(\.logLevel)
+  /// ```
+  ///
+  /// The first read after a change asks the members under the read's policy and filter
+  /// and keeps the answer; later reads return it, with no call to any member, until the
+  /// next change: a write or `mutating` call, adding, inserting, removing or blocking a
+  /// member, a policy, a filter or an observer. Each copy of a value multicast remembers
+  /// its own answer.
+  ///
+  /// The contract: the read's answer depends only on the members' stored values (not on a
+  /// clock, a global or a reference a member holds), as a property's usually does. Object
+  /// members can change without the multicast knowing, so while a read has one among its
+  /// responders it is not remembered (every read asks the members), nor while a responder
+  /// is on a queue or the read has observers (which hear every call). Calls from C, and
+  /// ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``, always ask the members.
+  /// Unused, it costs nothing.
+  public final func remember<Result>(_ read: HandleKey<Void, Result>) {
+    let index = index(of: read)
+    update { $0.remembered[index] = RememberedAnswer<Result>.self }
+  }
+
+  /// Stops remembering `read`'s answer (``remember(_:)``): every read asks the members.
+  public final func forget<Result>(_ read: HandleKey<Void, Result>) {
+    let index = index(of: read)
+    update { $0.remembered[index] = nil }
+  }
+
+  /// Whether `read`'s answer is remembered (``remember(_:)``).
+  public final func remembers<Result>(_ read: HandleKey<Void, Result>) -> Bool {
+    let index = index(of: read)
+    return state.withLock { $0.remembered[index] != nil }
+  }
+}
