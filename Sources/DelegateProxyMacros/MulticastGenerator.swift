@@ -24,19 +24,21 @@ struct MulticastGenerator {
   /// The bindings of the associated types, `typealias Span = SpansMulticast`, each
   /// reported at the user's line that constrains it.
   var associatedBindings: [String] {
-    var lines: [String] = []
-    for (index, bound) in model.associatedTypes.enumerated() {
-      let location = index < associatedLocations.count ? associatedLocations[index] : nil
-      lines.append(
-        "  /// `\(bound.name)` is the multicast of the members' own `\(bound.name)`s: a requirement answering it gathers every member's answer into one."
-      )
-      if let location { lines.append(location) }
-      lines.append(
-        "  \(model.access.prefix)typealias \(bound.name) = \(bound.multicast)  // '\(bound.name)' must be constrained to a @Delegate protocol, whose multicast it is"
-      )
-      if location != nil { lines.append("#sourceLocation()") }
+    model.associatedTypes.enumerated().flatMap { index, bound in
+      Self.declaration(
+        "  /// `\(bound.name)` is the multicast of the members' own `\(bound.name)`s: a requirement answering it gathers every member's answer into one.",
+        "  \(model.access.prefix)typealias \(bound.name) = \(bound.multicast)  // '\(bound.name)' must be constrained to a @Delegate protocol, whose multicast it is",
+        at: index < associatedLocations.count ? associatedLocations[index] : nil)
     }
-    return lines
+  }
+
+  /// A documented declaration reported at the user's line `location` (a `#sourceLocation`
+  /// directive, nil for none), so that an error in it lands where the user wrote its cause.
+  static func declaration(_ doc: String, _ declaration: String, at location: String?)
+    -> [String]
+  {
+    guard let location else { return [doc, declaration] }
+    return [doc, location, declaration, "#sourceLocation()"]
   }
 
   /// The multicast class's name: the protocol's with `Multicast` appended.
