@@ -11,7 +11,7 @@
 import Benchmark
 import ProxyFixtures
 
-/// Makes a workload the first time a benchmark runs, so registering 152 benchmarks
+/// Makes a workload the first time a benchmark runs, so registering every row
 /// builds nothing.
 final class LazyWorkload: @unchecked Sendable {
   private let make: () -> Workload
@@ -47,13 +47,8 @@ let benchmarks: @Sendable () -> Void = {
   )
 
   _ = Fixtures.verify()
-  for sig in BenchSignature.allCases {
-    for fanout in [1, 2, 4, 8, 64] {
-      for kind in RowKind.allCases {
-        register("\(kind.rawValue) \(sig.encoding) x\(fanout)", LazyWorkload { Workload.make(kind, sig, fanout: fanout) })
-      }
-    }
+  // Every Compare row (RowCatalogue.swift), each made the first time it runs.
+  for row in RowCatalogue.all {
+    register(row.label, LazyWorkload { row.made() })
   }
-  register("responders_3_of_1000 q@:qd", LazyWorkload { Workload.responders(members: 1000) })
-  register("responders_3_of_3 q@:qd", LazyWorkload { Workload.responders(members: 3) })
 }

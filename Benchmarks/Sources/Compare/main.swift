@@ -119,7 +119,9 @@ func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 // MARK: Measure
 
 let options = parseOptions()
-let fanouts = [1, 2, 4, 8, 64]
+let fanouts = RowCatalogue.fanouts
+let stringFanouts = RowCatalogue.stringFanouts
+let logFanouts = RowCatalogue.logFanouts
 let signatures = BenchSignature.allCases
 
 let problems = Fixtures.verify()
@@ -139,47 +141,8 @@ log(
   "Compare: \(options.settings.repetitions) repetitions of ≥\(options.settings.minRepetitionNanoseconds / 1_000_000) ms per row; \(machine.cpu), \(machine.logicalCores) cores"
 )
 
-var workloads: [Workload] = []
-for sig in signatures {
-  for fanout in fanouts {
-    workloads += RowKind.allCases.map { Workload.make($0, sig, fanout: fanout) }
-  }
-}
-workloads += [Workload.responders(members: 1000), Workload.responders(members: 3)]
-// Swift protocols: hand-written loops and a @Delegate multicast (SwiftProtocolRows.swift).
-for sig in [BenchSignature.qd, .object] {
-  for fanout in fanouts {
-    workloads += SwiftRowKind.allCases.map { Workload.swift($0, sig, fanout: fanout) }
-  }
-}
-// Swift protocols with String arguments (SwiftStringRows.swift), fan-outs 1, 2, 8 and 64
-// (2: most delegate slots hold one or two delegates).
-let stringFanouts = [1, 2, 8, 64]
-for method in FeedMethod.allCases {
-  for fanout in stringFanouts {
-    workloads += SwiftStringRowKind.allCases.map {
-      Workload.swiftString($0, method, fanout: fanout)
-    }
-  }
-}
-// What Swift programmers use instead, on the didReceive workload (SwiftPeerRows.swift).
-for fanout in stringFanouts {
-  workloads += SwiftPeerRowKind.allCases.map { Workload.swiftPeer($0, fanout: fanout) }
-}
-// swift-log: MultiplexLogHandler against a @Delegate value multicast (SwiftLogRows.swift).
-let logFanouts = [1, 2, 8]
-for fanout in logFanouts {
-  workloads += SwiftLogRowKind.allCases.map { Workload.swiftLog($0, fanout: fanout) }
-}
-// C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
-for shape in CallbackShape.allCases {
-  for fanout in fanouts {
-    workloads += CallbackRowKind.allCases.map { Workload.callback($0, shape, fanout: fanout) }
-  }
-}
-if !options.only.isEmpty {
-  workloads = workloads.filter { w in options.only.contains { w.name.hasPrefix($0) } }
-}
+// Only the rows asked for are made (RowCatalogue.swift lists them all).
+let workloads = RowCatalogue.rows(named: options.only).map { $0.made() }
 // The drivers (GNUstep NSProxy, the signal-library peers), if given, each calibrate
 // first (alone on the machine), then take a sweep of their rows after each of ours.
 let drivers = DriverKind.all.map {

@@ -118,6 +118,9 @@ final class LoggerBox {
 
 /// The timed loop.
 enum SwiftLogRows {
+  /// What the rows measure, in place of an encoding.
+  static let encoding = "log(event:) (swift-log, struct handlers)"
+
   @inline(never)
   static func log(_ logger: Logger, _ metadata: Logger.Metadata, _ n: Int) -> UInt64 {
     let start = bs_now_ns()
@@ -164,7 +167,7 @@ extension Workload {
       name: kind.rawValue, signature: .qd, fanout: fanout, responders: fanout,
       path: kind == .multicast
         ? "swift-log-delegate-value-multicast" : "swift-log-multiplexloghandler",
-      keepAlive: [box], check: check, encoding: "log(event:) (swift-log, struct handlers)",
+      keepAlive: [box], check: check, encoding: SwiftLogRows.encoding,
       run: { n in SwiftLogRows.log(box.logger, metadata, n) })
   }
 }
