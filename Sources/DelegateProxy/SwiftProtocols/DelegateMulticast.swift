@@ -246,6 +246,40 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     return result
   }
 
+  /// Generated conformances call this for a method of one parameter; not for direct use.
+  /// ``__send(_:_:_:)`` with the argument borrowed: a filter sees the caller's argument
+  /// itself, where the autoclosure's would be a copy (swift-log's `LogEvent`: a retain and
+  /// a release of each of its strings and its metadata per line). Only the general path
+  /// (queues, observers) copies it.
+  @inlinable @inline(__always)
+  public final func __send<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>, borrowing argument: Arguments,
+    _ call: (Delegate) -> Result
+  ) -> Result {
+    let index = message.index
+    // As in `__send(_:_:_:)`, whose steps these are (a one-parameter method is never a
+    // remembered read: those take no arguments).
+    Quiescence.enter()
+    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
+      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let list = table._withUnsafeGuaranteedRef { $0.lists[index] }
+    let result: Result
+    if _slowPath(list.isGeneral) {
+      result = deliver(index, list, table.takeUnretainedValue(), argument, message.invoke)
+    } else if let filter = list.filter {
+      // The filter borrowed from the table, as the table is; the argument borrowed too.
+      result = filter._withUnsafeGuaranteedRef { filter in
+        let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
+        return sendFast(index, list, table, call) { typed.admits($0, argument) }
+      }
+    } else {
+      result = sendFast(index, list, table, call) { _ in true }
+    }
+    Quiescence.exit()
+    if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
+    return result
+  }
+
   /// The fast loop of ``__send(_:_:_:)`` with the method's filter, if any (asked before
   /// each member's call, with the arguments made once). Inside the caller's read section.
   @inlinable @inline(__always)
