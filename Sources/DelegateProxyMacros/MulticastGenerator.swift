@@ -482,8 +482,13 @@ struct MulticastGenerator {
     } else {
       // A write goes to every delegate in order through the engine's write primitive.
       let send = requirement.accessor?.kind == .set ? "__write" : "__send"
+      // One plain parameter is passed borrowed: a filter then reads the caller's argument,
+      // not the copy an autoclosure returns.
+      let borrowed =
+        send == "__send" && requirement.parameters.count == 1
+        && !requirement.bindsArguments && !requirement.parameters[0].isAutoclosure
       body = [
-        "\(returning)\(receiver).\(send)(\(handle), \(arguments)) { \(requirement.directCallText) }"
+        "\(returning)\(receiver).\(send)(\(handle), \(borrowed ? "borrowing: " : "")\(arguments)) { \(requirement.directCallText) }"
       ]
     }
     return requirement.bindingInout(body).map { "    " + $0 }

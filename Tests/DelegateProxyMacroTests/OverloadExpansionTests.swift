@@ -117,15 +117,15 @@ import Testing
           ]
           /// Sends `record(_:)` to the delegates.
           func record(_ value: Int64) {
-            self.__send(Handles().recordInt64, value) { $0.record(value) }
+            self.__send(Handles().recordInt64, borrowing: value) { $0.record(value) }
           }
           /// Sends `record(_:)` to the delegates.
           func record(_ value: Double) {
-            self.__send(Handles().recordDouble, value) { $0.record(value) }
+            self.__send(Handles().recordDouble, borrowing: value) { $0.record(value) }
           }
           /// Sends `record(_:)` to the delegates.
           func record(_ value: [String]?) {
-            self.__send(Handles().recordOptionalArrayString, value) { $0.record(value) }
+            self.__send(Handles().recordOptionalArrayString, borrowing: value) { $0.record(value) }
           }
           /// Sends `reset()` to the delegates.
           func reset() {
@@ -272,11 +272,11 @@ import Testing
           }
           /// Sends `set(_:)` to the delegates.
           func set(_ value: Int64) {
-            __storage.__send(Handles().setInt64, value) { $0.set(value) }
+            __storage.__send(Handles().setInt64, borrowing: value) { $0.set(value) }
           }
           /// Sends `set(_:)` to the delegates.
           func set(_ value: Double) {
-            __storage.__send(Handles().setDouble, value) { $0.set(value) }
+            __storage.__send(Handles().setDouble, borrowing: value) { $0.set(value) }
           }
         }
         """

@@ -88,7 +88,7 @@ struct ValueExpansionTests {
           }
           /// Sends `write(_:)` to the delegates.
           func write(_ line: String) {
-            __storage.__send(Handles().write, line) { $0.write(line) }
+            __storage.__send(Handles().write, borrowing: line) { $0.write(line) }
           }
           /// Sends `setLevel(_:)` to the delegates.
           mutating func setLevel(_ level: Int) -> Bool {

@@ -22,7 +22,11 @@ extension DelegateMulticast {
     _ filter: (@Sendable (Delegate, Handle.Arguments) -> Bool)?
   ) where Handle.Delegate == Delegate {
     let index = index(of: message)
-    update { $0.filters[index] = filter.map { MemberFilter($0) } }
+    // Unwrapped with `if let`, not `Optional.map`: through `map` the closure was stored
+    // behind two reabstraction thunks (to and from an opaque result), called per member.
+    var typed: MemberFilter<Delegate, Handle.Arguments>? = nil
+    if let filter { typed = MemberFilter(filter) }
+    update { $0.filters[index] = typed }
   }
 
   /// Whether a method has a filter (``setFilter(for:_:)``).

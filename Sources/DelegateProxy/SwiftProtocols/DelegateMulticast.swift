@@ -142,6 +142,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   /// dead member or learned that a member's class lacks an optional method; the end of
   /// the dispatch rebuilds the table.
   @usableFromInline let needsRebuild = RebuildRequest()
+  /// By method index: the remembered answers of small trivial types, read without a read
+  /// section (RememberedWord.swift); reset each time a table is published.
+  @usableFromInline let rememberedWords: RememberedWords
   /// Serialises mutating calls (DelegateMulticast+Mutating.swift): taken before `state`,
   /// never while holding it, and released before the tables a mutating call replaced are
   /// retired. Its value counts the mutating calls made (not `Void`: ThreadSanitizer does
@@ -158,6 +161,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     protocolDescription = Self.delegateProtocol
     var s = State(defaultPolicy: policy.erased, options: options)
     s.generation = 1
+    rememberedWords = RememberedWords(count: protocolDescription.methods.count, generation: 1)
     // Readers borrow the table: the inlined loop takes no reference (one less atomic pair
     // per dispatch).
     published = Publication(
@@ -194,6 +198,14 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     _ arguments: @autoclosure () -> Arguments, _ call: (Delegate) -> Result
   ) -> Result {
     let index = message.index
+    // A remembered read of a small trivial answer (RememberedWord.swift): the word the
+    // multicast keeps, read without a read section. Resolved when specialised: any other
+    // method pays nothing, a read of such a type one load and test when not remembered.
+    if Arguments.self == Void.self && RememberedWord.fits(Result.self),
+      let answer = rememberedWords.answer(index, as: Result.self)
+    {
+      return answer
+    }
     // No closure holds the loop or the arguments: a closure that captures them makes the
     // specialized code copy the arguments (a retain and release of each object in them per
     // call) or an object argument around every delegate's call. So the read section is
@@ -210,9 +222,17 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
         // kept in the table for the reads after it.
         result = remembered._withUnsafeGuaranteedRef { slot in
           let answer = unsafeDowncast(slot, to: RememberedAnswer<Result>.self)
-          if let value = answer.value { return value }
-          let value = sendFast(index, list, table, arguments(), call)
-          answer.store(value)
+          let value: Result
+          if let kept = answer.value {
+            value = kept
+          } else {
+            value = sendFast(index, list, table, arguments(), call)
+            answer.store(value)
+          }
+          if RememberedWord.fits(Result.self) {
+            let generation = table._withUnsafeGuaranteedRef { $0.generation }
+            rememberedWords.store(value, index, generation: generation)
+          }
           return value
         }
       } else {
@@ -220,6 +240,40 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
       }
     } else {
       result = sendFast(index, list, table, arguments(), call)
+    }
+    Quiescence.exit()
+    if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
+    return result
+  }
+
+  /// Generated conformances call this for a method of one parameter; not for direct use.
+  /// ``__send(_:_:_:)`` with the argument borrowed: a filter sees the caller's argument
+  /// itself, where the autoclosure's would be a copy (swift-log's `LogEvent`: a retain and
+  /// a release of each of its strings and its metadata per line). Only the general path
+  /// (queues, observers) copies it.
+  @inlinable @inline(__always)
+  public final func __send<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>, borrowing argument: Arguments,
+    _ call: (Delegate) -> Result
+  ) -> Result {
+    let index = message.index
+    // As in `__send(_:_:_:)`, whose steps these are (a one-parameter method is never a
+    // remembered read: those take no arguments).
+    Quiescence.enter()
+    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
+      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let list = table._withUnsafeGuaranteedRef { $0.lists[index] }
+    let result: Result
+    if _slowPath(list.isGeneral) {
+      result = deliver(index, list, table.takeUnretainedValue(), argument, message.invoke)
+    } else if let filter = list.filter {
+      // The filter borrowed from the table, as the table is; the argument borrowed too.
+      result = filter._withUnsafeGuaranteedRef { filter in
+        let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
+        return sendFast(index, list, table, call) { typed.admits($0, argument) }
+      }
+    } else {
+      result = sendFast(index, list, table, call) { _ in true }
     }
     Quiescence.exit()
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
@@ -461,6 +515,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     s.members.compact()
     needsRebuild.clear()
     s.generation &+= 1
+    // Before the table: a read that folded the table replaced stores nothing after this.
+    rememberedWords.reset(for: s.generation)
     let retired = published.replace(with: Self.table(for: s, protocolDescription))
     return [{ retired.release() }]
   }

@@ -78,7 +78,9 @@ extension DelegateMulticast {
   /// and keeps the answer; later reads return it, with no call to any member, until the
   /// next change: a write or `mutating` call, adding, inserting, removing or blocking a
   /// member, a policy, a filter or an observer. Each copy of a value multicast remembers
-  /// its own answer.
+  /// its own answer. An answer of a small trivial type (at most four bytes, such as
+  /// swift-log's `Logger.Level`) is read from a word the multicast keeps, without entering a
+  /// read section (RememberedWord.swift).
   ///
   /// The contract: the read's answer depends only on the members' stored values (not on a
   /// clock, a global or a reference a member holds), as a property's usually does. Object

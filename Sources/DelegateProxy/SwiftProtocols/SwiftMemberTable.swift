@@ -24,7 +24,9 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// By method index: the slot of each read this table remembers (see RememberedRead.swift),
   /// which keeps the answer once a read stored it. Empty (no allocation) when none is.
   let remembered: [Int: AnyRememberedAnswer]
-  let generation: UInt64
+  /// The multicast's generation when the table was built: unique to it among the
+  /// multicast's tables (RememberedWord.swift).
+  @usableFromInline let generation: UInt64
 
   init(
     members: [SwiftMember<Delegate>], description: ProtocolDescription<Delegate>,
