@@ -143,31 +143,26 @@ extension DelegateMulticast {
     let arguments = (repeat each argument)
     let box = prepareAggregate(message, reducer?.relabeled())
     let invoke = Handles()[keyPath: message].invoke
-    let pending = gatherCalls(box.index, arguments, invoke)
-    let group = DispatchGroup()
     // The delegates' answers cross to the completion queue as their arguments crossed to
     // the delegates' queues (see UncheckedSendable).
-    let results = Lock<[UncheckedSendable<Result?>]>(
-      Array(repeating: UncheckedSendable(nil), count: pending.count))
-    for (slot, work) in pending.enumerated() {
+    let gathering = AnswerGathering<UncheckedSendable<Result?>>()
+    for (slot, work) in gatherCalls(box.index, arguments, invoke).enumerated() {
       switch work {
-      case .done(let value): results.withLock { $0[slot] = UncheckedSendable(value) }
+      case .done(let value): gathering.record(UncheckedSendable(value), at: slot)
       case .queued(let queue, let call):
-        group.enter()
-        queue.async {
+        gathering.run(on: queue) {
           // An injected listener is called but does not answer (DelegateInjection).
           let value = call.run().flatMap { call.member.answers ? $0 : nil }
-          results.withLock { $0[slot] = UncheckedSendable(value) }
-          group.leave()
+          gathering.record(UncheckedSendable(value), at: slot)
         }
       }
     }
     let finish = UncheckedSendable((self, box))
-    group.notify(queue: completionQueue) {
+    gathering.whenGathered(on: completionQueue) { results in
       let (multicast, box) = finish.value
       // A closure, not `\.value`: a key path literal in a parameter-pack generic context
       // fails to demangle at run time (Swift 6.3).
-      completion(multicast.fold(results.withLock { $0.map { $0.value } }, box))
+      completion(multicast.fold(results.map { $0.value }, box))
     }
   }
 
