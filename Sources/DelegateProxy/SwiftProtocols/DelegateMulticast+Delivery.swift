@@ -25,7 +25,7 @@ extension DelegateMulticast {
     // Read only for a paired method, so that the others pay one flag's test.
     let pairing = list.isPaired ? table.pairings[index] : nil
     for o in observers where o.phase == .before { o.notify(arguments) }
-    var fold = Reduction<Result>(list.rule)
+    var reduction = Reduction<Result>(list.rule)
     var collected: [Result] = []
     // Which member gave each answer, for a reducer that pairs them (Reducer.multicast); nil
     // (no array) for every other dispatch.
@@ -48,7 +48,7 @@ extension DelegateMulticast {
       if !member.answers { continue }
       if list.rule == .custom { collected.append(value) }
       sources?.append(member.id)
-      if fold.add(value) { break }
+      if reduction.add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
     // A `void` method has nothing to fold (rule `.every`, answer `()`), as in `__send`.
@@ -56,7 +56,7 @@ extension DelegateMulticast {
     // method) skips `finish`, whose fold outcome and no-answer cast are not specialized
     // (type-metadata lookups and a dynamic cast per call, Benchmarks/callgrind-swift.sh).
     if Result.self == Void.self { return () as! Result }
-    return finish(fold, index, table, collected: collected, sources: sources)
+    return finish(reduction, index, table, collected: collected, sources: sources)
   }
 
   /// One member's call on the general path: on its queue (a `void` method's sent, not
@@ -129,7 +129,7 @@ extension DelegateMulticast {
     let arguments = (repeat each argument)
     let box = prepareAggregate(message, reducer?.relabeled())
     let values: [Result?] = await gather(box.index, arguments, Handles()[keyPath: message].invoke)
-    return fold(values, box)
+    return reduced(values, box)
   }
 
   /// Like ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``, calling `completion` on `completionQueue` with the
@@ -162,7 +162,7 @@ extension DelegateMulticast {
       let (multicast, box) = finish.value
       // A closure, not `\.value`: a key path literal in a parameter-pack generic context
       // fails to demangle at run time (Swift 6.3).
-      completion(multicast.fold(results.map { $0.value }, box))
+      completion(multicast.reduced(results.map { $0.value }, box))
     }
   }
 
@@ -273,11 +273,11 @@ extension DelegateMulticast {
 
   /// The aggregation's answer: the responders' answers in order, folded as a dispatch
   /// folds them (``finish``); nobody answering is the method's answer for no delegates.
-  func fold<Result>(_ values: [Result?], _ plan: AggregatePlan) -> Result {
-    var fold = Reduction<Result>(plan.rule)
+  func reduced<Result>(_ values: [Result?], _ plan: AggregatePlan) -> Result {
+    var reduction = Reduction<Result>(plan.rule)
     let answered = values.compactMap { $0 }
-    for v in answered { if fold.add(v) { break } }
-    return finish(fold, plan.index, reducer: plan.reducer, collected: answered)
+    for v in answered { if reduction.add(v) { break } }
+    return finish(reduction, plan.index, reducer: plan.reducer, collected: answered)
   }
 
 }

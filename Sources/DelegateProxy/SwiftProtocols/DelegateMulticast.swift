@@ -252,14 +252,14 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ call: (Delegate) -> Result,
     admits: (Delegate) -> Bool
   ) -> Result {
-    var fold = Reduction<Result>(list.rule)
+    var reduction = Reduction<Result>(list.rule)
     // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
     // loop is specialized: the void loop drops the fold's count and rule switch per
     // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
-    let folds = Result.self != Void.self
+    let reduces = Result.self != Void.self
     // A custom reducer on this loop reduces one answer at a time
     // (SwiftResponderList.reduction).
-    let pairwise = folds && list.rule == .custom
+    let pairwise = reduces && list.rule == .custom
     var combined: Result? = nil
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     for responder in list.responders {
@@ -282,14 +282,14 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
       }
       if pairwise {
         combined = list.combine(combined.take(), value)
-      } else if folds, fold.add(value) {
+      } else if reduces, reduction.add(value) {
         break
       }
     }
-    if !folds { return () as! Result }
+    if !reduces { return () as! Result }
     if pairwise, let value = combined.take() { return value }
-    if fold.hasDirectAnswer, let value = fold.result.take() { return value }
-    return table._withUnsafeGuaranteedRef { finish(fold, index, $0) }
+    if reduction.hasDirectAnswer, let value = reduction.result.take() { return value }
+    return table._withUnsafeGuaranteedRef { finish(reduction, index, $0) }
   }
 
   /// Generated conformances call this for the write of a property or subscript; not for
@@ -311,24 +311,24 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     published.withTable(body)
   }
 
-  /// The answer a finished fold gives (see ``FoldOutcome``): a responder's answer, the
+  /// The answer a finished fold gives (see ``ReductionOutcome``): a responder's answer, the
   /// truth rules' 0 or 1, the custom `reducer`'s fold of `collected` (given `sources`, the
   /// membership of each answer, when the reducer asks for them), or — when nobody
   /// answered — the method's answer for no delegates (its `@Default`, else its result
   /// type's empty value; see the type's *No answer*). Never a trap.
   @usableFromInline
   final func finish<Result>(
-    _ fold: Reduction<Result>, _ index: Int, reducer: @autoclosure () -> ErasedReducer?,
+    _ reduction: Reduction<Result>, _ index: Int, reducer: @autoclosure () -> ErasedReducer?,
     collected: [Result] = [], sources: [UInt64]? = nil
   ) -> Result {
     // The method's description is read only off the common path: copying it retains its
     // strings and arrays.
-    switch fold.outcome {
+    switch reduction.outcome {
     case .answer(let value): return value
     case .truth(let truth): return ZeroValue.truth(truth, Result.self, for: selectorName(index))
     case .reduce: return reduce(collected, index, with: reducer(), sources: sources)
     case .unanswered: return protocolDescription.methods[index].noAnswer(as: Result.self)
-    case .zero where fold.answered == 0:
+    case .zero where reduction.answered == 0:
       return protocolDescription.methods[index].noAnswer(as: Result.self)
     case .zero: return ZeroValue.value(Result.self, for: selectorName(index))
     }
@@ -337,11 +337,12 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   /// ``finish(_:_:reducer:collected:)`` for a dispatch over `table`.
   @usableFromInline
   final func finish<Result>(
-    _ fold: Reduction<Result>, _ index: Int, _ table: SwiftMemberTable<Delegate>,
+    _ reduction: Reduction<Result>, _ index: Int, _ table: SwiftMemberTable<Delegate>,
     collected: [Result] = [], sources: [UInt64]? = nil
   ) -> Result {
     finish(
-      fold, index, reducer: table.policies[index].reducer, collected: collected, sources: sources)
+      reduction, index, reducer: table.policies[index].reducer, collected: collected,
+      sources: sources)
   }
 
   /// The selector name of the method at `index`, for diagnostics.
@@ -357,30 +358,30 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     let method = protocolDescription.methods[index]
     // A fold that pairs each answer with its member (Reducer.multicast), where the dispatch
     // knew the members; else its plain fold.
-    if let sourced = reducer?.sourcedFold, let sources, sources.count == values.count {
+    if let sourced = reducer?.sourcedReduction, let sources, sources.count == values.count {
       let gathered = AnswerSources(gatherer: self, members: sources)
       guard let value = sourced(values, gathered) else { return method.noAnswer(as: Result.self) }
       return value as! Result
     }
     // A reducer is typed by its method's result (setPolicy, aggregate): a Swift fold makes
     // a `Result`, or nil when nobody answered.
-    if let swift = reducer?.swiftFold {
+    if let swift = reducer?.swiftReduction {
       guard let value = swift(values) else { return method.noAnswer(as: Result.self) }
       return value as! Result
     }
     // Otherwise a default policy's truth or first-non-nil rule (no custom fold) on a
     // result type with a C form.
     guard let reducer, let type = method.result.encoding else {
-      fatalError("\(method.swiftName): no reducer for a custom fold (runtime bug)")
+      fatalError("\(method.swiftName): no reducer for a custom reduction (runtime bug)")
     }
     let returnValues = values.compactMap { v in
       method.result.cBytes(of: v).map { ReturnValue(type: type, bytes: $0) }
     }
     do {
-      let folded = try reducer.reduce(returnValues, returning: type)
-      if let value = method.result.value(fromC: folded.bytes, as: Result.self) { return value }
+      let reduced = try reducer.reduce(returnValues, returning: type)
+      if let value = method.result.value(fromC: reduced.bytes, as: Result.self) { return value }
       fatalError(
-        "\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) gave \(folded), not a \(Result.self)"
+        "\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) gave \(reduced), not a \(Result.self)"
       )
     } catch {
       fatalError(
