@@ -65,10 +65,10 @@ struct AnswerCheck {
     case .firstResponder:
       (expected, rule) = (ordered.first!, "first responder")
     case .reduce(let reducer):
-      let folded = try? reducer.reduce(
+      let reduced = try? reducer.reduce(
         ordered.map { ReturnValue(type: type, bytes: $0) }, returning: type)
-      guard let folded else { return nil }
-      (expected, rule) = (folded.bytes, "reduce(\(reducer.name))")
+      guard let reduced else { return nil }
+      (expected, rule) = (reduced.bytes, "reduce(\(reducer.name))")
     }
     let restores = responding.map { d in
       d.answerTemporarily(selector, with: given[ObjectIdentifier(d)]!, type: type)

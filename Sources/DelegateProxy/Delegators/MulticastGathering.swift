@@ -10,7 +10,7 @@ extension DelegateMulticastProtocol {
   /// always this type.
   public static func __gathering(_ answers: [Delegate]) -> Self {
     // Reducer.multicast's fold answers the multicast it made, as its existential.
-    Reducer.multicast(Self.self).swiftFold!(answers.map { $0 as Any }) as! Self
+    Reducer.multicast(Self.self).swiftReduction!(answers.map { $0 as Any }) as! Self
   }
 
   /// ``__gathering(_:)`` for an optional answer (`activeSpan(identifiedBy:) -> Span?`):

@@ -48,8 +48,8 @@ extension Reducer {
     let plain = collect(name: name) { gather($0).asDelegate }
     return Reducer(
       name: name, rule: plain.rule, accepts: plain.accepts, body: plain.body,
-      swiftFold: plain.swiftFold,
-      sourcedFold: { values, sources in
+      swiftReduction: plain.swiftReduction,
+      sourcedReduction: { values, sources in
         let multicast = Multicast(policy: .lastResponder, options: [])
         var parts: [UInt64: MemberID] = [:]
         for (index, answer) in values.enumerated() {

@@ -33,11 +33,6 @@ struct MemberList<Record: Member> {
     }
   }
 
-  /// Whether a record not removed holds `delegate`.
-  func contains(_ delegate: AnyObject) -> Bool {
-    records.contains { !$0.isRemoved && $0.holds(delegate) }
-  }
-
   /// Inserts `record` at `position`.
   mutating func insert(_ record: Record, at position: MemberPosition) {
     let index: Int

@@ -43,19 +43,6 @@ enum MulticastNesting {
     }
   }
 
-  /// ``check(adding:to:_:)`` for a caller that cannot fail otherwise (the Swift
-  /// multicasts' `add`): a cycle is a programming error, and stops the process with a
-  /// message naming it.
-  static func insertOrStop<R>(
-    adding nested: (any MulticastNode)?, to multicast: any MulticastNode, _ insert: () -> R
-  ) -> R {
-    do {
-      return try check(adding: nested, to: multicast, insert)
-    } catch {
-      preconditionFailure("\(error)")
-    }
-  }
-
   /// A multicast's generation as ``DelegateMulticast/generation`` documents it: it changes
   /// whenever the answers to `responds(to:)` may have changed, including through what the
   /// multicast does not change itself — a weakly held member deallocated (`hasDead`: the

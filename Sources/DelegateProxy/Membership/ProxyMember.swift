@@ -77,3 +77,5 @@ public final class ProxyMember: Member, @unchecked Sendable {
     return found
   }
 }
+
+extension ProxyMember: DelegateMember {}

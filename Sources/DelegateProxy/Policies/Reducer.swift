@@ -33,11 +33,11 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// The fold on Swift values (the `@Delegate` multicasts run it on their answers as they
   /// are); nil for reducers on C values only. Returns nil for no answer: the method's
   /// answer for no delegates then applies.
-  let swiftFold: (@Sendable ([Any]) -> Any?)?
+  let swiftReduction: (@Sendable ([Any]) -> Any?)?
   /// The fold on Swift values that also wants to know which member gave each answer
-  /// (``multicast(_:name:)``); the multicasts call it in place of ``swiftFold`` when they
+  /// (``multicast(_:name:)``); the multicasts call it in place of ``swiftReduction`` when they
   /// know. Nil for every other reducer: a dispatch then collects no member numbers.
-  let sourcedFold: (@Sendable ([Any], AnswerSources) -> Any?)?
+  let sourcedReduction: (@Sendable ([Any], AnswerSources) -> Any?)?
   /// The same reduction one answer at a time, for a reducer that has one
   /// (``combine(_:name:_:)``): the fast loop runs it without collecting the answers.
   let pairwise: AnyPairwiseReduction?
@@ -46,16 +46,16 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
     name: String, rule: ReducerRule? = nil,
     accepts: @escaping @Sendable (TypeEncoding) -> Bool = { _ in true },
     body: @escaping @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8],
-    swiftFold: (@Sendable ([Any]) -> Any?)?,
-    sourcedFold: (@Sendable ([Any], AnswerSources) -> Any?)? = nil,
+    swiftReduction: (@Sendable ([Any]) -> Any?)?,
+    sourcedReduction: (@Sendable ([Any], AnswerSources) -> Any?)? = nil,
     pairwise: AnyPairwiseReduction? = nil
   ) {
     self.name = name
     self.rule = rule
     self.accepts = accepts
     self.body = body
-    self.swiftFold = swiftFold
-    self.sourcedFold = sourcedFold
+    self.swiftReduction = swiftReduction
+    self.sourcedReduction = sourcedReduction
     self.pairwise = pairwise
   }
 
@@ -67,8 +67,8 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// hand each method back its own type.
   func relabeled<Other>(as _: Other.Type = Other.self) -> Reducer<Other> {
     Reducer<Other>(
-      name: name, rule: rule, accepts: accepts, body: body, swiftFold: swiftFold,
-      sourcedFold: sourcedFold, pairwise: pairwise)
+      name: name, rule: rule, accepts: accepts, body: body, swiftReduction: swiftReduction,
+      sourcedReduction: sourcedReduction, pairwise: pairwise)
   }
 
   /// The reduction one answer at a time, when the reducer has one and reduces `type` (a
@@ -88,7 +88,7 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
       body: { values, type in
         try values.first?.bytes ?? ReducerSupport.zero(type)
       },
-      swiftFold: { $0.first })
+      swiftReduction: { $0.first })
   }
 
   /// Every responder is called; the **last** one's answer is returned (the method's
@@ -100,7 +100,7 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
       body: { values, type in
         try values.last?.bytes ?? ReducerSupport.zero(type)
       },
-      swiftFold: { $0.last })
+      swiftReduction: { $0.last })
   }
 
   /// Hands every responder's answer, in order, to `finish`, which chooses the result
@@ -111,14 +111,14 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
     _ finish: @escaping @Sendable ([Value]) -> Value
   ) -> Reducer<Value> {
     // The multicast hands a fold only its own method's answers, all of type `Value`.
-    folding(name: name) { values in finish(values.map { $0 as! Value }) }
+    reducing(name: name) { values in finish(values.map { $0 as! Value }) }
   }
 
-  /// A reducer running `swiftFold` on Swift answers and, for a `Value` that is a C type, on
+  /// A reducer running `swiftReduction` on Swift answers and, for a `Value` that is a C type, on
   /// C callers' values; `pairwise` is the same reduction one answer at a time, if it has one.
-  private static func folding(
+  private static func reducing(
     name: String, pairwise: AnyPairwiseReduction? = nil,
-    _ swiftFold: @escaping @Sendable ([Any]) -> Any?
+    _ swiftReduction: @escaping @Sendable ([Any]) -> Any?
   ) -> Reducer<Value> {
     // C callers of a multicast (its C face) fold C values: a `Value` that is a C type is
     // read from them and written back; any other has no C form to fold.
@@ -129,12 +129,12 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
           throw DelegateProxyError.reducerTypeMismatch(
             reducer: name, returnType: type.canonicalString)
         },
-        swiftFold: swiftFold, pairwise: pairwise)
+        swiftReduction: swiftReduction, pairwise: pairwise)
     }
     return Reducer(
       name: name, accepts: { ReducerSupport.fits(cType, $0) },
-      body: { values, type in try ReducerSupport.foldC(cType, values, type, swiftFold) },
-      swiftFold: swiftFold, pairwise: pairwise)
+      body: { values, type in try ReducerSupport.reduceC(cType, values, type, swiftReduction) },
+      swiftReduction: swiftReduction, pairwise: pairwise)
   }
 
   /// Combines the answers pairwise, in responder order: the first answer, then
@@ -156,7 +156,7 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// collected answers elsewhere.
   @usableFromInline
   static func pairwise(_ reduction: PairwiseReduction<Value>, name: String) -> Reducer<Value> {
-    folding(name: name, pairwise: reduction) { values in reduction.reduce(values) }
+    reducing(name: name, pairwise: reduction) { values in reduction.reduce(values) }
   }
 
   /// A left fold from `initial` over every responder's answer in order (`fold(initial: 0,
@@ -227,7 +227,7 @@ extension Reducer where Value == ReturnValue {
     name: String, accepts: @escaping @Sendable (TypeEncoding) -> Bool = { _ in true },
     _ body: @escaping @Sendable ([ReturnValue], TypeEncoding) throws -> [UInt8]
   ) {
-    self.init(name: name, accepts: accepts, body: body, swiftFold: nil)
+    self.init(name: name, accepts: accepts, body: body, swiftReduction: nil)
   }
 
   /// Folds `values` for a message returning `type`; throws when the reducer cannot make
@@ -297,12 +297,12 @@ enum ReducerSupport {
   static let allTrue = Reducer<ReturnValue>(
     name: "all true", rule: .allTrue, accepts: isTruthType,
     body: { values, type in try truthBytes(values.allSatisfy { !$0.isZero }, type) },
-    swiftFold: nil)
+    swiftReduction: nil)
 
   static let anyTrue = Reducer<ReturnValue>(
     name: "any true", rule: .anyTrue, accepts: isTruthType,
     body: { values, type in try truthBytes(values.contains { !$0.isZero }, type) },
-    swiftFold: nil)
+    swiftReduction: nil)
 
   static let firstNonNil = Reducer<ReturnValue>(
     name: "first non-nil", rule: .firstNonNil,
@@ -310,17 +310,17 @@ enum ReducerSupport {
       if let found = values.first(where: { !$0.isZero }) { return found.bytes }
       return try zero(type)
     },
-    swiftFold: nil)
+    swiftReduction: nil)
 
   /// A fold of Swift values run on C values of the C type `T`: each read as a `T`, the
   /// result written back in `type` (zero when the fold gives no answer).
-  static func foldC<T: MessageArgument>(
+  static func reduceC<T: MessageArgument>(
     _: T.Type, _ values: [ReturnValue], _ type: TypeEncoding,
-    _ fold: @Sendable ([Any]) -> Any?
+    _ reduce: @Sendable ([Any]) -> Any?
   ) throws -> [UInt8] {
     let typed = try values.map { try $0.value(as: T.self) }
-    guard let folded = fold(typed) as? T else { return try zero(type) }
-    return try ReturnValue(folded, type: type).bytes
+    guard let reduced = reduce(typed) as? T else { return try zero(type) }
+    return try ReturnValue(reduced, type: type).bytes
   }
 
   /// All-zero bytes of `type`.

@@ -96,7 +96,7 @@ struct Reduction<Value> {
   @inlinable @inline(__always) var hasDirectAnswer: Bool { rule != .allTrue && rule != .anyTrue }
 
   /// What the dispatch answers.
-  @usableFromInline var outcome: FoldOutcome<Value> {
+  @usableFromInline var outcome: ReductionOutcome<Value> {
     switch rule {
     case .allTrue, .anyTrue: return .truth(truth)
     case .custom: return .reduce
@@ -124,7 +124,7 @@ struct Reduction<Value> {
 
 /// What a finished ``Reduction`` says a dispatch answers.
 @usableFromInline
-enum FoldOutcome<Value> {
+enum ReductionOutcome<Value> {
   /// A responder's answer.
   case answer(Value)
   /// True or false (1 or 0 of the result type): the truth reducers.

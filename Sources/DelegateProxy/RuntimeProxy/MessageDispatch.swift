@@ -38,7 +38,7 @@ extension MulticastProxy {
     // Synchronous answers fold by the policy's rule (``Reduction``); an aggregation gathers
     // every answer instead, and its caller folds them.
     let rule = gathering == nil ? ReducerRule(list.policy, returnsVoid: !returnsValue) : .every
-    var fold = Reduction<ReturnValue>(rule)
+    var reduction = Reduction<ReturnValue>(rule)
     var collected: [ReturnValue] = []
     var reached = 0
 
@@ -68,7 +68,7 @@ extension MulticastProxy {
         let holds = rule == .last || rule == .first
         let value = holds ? ReturnValue.held : ReturnValue(of: invocation)
         if rule == .custom { collected.append(value) }
-        return fold.add(value) ? .stop : .called
+        return reduction.add(value) ? .stop : .called
       }
       guard let step else {
         // Gone: a dead delegate is compacted away after this dispatch.
@@ -79,7 +79,7 @@ extension MulticastProxy {
     }
 
     if returnsValue && gathering == nil {
-      switch fold.outcome {
+      switch reduction.outcome {
       case .answer(let value):
         if !value.isHeld { try invocation.setReturnBytes(value.bytes) }
       case .truth(let truth):

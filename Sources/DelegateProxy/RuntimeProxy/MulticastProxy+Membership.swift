@@ -50,23 +50,25 @@ extension MulticastProxy {
     _ delegate: RuntimeObject, at position: MemberPosition, queue: DispatchQueue?,
     retention: Retention
   ) throws(DelegateProxyError) {
-    let member = ProxyMember(delegate: delegate, queue: queue, retention: retention)
-    try MulticastNesting.check(adding: delegate as? any MulticastNode, to: self) {
-      () throws(DelegateProxyError) in
-      // Checked and published under the callback adapters' lock: an adapter made at the
-      // same time sees the new member, or the member sees the adapter.
-      try update(checkingAdapters: true) { s, adapters throws(DelegateProxyError) in
-        s.members.compact()
-        if s.options.contains(.unique), s.members.contains(delegate) { return }
-        if let conflict = conflict(adding: member, to: s)
-          ?? Self.adapterConflict(member.methods, member.delegateClass.name, adapters!)
-        {
-          throw conflict
-        }
-        s.members.insert(member, at: position)
-        for (sel, sig) in member.methods { s.declared[sel] = sig }
-      }
+    try insertMember(
+      ProxyMember(delegate: delegate, queue: queue, retention: retention), at: position,
+      nesting: delegate as? any MulticastNode, sameAs: { $0.holds(delegate) })
+  }
+
+  /// The runtime face's check of a new member (see ``MulticastEngine/insertMember(_:at:nesting:sameAs:)``):
+  /// its signatures agree with the members', the protocol's and the live callback
+  /// adapters' — checked and published under the adapters' lock, so an adapter made at
+  /// the same time sees the new member, or the member sees the adapter. Its signatures
+  /// are remembered as declared.
+  func admit(
+    _ member: ProxyMember, to s: inout State, _ adapters: CallbackRequirementsView
+  ) throws(DelegateProxyError) {
+    if let conflict = conflict(adding: member, to: s)
+      ?? Self.adapterConflict(member.methods, member.delegateClass.name, adapters)
+    {
+      throw conflict
     }
+    for (sel, sig) in member.methods { s.declared[sel] = sig }
   }
 
   /// The conflict `entry` would bring: a selector it implements with another signature
@@ -125,7 +127,7 @@ extension MulticastProxy {
   /// Re-reads what every member implements, after methods were added to or removed from
   /// a member or its class. Throws (changing nothing) when members now disagree.
   public func reloadMethods() throws(DelegateProxyError) {
-    try update(checkingAdapters: true) { s, adapters throws(DelegateProxyError) in
+    try updateMembership { s, adapters throws(DelegateProxyError) in
       s.members.compact()
       var seen: [Selector: (MethodSignature, String)] = [:]
       var fresh: [(ProxyMember, [Selector: MethodSignature])] = []
@@ -143,7 +145,7 @@ extension MulticastProxy {
           }
           if seen[sel] == nil { seen[sel] = (sig, e.delegateClass.name) }
         }
-        if let conflict = Self.adapterConflict(methods, e.delegateClass.name, adapters!) {
+        if let conflict = Self.adapterConflict(methods, e.delegateClass.name, adapters) {
           throw conflict
         }
         fresh.append((e, methods))
@@ -195,14 +197,6 @@ extension MulticastProxy {
 }
 
 extension MulticastProxy: MulticastNode {
-  /// The member proxies (members of other kinds are not looked into: a `ForwardingProxy`
-  /// subclass is opaque).
-  var nestedMulticasts: [any MulticastNode] {
-    currentTable.members.compactMap { m in
-      m.isRemoved ? nil : m.delegate as? MulticastProxy
-    }
-  }
-
   /// How a proxy is named in a cycle: its class and handle.
   var cycleName: String {
     "\(runtimeClass.name) <0x\(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(rawValue))), radix: 16))>"

@@ -1,14 +1,5 @@
 import MessageRuntime
 
-extension MessageObservation {
-  /// An observation of `proxy`'s `selector`: cancelling it removes the observer from the proxy.
-  convenience init(proxy: MulticastProxy, observer: MessageObserver, selector: Selector) {
-    self.init(observer: observer, selector: selector) { [weak proxy] id in
-      proxy?.removeObserver(id, for: selector)
-    }
-  }
-}
-
 extension MulticastProxy {
   /// Calls `handler` with a snapshot of the arguments each time `selector` is sent to
   /// the proxy, before or after delivery (RxCocoa's `sentMessage` / `methodInvoked`).
@@ -22,9 +13,7 @@ extension MulticastProxy {
     _ selector: Selector, _ phase: ObservationPhase = .after,
     _ handler: @escaping @Sendable (MessageSnapshot) -> Void
   ) -> MessageObservation {
-    let observer = MessageObserver(phase: phase, handler: handler)
-    addObserver(observer, for: selector)
-    return MessageObservation(proxy: self, observer: observer, selector: selector)
+    register(MessageObserver(phase: phase, handler: handler), forKey: selector, selector: selector)
   }
 
   /// Observes a typed message: `handler` receives its arguments as their Swift types.
@@ -57,11 +46,8 @@ extension MulticastProxy {
       of: MessageSnapshot.self, bufferingPolicy: bufferingPolicy.policy(for: MessageSnapshot.self))
     let observer = MessageObserver(
       phase: phase, finish: { continuation.finish() }, handler: { continuation.yield($0) })
-    continuation.onTermination = { [weak self] _ in
-      observer.deactivate()
-      self?.removeObserver(observer.id, for: selector)
-    }
-    addObserver(observer, for: selector)
+    let observation = register(observer, forKey: selector, selector: selector)
+    continuation.onTermination = { _ in observation.cancel() }
     return stream
   }
 

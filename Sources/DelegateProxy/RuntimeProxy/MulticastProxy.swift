@@ -110,7 +110,6 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   /// The table dispatches read, published lock-free. Replaced only by
   /// `rebuildResponders`, under `state`.
   private let published: Publication<ProxyMemberTable>
-  private let generationValue = Atomic<UInt64>(0)
   /// Set by a dispatch that met a deallocated delegate; cleared by compaction.
   let needsCompaction = Atomic<Bool>(false)
 
@@ -147,11 +146,8 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   deinit {
     // Messages that still arrive through the handle while it is being deallocated — on a
     // C route, whose entry runs no Swift code — reach no delegate and answer zero.
-    let (members, observers) = state.withLock {
-      ($0.members.records, $0.observers.values.flatMap { $0 })
-    }
-    for m in members { m.markRemoved() }
-    for o in observers { o.finish?() }
+    for m in state.withLock({ $0.members.records }) { m.markRemoved() }
+    finishObservers()
   }
 
   // MARK: Configuration
@@ -247,20 +243,17 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   // MARK: Queries
 
   /// The live delegates, in order (a delegate added twice appears twice).
-  public var delegates: [RuntimeObject] {
-    currentTable.members.compactMap { $0.isRemoved ? nil : $0.delegate }
-  }
+  public var delegates: [RuntimeObject] { liveDelegates }
 
   /// The live delegates that are instances of `type` (a runtime object's Swift class or a
   /// subclass), in order: code that added its own object finds it again.
   public func members<T: RuntimeObject>(ofType type: T.Type) -> [T] {
-    delegates.compactMap { $0 as? T }
+    liveDelegates(ofType: type)
   }
 
   /// The first live delegate that is an instance of `type` (see ``members(ofType:)``).
   public func first<T: RuntimeObject>(ofType type: T.Type) -> T? {
-    for d in delegates { if let t = d as? T { return t } }
-    return nil
+    firstLiveDelegate(ofType: type)
   }
 
   /// The membership records, in order, dead ones included until compacted.
@@ -302,27 +295,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   /// A number that changes whenever the proxy's answers to `responds(to:)` may have
   /// changed (membership, protocol, declarations, observers). Delegators that cache
   /// `responds(to:)` (as UIKit does) re-ask when it differs from the one they saw.
-  public var generation: UInt64 {
-    // A deallocated weak member and a nested proxy's own changes alter responds(to:)
-    // without a change here (see MulticastNesting.generation); both are looked at when the
-    // generation is read, never on the dispatch path.
-    // (A deallocated delegate's records are marked removed by its deinit, before any
-    // table without them is published.)
-    if currentTable.members.contains(where: { $0.isRemoved || !$0.isAlive }) {
-      update { _ in }
-    }
-    let own = generationValue.load(ordering: .acquiring)
-    let seen = state.withLock { $0.nestedGenerations }
-    let bumped = MulticastNesting.generation(nested: nestedMulticasts, seen: seen) { sum in
-      state.withLock { s in
-        s.nestedGenerations = sum
-        s.generation &+= 1
-        generationValue.store(s.generation, ordering: .releasing)
-        return s.generation
-      }
-    }
-    return bumped ?? own
-  }
+  public var generation: UInt64 { engineGeneration }
 
   // MARK: Forwarding hooks
 
@@ -425,24 +398,19 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   }
 
   /// `update`, with the change and the rebuild also under the callback adapters' lock
-  /// (after `state` in the lock order) when `checkingAdapters`: a change of membership
-  /// checks what live adapters to this proxy need (`CallbackRequirementsView`, passed to
-  /// `change`; nil otherwise).
-  func update<E: Error>(
-    checkingAdapters: Bool,
-    _ change: (inout State, CallbackRequirementsView?) throws(E) -> Void
-  ) throws(E) {
-    let retired = try state.withLock { s throws(E) in
-      guard checkingAdapters else {
-        try change(&s, nil)
-        return rebuildResponders(&s)
-      }
-      return try withCallbackRequirements { adapters throws(E) in
-        try change(&s, adapters)
-        return rebuildResponders(&s)
+  /// (after `state` in the lock order): a change of membership checks what live adapters
+  /// to this proxy need (`CallbackRequirementsView`, passed to `change`).
+  func updateMembership<R>(
+    _ change: (inout State, CallbackRequirementsView) throws(DelegateProxyError) -> R
+  ) throws(DelegateProxyError) -> R {
+    let (result, retired) = try state.withLock { s throws(DelegateProxyError) in
+      try withCallbackRequirements { adapters throws(DelegateProxyError) in
+        let result = try change(&s, adapters)
+        return (result, rebuildResponders(&s))
       }
     }
     retired.release()
+    return result
   }
 
   /// THE place a proxy's responder table is rebuilt and published: after every change
@@ -463,7 +431,6 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
     // The fast path: selectors whose every responder can be called directly get a C
     // route; the rest keep forwardInvocation.
     s.routed = installRoutes(from: table, replacing: s.routed)
-    generationValue.store(s.generation, ordering: .releasing)
     return retired
   }
 
@@ -476,22 +443,11 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   /// The proxy and its members — class, weak or strong, queue, alive — one per line
   /// (see ``report(for:)`` for one selector).
   public override var description: String { membersDescription }
-
-  // MARK: Observers (storage)
-
-  func addObserver(_ observer: MessageObserver, for selector: Selector) {
-    update { $0.observers[selector, default: []].append(observer) }
-  }
-
-  func removeObserver(_ id: UInt64, for selector: Selector) {
-    update { s in
-      s.observers[selector]?.removeAll { $0.id == id }
-      if s.observers[selector]?.isEmpty == true { s.observers[selector] = nil }
-    }
-  }
 }
 
-extension MulticastProxy.State: MulticastEngineState {}
+extension MulticastProxy.State: ObservedEngineState {
+  var keepsDelegatesUnique: Bool { options.contains(.unique) }
+}
 
 extension MulticastProxy: MulticastEngine {
   var publishedMembers: [ProxyMember] { currentTable.members }

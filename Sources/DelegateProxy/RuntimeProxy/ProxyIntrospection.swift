@@ -87,16 +87,16 @@ extension MulticastProxy {
   /// What the proxy does with `selector` now: responders, signature and its source,
   /// the policy in force, observers, and the outcome of a send.
   public func report(for selector: Selector) -> SelectorReport {
+    let facts = reportFacts(forKey: selector)
     let table = currentTable
     let list = table.list(for: selector)
     return SelectorReport(
       selector: selector,
       responders: list.responders.filter { !$0.isForwarder || responds($0, to: selector) },
       signature: methodSignature(for: selector), signatureSource: list.signatureSource,
-      policy: list.policy, policyIsOverride: list.policyIsOverride,
-      observerCount: (list.before.count { $0.isActive }, list.after.count { $0.isActive }),
+      policy: facts.policy, policyIsOverride: facts.isOverride, observerCount: facts.observers,
       respondsTo: responds(to: selector), silentWhenEmpty: table.silentWhenEmpty,
-      members: table.members.filter { !$0.isRemoved })
+      members: facts.members)
   }
 
   /// The proxy and its members — class, weak or strong, queue, alive — one per line.

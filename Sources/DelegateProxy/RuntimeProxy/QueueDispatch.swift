@@ -132,7 +132,7 @@ extension MulticastProxy {
       throw error
     }
     gathering.group.leave()
-    gathering.group.notify(queue: completionQueue) { finish(gathering.ordered) }
+    gathering.whenGathered(on: completionQueue, finish)
     compactIfNeeded()
   }
 
@@ -151,18 +151,5 @@ extension MulticastProxy {
   }
 }
 
-/// Values gathered from every responder of one asynchronous aggregation, by position,
-/// and the group that says when the last queued responder has answered.
-final class Gathering: Sendable {
-  let group = DispatchGroup()
-  private let values = Lock<[(position: Int, value: ReturnValue)]>([])
-
-  func record(_ value: ReturnValue, at position: Int) {
-    values.withLock { $0.append((position, value)) }
-  }
-
-  /// The values in responder order.
-  var ordered: [ReturnValue] {
-    values.withLock { $0 }.sorted { $0.position < $1.position }.map(\.value)
-  }
-}
+/// The return values gathered from every responder of one asynchronous aggregation.
+typealias Gathering = AnswerGathering<ReturnValue>

@@ -164,7 +164,7 @@ extension DelegateMulticast: PairedAnswer, PairingGatherer {
   /// answer: its reducer pairs them (``Reducer/multicast(_:name:)``).
   @usableFromInline
   final func collectsSources(_ index: Int, _ table: SwiftMemberTable<Delegate>) -> Bool {
-    table.policies[index].reducer?.sourcedFold != nil
+    table.policies[index].reducer?.sourcedReduction != nil
   }
 
   /// Records that this multicast is an answer gathered by the multicast `pairing.token`

@@ -69,14 +69,14 @@ extension DelegateMulticast {
     for o in plan.observers where o.phase == .before { o.notify(arguments.value) }
     // A method with inout parameters awaits in order whatever its concurrency: each
     // delegate reads what the previous one wrote.
-    let fold =
+    let reduction =
       plan.concurrency == .concurrent && plan.rule != .first && plan.members.count > 1
         && message.detach == nil
       ? await awaitConcurrently(plan, message, arguments)
       : await awaitInOrder(plan, message, arguments)
     for o in plan.observers where o.phase == .after { o.notify(arguments.value) }
     rebuildIfNeeded()
-    return outcome(fold, plan)
+    return outcome(reduction, plan)
   }
 
   /// Awaits the responders one after another, stopping at cancellation.
@@ -84,10 +84,10 @@ extension DelegateMulticast {
     _ plan: EffectPlan<Delegate>, _ message: AsyncMessageHandle<Delegate, Arguments, Result>,
     _ arguments: UncheckedSendable<Arguments>
   ) async -> EffectReduction<Result> {
-    var fold = EffectReduction<Result>(plan.rule, plan.errorPolicy)
+    var reduction = EffectReduction<Result>(plan.rule, plan.errorPolicy)
     for member in plan.members {
       if Task.isCancelled {
-        if message.isThrowing { _ = fold.add(.failure(CancellationError())) }
+        if message.isThrowing { _ = reduction.add(.failure(CancellationError())) }
         break
       }
       guard let delegate = liveDelegate(member),
@@ -102,9 +102,9 @@ extension DelegateMulticast {
       }
       if lacksOptional(member, plan) { continue }
       if !member.answers, case .success = answer { continue }
-      if fold.add(answer, from: member.id) { break }
+      if reduction.add(answer, from: member.id) { break }
     }
-    return fold
+    return reduction
   }
 
   /// Awaits every responder at once, each in a child task, and folds the answers in
@@ -155,16 +155,16 @@ extension DelegateMulticast {
         }
       }
     }
-    var fold = EffectReduction<Result>(plan.rule, plan.errorPolicy)
+    var reduction = EffectReduction<Result>(plan.rule, plan.errorPolicy)
     if let firstError {
-      _ = fold.add(.failure(firstError))
-      return fold
+      _ = reduction.add(.failure(firstError))
+      return reduction
     }
     for (member, answer) in zip(plan.members, answers) {
       guard let answer = answer.value, !lacksOptional(member, plan) else { continue }
       if !member.answers, case .success = answer { continue }
-      if fold.add(answer, from: member.id) { break }
+      if reduction.add(answer, from: member.id) { break }
     }
-    return fold
+    return reduction
   }
 }

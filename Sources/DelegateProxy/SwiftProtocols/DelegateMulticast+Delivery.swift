@@ -25,7 +25,7 @@ extension DelegateMulticast {
     // Read only for a paired method, so that the others pay one flag's test.
     let pairing = list.isPaired ? table.pairings[index] : nil
     for o in observers where o.phase == .before { o.notify(arguments) }
-    var fold = Reduction<Result>(list.rule)
+    var reduction = Reduction<Result>(list.rule)
     var collected: [Result] = []
     // Which member gave each answer, for a reducer that pairs them (Reducer.multicast); nil
     // (no array) for every other dispatch.
@@ -48,7 +48,7 @@ extension DelegateMulticast {
       if !member.answers { continue }
       if list.rule == .custom { collected.append(value) }
       sources?.append(member.id)
-      if fold.add(value) { break }
+      if reduction.add(value) { break }
     }
     for o in observers where o.phase == .after { o.notify(arguments) }
     // A `void` method has nothing to fold (rule `.every`, answer `()`), as in `__send`.
@@ -56,7 +56,7 @@ extension DelegateMulticast {
     // method) skips `finish`, whose fold outcome and no-answer cast are not specialized
     // (type-metadata lookups and a dynamic cast per call, Benchmarks/callgrind-swift.sh).
     if Result.self == Void.self { return () as! Result }
-    return finish(fold, index, table, collected: collected, sources: sources)
+    return finish(reduction, index, table, collected: collected, sources: sources)
   }
 
   /// One member's call on the general path: on its queue (a `void` method's sent, not
@@ -129,7 +129,7 @@ extension DelegateMulticast {
     let arguments = (repeat each argument)
     let box = prepareAggregate(message, reducer?.relabeled())
     let values: [Result?] = await gather(box.index, arguments, Handles()[keyPath: message].invoke)
-    return fold(values, box)
+    return reduced(values, box)
   }
 
   /// Like ``aggregate(_:_:reducer:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Result>,_,_)``, calling `completion` on `completionQueue` with the
@@ -143,31 +143,26 @@ extension DelegateMulticast {
     let arguments = (repeat each argument)
     let box = prepareAggregate(message, reducer?.relabeled())
     let invoke = Handles()[keyPath: message].invoke
-    let pending = gatherCalls(box.index, arguments, invoke)
-    let group = DispatchGroup()
     // The delegates' answers cross to the completion queue as their arguments crossed to
     // the delegates' queues (see UncheckedSendable).
-    let results = Lock<[UncheckedSendable<Result?>]>(
-      Array(repeating: UncheckedSendable(nil), count: pending.count))
-    for (slot, work) in pending.enumerated() {
+    let gathering = AnswerGathering<UncheckedSendable<Result?>>()
+    for (slot, work) in gatherCalls(box.index, arguments, invoke).enumerated() {
       switch work {
-      case .done(let value): results.withLock { $0[slot] = UncheckedSendable(value) }
+      case .done(let value): gathering.record(UncheckedSendable(value), at: slot)
       case .queued(let queue, let call):
-        group.enter()
-        queue.async {
+        gathering.run(on: queue) {
           // An injected listener is called but does not answer (DelegateInjection).
           let value = call.run().flatMap { call.member.answers ? $0 : nil }
-          results.withLock { $0[slot] = UncheckedSendable(value) }
-          group.leave()
+          gathering.record(UncheckedSendable(value), at: slot)
         }
       }
     }
     let finish = UncheckedSendable((self, box))
-    group.notify(queue: completionQueue) {
+    gathering.whenGathered(on: completionQueue) { results in
       let (multicast, box) = finish.value
       // A closure, not `\.value`: a key path literal in a parameter-pack generic context
       // fails to demangle at run time (Swift 6.3).
-      completion(multicast.fold(results.withLock { $0.map { $0.value } }, box))
+      completion(multicast.reduced(results.map { $0.value }, box))
     }
   }
 
@@ -278,11 +273,11 @@ extension DelegateMulticast {
 
   /// The aggregation's answer: the responders' answers in order, folded as a dispatch
   /// folds them (``finish``); nobody answering is the method's answer for no delegates.
-  func fold<Result>(_ values: [Result?], _ plan: AggregatePlan) -> Result {
-    var fold = Reduction<Result>(plan.rule)
+  func reduced<Result>(_ values: [Result?], _ plan: AggregatePlan) -> Result {
+    var reduction = Reduction<Result>(plan.rule)
     let answered = values.compactMap { $0 }
-    for v in answered { if fold.add(v) { break } }
-    return finish(fold, plan.index, reducer: plan.reducer, collected: answered)
+    for v in answered { if reduction.add(v) { break } }
+    return finish(reduction, plan.index, reducer: plan.reducer, collected: answered)
   }
 
 }

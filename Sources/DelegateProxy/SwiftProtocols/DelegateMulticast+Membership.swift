@@ -65,36 +65,25 @@ extension DelegateMulticast {
     retention: Retention, answers: Bool = true
   ) -> MemberID {
     if let queue { QueueMarks.mark(queue) }
-    guard Self.isObject(delegate) else {
+    let member: SwiftMember<Delegate>
+    var nested: (any MulticastNode)? = nil
+    if Self.isObject(delegate) {
+      let object = delegate as AnyObject
+      member = SwiftMember(
+        delegate, object: object, retention: retention, queue: queue, answers: answers)
+      nested = object as? any MulticastNode
+    } else {
       // A value: held by the multicast (a protocol that is not class-bound).
-      let member = SwiftMember(value: delegate, queue: queue, answers: answers)
-      let matches = Self.matching(delegate)
-      return update { s in
-        if s.options.contains(.unique),
-          let same = s.members.records.first(where: { !$0.isRemoved && matches($0) })
-        {
-          return MemberID(same.id)
-        }
-        s.members.insert(member, at: position)
-        return MemberID(member.id)
-      }
+      member = SwiftMember(value: delegate, queue: queue, answers: answers)
     }
-    let object = delegate as AnyObject
-    let member = SwiftMember(
-      delegate, object: object, retention: retention, queue: queue, answers: answers)
-    var id = MemberID(member.id)
-    MulticastNesting.insertOrStop(adding: object as? any MulticastNode, to: self) {
-      update { s in
-        if s.options.contains(.unique),
-          let same = s.members.records.first(where: { !$0.isRemoved && $0.holds(object) })
-        {
-          id = MemberID(same.id)
-          return
-        }
-        s.members.insert(member, at: position)
-      }
+    do {
+      let record = try insertMember(
+        member, at: position, nesting: nested, sameAs: Self.matching(delegate))
+      return MemberID(record.id)
+    } catch {
+      // A cycle, the only error without an admission check: a programming error (see add).
+      preconditionFailure("\(error)")
     }
-    return id
   }
 
   /// Whether `delegate` is a class instance (else a value the multicast holds).
@@ -185,12 +174,6 @@ extension Equatable {
 // MARK: Nesting
 
 extension DelegateMulticast: MulticastNode {
-  var nestedMulticasts: [any MulticastNode] {
-    currentMembers.compactMap { m in
-      guard !m.isRemoved, let d = m.delegate else { return nil }
-      return (d as AnyObject) as? any MulticastNode
-    }
-  }
-
+  /// How a multicast is named in a cycle: its type and identity.
   var cycleName: String { "\(type(of: self)) <\(ObjectIdentifier(self))>" }
 }

@@ -52,7 +52,7 @@ extension DelegateMulticast {
       let observers = table.observers[index]
       let observed = observers.isEmpty ? nil : arguments()
       if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
-      var fold = Reduction<Result>(list.rule)
+      var reduction = Reduction<Result>(list.rule)
       var collected: [Result] = []
       var sources: [UInt64] = []
       var changed: [(old: SwiftMember<Delegate>, new: Delegate)] = []
@@ -83,11 +83,11 @@ extension DelegateMulticast {
           collected.append(value)
           sources.append(member.id)
         }
-        if fold.add(value) { break }
+        if reduction.add(value) { break }
       }
       if let observed { for o in observers where o.phase == .after { o.notify(observed) } }
       let retired = changed.isEmpty ? [] : store(changed)
-      return (finish(fold, index, table, collected: collected, sources: sources), retired)
+      return (finish(reduction, index, table, collected: collected, sources: sources), retired)
     }
     // After the lock: a retirement waits out read sections, and a dispatch's member may be
     // waiting for the lock inside one.

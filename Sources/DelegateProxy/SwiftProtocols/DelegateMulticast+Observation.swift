@@ -58,14 +58,6 @@ extension DelegateMulticast {
     -> MessageObservation
   {
     let index = index(of: message)
-    update { $0.observers[index, default: []].append(observer) }
-    return MessageObservation(
-      observer: observer.registration, selector: protocolDescription.methods[index].selector
-    ) { [weak self] id in
-      self?.update { s in
-        s.observers[index]?.removeAll { $0.registration.id == id }
-        if s.observers[index]?.isEmpty == true { s.observers[index] = nil }
-      }
-    }
+    return register(observer, forKey: index, selector: protocolDescription.methods[index].selector)
   }
 }

@@ -36,9 +36,7 @@ extension DelegateMulticast {
   // MARK: Queries
 
   /// The live delegates, in order (a delegate added twice appears twice).
-  public final var delegates: [Delegate] {
-    currentMembers.compactMap { $0.isRemoved ? nil : $0.delegate }
-  }
+  public final var delegates: [Delegate] { liveDelegates }
 
   /// How many live memberships the multicast has (`count`).
   public final var count: Int { liveCount }
@@ -50,15 +48,10 @@ extension DelegateMulticast {
   /// ```swift
   /// let files = delegates.members(ofType: FileLogger.self)
   /// ```
-  public final func members<T>(ofType type: T.Type) -> [T] {
-    delegates.compactMap { $0 as? T }
-  }
+  public final func members<T>(ofType type: T.Type) -> [T] { liveDelegates(ofType: type) }
 
   /// The first live delegate of type `type`, in member order (see ``members(ofType:)``).
-  public final func first<T>(ofType type: T.Type) -> T? {
-    for d in delegates { if let t = d as? T { return t } }
-    return nil
-  }
+  public final func first<T>(ofType type: T.Type) -> T? { firstLiveDelegate(ofType: type) }
 
   /// How many live delegates are instances of `type` or a subclass (`countOfClass:`).
   public final func count(ofClass type: AnyObject.Type) -> Int {
@@ -166,20 +159,7 @@ extension DelegateMulticast {
   /// A number that changes whenever the answers to ``responds(to:)`` may have changed
   /// (membership, policies, observers, an optional method learned missing). Delegators
   /// that cache `responds(to:)` re-ask when it differs from the one they saw.
-  public final var generation: UInt64 {
-    // A weakly held member that died changes responds(to:): compacting it bumps the
-    // generation. Read here, not on the dispatch path.
-    if currentMembers.contains(where: { $0.isRemoved || !$0.isAlive }) { update { _ in } }
-    let (own, seen) = state.withLock { ($0.generation, $0.nestedGenerations) }
-    let bumped = MulticastNesting.generation(nested: nestedMulticasts, seen: seen) { sum in
-      state.withLock { s in
-        s.nestedGenerations = sum
-        s.generation &+= 1
-        return s.generation
-      }
-    }
-    return bumped ?? own
-  }
+  public final var generation: UInt64 { engineGeneration }
 
   /// Who answers a method, under which policy, with how many observers, and what a
   /// message answers with no responder — one line per fact, for logs.
@@ -188,15 +168,13 @@ extension DelegateMulticast {
   {
     let index = index(of: message)
     let method = protocolDescription.methods[index]
-    let (policy, observers) = state.withLock {
-      ($0.overrides[index] ?? $0.defaultPolicy, $0.observers[index]?.count ?? 0)
-    }
+    let facts = reportFacts(forKey: index)
+    let observers = facts.observers.before + facts.observers.after
     var lines = ["\(protocolDescription.name).\(method.swiftName) [\(method.selector.name)]"]
     lines.append("  \(method.isRequired ? "required" : "optional"), result \(method.result.name)")
-    if !method.result.isVoid { lines.append("  policy: \(policy)") }
+    if !method.result.isVoid { lines.append("  policy: \(facts.policy)") }
     if observers > 0 { lines.append("  observers: \(observers)") }
-    let members = currentMembers.filter { !$0.isRemoved }
-    for m in members {
+    for m in facts.members {
       let responds =
         method.isRequired
         || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID)
@@ -204,7 +182,7 @@ extension DelegateMulticast {
       if let q = m.queue { line += " queue=\(q.label)" }
       lines.append(line + (m.isAlive ? "" : " deallocated"))
     }
-    if members.isEmpty { lines.append("  no delegates") }
+    if facts.members.isEmpty { lines.append("  no delegates") }
     return lines.joined(separator: "\n")
   }
 }

@@ -56,7 +56,7 @@ extension DelegateMulticast {
     let plan = effectPlan(message.index)
     let call = Self.resultCall(message.invoke)
     for o in plan.observers where o.phase == .before { o.notify(arguments) }
-    var fold = EffectReduction<Result>(plan.rule, plan.errorPolicy)
+    var reduction = EffectReduction<Result>(plan.rule, plan.errorPolicy)
     for member in plan.members {
       if plan.filter != nil, !admits(plan.filter, member, arguments) { continue }
       guard let own = ownArguments(plan, member, arguments) else { continue }
@@ -73,11 +73,11 @@ extension DelegateMulticast {
         continue
       }
       if !member.answers, case .success = answer { continue }
-      if fold.add(answer, from: member.id) { break }
+      if reduction.add(answer, from: member.id) { break }
     }
     for o in plan.observers where o.phase == .after { o.notify(arguments) }
     rebuildIfNeeded()
-    return try outcome(fold, plan).get()
+    return try outcome(reduction, plan).get()
   }
 
   /// A throwing call as one that answers its outcome.
@@ -108,10 +108,10 @@ extension DelegateMulticast {
     let plan = effectPlan(
       aggregate.index, rule: aggregate.rule == .first ? .last : aggregate.rule,
       reducer: aggregate.reducer)
-    let fold = await gatherThrowing(
+    let reduction = await gatherThrowing(
       plan, UncheckedSendable(arguments), Self.resultCall(Handles()[keyPath: message].invoke),
       firstAnswer: aggregate.rule == .first)
-    return try outcome(fold, plan).get()
+    return try outcome(reduction, plan).get()
   }
 
   /// ``broadcast(_:_:)-(DelegateMulticast<Delegate,Handles>.HandleKey<(Argument),Void>,_)`` for a `void` `throws` method: returns once every responder has
@@ -127,10 +127,10 @@ extension DelegateMulticast {
   ) async throws {
     let arguments = (repeat each argument)
     let plan = effectPlan(index(of: message))
-    let fold = await gatherThrowing(
+    let reduction = await gatherThrowing(
       plan, UncheckedSendable(arguments), Self.resultCall(Handles()[keyPath: message].invoke),
       firstAnswer: false)
-    try outcome(fold, plan).get()
+    try outcome(reduction, plan).get()
   }
 
   /// Calls the plan's responders in order, a queued one on its queue (suspending until it
@@ -143,7 +143,7 @@ extension DelegateMulticast {
     // The arguments cross to the delegates' queues as add(_:queue:) documents (see
     // UncheckedSendable).
     for o in plan.observers where o.phase == .before { o.notify(arguments.value) }
-    var fold = EffectReduction<Result>(plan.rule, plan.errorPolicy)
+    var reduction = EffectReduction<Result>(plan.rule, plan.errorPolicy)
     var first: Result?
     for member in plan.members {
       if plan.filter != nil, !admits(plan.filter, member, arguments.value) { continue }
@@ -167,16 +167,16 @@ extension DelegateMulticast {
       guard let answer, !lacksOptional(member, plan) else { continue }
       if !member.answers, case .success = answer { continue }
       if firstAnswer, first == nil, case .success(let value) = answer { first = value }
-      if fold.add(answer, from: member.id) { break }
+      if reduction.add(answer, from: member.id) { break }
     }
     for o in plan.observers where o.phase == .after { o.notify(arguments.value) }
     rebuildIfNeeded()
-    if let first, fold.errors.isEmpty {
+    if let first, reduction.errors.isEmpty {
       var only = EffectReduction<Result>(.first, plan.errorPolicy)
       _ = only.add(.success(first))
       return only
     }
-    return fold
+    return reduction
   }
 }
 

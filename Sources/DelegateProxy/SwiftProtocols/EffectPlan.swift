@@ -50,14 +50,14 @@ extension DelegateMulticast {
   /// The answer of a finished effectful dispatch: the error the policy throws, else the
   /// fold's answer (as ``finish(_:_:reducer:collected:)`` gives it: nobody answering is
   /// the method's answer for no delegates).
-  func outcome<Result>(_ fold: EffectReduction<Result>, _ plan: EffectPlan<Delegate>)
+  func outcome<Result>(_ reduction: EffectReduction<Result>, _ plan: EffectPlan<Delegate>)
     -> Swift.Result<Result, any Error>
   {
-    if let error = fold.error { return .failure(error) }
+    if let error = reduction.error { return .failure(error) }
     return .success(
       finish(
-        fold.fold, plan.index, reducer: plan.reducer, collected: fold.collected,
-        sources: fold.sources))
+        reduction.reduction, plan.index, reducer: plan.reducer, collected: reduction.collected,
+        sources: reduction.sources))
   }
 
   /// `arguments` as `member` receives them: each paired argument replaced by its own part
@@ -92,7 +92,7 @@ extension DelegateMulticast {
 /// answers a custom reducer needs, and the errors its delegates threw, under the method's
 /// ``DelegateErrorPolicy``.
 struct EffectReduction<Value> {
-  var fold: Reduction<Value>
+  var reduction: Reduction<Value>
   /// The answers, for a custom reducer.
   var collected: [Value] = []
   /// By collected answer: the member that gave it (for a reducer that pairs them).
@@ -102,7 +102,7 @@ struct EffectReduction<Value> {
   let errorPolicy: DelegateErrorPolicy
 
   init(_ rule: ReducerRule, _ errorPolicy: DelegateErrorPolicy) {
-    fold = Reduction(rule)
+    reduction = Reduction(rule)
     self.errorPolicy = errorPolicy
   }
 
@@ -112,15 +112,15 @@ struct EffectReduction<Value> {
   mutating func add(_ outcome: Swift.Result<Value, any Error>, from member: UInt64 = 0) -> Bool {
     switch outcome {
     case .success(let value):
-      if fold.rule == .custom {
+      if reduction.rule == .custom {
         collected.append(value)
         sources.append(member)
       }
-      return fold.add(value)
+      return reduction.add(value)
     case .failure(let error):
       errors.append(error)
       // Under first responder the first responder's call is the whole dispatch.
-      return errorPolicy == .stopAtFirst || fold.rule == .first
+      return errorPolicy == .stopAtFirst || reduction.rule == .first
     }
   }
 

@@ -104,3 +104,5 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
 /// object of its own, always alive, that nothing else references (so no `remove` or
 /// `contains` by object finds it).
 private final class ValueMemberAnchor: Sendable {}
+
+extension SwiftMember: DelegateMember {}

@@ -9,10 +9,10 @@ import Testing
 /// caller's read section too; Model/README.md, finding 2). Run under AddressSanitizer by
 /// Scripts/sanitize.sh, which reports a read of a released table.
 @Suite("Changing a multicast from inside its own call") struct SelfRemovalTests {
-  final class Remover: FoldCaseDelegate, @unchecked Sendable {
-    weak var multicast: FoldCaseDelegateMulticast?
+  final class Remover: ReductionCaseDelegate, @unchecked Sendable {
+    weak var multicast: ReductionCaseDelegateMulticast?
     let answer: Int
-    var late: [FoldCaseAnswer] = []
+    var late: [ReductionCaseAnswer] = []
     init(_ answer: Int) { self.answer = answer }
     func value(_ k: Int) -> Int {
       guard let multicast else { return answer }
@@ -30,12 +30,12 @@ import Testing
     (.reduce(.anyTrue), 1), (.firstResponder, 1),
   ])
   func theDispatchFinishesOnItsOwnTable(policy: ReturnPolicy<ReturnValue>, expected: Int) throws {
-    let multicast = FoldCaseDelegateMulticast()
+    let multicast = ReductionCaseDelegateMulticast()
     multicast.setPolicy(policy.relabeled(as: Int.self), for: \.value)
     let remover = Remover(1)
     remover.multicast = multicast
-    remover.late = [FoldCaseAnswer(100), FoldCaseAnswer(200)]
-    let others = [2, 3, 4, 5].map(FoldCaseAnswer.init)
+    remover.late = [ReductionCaseAnswer(100), ReductionCaseAnswer(200)]
+    let others = [2, 3, 4, 5].map(ReductionCaseAnswer.init)
     multicast.add(remover, retention: .strong)
     for o in others { multicast.add(o) }
     // This dispatch: the remover, then the four others it started with.
@@ -47,11 +47,11 @@ import Testing
   }
 
   @Test func fromTheCFaceToo() throws {
-    let multicast = FoldCaseDelegateMulticast()
+    let multicast = ReductionCaseDelegateMulticast()
     multicast.setPolicy(.reduce(Self.sum), for: \.value)
     let remover = Remover(1)
     remover.multicast = multicast
-    let others = [2, 3].map(FoldCaseAnswer.init)
+    let others = [2, 3].map(ReductionCaseAnswer.init)
     multicast.add(remover, retention: .strong)
     for o in others { multicast.add(o) }
     typealias ValueFn = @convention(c) (OpaquePointer?, OpaquePointer?, Int) -> Int

@@ -4,24 +4,24 @@ import Testing
 
 @testable import DelegateProxy
 
-/// A protocol whose one method every fold case asks.
+/// A protocol whose one method every reduction case asks.
 @Delegate
-protocol FoldCaseDelegate: AnyObject {
+protocol ReductionCaseDelegate: AnyObject {
   func value(_ k: Int) -> Int
 }
 
-final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
+final class ReductionCaseAnswer: ReductionCaseDelegate, @unchecked Sendable {
   let answer: Int
   init(_ answer: Int) { self.answer = answer }
   func value(_ k: Int) -> Int { answer }
 }
 
-/// One table of fold cases — a rule, the responders' answers in order, the answer — run
+/// One table of reduction cases — a rule, the responders' answers in order, the answer — run
 /// through every path that folds: ``Reduction`` itself, a ``MulticastProxy``'s C route, its C
 /// callback entries and its forwarding path, and a `@Delegate` multicast from Swift, by
 /// aggregation and from C.
 /// Each path must give the table's answer (issue: "one fold per policy").
-@Suite("Fold cases, every path") struct FoldCaseTests {
+@Suite("Reduction cases, every path") struct ReductionCaseTests {
   struct Case: CustomStringConvertible, Sendable {
     let policy: ReturnPolicy<ReturnValue>
     let answers: [Int]
@@ -52,12 +52,12 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
     Case(policy: .reduce(sum), answers: [], expected: 0),
   ]
 
-  /// The fold alone, by the rule the policy gives.
-  @Test(arguments: cases) func fold(_ c: Case) throws {
-    var fold = Reduction<Int>(ReducerRule(c.policy, returnsVoid: false))
-    for a in c.answers { if fold.add(a) { break } }
+  /// The reduction alone, by the rule the policy gives.
+  @Test(arguments: cases) func reduction(_ c: Case) throws {
+    var reduction = Reduction<Int>(ReducerRule(c.policy, returnsVoid: false))
+    for a in c.answers { if reduction.add(a) { break } }
     let answer: Int
-    switch fold.outcome {
+    switch reduction.outcome {
     case .answer(let v): answer = v
     case .truth(let t): answer = t ? 1 : 0
     case .reduce:
@@ -74,7 +74,7 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
 
   /// Runtime delegates answering `c.answers`, in a silent proxy under `c.policy`.
   func runtimeProxy(_ c: Case) throws -> (MulticastProxy, [RuntimeObject]) {
-    let cls = try RuntimeClass(name: uniqueClassName("FoldCase"))
+    let cls = try RuntimeClass(name: uniqueClassName("ReductionCase"))
     let answers = Mutex<[ObjectIdentifier: Int]>([:])
     try cls.addMethod(Self.valueMessage) { r, _ in
       answers.withLock { $0[ObjectIdentifier(r)] ?? -1 }
@@ -112,9 +112,9 @@ final class FoldCaseAnswer: FoldCaseDelegate, @unchecked Sendable {
     withExtendedLifetime(delegates) {}
   }
 
-  func multicast(_ c: Case) throws -> (FoldCaseDelegateMulticast, [FoldCaseAnswer]) {
-    let delegates = c.answers.map(FoldCaseAnswer.init)
-    let multicast = FoldCaseDelegateMulticast()
+  func multicast(_ c: Case) throws -> (ReductionCaseDelegateMulticast, [ReductionCaseAnswer]) {
+    let delegates = c.answers.map(ReductionCaseAnswer.init)
+    let multicast = ReductionCaseDelegateMulticast()
     for d in delegates { multicast.add(d) }
     multicast.setPolicy(c.policy.relabeled(as: Int.self), for: \.value)
     return (multicast, delegates)
