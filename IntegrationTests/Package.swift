@@ -21,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
   ],
   targets: [
+    // What the differential tests share: the seeded generator.
+    .target(name: "IntegrationSupport", path: "Tests/IntegrationSupport"),
     // GRDB's TransactionObserver: one registration, several observers (an audit trail
     // and a guard that vetoes a commit).
     .testTarget(
@@ -34,6 +36,7 @@ let package = Package(
     .testTarget(
       name: "SwiftLogIntegrationTests",
       dependencies: [
+        "IntegrationSupport",
         .product(name: "DelegateProxy", package: rootIdentity),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -43,6 +46,7 @@ let package = Package(
     .testTarget(
       name: "SwiftMetricsIntegrationTests",
       dependencies: [
+        "IntegrationSupport",
         .product(name: "DelegateProxy", package: rootIdentity),
         .product(name: "CoreMetrics", package: "swift-metrics"),
       ]
@@ -53,6 +57,7 @@ let package = Package(
     .testTarget(
       name: "SwiftTracingIntegrationTests",
       dependencies: [
+        "IntegrationSupport",
         .product(name: "DelegateProxy", package: rootIdentity),
         .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "Instrumentation", package: "swift-distributed-tracing"),

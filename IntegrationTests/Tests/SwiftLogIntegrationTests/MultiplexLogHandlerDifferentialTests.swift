@@ -1,4 +1,5 @@
 import DelegateProxy
+import IntegrationSupport
 import Logging
 import Synchronization
 import Testing
@@ -71,18 +72,6 @@ struct RecordingHandler: LogHandler {
   }
 }
 
-/// A small seeded generator (SplitMix64): the same seed, the same sequence.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 @Suite("swift-log: a @Delegate multicast against MultiplexLogHandler")
 struct MultiplexLogHandlerDifferentialTests {
   static let levels = Logger.Level.allCases
@@ -140,8 +129,12 @@ struct MultiplexLogHandlerDifferentialTests {
     arguments: [1, 2, 3, 42, 2026] as [UInt64])
   func sameLines(seed: UInt64) {
     var differences = (subscript: 0, provider: 0, reads: 0, lines: 0)
-    for levels in [[.info, .info], [.debug, .warning], [.error, .trace, .notice]] as [[Logger.Level]] {
-      let reference = Self.run(seed: seed, steps: 400, handlerLevels: levels) { MultiplexLogHandler($0) }
+    for levels in [[.info, .info], [.debug, .warning], [.error, .trace, .notice]]
+      as [[Logger.Level]]
+    {
+      let reference = Self.run(seed: seed, steps: 400, handlerLevels: levels) {
+        MultiplexLogHandler($0)
+      }
       let multicast = Self.run(seed: seed, steps: 400, handlerLevels: levels) {
         LogSinksMulticast.multiplexing($0)
       }
@@ -171,7 +164,9 @@ struct MultiplexLogHandlerDifferentialTests {
     #expect(differences.provider > 0, "\(differences)")
   }
 
-  @Test("the subscript and `metadata` agree on which handler's value wins: MultiplexLogHandler's do not (swift-log #498)")
+  @Test(
+    "the subscript and `metadata` agree on which handler's value wins: MultiplexLogHandler's do not (swift-log #498)"
+  )
   func subscriptAndMetadataAgree() {
     let lines = Lines()
     var first = RecordingHandler("first", level: .info, lines: lines)
@@ -188,11 +183,14 @@ struct MultiplexLogHandlerDifferentialTests {
     #expect(multicast.metadata["region"] == "us")
   }
 
-  @Test("a copy of the logger that changes its level or metadata leaves the other copy's handlers as they were")
+  @Test(
+    "a copy of the logger that changes its level or metadata leaves the other copy's handlers as they were"
+  )
   func copiesAreIndependent() {
     let lines = Lines()
     let handlers: [any LogHandler] = [
-      RecordingHandler("a", level: .info, lines: lines), RecordingHandler("b", level: .info, lines: lines),
+      RecordingHandler("a", level: .info, lines: lines),
+      RecordingHandler("b", level: .info, lines: lines),
     ]
     let first = Logger(label: "first") { _ in LogSinksMulticast.multiplexing(handlers) }
     var second = first
@@ -219,6 +217,10 @@ struct MultiplexLogHandlerDifferentialTests {
     let logger = Logger(label: "levels") { _ in LogSinksMulticast.multiplexing(handlers) }
     logger.debug("d")
     logger.error("e")
-    #expect(lines.all == ["chatty debug d [handler=chatty]", "quiet error e [handler=quiet]", "chatty error e [handler=chatty]"])
+    #expect(
+      lines.all == [
+        "chatty debug d [handler=chatty]", "quiet error e [handler=quiet]",
+        "chatty error e [handler=chatty]",
+      ])
   }
 }

@@ -1,18 +1,7 @@
 import CoreMetrics
 import DelegateProxy
+import IntegrationSupport
 import Testing
-
-/// A small seeded generator (SplitMix64): the same seed, the same sequence.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// One live metric of a run, made through swift-metrics' API with an explicit factory.
 enum Metric {

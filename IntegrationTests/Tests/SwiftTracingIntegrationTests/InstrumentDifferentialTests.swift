@@ -1,6 +1,7 @@
 import DelegateProxy
 import InMemoryTracing
 import Instrumentation
+import IntegrationSupport
 import Synchronization
 import Testing
 
@@ -140,17 +141,5 @@ struct InstrumentDifferentialTests {
       #expect(!hand.log.all.isEmpty || !hand.recorded.isEmpty)
     }
     #expect(operations == 400)
-  }
-}
-
-/// A small seeded generator (SplitMix64): the same seed, the same sequence.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
