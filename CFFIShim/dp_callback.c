@@ -165,7 +165,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
   c->table = own;
   c->route = route;
   dp_route_cache *old = (dp_route_cache *)__atomic_exchange_n(&s->cache, c, __ATOMIC_ACQ_REL);
-  if (old) dp_retire(old, free);
+  if (old) dp_retire_in(s->owner, old, free);
 }
 
 #if DP_REPLAY_SUPPORTED
@@ -213,6 +213,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
   static __attribute__((noinline)) T rule_##T##_##FP(                                      \
       const dp_route *route, const dp_route_list *list, uint32_t *called, FP##_PARAMS) {   \
     (void)a0; /* the placeholder for each target */                                        \
+    dp_read_slot *slot = dp_read_current_slot();                                           \
     const dp_reducer reducer = route->reducer;                                             \
     const uint64_t mask = route->truth_mask;                                               \
     T result;                                                                              \
@@ -220,7 +221,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */   \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                    \
       const dp_route_target *t = &list->targets[i];                                        \
-      if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))       \
+      if (DP_TARGET_REMOVED(slot, t))       \
         continue;                                                                          \
       T v = ((T(*)(FP##_PARAMS))t->imp)(RULE_ARGS_##FP(t->target));                       \
       (*called)++;                                                                         \
@@ -255,7 +256,7 @@ RULE_LOOPS(dp_fp4)
 // The LAST rule's loop: every live target, the last result kept.
 #define LAST_LOOP(CALL)                                                                    \
   for (const dp_route_target *t = list->targets, *end = t + list->count; t != end; t++) {  \
-    if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))         \
+    if (DP_TARGET_REMOVED(slot, t))         \
       continue;                                                                            \
     result = CALL;                                                                         \
     called++;                                                                              \
@@ -270,8 +271,9 @@ RULE_LOOPS(dp_fp4)
 #define CALL_TYPE_FP8_3(T) T (*)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t, DP_FP_TYPES)
 
 // One entry. The record comes from the context register; the receiver and the slot's
-// selector are read inside a read section (a release followed by dp_synchronize waits
-// for it); a released record or slot traps. Then the receiver's method for the selector:
+// selector are read inside a read section of the record's domain (a release followed by
+// dp_wait_domain_idle waits for it), the receiver's method and route inside a nested one
+// of the receiver's; a released record or slot traps. Then the receiver's method for the selector:
 //
 // - a register route (a MulticastProxy's fast path): its targets are called here, each
 //   through the entry's own function type with the registers renumbered, and their
@@ -284,10 +286,11 @@ RULE_LOOPS(dp_fp4)
     TOUCH_GP;                                                                              \
     const dp_callback *record = (const dp_callback *)(CTX);                               \
     dp_callback_slot *cb = (dp_callback_slot *)&record->slots[SLOT];                     \
-    dp_read_enter_inline();                                                                \
+    dp_read_enter_inline(record);                                                          \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
     if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
+    dp_read_slot *slot = dp_read_enter_inline(self);                                       \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
     const dp_route *route = cached_route(cb, own);                                         \
@@ -322,6 +325,7 @@ RULE_LOOPS(dp_fp4)
       dp_imp imp = e ? e->imp : dp_msg_lookup(self, cmd);                                  \
       result = ((__typeof__(NAME) *)imp)(FP##_MSG(self, GP));                              \
     }                                                                                      \
+    dp_read_exit_inline();                                                                 \
     dp_read_exit_inline();                                                                 \
     return result;                                                                         \
   }
@@ -401,10 +405,11 @@ static void closure_handler(ffi_cif *cif, void *ret, void **args, void *user_dat
   unsigned nargs = cb->message_cif->nargs;
   void *margs[nargs > 0 ? nargs : 1];
   _Alignas(16) unsigned char local[cb->message_result_size];
-  dp_read_enter_inline();
+  dp_read_enter_inline(cb->owner);
   dp_id self = __atomic_load_n(&cb->owner->receiver, __ATOMIC_ACQUIRE);
   dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);
   if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);
+  dp_read_enter_inline(self);
   uint64_t context_value = cb->context_value;
   margs[0] = &self;
   margs[1] = &cmd;
@@ -419,6 +424,7 @@ static void closure_handler(ffi_cif *cif, void *ret, void **args, void *user_dat
   if (m != nargs) dp_fatal("dp_callback: argument count mismatch (runtime bug)");
   bool direct = !cb->callback_returns_void && !cb->use_default;
   dp_ffi_call(cb->message_cif, lookup(self, cmd), direct ? ret : local, margs);
+  dp_read_exit_inline();
   dp_read_exit_inline();
   if (cb->use_default && !cb->callback_returns_void)
     memcpy(ret, cb->default_result, cb->default_size);

@@ -1,15 +1,19 @@
-// Read sections and grace periods. See dp_quiesce.h.
+// Read sections and deferred reclamation. See dp_quiesce.h.
 //
 // Each thread that ever enters a read section owns a reader record (records are never
-// freed, only reused, so a writer may scan them without racing thread exit). A record's
-// `state` is 0 outside a read section and the global epoch at entry inside one. A writer
-// bumps the epoch, forces a barrier on every thread (membarrier), then waits for records
-// whose state is older than the bump. Retired memory is tagged with the epoch at
-// retirement and freed when every active record's state is newer.
+// freed, only reused, so a reclaimer may scan them without racing thread exit). A record
+// has one slot per open section (nested dispatches open nested sections): the slot's
+// domain, its epoch (0 when free, else the global epoch at entry) and the member it is
+// calling. Retired memory is tagged with its domain and the epoch at retirement, and freed
+// when no slot of the same domain (or of the wildcard domain) holds an epoch at or before
+// it. Nobody waits for that: a writer retires and returns; dp_reclaim frees what is free
+// now, and a reclaimer thread retries, with a growing pause, while anything is left.
 //
 // membarrier is Linux-only. Where it is missing (other systems, or a Linux kernel or
-// emulator that does not offer it) dp_membarrier_mode is 0: readers fence on entry
-// themselves (dp_quiesce_inline.h) and writers fence locally — slower, equally correct.
+// emulator that does not offer it, or whose expedited command fails) dp_membarrier_mode
+// is 0: readers fence on entry themselves (dp_quiesce_inline.h) and the reclaimer fences
+// locally — slower, equally correct. The mode only ever goes from 1 to 0 after readers
+// have started fencing: see full_barrier_everywhere.
 //
 // Model: Model/grace_period.pml checks this protocol with spin (Scripts/model-check.sh);
 // each Q_… step named in a comment below is the model's step of that name, and the script
@@ -20,6 +24,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__linux__) && __has_include(<linux/membarrier.h>)
@@ -33,38 +38,83 @@
 #define DP_HAVE_MEMBARRIER 0
 #endif
 
-#include "dp_quiesce_inline.h"
 #include "dp_runtime.h"
 
 typedef struct dp_deferred {
   void *ptr;
   void (*free_fn)(void *);
+  const void *domain;
   uint64_t epoch;
   struct dp_deferred *next;
 } dp_deferred;
 
-
-
+// Lock order: registry_lock, then retire_lock, then reclaimer_lock (fork takes them in
+// this order; no code path holds two of them otherwise). No free_fn runs under any.
 static dp_reader *readers;  // atomic head; records are prepended, never unlinked
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 uint64_t dp_global_epoch = 1;  // atomic
-int dp_membarrier_mode = -1;  // -1 unknown, 0 fences, 1 membarrier
+int dp_membarrier_mode = -1;   // -1 unknown, 0 fences, 1 membarrier
 static pthread_key_t reader_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 _Thread_local dp_reader *dp_tls_reader __attribute__((tls_model("initial-exec")));
 
 static pthread_mutex_t retire_lock = PTHREAD_MUTEX_INITIALIZER;
 static dp_deferred *retired;  // guarded by retire_lock
-static uint64_t retired_count;
+static uint64_t retired_count;  // written under retire_lock, read atomically
+static unsigned reclaiming;     // guarded by retire_lock: batches taken off the list, not yet freed
 
+// The reclaimer thread: started on the first retirement, asleep while nothing waits.
+static pthread_mutex_t reclaimer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t reclaimer_wake = PTHREAD_COND_INITIALIZER;
+static bool reclaimer_started;  // guarded by reclaimer_lock
+static bool reclaimer_kicked;   // guarded by reclaimer_lock
+
+static void clear_slots(dp_reader *r) {
+  for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
+    __atomic_store_n(&r->slots[i].epoch, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->slots[i].member, (const void *)0, __ATOMIC_RELAXED);
+  }
+  r->depth = 0;
+}
+
+// The thread's exit: its record goes back to the pool, and the thread forgets it (a
+// later destructor that enters a section registers again instead of reusing a record
+// another thread may have been given).
 static void release_reader(void *p) {
   dp_reader *r = p;
-  __atomic_store_n(&r->state, 0, __ATOMIC_RELEASE);
+  clear_slots(r);
+  if (dp_tls_reader == r) dp_tls_reader = NULL;
   __atomic_store_n(&r->in_use, 0, __ATOMIC_RELEASE);
+}
+
+// fork: the child has one thread. Every record but its own is free (the other threads
+// are gone mid-section), the locks are taken around the fork so none is copied held, and
+// the reclaimer thread is started again on demand.
+static void before_fork(void) {
+  pthread_mutex_lock(&registry_lock);
+  pthread_mutex_lock(&retire_lock);
+  pthread_mutex_lock(&reclaimer_lock);
+}
+static void after_fork_parent(void) {
+  pthread_mutex_unlock(&reclaimer_lock);
+  pthread_mutex_unlock(&retire_lock);
+  pthread_mutex_unlock(&registry_lock);
+}
+static void after_fork_child(void) {
+  for (dp_reader *r = readers; r; r = r->next) {
+    if (r == dp_tls_reader) continue;
+    clear_slots(r);
+    __atomic_store_n(&r->in_use, 0, __ATOMIC_RELAXED);
+  }
+  reclaimer_started = false;
+  reclaimer_kicked = false;
+  pthread_cond_init(&reclaimer_wake, NULL);
+  after_fork_parent();
 }
 
 static void make_key(void) {
   pthread_key_create(&reader_key, release_reader);
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 #if DP_HAVE_MEMBARRIER
   long q = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   int ok = q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
@@ -92,14 +142,36 @@ dp_reader *dp_reader_register(void) {
     __atomic_store_n(&r->in_use, 1, __ATOMIC_RELEASE);
     __atomic_store_n(&readers, r, __ATOMIC_RELEASE);
   } else {
-    r->nesting = 0;
-    __atomic_store_n(&r->waiting, 0, __ATOMIC_RELAXED);  // writers read it
+    clear_slots(r);
     __atomic_store_n(&r->in_use, 1, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&registry_lock);
   pthread_setspecific(reader_key, r);
   dp_tls_reader = r;
   return r;
+}
+
+// Sections nested deeper than the slots: the last slot stands for all of them, widened to
+// every domain and every member (conservative: it protects and is waited for more, never
+// less), and restored when they have all ended.
+dp_read_slot *dp_read_enter_deep(dp_reader *r) {
+  if (r->depth == DP_READ_SLOTS + 1) {
+    dp_read_slot *last = &r->slots[DP_READ_SLOTS - 1];
+    r->saved_domain = __atomic_load_n(&last->domain, __ATOMIC_RELAXED);
+    r->saved_member = __atomic_load_n(&last->member, __ATOMIC_RELAXED);
+    __atomic_store_n(&last->domain, DP_ANY_DOMAIN, __ATOMIC_RELAXED);
+    __atomic_store_n(&last->member, DP_ANY_DOMAIN, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  }
+  return &r->spare;
+}
+
+void dp_read_exit_deep(dp_reader *r) {
+  if (r->depth == DP_READ_SLOTS) {
+    dp_read_slot *last = &r->slots[DP_READ_SLOTS - 1];
+    __atomic_store_n(&last->member, r->saved_member, __ATOMIC_RELAXED);
+    __atomic_store_n(&last->domain, r->saved_domain, __ATOMIC_RELEASE);
+  }
 }
 
 static inline void cpu_relax(void) {
@@ -111,122 +183,204 @@ static inline void cpu_relax(void) {
 }
 
 // The model's barrier_everywhere: membarrier drains every thread's store buffer, the
-// fence only the caller's.
-static void full_barrier_everywhere(void) {
+// fence only the caller's. Returns false when no barrier reached the readers: if the
+// expedited command fails after registration, every reader is switched to fencing on
+// its own (from its next section on), and this pass must not trust what it scans — a
+// section entered before the switch relied on this barrier (the model's
+// BUG_LOCAL_BARRIER is a local fence while readers still rely on membarrier).
+static bool full_barrier_everywhere(void) {
 #if DP_HAVE_MEMBARRIER
-  if (dp_membarrier_mode == 1) {
-    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+  if (__atomic_load_n(&dp_membarrier_mode, __ATOMIC_ACQUIRE) == 1) {
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return true;
+    __atomic_store_n(&dp_membarrier_mode, 0, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return false;
   }
 #endif
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  return true;
 }
 
-void dp_read_enter(void) { dp_read_enter_inline(); }
+dp_read_slot *dp_read_enter(const void *domain) { return dp_read_enter_inline(domain); }
 
 void dp_read_exit(void) { dp_read_exit_inline(); }
 
-bool dp_in_read_section(void) { return dp_tls_reader && dp_tls_reader->nesting > 0; }
+bool dp_in_read_section(void) { return dp_tls_reader && dp_tls_reader->depth > 0; }
 
 bool dp_quiesce_uses_membarrier(void) {
   pthread_once(&key_once, make_key);
   return dp_membarrier_mode == 1;
 }
 
-void dp_synchronize(void) {
-  pthread_once(&key_once, make_key);
-  dp_reader *self = dp_tls_reader;
-  bool inside = self && self->nesting > 0;
-  if (inside) __atomic_store_n(&self->waiting, 1, __ATOMIC_SEQ_CST);  // Q_SYNC_WAITING
-  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);  // Q_SYNC_BUMP
-  full_barrier_everywhere();  // Q_SYNC_BARRIER
-  // Q_SYNC_SCAN; the spin on one record is Q_SYNC_WAIT.
-  for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
-    if (r == self) continue;
-    for (unsigned spins = 0;; spins++) {
-      uint64_t s = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
-      if (s == 0 || s >= target) break;
-      if (__atomic_load_n(&r->waiting, __ATOMIC_ACQUIRE)) break;
-      if (spins < 64)
-        cpu_relax();
-      else
-        sched_yield();
+static void *reclaimer_main(void *unused) {
+  (void)unused;
+  for (;;) {
+    pthread_mutex_lock(&reclaimer_lock);
+    while (!reclaimer_kicked) pthread_cond_wait(&reclaimer_wake, &reclaimer_lock);
+    reclaimer_kicked = false;
+    pthread_mutex_unlock(&reclaimer_lock);
+    // Retry while something waits, pausing longer each time (50 µs up to 20 ms): a reader
+    // that never leaves costs one barrier per pause, and delays only its domain.
+    long pause_ns = 50 * 1000;
+    while (dp_reclaim() > 0) {
+      struct timespec t = {0, pause_ns};
+      nanosleep(&t, NULL);
+      if (pause_ns < 20 * 1000 * 1000) pause_ns *= 2;
     }
   }
-  if (inside) {
-    // Writers skipped this thread while it waited, so its section's later loads (the
-    // removed flags it checks before each call) must not move above this store.
-    // Q_SYNC_UNWAIT (without the fence: the model's BUG_WAIT_FENCE, caught in fence mode).
-    __atomic_store_n(&self->waiting, 0, __ATOMIC_SEQ_CST);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  }
-  dp_reclaim();  // Q_SYNC_RECLAIM
+  return NULL;
 }
 
-void dp_synchronize_all(void) {
-  pthread_once(&key_once, make_key);
-  dp_reader *self = dp_tls_reader;
-  if (self && self->nesting > 0) dp_fatal("dp_synchronize_all: called inside a read section");
-  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
-  full_barrier_everywhere();
-  for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
-    if (r == self) continue;
-    // Unlike dp_synchronize, a reader waiting inside its own section is waited for too.
-    for (unsigned spins = 0;; spins++) {
-      uint64_t s = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
-      if (s == 0 || s >= target) break;
-      if (spins < 64)
-        cpu_relax();
-      else
-        sched_yield();
-    }
+static bool domains_meet(const void *a, const void *b);
+
+// Wakes the reclaimer thread, starting it the first time.
+static void kick_reclaimer(void) {
+  pthread_mutex_lock(&reclaimer_lock);
+  if (!reclaimer_started) {
+    pthread_t thread;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&thread, &attr, reclaimer_main, NULL) != 0)
+      dp_fatal("dp_retire: cannot start the reclaimer thread");
+    pthread_attr_destroy(&attr);
+    reclaimer_started = true;
   }
-  dp_reclaim();
+  reclaimer_kicked = true;
+  pthread_cond_signal(&reclaimer_wake);
+  pthread_mutex_unlock(&reclaimer_lock);
 }
 
-void dp_retire(void *ptr, void (*free_fn)(void *)) {
+void dp_retire_in(const void *domain, void *ptr, void (*free_fn)(void *)) {
   if (!ptr) return;
+  pthread_once(&key_once, make_key);
   dp_deferred *d = malloc(sizeof *d);
   if (!d) dp_fatal("dp_retire: out of memory");
   d->ptr = ptr;
   d->free_fn = free_fn;
-  // Readers that entered before this bump may hold ptr; later ones cannot. (Q_RETIRE)
+  d->domain = domain;
+  // Sections that entered before this bump may hold ptr; later ones cannot. (Q_RETIRE)
   d->epoch = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
   pthread_mutex_lock(&retire_lock);
   d->next = retired;
   retired = d;
-  uint64_t n = ++retired_count;
+  uint64_t n = __atomic_add_fetch(&retired_count, 1, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&retire_lock);
-  if (n >= 64 && (n & 63) == 0) dp_reclaim();
+  // The reclaimer sleeps while nothing waits: wake it when the first item arrives.
+  if (n == 1) kick_reclaimer();
 }
 
-// Model: Q_RECLAIM. Only what was retired before the snapshot may be freed: a reader may
-// enter after the scan below, load a pointer that a writer then unpublishes and retires;
-// without the snapshot, `oldest` (unbounded with no reader active at the scan) would let
-// that item go (Model/README.md: BUG_RECLAIM_NO_SNAPSHOT, found by the model).
-uint64_t dp_reclaim(void) {
-  pthread_once(&key_once, make_key);
-  // Q_RECLAIM_SNAPSHOT: only what was retired before the scan may be freed by it.
-  uint64_t oldest = __atomic_load_n(&dp_global_epoch, __ATOMIC_SEQ_CST);
-  full_barrier_everywhere();  // Q_RECLAIM_BARRIER
-  // Q_RECLAIM_SCAN
+// Whether an open slot of `domain` began at or before `epoch` (after a barrier).
+static bool domain_held(const void *domain, uint64_t epoch) {
   for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
-    uint64_t s = __atomic_load_n(&r->state, __ATOMIC_ACQUIRE);
-    if (s != 0 && s < oldest) oldest = s;
-  }
-  dp_deferred *ready = NULL;
-  pthread_mutex_lock(&retire_lock);
-  for (dp_deferred **link = &retired; *link;) {
-    dp_deferred *d = *link;
-    if (d->epoch < oldest) {  // Q_RECLAIM_FREE
-      *link = d->next;
-      d->next = ready;
-      ready = d;
-      retired_count--;
-    } else {
-      link = &d->next;
+    for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
+      uint64_t e = __atomic_load_n(&r->slots[i].epoch, __ATOMIC_ACQUIRE);
+      if (e == 0 || e > epoch) continue;
+      if (domains_meet(__atomic_load_n(&r->slots[i].domain, __ATOMIC_RELAXED), domain))
+        return true;
     }
   }
-  uint64_t left = retired_count;
+  return false;
+}
+
+bool dp_free_or_retire(const void *domain, void *ptr, void (*free_fn)(void *)) {
+  if (!ptr) return true;
+  pthread_once(&key_once, make_key);
+  // As dp_retire_in's epoch: sections that entered before the bump may hold ptr.
+  uint64_t epoch = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
+  if (full_barrier_everywhere() && !domain_held(domain, epoch)) {
+    free_fn(ptr);
+    return true;
+  }
+  dp_retire_in(domain, ptr, free_fn);
+  return false;
+}
+
+void dp_retire(void *ptr, void (*free_fn)(void *)) { dp_retire_in(DP_ANY_DOMAIN, ptr, free_fn); }
+
+uint64_t dp_retired_count(void) { return __atomic_load_n(&retired_count, __ATOMIC_RELAXED); }
+
+// One open section seen by a scan.
+typedef struct {
+  const void *domain;
+  uint64_t epoch;
+} open_slot;
+
+static bool domains_meet(const void *a, const void *b) {
+  return a == b || a == DP_ANY_DOMAIN || b == DP_ANY_DOMAIN;
+}
+
+// Model: Q_RECLAIM. Only what was retired before the barrier may be judged by the scan
+// after it: the batch is taken off the list first (Q_RECLAIM_SNAPSHOT; without it, an
+// item retired after the scan would be judged by a scan that could not see its readers —
+// Model/README.md: BUG_RECLAIM_NO_SNAPSHOT).
+uint64_t dp_reclaim(void) {
+  pthread_once(&key_once, make_key);
+  if (__atomic_load_n(&retired_count, __ATOMIC_RELAXED) == 0) return 0;
+  // Q_RECLAIM_SNAPSHOT
+  pthread_mutex_lock(&retire_lock);
+  dp_deferred *batch = retired;
+  retired = NULL;
+  if (batch) reclaiming++;
+  pthread_mutex_unlock(&retire_lock);
+  if (!batch) return dp_retired_count();
+  if (!full_barrier_everywhere()) {  // Q_RECLAIM_BARRIER
+    // Nothing can be judged this pass: all of it goes back, for the next (fenced) pass.
+    pthread_mutex_lock(&retire_lock);
+    dp_deferred *tail = batch;
+    while (tail->next) tail = tail->next;
+    tail->next = retired;
+    retired = batch;
+    reclaiming--;
+    pthread_mutex_unlock(&retire_lock);
+    kick_reclaimer();
+    return dp_retired_count();
+  }
+  // Q_RECLAIM_SCAN: every open slot, this thread's included (a writer inside a dispatch
+  // retires what that dispatch still reads).
+  size_t cap = 64, count = 0;
+  open_slot *open = malloc(cap * sizeof *open);
+  if (!open) dp_fatal("dp_reclaim: out of memory");
+  for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
+    for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
+      uint64_t e = __atomic_load_n(&r->slots[i].epoch, __ATOMIC_ACQUIRE);
+      if (e == 0) continue;
+      if (count == cap) {
+        cap *= 2;
+        open_slot *grown = realloc(open, cap * sizeof *open);
+        if (!grown) dp_fatal("dp_reclaim: out of memory");
+        open = grown;
+      }
+      open[count].domain = __atomic_load_n(&r->slots[i].domain, __ATOMIC_RELAXED);
+      open[count].epoch = e;
+      count++;
+    }
+  }
+  dp_deferred *ready = NULL, *kept = NULL, *kept_tail = NULL;
+  uint64_t freed = 0;
+  while (batch) {
+    dp_deferred *d = batch;
+    batch = d->next;
+    bool held = false;
+    for (size_t i = 0; i < count && !held; i++)
+      held = open[i].epoch <= d->epoch && domains_meet(open[i].domain, d->domain);
+    if (held) {  // still readable: back on the list
+      d->next = kept;
+      if (!kept) kept_tail = d;
+      kept = d;
+    } else {  // Q_RECLAIM_FREE
+      d->next = ready;
+      ready = d;
+      freed++;
+    }
+  }
+  free(open);
+  pthread_mutex_lock(&retire_lock);
+  if (kept) {
+    kept_tail->next = retired;
+    retired = kept;
+  }
+  uint64_t left = __atomic_sub_fetch(&retired_count, freed, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&retire_lock);
   while (ready) {
     dp_deferred *next = ready->next;
@@ -234,5 +388,81 @@ uint64_t dp_reclaim(void) {
     free(ready);
     ready = next;
   }
+  pthread_mutex_lock(&retire_lock);
+  reclaiming--;
+  pthread_mutex_unlock(&retire_lock);
+  // Something is still held by a reader: the reclaimer thread tries again later.
+  if (kept) kick_reclaimer();
   return left;
+}
+
+// Waits while another thread's open slot matches; `target` is the epoch bumped by the
+// caller (sections that began after it are not waited for). Model: Q_WAIT_MEMBER.
+static void wait_for_slots(const void *domain, const void *member, uint64_t target) {
+  dp_reader *self = dp_tls_reader;
+  for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
+    if (r == self) continue;  // the caller's own sections are never waited for
+    for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
+      dp_read_slot *s = &r->slots[i];
+      for (unsigned spins = 0;; spins++) {
+        uint64_t e = __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE);
+        if (e == 0 || e >= target) break;
+        const void *m = __atomic_load_n(&s->member, __ATOMIC_RELAXED);
+        const void *dm = __atomic_load_n(&s->domain, __ATOMIC_RELAXED);
+        bool matches = member ? (m == member || m == DP_ANY_DOMAIN) : domains_meet(dm, domain);
+        if (!matches) break;
+        if (spins < 64)
+          cpu_relax();
+        else if (spins < 1000)
+          sched_yield();
+        else {
+          struct timespec t = {0, 100 * 1000};
+          nanosleep(&t, NULL);
+        }
+      }
+    }
+  }
+}
+
+// A wait's barrier. When membarrier failed just now, readers fence from their next
+// section on; a section entered before that relied on the barrier, so its slot stores
+// are given time to leave its store buffer (they do within nanoseconds; a pause of a
+// millisecond is generous) before the scan trusts what it reads.
+static void barrier_for_wait(void) {
+  if (!full_barrier_everywhere()) {
+    struct timespec t = {0, 1000 * 1000};
+    nanosleep(&t, NULL);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  }
+}
+
+void dp_wait_member_idle(const void *member) {
+  pthread_once(&key_once, make_key);
+  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
+  barrier_for_wait();
+  wait_for_slots(NULL, member, target);
+}
+
+void dp_wait_domain_idle(const void *domain) {
+  pthread_once(&key_once, make_key);
+  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
+  barrier_for_wait();
+  wait_for_slots(domain, NULL, target);
+}
+
+void dp_reclaim_wait(void) {
+  if (dp_in_read_section()) dp_fatal("dp_reclaim_wait: called inside a read section");
+  // Everything retired before this bump has an older epoch: wait until none is left.
+  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
+  for (unsigned spins = 0;; spins++) {
+    dp_reclaim();
+    // Items are on the list, in a batch being reclaimed, or freed.
+    pthread_mutex_lock(&retire_lock);
+    bool older = reclaiming > 0;
+    for (dp_deferred *d = retired; d && !older; d = d->next) older = d->epoch < target;
+    pthread_mutex_unlock(&retire_lock);
+    if (!older) return;
+    struct timespec t = {0, (spins < 10 ? 20 : 1000) * 1000};
+    nanosleep(&t, NULL);
+  }
 }

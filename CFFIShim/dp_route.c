@@ -29,6 +29,8 @@ bool dp_route_node_is_removed(const dp_route_node *n) {
   return __atomic_load_n(&n->removed, __ATOMIC_SEQ_CST);
 }
 
+// A node is read by the dispatches of every multicast that lists it (a Swift table's
+// removed check reads it too): it is retired in every domain.
 void dp_route_node_retire(dp_route_node *n) { dp_retire(n, free); }
 
 static const dp_route *route_for(dp_id self, dp_sel cmd) {
@@ -51,7 +53,7 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 #define ROUTE_PROLOGUE(NAME, SELF, CMD, ARGS, RETURN)                                   \
   dp_id self = (dp_id)(SELF);                                                         \
   dp_sel cmd = (dp_sel)(CMD);                                                         \
-  dp_read_enter_inline();                                                             \
+  dp_read_slot *slot = dp_read_enter_inline(self);                                    \
   const dp_route *route = route_for(self, cmd);                                       \
   if (__builtin_expect(route == NULL, 0)) {                                           \
     dp_read_exit_inline();                                                            \
@@ -67,7 +69,7 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 #define ENTRY_LOOP(NAME, T, ARGS)                                                       \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
       const dp_route_target *t = &list->targets[i];                                     \
-      if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0))    \
+      if (DP_TARGET_REMOVED(slot, t))    \
         continue;                                                                       \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
       called++;                                                                         \
@@ -208,7 +210,7 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     uint32_t called = 0;                                                         \
     for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
       const dp_route_target *t = &list->targets[i];                              \
-      if (__builtin_expect(__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED), 0)) \
+      if (DP_TARGET_REMOVED(slot, t)) \
         continue;                                                                \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
       called++;                                                                  \
@@ -295,7 +297,7 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   (void)user_data;
   dp_id self = *(dp_id *)args[0];
   dp_sel cmd = *(dp_sel *)args[1];
-  dp_read_enter_inline();
+  dp_read_slot *slot = dp_read_enter_inline(self);
   const dp_route *route = route_for(self, cmd);
   if (__builtin_expect(route == NULL, 0)) {
     dp_read_exit_inline();
@@ -311,7 +313,7 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   uint32_t called = 0;
   for (uint32_t i = 0; i < list->count; i++) {
     const dp_route_target *t = &list->targets[i];
-    if (__atomic_load_n(&t->node->removed, __ATOMIC_RELAXED)) continue;
+    if (DP_TARGET_REMOVED(slot, t)) continue;
     target = t->target;
     // Only LAST and FIRST are given to libffi routes (results that need a boolean
     // reading travel in registers), so every result lands in ret.
@@ -339,7 +341,8 @@ dp_imp dp_route_ffi_entry_create(ffi_cif *cif, void **closure) {
 
 dp_route *dp_route_create(dp_reducer reducer, dp_return_class ret_class, uint32_t result_size,
                           uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
-                          ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback) {
+                          ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback,
+                          const void *domain) {
   dp_imp entry = cif ? ffi_entry
                      : replay_entry(ret_class, reducer, fp_registers, stack_words, indirect_result);
   if (!entry) return NULL;
@@ -351,6 +354,7 @@ dp_route *dp_route_create(dp_reducer reducer, dp_return_class ret_class, uint32_
   r->entry = entry;
   r->fallback = fallback;
   r->cif = cif;
+  r->domain = domain;
   r->list = calloc(1, sizeof(dp_route_list));
   if (!r->list) dp_fatal("dp_route_create: out of memory");
   return r;
@@ -367,7 +371,7 @@ void dp_route_set_targets(dp_route *r, uint32_t count, const dp_id *targets,
     list->targets[i].node = nodes[i];
   }
   dp_route_list *old = __atomic_exchange_n(&r->list, list, __ATOMIC_ACQ_REL);
-  dp_retire(old, free);
+  dp_retire_in(r->domain, old, free);
 }
 
 dp_imp dp_route_entry(const dp_route *r) { return r->entry; }
@@ -377,7 +381,7 @@ uint32_t dp_route_target_count(const dp_route *r) { return LOAD_ACQ(r->list)->co
 bool dp_route_would_fall_back(dp_id obj, dp_sel sel) {
   if (!obj) return false;
   bool empty = false;
-  dp_read_enter_inline();
+  dp_read_enter_inline(obj);
   const dp_route *route = route_for(obj, sel);
   if (route && route->fallback) {
     const dp_route_list *list = LOAD_ACQ(route->list);
@@ -396,5 +400,5 @@ static void free_route(void *p) {
 }
 
 void dp_route_retire(dp_route *r) {
-  if (r) dp_retire(r, free_route);
+  if (r) dp_retire_in(r->domain, r, free_route);
 }

@@ -5,6 +5,7 @@
 #ifndef DP_ROUTE_LAYOUT_H
 #define DP_ROUTE_LAYOUT_H
 
+#include "dp_quiesce_inline.h"
 #include "dp_route.h"
 
 struct dp_route_node {
@@ -24,6 +25,7 @@ typedef struct dp_route_list {
 
 struct dp_route {
   dp_route_list *list;  // atomic
+  const void *domain;   // the receiver whose read sections read this route (dp_quiesce.h)
   dp_reducer reducer;
   uint64_t truth_mask;  // the bits of word 0 that hold the result (boolean rules)
   uint32_t result_size;
@@ -31,5 +33,11 @@ struct dp_route {
   dp_imp fallback;      // run with the same arguments when no target was called, or NULL
   ffi_cif *cif;         // NULL for replay routes (dp_callback.c runs only those in place)
 };
+
+// Whether a dispatch skips target `t`: names it as the member the section `slot` calls
+// (for dp_wait_member_idle), then reads its removed flag — the last step before the call.
+#define DP_TARGET_REMOVED(slot, t)                  \
+  (dp_read_calling((slot), (t)->node),              \
+   __builtin_expect(__atomic_load_n(&(t)->node->removed, __ATOMIC_RELAXED), 0))
 
 #endif  // DP_ROUTE_LAYOUT_H

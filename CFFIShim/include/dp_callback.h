@@ -22,8 +22,9 @@
 // A record is never freed. Releasing it (or one of its slots) clears its receiver (or
 // the slot's selector); a later call through its function pointer and context traps with
 // the slot's description instead of reading freed memory. Calls read the receiver inside
-// a read section (dp_quiesce.h): release, then dp_synchronize, and no call still uses the
-// receiver. No policy here.
+// a read section of the record's domain (dp_quiesce.h): release, then
+// dp_wait_domain_idle(record) — the adapter's own calls in flight, nothing else — and no
+// call still uses the receiver. No policy here.
 
 #ifndef DP_CALLBACK_H
 #define DP_CALLBACK_H
@@ -92,7 +93,7 @@ dp_imp dp_callback_closure_create(dp_callback *cb, uint32_t slot, ffi_cif *callb
 void dp_callback_release_slot(dp_callback *cb, uint32_t slot);
 
 /// Releases the record: every call through it traps from now on. Calls already running
-/// may still use the receiver until dp_synchronize returns. The record is never freed.
+/// may still use the receiver until dp_wait_domain_idle(cb) returns. The record is never freed.
 void dp_callback_release(dp_callback *cb);
 
 /// Whether the record was released.

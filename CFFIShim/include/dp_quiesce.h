@@ -1,13 +1,23 @@
-// dp_quiesce.h — read sections and grace periods (an RCU for the runtime).
+// dp_quiesce.h — read sections and deferred reclamation (an RCU for the runtime, with
+// domains).
 //
-// Dispatch code reads shared lists without locks inside a read section; code that
-// removes something from such a list publishes the new list and then waits, with
-// dp_synchronize, until every read section that may still see the old one has ended.
-// Memory the old list used is handed to dp_retire and freed once no reader can hold it.
+// Dispatch code reads shared lists without locks inside a read section that names its
+// domain (what it reads: a multicast's publication, a C receiver, a callback record).
+// Code that replaces such a list publishes the new one and hands the old one to
+// dp_retire_in with the same domain; it is freed — later, by whichever thread reclaims,
+// never by waiting — once no read section of that domain that began before the
+// retirement is still open. A writer never waits for a reader: a read section spans
+// delegate code, which may run long or never return, and then delays only the memory of
+// its own domain.
 //
-// Readers pay a thread-local store on entry and exit: the writer side issues a
+// Readers pay a few thread-local stores on entry and exit: the reclaiming side issues a
 // process-wide memory barrier (Linux membarrier) instead of each reader fencing; where
 // membarrier is missing, readers fence themselves.
+//
+// The only waits are explicit and scoped, as the Linux kernel's del_timer_sync is:
+// dp_wait_member_idle (the calls in flight to one member) and dp_wait_domain_idle (the
+// sections of one domain). Each skips the caller's own sections, and each deadlocks if
+// the caller holds what the awaited call waits for — the rule written beside them.
 //
 // Model-checked with spin (Model/grace_period.pml, Scripts/model-check.sh): the steps
 // named Q_… in these comments and in dp_quiesce.c are the model's steps of the same name.
@@ -18,45 +28,53 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dp_quiesce_inline.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/// Enters a read section (nestable). Pointers loaded inside stay valid until the
-/// matching dp_read_exit.
-void dp_read_enter(void);
-/// Leaves a read section; at the outermost exit, frees what this thread deferred.
+/// Enters a read section of `domain` (nestable). Pointers of that domain loaded inside
+/// stay valid until the matching dp_read_exit.
+dp_read_slot *dp_read_enter(const void *domain);
+/// Leaves the innermost read section.
 void dp_read_exit(void);
 /// Whether the calling thread is inside a read section.
 bool dp_in_read_section(void);
 
-/// Waits until every read section of another thread that began before this call has
-/// ended. Read sections of threads that are themselves blocked in dp_synchronize from
-/// inside a read section are not waited for (two threads removing inside dispatch would
-/// otherwise wait for each other); dispatch loops check a target's removed flag as the
-/// last step before each call — with nothing between check and call that could reach
-/// dp_synchronize (no release that may run a deinit) — so those threads skip what was
-/// removed. Safe to call inside a read
-/// section (the caller's own section is not waited for). Model: Q_SYNC.
-void dp_synchronize(void);
-
-/// Waits until every read section of another thread that began before this call has
-/// ended, those of threads blocked in dp_synchronize included: for releasing what a
-/// dispatch may read after such a wait (a table a Swift dispatch borrows: a delegate's
-/// deinit run by the dispatch can wait out a grace period in the middle of its loop).
-/// Must not be called inside a read section (traps): a reader waiting here could wait
-/// for another reader waiting for it. Not in the model (Model/README.md, finding 2).
-void dp_synchronize_all(void);
-
-/// Frees `ptr` with `free_fn` once no read section that began before this call can
-/// still use it. Never blocks. Model: Q_RETIRE.
+/// Frees `ptr` with `free_fn` once no read section of `domain` (or of DP_ANY_DOMAIN)
+/// that began before this call is still open; DP_ANY_DOMAIN waits for every section.
+/// Never blocks and never runs `free_fn` itself: dp_reclaim does, on the thread that
+/// calls it or on the reclaimer thread this wakes. Model: Q_RETIRE.
+void dp_retire_in(const void *domain, void *ptr, void (*free_fn)(void *));
+/// Frees `ptr` with `free_fn` now, on the calling thread, when no read section of
+/// `domain` is open (returns true); else retires it as dp_retire_in does (false). Never
+/// waits; costs one barrier. Call with no lock held that `free_fn` may take: for a writer
+/// that wants what it removed gone before it returns whenever no dispatch still reads it.
+bool dp_free_or_retire(const void *domain, void *ptr, void (*free_fn)(void *));
+/// dp_retire_in(DP_ANY_DOMAIN, …).
 void dp_retire(void *ptr, void (*free_fn)(void *));
-/// Frees everything retired whose grace period has passed (also done by dp_synchronize
-/// and from time to time by dp_retire). Returns how many items are still waiting.
-/// Model: Q_RECLAIM.
+/// Frees everything retired whose sections have ended, on the calling thread; never
+/// waits for a reader. Call with no lock held that a `free_fn` may take. Returns how many
+/// items are still waiting (for tests and diagnostics). Model: Q_RECLAIM.
 uint64_t dp_reclaim(void);
+/// How many retired items are waiting.
+uint64_t dp_retired_count(void);
 
-/// Whether writers use membarrier (readers then need no fence of their own).
+/// The scoped wait (del_timer_sync's rule): returns once no other thread is inside a call
+/// to `member` that began before this call — a read section whose slot names it
+/// (dp_read_calling). The caller's own calls are never waited for. Deadlocks if the
+/// caller holds a lock that such a call is waiting for; never call it from a call that the
+/// awaited call waits on. Model: Q_WAIT_MEMBER.
+void dp_wait_member_idle(const void *member);
+/// The scoped wait for a domain: returns once no other thread has a read section of
+/// `domain` open that began before this call (the same rule as dp_wait_member_idle).
+void dp_wait_domain_idle(const void *domain);
+/// For tests and diagnostics (liburcu's rcu_barrier): waits until every item retired
+/// before the call has been freed. Traps inside a read section.
+void dp_reclaim_wait(void);
+
+/// Whether the reclaiming side uses membarrier (readers then need no fence of their own).
 bool dp_quiesce_uses_membarrier(void);
 
 #ifdef __cplusplus

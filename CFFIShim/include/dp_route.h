@@ -75,9 +75,12 @@ void dp_route_node_retire(dp_route_node *node);
 /// `fallback`, when not NULL, is called with the caller's own arguments (and its result
 /// returned) whenever a dispatch finds no target to call — every one removed — so that an
 /// emptied route answers as its receiver would without targets (e.g. its forwarding IMP).
+/// `domain` is the receiver the route is installed on: its dispatches read the route in
+/// read sections of that domain, and what the route retires is retired in it.
 dp_route *dp_route_create(dp_reducer reducer, dp_return_class ret_class, uint32_t result_size,
                           uint32_t fp_registers, uint32_t stack_words, bool indirect_result,
-                          ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback);
+                          ffi_cif *cif, dp_imp ffi_entry, dp_imp fallback,
+                          const void *domain);
 /// Publishes a new target list (copied); the old one is retired.
 void dp_route_set_targets(dp_route *route, uint32_t count, const dp_id *targets,
                           const dp_imp *imps, dp_route_node *const *nodes);

@@ -433,8 +433,9 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
 }
 
 /// The C record behind one context: the receiver, kept alive, and the slots of the
-/// adapters sharing it. Released (and calls in flight waited out) when the last of them
-/// goes; the C record itself is never freed, so a late call traps instead.
+/// adapters sharing it. Released when the last of them goes — after the calls through it
+/// already running on other threads (its only wait, scoped to its own calls); the C record
+/// itself is never freed, so a late call traps instead.
 final class CallbackRecord: @unchecked Sendable {
   // @unchecked Sendable: `raw` and `receiver` are immutable; `used` is behind its lock.
   let raw: OpaquePointer
@@ -458,7 +459,9 @@ final class CallbackRecord: @unchecked Sendable {
 
   deinit {
     dp_callback_release(raw)
-    Quiescence.synchronize()
+    // The adapter's own calls in flight (they read the receiver), nothing else: the scoped
+    // wait, never for this thread's own call. The receiver is released after it.
+    Quiescence.waitForReaders(of: UnsafeRawPointer(raw))
   }
 }
 

@@ -3,47 +3,125 @@
 // package and @usableFromInline, their bodies inlinable.
 public import DelegateProxyCFFIShim
 
-/// Read sections and grace periods: how dispatch code reads shared lists without locks
-/// and how code that removes from them knows no dispatch still sees the old list.
+/// Read sections and deferred reclamation: how dispatch code reads shared lists without
+/// locks, and how code that replaces them frees the old ones without waiting for anyone.
 ///
-/// A dispatcher reads its current list inside ``readSection(_:)``; a writer publishes a
-/// new list, then calls ``synchronize()``, which returns once every read section that
-/// began earlier on another thread has ended. Re-entrant removal (inside a read section)
-/// is allowed: the caller's own section is not waited for, nor are other threads waiting
-/// in ``synchronize()`` inside their sections, so dispatch loops check each target's
-/// removed flag as the last step before calling it — after anything that could release
-/// an object (a deinit may call ``synchronize()``).
+/// A dispatcher reads its current list inside ``readSection(_:_:)`` of a *domain* — the
+/// identity of what it reads (a multicast's publication, a C receiver). A writer publishes
+/// a new list and hands the old one to ``retire(_:in:)`` with the same domain: it is
+/// released once no read section of that domain that began earlier is still open, by
+/// ``reclaim()`` on a thread that calls it or by the reclaimer thread. A writer never waits
+/// for a reader, so a read section may span delegate code that runs long, or never
+/// returns: it delays only the memory of its own domain.
+///
+/// Dispatch loops check each member's removed flag as the last step before calling it, and
+/// name the member they call in their section's slot (``ReadSlot/calling(_:)``): the one
+/// scoped wait, ``waitForCalls(to:)``, waits for calls to one member and nothing else.
 @usableFromInline
 package enum Quiescence {
-  /// Runs `body` inside a read section (nestable; a thread-local store on entry and exit).
+  /// Runs `body` inside a read section of `domain` (nestable).
   @inlinable
-  package static func readSection<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-    enter()
+  package static func readSection<R, E: Error>(
+    _ domain: UnsafeRawPointer, _ body: () throws(E) -> R
+  ) throws(E) -> R {
+    _ = enter(domain)
     defer { exit() }
     return try body()
   }
 
-  /// Enters a read section (nestable); pair with ``exit()`` on the same thread. What
-  /// ``readSection(_:)`` does, for dispatch loops that must not go through a closure.
-  @inlinable package static func enter() { dp_read_enter_inline() }
-  /// Leaves a read section entered with ``enter()``.
-  @inlinable package static func exit() { dp_read_exit_inline() }
+  /// Enters a read section of `domain` (nestable); pair with ``exit()`` on the same
+  /// thread. What ``readSection(_:_:)`` does, for dispatch loops that must not go through
+  /// a closure. Returns the section's slot.
+  @inlinable @inline(__always)
+  package static func enter(_ domain: UnsafeRawPointer) -> ReadSlot {
+    ReadSlot(raw: dp_read_enter_inline(domain))
+  }
+  /// Leaves the innermost read section.
+  @inlinable @inline(__always) package static func exit() { dp_read_exit_inline() }
 
   /// Whether the calling thread is inside a read section.
   package static var isInReadSection: Bool { dp_in_read_section() }
 
-  /// Waits until every read section of another thread that began before the call has
-  /// ended (see the type's discussion for the re-entrant case).
-  package static func synchronize() { dp_synchronize() }
+  /// Names `member` as what the innermost open section calls next (see
+  /// ``ReadSlot/calling(_:)``); nothing outside a read section.
+  @usableFromInline
+  package static func calling(_ member: UnsafeRawPointer?) {
+    guard dp_in_read_section() else { return }
+    dp_read_calling(dp_read_current_slot(), member)
+  }
 
-  /// Waits until every read section of another thread that began before the call has
-  /// ended — those of threads waiting inside ``synchronize()`` too. For releasing what a
-  /// dispatch borrows without a reference; never inside a read section (traps).
-  package static func synchronizeAll() { dp_synchronize_all() }
+  /// Releases `object` once no read section of `domain` that began before the call is
+  /// still open. Never waits: the release happens in a later ``reclaim()`` — on this
+  /// thread if it calls one, else on the reclaimer thread.
+  package static func retire(_ object: AnyObject, in domain: UnsafeRawPointer) {
+    dp_retire_in(domain, Unmanaged.passRetained(object).toOpaque(), releaseRetired)
+  }
 
-  /// Frees retired memory whose grace period has passed; returns how much is still
-  /// waiting (for tests and diagnostics).
+  /// Releases `object` now, on this thread, when no read section of `domain` is open
+  /// (a removed strong delegate's deinit then runs before the writer returns); else
+  /// retires it (``retire(_:in:)``). Never waits. Call with no lock held.
+  package static func release(_ object: AnyObject, in domain: UnsafeRawPointer) {
+    dp_free_or_retire(domain, Unmanaged.passRetained(object).toOpaque(), releaseRetired)
+  }
+
+  /// Runs `work` once no read section of `domain` that began before the call is still
+  /// open (in a later ``reclaim()``, on whichever thread runs it).
+  package static func afterReaders(
+    of domain: UnsafeRawPointer, _ work: @escaping @Sendable () -> Void
+  ) {
+    retire(DeferredWork(work), in: domain)
+  }
+
+  /// Frees what was retired and is no longer readable, on this thread (where a removed
+  /// strong member's deinit then runs); never waits for a reader. Call with no lock held.
+  /// Returns how many items are still waiting (for tests and diagnostics).
   @discardableResult
   package static func reclaim() -> UInt64 { dp_reclaim() }
 
+  /// The scoped wait (the Linux kernel's `del_timer_sync` rule): returns once no other
+  /// thread is inside a call to the member whose removed flag is `member` that began
+  /// before this call. The calling thread's own calls are never waited for. Deadlocks if
+  /// the caller holds a lock the awaited call is waiting for.
+  package static func waitForCalls(to member: UnsafeRawPointer) { dp_wait_member_idle(member) }
+
+  /// The scoped wait for a domain: returns once no other thread has a read section of
+  /// `domain` open that began before this call (the same rule as ``waitForCalls(to:)``).
+  package static func waitForReaders(of domain: UnsafeRawPointer) { dp_wait_domain_idle(domain) }
+
+  /// For tests and diagnostics (liburcu's `rcu_barrier`): waits until everything retired
+  /// before the call has been released. Traps inside a read section.
+  package static func waitForReclamation() { dp_reclaim_wait() }
+
+  /// The wildcard domain: a wait for its readers waits for every open read section.
+  package static var everyDomain: UnsafeRawPointer { UnsafeRawPointer(bitPattern: 1)! }
+
+  /// How many retired items wait to be freed.
+  package static var retiredCount: UInt64 { dp_retired_count() }
+}
+
+/// An open read section's slot: where the dispatch names the member it calls.
+@usableFromInline
+package struct ReadSlot {
+  @usableFromInline let raw: UnsafeMutablePointer<dp_read_slot>
+
+  @inlinable init(raw: UnsafeMutablePointer<dp_read_slot>) { self.raw = raw }
+
+  /// Names `member` (a membership's removed flag) as the member this section calls next:
+  /// call right before that member's removed check.
+  @inlinable @inline(__always)
+  package func calling(_ member: OpaquePointer) {
+    dp_read_calling(raw, UnsafeRawPointer(member))
+  }
+}
+
+/// Work run when its retirement is reclaimed (``Quiescence/afterReaders(of:_:)``).
+private final class DeferredWork: Sendable {
+  let work: @Sendable () -> Void
+  init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+  deinit { work() }
+}
+
+/// The `free_fn` of a retired Swift object: drops the reference `retire` took.
+private let releaseRetired: @convention(c) (UnsafeMutableRawPointer?) -> Void = { pointer in
+  Unmanaged<AnyObject>.fromOpaque(pointer!).release()
 }

@@ -51,23 +51,26 @@ public enum RoutePath: Sendable, Hashable {
 
 /// One target's membership in routes: the flag that, once set, stops every dispatch from
 /// calling the target — including a dispatch already running on the current thread.
-/// Share one membership among all the routes a target is in; mark it removed, publish
-/// the new target lists, then call ``Quiescence/synchronize()``.
+/// Share one membership among all the routes a target is in; mark it removed and publish
+/// the new target lists: dispatches that start later skip it, and one already calling it
+/// may finish (``Quiescence/waitForCalls(to:)`` waits for those, when a caller must).
 ///
 /// A membership also keeps, for each route the target is in, the closure-backed method the
 /// route calls (a method replaced on the target stays callable until the route is set
-/// again). It lets go of them — after a grace period, never on the caller's thread — when
+/// again). It lets go of them — once the route's readers are done, never on the caller's
+/// thread — when
 /// it is marked removed, when a route stops listing it, or when the route goes: a method
 /// closure that captures its proxy makes no cycle once its target is dead or removed.
 // @unchecked Sendable: `node` is an immutable pointer to a C record whose one field (the
 // removed flag) is atomic, freed after a grace period; the rest is locks.
 @usableFromInline
 package final class RouteMembership: @unchecked Sendable {
-  @usableFromInline let node: OpaquePointer
+  @usableFromInline package let node: OpaquePointer
   /// The receivers whose deallocation marks this membership removed.
   private let watched = Lock<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
-  /// The closure-backed method each route (by identity) calls for this target.
-  private let kept = Lock<[ObjectIdentifier: Method]>([:])
+  /// The closure-backed method each route (by identity) calls for this target, and the
+  /// route's domain (its receiver's handle, as a number), where it is retired.
+  private let kept = Lock<[ObjectIdentifier: (method: Method, domain: UInt)]>([:])
 
   struct Weak: Sendable { weak var object: RuntimeObject? }
 
@@ -79,33 +82,47 @@ package final class RouteMembership: @unchecked Sendable {
       entry.receiver.object?.removeDeallocationHandler(entry.token)
     }
     // A route that listed this membership may still be dispatching on another thread.
-    DeferredRelease.release(Array(kept.withLock { $0 }.values))
+    Self.release(kept.withLock { $0 }.values)
     dp_route_node_retire(node)
   }
 
   /// Keeps `method` (if closure-backed) as what `route` calls for this target, letting go
   /// of what it kept for `route` before; nil lets go. Nothing is kept once removed.
   /// Called after the route's new target list is published.
-  func keep(_ method: Method?, forRoute route: ObjectIdentifier) {
-    let dropped = kept.withLock { k -> Method? in
+  func keep(_ method: Method?, forRoute route: ObjectIdentifier, domain: UnsafeRawPointer) {
+    let dropped = kept.withLock { k -> (method: Method, domain: UInt)? in
       guard let method, method.closure != nil, !isRemoved else {
         return k.removeValue(forKey: route)
       }
-      let old = k.updateValue(method, forKey: route)
-      return old?.closure === method.closure ? nil : old
+      let old = k.updateValue((method, UInt(bitPattern: domain)), forKey: route)
+      return old?.method.closure === method.closure ? nil : old
     }
-    if let dropped { DeferredRelease.release([dropped]) }
+    if let dropped { Self.release([dropped]) }
   }
 
-  /// Marks this membership removed when `receiver` is deallocated, and waits out
-  /// dispatches in flight on other threads before its handle is freed. Idempotent.
+  /// Lets go of kept methods once their routes' readers are done.
+  private static func release(
+    _ methods: some Sequence<(method: Method, domain: UInt)>
+  ) {
+    for (method, domain) in methods {
+      DeferredRelease.release([method], in: UnsafeRawPointer(bitPattern: domain)!)
+    }
+  }
+
+  /// Marks this membership removed when `receiver` is deallocated, and waits for the
+  /// receiver's own calls in flight from routes on other threads before its handle is
+  /// freed: a route calls its targets without a reference (the scoped wait,
+  /// ``Quiescence/waitForCalls(to:)``; no other member's calls). Idempotent.
   func watch(_ receiver: RuntimeObject) {
     let id = ObjectIdentifier(receiver)
     guard watched.withLock({ $0[id] == nil }) else { return }
     // Weak: a membership going away at the same time needs no marking.
+    // The node's address is the identity the wait needs, even once this membership is
+    // gone.
+    let node = UInt(bitPattern: UnsafeRawPointer(self.node))
     let token = receiver.addDeallocationHandler { [weak self] _ in
       self?.markRemoved()
-      Quiescence.synchronize()
+      Quiescence.waitForCalls(to: UnsafeRawPointer(bitPattern: node)!)
     }
     watched.withLock { $0[id] = (Weak(object: receiver), token) }
   }
@@ -115,11 +132,11 @@ package final class RouteMembership: @unchecked Sendable {
   package func markRemoved() {
     dp_route_node_mark_removed(node)
     // After the flag: `keep` checks it under the same lock, so nothing is kept after this.
-    let dropped = kept.withLock { k -> [Method] in
+    let dropped = kept.withLock { k -> [(method: Method, domain: UInt)] in
       defer { k.removeAll() }
       return Array(k.values)
     }
-    DeferredRelease.release(dropped)
+    Self.release(dropped)
   }
 
   /// Whether ``markRemoved()`` was called.
@@ -136,7 +153,7 @@ package final class RouteMembership: @unchecked Sendable {
 package struct RemovedFlag: @unchecked Sendable {
   // @unchecked Sendable: the address of a C flag read atomically, freed only after a
   // grace period following its membership's deinit.
-  @usableFromInline let node: OpaquePointer
+  @usableFromInline package let node: OpaquePointer
   @inlinable init(node: OpaquePointer) { self.node = node }
   /// Whether the membership was marked removed.
   @inlinable package var isSet: Bool { dp_route_node_is_removed_inline(node) }
@@ -165,7 +182,8 @@ private let routeWriters = Lock<UInt64>(0)
 /// the method is replaced or removed.
 // @unchecked Sendable: `raw` is a C route whose target list C publishes to dispatches
 // atomically (dp_route_set_targets, called only under the route writers' lock) and frees
-// after a grace period; every other stored property is a `let` of a Sendable type or a lock.
+// once its readers are done; `domain` is an immutable address used only as an identity;
+// every other stored property is a `let` of a Sendable type or a lock.
 final class RouteBox: @unchecked Sendable {
   let raw: OpaquePointer
   let signature: MethodSignature
@@ -173,14 +191,18 @@ final class RouteBox: @unchecked Sendable {
   let path: RoutePath
   /// Whether an emptied route runs the forwarding path (see `setRoute`).
   let forwardsWhenEmpty: Bool
+  /// The receiver the route is installed on (its handle): the domain of the read sections
+  /// that read the route, where what it lets go of is retired.
+  let domain: UnsafeRawPointer
   /// The memberships of the published target list: they own the removed flags the C
   /// list points at and keep the closure methods it calls (`RouteMembership.keep`).
   private let memberships = Lock<[RouteMembership]>([])
 
   init(
     raw: OpaquePointer, signature: MethodSignature, reducer: RouteReducer, path: RoutePath,
-    forwardsWhenEmpty: Bool
+    forwardsWhenEmpty: Bool, domain: UnsafeRawPointer
   ) {
+    self.domain = domain
     self.raw = raw
     self.signature = signature
     self.reducer = reducer
@@ -204,18 +226,22 @@ final class RouteBox: @unchecked Sendable {
       }
     }
     let id = ObjectIdentifier(self)
-    for (target, method) in zip(targets, methods) { target.membership.keep(method, forRoute: id) }
+    for (target, method) in zip(targets, methods) {
+      target.membership.keep(method, forRoute: id, domain: domain)
+    }
     let listed = targets.map(\.membership)
     let old = memberships.withLock { m in
       defer { m = listed }
       return m
     }
-    for m in old where !listed.contains(where: { $0 === m }) { m.keep(nil, forRoute: id) }
+    for m in old where !listed.contains(where: { $0 === m }) {
+      m.keep(nil, forRoute: id, domain: domain)
+    }
   }
 
   deinit {
     let id = ObjectIdentifier(self)
-    for m in memberships.withLock({ $0 }) { m.keep(nil, forRoute: id) }
+    for m in memberships.withLock({ $0 }) { m.keep(nil, forRoute: id, domain: domain) }
     dp_route_retire(raw)
   }
 }
@@ -366,14 +392,14 @@ extension RuntimeObject {
         reducer.raw, rc, UInt32(signature.returnLayout.size),
         UInt32(signature.registerPlan?.fpCount ?? replay?.fpCount ?? Int(DP_FP_REGS)),
         UInt32(replay?.stackWords ?? 0), replay?.indirectResult ?? false,
-        path == .libffi ? signature.cif : nil, ffiEntry, fallback)
+        path == .libffi ? signature.cif : nil, ffiEntry, fallback, UnsafeRawPointer(rawValue))
     else {
       throw .invalidSignature(
         encoding: signature.encoding, reason: "no route entry for this return class")
     }
     let box = RouteBox(
       raw: raw, signature: signature, reducer: reducer, path: path,
-      forwardsWhenEmpty: forwardWhenEmpty)
+      forwardsWhenEmpty: forwardWhenEmpty, domain: UnsafeRawPointer(rawValue))
     return (box, true)
   }
 
@@ -391,8 +417,8 @@ extension RuntimeObject {
   }
 
   /// Removes the route for `selector` (the class's method, or forwarding, answers again).
-  /// Dispatches already running finish on the old route; call
-  /// ``Quiescence/synchronize()`` to wait for them on other threads.
+  /// Dispatches already running finish on the old route (its memory is reclaimed after
+  /// them; nothing waits).
   package func removeRoute(_ selector: Selector) {
     routeWriters.withLock { updates in
       if ownMethod(for: selector)?.route != nil {

@@ -392,7 +392,7 @@ static dp_route_node *nodes[TARGETS];
 
 static dp_route *make_route(dp_reducer reducer, dp_return_class rc, uint32_t result_size,
                             uint32_t fp, uint32_t stack_words, ffi_cif *cif, dp_imp ffi_entry) {
-  return dp_route_create(reducer, rc, result_size, fp, stack_words, false, cif, ffi_entry, NULL);
+  return dp_route_create(reducer, rc, result_size, fp, stack_words, false, cif, ffi_entry, NULL, DP_ANY_DOMAIN);
 }
 
 static void set_all_targets(dp_route *r, const char *name) {
@@ -521,7 +521,7 @@ static void test_routes(void) {
     dp_route_retire(r);
   }
 #else
-  CHECK(dp_route_create(DP_REDUCER_LAST, DP_RET_FP4, 32, 1, 0, false, NULL, NULL, NULL) == NULL,
+  CHECK(dp_route_create(DP_REDUCER_LAST, DP_RET_FP4, 32, 1, 0, false, NULL, NULL, NULL, DP_ANY_DOMAIN) == NULL,
         "no FP4 register entry off AArch64");
 #endif
 
@@ -540,7 +540,7 @@ static void test_routes(void) {
     dp_route_retire(r);
   }
 #else
-  CHECK(dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 0, 3, false, NULL, NULL, NULL) == NULL,
+  CHECK(dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 0, 3, false, NULL, NULL, NULL, DP_ANY_DOMAIN) == NULL,
         "no stack-argument entries off x86-64 (libffi routes carry them)");
 #endif
 
@@ -586,7 +586,7 @@ static void test_routes(void) {
   {
     for (int i = 0; i < TARGETS; i++) dp_route_node_mark_removed(nodes[i]);
     dp_route *r = dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 1, 0, false, NULL, NULL,
-                                  (dp_imp)fallback_qd);
+                                  (dp_imp)fallback_qd, DP_ANY_DOMAIN);
     set_all_targets(r, "add:to:");
     dp_id proxy = route_proxy("add:to:", r, "q@:qd");
     reset_calls();
@@ -602,7 +602,7 @@ static void test_routes(void) {
     void *closure = NULL;
     dp_imp entry = dp_route_ffi_entry_create(cif, &closure);
     r = dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 8, 0, false, cif, entry,
-                        (dp_imp)fallback_qd);
+                        (dp_imp)fallback_qd, DP_ANY_DOMAIN);
     set_all_targets(r, "add:to:");
     proxy = route_proxy("add:to:", r, "q@:qd");
     v = DP_MSG_SEND(qd_fn, proxy, add, 5, 2.75);
@@ -660,7 +660,7 @@ static void test_callbacks(void) {
   static const dp_reducer rules[] = {DP_REDUCER_LAST, DP_REDUCER_FIRST};
   for (int k = 0; k < 2; k++) {
     dp_route *qd = dp_route_create(rules[k], DP_RET_GP, 8, 1, 0, false, NULL, NULL,
-                                   (dp_imp)fallback_qd);
+                                   (dp_imp)fallback_qd, DP_ANY_DOMAIN);
     set_all_targets(qd, "add:to:");
     dp_route *r4 = make_route(rules[k], DP_RET_GP, 8, 0, 0, NULL, NULL);
     set_all_targets(r4, "q4:");
@@ -738,7 +738,7 @@ static void test_callbacks(void) {
     CHECK(v == 207 && order_count == 1 && order[0] == 1,
           "callback follows a new method table (rule %d): %lld", rules[k], (long long)v);
     dp_callback_release(cb);
-    dp_synchronize();
+    dp_wait_domain_idle(cb);
     dp_object_destroy(proxy);
     dp_route_retire(qd);
     dp_route_retire(r4);
@@ -756,10 +756,10 @@ static void test_callbacks(void) {
   CHECK(w == 3077 && order_count == 1 && order[0] == 2, "callback to a plain object: %llu",
         (unsigned long long)w);
   dp_callback_release(cb);
-  dp_synchronize();
+  dp_wait_domain_idle(cb);
 }
 
-// MARK: grace periods
+// MARK: read sections and deferred reclamation
 
 static _Atomic int freed;
 static void count_free(void *p) {
@@ -768,10 +768,11 @@ static void count_free(void *p) {
 }
 
 static _Atomic int reader_state;  // 0 start, 1 inside a read section, 2 may leave
+static const char domain_a = 'a', domain_b = 'b';  // two domains: their addresses
 
 static void *hold_read_section(void *arg) {
   (void)arg;
-  dp_read_enter();
+  dp_read_enter(&domain_a);
   atomic_store(&reader_state, 1);
   while (atomic_load(&reader_state) != 2) sched_yield();
   dp_read_exit();
@@ -779,7 +780,7 @@ static void *hold_read_section(void *arg) {
 }
 
 // Readers dispatch through a route while a writer removes targets: once the writer's
-// dp_synchronize returns, a removed target is never called again.
+// dp_wait_member_idle (the scoped wait) returns, a removed target is never called again.
 static _Atomic int stop;
 static _Atomic int dead[TARGETS];
 static _Atomic int late_calls;
@@ -807,20 +808,27 @@ static void *dispatch_loop(void *arg) {
 static void test_quiescence(void) {
   printf("info membarrier: %s\n", dp_quiesce_uses_membarrier() ? "yes" : "no (readers fence)");
 
-  // dp_retire waits for a read section that began before it.
+  // Retired memory outlives the read sections of its domain that began before it, and only
+  // those: a section of another domain delays nothing, and nobody waits.
   atomic_store(&reader_state, 0);
   pthread_t holder;
   pthread_create(&holder, NULL, hold_read_section, NULL);
   while (atomic_load(&reader_state) != 1) sched_yield();
-  dp_reclaim();
+  dp_reclaim_wait();
   int before = atomic_load(&freed);
-  dp_retire(malloc(16), count_free);
+  dp_retire_in(&domain_a, malloc(16), count_free);
+  dp_retire_in(&domain_b, malloc(16), count_free);
   dp_reclaim();
-  CHECK(atomic_load(&freed) == before, "retired memory kept while an older read section runs");
+  CHECK(atomic_load(&freed) == before + 1,
+        "an open section of domain a keeps a's retired memory, not b's (%d freed)",
+        atomic_load(&freed) - before);
+  dp_retire(malloc(16), count_free);  // every domain: kept too
+  dp_reclaim();
+  CHECK(atomic_load(&freed) == before + 1, "memory retired in every domain is kept too");
   atomic_store(&reader_state, 2);
   pthread_join(holder, NULL);
-  dp_synchronize();
-  CHECK(atomic_load(&freed) == before + 1, "retired memory freed after the grace period");
+  dp_reclaim_wait();
+  CHECK(atomic_load(&freed) == before + 3, "retired memory freed once the section ended");
 
   // Removal under concurrent dispatch.
   add_class_method(target_class, "guarded:", (dp_imp)guarded_qd, "q@:qd");
@@ -833,7 +841,8 @@ static void test_quiescence(void) {
   while (atomic_load(&dispatches) < 1000) sched_yield();  // the readers are running
   for (int round = 0; round < 200; round++) {
     int victim = round % TARGETS;
-    // Remove: mark, publish the list without it, wait out dispatches, then "free".
+    // Remove: mark, publish the list without it, wait for the calls to it in flight (the
+    // scoped wait: calls to the other targets are not waited for), then "free".
     dp_route_node_mark_removed(nodes[victim]);
     dp_id live[TARGETS];
     dp_imp imps[TARGETS];
@@ -846,7 +855,7 @@ static void test_quiescence(void) {
       live_nodes[n++] = nodes[i];
     }
     dp_route_set_targets(r, n, live, imps, live_nodes);
-    dp_synchronize();
+    dp_wait_member_idle(nodes[victim]);
     atomic_store(&dead[victim], 1);
     // Re-add under a fresh node.
     dp_route_node_retire(nodes[victim]);
@@ -857,13 +866,13 @@ static void test_quiescence(void) {
   atomic_store(&stop, 1);
   for (int i = 0; i < READERS; i++) pthread_join(readers[i], NULL);
   CHECK(atomic_load(&late_calls) == 0 && atomic_load(&dispatches) > 0,
-        "no call reaches a removed target after dp_synchronize (%ld dispatches, 200 removals, "
+        "no call reaches a removed target after dp_wait_member_idle (%ld dispatches, 200 removals, "
         "%d late calls)",
         atomic_load(&dispatches), atomic_load(&late_calls));
   dp_object_destroy(concurrent_proxy);
   dp_route_retire(r);
-  dp_synchronize();
-  CHECK(dp_reclaim() == 0, "every retired route, list and node freed after the last grace period");
+  dp_reclaim_wait();
+  CHECK(dp_reclaim() == 0, "every retired route, list and node freed once their readers left");
 }
 
 int main(void) {

@@ -116,7 +116,8 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
     try firstClass.addMethod(add) { _, _, _ in
       log.append("first removes second")
       second.markRemoved()
-      Quiescence.synchronize()  // re-entrant: must not wait for this thread
+      // The scoped wait, re-entrant: must not wait for this thread's own call.
+      Quiescence.waitForCalls(to: UnsafeRawPointer(second.node))
       return 1
     }
     let ts = try targets(2, log: log)
@@ -366,7 +367,7 @@ struct Big: MessageArgument, BitwiseCopyable, Equatable {
       try proxy.setRoute(
         add.selector, signature: add.signature,
         targets: remaining.map { RouteTarget(ts[$0], membership: members[$0]) }, reducer: .last)
-      Quiescence.synchronize()
+      Quiescence.waitForCalls(to: UnsafeRawPointer(members[victim].node))
       removedAndReturned.withLock { _ = $0.insert(victim) }
       let before = calls.load(ordering: .relaxed)
       while calls.load(ordering: .relaxed) < before + 200 {}

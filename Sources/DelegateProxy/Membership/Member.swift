@@ -82,14 +82,18 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   /// run, when the member was removed or its delegate's deinit has begun. Call inside a
   /// read section (see `Quiescence`).
   ///
-  /// The removed check is the last step before the call: a release in between could run
-  /// a deinit whose grace period lets another thread's `remove` return (a thread waiting
-  /// inside its read section is not waited for) before this call starts.
+  /// The member is named in the section's slot first (for the scoped wait,
+  /// `Quiescence.waitForCalls(to:)`), and the removed check is the last step before the
+  /// call.
   @inlinable
   final func withDelegate<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R? {
+    Quiescence.calling(UnsafeRawPointer(flag.node))
     guard !isRemoved else { return nil }
     guard strong != nil || object.tryRetain() else { return nil }
-    defer { if strong == nil { object.release() } }
+    defer {
+      Quiescence.calling(nil)
+      if strong == nil { object.release() }
+    }
     return try body()
   }
 

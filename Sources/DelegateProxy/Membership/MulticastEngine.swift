@@ -99,16 +99,23 @@ extension MulticastEngine {
     }
   }
 
-  /// Marks the matching records removed and publishes a table without them; ``update(_:)``
-  /// then waits — outside any lock — until no dispatch that could still see them is
-  /// running on another thread, and releases the old table (the last strong references
-  /// to strongly held delegates) only then: a delegate's deinit waits out dispatches too,
-  /// and one of them may be waiting for the multicast's lock. Nothing matching: nothing
-  /// published.
-  func removeMembers(where match: (State.Record) -> Bool) {
+  /// Marks the matching records removed and publishes a table without them: a dispatch
+  /// that begins afterwards never calls them; one that began before may still be calling
+  /// one, or reach one before it reads the flag. The old table is retired, never waited
+  /// for (``update(_:)``): the last strong references to strongly held delegates go with
+  /// it once no dispatch reads it. With `waitingForCallsInFlight`, returns only when no
+  /// other thread is calling a removed record — the one scoped wait
+  /// (``Quiescence/waitForCalls(to:)``): never for this thread's own calls, never for
+  /// other members' calls; it deadlocks if the caller holds a lock such a call waits for.
+  /// Nothing matching: nothing published.
+  func removeMembers(
+    waitingForCallsInFlight wait: Bool = false, where match: (State.Record) -> Bool
+  ) {
     let found = state.withLock { s in s.members.records.contains(where: match) }
     guard found else { return }
-    update { s in _ = s.members.remove(where: match) }
+    let gone = update { s in s.members.remove(where: match) }
+    guard wait else { return }
+    for record in gone { Quiescence.waitForCalls(to: UnsafeRawPointer(record.flag.node)) }
   }
 
   /// Blocks (`step` 1) or unblocks (`step` -1) every live matching record; a new table

@@ -3,9 +3,9 @@ import Synchronization
 
 /// THE way a multicast publishes its member table to lock-free readers and retires the
 /// table it replaces: an atomic address of a retained, immutable table. A reader loads
-/// it inside a read section (`Quiescence`) and may use it until the section ends; a
-/// replaced table is released only after a grace period, when no section that could
-/// have loaded it is still running.
+/// it inside a read section of the publication's ``domain`` (`Quiescence`) and may use it
+/// until the section ends; a replaced table is released once no section of that domain
+/// that could have loaded it is still open — later, never by waiting for one.
 ///
 /// Both multicasts publish this way: `@Delegate`'s, whose inlined dispatch loop borrows
 /// the table without a retain, and ``MulticastProxy``, whose forwarding path keeps a
@@ -13,21 +13,25 @@ import Synchronization
 @usableFromInline
 final class Publication<Table: AnyObject>: @unchecked Sendable {
   // @unchecked Sendable: `address` is atomic; the table it names is immutable and kept
-  // retained until retired after a grace period.
+  // retained until retired and reclaimed.
 
   /// The published table's address (retained +1 by the publication).
   @usableFromInline let address: Atomic<UInt>
-
-  /// Whether readers borrow the table without a reference (`@Delegate` multicasts'
-  /// inlined loops) rather than retain it (``MulticastProxy``): retiring a borrowed
-  /// table waits for more (see ``Retired/release()``).
-  let readersBorrow: Bool
+  /// The read sections' domain, as a number: the publication's identity, or what
+  /// ``share(domain:)`` set before any reader could exist.
+  @usableFromInline private(set) var domainAddress: UInt = 0
 
   /// Publishes `table`.
-  init(_ table: Table, readersBorrow: Bool) {
+  init(_ table: Table) {
     address = Atomic(UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()))
-    self.readersBorrow = readersBorrow
+    domainAddress = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
   }
+
+  /// Makes `domain` the readers' domain: a ``MulticastProxy`` shares its receiver's, which
+  /// its C routes read in, so a table (and the memberships it holds) outlives the route
+  /// dispatches that may still call its members. Call before the owner is shared with
+  /// another thread (its initializer).
+  func share(domain: UnsafeRawPointer) { domainAddress = UInt(bitPattern: domain) }
 
   deinit {
     // No reader can be running: each holds a reference to the publication's owner.
@@ -35,8 +39,14 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
       .release()
   }
 
-  /// Runs `body` with the published table, borrowed: call inside a read section, and do
-  /// not let the table escape it.
+  /// The read sections' domain. A dispatch of one multicast that runs long delays only
+  /// the reclamation of that multicast's tables.
+  @inlinable var domain: UnsafeRawPointer {
+    UnsafeRawPointer(bitPattern: domainAddress).unsafelyUnwrapped
+  }
+
+  /// Runs `body` with the published table, borrowed: call inside a read section of
+  /// ``domain``, and do not let the table escape it.
   @inlinable
   func withTable<R>(_ body: (Table) -> R) -> R {
     let raw = UnsafeRawPointer(bitPattern: address.load(ordering: .acquiring))!
@@ -45,7 +55,7 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
 
   /// The published table, retained: usable anywhere, for as long as it is held.
   var current: Table {
-    Quiescence.readSection {
+    Quiescence.readSection(domain) {
       let raw = UnsafeRawPointer(bitPattern: address.load(ordering: .acquiring))!
       return Unmanaged<Table>.fromOpaque(raw).takeUnretainedValue()
     }
@@ -56,46 +66,29 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
   func replace(with table: Table) -> Retired<Table> {
     let new = UInt(bitPattern: Unmanaged.passRetained(table).toOpaque())
     return Retired(
-      address: address.exchange(new, ordering: .acquiringAndReleasing), borrowed: readersBorrow)
+      address: address.exchange(new, ordering: .acquiringAndReleasing),
+      domain: domainAddress)
   }
 }
 
 /// A table taken out of a ``Publication``: still readable by read sections that loaded
 /// it before it was replaced.
 struct Retired<Table: AnyObject>: @unchecked Sendable {
-  // @unchecked Sendable: the address of a retained table, released exactly once.
+  // @unchecked Sendable: the address of a retained table, released exactly once, and its
+  // publication's domain, an identity.
   let address: UInt
-  /// Whether readers may hold the table without a reference.
-  let borrowed: Bool
+  let domain: UInt
 
-  /// Waits until no read section can still hold the table, then releases it — and with
-  /// it the records only it held (their delegates' deinits may run here). Call with no
-  /// lock held: a deinit waits out dispatches, and a dispatch may wait for the lock.
-  ///
-  /// A borrowed table (a Swift dispatch holds it without a reference: Model/README.md,
-  /// finding 2) needs more: the wait covers readers waiting out a grace period inside
-  /// their own sections too — a delegate's deinit, run by a dispatch's release in the
-  /// middle of its loop, may wait so, and the loop goes on reading the table afterwards;
-  /// and called inside a read section — a delegate changing its multicast from its own
-  /// call — the release happens later, off this thread, for the dispatch that called the
-  /// delegate is still reading the table. A retained table only waits out the other
-  /// threads' dispatches (as route lists do).
+  /// Releases the table now when no read section of its publication is open — the
+  /// records only it held go with it, so a removed strong delegate's deinit runs here —
+  /// else hands it over, to be released once the sections that could hold it have ended
+  /// (by whichever thread reclaims then). Never waits for a reader: one running a
+  /// delegate's code delays only this table. Call with no lock held: a delegate's deinit
+  /// may run here.
   func release() {
-    guard borrowed else {
-      Quiescence.synchronize()
-      return releaseNow()
-    }
-    guard !Quiescence.isInReadSection else {
-      let me = self
-      Quiescence.afterGracePeriod { me.releaseNow() }
-      return
-    }
-    Quiescence.synchronizeAll()
-    releaseNow()
-  }
-
-  private func releaseNow() {
-    Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release()
+    let table = Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+    Quiescence.release(table.takeUnretainedValue(), in: UnsafeRawPointer(bitPattern: domain)!)
+    table.release()  // the publication's reference; the release above took its own
   }
 }
 

@@ -121,7 +121,7 @@ extension MulticastProxy {
     gathering?.group.enter()
     queue.async { [self] in
       defer { gathering?.group.leave() }
-      Quiescence.readSection {
+      Quiescence.readSection(published.domain) {
         let copy = detached.invocation
         do {
           try entry.withDelegate { delegate throws in

@@ -93,21 +93,34 @@ extension MulticastProxy {
     return nil
   }
 
-  /// Removes every membership of `delegate` (`removeDelegate:`). When it returns, no new
-  /// call to `delegate` starts on any thread (a call already running may finish; a
-  /// delegate may remove itself while being called). Removing a non-member does nothing.
+  /// Removes every membership of `delegate` (`removeDelegate:`). When it returns, no call
+  /// to `delegate` from this proxy runs or starts on another thread: the proxy's C routes
+  /// call their targets without a reference, so — unlike a `@Delegate` multicast's
+  /// `remove` — this waits for `delegate`'s own calls in flight (and for nothing else: not
+  /// other members, not other multicasts, never the caller's own call; a delegate may
+  /// remove itself while being called). Then the caller may drop the object at once. The
+  /// `del_timer_sync` rule applies: do not call it holding a lock that a running call of
+  /// `delegate` waits for. ``remove(_:waitingForCallsInFlight:)`` with `false` does not
+  /// wait (and the caller must then keep `delegate` alive until its calls are done).
+  /// Removing a non-member does nothing.
   public func remove(_ delegate: RuntimeObject) {
-    removeMembers { $0.holds(delegate) }
+    removeMembers(waitingForCallsInFlight: true) { $0.holds(delegate) }
+  }
+
+  /// ``remove(_:)``, waiting for `delegate`'s calls in flight on other threads only when
+  /// `waitingForCallsInFlight` is true.
+  public func remove(_ delegate: RuntimeObject, waitingForCallsInFlight: Bool) {
+    removeMembers(waitingForCallsInFlight: waitingForCallsInFlight) { $0.holds(delegate) }
   }
 
   /// Removes `delegate`'s membership on `queue` only (`removeDelegate:delegateQueue:`).
   public func remove(_ delegate: RuntimeObject, queue: DispatchQueue) {
-    removeMembers { $0.holds(delegate) && $0.queue === queue }
+    removeMembers(waitingForCallsInFlight: true) { $0.holds(delegate) && $0.queue === queue }
   }
 
   /// Removes every delegate (`removeAllDelegates`), with ``remove(_:)``'s guarantee.
   public func removeAll() {
-    removeMembers { _ in true }
+    removeMembers(waitingForCallsInFlight: true) { _ in true }
   }
 
   /// Mutes `delegate` without removing it (GObject's `g_signal_handler_block`): its

@@ -109,7 +109,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   let state: Lock<State>
   /// The table dispatches read, published lock-free. Replaced only by
   /// `rebuildResponders`, under `state`.
-  private let published: Publication<ProxyMemberTable>
+  let published: Publication<ProxyMemberTable>
   /// Set by a dispatch that met a deallocated delegate; cleared by compaction.
   let needsCompaction = Atomic<Bool>(false)
 
@@ -127,8 +127,9 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
     state = Lock(
       State(options: options, protocolDescription: proto, defaultPolicy: policy, table: empty))
     // Readers retain the table: the forwarding path keeps it across delegate calls.
-    published = Publication(empty, readersBorrow: false)
+    published = Publication(empty)
     super.init(proxyClass: proxyClass)
+    published.share(domain: UnsafeRawPointer(rawValue))
     update { _ in }
   }
 
@@ -372,7 +373,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
     }
     let table = currentTable
     let list = table.list(for: selector)
-    try Quiescence.readSection { () throws -> Void in
+    try Quiescence.readSection(published.domain) { () throws -> Void in
       try deliver(invocation, list: list, silentWhenEmpty: table.silentWhenEmpty, gathering: nil)
     }
     compactIfNeeded()

@@ -124,7 +124,7 @@ extension MulticastProxy {
     let gathering = Gathering()
     gathering.group.enter()  // held until the calls on this thread are done
     do {
-      try Quiescence.readSection { () throws -> Void in
+      try Quiescence.readSection(published.domain) { () throws -> Void in
         try deliver(invocation, list: list, silentWhenEmpty: true, gathering: gathering)
       }
     } catch {

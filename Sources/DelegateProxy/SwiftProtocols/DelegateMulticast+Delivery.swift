@@ -194,7 +194,7 @@ extension DelegateMulticast {
   func gatherCalls<Arguments, Result>(
     _ index: Int, _ arguments: Arguments, _ call: @escaping (Delegate, Arguments) -> Result
   ) -> [GatheredCall<Arguments, Result>] {
-    let work: [GatheredCall<Arguments, Result>] = Quiescence.readSection {
+    let work: [GatheredCall<Arguments, Result>] = Quiescence.readSection(published.domain) {
       withTable { table in
         let observers = table.observers[index]
         let filter = table.filters[index]

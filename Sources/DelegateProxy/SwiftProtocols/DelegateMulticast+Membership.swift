@@ -103,15 +103,32 @@ extension DelegateMulticast {
     return { $0.isValue && value.isEqual(toMember: $0.existential.pointee) }
   }
 
-  /// Removes every membership of `delegate`. When it returns, no new call to `delegate`
-  /// starts on any thread or queue (a call already running may finish; a delegate may
-  /// remove itself while being called). Removing a non-member does nothing.
+  /// Removes every membership of `delegate`, without waiting for anything: a dispatch that
+  /// begins after it returns never calls `delegate`; a call already running — on another
+  /// thread, or the caller's own (a delegate may remove itself) — may finish, as after
+  /// Boost.Signals2's `disconnect` or `NotificationCenter.removeObserver`. To know that no
+  /// call to `delegate` is running anywhere else, use
+  /// ``remove(_:waitingForCallsInFlight:)``. Removing a non-member does nothing.
   ///
   /// A value member is found by `==` when its type is `Equatable` (every member equal to
   /// `delegate` goes); a value of another type is never found this way — remove it by the
   /// ``MemberID`` that `add` returned.
   public final func remove(_ delegate: Delegate) {
     removeMembers(where: Self.matching(delegate))
+  }
+
+  /// ``remove(_:)-(Delegate)``, then, with `waitingForCallsInFlight`, waits until no other
+  /// thread is inside a call to `delegate` made by this multicast (the Linux kernel's
+  /// `del_timer_sync`): after it returns, no call to `delegate` from this multicast runs
+  /// or starts anywhere but in the caller's own call stack. It waits for nothing else —
+  /// not for other members, not for other multicasts — and never for the caller's own
+  /// call (a delegate removing itself returns at once).
+  ///
+  /// The rule that comes with it: do not call it while holding a lock, or from code, that
+  /// the delegate's running call may be waiting for — that is a deadlock, as with
+  /// `del_timer_sync` under the timer's lock.
+  public final func remove(_ delegate: Delegate, waitingForCallsInFlight: Bool) {
+    removeMembers(waitingForCallsInFlight: waitingForCallsInFlight, where: Self.matching(delegate))
   }
 
   /// Removes `delegate`'s membership on `queue` only (`removeDelegate:delegateQueue:`).

@@ -59,9 +59,11 @@ extension DelegateMulticast {
       let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
       for responder in list.responders {
         let member = responder.member.takeUnretainedValue()
-        // Inside a read section, as every call: `remove` waits for it.
-        let answer: Result? = Quiescence.readSection {
+        // Inside a read section, as every call, naming the member it calls (for
+        // `remove(_:waitingForCallsInFlight:)`).
+        let answer: Result? = Quiescence.readSection(published.domain) {
           if member.isValue {
+            Quiescence.calling(UnsafeRawPointer(member.flag.node))
             guard !member.isRemoved else { return nil }
             var value = member.existential.pointee
             let answer = Self.onQueue(member.queue) { call(&value) }

@@ -103,7 +103,7 @@ extension DelegateMulticast {
   /// ``responds(to:)`` for the method at `index` (what the C face answers C callers).
   final func responds(methodAt index: Int) -> Bool {
     if protocolDescription.methods[index].result.isVoid,
-      Quiescence.readSection({ withTable { !$0.observers[index].isEmpty } })
+      Quiescence.readSection(published.domain, { withTable { !$0.observers[index].isEmpty } })
     {
       return true
     }

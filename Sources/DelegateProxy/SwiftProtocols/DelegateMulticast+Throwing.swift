@@ -66,7 +66,7 @@ extension DelegateMulticast {
       if let queue = member.queue {
         answer = QueueMarks.isCurrent(queue) ? queued.run() : queue.sync { queued.run() }
       } else {
-        answer = Quiescence.readSection { queued.run() }
+        answer = Quiescence.readSection(published.domain) { queued.run() }
       }
       guard let answer, !lacksOptional(member, plan) else {
         if !member.isRemoved && !member.isAlive { needsRebuild.raise() }
@@ -162,7 +162,7 @@ extension DelegateMulticast {
           queue.async { continuation.resume(returning: UncheckedSendable(queued.run())) }
         }.value
       } else {
-        answer = Quiescence.readSection { queued.run() }
+        answer = Quiescence.readSection(published.domain) { queued.run() }
       }
       guard let answer, !lacksOptional(member, plan) else { continue }
       if !member.answers, case .success = answer { continue }

@@ -56,7 +56,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   CustomStringConvertible
 {
   // @unchecked Sendable: mutable state lives in `state` (a Lock); dispatches read only the
-  // published table (a `Publication`: an atomic address, released after a grace period).
+  // published table (a `Publication`: an atomic address, released once its readers are
+  // done).
 
   /// A method of the protocol, named by its typed handle: `\.sensorShouldStart`.
   public typealias HandleKey<Arguments, Result> = KeyPath<
@@ -164,8 +165,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     rememberedWords = RememberedWords(count: protocolDescription.methods.count, generation: 1)
     // Readers borrow the table: the inlined loop takes no reference (one less atomic pair
     // per dispatch).
-    published = Publication(
-      DelegateMulticast.table(for: s, protocolDescription), readersBorrow: true)
+    published = Publication(DelegateMulticast.table(for: s, protocolDescription))
     state = Lock(s)
   }
 
@@ -206,7 +206,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // specialized code copy the arguments (a retain and release of each object in them per
     // call) or an object argument around every delegate's call. So the read section is
     // entered and left by hand, and the table is borrowed only to read the method's list.
-    Quiescence.enter()
+    let slot = Quiescence.enter(published.domain)
     // The publication's table, borrowed (see Publication): valid until the section ends.
     let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
       UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
@@ -216,13 +216,13 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
       if let remembered = list.remembered {
         // A remembered read (RememberedRead.swift): the table's answer, or the fast loop's,
         // kept in the table for the reads after it.
-        result = remembered._withUnsafeGuaranteedRef { slot in
-          let answer = unsafeDowncast(slot, to: RememberedAnswer<Result>.self)
+        result = remembered._withUnsafeGuaranteedRef { kept in
+          let answer = unsafeDowncast(kept, to: RememberedAnswer<Result>.self)
           let value: Result
           if let kept = answer.value {
             value = kept
           } else {
-            value = sendFast(index, list, table, arguments(), call)
+            value = sendFast(index, list, table, slot, arguments(), call)
             answer.store(value)
           }
           if RememberedWord.fits(Result.self) {
@@ -235,7 +235,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
         result = deliver(index, list, table.takeUnretainedValue(), arguments(), message.invoke)
       }
     } else {
-      result = sendFast(index, list, table, arguments(), call)
+      result = sendFast(index, list, table, slot, arguments(), call)
     }
     Quiescence.exit()
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
@@ -255,7 +255,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     let index = message.index
     // As in `__send(_:_:_:)`, whose steps these are (a one-parameter method is never a
     // remembered read: those take no arguments).
-    Quiescence.enter()
+    let slot = Quiescence.enter(published.domain)
     let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
       UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
     let list = table._withUnsafeGuaranteedRef { $0.lists[index] }
@@ -266,10 +266,10 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
       // The filter borrowed from the table, as the table is; the argument borrowed too.
       result = filter._withUnsafeGuaranteedRef { filter in
         let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
-        return sendFast(index, list, table, call) { typed.admits($0, argument) }
+        return sendFast(index, list, table, slot, call) { typed.admits($0, argument) }
       }
     } else {
-      result = sendFast(index, list, table, call) { _ in true }
+      result = sendFast(index, list, table, slot, call) { _ in true }
     }
     Quiescence.exit()
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
@@ -281,17 +281,17 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   @inlinable @inline(__always)
   final func sendFast<Arguments, Result>(
     _ index: Int, _ list: SwiftResponderList<Delegate>,
-    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ arguments: @autoclosure () -> Arguments,
-    _ call: (Delegate) -> Result
+    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ slot: ReadSlot,
+    _ arguments: @autoclosure () -> Arguments, _ call: (Delegate) -> Result
   ) -> Result {
     guard let filter = list.filter else {
-      return sendFast(index, list, table, call) { _ in true }
+      return sendFast(index, list, table, slot, call) { _ in true }
     }
     // The filter borrowed from the table, as the table is.
     let filtered = arguments()
     return filter._withUnsafeGuaranteedRef { filter in
       let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
-      return sendFast(index, list, table, call) { typed.admits($0, filtered) }
+      return sendFast(index, list, table, slot, call) { typed.admits($0, filtered) }
     }
   }
 
@@ -303,8 +303,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   @inlinable @inline(__always)
   final func sendFast<Result>(
     _ index: Int, _ list: SwiftResponderList<Delegate>,
-    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ call: (Delegate) -> Result,
-    admits: (Delegate) -> Bool
+    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ slot: ReadSlot,
+    _ call: (Delegate) -> Result, admits: (Delegate) -> Bool
   ) -> Result {
     var reduction = Reduction<Result>(list.rule)
     // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
@@ -318,9 +318,11 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     for responder in list.responders {
       // Member.withDelegate's steps on the responder's copied fields, written out so
-      // that the loop inlines them: the removed check last before the call, one
+      // that the loop inlines them: the member named in the section's slot (for
+      // `remove(_:waitingForCallsInFlight:)`), the removed check last before the call, one
       // `tryRetain` for a weak member, the filter and the call on the stored existential
       // (borrowed: no retain, no copy of a value), the release.
+      slot.calling(responder.removed.node)
       if _slowPath(responder.isRemoved) { continue }
       if !responder.isStrong {
         guard _fastPath(responder.object.tryRetain()) else {
@@ -358,8 +360,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     __send(message, arguments(), write)
   }
 
-  /// Runs `body` with the published table (inside a read section: the table stays
-  /// valid until the section ends).
+  /// Runs `body` with the published table (inside a read section of `published.domain`:
+  /// the table stays valid until the section ends).
   @inlinable
   final func withTable<R>(_ body: (SwiftMemberTable<Delegate>) -> R) -> R {
     published.withTable(body)

@@ -32,7 +32,7 @@ extension DelegateMulticast {
     let (errorPolicy, concurrency) = state.withLock {
       ($0.errorPolicies[index] ?? .stopAtFirst, $0.concurrency[index] ?? .sequential)
     }
-    return Quiescence.readSection {
+    return Quiescence.readSection(published.domain) {
       withTable { table in
         let list = table.lists[index]
         return EffectPlan(
@@ -72,7 +72,7 @@ extension DelegateMulticast {
   /// `member`'s delegate, strongly held, unless it was removed or is being deallocated
   /// (then the next dispatch's table drops it).
   func liveDelegate(_ member: SwiftMember<Delegate>) -> Delegate? {
-    let delegate = Quiescence.readSection { member.withDelegate { member.existential.pointee } }
+    let delegate = Quiescence.readSection(published.domain) { member.withDelegate { member.existential.pointee } }
     if delegate == nil && !member.isRemoved { needsRebuild.raise() }
     return delegate
   }

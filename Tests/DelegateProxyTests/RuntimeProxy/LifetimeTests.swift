@@ -201,13 +201,16 @@ import Testing
       _ = try! LifetimeTests.value.send(to: proxy!, 1)
       // Earlier retirements (target lists replaced while the proxy was set up) go first.
       guard Quiescence.reclaim() == 0 else { exit(3) }
-      let pendingInside = Quiescence.readSection { () -> UInt64 in
+      let pendingInside = Quiescence.readSection(UnsafeRawPointer(proxy!.rawValue)) {
+        () -> UInt64 in
         proxy = nil
         return Quiescence.reclaim()
       }
-      // Three routes (value and ping on registers, big on the memory-result path), each retired with its
-      // target list, and the member's removed flag: all still waiting for this section.
-      guard pendingInside == 4 else { exit(Int32(10 + pendingInside)) }
+      // Three routes (value and ping on registers, big on the memory-result path), each
+      // retired with its target list; the closure method each route kept for the member
+      // (retired in the route's domain, this proxy's); and the member's removed flag: all
+      // still waiting for this section of the proxy's domain.
+      guard pendingInside == 7 else { exit(Int32(10 + pendingInside)) }
       guard Quiescence.reclaim() == 0 else { exit(5) }
       withExtendedLifetime(member) {}
     }

@@ -176,13 +176,13 @@ final class StressDelegate: RuntimeObject, @unchecked Sendable {
           for _ in 0..<((serial &* 7 &+ m) % 4) { sched_yield() }
           switch strong ? serial % 2 : serial % 3 {
           case 0:
-            proxy.remove(delegate!)
+            proxy.remove(delegate!, waitingForCallsInFlight: true)
             record.removeReturned.store(true, ordering: .sequentiallyConsistent)
             delegate = nil  // deallocated now
             ledger.removedThenDropped.add(1, ordering: .relaxed)
           case 1:
             // Removed but alive for a while: calls must stop all the same.
-            proxy.remove(delegate!)
+            proxy.remove(delegate!, waitingForCallsInFlight: true)
             record.removeReturned.store(true, ordering: .sequentiallyConsistent)
             keptAlive.append(delegate!)
             delegate = nil

@@ -74,7 +74,7 @@ final class StressListener: SensorDelegate, Sendable {
           ledger.churned.add(1, ordering: .relaxed)
           switch (round + m) % 3 {
           case 0:
-            proxy.remove(listener!)
+            proxy.remove(listener!, waitingForCallsInFlight: true)
             record.removeReturned.store(true, ordering: .sequentiallyConsistent)
             listener = nil
             ledger.removedThenDropped.add(1, ordering: .relaxed)
@@ -82,7 +82,7 @@ final class StressListener: SensorDelegate, Sendable {
             listener = nil  // deallocated while a member
             ledger.droppedWhileMember.add(1, ordering: .relaxed)
           default:
-            proxy.remove(listener!)
+            proxy.remove(listener!, waitingForCallsInFlight: true)
             record.removeReturned.store(true, ordering: .sequentiallyConsistent)
             usleep(50)
             listener = nil
