@@ -29,9 +29,9 @@ bool dp_route_node_is_removed(const dp_route_node *n) {
   return __atomic_load_n(&n->removed, __ATOMIC_SEQ_CST);
 }
 
-// A node is read by the dispatches of every multicast that lists it (a Swift table's
-// removed check reads it too): it is retired in every domain.
-void dp_route_node_retire(dp_route_node *n) { dp_retire(n, free); }
+// A node is read by the dispatches of the multicast that lists it — its C routes and its
+// Swift table's removed checks, in one domain — or of several (DP_ANY_DOMAIN).
+void dp_route_node_retire(dp_route_node *n, const void *domain) { dp_retire_in(domain, n, free); }
 
 static const dp_route *route_for(dp_id self, dp_sel cmd) {
   const dp_method_entry *e = dp_method_table_find_inline(LOAD_ACQ(self->methods), cmd);

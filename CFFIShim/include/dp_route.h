@@ -53,7 +53,7 @@ dp_route_node_is_removed_inline(const dp_route_node *node) {
   return __atomic_load_n((const unsigned char *)node, __ATOMIC_SEQ_CST);
 }
 /// Frees the node after a grace period.
-void dp_route_node_retire(dp_route_node *node);
+void dp_route_node_retire(dp_route_node *node, const void *domain);
 
 #if defined(__x86_64__) && !defined(_WIN32)
 /// Whether replay routes can also carry a stack-argument area and an indirect result.

@@ -1,5 +1,6 @@
 // Public: a membership's removed check is inlined into Swift dispatch loops.
 public import DelegateProxyCFFIShim
+import Synchronization
 
 /// How the results of a route's targets reducer into the sender's result.
 package enum RouteReducer: Sendable, Hashable, CustomStringConvertible {
@@ -74,8 +75,23 @@ package final class RouteMembership: @unchecked Sendable {
 
   struct Weak: Sendable { weak var object: RuntimeObject? }
 
+  /// The domain of the read sections that read the flag (its multicast's, set when it
+  /// joins one; the wildcard before that, or once two multicasts share it): where the
+  /// flag's C record is retired, so a delegate running long in another multicast does not
+  /// delay it.
+  private let domain = Atomic<UInt>(0)
+
   /// A membership that is not removed.
   package init() { node = dp_route_node_create() }
+
+  /// Notes that the read sections of `domain` read this flag (call before the table that
+  /// lists it is published).
+  package func adopt(domain readers: UnsafeRawPointer) {
+    let value = UInt(bitPattern: readers)
+    let (exchanged, original) = domain.compareExchange(
+      expected: 0, desired: value, ordering: .relaxed)
+    if !exchanged && original != value { domain.store(1, ordering: .relaxed) }  // the wildcard
+  }
 
   deinit {
     for (_, entry) in watched.withLock({ $0 }) {
@@ -83,7 +99,8 @@ package final class RouteMembership: @unchecked Sendable {
     }
     // A route that listed this membership may still be dispatching on another thread.
     Self.release(kept.withLock { $0 }.values)
-    dp_route_node_retire(node)
+    let readers = domain.load(ordering: .relaxed)
+    dp_route_node_retire(node, UnsafeRawPointer(bitPattern: readers == 0 ? 1 : readers))
   }
 
   /// Keeps `method` (if closure-backed) as what `route` calls for this target, letting go

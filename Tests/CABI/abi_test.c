@@ -624,7 +624,7 @@ static void test_routes(void) {
 
   // Fresh nodes for the concurrency test.
   for (int i = 0; i < TARGETS; i++) {
-    dp_route_node_retire(nodes[i]);
+    dp_route_node_retire(nodes[i], DP_ANY_DOMAIN);
     nodes[i] = dp_route_node_create();
   }
 }
@@ -724,7 +724,7 @@ static void test_callbacks(void) {
     CHECK(v == -5275 && order_count == 0, "callback with every target removed falls back (rule %d): %lld",
           rules[k], (long long)v);
     for (int i = 0; i < TARGETS; i++) {
-      dp_route_node_retire(nodes[i]);
+      dp_route_node_retire(nodes[i], DP_ANY_DOMAIN);
       nodes[i] = dp_route_node_create();
     }
     // The receiver's table changes: the next call finds the new route, not the cached one.
@@ -858,7 +858,7 @@ static void test_quiescence(void) {
     dp_wait_member_idle(nodes[victim]);
     atomic_store(&dead[victim], 1);
     // Re-add under a fresh node.
-    dp_route_node_retire(nodes[victim]);
+    dp_route_node_retire(nodes[victim], DP_ANY_DOMAIN);
     nodes[victim] = dp_route_node_create();
     atomic_store(&dead[victim], 0);
     set_all_targets(r, "guarded:");

@@ -76,6 +76,10 @@ public enum RowCatalogue {
         add(kind.rawValue, SwiftLogRows.encoding, fanout) { .swiftLog(kind, fanout: fanout) }
       }
     }
+    // Membership changes while delegates run elsewhere (MembershipChangeRows.swift).
+    for kind in MembershipChangeRowKind.allCases {
+      add(MembershipChangeRowKind.name, kind.rawValue, 1) { .membershipChange(kind) }
+    }
     // C callbacks of a library's own shape (context first / last) through a CallbackAdapter.
     for shape in CallbackShape.allCases {
       for fanout in fanouts {

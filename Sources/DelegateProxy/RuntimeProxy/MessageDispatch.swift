@@ -17,7 +17,8 @@ extension MulticastProxy {
   ///   `.lastResponder`, and is folded under `.reduce`. With `gathering`, every
   ///   responder's value (queued ones included, later) is recorded instead.
   ///
-  /// Runs inside a read section (`Quiescence.readSection`), which `remove` waits out.
+  /// Runs inside a read section of the proxy's domain (`Quiescence.readSection`): each
+  /// member's call is named in its slot, which `remove`'s scoped wait reads.
   func deliver(
     _ invocation: Invocation, list: ProxyResponderList, silentWhenEmpty: Bool, gathering: Gathering?
   )

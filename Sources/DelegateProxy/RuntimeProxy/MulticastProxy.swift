@@ -419,6 +419,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   /// observers. Called by `update`, under the state lock; never calls a delegate.
   private func rebuildResponders(_ s: inout State) -> Retired<ProxyMemberTable> {
     s.members.compact()
+    for m in s.members.records { m.flag.adopt(domain: published.domain) }
     needsCompaction.store(false, ordering: .relaxed)
     s.generation &+= 1
     let table = ProxyMemberTable(

@@ -23,9 +23,11 @@ import Synchronization
 /// the proxy keeps an unowned reference and a dispatch takes one strong reference
 /// (`tryRetain`) for the duration of each call — never a `weak` variable, whose side
 /// table would slow every retain of the delegate. A delegate whose deinit has begun is
-/// not called and is compacted away. After ``remove(_:)`` returns, no new call to the
-/// delegate starts on any thread — on its queue either; a call already running may
-/// finish.
+/// not called and is compacted away. ``remove(_:)-(Delegate)`` waits for nothing: a
+/// dispatch that begins after it returns never calls the delegate, and a call already
+/// running may finish (``remove(_:waitingForCallsInFlight:)`` waits for that delegate's
+/// calls in flight, and nothing else). No change of a multicast, and no call, waits for a
+/// delegate running elsewhere.
 ///
 /// **Dispatch.** Each method reaches only its responders: every member for a required
 /// method; for an optional one, the members whose class implements it (see
@@ -132,8 +134,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
 
   // Lock order: `MulticastNesting.lock` (insertions of multicasts only), then `state`.
   // No lock is held while a
-  // delegate or observer is called, while a grace period is waited out, or while a table
-  // is released (which may run a deinit).
+  // delegate or observer is called, while a member's calls are waited for
+  // (`remove(_:waitingForCallsInFlight:)`), or while a table is released (which may run a
+  // deinit).
   let state: Lock<State>
   /// The protocol's description (the class's, read once).
   public let protocolDescription: ProtocolDescription<Delegate>
@@ -512,6 +515,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   /// members; returns what to retire after the lock.
   private func publish(_ s: inout State) -> [@Sendable () -> Void] {
     s.members.compact()
+    for m in s.members.records { m.flag.adopt(domain: published.domain) }
     needsRebuild.clear()
     s.generation &+= 1
     // Before the table: a read that folded the table replaced stores nothing after this.

@@ -158,7 +158,10 @@ final class Probe: RuntimeObject, @unchecked Sendable {
     let dying = DeinitHook(cls) {
       let removed = Atomic<Bool>(false)
       let remover = Thread.start {
-        proxy.remove(victim)
+        // Not the waiting form: this deinit runs inside the dispatch's call of the victim
+        // (a released previous target), so waiting for that call would be the deadlock
+        // `del_timer_sync`'s rule forbids.
+        proxy.remove(victim, waitingForCallsInFlight: false)
         removeReturned.store(true, ordering: .sequentiallyConsistent)
         removed.store(true, ordering: .sequentiallyConsistent)
       }
