@@ -57,6 +57,12 @@ let package = Package(
       name: "CallgrindRows",
       dependencies: ["ProxyFixtures"]
     ),
+    // Issue #33's table, re-measured: how long each change or call takes while a delegate
+    // runs elsewhere, and whether it returns at all (NeverWaitTable/main.swift).
+    .executableTarget(
+      name: "NeverWaitTable",
+      dependencies: [.product(name: "DelegateProxy", package: rootIdentity)]
+    ),
     // The same rows as package-benchmark benchmarks (`swift package benchmark`).
     .executableTarget(
       name: "MessageBenchmarks",

@@ -409,7 +409,8 @@ static void wait_for_slots(const void *domain, const void *member, uint64_t targ
         if (e == 0 || e >= target) break;
         const void *m = __atomic_load_n(&s->member, __ATOMIC_RELAXED);
         const void *dm = __atomic_load_n(&s->domain, __ATOMIC_RELAXED);
-        bool matches = member ? (m == member || m == DP_ANY_DOMAIN) : domains_meet(dm, domain);
+        bool matches =
+            domains_meet(dm, domain) && (!member || m == member || m == DP_ANY_DOMAIN);
         if (!matches) break;
         if (spins < 64)
           cpu_relax();
@@ -436,11 +437,11 @@ static void barrier_for_wait(void) {
   }
 }
 
-void dp_wait_member_idle(const void *member) {
+void dp_wait_member_idle(const void *domain, const void *member) {
   pthread_once(&key_once, make_key);
   uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
   barrier_for_wait();
-  wait_for_slots(NULL, member, target);
+  wait_for_slots(domain, member, target);
 }
 
 void dp_wait_domain_idle(const void *domain) {

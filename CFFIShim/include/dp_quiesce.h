@@ -62,11 +62,12 @@ uint64_t dp_reclaim(void);
 uint64_t dp_retired_count(void);
 
 /// The scoped wait (del_timer_sync's rule): returns once no other thread is inside a call
-/// to `member` that began before this call — a read section whose slot names it
-/// (dp_read_calling). The caller's own calls are never waited for. Deadlocks if the
-/// caller holds a lock that such a call is waiting for; never call it from a call that the
-/// awaited call waits on. Model: Q_WAIT_MEMBER.
-void dp_wait_member_idle(const void *member);
+/// to `member` that began before this call — a read section of `domain` (the member's
+/// multicast; DP_ANY_DOMAIN: any) whose slot names it (dp_read_calling). The caller's own
+/// calls are never waited for. Deadlocks if the caller holds a lock that such a call is
+/// waiting for; never call it from a call that the awaited call waits on.
+/// Model: Q_WAIT_MEMBER.
+void dp_wait_member_idle(const void *domain, const void *member);
 /// The scoped wait for a domain: returns once no other thread has a read section of
 /// `domain` open that began before this call (the same rule as dp_wait_member_idle).
 void dp_wait_domain_idle(const void *domain);

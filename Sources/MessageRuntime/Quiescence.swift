@@ -79,10 +79,15 @@ package enum Quiescence {
   package static func reclaim() -> UInt64 { dp_reclaim() }
 
   /// The scoped wait (the Linux kernel's `del_timer_sync` rule): returns once no other
-  /// thread is inside a call to the member whose removed flag is `member` that began
-  /// before this call. The calling thread's own calls are never waited for. Deadlocks if
+  /// thread is inside a call, made by a read section of `domain` (the member's multicast's;
+  /// by default any), to the member whose removed flag is `member` that began before this
+  /// call. The calling thread's own calls are never waited for. Deadlocks if
   /// the caller holds a lock the awaited call is waiting for.
-  package static func waitForCalls(to member: UnsafeRawPointer) { dp_wait_member_idle(member) }
+  package static func waitForCalls(
+    to member: UnsafeRawPointer, in domain: UnsafeRawPointer = everyDomain
+  ) {
+    dp_wait_member_idle(domain, member)
+  }
 
   /// The scoped wait for a domain: returns once no other thread has a read section of
   /// `domain` open that began before this call (the same rule as ``waitForCalls(to:)``).

@@ -99,8 +99,7 @@ package final class RouteMembership: @unchecked Sendable {
     }
     // A route that listed this membership may still be dispatching on another thread.
     Self.release(kept.withLock { $0 }.values)
-    let readers = domain.load(ordering: .relaxed)
-    dp_route_node_retire(node, UnsafeRawPointer(bitPattern: readers == 0 ? 1 : readers))
+    dp_route_node_retire(node, readDomain)
   }
 
   /// Keeps `method` (if closure-backed) as what `route` calls for this target, letting go
@@ -138,8 +137,9 @@ package final class RouteMembership: @unchecked Sendable {
     // gone.
     let node = UInt(bitPattern: UnsafeRawPointer(self.node))
     let token = receiver.addDeallocationHandler { [weak self] _ in
+      let readers = self?.readDomain ?? Quiescence.everyDomain
       self?.markRemoved()
-      Quiescence.waitForCalls(to: UnsafeRawPointer(bitPattern: node)!)
+      Quiescence.waitForCalls(to: UnsafeRawPointer(bitPattern: node)!, in: readers)
     }
     watched.withLock { $0[id] = (Weak(object: receiver), token) }
   }
@@ -154,6 +154,13 @@ package final class RouteMembership: @unchecked Sendable {
       return Array(k.values)
     }
     Self.release(dropped)
+  }
+
+  /// The read sections' domain this flag was adopted by (the wildcard when unknown or
+  /// shared): where its calls are made.
+  package var readDomain: UnsafeRawPointer {
+    let readers = domain.load(ordering: .relaxed)
+    return UnsafeRawPointer(bitPattern: readers == 0 ? 1 : readers)!
   }
 
   /// Whether ``markRemoved()`` was called.

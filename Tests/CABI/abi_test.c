@@ -855,7 +855,7 @@ static void test_quiescence(void) {
       live_nodes[n++] = nodes[i];
     }
     dp_route_set_targets(r, n, live, imps, live_nodes);
-    dp_wait_member_idle(nodes[victim]);
+    dp_wait_member_idle(DP_ANY_DOMAIN, nodes[victim]);
     atomic_store(&dead[victim], 1);
     // Re-add under a fresh node.
     dp_route_node_retire(nodes[victim], DP_ANY_DOMAIN);

@@ -115,7 +115,9 @@ extension MulticastEngine {
     guard found else { return }
     let gone = update { s in s.members.remove(where: match) }
     guard wait else { return }
-    for record in gone { Quiescence.waitForCalls(to: UnsafeRawPointer(record.flag.node)) }
+    for record in gone {
+      Quiescence.waitForCalls(to: UnsafeRawPointer(record.flag.node), in: record.flag.readDomain)
+    }
   }
 
   /// Blocks (`step` 1) or unblocks (`step` -1) every live matching record; a new table
