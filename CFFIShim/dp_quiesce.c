@@ -283,11 +283,15 @@ static bool domain_held(const void *domain, uint64_t epoch) {
   return false;
 }
 
+// Model: Q_FREE_OR_RETIRE.
 bool dp_free_or_retire(const void *domain, void *ptr, void (*free_fn)(void *)) {
   if (!ptr) return true;
   pthread_once(&key_once, make_key);
   // As dp_retire_in's epoch: sections that entered before the bump may hold ptr.
+  // (Q_FREE_OR_RETIRE_BUMP)
   uint64_t epoch = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
+  // Q_FREE_OR_RETIRE_BARRIER, then Q_FREE_OR_RETIRE_SCAN (domain_held: every slot, the
+  // caller's own included).
   if (full_barrier_everywhere() && !domain_held(domain, epoch)) {
     free_fn(ptr);
     return true;
@@ -397,7 +401,8 @@ uint64_t dp_reclaim(void) {
 }
 
 // Waits while another thread's open slot matches; `target` is the epoch bumped by the
-// caller (sections that began after it are not waited for). Model: Q_WAIT_MEMBER.
+// caller (sections that began after it are not waited for). Model: Q_WAIT_SCAN, in
+// Q_WAIT_MEMBER and Q_WAIT_DOMAIN.
 static void wait_for_slots(const void *domain, const void *member, uint64_t target) {
   dp_reader *self = dp_tls_reader;
   for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
@@ -436,13 +441,15 @@ static void barrier_for_wait(void) {
   }
 }
 
+// Model: Q_WAIT_MEMBER.
 void dp_wait_member_idle(const void *member) {
   pthread_once(&key_once, make_key);
-  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
-  barrier_for_wait();
-  wait_for_slots(NULL, member, target);
+  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);  // Q_WAIT_BUMP
+  barrier_for_wait();                                                          // Q_WAIT_BARRIER
+  wait_for_slots(NULL, member, target);                                        // Q_WAIT_SCAN
 }
 
+// Model: Q_WAIT_DOMAIN (the same steps).
 void dp_wait_domain_idle(const void *domain) {
   pthread_once(&key_once, make_key);
   uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
