@@ -56,6 +56,11 @@
  *   BUG_NO_READER_FENCE        fence mode without the reader's fence on entry
  *   BUG_NO_CALLING_FENCE       fence mode without dp_read_calling's fence
  *   BUG_CALLING_AFTER_CHECK    the member named after its removed check
+ *   NO_FOREVER                 B never blocks forever (it may still wait for L): a bug
+ *                              variant's shortest trail is then the lock cycle
+ *   MB_FAIL                    (MEMBARRIER) membarrier may fail once after registration:
+ *                              an open finding (README); with FIX_MB_SETTLE, the fix
+ *                              proposed there
  *   BUG_LOCAL_BARRIER          membarrier mode whose barrier is only a local fence
  *   BUG_ADAPTER_NO_DOMAIN_WAIT (ADAPTER) the receiver released without waiting for the
  *                              record's readers
@@ -97,6 +102,12 @@
 /* ---- dp_quiesce's shared state: one slot per reader thread (nesting is not modelled
  * beyond one section per thread) ---- */
 byte epoch = 1;         /* dp_global_epoch */
+bit settled;            /* FIX_MB_SETTLE: the pause after a failed membarrier is over */
+#ifdef MEMBARRIER
+bit mb_mode = 1;        /* dp_membarrier_mode == 1 */
+#else
+bit mb_mode = 0;
+#endif
 byte sdom[NT];          /* slot.domain */
 byte smem[NT];          /* slot.member */
 byte sep[NT];           /* slot.epoch as memory holds it: 0 free */
@@ -154,14 +165,56 @@ inline buffered_store(t, loc, v) {
 }
 
 /* full_barrier_everywhere (dp_quiesce.c): membarrier makes every running thread pass a
- * full barrier before it returns; the fence fallback fences the calling thread only. */
+ * full barrier before it returns; the fence fallback fences the calling thread only.
+ * With MB_FAIL the expedited command may fail once after registration: readers fence
+ * from their next section on (mb_mode = 0), the caller fences locally, and `ok` says no
+ * barrier reached the readers. */
 inline barrier_everywhere(t) {
 #if defined(MEMBARRIER) && !defined(BUG_LOCAL_BARRIER)
-  atomic { drain(0); drain(1) }
+  atomic {
+    if
+    :: mb_mode -> drain(0); drain(1); ok = 1
+#ifdef MB_FAIL
+    :: mb_mode -> mb_mode = 0; drain(t); ok = 0
+#endif
+#ifdef FIX_MB_SETTLE
+    :: !mb_mode -> drain(t); ok = settled
 #else
-  atomic { drain(t) }
+    :: !mb_mode -> drain(t); ok = 1
+#endif
+    fi
+  };
+#ifdef FIX_MB_SETTLE
+  /* The proposed fix: the thread whose membarrier failed pauses (the timing assumption:
+   * every buffer drains), then lets fence-mode scans be trusted. */
+  if
+  :: !ok && !settled -> atomic { drain(0); drain(1); settled = 1 }
+  :: else -> skip
+  fi
+#endif
+  skip
+#else
+  atomic { drain(t); ok = 1 }
 #endif
 }
+
+/* barrier_for_wait: after a failed membarrier, a pause of a millisecond before the scan,
+ * for the stores of sections entered before the switch to leave their buffers — a timing
+ * assumption the model states as: every buffer has drained. */
+inline barrier_for_wait(t) {
+  barrier_everywhere(t);
+  if
+  :: !ok -> atomic { drain(0); drain(1) }
+  :: else -> skip
+  fi
+}
+
+/* The reader's own fence (fence mode, or membarrier mode after the switch). */
+#ifdef MEMBARRIER
+#define READER_FENCES (!mb_mode)
+#else
+#define READER_FENCES 1
+#endif
 
 /* Another thread reads reader r's slot: r's buffered store may have drained by then or
  * not (draining lazily, when someone looks, gives every observable order). */
@@ -196,10 +249,14 @@ inline read_enter(t, d) {
     drain(t); sdom[t] = d; smem[t] = 0;
     sb_loc[t] = LOC_EPOCH; sb_val[t] = epoch; sb_full[t] = 1   /* Q_ENTER_STATE */
   };
-#if !defined(MEMBARRIER) && !defined(BUG_NO_READER_FENCE)
-  atomic { drain(t) }                        /* Q_ENTER_FENCE: seq_cst thread fence */
+#ifndef BUG_NO_READER_FENCE
+  atomic {                                   /* Q_ENTER_FENCE: seq_cst thread fence */
+    if
+    :: READER_FENCES -> drain(t)
+    :: else -> skip
+    fi
+  }
 #endif
-  skip
 }
 
 /* Q_EXIT: dp_read_exit_inline. */
@@ -210,10 +267,14 @@ inline read_exit(t) {
 /* Q_CALLING: dp_read_calling — the member named before its removed check. */
 inline read_calling(t, m) {
   buffered_store(t, LOC_MEMBER, m);
-#if !defined(MEMBARRIER) && !defined(BUG_NO_CALLING_FENCE)
-  atomic { drain(t) }                        /* fence mode: seq_cst thread fence */
+#ifndef BUG_NO_CALLING_FENCE
+  atomic {                                   /* fence mode: seq_cst thread fence */
+    if
+    :: READER_FENCES -> drain(t)
+    :: else -> skip
+    fi
+  }
 #endif
-  skip
 }
 
 /* Q_RETIRE: dp_retire_in — tagged with the epoch before a seq_cst bump; never blocks. */
@@ -243,7 +304,7 @@ inline spin_until_quiet(r, match) {
 /* Q_WAIT_MEMBER: dp_wait_member_idle (wait_for_slots with a member). */
 inline wait_member_idle(t, m) {
   atomic { drain(t); epoch++; target = epoch };   /* Q_WAIT_BUMP (seq_cst add_fetch) */
-  barrier_everywhere(t);                          /* Q_WAIT_BARRIER: barrier_for_wait */
+  barrier_for_wait(t);                            /* Q_WAIT_BARRIER */
   /* Q_WAIT_SCAN: every other thread's slots, in turn */
 #ifndef BUG_WAIT_SELF
   if
@@ -263,7 +324,7 @@ inline wait_member_idle(t, m) {
 /* Q_WAIT_DOMAIN: dp_wait_domain_idle (wait_for_slots with a domain). */
 inline wait_domain_idle(t, d) {
   atomic { drain(t); epoch++; target = epoch };   /* Q_WAIT_BUMP */
-  barrier_everywhere(t);                          /* Q_WAIT_BARRIER */
+  barrier_for_wait(t);                            /* Q_WAIT_BARRIER */
   if                                              /* Q_WAIT_SCAN */
   :: t != 0 -> spin_until_quiet(0, MEETS(sdom[0], d))
   :: else -> skip
@@ -310,7 +371,7 @@ inline free_or_retire(t, item, d) {
   atomic { observe(1); held = held || HOLDS(sep[1], sdom[1], e0, d) };
 #endif
   if
-  :: !held -> freed[item] = 1; free_effects(t, item)
+  :: ok && !held -> freed[item] = 1; free_effects(t, item)
   :: else -> retire_in(t, item, d)
   fi
 }
@@ -328,6 +389,12 @@ inline reclaim(t) {
   };
 #endif
   barrier_everywhere(t);                         /* Q_RECLAIM_BARRIER */
+  if
+  :: !ok ->                                      /* nothing judged: all back, kick */
+     atomic { batch[0] = 0; batch[1] = 0; batch[2] = 0; kick = 1 };
+     goto reclaimed
+  :: else -> skip
+  fi;
   /* Q_RECLAIM_SCAN: every open slot, one thread's at a time */
   atomic { observe(0); e0 = sep[0]; d0 = sdom[0] };
   atomic { observe(1); e1 = sep[1]; d1 = sdom[1] };
@@ -362,7 +429,9 @@ inline reclaim(t) {
      fi;
      i++
   :: else -> break
-  od
+  od;
+reclaimed:
+  skip
 }
 
 /* ---------------------------------------------------------------- Sender (thread 0) */
@@ -421,8 +490,10 @@ proctype Sender() {
            :: skip                            /* B returns */
            :: atomic { lockL == FREE -> lockL = T_SEND };   /* S_LOCK: B waits for L */
               lockL = FREE
+#ifndef NO_FOREVER
            :: forever = 1; forever_x = (dom == DX);
 end_blocked: (0)                              /* B never returns */
+#endif
            fi
         :: else -> skip
         fi
@@ -449,7 +520,7 @@ end_blocked: (0)                              /* B never returns */
 
 proctype Remover() {
   byte tb, target, e0;
-  bit nested, holding, waiting, held;
+  bit nested, holding, waiting, held, ok;
 
 #ifndef ADAPTER
   if
@@ -519,7 +590,7 @@ proctype Remover() {
  * that cannot free more than the last pass did. Idle: a valid end state. */
 proctype Reclaimer() {
   byte i, e0, d0, e1, d1, target;
-  bit batch[NI];
+  bit batch[NI], ok;
 
 end_idle:
   do
