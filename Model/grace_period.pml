@@ -488,7 +488,8 @@ proctype Sender() {
         :: m == MB ->
            if
            :: skip                            /* B returns */
-           :: atomic { lockL == FREE -> lockL = T_SEND };   /* S_LOCK: B waits for L */
+           :: skip ->                         /* S_LOCK: B waits for L */
+              atomic { lockL == FREE -> lockL = T_SEND };
               lockL = FREE
 #ifndef NO_FOREVER
            :: forever = 1; forever_x = (dom == DX);
@@ -532,7 +533,8 @@ proctype Remover() {
   fi;
   if
   :: skip
-  :: atomic { lockL == FREE -> lockL = T_REMOVE }; holding = 1   /* R_USER_LOCK */
+  :: skip ->                                  /* R_USER_LOCK: the caller holds L */
+     atomic { lockL == FREE -> lockL = T_REMOVE }; holding = 1
   fi;
   if
   :: waiting = 0                              /* remove(_:) of a @Delegate multicast */

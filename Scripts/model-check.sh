@@ -147,12 +147,11 @@ echo "== bug variants (every run must find a violation)"
 # A writer that waits for readers inside user code: the old dp_synchronize in remove
 # (B, of X or of an unrelated Y, waits for the lock the remover holds, or never returns).
 run bug-writer-waits-fence safety violation -DBUG_WRITER_WAITS
-run bug-writer-waits-membarrier safety violation -DBUG_WRITER_WAITS -DMEMBARRIER
 # The same with B never blocking forever: the shortest trail is the lock cycle itself.
 run bug-writer-waits-lock-cycle safety violation -DBUG_WRITER_WAITS -DNO_FOREVER
 # The scoped wait widened to the member's multicast (B waits for the remover's lock), or
 # waiting for the caller's own call (a member removing itself with the waiting form).
-run bug-wait-domain safety violation -DBUG_WAIT_DOMAIN
+run bug-wait-domain safety violation -DBUG_WAIT_DOMAIN -DNO_FOREVER
 run bug-wait-self safety violation -DBUG_WAIT_SELF
 # Reclamation that frees a table a dispatch still reads.
 run bug-reclaim-skip-self safety violation -DBUG_RECLAIM_SKIP_SELF
