@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Model-checks the grace-period protocol (Model/grace_period.pml, see Model/README.md) with
-# spin: every property, exhaustively, in both barrier modes (fence, membarrier); then each
-# bug variant, which must be caught. Exits non-zero on any violation of the model as it
+# Model-checks the read-section protocol — domains, named members, deferred reclamation,
+# scoped waits (Model/grace_period.pml, see Model/README.md) — with spin: every property,
+# exhaustively, in both barrier modes (fence, membarrier); then each bug variant and the
+# open finding, which must be caught. Exits non-zero on any violation of the model as it
 # stands, on an incomplete search, on a bug variant that passes, or when dp_quiesce's C
 # code lacks a step the model names.
 #
