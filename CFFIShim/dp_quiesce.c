@@ -188,11 +188,32 @@ static inline void cpu_relax(void) {
 // its own (from its next section on), and this pass must not trust what it scans — a
 // section entered before the switch relied on this barrier (the model's
 // BUG_LOCAL_BARRIER is a local fence while readers still rely on membarrier).
+#if DP_HAVE_MEMBARRIER
+// When membarrier failed after registration (0: never), in CLOCK_MONOTONIC nanoseconds.
+static uint64_t mb_failed_at;  // atomic
+
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+#endif
+
 static bool full_barrier_everywhere(void) {
 #if DP_HAVE_MEMBARRIER
   if (__atomic_load_n(&dp_membarrier_mode, __ATOMIC_ACQUIRE) == 1) {
     if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return true;
+    __atomic_store_n(&mb_failed_at, now_ns() | 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&dp_membarrier_mode, 0, __ATOMIC_SEQ_CST);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return false;
+  }
+  // Settling (Model/README.md, finding 3): for a while after the switch, a section
+  // entered before it may still hold its slot stores in its store buffer, where a local
+  // fence does not reach; no scan is trusted until the pause is over (a store buffer
+  // drains within microseconds; the pause is a millisecond).
+  uint64_t failed = __atomic_load_n(&mb_failed_at, __ATOMIC_ACQUIRE);
+  if (failed != 0 && now_ns() < failed + 1000 * 1000) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return false;
   }
@@ -283,11 +304,15 @@ static bool domain_held(const void *domain, uint64_t epoch) {
   return false;
 }
 
+// Model: Q_FREE_OR_RETIRE.
 bool dp_free_or_retire(const void *domain, void *ptr, void (*free_fn)(void *)) {
   if (!ptr) return true;
   pthread_once(&key_once, make_key);
   // As dp_retire_in's epoch: sections that entered before the bump may hold ptr.
+  // (Q_FREE_OR_RETIRE_BUMP)
   uint64_t epoch = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
+  // Q_FREE_OR_RETIRE_BARRIER, then Q_FREE_OR_RETIRE_SCAN (domain_held: every slot, the
+  // caller's own included).
   if (full_barrier_everywhere() && !domain_held(domain, epoch)) {
     free_fn(ptr);
     return true;
@@ -397,7 +422,8 @@ uint64_t dp_reclaim(void) {
 }
 
 // Waits while another thread's open slot matches; `target` is the epoch bumped by the
-// caller (sections that began after it are not waited for). Model: Q_WAIT_MEMBER.
+// caller (sections that began after it are not waited for). Model: Q_WAIT_SCAN, in
+// Q_WAIT_MEMBER and Q_WAIT_DOMAIN.
 static void wait_for_slots(const void *domain, const void *member, uint64_t target) {
   dp_reader *self = dp_tls_reader;
   for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
@@ -425,25 +451,24 @@ static void wait_for_slots(const void *domain, const void *member, uint64_t targ
   }
 }
 
-// A wait's barrier. When membarrier failed just now, readers fence from their next
-// section on; a section entered before that relied on the barrier, so its slot stores
-// are given time to leave its store buffer (they do within nanoseconds; a pause of a
-// millisecond is generous) before the scan trusts what it reads.
+// A wait's barrier: until a barrier can be trusted (membarrier works, or the pause after
+// its failure is over: see full_barrier_everywhere), pause and try again.
 static void barrier_for_wait(void) {
-  if (!full_barrier_everywhere()) {
-    struct timespec t = {0, 1000 * 1000};
+  while (!full_barrier_everywhere()) {
+    struct timespec t = {0, 100 * 1000};
     nanosleep(&t, NULL);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
   }
 }
 
+// Model: Q_WAIT_MEMBER.
 void dp_wait_member_idle(const void *domain, const void *member) {
   pthread_once(&key_once, make_key);
-  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);
-  barrier_for_wait();
-  wait_for_slots(domain, member, target);
+  uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);  // Q_WAIT_BUMP
+  barrier_for_wait();                                                          // Q_WAIT_BARRIER
+  wait_for_slots(domain, member, target);                                      // Q_WAIT_SCAN
 }
 
+// Model: Q_WAIT_DOMAIN (the same steps).
 void dp_wait_domain_idle(const void *domain) {
   pthread_once(&key_once, make_key);
   uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);

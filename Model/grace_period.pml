@@ -1,170 +1,223 @@
 /*
- * grace_period.pml — the runtime's read sections and grace periods (dp_quiesce), with the
- * dispatch loops, removals, deinits and releases that rely on them. Checked by
- * Scripts/model-check.sh; Model/README.md explains the abstraction and the properties.
+ * grace_period.pml — the runtime's read sections with domains, deferred reclamation and
+ * scoped waits (dp_quiesce), with the dispatch loops, removals, deinits and adapter
+ * releases that rely on them. Checked by Scripts/model-check.sh; Model/README.md explains
+ * the abstraction and the properties.
  *
- * Step names (Q_…, S_…, R_…, DR_…, CB_…) appear in the C and Swift code's comments, so
- * either side can be found from the other.
+ * Step names (Q_…, S_…, R_…, DI_…, CB_…) appear in the C and Swift code's comments, so
+ * either side can be found from the other (the script checks every Q_ step against
+ * CFFIShim/dp_quiesce.c and include/dp_quiesce*.h).
  *
  * Threads (processes):
- *   Sender   (thread 0)  a dispatch: MulticastProxy.deliver (MessageDispatch.swift) /
- *                        DelegateMulticast.send over a route list (dp_route.c's entry
- *                        loop); then a C library calling a callback adapter
- *                        (dp_callback.c's entries / closure_handler).
- *   Remover  (thread 1)  MulticastProxy.remove (MulticastProxy+Membership.swift
- *                        removeEntries), possibly from inside a dispatch of its own (a
- *                        delegate removing from its call); then a CallbackAdapter's last
- *                        release (CallbackRecord.deinit, CallbackAdapter.swift).
- *   Deferred (thread 2)  DeferredRelease's queue (DeferredRelease.swift), then later calls
- *                        of dp_reclaim (any later dp_synchronize / dp_retire /
- *                        Quiescence.reclaim in the process).
- *   Flusher(t)           thread t's store buffer draining to memory at any moment.
+ *   Sender    (thread 0) a dispatch: DelegateMulticast.sendFast / Member.withDelegate /
+ *                        a C route entry (dp_route.c, DP_TARGET_REMOVED) over multicast
+ *                        X's published table — or over an unrelated multicast Y's. Its
+ *                        member B's method may wait for the user's lock L (which the
+ *                        Remover may hold) or never return. With ADAPTER: a C library
+ *                        calling a callback adapter (dp_callback.c's entries).
+ *   Remover   (thread 1) X.remove(A) (MulticastEngine.removeMembers → update →
+ *                        Retired.release), plain or waiting (remove(_:waitingForCallsInFlight:),
+ *                        MulticastProxy.remove), possibly holding L, possibly from inside
+ *                        A's own call (a delegate removing itself). With ADAPTER: the last
+ *                        adapter of a callback record goes (CallbackRecord.deinit).
+ *   Reclaimer (thread 2) dp_quiesce.c's reclaimer thread: dp_reclaim, again whenever
+ *                        something it waits for may have changed.
+ * A store buffer per reader thread drains when its owner fences, when another thread
+ * looks (observe) or when a membarrier passes.
  *
- * Code map (lines as of commit 4bf8067; dp_quiesce's own steps, Q_…, are also named in
- * comments at their lines in CFFIShim/dp_quiesce.c and include/dp_quiesce*.h):
- *   S_ENTER/S_EXIT     Quiescence.readSection (MulticastProxy.swift:367), dp_route.c:54,
- *                      DelegateMulticast.swift:151
- *   S_LOAD             currentTable (MulticastProxy.swift:376); route->list (dp_route.c:62);
- *                      published.load (DelegateMulticast.swift:152)
- *   S_RETAIN           entry.delegate (MessageDispatch.swift:61); tryRetain
- *                      (DelegateMulticast.swift:165)
- *   S_CHECK            entry.isRemoved (MessageDispatch.swift:70); t->node->removed
- *                      (dp_route.c:78); responder.isRemoved (DelegateMulticast.swift:163)
- *   S_CALL             invocation.invoke(target:) (MessageDispatch.swift:78); the target's
- *                      IMP (dp_route.c:81)
- *   S_RELEASE_PREV     Invocation.invoke(target:)'s `previous` (Invocation.swift:311-313);
- *                      responder.object.release() (DelegateMulticast.swift:172)
- *   S_FINISH           finish(fold, index, list, table) (DelegateMulticast.swift:179)
- *   R_LOCK..R_UNLOCK   removeEntries (MulticastProxy+Membership.swift:168-175): markRemoved
- *                      (171 → Route.swift:114 dp_route_node_mark_removed, :120
- *                      DeferredRelease.release), rebuildResponders (173)
- *   R_RETIRE_LIST      dp_route_set_targets (dp_route.c:355-366: publish, dp_retire(old))
- *   R_GRACE            Quiescence.synchronize() (MulticastProxy+Membership.swift:177)
- *   R_RELEASE_GONE     withExtendedLifetime(released) (MulticastProxy+Membership.swift:178)
- *   R_RELEASE_TABLE    DelegateMulticast.retire (DelegateMulticast.swift:325)
- *   R_RETIRE_NODE      RouteMembership.deinit → dp_route_node_retire (Route.swift:81)
- *   DI_*               RouteMembership.watch's deallocation handler (Route.swift:104-106)
- *   DR_*               DeferredRelease.release (DeferredRelease.swift:17-19)
- *   CB_ENTER..CB_EXIT  DEFINE_CALLBACK_ENTRY (dp_callback.c:287-325), closure_handler
- *   CB_RELEASE..FREE   CallbackRecord.deinit (CallbackAdapter.swift:404-405), then its
- *                      `receiver` let is released
- *
- * Members of the proxy, in route order:
- *   D  a weakly held delegate whose last outside reference goes during its own call, so
- *      the dispatch's reference is the last one: releasing it runs D's deinit on the
- *      dispatch's thread, inside its read section; the deinit (a deallocation handler:
- *      RouteMembership.watch) marks D removed and waits out a grace period.
- *   A  a weakly held delegate ("victim"), removed by the Remover; its method may take the
- *      proxy's lock (a delegate that adds another member from its call).
- *   S  a strongly held delegate, removed with A; the removal's list of gone entries holds
- *      its last reference, and its deinit waits out a grace period.
+ * Members of X's first table TBL0, in order: A (strongly held; the table is its last
+ * reference once removed, so freeing the table runs A's deinit and its route
+ * membership's deallocation handler), then B (the delegate that may block).
  *
  * Memory-ordering abstraction (see README): total store order with one store-buffer slot
- * per thread for the stores the protocol orders with fences — a reader's `state` and
- * `waiting`. A buffered store is invisible to other threads until drained (by the thread's
- * Flusher at any time, by a fence of its own, or by a writer's membarrier, which drains
- * every thread at once). Every other shared store is seq_cst or is followed by a full
- * barrier before the thread's next shared load, and is modelled as immediately visible.
+ * per reader thread for the stores the protocol orders with fences or barriers — a slot's
+ * epoch (entry, exit) and its member (dp_read_calling). Every other shared store is
+ * seq_cst, or precedes such a store in program order where only the later one is read
+ * (a slot's domain, published by the epoch's release store), and is modelled as visible
+ * at once.
  *
  * Compile-time switches (spin -D…):
- *   MEMBARRIER            writers use membarrier, readers do not fence (else: fence mode)
- *   BUG_2152b30           the removed check before the release of the previous target
- *   BUG_e5e0d80           removal releases gone members (deinit, grace period) under the lock
- *   BUG_WAIT_FENCE        no fence after `waiting = 0` (also part of 2152b30's fix)
- *   BUG_NO_READER_FENCE   fence mode without the reader's fence on entry
- *   BUG_LOCAL_BARRIER     membarrier mode whose writer barrier is only a local fence
- *   BUG_NO_WAITING        writers ignore `waiting` (two removals inside dispatch)
- *   BUG_RECLAIM_NO_SNAPSHOT  dp_reclaim as committed: frees what was retired after its scan
- *   BUG_ADAPTER_NO_GRACE  (ADAPTER) the receiver released without a grace period
- *   ADAPTER               the callback-adapter scenario instead of the dispatch one
- *   NO_CLOSURE_CHECK      drop (b)'s closure assertion, so that a bug variant's shortest
- *                         trail shows property (a) itself failing
- *   FINDING_SWIFT_TABLE   DelegateMulticast.send's unretained table after a nested grace
- *                         period (see README: open finding)
+ *   MEMBARRIER                 the reclaiming side uses membarrier, readers do not fence
+ *                              (else: fence mode)
+ *   ADAPTER                    the callback-adapter scenario instead of the dispatch one
+ *   BUG_WRITER_WAITS           remove waits for every other thread's read section, as
+ *                              dp_synchronize / dp_synchronize_all did
+ *   BUG_WAIT_DOMAIN            the scoped wait waits for the member's whole multicast
+ *                              (its domain) instead of calls to the member
+ *   BUG_WAIT_SELF              the scoped wait does not skip the caller's own slots
+ *   BUG_RECLAIM_SKIP_SELF      dp_free_or_retire's scan skips the caller's own slots
+ *   BUG_RECLAIM_EPOCH_STRICT   a slot holds an item only if it began strictly before
+ *                              the item's epoch (< instead of <=)
+ *   BUG_RECLAIM_NO_SNAPSHOT    dp_reclaim judges items retired after its scan
+ *   BUG_RECLAIM_ANY_DOMAIN     every open slot holds every item (domains ignored: the
+ *                              old process-wide grace period)
+ *   BUG_WRONG_DOMAIN           X's table retired in its publication's own domain instead
+ *                              of the receiver's, which C route dispatches read in
+ *   BUG_NO_READER_FENCE        fence mode without the reader's fence on entry
+ *   BUG_NO_CALLING_FENCE       fence mode without dp_read_calling's fence
+ *   BUG_CALLING_AFTER_CHECK    the member named after its removed check
+ *   NO_FOREVER                 B never blocks forever (it may still wait for L): a bug
+ *                              variant's shortest trail is then the lock cycle
+ *   MB_FAIL                    (MEMBARRIER) membarrier may fail once after registration:
+ *                              an open finding (README); with FIX_MB_SETTLE, the fix
+ *                              proposed there
+ *   BUG_LOCAL_BARRIER          membarrier mode whose barrier is only a local fence
+ *   BUG_ADAPTER_NO_DOMAIN_WAIT (ADAPTER) the receiver released without waiting for the
+ *                              record's readers
  */
 
-#define NR 2          /* threads that enter read sections: Sender, Remover */
-#define NT 3          /* all threads: + Deferred */
+#define NR 2          /* reader threads: Sender, Remover */
+#define NT 3          /* all threads: + Reclaimer */
 #define T_SEND 0
 #define T_REMOVE 1
-#define T_DEFER 2
+#define T_RECLAIM 2
 
-#define D 0
-#define A 1
-#define S 2
-#define NM 3
-#define NONE 255
+/* Domains (a slot's or a retired item's). 0: none. */
+#define DX 1          /* multicast X: its receiver's handle, shared by its publication */
+#define DY 2          /* an unrelated multicast Y */
+#define DP 3          /* X's publication's own identity (BUG_WRONG_DOMAIN) */
+#define DREC 4        /* a callback record (ADAPTER) */
+#define DANY 5        /* DP_ANY_DOMAIN */
 
-/* Retired C memory (dp_retire): the old route list, A's route node. */
-#define L0 0
-#define NODE_A 1
-#define NI 2
+/* Members (a slot's member). 0: none. */
+#define MA 1
+#define MB 2
 
-#define LOC_STATE 0
-#define LOC_WAITING 1
+/* Retired memory. */
+#define TBL0 0        /* X's table [A, B] (Publication.replace → Retired.release) */
+#define CLOS_A 1      /* A's closure method (RouteMembership.markRemoved → DeferredRelease) */
+#define NODE_A 2      /* A's route node (RouteMembership.deinit → dp_route_node_retire) */
+#define NI 3
 
-/* ---- dp_quiesce's shared state ---- */
+#ifdef BUG_WRONG_DOMAIN
+#define TBL_DOMAIN DP
+#else
+#define TBL_DOMAIN DX
+#endif
+
+#define LOC_EPOCH 0
+#define LOC_MEMBER 1
+#define FREE 255
+
+/* ---- dp_quiesce's shared state: one slot per reader thread (nesting is not modelled
+ * beyond one section per thread) ---- */
 byte epoch = 1;         /* dp_global_epoch */
-byte state[NT];         /* dp_reader.state as memory holds it */
-bit waiting[NT];        /* dp_reader.waiting */
-bit sb_full[NT];        /* store buffer: one slot per reader thread */
+bit settled;            /* FIX_MB_SETTLE: the pause after a failed membarrier is over */
+#ifdef MEMBARRIER
+bit mb_mode = 1;        /* dp_membarrier_mode == 1 */
+#else
+bit mb_mode = 0;
+#endif
+byte sdom[NT];          /* slot.domain */
+byte smem[NT];          /* slot.member */
+byte sep[NT];           /* slot.epoch as memory holds it: 0 free */
+bit sb_full[NT];        /* store buffer: one entry per thread */
 bit sb_loc[NT];
 byte sb_val[NT];
 
-bit retired[NI];        /* dp_retire'd */
-bit freed[NI];          /* freed by dp_reclaim */
+bit retired[NI];        /* dp_retire_in'd */
+bit freed[NI];          /* freed (by dp_reclaim, or at once by dp_free_or_retire) */
 byte tag[NI];           /* dp_deferred.epoch */
+byte idom[NI];          /* dp_deferred.domain */
 byte pending;           /* retired_count */
+bit kick;               /* the reclaimer has something to retry: a retirement, or a
+                         * section's exit reaching memory */
 
-/* ---- the proxy ---- */
-byte list = 0;          /* published route list: 0 = [D, A, S], 1 = [D] */
-byte lock = NONE;       /* the proxy's lock (MulticastProxy.state) */
-bit removed[NM];        /* route node's removed flag (RouteMembership) */
-bit dead[NM];           /* deinit began (tryRetain fails) */
-byte rc[NM];            /* strong references */
-bit returned[NM];       /* remove(m) has returned to its caller */
-bit queued;             /* A's closure methods handed to DeferredRelease */
-bit closure_freed;      /* ... and released */
-bit swift_freed;        /* the Swift table of list 0 released (DelegateMulticast.retire) */
+/* ---- multicast X and the user's lock ---- */
+byte list = 0;          /* X's published table: 0 = TBL0 [A, B], 1 = [B] */
+bit removed_a;          /* A's removed flag (its route node) */
+bit a_dead;             /* A's deinit began */
+byte lockL = FREE;      /* the user's lock L */
+bit returned;           /* remove(A) has returned to its caller */
+bit waited;             /* ... in the waiting form */
 
-/* ---- a callback adapter (dp_callback) ---- */
+/* ---- a callback adapter ---- */
 bit receiver = 1;       /* dp_callback.receiver != NULL */
-bit receiver_freed;     /* the receiver object released (CallbackRecord's `receiver`) */
+bit receiver_freed;     /* CallbackRecord's receiver released */
 
-/* ---- progress, for the liveness property ---- */
-bit send_done, remove_done, defer_done;
+/* ---- progress ---- */
+bit send_done, remove_done;
+bit forever;            /* B never returns */
+bit forever_x;          /* ... inside a read section of X */
 
 /* ---------------------------------------------------------------- memory model */
 
 inline drain(t) {
   if
-  :: t < NR && sb_full[t] ->
+  :: sb_full[t] ->
      if
-     :: sb_loc[t] == LOC_STATE -> state[t] = sb_val[t]
-     :: else -> waiting[t] = sb_val[t]
+     :: sb_loc[t] == LOC_EPOCH ->
+        sep[t] = sb_val[t];
+        if
+        :: sb_val[t] == 0 -> kick = 1        /* an exit the reclaimer may be waiting for */
+        :: else -> skip
+        fi
+     :: else -> smem[t] = sb_val[t]
      fi;
      sb_full[t] = 0
   :: else -> skip
   fi
 }
 
-/* A relaxed/release store that may stay in the thread's buffer (TSO). */
+/* A relaxed/release store that may stay in the thread's buffer (TSO, FIFO). */
 inline buffered_store(t, loc, v) {
   atomic { drain(t); sb_loc[t] = loc; sb_val[t] = v; sb_full[t] = 1 }
 }
 
 /* full_barrier_everywhere (dp_quiesce.c): membarrier makes every running thread pass a
- * full barrier before it returns; the fallback fences the calling thread only. */
+ * full barrier before it returns; the fence fallback fences the calling thread only.
+ * With MB_FAIL the expedited command may fail once after registration: readers fence
+ * from their next section on (mb_mode = 0), the caller fences locally, and `ok` says no
+ * barrier reached the readers. */
 inline barrier_everywhere(t) {
 #if defined(MEMBARRIER) && !defined(BUG_LOCAL_BARRIER)
-  atomic { drain(0); drain(1) }
+  atomic {
+    if
+    :: mb_mode -> drain(0); drain(1); ok = 1
+#ifdef MB_FAIL
+    :: mb_mode -> mb_mode = 0; drain(t); ok = 0
+#endif
+#ifdef FIX_MB_SETTLE
+    :: !mb_mode -> drain(t); ok = settled
 #else
-  atomic { drain(t) }
+    :: !mb_mode -> drain(t); ok = 1
+#endif
+    fi
+  };
+#ifdef FIX_MB_SETTLE
+  /* The proposed fix: the thread whose membarrier failed pauses (the timing assumption:
+   * every buffer drains), then lets fence-mode scans be trusted. */
+  if
+  :: !ok && !settled -> atomic { drain(0); drain(1); settled = 1 }
+  :: else -> skip
+  fi
+#endif
+  skip
+#else
+  atomic { drain(t); ok = 1 }
 #endif
 }
 
-/* Another thread reads reader r's record: r's buffered store may have drained by then
- * or not (draining lazily, when someone looks, gives every observable order). */
+/* barrier_for_wait: after a failed membarrier, a pause of a millisecond before the scan,
+ * for the stores of sections entered before the switch to leave their buffers — a timing
+ * assumption the model states as: every buffer has drained. */
+inline barrier_for_wait(t) {
+  barrier_everywhere(t);
+  if
+  :: !ok -> atomic { drain(0); drain(1) }
+  :: else -> skip
+  fi
+}
+
+/* The reader's own fence (fence mode, or membarrier mode after the switch). */
+#ifdef MEMBARRIER
+#define READER_FENCES (!mb_mode)
+#else
+#define READER_FENCES 1
+#endif
+
+/* Another thread reads reader r's slot: r's buffered store may have drained by then or
+ * not (draining lazily, when someone looks, gives every observable order). */
 inline observe(r) {
   if
   :: drain(r)
@@ -172,257 +225,291 @@ inline observe(r) {
   fi
 }
 
-#ifdef BUG_NO_WAITING
-#define QUIET(r) (state[r] == 0 || state[r] >= target)
-#else
-#define QUIET(r) (state[r] == 0 || state[r] >= target || waiting[r])
-#endif
+#define MEETS(a, b) ((a) == (b) || (a) == DANY || (b) == DANY)
 
-/* Q_SYNC_WAIT: dp_synchronize's spin on one reader record (a blocking wait here, so a
- * wait that never ends is a deadlock the search reports); the reader's buffered store
- * may drain while it spins. */
-inline wait_for(r) {
-  do
-  :: QUIET(r) -> break
-  :: atomic { sb_full[r] -> drain(r) }
-  od
-}
+/* Whether reader r's slot holds an item of domain d retired at epoch e (domain_held,
+ * dp_reclaim's judgement). */
+#ifdef BUG_RECLAIM_EPOCH_STRICT
+#define EPOCH_HOLDS(s, e) ((s) != 0 && (s) < (e))
+#else
+#define EPOCH_HOLDS(s, e) ((s) != 0 && (s) <= (e))
+#endif
+#ifdef BUG_RECLAIM_ANY_DOMAIN
+#define HOLDS(s, sd, e, d) (EPOCH_HOLDS(s, e))
+#else
+#define HOLDS(s, sd, e, d) (EPOCH_HOLDS(s, e) && MEETS(sd, d))
+#endif
 
 /* ---------------------------------------------------------------- dp_quiesce */
 
-/* Q_ENTER: dp_read_enter_inline (dp_quiesce_inline.h). */
-inline read_enter(t) {
-  if
-  :: nest == 0 ->
-     buffered_store(t, LOC_STATE, epoch);     /* Q_ENTER_STATE: state = epoch (relaxed) */
-#if !defined(MEMBARRIER) && !defined(BUG_NO_READER_FENCE)
-     atomic { drain(t) }                      /* Q_ENTER_FENCE: seq_cst thread fence */
+/* Q_ENTER: dp_read_enter_inline (dp_quiesce_inline.h). The domain and member stores come
+ * first and reach memory no later than the epoch's release store. */
+inline read_enter(t, d) {
+  atomic {
+    drain(t); sdom[t] = d; smem[t] = 0;
+    sb_loc[t] = LOC_EPOCH; sb_val[t] = epoch; sb_full[t] = 1   /* Q_ENTER_STATE */
+  };
+#ifndef BUG_NO_READER_FENCE
+  atomic {                                   /* Q_ENTER_FENCE: seq_cst thread fence */
+    if
+    :: READER_FENCES -> drain(t)
+    :: else -> skip
+    fi
+  }
 #endif
-  :: else -> skip
-  fi;
-  nest++
 }
 
 /* Q_EXIT: dp_read_exit_inline. */
 inline read_exit(t) {
-  nest--;
-  if
-  :: nest == 0 -> buffered_store(t, LOC_STATE, 0)   /* Q_EXIT_STATE (release) */
-  :: else -> skip
-  fi
+  buffered_store(t, LOC_EPOCH, 0)            /* Q_EXIT_STATE (release) */
 }
 
-/* Q_RECLAIM: dp_reclaim. Locals: r, oldest, i, snap. Only what was retired before the
- * scan began may be freed by it: a reader may enter after the scan, load a pointer a
- * writer then unpublishes and retires, and the scan did not see that reader. */
-inline reclaim(t) {
-  atomic { snap = epoch; quiet = (pending == 0) };   /* Q_RECLAIM_SNAPSHOT */
-#ifdef BUG_RECLAIM_NO_SNAPSHOT
-  quiet = 0;
-  snap = 255;
+/* Q_CALLING: dp_read_calling — the member named before its removed check. */
+inline read_calling(t, m) {
+  buffered_store(t, LOC_MEMBER, m);
+#ifndef BUG_NO_CALLING_FENCE
+  atomic {                                   /* fence mode: seq_cst thread fence */
+    if
+    :: READER_FENCES -> drain(t)
+    :: else -> skip
+    fi
+  }
 #endif
-  if
-  :: quiet -> skip   /* nothing retired before the snapshot: nothing this call may free */
-  :: else ->
-     barrier_everywhere(t);                   /* Q_RECLAIM_BARRIER */
-     /* Q_RECLAIM_SCAN: the oldest active state, one record at a time. */
-     atomic { observe(0); oldest = (state[0] != 0 -> state[0] : 255) };
-     atomic {
-       observe(1);
-       if
-       :: state[1] != 0 && state[1] < oldest -> oldest = state[1]
-       :: else -> skip
-       fi
-     };
-     atomic {                                 /* Q_RECLAIM_FREE: epoch < oldest, snapshot */
-       i = 0;
-       do
-       :: i < NI ->
-          if
-          :: retired[i] && !freed[i] && tag[i] < oldest && tag[i] < snap ->
-             freed[i] = 1; pending--
-          :: else -> skip
-          fi;
-          i++
-       :: else -> break
-       od
-     }
-  fi
 }
 
-/* Q_RETIRE: dp_retire — tagged with the epoch before a bump; never blocks. */
-inline retire(t, item) {
-  atomic { drain(t); tag[item] = epoch; epoch++; retired[item] = 1; pending++ }
+/* Q_RETIRE: dp_retire_in — tagged with the epoch before a seq_cst bump; never blocks. */
+inline retire_in(t, item, d) {
+  atomic {
+    drain(t); tag[item] = epoch; epoch++; idom[item] = d;
+    retired[item] = 1; pending++; kick = 1
+  }
 }
 
-/* Q_SYNC: dp_synchronize. Locals: inside, target, r, oldest, i. */
-inline synchronize(t) {
-  inside = (nest > 0);
-  if
-  :: inside -> waiting[t] = 1                 /* Q_SYNC_WAITING (seq_cst) */
-  :: else -> skip
-  fi;
-  atomic { drain(t); epoch++; target = epoch }   /* Q_SYNC_BUMP (seq_cst add_fetch) */
-  barrier_everywhere(t);                      /* Q_SYNC_BARRIER */
-  /* Q_SYNC_SCAN: every other reader's record, in turn. */
-  if
-  :: t != 0 -> wait_for(0)
-  :: else -> skip
-  fi;
-  if
-  :: t != 1 -> wait_for(1)
-  :: else -> skip
-  fi;
-  if
-  :: inside ->
-#ifdef BUG_WAIT_FENCE
-     buffered_store(t, LOC_WAITING, 0)      /* seq_cst store, no fence: later loads pass it */
+/* The scoped waits' spin on reader r's slot: a blocking wait here, so a wait that never
+ * ends is a deadlock the search reports; r's buffered store may drain meanwhile. */
+#ifdef BUG_WAIT_DOMAIN
+#define MEMBER_MATCH(r, m) (sdom[r] == DX)
 #else
-     atomic { drain(t); waiting[t] = 0 }     /* Q_SYNC_UNWAIT: store, then seq_cst fence */
+#define MEMBER_MATCH(r, m) (smem[r] == (m))
 #endif
+#define BUSY(r, match) (sep[r] != 0 && sep[r] < target && (match))
+
+inline spin_until_quiet(r, match) {
+  do
+  :: !BUSY(r, match) -> break
+  :: atomic { sb_full[r] -> drain(r) }
+  od
+}
+
+/* Q_WAIT_MEMBER: dp_wait_member_idle (wait_for_slots with a member). */
+inline wait_member_idle(t, m) {
+  atomic { drain(t); epoch++; target = epoch };   /* Q_WAIT_BUMP (seq_cst add_fetch) */
+  barrier_for_wait(t);                            /* Q_WAIT_BARRIER */
+  /* Q_WAIT_SCAN: every other thread's slots, in turn */
+#ifndef BUG_WAIT_SELF
+  if
+  :: t != 0 -> spin_until_quiet(0, MEMBER_MATCH(0, m))
   :: else -> skip
   fi;
-  reclaim(t)                                  /* Q_SYNC_RECLAIM */
-}
-
-/* ---------------------------------------------------------------- objects */
-
-/* A deinit that waits out a grace period (RuntimeObject's deallocation handlers:
- * RouteMembership.watch marks the membership removed, then Quiescence.synchronize). */
-inline deinit(t, m) {
-  dead[m] = 1;                                /* DI_BEGIN: tryRetain fails from here */
-  removed[m] = 1;                             /* DI_MARK */
-  synchronize(t)                              /* DI_GRACE */
-}
-
-/* Drops a strong reference; the last one runs the deinit on this thread. */
-inline release(t, m) {
-  atomic { rc[m]--; dying = (rc[m] == 0) };
   if
-  :: dying -> deinit(t, m)
+  :: t != 1 -> spin_until_quiet(1, MEMBER_MATCH(1, m))
   :: else -> skip
   fi
+#else
+  spin_until_quiet(0, MEMBER_MATCH(0, m));
+  spin_until_quiet(1, MEMBER_MATCH(1, m))
+#endif
+}
+
+/* Q_WAIT_DOMAIN: dp_wait_domain_idle (wait_for_slots with a domain). */
+inline wait_domain_idle(t, d) {
+  atomic { drain(t); epoch++; target = epoch };   /* Q_WAIT_BUMP */
+  barrier_for_wait(t);                            /* Q_WAIT_BARRIER */
+  if                                              /* Q_WAIT_SCAN */
+  :: t != 0 -> spin_until_quiet(0, MEETS(sdom[0], d))
+  :: else -> skip
+  fi;
+  if
+  :: t != 1 -> spin_until_quiet(1, MEETS(sdom[1], d))
+  :: else -> skip
+  fi
+}
+
+/* What freeing an item does beyond the memory: TBL0 held A's last reference, so A's
+ * deinit runs on the freeing thread — its route membership's deallocation handler
+ * (RouteMembership.watch) marks it removed and waits for A's calls in flight elsewhere,
+ * then the membership's deinit retires A's route node in every domain. */
+inline free_effects(t, item) {
+  if
+  :: item == TBL0 ->
+     a_dead = 1;                               /* DI_BEGIN */
+     removed_a = 1;                            /* DI_MARK */
+     wait_member_idle(t, MA);                  /* DI_WAIT */
+     retire_in(t, NODE_A, DANY)                /* DI_RETIRE_NODE (dp_retire) */
+  :: else -> skip
+  fi
+}
+
+/* Q_FREE_OR_RETIRE: dp_free_or_retire — free now, on this thread, if no slot of the
+ * domain (the caller's own included) began before the bump; else retire. Never waits. */
+inline free_or_retire(t, item, d) {
+  atomic { drain(t); e0 = epoch; epoch++ };      /* Q_FREE_OR_RETIRE_BUMP */
+  barrier_everywhere(t);                         /* Q_FREE_OR_RETIRE_BARRIER */
+  /* Q_FREE_OR_RETIRE_SCAN: domain_held, one thread's slot at a time */
+#ifdef BUG_RECLAIM_SKIP_SELF
+  held = 0;
+  if
+  :: t != 0 -> atomic { observe(0); held = HOLDS(sep[0], sdom[0], e0, d) }
+  :: else -> skip
+  fi;
+  if
+  :: t != 1 -> atomic { observe(1); held = held || HOLDS(sep[1], sdom[1], e0, d) }
+  :: else -> skip
+  fi;
+#else
+  atomic { observe(0); held = HOLDS(sep[0], sdom[0], e0, d) };
+  atomic { observe(1); held = held || HOLDS(sep[1], sdom[1], e0, d) };
+#endif
+  if
+  :: ok && !held -> freed[item] = 1; free_effects(t, item)
+  :: else -> retire_in(t, item, d)
+  fi
+}
+
+/* Q_RECLAIM: dp_reclaim. Only what was retired before the barrier may be judged by the
+ * scan after it: the batch is taken off the list first. */
+inline reclaim(t) {
+#ifndef BUG_RECLAIM_NO_SNAPSHOT
+  atomic {                                       /* Q_RECLAIM_SNAPSHOT */
+    i = 0;
+    do
+    :: i < NI -> batch[i] = (retired[i] && !freed[i]); i++
+    :: else -> break
+    od
+  };
+#endif
+  barrier_everywhere(t);                         /* Q_RECLAIM_BARRIER */
+  if
+  :: !ok ->                                      /* nothing judged: all back, kick */
+     atomic { batch[0] = 0; batch[1] = 0; batch[2] = 0; kick = 1 };
+     goto reclaimed
+  :: else -> skip
+  fi;
+  /* Q_RECLAIM_SCAN: every open slot, one thread's at a time */
+  atomic { observe(0); e0 = sep[0]; d0 = sdom[0] };
+  atomic { observe(1); e1 = sep[1]; d1 = sdom[1] };
+  atomic {
+#ifdef BUG_RECLAIM_NO_SNAPSHOT
+    /* The batch taken after the scan: an item retired since is judged by it. */
+    i = 0;
+    do
+    :: i < NI -> batch[i] = (retired[i] && !freed[i]); i++
+    :: else -> break
+    od;
+#endif
+    i = 0;
+    do
+    :: i < NI ->
+       if
+       :: batch[i] && !HOLDS(e0, d0, tag[i], idom[i]) && !HOLDS(e1, d1, tag[i], idom[i]) ->
+          freed[i] = 1; pending--                /* Q_RECLAIM_FREE */
+       :: else -> batch[i] = 0                   /* still readable: back on the list */
+       fi;
+       i++
+    :: else -> break
+    od
+  };
+  /* The free functions run after the judgement, with no lock held. */
+  i = 0;
+  do
+  :: i < NI ->
+     if
+     :: batch[i] -> batch[i] = 0; free_effects(t, i)
+     :: else -> skip
+     fi;
+     i++
+  :: else -> break
+  od;
+reclaimed:
+  skip
 }
 
 /* ---------------------------------------------------------------- Sender (thread 0) */
 
-/* S_CALL: the call of member m starts; properties (a) and (b) are checked at that moment.
- * D's last outside reference goes during its call; A's method may take the proxy's lock
- * (a delegate adding another member from its call: MulticastProxy.add). */
-inline call(m) {
+#define TABLE_LIVE(tb) (!(tb == 0 && freed[TBL0]))
+
+/* S_CALL: the call of member m starts; properties (a) and (b) are checked at that moment. */
+inline call_starts(m) {
   atomic {
-    assert(!returned[m]);                     /* (a) no call after remove returned */
-    assert(!dead[m]);                         /* no call of an object whose deinit began */
-#ifndef NO_CLOSURE_CHECK
-    assert(!(m == A && closure_freed));       /* (b) the method closure it runs is alive */
-#endif
     if
-    :: m == D -> rc[D]--
+    :: m == MA ->
+       assert(!(returned && waited));         /* (a) none after a waiting remove returned */
+       assert(!late);                         /* (a) none in a dispatch begun after remove */
+       assert(!a_dead);                       /* (b) the member object is alive */
+       assert(!freed[CLOS_A])                 /* (b) the closure method it runs */
     :: else -> skip
     fi
-  };
-  if
-  :: m == A ->
-     if
-     :: skip ->                               /* S_CALL_LOCK: it does */
-        atomic { lock == NONE -> lock = T_SEND };
-        lock = NONE
-     :: skip
-     fi
-  :: else -> skip
-  fi
-}
-
-/* The list must be live whenever the dispatch reads it (route list: dp_retire'd). */
-#ifdef FINDING_SWIFT_TABLE
-#define LIST_LIVE(tb) (!(tb == 0 && (freed[L0] || swift_freed)))
-#else
-#define LIST_LIVE(tb) (!(tb == 0 && freed[L0]))
-#endif
-
-/* S_RETAIN: `entry.delegate` / UnownedObject.tryRetain — fails once the deinit began. */
-inline retain(m) {
-  atomic {
-    assert(LIST_LIVE(tb));                    /* (b) the entry is read from the list */
-    got = !dead[m];
-    if
-    :: got -> rc[m]++
-    :: else -> skip
-    fi
-  }
-}
-
-/* S_CHECK: the member's removed flag, read through its route node. */
-inline check(m) {
-  atomic {
-    assert(LIST_LIVE(tb));
-    assert(!(m == A && freed[NODE_A]));       /* (b) the route node */
-    rm = removed[m]
   }
 }
 
 proctype Sender() {
-  byte nest, tb, m, prev = NONE, target, r, oldest, i, snap, count;
-  bool quiet, inside, dying, got, rm, recv;
+  byte dom, tb, m, target;
+  bit late, rm;
 
 #ifndef ADAPTER
-  read_enter(T_SEND);                         /* S_ENTER */
-  atomic { tb = list; count = (tb == 0 -> 3 : 1); m = 0 };   /* S_LOAD */
+  if
+  :: dom = DX                                 /* a dispatch of X */
+  :: dom = DY                                 /* of an unrelated multicast Y, member B */
+  fi;
+  atomic { read_enter(T_SEND, dom); late = returned };   /* S_ENTER */
+  if
+  :: dom == DX -> tb = list                   /* S_LOAD: the published table */
+  :: else -> tb = 2
+  fi;
+  m = (tb == 0 -> MA : MB);
   do
-  :: m < count ->
-#ifdef BUG_2152b30
-     /* Before 2152b30: the removed check first; then Invocation.invoke(target:) released
-      * the previous target when it took the new one, before the call. */
-     check(m);
+  :: m <= MB ->
+     assert(TABLE_LIVE(tb));                  /* (b) the entry is read from the table */
+#ifdef BUG_CALLING_AFTER_CHECK
+     atomic { assert(!(m == MA && freed[NODE_A])); rm = (m == MA && removed_a) };
+     read_calling(T_SEND, m);
+#else
+     read_calling(T_SEND, m);                 /* S_CALLING (Q_CALLING) */
+     atomic {                                 /* S_CHECK: the last step before the call */
+       assert(TABLE_LIVE(tb));
+       assert(!(m == MA && freed[NODE_A]));   /* (b) the route node */
+       rm = (m == MA && removed_a)
+     };
+#endif
      if
      :: !rm ->
-        retain(m);
+        call_starts(m);
         if
-        :: got ->
+        :: m == MB ->
            if
-           :: prev != NONE -> release(T_SEND, prev)       /* S_RELEASE_PREV (before) */
-           :: else -> skip
-           fi;
-           prev = m;
-           call(m)
+           :: skip                            /* B returns */
+           :: skip ->                         /* S_LOCK: B waits for L */
+              atomic { lockL == FREE -> lockL = T_SEND };
+              lockL = FREE
+#ifndef NO_FOREVER
+           :: forever = 1; forever_x = (dom == DX);
+end_blocked: (0)                              /* B never returns */
+#endif
+           fi
         :: else -> skip
         fi
      :: else -> skip
      fi;
-#else
-     retain(m);
-     if
-     :: got ->
-        check(m);                                          /* last step before the call */
-        if
-        :: rm -> release(T_SEND, m)                        /* S_SKIP */
-        :: else ->
-           call(m);
-           if
-           :: prev != NONE -> release(T_SEND, prev)       /* S_RELEASE_PREV (after) */
-           :: else -> skip
-           fi;
-           prev = m
-        fi
-     :: else -> skip
-     fi;
-#endif
      m++
   :: else -> break
   od;
-  assert(LIST_LIVE(tb));                      /* S_FINISH: the fold's result reads it */
-  if
-  :: prev != NONE -> release(T_SEND, prev)    /* S_RELEASE_LAST */
-  :: else -> skip
-  fi;
+  assert(TABLE_LIVE(tb));                     /* S_FINISH: the fold reads the table */
   read_exit(T_SEND);                          /* S_EXIT */
-#endif
-#ifdef ADAPTER
+#else
   /* A C library calls a callback adapter (dp_callback.c's entries). */
-  read_enter(T_SEND);                         /* CB_ENTER */
-  recv = receiver;                            /* CB_LOAD: record->receiver */
+  atomic { read_enter(T_SEND, DREC); late = 0 };   /* CB_ENTER */
   if
-  :: recv -> assert(!receiver_freed)          /* CB_CALL: (b) the receiver is alive */
+  :: receiver -> assert(!receiver_freed)      /* CB_LOAD, CB_CALL: (b) the receiver */
   :: else -> skip                             /* released: the entry traps */
   fi;
   read_exit(T_SEND);                          /* CB_EXIT */
@@ -433,74 +520,106 @@ proctype Sender() {
 /* ---------------------------------------------------------------- Remover (thread 1) */
 
 proctype Remover() {
-  byte nest, target, r, oldest, i, snap;
-  bool quiet, inside, dying;
+  byte tb, target, e0;
+  bit nested, holding, waiting, held, ok;
 
-  if
-  :: read_enter(T_REMOVE)                     /* R_NESTED: from inside a dispatch */
-  :: skip
-  fi;
 #ifndef ADAPTER
-  atomic { lock == NONE -> lock = T_REMOVE }  /* R_LOCK: state.withLock */
-  /* R_MARK: markRemoved (seq_cst; the kept closures go to DeferredRelease); R_PUBLISH:
-   * rebuildResponders / dp_route_set_targets publishes the list without A and S. */
-  atomic { removed[A] = 1; removed[S] = 1; queued = 1 };
-  list = 1;
-  retire(T_REMOVE, L0);                       /* R_RETIRE_LIST: dp_route_set_targets */
-#ifdef BUG_e5e0d80
-  release(T_REMOVE, S);                       /* the gone entries released under the lock */
-#endif
-  atomic { drain(T_REMOVE); lock = NONE };    /* R_UNLOCK */
-  synchronize(T_REMOVE);                      /* R_GRACE */
-  returned[A] = 1; returned[S] = 1;           /* R_RETURNED: remove's guarantee holds */
-#ifndef BUG_e5e0d80
-  release(T_REMOVE, S);                       /* R_RELEASE_GONE: withExtendedLifetime */
-#endif
-  swift_freed = 1;                            /* R_RELEASE_TABLE (DelegateMulticast.retire) */
-  retire(T_REMOVE, NODE_A);                   /* R_RETIRE_NODE: RouteMembership.deinit */
-#else
-  /* The last adapter of a callback record goes (CallbackRecord.deinit). */
-  receiver = 0;                               /* CB_RELEASE: dp_callback_release (seq_cst) */
-#ifndef BUG_ADAPTER_NO_GRACE
-  synchronize(T_REMOVE);                      /* CB_GRACE */
-#endif
-  receiver_freed = 1;                         /* CB_FREE: the record's receiver released */
-#endif
   if
-  :: nest > 0 -> read_exit(T_REMOVE)
+  :: skip
+  :: nested = 1;                              /* R_NESTED: from A's own call */
+     read_enter(T_REMOVE, DX);
+     tb = list;
+     read_calling(T_REMOVE, MA)
+  fi;
+  if
+  :: skip
+  :: skip ->                                  /* R_USER_LOCK: the caller holds L */
+     atomic { lockL == FREE -> lockL = T_REMOVE }; holding = 1
+  fi;
+  if
+  :: waiting = 0                              /* remove(_:) of a @Delegate multicast */
+  :: waiting = 1                              /* remove(_:waitingForCallsInFlight: true) */
+  fi;
+  /* Under X's state lock, which nothing holds while waiting: */
+  removed_a = 1;                              /* R_MARK (seq_cst) */
+  retire_in(T_REMOVE, CLOS_A, DX);            /* R_RETIRE_CLOSURE: DeferredRelease.release */
+  list = 1;                                   /* R_PUBLISH: Publication.replace */
+  /* After the state lock: */
+#ifdef BUG_WRITER_WAITS
+  /* The old dp_synchronize: every other thread's read section begun before. */
+  atomic { drain(T_REMOVE); epoch++; target = epoch };
+  barrier_everywhere(T_REMOVE);
+  spin_until_quiet(T_SEND, 1);
+#endif
+  free_or_retire(T_REMOVE, TBL0, TBL_DOMAIN); /* R_RELEASE: Retired.release */
+  if
+  :: waiting -> wait_member_idle(T_REMOVE, MA)   /* R_WAIT: removeMembers(waiting…) */
   :: else -> skip
   fi;
+  atomic { returned = 1; waited = waiting };  /* R_RETURNED */
+  if
+  :: holding -> lockL = FREE
+  :: else -> skip
+  fi;
+  if
+  :: nested ->
+     assert(TABLE_LIVE(tb));                  /* A's dispatch goes on reading its table */
+     read_exit(T_REMOVE)
+  :: else -> skip
+  fi;
+#else
+  if
+  :: skip
+  :: nested = 1; read_enter(T_REMOVE, DY)     /* R_NESTED: inside an unrelated dispatch */
+  fi;
+  receiver = 0;                               /* CB_RELEASE: dp_callback_release (seq_cst) */
+#ifndef BUG_ADAPTER_NO_DOMAIN_WAIT
+  wait_domain_idle(T_REMOVE, DREC);           /* CB_WAIT: Quiescence.waitForReaders */
+#endif
+  receiver_freed = 1;                         /* CB_FREE: the record's receiver released */
+  if
+  :: nested -> read_exit(T_REMOVE)
+  :: else -> skip
+  fi;
+#endif
   atomic { drain(T_REMOVE); remove_done = 1 }
 }
 
-/* ---------------------------------------------------------------- Deferred (thread 2) */
+/* ---------------------------------------------------------------- Reclaimer (thread 2) */
 
-proctype Deferred() {
-  byte nest, target, r, oldest, i, snap;
-  bool quiet, inside;
+/* reclaimer_main: dp_reclaim whenever something it may be waiting for has changed (a
+ * retirement, an exit reaching memory): the code's retries with back-off, minus those
+ * that cannot free more than the last pass did. Idle: a valid end state. */
+proctype Reclaimer() {
+  byte i, e0, d0, e1, d1, target;
+  bit batch[NI], ok;
 
-  queued;                                     /* DR_QUEUE: DeferredRelease.release */
-  synchronize(T_DEFER);                       /* DR_GRACE */
-  closure_freed = 1;                          /* DR_DROP */
-  /* A later reclaim (any later dp_synchronize / dp_retire / Quiescence.reclaim), once
-   * the other threads are done: it must free everything retired. */
-  (send_done && remove_done);
-  reclaim(T_DEFER);                           /* RC_RECLAIM */
-  defer_done = 1
+end_idle:
+  do
+  :: atomic { kick -> kick = 0 };
+     reclaim(T_RECLAIM)
+  od
 }
 
 init {
   atomic {
-    rc[D] = 1; rc[A] = 1; rc[S] = 1;
     run Sender();
     run Remover();
 #ifndef ADAPTER
-    run Deferred()
-#else
-    defer_done = 1
+    run Reclaimer()
 #endif
   }
 }
 
-/* (d) Every removal, release and retirement completes (with weak fairness). */
-ltl done { <> (send_done && remove_done && defer_done && pending == 0) }
+/* (d) The removal always completes, the dispatch unless a delegate never returns, and
+ * everything retired is freed — except, while a delegate never returns, what its read
+ * section holds: everything of its own domain and what was retired in every domain
+ * (A's route node); X's table and closure are freed even then when that section is Y's. */
+#ifndef ADAPTER
+ltl done {
+  <> (remove_done && (send_done || forever) &&
+      (pending == 0 || forever_x || (forever && freed[TBL0] && freed[CLOS_A])))
+}
+#else
+ltl done { <> (remove_done && send_done) }
+#endif
