@@ -625,21 +625,21 @@ struct MulticastGenerator {
           : parameter.isAutoclosure
             ? "(f.argument(\(index)) as \(parameter.valueTypeText))()"
             // An overload is chosen by its arguments' types: each one stated.
-            : requirement.overloadSuffix != nil
+            : requirement.isOverloadedByType
               ? "(f.argument(\(index)) as \(parameter.valueTypeText))" : "f.argument(\(index))"
       })
     return requirement.result == nil ? call : "f.setResult(\(call))"
   }
 
-  /// For a protocol with methods overloaded by parameter type only, the rule that tells
-  /// their handles apart (see `OverloadName`), for the `Handles` doc comment; none
-  /// otherwise.
+  /// For a protocol with methods overloaded by parameter type, a note that their handles
+  /// are the ones `@Handle` names, for the `Handles` doc comment; none otherwise.
   var overloadRule: [String] {
-    guard let example = model.requirements.first(where: { !($0.overloadSuffix ?? "").isEmpty })
+    guard
+      let example = model.requirements.first(where: { $0.isOverloadedByType && $0.explicitHandle != nil })
     else { return [] }
     return [
       "  ///",
-      "  /// When two requirements would get the same handle, each adds its parameter types' names, capitalised, sugar spelled out and `any` dropped (`\(example.swiftName)` taking `\(example.parameters.map { $0.type.trimmedDescription }.joined(separator: ", "))` is `\\.\(example.messageName)`), and so does its selector's first piece unless `@Selector` names it.",
+      "  /// A method overloaded by parameter type has the handle its `@Handle` names (`\(example.swiftName)` taking `\(example.parameters.map { $0.type.trimmedDescription }.joined(separator: ", "))` is `\\.\(example.messageName)`).",
     ]
   }
 
