@@ -450,13 +450,11 @@ struct DelegateProtocolModel {
   /// their calls state their arguments' types. Their names are not changed: two that
   /// would share a handle or selector are an error (`checkUniqueNames`).
   private mutating func markOverloads() {
-    var byDerivedName: [String: [Int]] = [:]
+    var bySwiftName: [String: [Int]] = [:]
     for (index, requirement) in requirements.enumerated() where requirement.accessor == nil {
-      let derived = SelectorName.messageName(
-        baseName: requirement.nameText, labels: requirement.parameters.map(\.label))
-      byDerivedName[derived, default: []].append(index)
+      bySwiftName[requirement.swiftName, default: []].append(index)
     }
-    for indices in byDerivedName.values where indices.count > 1 {
+    for indices in bySwiftName.values where indices.count > 1 {
       for index in indices { requirements[index].isOverloadedByType = true }
     }
   }
