@@ -11,11 +11,11 @@ import SwiftSyntax
 ///
 /// ```swift
 /// #sourceLocation(file: "Downloader.swift", line: 12)
+/// private static func __emptyAnswer0Check() { Self.__emptyAnswer0(Decision.self) }
 /// @available(*, unavailable, message: "'downloader(_:decisionFor:)' answers 'Decision', …")
-/// private static func __emptyAnswer_downloaderDecisionFor<T>(_: T.Type) {}
-/// private static func __emptyAnswer_downloaderDecisionFor<T: __DelegateEmptyAnswer>(_: T.Type) {}
-/// private static func __emptyAnswer_downloaderDecisionFor(_: Void.Type) {}
-/// private static func __checkEmptyAnswer_downloaderDecisionFor() { Self.__emptyAnswer_downloaderDecisionFor(Decision.self) }
+/// private static func __emptyAnswer0<T>(_: T.Type) {}
+/// private static func __emptyAnswer0<T: __DelegateEmptyAnswer>(_: T.Type) {}
+/// private static func __emptyAnswer0(_: Void.Type) {}
 /// #sourceLocation()
 /// ```
 ///
@@ -37,13 +37,15 @@ struct EmptyAnswerCheck {
       "'\(swiftName)' answers '\(type)', which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one, through typealiases too); declare the answer with @Default(…) on '\(swiftName)'"
     )
     var lines: [String] = []
+    // The call first: a `#sourceLocation` names the line after it, and the lines after that
+    // count on from there.
     if let location { lines.append(location) }
     lines += [
+      "  private static func \(name)Check() { Self.\(name)(\(MulticastGenerator.metatype(type))) }",
       "  @available(*, unavailable, message: \(message))",
       "  private static func \(name)<T>(_: T.Type) {}",
       "  private static func \(name)<T: __DelegateEmptyAnswer>(_: T.Type) {}",
       "  private static func \(name)(_: Void.Type) {}",
-      "  private static func \(name)Check() { Self.\(name)(\(MulticastGenerator.metatype(type))) }",
     ]
     if location != nil { lines.append("#sourceLocation()") }
     return lines
