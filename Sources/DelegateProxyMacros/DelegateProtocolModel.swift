@@ -97,6 +97,7 @@ struct DelegateProtocolModel {
     readMembers(of: proto)
     markOverloads()
     checkUniqueNames()
+    routeDeclaredDefaults()
     decideSemantics(of: proto)
     markWritesOfValues()
   }

@@ -83,6 +83,12 @@ struct DelegateRequirement {
   /// The result type, when its empty value (``noAnswerText``) is the type checker's to
   /// confirm: a name the macro cannot see into (see `EmptyAnswer`, `EmptyAnswerCheck`).
   var checkedResult: TypeSyntax? = nil
+  /// The `@Default(…)` expression as written, if any.
+  var declaredDefault: String? = nil
+  /// The static function of the protocol's extension that answers ``declaredDefault``,
+  /// type-checked once on the requirement's line (see `EmptyAnswerCheck`); nil until the
+  /// model names it.
+  var defaultFunction: String? = nil
   /// Whether the requirement is `async`.
   var isAsync: Bool = false
   /// Whether the requirement is `throws` (typed throws and `rethrows` are refused).
@@ -565,7 +571,7 @@ extension DelegateRequirement {
       // C callers can neither await nor catch: an effectful method stays on the Swift path;
       // nor store a member's new value: a mutating one too.
       hasCForm: hasCForm && !isAsync && !isThrowing && !isMutating, noAnswerText: noAnswerText,
-      checkedResult: checkedResult,
+      checkedResult: checkedResult, declaredDefault: declaredDefault,
       isAsync: isAsync, isThrowing: isThrowing, isMutating: isMutating,
       hasExplicitSelector: hasExplicitSelector, explicitHandle: explicitHandle,
       declNode: Syntax(function))

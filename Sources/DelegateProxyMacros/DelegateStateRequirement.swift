@@ -246,7 +246,8 @@ struct DelegateStateRequirement {
       selector: readSelector, swiftName: swiftName, nameNode: nameNode,
       accessor: Accessor(kind: .get, name: nameText, isSubscript: isSubscript),
       hasCForm: hasCForm && CTypeCheck.problem(with: type, isResult: true) == nil,
-      noAnswerText: noAnswerText, checkedResult: checkedResult, isAsync: isAsync,
+      noAnswerText: noAnswerText, checkedResult: checkedResult, declaredDefault: declaredDefault,
+      isAsync: isAsync,
       isThrowing: isThrowing, declNode: declNode)
     var setter: DelegateRequirement?
     if hasSetter {

@@ -661,6 +661,15 @@ struct MulticastGenerator {
       + ["    ]\(closing)"]
   }
 
+  /// The `noAnswer` closure of a method's description: `{}`, its empty value, or a call of
+  /// its `@Default`'s function on a type that conforms to the protocol (the multicast, or
+  /// for one with an object base its `Object`).
+  private func noAnswerClosure(_ requirement: DelegateRequirement) -> String {
+    guard let answer = requirement.noAnswerText else { return "{}" }
+    guard let function = requirement.defaultFunction else { return "{ \(answer) }" }
+    return "{ \(className)\(model.objectBase == nil ? "" : ".Object").\(function)() }"
+  }
+
   /// One `MethodDescription(…)` expression.
   private func methodDescription(_ requirement: DelegateRequirement) -> String {
     let parameters = requirement.parameters.map { parameter in
@@ -672,7 +681,7 @@ struct MulticastGenerator {
       swiftName: \(Self.stringLiteral(requirement.swiftName)), \
       isRequired: \(!requirement.isOptional),
               parameters: [\(parameters.joined(separator: ", "))],
-              result: \(Self.metatype(requirement.resultText)), noAnswer: \(requirement.noAnswerText.map { "{ \($0) }" } ?? "{}"))
+              result: \(Self.metatype(requirement.resultText)), noAnswer: \(noAnswerClosure(requirement)))
       """
   }
 
