@@ -69,6 +69,21 @@ struct EmptyAnswerDiagnosticsTests {
     #expect(result.status == 0, "\(result.diagnostics)")
   }
 
+  @Test func aDefaultOfTheWrongTypeIsOneErrorOnTheRequirementsLine() throws {
+    let result = try modules.typecheck(
+      Self.downloader(
+        "@Default(\"allow\") func downloader(_ id: Int, decisionFor url: String) -> Decision",
+        uses: Self.decision))
+    #expect(result.status != 0)
+    let errors = Self.errors(result.diagnostics)
+    #expect(errors.count == 1, "\(result.diagnostics)")
+    #expect(
+      errors.first?.hasPrefix("case.swift:8:") == true
+        && errors.first?.hasSuffix(
+          "error: cannot convert return expression of type 'String' to return type 'Decision'")
+          == true, "\(result.diagnostics)")
+  }
+
   @Test func typealiasesOfStandardTypesHaveTheirEmptyValues() throws {
     // `Logger.Metadata` is a typealias of a dictionary; the macro cannot see it, the type
     // checker can.
