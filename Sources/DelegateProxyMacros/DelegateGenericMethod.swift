@@ -153,7 +153,10 @@ struct DelegateGenericMethod {
       diagnostics.append(
         Diagnostic(
           node: Syntax(function.name),
-          message: DelegateDiagnostic.optionalGeneric(requirement.swiftName)))
+          message: DelegateDiagnostic.optionalGeneric(requirement.swiftName),
+          fixIts: SourceFixIt.removing(
+            attribute: DelegateProtocolModel.optionalMarker, from: function.attributes
+          ).map { [$0] } ?? []))
       return nil
     }
     return DelegateGenericMethod(

@@ -190,9 +190,11 @@ struct DelegateProtocolModel {
   var isValid: Bool { diagnostics.isEmpty }
 
   private mutating func report(
-    _ node: some SyntaxProtocol, _ message: DelegateDiagnostic, notes: [Note] = []
+    _ node: some SyntaxProtocol, _ message: DelegateDiagnostic, notes: [Note] = [],
+    fixIt: FixIt? = nil
   ) {
-    diagnostics.append(Diagnostic(node: Syntax(node), message: message, notes: notes))
+    diagnostics.append(
+      Diagnostic(node: Syntax(node), message: message, notes: notes, fixIts: fixIt.map { [$0] } ?? []))
   }
 
   /// Standard protocols whose requirements a multicast cannot forward to its delegates.
@@ -406,7 +408,9 @@ struct DelegateProtocolModel {
           function, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
         {
           if isForeign && requirement.isOptional {
-            report(function.name, .optionalInForeign(requirement.swiftName, foreign: delegateType))
+            report(
+              function.name, .optionalInForeign(requirement.swiftName, foreign: delegateType),
+              fixIt: SourceFixIt.removing(attribute: Self.optionalMarker, from: function.attributes))
           }
           requirements.append(requirement)
         }
@@ -486,7 +490,7 @@ struct DelegateProtocolModel {
             "@Selector(\"\(requirement.isOverloadedByType ? suggested.selector : "<#selector#>")\")")
         }
         let fixIts =
-          requirement.declNode.map { [AttributeFixIt.inserting(attributes.joined(separator: " "), before: $0)] }
+          requirement.declNode.map { [SourceFixIt.inserting(attributes.joined(separator: " "), before: $0)] }
           ?? []
         let message: DelegateDiagnostic =
           handleOwner != nil

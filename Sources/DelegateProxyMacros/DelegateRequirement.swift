@@ -391,15 +391,18 @@ extension DelegateRequirement {
     }
     let swiftName = baseName + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
     let diagnosticsBefore = diagnostics.count
-    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic) {
-      diagnostics.append(Diagnostic(node: Syntax(node), message: message))
+    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic, fixIt: FixIt? = nil) {
+      diagnostics.append(
+        Diagnostic(node: Syntax(node), message: message, fixIts: fixIt.map { [$0] } ?? []))
     }
 
     var isMutating = false
     for modifier in function.modifiers {
       if modifier.name.tokenKind == .keyword(.static) || modifier.name.tokenKind == .keyword(.class)
       {
-        report(modifier, .staticRequirement(swiftName, keyword: modifier.name.text))
+        report(
+          modifier, .staticRequirement(swiftName, keyword: modifier.name.text),
+          fixIt: SourceFixIt.removing(modifier))
       } else if modifier.name.tokenKind == .keyword(.mutating) {
         isMutating = true
       }
@@ -415,9 +418,13 @@ extension DelegateRequirement {
     if let throwsClause = effects?.throwsClause {
       isThrowing = true
       if throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
-        report(throwsClause, .effect(swiftName, clause: "rethrows"))
+        report(
+          throwsClause, .effect(swiftName, clause: "rethrows"),
+          fixIt: SourceFixIt.replacing(throwsClause, with: "throws", message: "replace with 'throws'"))
       } else if let type = throwsClause.type {
-        report(throwsClause, .effect(swiftName, clause: "throws(\(type.trimmedDescription))"))
+        report(
+          throwsClause, .effect(swiftName, clause: "throws(\(type.trimmedDescription))"),
+          fixIt: SourceFixIt.replacing(throwsClause, with: "throws", message: "replace with 'throws'"))
       }
     }
 
@@ -435,7 +442,9 @@ extension DelegateRequirement {
       if lentArity != nil {
         hasCForm = false
         if isAsync {
-          report(parameter.type, .nonEscapingClosure(swiftName, parameter: parameterName))
+          report(
+            parameter.type, .nonEscapingClosure(swiftName, parameter: parameterName),
+            fixIt: SourceFixIt.escaping(parameter.type))
         }
       }
       let isInout =
@@ -539,7 +548,7 @@ extension DelegateRequirement {
           diagnostics.append(
             Diagnostic(
               node: Syntax(attribute), message: DelegateDiagnostic.defaultOnVoid(swiftName),
-              fixIt: AttributeFixIt.removing(attribute)))
+              fixIt: SourceFixIt.removing(attribute)))
           continue
         }
         declaredDefault = argument.expression.trimmedDescription
@@ -560,7 +569,7 @@ extension DelegateRequirement {
           Diagnostic(
             node: Syntax(function.signature.returnClause!.type),
             message: DelegateDiagnostic.noZeroAnswer(swiftName, problem: problem.text),
-            fixIt: AttributeFixIt.inserting("@Default(<#value#>)", before: Syntax(function))))
+            fixIt: SourceFixIt.inserting("@Default(<#value#>)", before: Syntax(function))))
       }
     }
 

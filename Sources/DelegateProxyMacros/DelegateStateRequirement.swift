@@ -132,13 +132,16 @@ struct DelegateStateRequirement {
     diagnostics: inout [Diagnostic]
   ) -> DelegateStateRequirement? {
     let before = diagnostics.count
-    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic) {
-      diagnostics.append(Diagnostic(node: Syntax(node), message: message))
+    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic, fixIt: FixIt? = nil) {
+      diagnostics.append(
+        Diagnostic(node: Syntax(node), message: message, fixIts: fixIt.map { [$0] } ?? []))
     }
     for modifier in modifiers {
       if modifier.name.tokenKind == .keyword(.static) || modifier.name.tokenKind == .keyword(.class)
       {
-        report(modifier, .staticRequirement(swiftName, keyword: modifier.name.text))
+        report(
+          modifier, .staticRequirement(swiftName, keyword: modifier.name.text),
+          fixIt: SourceFixIt.removing(modifier))
       }
     }
     var getterAccessor: AccessorDeclSyntax?
@@ -157,7 +160,9 @@ struct DelegateStateRequirement {
     if let throwsClause = effects?.throwsClause {
       isThrowing = true
       if let thrown = throwsClause.type {
-        report(throwsClause, .effect(swiftName, clause: "throws(\(thrown.trimmedDescription))"))
+        report(
+          throwsClause, .effect(swiftName, clause: "throws(\(thrown.trimmedDescription))"),
+          fixIt: SourceFixIt.replacing(throwsClause, with: "throws", message: "replace with 'throws'"))
       }
     }
     if Self.isOpaque(type) {
@@ -182,7 +187,9 @@ struct DelegateStateRequirement {
       } else if DelegateRequirement.mentionsSelf(p.type) {
         report(p.type, .selfType(swiftName, what: "parameter '\(runtimeName)'"))
       } else if DelegateRequirement.isNonEscapingClosure(p.type) {
-        report(p.type, .nonEscapingIndex(swiftName, parameter: runtimeName))
+        report(
+          p.type, .nonEscapingIndex(swiftName, parameter: runtimeName),
+          fixIt: SourceFixIt.escaping(p.type))
       } else if CTypeCheck.problem(with: p.type) != nil {
         hasCForm = false
       }
@@ -203,7 +210,7 @@ struct DelegateStateRequirement {
         diagnostics.append(
           Diagnostic(
             node: Syntax(attribute), message: DelegateDiagnostic.selectorOnState(swiftName),
-            fixIt: AttributeFixIt.removing(attribute)))
+            fixIt: SourceFixIt.removing(attribute)))
       } else if attributeName == "Default" || attributeName == "DelegateProxy.Default" {
         guard case .argumentList(let arguments) = attribute.arguments, arguments.count == 1,
           let argument = arguments.first, argument.label == nil
@@ -226,7 +233,7 @@ struct DelegateStateRequirement {
       diagnostics.append(
         Diagnostic(
           node: Syntax(type), message: DelegateDiagnostic.noZeroAnswer(swiftName, problem: problem.text),
-          fixIt: AttributeFixIt.inserting("@Default(<#value#>)", before: declNode)))
+          fixIt: SourceFixIt.inserting("@Default(<#value#>)", before: declNode)))
     }
     guard diagnostics.count == before else { return nil }
 

@@ -84,7 +84,7 @@ import Testing
         DiagnosticSpec(
           message:
             "@Delegate does not support 'static' requirements ('make()'): messages go to delegate instances; make it an instance method",
-          line: 7, column: 3),
+          line: 7, column: 3, fixIts: [FixItSpec(message: "remove 'static'")]),
       ]
     )
   }
@@ -145,11 +145,11 @@ import Testing
         DiagnosticSpec(
           message:
             "parameter 'each' of the async method 'visit(_:)' is a non-escaping closure, which cannot be lent across its delegates' suspensions; mark it '@escaping'",
-          line: 3, column: 22),
+          line: 3, column: 22, fixIts: [FixItSpec(message: "insert '@escaping'")]),
         DiagnosticSpec(
           message:
             "parameter 'transform' of the async method 'map(_:)' is a non-escaping closure, which cannot be lent across its delegates' suspensions; mark it '@escaping'",
-          line: 4, column: 25),
+          line: 4, column: 25, fixIts: [FixItSpec(message: "insert '@escaping'")]),
       ]
     )
   }
@@ -263,6 +263,50 @@ import Testing
           notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 37)],
           fixIts: [FixItSpec(message: "insert '@Selector(\"<#selector#>\")'")]),
       ]
+    )
+  }
+
+  /// The Fix-Its applied: the later overload named after its parameter types, and
+  /// `@Default` with a placeholder for a result with no empty value.
+  @Test func fixItsNameTheOverloadAndInsertDefault() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol RecorderDelegate: AnyObject {
+        func record(_ value: Int64)
+        func record(_ value: Double)
+        func range() -> (Int, Int)
+      }
+      """,
+      expandedSource: """
+        protocol RecorderDelegate: AnyObject {
+          func record(_ value: Int64)
+          func record(_ value: Double)
+          func range() -> (Int, Int)
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "'range()' answers the tuple '(Int, Int)', which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one); declare the answer with @Default(…)",
+          line: 5, column: 19, fixIts: [FixItSpec(message: "insert '@Default(<#value#>)'")]),
+        DiagnosticSpec(
+          message:
+            "'record(_:)' would have the handle '\\.record' and the selector 'record:', which another overload of it declared before it already has; name this one's with @Handle(\"…\") and @Selector(\"…\") (a handle never changes when another requirement is added)",
+          line: 4, column: 8,
+          notes: [NoteSpec(message: "'record(_:)' declared here", line: 3, column: 8)],
+          fixIts: [
+            FixItSpec(message: "insert '@Handle(\"recordDouble\") @Selector(\"recordDouble:\")'")
+          ]),
+      ],
+      fixedSource: """
+        @Delegate
+        protocol RecorderDelegate: AnyObject {
+          func record(_ value: Int64)
+          @Handle("recordDouble") @Selector("recordDouble:") func record(_ value: Double)
+          @Default(<#value#>) func range() -> (Int, Int)
+        }
+        """
     )
   }
 
@@ -383,11 +427,11 @@ import Testing
         DiagnosticSpec(
           message:
             "@Delegate does not support 'throws(SensorError)' requirements ('sensorDidFail(_:)'): under the .runAll error policy a multicast throws every delegate's error at once (MemberErrors), which no single typed error can carry; declare it plain 'throws'",
-          line: 3, column: 37),
+          line: 3, column: 37, fixIts: [FixItSpec(message: "replace with 'throws'")]),
         DiagnosticSpec(
           message:
             "@Delegate does not support 'rethrows' requirements ('sensorWillRetry(_:)'): a multicast's conformance cannot rethrow only what its caller's closure throws, since its delegates may throw too; declare it plain 'throws'",
-          line: 4, column: 39),
+          line: 4, column: 39, fixIts: [FixItSpec(message: "replace with 'throws'")]),
       ]
     )
   }
