@@ -349,17 +349,22 @@ struct MulticastGenerator {
         body.append("let __\(p.localName) = DelegateInout(\(p.localName))")
         body.append("defer { \(p.localName) = __\(p.localName).value }")
       }
-      body.append("return self.__deliver(\(arguments.joined(separator: ", ")))")
+      // A `throws` method's target may throw (a double's stub): the stand-in throws it.
+      body.append(
+        "return \(requirement.isThrowing ? "try self.__deliverThrowing" : "self.__deliver")(\(arguments.joined(separator: ", ")))"
+      )
       // A non-escaping closure is lent for the message (a double keeps no copy of it).
       lines.append(
-        contentsOf: requirement.bindingLent(body, throwing: false).map { "      " + $0 })
+        contentsOf: requirement.bindingLent(body, throwing: requirement.isThrowing).map {
+          "      " + $0
+        })
       lines.append("    }")
     }
     for state in model.stateRequirements {
       let deliver = { (requirement: DelegateRequirement) -> [String] in
         let index = model.requirements.firstIndex { $0.selector == requirement.selector }!
         return [
-          "return self.__deliver(\(([String(index)] + requirement.parameters.map(\.localName)).joined(separator: ", ")))"
+          "return \(requirement.isThrowing ? "try self.__deliverThrowing" : "self.__deliver")(\(([String(index)] + requirement.parameters.map(\.localName)).joined(separator: ", ")))"
         ]
       }
       lines.append(

@@ -253,7 +253,7 @@ protocol StoreDelegate: AnyObject {
 @Suite("Typed doubles of throwing and async methods")
 struct TypedEffectsDoubleTests {
   /// Throwing and async handles take typed stubs and verifications too (the stand-in
-  /// delivers every call synchronously, and a double's stub does not throw).
+  /// delivers every call synchronously).
   @Test func throwingAndAsyncMethodsAreStubbedAndVerifiedByHandle() async throws {
     let double = try SwiftDelegateDouble(StoreDelegateMulticast.self, mode: .strict)
     double.stub(\.storeWillSave)
@@ -264,6 +264,76 @@ struct TypedEffectsDoubleTests {
     #expect(try await store.storeTitle(2) == nil)
     double.verify(\.storeWillSave, called: .once) { $0 == 1 }
     #expect(double.calls(to: \.storeTitle) == [1, 2])
+  }
+}
+
+/// The error a store's delegate refuses a save with.
+enum StoreError: Error, Equatable {
+  case readOnly
+  case full(Int)
+}
+
+/// A delegator whose error path depends on its delegate: it saves only when the delegate
+/// does not throw, and reports the error it threw.
+final class Store {
+  weak var delegate: (any StoreDelegate)?
+  private(set) var saved: [Int32] = []
+  func save(_ id: Int32) -> (any Error)? {
+    do {
+      try delegate?.storeWillSave(id)
+      saved.append(id)
+      return nil
+    } catch {
+      return error
+    }
+  }
+}
+
+@Suite("Typed doubles that throw")
+struct ThrowingDoubleTests {
+  /// `.throwing(error)` makes the delegator's call throw it: its error path is testable.
+  @Test func aThrowingStubMakesTheDelegatorsCallThrow() throws {
+    let double = try SwiftDelegateDouble(StoreDelegateMulticast.self)
+    let store = Store()
+    store.delegate = double.delegate
+    double.stub(\.storeWillSave, where: { $0 == 2 }, .throwing(StoreError.readOnly))
+    double.stub(\.storeWillSave, where: { $0 == 3 }) { id in throw StoreError.full(Int(id)) }
+    #expect(store.save(1) == nil)
+    #expect(store.save(2) as? StoreError == .readOnly)
+    #expect(store.save(3) as? StoreError == .full(3))
+    #expect(store.saved == [1])
+    double.verify(\.storeWillSave, called: .exactly(3))
+    double.verify(\.storeWillSave, threw: .twice)
+    double.verify(\.storeWillSave, threw: .once) { $0 as? StoreError == .readOnly }
+    #expect(double.calls(to: \.storeWillSave) == [1, 2, 3])
+  }
+
+  /// An `async throws` method's stub throws too, with a value-returning one.
+  @Test func anAsyncThrowingStubThrowsToTheAwaitingCaller() async throws {
+    let double = try SwiftDelegateDouble(StoreDelegateMulticast.self)
+    double.stub(\.storeTitle) { id in
+      if id < 0 { throw StoreError.full(Int(id)) }
+      return "title \(id)"
+    }
+    let store = double.delegate
+    #expect(try await store.storeTitle(1) == "title 1")
+    await #expect(throws: StoreError.full(-1)) { try await store.storeTitle(-1) }
+    double.verify(\.storeTitle, threw: .once)
+  }
+
+  /// A verification of thrown errors that fails says what each call threw.
+  @Test func aFailedVerificationOfThrownErrorsListsEachCall() throws {
+    let double = try SwiftDelegateDouble(StoreDelegateMulticast.self)
+    double.stub(\.storeWillSave, .throwing(StoreError.readOnly))
+    let store = double.delegate
+    #expect(throws: StoreError.readOnly) { try store.storeWillSave(5) }
+    withKnownIssue {
+      double.verify(\.storeWillSave, threw: .once) { $0 as? StoreError == .full(0) }
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue.contains("never did") && $0.rawValue.contains("threw readOnly")
+      }
+    }
   }
 }
 
