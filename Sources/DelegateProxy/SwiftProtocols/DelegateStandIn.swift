@@ -13,7 +13,8 @@ import MessageRuntime
 ///
 /// A stand-in holds its target weakly. A call whose target is gone, or does not respond
 /// to the method, answers zero (`false`, `0`, `nil`) without sending anything; a call the
-/// target fails to handle stops the process with the error, as a C caller's would. As a
+/// target fails to handle stops the process with the error, as a C caller's would. A
+/// `throws` method's call throws what a test double's stub threw for it. As a
 /// member of a multicast, a stand-in implements the optional methods its target responds
 /// to: once a call finds the target not responding to one, the multicast skips the
 /// stand-in for it (its zero is not an answer), as it skips a class that lacks the method.
