@@ -61,10 +61,13 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
       of: extended, checks: checks,
       locations: checks.map { sourceLocation(of: $0.node, in: context) })
     return [
-      generator.optionalDefaults(extending: extended), generator.forwardingDefaults(extending: extended),
+      generator.optionalDefaults(extending: extended),
+      generator.forwardingDefaults(extending: extended),
       checked,
     ]
-    .compactMap { text in text.flatMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) } }
+    .compactMap { text in
+      text.flatMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) }
+    }
   }
 
   /// A `#sourceLocation` directive naming the user's line of `node`, so that an error in

@@ -194,7 +194,8 @@ struct DelegateProtocolModel {
     fixIt: FixIt? = nil
   ) {
     diagnostics.append(
-      Diagnostic(node: Syntax(node), message: message, notes: notes, fixIts: fixIt.map { [$0] } ?? []))
+      Diagnostic(
+        node: Syntax(node), message: message, notes: notes, fixIts: fixIt.map { [$0] } ?? []))
   }
 
   /// Standard protocols whose requirements a multicast cannot forward to its delegates.
@@ -410,7 +411,8 @@ struct DelegateProtocolModel {
           if isForeign && requirement.isOptional {
             report(
               function.name, .optionalInForeign(requirement.swiftName, foreign: delegateType),
-              fixIt: SourceFixIt.removing(attribute: Self.optionalMarker, from: function.attributes))
+              fixIt: SourceFixIt.removing(attribute: Self.optionalMarker, from: function.attributes)
+            )
           }
           requirements.append(requirement)
         }
@@ -477,7 +479,8 @@ struct DelegateProtocolModel {
       guard handleOwner == nil && selectorOwner == nil else {
         let other = (handleOwner ?? selectorOwner)!
         let note = Note(
-          node: other.nameNode, message: DelegateNote(message: "'\(other.swiftName)' declared here"))
+          node: other.nameNode, message: DelegateNote(message: "'\(other.swiftName)' declared here")
+        )
         // The Fix-It names what is shared; an overload by type is offered its types' names.
         let suggested = requirement.suggestedNames
         var attributes: [String] = []
@@ -487,10 +490,13 @@ struct DelegateProtocolModel {
         }
         if selectorOwner != nil || (handleOwner?.selector == requirement.selector) {
           attributes.append(
-            "@Selector(\"\(requirement.isOverloadedByType ? suggested.selector : "<#selector#>")\")")
+            "@Selector(\"\(requirement.isOverloadedByType ? suggested.selector : "<#selector#>")\")"
+          )
         }
         let fixIts =
-          requirement.declNode.map { [SourceFixIt.inserting(attributes.joined(separator: " "), before: $0)] }
+          requirement.declNode.map {
+            [SourceFixIt.inserting(attributes.joined(separator: " "), before: $0)]
+          }
           ?? []
         let message: DelegateDiagnostic =
           handleOwner != nil

@@ -420,11 +420,13 @@ extension DelegateRequirement {
       if throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
         report(
           throwsClause, .effect(swiftName, clause: "rethrows"),
-          fixIt: SourceFixIt.replacing(throwsClause, with: "throws", message: "replace with 'throws'"))
+          fixIt: SourceFixIt.replacing(
+            throwsClause, with: "throws", message: "replace with 'throws'"))
       } else if let type = throwsClause.type {
         report(
           throwsClause, .effect(swiftName, clause: "throws(\(type.trimmedDescription))"),
-          fixIt: SourceFixIt.replacing(throwsClause, with: "throws", message: "replace with 'throws'"))
+          fixIt: SourceFixIt.replacing(
+            throwsClause, with: "throws", message: "replace with 'throws'"))
       }
     }
 

@@ -162,7 +162,8 @@ struct DelegateStateRequirement {
       if let thrown = throwsClause.type {
         report(
           throwsClause, .effect(swiftName, clause: "throws(\(thrown.trimmedDescription))"),
-          fixIt: SourceFixIt.replacing(throwsClause, with: "throws", message: "replace with 'throws'"))
+          fixIt: SourceFixIt.replacing(
+            throwsClause, with: "throws", message: "replace with 'throws'"))
       }
     }
     if Self.isOpaque(type) {
@@ -232,7 +233,8 @@ struct DelegateStateRequirement {
     case .failure(let problem):
       diagnostics.append(
         Diagnostic(
-          node: Syntax(type), message: DelegateDiagnostic.noZeroAnswer(swiftName, problem: problem.text),
+          node: Syntax(type),
+          message: DelegateDiagnostic.noZeroAnswer(swiftName, problem: problem.text),
           fixIt: SourceFixIt.inserting("@Default(<#value#>)", before: declNode)))
     }
     guard diagnostics.count == before else { return nil }

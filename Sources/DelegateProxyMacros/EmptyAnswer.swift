@@ -21,7 +21,8 @@ enum EmptyAnswer {
   static let pointerNames: Set<String> = [
     "UnsafePointer", "UnsafeMutablePointer", "UnsafeRawPointer", "UnsafeMutableRawPointer",
     "OpaquePointer", "UnsafeBufferPointer", "UnsafeMutableBufferPointer",
-    "UnsafeRawBufferPointer", "UnsafeMutableRawBufferPointer", "Unmanaged", "AutoreleasingUnsafeMutablePointer",
+    "UnsafeRawBufferPointer", "UnsafeMutableRawBufferPointer", "Unmanaged",
+    "AutoreleasingUnsafeMutablePointer",
   ]
 
   /// An empty answer: its expression, and whether the type checker must confirm it.
@@ -73,7 +74,8 @@ enum EmptyAnswer {
     }
     switch (name, isGeneric) {
     case ("Optional"?, true): return .success(Answer(text: "nil"))
-    case ("Array"?, true), ("ContiguousArray"?, true), ("Set"?, true): return .success(Answer(text: "[]"))
+    case ("Array"?, true), ("ContiguousArray"?, true), ("Set"?, true):
+      return .success(Answer(text: "[]"))
     case ("Dictionary"?, true): return .success(Answer(text: "[:]"))
     case ("Bool"?, false), ("CBool"?, false): return .success(Answer(text: "false"))
     case ("String"?, false), ("Substring"?, false): return .success(Answer(text: "\"\""))

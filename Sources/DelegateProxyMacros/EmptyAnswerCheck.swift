@@ -47,7 +47,8 @@ struct EmptyAnswerCheck {
     if let location { lines.append(location) }
     if let declared {
       // nonisolated: the multicast's description (nonisolated) calls it too.
-      lines.append("  nonisolated static func \(declared.function)() -> \(type) { \(declared.expression) }")
+      lines.append(
+        "  nonisolated static func \(declared.function)() -> \(type) { \(declared.expression) }")
       if location != nil { lines.append("#sourceLocation()") }
       return lines
     }
@@ -73,7 +74,8 @@ struct EmptyAnswerCheck {
       "extension \(extendedType) {",
     ]
     for (index, check) in checks.enumerated() {
-      lines += check.declarations(index: index, location: index < locations.count ? locations[index] : nil)
+      lines += check.declarations(
+        index: index, location: index < locations.count ? locations[index] : nil)
     }
     lines.append("}")
     return lines.joined(separator: "\n")
@@ -100,7 +102,8 @@ extension DelegateProtocolModel {
         let expression = requirement.declaredDefault
       else { return requirement.emptyAnswerCheck }
       return EmptyAnswerCheck(
-        swiftName: requirement.swiftName, type: result.trimmedDescription, node: requirement.nameNode,
+        swiftName: requirement.swiftName, type: result.trimmedDescription,
+        node: requirement.nameNode,
         declared: (expression, function))
     } + genericMethods.compactMap(\.emptyAnswerCheck)
   }

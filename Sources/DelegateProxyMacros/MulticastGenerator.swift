@@ -640,7 +640,9 @@ struct MulticastGenerator {
   /// are the ones `@Handle` names, for the `Handles` doc comment; none otherwise.
   var overloadRule: [String] {
     guard
-      let example = model.requirements.first(where: { $0.isOverloadedByType && $0.explicitHandle != nil })
+      let example = model.requirements.first(where: {
+        $0.isOverloadedByType && $0.explicitHandle != nil
+      })
     else { return [] }
     return [
       "  ///",

@@ -86,7 +86,8 @@ extension SwiftDelegateDouble {
       + (matching.isEmpty ? "never did" : "did \(CallCount.times(matching.count))")
     message += all.isEmpty ? "; it was never called." : ". Its calls:"
     for call in all {
-      message += "\n  " + (call.swiftDescription ?? call.description) + " — "
+      message +=
+        "\n  " + (call.swiftDescription ?? call.description) + " — "
         + (call.thrownError.map { "threw \($0)" } ?? "answered")
     }
     Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)

@@ -254,7 +254,8 @@ import Testing
           fixIts: [
             FixItSpec(
               message:
-                "insert '@Handle(\"sensorDidReadSensorDouble\") @Selector(\"sensorSensorDouble:didRead:\")'")
+                "insert '@Handle(\"sensorDidReadSensorDouble\") @Selector(\"sensorSensorDouble:didRead:\")'"
+            )
           ]),
         DiagnosticSpec(
           message:

@@ -103,7 +103,9 @@ public enum __NoAnswer {
   /// `T` has one; that check, not this call, is where a type with none fails to compile,
   /// once and on the requirement's line.
   public static func empty<T>(_: T.Type) -> T {
-    if let type = T.self as? any __DelegateEmptyAnswer.Type, let value = type.__delegateEmptyAnswer as? T {
+    if let type = T.self as? any __DelegateEmptyAnswer.Type,
+      let value = type.__delegateEmptyAnswer as? T
+    {
       return value
     }
     if let void = () as? T { return void }

@@ -37,21 +37,35 @@ struct EmptyAnswerDiagnosticsTests {
 
   @Test func aUserEnumWithoutDefaultIsOneErrorOnTheRequirementsLineNamingItsType() throws {
     for (requirement, uses, type) in [
-      ("func downloader(_ id: Int, decisionFor url: String) -> Decision", Self.decision, "Decision"),
+      (
+        "func downloader(_ id: Int, decisionFor url: String) -> Decision", Self.decision, "Decision"
+      ),
       // Public types too (the old all-zero answer became a different error for those).
       (
         "func downloader(_ id: Int, decisionFor url: String) -> Decision",
         "public enum Decision { case allow, deny }", "Decision"
       ),
-      ("func downloader(_ id: Int, payloadFor url: String) -> Payload", "enum Payload { case none, some(Int) }", "Payload"),
-      ("func downloader(_ id: Int, limitsFor url: String) -> Limits", "struct Limits { var bytes = 0 }", "Limits"),
+      (
+        "func downloader(_ id: Int, payloadFor url: String) -> Payload",
+        "enum Payload { case none, some(Int) }", "Payload"
+      ),
+      (
+        "func downloader(_ id: Int, limitsFor url: String) -> Limits",
+        "struct Limits { var bytes = 0 }", "Limits"
+      ),
       ("var decision: Decision { get }", Self.decision, "Decision"),
     ] {
       let result = try modules.typecheck(Self.downloader(requirement, uses: uses))
       #expect(result.status != 0)
       let errors = Self.errors(result.diagnostics)
       #expect(errors.count == 1, "\(requirement): \(result.diagnostics)")
-      let swiftName = requirement.hasPrefix("var") ? "decision" : requirement.contains("payload") ? "downloader(_:payloadFor:)" : requirement.contains("limits") ? "downloader(_:limitsFor:)" : "downloader(_:decisionFor:)"
+      let swiftName =
+        requirement.hasPrefix("var")
+        ? "decision"
+        : requirement.contains("payload")
+          ? "downloader(_:payloadFor:)"
+          : requirement.contains("limits")
+            ? "downloader(_:limitsFor:)" : "downloader(_:decisionFor:)"
       #expect(
         errors.first?.hasPrefix("case.swift:8:") == true
           && errors.first?.contains(
@@ -81,7 +95,8 @@ struct EmptyAnswerDiagnosticsTests {
       errors.first?.hasPrefix("case.swift:8:") == true
         && errors.first?.hasSuffix(
           "error: cannot convert return expression of type 'String' to return type 'Decision'")
-          == true, "\(result.diagnostics)")
+          == true,
+      "\(result.diagnostics)")
   }
 
   @Test func typealiasesOfStandardTypesHaveTheirEmptyValues() throws {
@@ -110,7 +125,10 @@ struct EmptyAnswerDiagnosticsTests {
 
   @Test func typesThatCertainlyHaveNoEmptyValueAreRefusedByTheMacroWithAFixIt() throws {
     for (requirement, what) in [
-      ("func downloader(_ id: Int, bufferFor url: String) -> UnsafeRawPointer", "the pointer 'UnsafeRawPointer'"),
+      (
+        "func downloader(_ id: Int, bufferFor url: String) -> UnsafeRawPointer",
+        "the pointer 'UnsafeRawPointer'"
+      ),
       ("func downloader(_ id: Int, rangeFor url: String) -> (Int, Int)", "the tuple '(Int, Int)'"),
       ("func downloader(_ id: Int, taskFor url: String) -> any Sendable", "'any Sendable'"),
     ] {

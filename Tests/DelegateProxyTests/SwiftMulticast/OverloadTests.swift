@@ -10,7 +10,9 @@ import Testing
 protocol ScaleDelegate: AnyObject {
   @Handle("weighInt64") @Selector("weighInt64:") func weigh(_ value: Int64) -> Int64
   @Handle("weighDouble") @Selector("weighDouble:") func weigh(_ value: Double) -> Double
-  @Handle("weighOptionalArrayString") @Selector("weighOptionalArrayString:") func weigh(_ value: [String]?) -> Int
+  @Handle("weighOptionalArrayString") @Selector("weighOptionalArrayString:") func weigh(
+    _ value: [String]?
+  ) -> Int
 }
 
 /// Logs each overload it receives and answers its value times its factor.

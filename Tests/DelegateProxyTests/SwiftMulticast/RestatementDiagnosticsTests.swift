@@ -1,5 +1,5 @@
-import Foundation
 import DelegateProxyTestSupport
+import Foundation
 import Testing
 
 // What the compiler says when a method restated in a `@Delegate(for:)` protocol is wrong:
@@ -109,7 +109,9 @@ func parserEvents(_ line: String) -> String {
   """
 }
 
-@Suite("What the compiler says about a wrong restatement", .tags(.compiler), .enabled(if: TestSelection.runs("compiler")))
+@Suite(
+  "What the compiler says about a wrong restatement", .tags(.compiler),
+  .enabled(if: TestSelection.runs("compiler")))
 struct RestatementDiagnosticsTests {
   let modules: BuiltModules
 

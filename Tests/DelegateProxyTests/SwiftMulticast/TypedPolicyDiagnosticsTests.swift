@@ -4,7 +4,9 @@ import Testing
 /// A reducer or policy of the wrong type for a method is a compile error, not a run-time
 /// one: each case is type-checked by swiftc against this run's DelegateProxy module and
 /// @Delegate plugin (see `BuiltModules` in RestatementDiagnosticsTests.swift).
-@Suite("Typed policies: a mismatch does not compile", .tags(.compiler), .enabled(if: TestSelection.runs("compiler")))
+@Suite(
+  "Typed policies: a mismatch does not compile", .tags(.compiler),
+  .enabled(if: TestSelection.runs("compiler")))
 struct TypedPolicyDiagnosticsTests {
   let modules: BuiltModules
 
