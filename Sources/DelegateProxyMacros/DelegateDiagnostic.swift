@@ -39,7 +39,12 @@ enum DelegateDiagnostic: DiagnosticMessage {
   case defaultOnVoid(String)
   case noZeroAnswer(String, problem: String)
   case duplicateSelector(String, selector: String, other: String)
-  case duplicateMessageName(String, messageName: String, other: String, byTypes: Bool = false)
+  /// Two requirements that would share a handle (and, `selector` non-nil, a selector).
+  case duplicateMessageName(String, messageName: String, other: String, selector: String?)
+  /// `@Handle` without one plain string literal.
+  case handleNotLiteral(String)
+  /// `@Handle("…")` naming no identifier.
+  case badHandle(String, handle: String)
   case selectorNotLiteral(String)
   case badSelector(String, selector: String, problem: String)
   case unsupportedMember
@@ -122,13 +127,15 @@ enum DelegateDiagnostic: DiagnosticMessage {
     case .defaultOnVoid(let name):
       "@Default on '\(name)' has nothing to give: the method returns nothing; remove @Default"
     case .noZeroAnswer(let name, let problem):
-      "the result of '\(name)' is \(problem), which has no empty value to answer when no delegate answers; declare one with @Default(value)"
+      "'\(name)' answers \(problem), which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one); declare the answer with @Default(…)"
     case .duplicateSelector(let name, let selector, let other):
-      name == other
-        ? "'\(name)' is overloaded: both declarations get the selector '\(selector)'; give one of them another selector with @Selector(\"…\")"
-        : "'\(name)' has the selector '\(selector)', which '\(other)' already has; give one of them another name with @Selector(\"…\")"
-    case .duplicateMessageName(let name, let messageName, let other, let byTypes):
-      "'\(name)' and '\(other)' both get the message handle '\(messageName)' (the base name, then each argument label capitalised\(byTypes ? ", then — as their handles would otherwise be the same — each parameter type's name" : "")); rename one of them"
+      "'\(name)' would have the selector '\(selector)', which \(name == other ? "another overload of it" : "'\(other)'") declared before it already has; name this one's with @Selector(\"…\") (a selector never changes when another requirement is added)"
+    case .duplicateMessageName(let name, let messageName, let other, let selector):
+      "'\(name)' would have the handle '\\.\(messageName)'\(selector.map { " and the selector '\($0)'" } ?? ""), which \(name == other ? "another overload of it" : "'\(other)'") declared before it already has; name this one's with @Handle(\"…\")\(selector == nil ? "" : " and @Selector(\"…\")") (a handle never changes when another requirement is added)"
+    case .handleNotLiteral(let name):
+      "@Handle on '\(name)' needs one plain string literal, such as @Handle(\"recordDouble\")"
+    case .badHandle(let name, let handle):
+      "@Handle(\"\(handle)\") on '\(name)' is not an identifier; write letters, digits and '_', such as \"recordDouble\""
     case .selectorNotLiteral(let name):
       "@Selector on '\(name)' needs one plain string literal, such as @Selector(\"name:with:\")"
     case .badSelector(let name, let selector, let problem):

@@ -26,6 +26,8 @@ struct DelegateGenericMethod {
   var result: TypeSyntax?
   /// What a call nobody answers returns (nil for a method that returns nothing).
   var noAnswerText: String?
+  /// The type checker's check of ``noAnswerText``, for a result the macro cannot see into.
+  var emptyAnswerCheck: EmptyAnswerCheck?
   /// Whether the method is `async`.
   var isAsync: Bool
   /// Whether the method is `throws`.
@@ -137,7 +139,10 @@ struct DelegateGenericMethod {
     var found: [Diagnostic] = []
     guard
       let requirement = DelegateRequirement.read(
-        plain, optionalMarker: DelegateProtocolModel.optionalMarker, diagnostics: &found)
+        plain, optionalMarker: DelegateProtocolModel.optionalMarker,
+        genericParameters: Set(
+          function.genericParameterClause?.parameters.map(\.name.text) ?? []),
+        diagnostics: &found)
     else {
       // A `some` result is generic already: the method is generic, so that is fine… but it
       // cannot be forwarded (each member's opaque type is its own).
@@ -148,7 +153,10 @@ struct DelegateGenericMethod {
       diagnostics.append(
         Diagnostic(
           node: Syntax(function.name),
-          message: DelegateDiagnostic.optionalGeneric(requirement.swiftName)))
+          message: DelegateDiagnostic.optionalGeneric(requirement.swiftName),
+          fixIts: SourceFixIt.removing(
+            attribute: DelegateProtocolModel.optionalMarker, from: function.attributes
+          ).map { [$0] } ?? []))
       return nil
     }
     return DelegateGenericMethod(
@@ -156,7 +164,8 @@ struct DelegateGenericMethod {
       genericClause: function.genericParameterClause?.trimmedDescription ?? "",
       whereClause: function.genericWhereClause?.trimmedDescription ?? "",
       parameters: requirement.parameters, result: requirement.result,
-      noAnswerText: requirement.noAnswerText, isAsync: requirement.isAsync,
+      noAnswerText: requirement.noAnswerText, emptyAnswerCheck: requirement.emptyAnswerCheck,
+      isAsync: requirement.isAsync,
       isThrowing: requirement.isThrowing, gather: gathering,
       availabilityText: availability(of: function).map { $0.trimmedDescription + " " }.joined())
   }

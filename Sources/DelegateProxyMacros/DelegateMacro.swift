@@ -32,15 +32,9 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
       return []
     }
     var generator = MulticastGenerator(model: model, isNested: !context.lexicalContext.isEmpty)
-    generator.parentLocations = model.parentNodes.map { node in
-      context.location(of: node, at: .afterLeadingTrivia, filePathMode: .filePath).map {
-        "#sourceLocation(file: \($0.file.trimmedDescription), line: \($0.line.trimmedDescription))"
-      }
-    }
-    generator.associatedLocations = model.associatedTypes.map { bound in
-      context.location(of: bound.node, at: .afterLeadingTrivia, filePathMode: .filePath).map {
-        "#sourceLocation(file: \($0.file.trimmedDescription), line: \($0.line.trimmedDescription))"
-      }
+    generator.parentLocations = model.parentNodes.map { sourceLocation(of: $0, in: context) }
+    generator.associatedLocations = model.associatedTypes.map {
+      sourceLocation(of: $0.node, in: context)
     }
     return [
       DeclSyntax(
@@ -61,7 +55,28 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
     guard model.isValid else { return [] }
     let generator = MulticastGenerator(model: model)
     let extended = type.trimmedDescription
-    return [generator.optionalDefaults(extending: extended), generator.forwardingDefaults(extending: extended)]
-      .compactMap { text in text.flatMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) } }
+    // The empty answers the type checker confirms, each at its requirement's line.
+    let checks = model.emptyAnswerChecks
+    let checked = EmptyAnswerCheck.extension(
+      of: extended, checks: checks,
+      locations: checks.map { sourceLocation(of: $0.node, in: context) })
+    return [
+      generator.optionalDefaults(extending: extended),
+      generator.forwardingDefaults(extending: extended),
+      checked,
+    ]
+    .compactMap { text in
+      text.flatMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) }
+    }
+  }
+
+  /// A `#sourceLocation` directive naming the user's line of `node`, so that an error in
+  /// the generated lines after it lands where the user wrote its cause; nil when unknown.
+  static func sourceLocation(of node: some SyntaxProtocol, in context: some MacroExpansionContext)
+    -> String?
+  {
+    context.location(of: node, at: .afterLeadingTrivia, filePathMode: .filePath).map {
+      "#sourceLocation(file: \($0.file.trimmedDescription), line: \($0.line.trimmedDescription))"
+    }
   }
 }

@@ -95,8 +95,9 @@ struct DelegateProtocolModel {
     readInheritance(of: proto)
     readAssociatedTypes(of: proto)
     readMembers(of: proto)
-    distinguishOverloads()
+    markOverloads()
     checkUniqueNames()
+    routeDeclaredDefaults()
     decideSemantics(of: proto)
     markWritesOfValues()
   }
@@ -189,9 +190,12 @@ struct DelegateProtocolModel {
   var isValid: Bool { diagnostics.isEmpty }
 
   private mutating func report(
-    _ node: some SyntaxProtocol, _ message: DelegateDiagnostic, notes: [Note] = []
+    _ node: some SyntaxProtocol, _ message: DelegateDiagnostic, notes: [Note] = [],
+    fixIt: FixIt? = nil
   ) {
-    diagnostics.append(Diagnostic(node: Syntax(node), message: message, notes: notes))
+    diagnostics.append(
+      Diagnostic(
+        node: Syntax(node), message: message, notes: notes, fixIts: fixIt.map { [$0] } ?? []))
   }
 
   /// Standard protocols whose requirements a multicast cannot forward to its delegates.
@@ -405,7 +409,10 @@ struct DelegateProtocolModel {
           function, optionalMarker: Self.optionalMarker, diagnostics: &diagnostics)
         {
           if isForeign && requirement.isOptional {
-            report(function.name, .optionalInForeign(requirement.swiftName, foreign: delegateType))
+            report(
+              function.name, .optionalInForeign(requirement.swiftName, foreign: delegateType),
+              fixIt: SourceFixIt.removing(attribute: Self.optionalMarker, from: function.attributes)
+            )
           }
           requirements.append(requirement)
         }
@@ -446,52 +453,63 @@ struct DelegateProtocolModel {
     if let setter = state.setter { requirements.append(setter) }
   }
 
-  /// When two requirements would get the same handle (methods overloaded by parameter
-  /// type only), each method among them adds its parameter types' names to its handle and
-  /// derived selector (see `OverloadName`); `checkUniqueNames` reports any that still meet.
-  private mutating func distinguishOverloads() {
-    var byMessageName: [String: [Int]] = [:]
-    for (index, requirement) in requirements.enumerated() {
-      byMessageName[requirement.messageName, default: []].append(index)
+  /// Marks the methods overloaded by parameter type only (same base name and labels):
+  /// their calls state their arguments' types. Their names are not changed: two that
+  /// would share a handle or selector are an error (`checkUniqueNames`).
+  private mutating func markOverloads() {
+    var bySwiftName: [String: [Int]] = [:]
+    for (index, requirement) in requirements.enumerated() where requirement.accessor == nil {
+      bySwiftName[requirement.swiftName, default: []].append(index)
     }
-    for indices in byMessageName.values where indices.count > 1 {
-      for index in indices { requirements[index].distinguishOverload() }
+    for indices in bySwiftName.values where indices.count > 1 {
+      for index in indices { requirements[index].isOverloadedByType = true }
     }
   }
 
-  /// Two requirements may share neither a selector nor a message handle name. When they
-  /// share both, the handle is reported: renaming one mends both (`@Selector` would
-  /// change only the selector).
+  /// Two requirements may share neither a selector nor a message handle name. A handle
+  /// and a selector depend on their own requirement only, so that adding a requirement
+  /// never renames another: when two would meet, the later one is reported, with a Fix-It
+  /// that names it explicitly (`@Handle("…")`, `@Selector("…")`).
   private mutating func checkUniqueNames() {
     var bySelector: [String: DelegateRequirement] = [:]
     var byMessageName: [String: DelegateRequirement] = [:]
     for requirement in requirements {
-      if let other = byMessageName[requirement.messageName] {
-        report(
-          requirement.nameNode,
-          .duplicateMessageName(
+      let handleOwner = byMessageName[requirement.messageName]
+      let selectorOwner = bySelector[requirement.selector]
+      guard handleOwner == nil && selectorOwner == nil else {
+        let other = (handleOwner ?? selectorOwner)!
+        let note = Note(
+          node: other.nameNode, message: DelegateNote(message: "'\(other.swiftName)' declared here")
+        )
+        // The Fix-It names what is shared; an overload by type is offered its types' names.
+        let suggested = requirement.suggestedNames
+        var attributes: [String] = []
+        if handleOwner != nil {
+          attributes.append(
+            "@Handle(\"\(requirement.isOverloadedByType ? suggested.handle : "<#name#>")\")")
+        }
+        if selectorOwner != nil || (handleOwner?.selector == requirement.selector) {
+          attributes.append(
+            "@Selector(\"\(requirement.isOverloadedByType ? suggested.selector : "<#selector#>")\")"
+          )
+        }
+        let fixIts =
+          requirement.declNode.map {
+            [SourceFixIt.inserting(attributes.joined(separator: " "), before: $0)]
+          }
+          ?? []
+        let message: DelegateDiagnostic =
+          handleOwner != nil
+          ? .duplicateMessageName(
             requirement.swiftName, messageName: requirement.messageName, other: other.swiftName,
-            byTypes: requirement.overloadSuffix != nil),
-          notes: [
-            Note(
-              node: other.nameNode,
-              message: DelegateNote(message: "'\(other.swiftName)' declared here"))
-          ])
+            selector: handleOwner?.selector == requirement.selector ? requirement.selector : nil)
+          : .duplicateSelector(
+            requirement.swiftName, selector: requirement.selector, other: other.swiftName)
+        diagnostics.append(
+          Diagnostic(node: requirement.nameNode, message: message, notes: [note], fixIts: fixIts))
         continue
       }
       byMessageName[requirement.messageName] = requirement
-      if let other = bySelector[requirement.selector] {
-        report(
-          requirement.nameNode,
-          .duplicateSelector(
-            requirement.swiftName, selector: requirement.selector, other: other.swiftName),
-          notes: [
-            Note(
-              node: other.nameNode,
-              message: DelegateNote(message: "'\(other.swiftName)' declared here"))
-          ])
-        continue
-      }
       bySelector[requirement.selector] = requirement
     }
   }

@@ -2,7 +2,7 @@ import SwiftCompilerPlugin
 import SwiftSyntaxMacros
 
 /// The compiler plugin that provides DelegateProxy's macros: `@Delegate`, the optional
-/// requirement marker, `@Selector` and `@Default`.
+/// requirement marker, `@Selector`, `@Handle` and `@Default`.
 @main
 struct DelegateProxyMacrosPlugin: CompilerPlugin {
   let providingMacros: [any Macro.Type] = [
@@ -10,5 +10,6 @@ struct DelegateProxyMacrosPlugin: CompilerPlugin {
     OptionalMacro.self,
     SelectorMacro.self,
     DefaultMacro.self,
+    HandleMacro.self,
   ]
 }

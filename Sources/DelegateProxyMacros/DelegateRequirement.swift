@@ -80,6 +80,15 @@ struct DelegateRequirement {
   /// What a call nobody answers returns: the `@Default(…)` expression, or the result
   /// type's empty value (see `EmptyAnswer`); nil for a method that returns nothing.
   var noAnswerText: String?
+  /// The result type, when its empty value (``noAnswerText``) is the type checker's to
+  /// confirm: a name the macro cannot see into (see `EmptyAnswer`, `EmptyAnswerCheck`).
+  var checkedResult: TypeSyntax? = nil
+  /// The `@Default(…)` expression as written, if any.
+  var declaredDefault: String? = nil
+  /// The static function of the protocol's extension that answers ``declaredDefault``,
+  /// type-checked once on the requirement's line (see `EmptyAnswerCheck`); nil until the
+  /// model names it.
+  var defaultFunction: String? = nil
   /// Whether the requirement is `async`.
   var isAsync: Bool = false
   /// Whether the requirement is `throws` (typed throws and `rethrows` are refused).
@@ -95,36 +104,42 @@ struct DelegateRequirement {
   /// What a call of the method is marked with: `""`, `"try "`, `"await "`, `"try await "`.
   var callMarker: String { (isThrowing ? "try " : "") + (isAsync ? "await " : "") }
 
-  /// Whether `@Selector` names the selector (an overload's derived selector gets its
-  /// parameter types' names, see `OverloadName`; an explicit one is kept).
+  /// Whether `@Selector` names the selector.
   var hasExplicitSelector = false
-  /// For a method whose handle another requirement would share (an overload by parameter
-  /// type): its parameter types' names, which its handle adds (see `OverloadName`); nil
-  /// otherwise.
-  var overloadSuffix: String? = nil
+  /// The handle `@Handle("…")` names, if any.
+  var explicitHandle: String? = nil
+  /// The declaration, for Fix-Its that insert an attribute before it.
+  var declNode: Syntax? = nil
+  /// Whether another method has the same base name and labels (an overload by parameter
+  /// type): a call of it then states its arguments' types.
+  var isOverloadedByType = false
 
-  /// The name of the message's handle in the generated `Handles` struct.
+  /// The name of the message's handle in the generated `Handles` struct: `@Handle`'s, else
+  /// the base name followed by the argument labels, capitalised. It depends on this
+  /// requirement alone: adding or removing another never changes it (two that would
+  /// share one are an error, see `DelegateProtocolModel.checkUniqueNames`).
   var messageName: String {
+    if let explicitHandle { return SwiftKeyword.escaped(explicitHandle) }
     // A read's or write's name is its handle already (see DelegateStateRequirement).
     if accessor != nil { return nameText }
-    return SelectorName.messageName(
-      baseName: nameText, labels: parameters.map(\.label), suffix: overloadSuffix ?? "")
+    return SelectorName.messageName(baseName: nameText, labels: parameters.map(\.label), suffix: "")
   }
 
-  /// Marks the method as one of several that would share a handle: its handle adds its
-  /// parameter types' names, and so does its selector unless `@Selector` names it.
-  mutating func distinguishOverload() {
-    guard accessor == nil else { return }
+  /// For a method overloaded by parameter type, the handle and selector to suggest in
+  /// the Fix-It that names them: its parameter types' names added (`recordInt64`,
+  /// `recordInt64:`, see `OverloadName`).
+  var suggestedNames: (handle: String, selector: String) {
     let suffix = OverloadName.suffix(for: parameters.map(\.type))
-    overloadSuffix = suffix
-    if !hasExplicitSelector, !suffix.isEmpty {
-      // The first piece names the method: `record:` → `recordInt64:`.
-      if let colon = selector.firstIndex(of: ":") {
-        selector.insert(contentsOf: suffix, at: colon)
-      } else {
-        selector += suffix
-      }
+    var selector = self.selector
+    if let colon = selector.firstIndex(of: ":") {
+      selector.insert(contentsOf: suffix, at: colon)
+    } else {
+      selector += suffix
     }
+    return (
+      SelectorName.messageName(baseName: nameText, labels: parameters.map(\.label), suffix: suffix),
+      selector
+    )
   }
 
   /// The generated method's signature, such as
@@ -364,6 +379,7 @@ extension DelegateRequirement {
   static func read(
     _ function: FunctionDeclSyntax,
     optionalMarker: String,
+    genericParameters: Set<String> = [],
     diagnostics: inout [Diagnostic]
   ) -> DelegateRequirement? {
     let nameText = function.name.text
@@ -375,15 +391,18 @@ extension DelegateRequirement {
     }
     let swiftName = baseName + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
     let diagnosticsBefore = diagnostics.count
-    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic) {
-      diagnostics.append(Diagnostic(node: Syntax(node), message: message))
+    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic, fixIt: FixIt? = nil) {
+      diagnostics.append(
+        Diagnostic(node: Syntax(node), message: message, fixIts: fixIt.map { [$0] } ?? []))
     }
 
     var isMutating = false
     for modifier in function.modifiers {
       if modifier.name.tokenKind == .keyword(.static) || modifier.name.tokenKind == .keyword(.class)
       {
-        report(modifier, .staticRequirement(swiftName, keyword: modifier.name.text))
+        report(
+          modifier, .staticRequirement(swiftName, keyword: modifier.name.text),
+          fixIt: SourceFixIt.removing(modifier))
       } else if modifier.name.tokenKind == .keyword(.mutating) {
         isMutating = true
       }
@@ -399,9 +418,15 @@ extension DelegateRequirement {
     if let throwsClause = effects?.throwsClause {
       isThrowing = true
       if throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
-        report(throwsClause, .effect(swiftName, clause: "rethrows"))
+        report(
+          throwsClause, .effect(swiftName, clause: "rethrows"),
+          fixIt: SourceFixIt.replacing(
+            throwsClause, with: "throws", message: "replace with 'throws'"))
       } else if let type = throwsClause.type {
-        report(throwsClause, .effect(swiftName, clause: "throws(\(type.trimmedDescription))"))
+        report(
+          throwsClause, .effect(swiftName, clause: "throws(\(type.trimmedDescription))"),
+          fixIt: SourceFixIt.replacing(
+            throwsClause, with: "throws", message: "replace with 'throws'"))
       }
     }
 
@@ -419,7 +444,9 @@ extension DelegateRequirement {
       if lentArity != nil {
         hasCForm = false
         if isAsync {
-          report(parameter.type, .nonEscapingClosure(swiftName, parameter: parameterName))
+          report(
+            parameter.type, .nonEscapingClosure(swiftName, parameter: parameterName),
+            fixIt: SourceFixIt.escaping(parameter.type))
         }
       }
       let isInout =
@@ -475,6 +502,7 @@ extension DelegateRequirement {
     var declaredDefault: String? = nil
     var selector = SelectorName.derive(baseName: baseName, labels: labels)
     var hasExplicitSelector = false
+    var explicitHandle: String? = nil
     for element in function.attributes {
       guard case .attribute(let attribute) = element else { continue }
       let attributeName = attribute.attributeName.trimmedDescription
@@ -496,6 +524,21 @@ extension DelegateRequirement {
         }
         selector = text
         hasExplicitSelector = true
+      } else if attributeName == "Handle" || attributeName == "DelegateProxy.Handle" {
+        guard case .argumentList(let arguments) = attribute.arguments, arguments.count == 1,
+          let argument = arguments.first, argument.label == nil,
+          let literal = argument.expression.as(StringLiteralExprSyntax.self),
+          literal.openingPounds == nil,
+          let text = literal.representedLiteralValue
+        else {
+          report(attribute, .handleNotLiteral(swiftName))
+          continue
+        }
+        guard SelectorName.isIdentifier(text) else {
+          report(attribute, .badHandle(swiftName, handle: text))
+          continue
+        }
+        explicitHandle = text
       } else if attributeName == "Default" || attributeName == "DelegateProxy.Default" {
         guard case .argumentList(let arguments) = attribute.arguments, arguments.count == 1,
           let argument = arguments.first, argument.label == nil
@@ -504,22 +547,31 @@ extension DelegateRequirement {
           continue
         }
         guard result != nil else {
-          report(attribute, .defaultOnVoid(swiftName))
+          diagnostics.append(
+            Diagnostic(
+              node: Syntax(attribute), message: DelegateDiagnostic.defaultOnVoid(swiftName),
+              fixIt: SourceFixIt.removing(attribute)))
           continue
         }
         declaredDefault = argument.expression.trimmedDescription
       }
     }
     var noAnswerText: String? = nil
+    var checkedResult: TypeSyntax? = nil
     if let result {
-      let answer: Result<String, EmptyAnswer.Problem> =
-        declaredDefault.map { .success($0) } ?? EmptyAnswer.expression(for: result)
+      let answer: Result<EmptyAnswer.Answer, EmptyAnswer.Problem> =
+        declaredDefault.map { .success(EmptyAnswer.Answer(text: $0)) }
+        ?? EmptyAnswer.answer(for: result, genericParameters: genericParameters)
       switch answer {
-      case .success(let text): noAnswerText = text
+      case .success(let answer):
+        noAnswerText = answer.text
+        if answer.isChecked { checkedResult = result }
       case .failure(let problem):
-        report(
-          function.signature.returnClause!.type,
-          .noZeroAnswer(swiftName, problem: problem.text))
+        diagnostics.append(
+          Diagnostic(
+            node: Syntax(function.signature.returnClause!.type),
+            message: DelegateDiagnostic.noZeroAnswer(swiftName, problem: problem.text),
+            fixIt: SourceFixIt.inserting("@Default(<#value#>)", before: Syntax(function))))
       }
     }
 
@@ -530,7 +582,9 @@ extension DelegateRequirement {
       // C callers can neither await nor catch: an effectful method stays on the Swift path;
       // nor store a member's new value: a mutating one too.
       hasCForm: hasCForm && !isAsync && !isThrowing && !isMutating, noAnswerText: noAnswerText,
+      checkedResult: checkedResult, declaredDefault: declaredDefault,
       isAsync: isAsync, isThrowing: isThrowing, isMutating: isMutating,
-      hasExplicitSelector: hasExplicitSelector)
+      hasExplicitSelector: hasExplicitSelector, explicitHandle: explicitHandle,
+      declNode: Syntax(function))
   }
 }

@@ -87,7 +87,7 @@ struct DelegateStateRequirement {
     let nameText = identifier.identifier.text
     let name = SwiftKeyword.unescaped(nameText)
     return readCommon(
-      nameNode: Syntax(identifier), modifiers: variable.modifiers,
+      nameNode: Syntax(identifier), declNode: Syntax(variable), modifiers: variable.modifiers,
       attributes: variable.attributes, accessors: accessors, nameText: nameText,
       swiftName: name, isSubscript: false, parameterSyntax: [], type: type,
       optionalMarker: optionalMarker, diagnostics: &diagnostics)
@@ -115,7 +115,7 @@ struct DelegateStateRequirement {
       return nil
     }
     return readCommon(
-      nameNode: Syntax(sub.subscriptKeyword), modifiers: sub.modifiers,
+      nameNode: Syntax(sub.subscriptKeyword), declNode: Syntax(sub), modifiers: sub.modifiers,
       attributes: sub.attributes, accessors: accessors, nameText: "subscript",
       swiftName: swiftName, isSubscript: true, parameterSyntax: parameterSyntax,
       labels: labels, type: sub.returnClause.type,
@@ -125,20 +125,23 @@ struct DelegateStateRequirement {
   /// What a property's and a subscript's reading share: effects, attributes, the index
   /// parameters and the two requirements.
   private static func readCommon(
-    nameNode: Syntax, modifiers: DeclModifierListSyntax,
+    nameNode: Syntax, declNode: Syntax, modifiers: DeclModifierListSyntax,
     attributes: AttributeListSyntax, accessors: AccessorDeclListSyntax, nameText: String,
     swiftName: String, isSubscript: Bool, parameterSyntax: [FunctionParameterSyntax],
     labels: [String?] = [], type: TypeSyntax, optionalMarker: String,
     diagnostics: inout [Diagnostic]
   ) -> DelegateStateRequirement? {
     let before = diagnostics.count
-    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic) {
-      diagnostics.append(Diagnostic(node: Syntax(node), message: message))
+    func report(_ node: some SyntaxProtocol, _ message: DelegateDiagnostic, fixIt: FixIt? = nil) {
+      diagnostics.append(
+        Diagnostic(node: Syntax(node), message: message, fixIts: fixIt.map { [$0] } ?? []))
     }
     for modifier in modifiers {
       if modifier.name.tokenKind == .keyword(.static) || modifier.name.tokenKind == .keyword(.class)
       {
-        report(modifier, .staticRequirement(swiftName, keyword: modifier.name.text))
+        report(
+          modifier, .staticRequirement(swiftName, keyword: modifier.name.text),
+          fixIt: SourceFixIt.removing(modifier))
       }
     }
     var getterAccessor: AccessorDeclSyntax?
@@ -157,7 +160,10 @@ struct DelegateStateRequirement {
     if let throwsClause = effects?.throwsClause {
       isThrowing = true
       if let thrown = throwsClause.type {
-        report(throwsClause, .effect(swiftName, clause: "throws(\(thrown.trimmedDescription))"))
+        report(
+          throwsClause, .effect(swiftName, clause: "throws(\(thrown.trimmedDescription))"),
+          fixIt: SourceFixIt.replacing(
+            throwsClause, with: "throws", message: "replace with 'throws'"))
       }
     }
     if Self.isOpaque(type) {
@@ -182,7 +188,9 @@ struct DelegateStateRequirement {
       } else if DelegateRequirement.mentionsSelf(p.type) {
         report(p.type, .selfType(swiftName, what: "parameter '\(runtimeName)'"))
       } else if DelegateRequirement.isNonEscapingClosure(p.type) {
-        report(p.type, .nonEscapingIndex(swiftName, parameter: runtimeName))
+        report(
+          p.type, .nonEscapingIndex(swiftName, parameter: runtimeName),
+          fixIt: SourceFixIt.escaping(p.type))
       } else if CTypeCheck.problem(with: p.type) != nil {
         hasCForm = false
       }
@@ -200,7 +208,10 @@ struct DelegateStateRequirement {
       if attributeName == optionalMarker || attributeName == "DelegateProxy.\(optionalMarker)" {
         isOptional = true
       } else if attributeName == "Selector" || attributeName == "DelegateProxy.Selector" {
-        report(attribute, .selectorOnState(swiftName))
+        diagnostics.append(
+          Diagnostic(
+            node: Syntax(attribute), message: DelegateDiagnostic.selectorOnState(swiftName),
+            fixIt: SourceFixIt.removing(attribute)))
       } else if attributeName == "Default" || attributeName == "DelegateProxy.Default" {
         guard case .argumentList(let arguments) = attribute.arguments, arguments.count == 1,
           let argument = arguments.first, argument.label == nil
@@ -212,9 +223,19 @@ struct DelegateStateRequirement {
       }
     }
     var noAnswerText = ""
-    switch declaredDefault.map({ .success($0) }) ?? EmptyAnswer.expression(for: type) {
-    case .success(let text): noAnswerText = text
-    case .failure(let problem): report(type, .noZeroAnswer(swiftName, problem: problem.text))
+    var checkedResult: TypeSyntax? = nil
+    switch declaredDefault.map({ .success(EmptyAnswer.Answer(text: $0)) })
+      ?? EmptyAnswer.answer(for: type)
+    {
+    case .success(let answer):
+      noAnswerText = answer.text
+      if answer.isChecked { checkedResult = type.trimmed }
+    case .failure(let problem):
+      diagnostics.append(
+        Diagnostic(
+          node: Syntax(type),
+          message: DelegateDiagnostic.noZeroAnswer(swiftName, problem: problem.text),
+          fixIt: SourceFixIt.inserting("@Default(<#value#>)", before: declNode)))
     }
     guard diagnostics.count == before else { return nil }
 
@@ -234,7 +255,9 @@ struct DelegateStateRequirement {
       selector: readSelector, swiftName: swiftName, nameNode: nameNode,
       accessor: Accessor(kind: .get, name: nameText, isSubscript: isSubscript),
       hasCForm: hasCForm && CTypeCheck.problem(with: type, isResult: true) == nil,
-      noAnswerText: noAnswerText, isAsync: isAsync, isThrowing: isThrowing)
+      noAnswerText: noAnswerText, checkedResult: checkedResult, declaredDefault: declaredDefault,
+      isAsync: isAsync,
+      isThrowing: isThrowing, declNode: declNode)
     var setter: DelegateRequirement?
     if hasSetter {
       let newValue = DelegateRequirement.Parameter(

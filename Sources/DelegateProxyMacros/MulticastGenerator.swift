@@ -349,17 +349,22 @@ struct MulticastGenerator {
         body.append("let __\(p.localName) = DelegateInout(\(p.localName))")
         body.append("defer { \(p.localName) = __\(p.localName).value }")
       }
-      body.append("return self.__deliver(\(arguments.joined(separator: ", ")))")
+      // A `throws` method's target may throw (a double's stub): the stand-in throws it.
+      body.append(
+        "return \(requirement.isThrowing ? "try self.__deliverThrowing" : "self.__deliver")(\(arguments.joined(separator: ", ")))"
+      )
       // A non-escaping closure is lent for the message (a double keeps no copy of it).
       lines.append(
-        contentsOf: requirement.bindingLent(body, throwing: false).map { "      " + $0 })
+        contentsOf: requirement.bindingLent(body, throwing: requirement.isThrowing).map {
+          "      " + $0
+        })
       lines.append("    }")
     }
     for state in model.stateRequirements {
       let deliver = { (requirement: DelegateRequirement) -> [String] in
         let index = model.requirements.firstIndex { $0.selector == requirement.selector }!
         return [
-          "return self.__deliver(\(([String(index)] + requirement.parameters.map(\.localName)).joined(separator: ", ")))"
+          "return \(requirement.isThrowing ? "try self.__deliverThrowing" : "self.__deliver")(\(([String(index)] + requirement.parameters.map(\.localName)).joined(separator: ", ")))"
         ]
       }
       lines.append(
@@ -625,21 +630,23 @@ struct MulticastGenerator {
           : parameter.isAutoclosure
             ? "(f.argument(\(index)) as \(parameter.valueTypeText))()"
             // An overload is chosen by its arguments' types: each one stated.
-            : requirement.overloadSuffix != nil
+            : requirement.isOverloadedByType
               ? "(f.argument(\(index)) as \(parameter.valueTypeText))" : "f.argument(\(index))"
       })
     return requirement.result == nil ? call : "f.setResult(\(call))"
   }
 
-  /// For a protocol with methods overloaded by parameter type only, the rule that tells
-  /// their handles apart (see `OverloadName`), for the `Handles` doc comment; none
-  /// otherwise.
+  /// For a protocol with methods overloaded by parameter type, a note that their handles
+  /// are the ones `@Handle` names, for the `Handles` doc comment; none otherwise.
   var overloadRule: [String] {
-    guard let example = model.requirements.first(where: { !($0.overloadSuffix ?? "").isEmpty })
+    guard
+      let example = model.requirements.first(where: {
+        $0.isOverloadedByType && $0.explicitHandle != nil
+      })
     else { return [] }
     return [
       "  ///",
-      "  /// When two requirements would get the same handle, each adds its parameter types' names, capitalised, sugar spelled out and `any` dropped (`\(example.swiftName)` taking `\(example.parameters.map { $0.type.trimmedDescription }.joined(separator: ", "))` is `\\.\(example.messageName)`), and so does its selector's first piece unless `@Selector` names it.",
+      "  /// A method overloaded by parameter type has the handle its `@Handle` names (`\(example.swiftName)` taking `\(example.parameters.map { $0.type.trimmedDescription }.joined(separator: ", "))` is `\\.\(example.messageName)`).",
     ]
   }
 
@@ -661,6 +668,15 @@ struct MulticastGenerator {
       + ["    ]\(closing)"]
   }
 
+  /// The `noAnswer` closure of a method's description: `{}`, its empty value, or a call of
+  /// its `@Default`'s function on a type that conforms to the protocol (the multicast, or
+  /// for one with an object base its `Object`).
+  private func noAnswerClosure(_ requirement: DelegateRequirement) -> String {
+    guard let answer = requirement.noAnswerText else { return "{}" }
+    guard let function = requirement.defaultFunction else { return "{ \(answer) }" }
+    return "{ \(className)\(model.objectBase == nil ? "" : ".Object").\(function)() }"
+  }
+
   /// One `MethodDescription(…)` expression.
   private func methodDescription(_ requirement: DelegateRequirement) -> String {
     let parameters = requirement.parameters.map { parameter in
@@ -672,7 +688,7 @@ struct MulticastGenerator {
       swiftName: \(Self.stringLiteral(requirement.swiftName)), \
       isRequired: \(!requirement.isOptional),
               parameters: [\(parameters.joined(separator: ", "))],
-              result: \(Self.metatype(requirement.resultText)), noAnswer: \(requirement.noAnswerText.map { "{ \($0) }" } ?? "{}"))
+              result: \(Self.metatype(requirement.resultText)), noAnswer: \(noAnswerClosure(requirement)))
       """
   }
 

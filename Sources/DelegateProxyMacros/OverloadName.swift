@@ -1,10 +1,11 @@
 import SwiftSyntax
 
-/// How requirements overloaded by parameter type only (`record(_: Int64)`,
-/// `record(_: Double)`) get distinct handles and selectors: when two requirements would get
-/// the same handle, each method among them adds its parameter types' names to its handle
-/// (`\.recordInt64`, `\.recordDouble`) and, unless `@Selector` names it, to its selector's
-/// first piece (`recordInt64:`).
+/// The names the Fix-It suggests for a requirement overloaded by parameter type only
+/// (`record(_: Double)` beside `record(_: Int64)`), which would share its handle and
+/// selector with the other: its parameter types' names added to its handle
+/// (`@Handle("recordDouble")`) and to its selector's first piece
+/// (`@Selector("recordDouble:")`). Nothing is renamed without the user's say: adding a
+/// requirement never changes another's handle or selector.
 ///
 /// A type's name is an identifier for any spelling: each name in it capitalised, in order,
 /// sugar spelled as the generic type it stands for and `any` dropped — `Int64?` →

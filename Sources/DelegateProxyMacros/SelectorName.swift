@@ -130,4 +130,11 @@ enum SelectorName {
     }
     return SwiftKeyword.escaped(name + suffix)
   }
+
+  /// Whether `text` can name a handle: a Swift identifier (letters, digits and `_`, not
+  /// starting with a digit).
+  static func isIdentifier(_ text: String) -> Bool {
+    guard let first = text.first, first.isLetter || first == "_" else { return false }
+    return text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+  }
 }

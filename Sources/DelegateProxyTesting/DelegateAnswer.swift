@@ -8,17 +8,18 @@ import Synchronization
 /// double.stub(\.sensorShouldStart, .returning(true))
 /// double.stub(\.sensorThreshold, .returning(inOrder: [30, 35]))
 /// double.stub(\.roomTitleFor, .answering { room, row in "Row \(row)" })
+/// double.stub(\.roomWillJoin, .throwing(RoomError.full))      // a `throws` method
 /// ```
 ///
 /// `Arguments` and `Result` are the handle's: an answer of another type does not compile.
 public struct DelegateAnswer<Arguments, Result>: Sendable, CustomStringConvertible {
   /// How the answer is made for one call.
   enum Kind: Sendable {
-    /// From the call's arguments.
-    case body(@Sendable (Arguments) -> Result)
+    /// From the call's arguments (a `throws` method's stub may throw).
+    case body(@Sendable (Arguments) throws -> Result)
     /// Without them: a stub that only returns values answers C callers too, whose class
     /// instance arguments are only addresses.
-    case value(@Sendable () -> Result)
+    case value(@Sendable () throws -> Result)
   }
   let kind: Kind
   /// How the answer reads in descriptions ("returns true").
@@ -30,11 +31,22 @@ public struct DelegateAnswer<Arguments, Result>: Sendable, CustomStringConvertib
   }
 
   /// The result of `body`, run with the call's arguments (a stub may also write an
-  /// `inout` argument's `value`, or call a completion handler it receives).
-  public static func answering(_ body: @escaping @Sendable (Arguments) -> Result)
+  /// `inout` argument's `value`, or call a completion handler it receives). For a
+  /// `throws` method `body` may throw: the delegator's call throws the error.
+  public static func answering(_ body: @escaping @Sendable (Arguments) throws -> Result)
     -> DelegateAnswer
   {
     DelegateAnswer(description: "runs code", .body(body))
+  }
+
+  /// Throws `error` for every call of a `throws` method: the delegator's call throws it
+  /// (through the stand-in the double hands it), so its error path is testable.
+  ///
+  /// ```swift
+  /// double.stub(\.downloaderWillStart, .throwing(DownloadError.offline))
+  /// ```
+  public static func throwing(_ error: any Error) -> DelegateAnswer {
+    DelegateAnswer(description: "throws \(error)", .value { throw error })
   }
 }
 

@@ -307,26 +307,43 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
       }
       return
     }
-    for answer in answers { apply(answer, served: served, to: invocation, call, live) }
+    for answer in answers {
+      do {
+        try apply(answer, served: served, to: invocation, call, live)
+      } catch {
+        // A `throws` method's stand-in throws it to the delegator; a caller that cannot
+        // receive an error (a non-throwing method, a C caller) gets a test failure.
+        if let delivery, delivery.canThrow {
+          delivery.thrown = error
+          state.withLock { s in
+            if let k = s.calls.lastIndex(where: { $0.sequence == call.sequence }) {
+              s.calls[k].thrownError = error
+            }
+          }
+          return
+        }
+        fail(
+          "A stub of \(call.swiftDescription ?? call.selector.name) on \(description) threw \(error), which its caller cannot receive (\(delivery == nil ? "not a @Delegate stand-in's call" : "the method does not throw"))"
+        )
+      }
+    }
   }
 
   /// Runs one stub answer on `invocation`.
   private func apply(
     _ answer: StubAnswer, served: Int, to invocation: Invocation, _ call: RecordedCall,
     _ live: [Any?]
-  ) {
+  ) throws {
     switch answer.action {
     case .answer(let body):
-      if let kept = body(invocation, live) { state.withLock { $0.answered.append(kept) } }
+      if let kept = try body(invocation, live) { state.withLock { $0.answered.append(kept) } }
     case .returnBytes(let values, _):
       try? invocation.setReturnBytes(values[min(served, values.count - 1)])
     case .write(let bytes, _, let position):
       guard let pointer = call.arguments[position].pointer else { return }
       UnsafeMutableRawPointer(mutating: pointer).copyMemory(from: bytes, byteCount: bytes.count)
     case .perform(let body):
-      do { try body(invocation) } catch {
-        fail("A stub of \(call.selector.name) on \(description) threw \(error) for \(call)")
-      }
+      try body(invocation)
     case .forward:
       forward(invocation, call)
     }

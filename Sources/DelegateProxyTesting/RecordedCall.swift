@@ -16,6 +16,9 @@ public struct RecordedCall: Sendable, CustomStringConvertible {
   public let context: CallContext
   /// Whether a stub answered the call (false: answered zero, forwarded, or unexpected).
   public let wasStubbed: Bool
+  /// What a stub threw for the call and the delegator's call threw (a `throws` method's
+  /// stub, through its stand-in); nil when it answered.
+  public internal(set) var thrownError: (any Error)? = nil
   /// The method's Swift name (`sensor(_:didRead:)`), for a `@Delegate` protocol's method.
   let swiftName: String?
   /// The method's Swift result type as Swift writes it (`Bool`), nil for `Void` or an

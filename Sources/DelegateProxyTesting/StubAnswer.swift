@@ -14,8 +14,9 @@ public struct StubAnswer: Sendable, CustomStringConvertible {
     case forward
     /// A typed stub (``SwiftDelegateDouble``): answers the invocation from the call's
     /// Swift arguments (those the stub receives: an `inout` one is the caller's
-    /// variable) and returns what must outlive the call (the value it answered).
-    case answer(@Sendable (Invocation, [Any?]) -> KeptValue?)
+    /// variable) and returns what must outlive the call (the value it answered); what it
+    /// throws, the stand-in of a `throws` method throws to the delegator.
+    case answer(@Sendable (Invocation, [Any?]) throws -> KeptValue?)
   }
   let action: Action
   /// How the answer reads in descriptions.
@@ -75,7 +76,8 @@ public struct StubAnswer: Sendable, CustomStringConvertible {
   }
 
   /// Run `body` with the call's invocation (read its arguments, set its return value).
-  /// An error thrown is recorded as a test failure. The stub keeps `body`: capture the
+  /// An error thrown is thrown to the delegator when the call came through the stand-in
+  /// of a `@Delegate` protocol's `throws` method; otherwise it is recorded as a test failure. The stub keeps `body`: capture the
   /// double itself weakly, or the two keep each other alive.
   public static func perform(_ body: @escaping @Sendable (Invocation) throws -> Void)
     -> StubAnswer

@@ -16,11 +16,14 @@ extension SwiftDelegateDouble {
   ///
   /// `answer` receives the call's own arguments: it may write an `inout` argument's
   /// `value` and call a closure argument. It must not keep the double (capture it
-  /// weakly): the double keeps its stubs.
+  /// weakly): the double keeps its stubs. For a `throws` method it may throw: the
+  /// delegator's call throws the error (through the stand-in the double hands it), so its
+  /// error path is testable; a stub of a method that does not throw that throws is a test
+  /// failure.
   public func stub<Handle: MessageHandleProtocol>(
     _ handle: KeyPath<Handles, Handle>,
     where condition: (@Sendable (Handle.Arguments) -> Bool)? = nil,
-    _ answer: @escaping @Sendable (Handle.Arguments) -> Handle.Result
+    _ answer: @escaping @Sendable (Handle.Arguments) throws -> Handle.Result
   ) {
     addStub(handle, condition, DelegateAnswer.answering(answer))
   }
@@ -86,10 +89,10 @@ extension DelegateDouble {
       }
     }
     let action = StubAnswer.Action.answer { [weak self] invocation, live in
-      let body: @Sendable (Arguments) -> Result
+      let body: @Sendable (Arguments) throws -> Result
       switch answer.kind {
       case .value(let value):
-        return DelegateDouble.setResult(value(), of: method, in: invocation)
+        return DelegateDouble.setResult(try value(), of: method, in: invocation)
       case .body(let b):
         body = b
       }
@@ -100,7 +103,7 @@ extension DelegateDouble {
         )
         return nil
       }
-      return DelegateDouble.setResult(body(arguments), of: method, in: invocation)
+      return DelegateDouble.setResult(try body(arguments), of: method, in: invocation)
     }
     let stub = Stub(
       matchers: nil, answers: [StubAnswer(action: action, description: answer.description)],

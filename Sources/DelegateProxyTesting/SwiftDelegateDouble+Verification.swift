@@ -60,6 +60,40 @@ extension SwiftDelegateDouble {
     return false
   }
 
+  /// Checks that the method `handle` names threw — its stub threw to the delegator —
+  /// `count` times with an error `error` accepts, and records a test failure at the
+  /// caller's line otherwise, listing what each call threw. Returns whether it passed.
+  ///
+  /// ```swift
+  /// double.stub(\.downloaderWillStart, .throwing(DownloadError.offline))
+  /// #expect(throws: DownloadError.offline) { try downloader.start() }
+  /// double.verify(\.downloaderWillStart, threw: .once) { ($0 as? DownloadError) == .offline }
+  /// ```
+  @discardableResult
+  public func verify<Handle: MessageHandleProtocol>(
+    _ handle: KeyPath<Handles, Handle>, threw count: CallCount = .atLeast(1),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    error: (any Error) -> Bool = { _ in true }
+  ) -> Bool {
+    reportPendingFailures(at: sourceLocation)
+    let method = knownMethod(handle)
+    let all = calls(to: method.selector)
+    let matching = all.filter { $0.thrownError.map(error) ?? false }
+    if count.accepts(matching.count) { return true }
+    let what = Self.signature(of: method)
+    var message =
+      "Expected \(what) to throw a matching error \(count) on \(description), but it "
+      + (matching.isEmpty ? "never did" : "did \(CallCount.times(matching.count))")
+    message += all.isEmpty ? "; it was never called." : ". Its calls:"
+    for call in all {
+      message +=
+        "\n  " + (call.swiftDescription ?? call.description) + " — "
+        + (call.thrownError.map { "threw \($0)" } ?? "answered")
+    }
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    return false
+  }
+
   /// Checks that the method `handle` names was never called (with arguments satisfying
   /// `condition`, when given).
   ///

@@ -84,7 +84,7 @@ import Testing
         DiagnosticSpec(
           message:
             "@Delegate does not support 'static' requirements ('make()'): messages go to delegate instances; make it an instance method",
-          line: 7, column: 3),
+          line: 7, column: 3, fixIts: [FixItSpec(message: "remove 'static'")]),
       ]
     )
   }
@@ -145,11 +145,11 @@ import Testing
         DiagnosticSpec(
           message:
             "parameter 'each' of the async method 'visit(_:)' is a non-escaping closure, which cannot be lent across its delegates' suspensions; mark it '@escaping'",
-          line: 3, column: 22),
+          line: 3, column: 22, fixIts: [FixItSpec(message: "insert '@escaping'")]),
         DiagnosticSpec(
           message:
             "parameter 'transform' of the async method 'map(_:)' is a non-escaping closure, which cannot be lent across its delegates' suspensions; mark it '@escaping'",
-          line: 4, column: 25),
+          line: 4, column: 25, fixIts: [FixItSpec(message: "insert '@escaping'")]),
       ]
     )
   }
@@ -192,6 +192,10 @@ import Testing
       diagnostics: [
         DiagnosticSpec(
           message:
+            "'pair()' answers the tuple '(Int, label: String?)', which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one); declare the answer with @Default(…)",
+          line: 7, column: 18, fixIts: [FixItSpec(message: "insert '@Default(<#value#>)'")]),
+        DiagnosticSpec(
+          message:
             "parameter 'other' of 'h(_:)' uses 'Self', which a multicast cannot forward: each delegate's 'Self' is its own type; use the protocol's existential or a concrete type",
           line: 8, column: 19),
         DiagnosticSpec(
@@ -200,20 +204,20 @@ import Testing
           line: 9, column: 16),
         DiagnosticSpec(
           message:
-            "the result of 'handler()' is a closure, which has no empty value to answer when no delegate answers; declare one with @Default(value)",
-          line: 10, column: 21),
+            "'handler()' answers a closure, which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one); declare the answer with @Default(…)",
+          line: 10, column: 21, fixIts: [FixItSpec(message: "insert '@Default(<#value#>)'")]),
         DiagnosticSpec(
           message:
-            "the result of 'failure()' is 'any Error', which has no empty value to answer when no delegate answers; declare one with @Default(value)",
-          line: 11, column: 21),
+            "'failure()' answers 'any Error', which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one); declare the answer with @Default(…)",
+          line: 11, column: 21, fixIts: [FixItSpec(message: "insert '@Default(<#value#>)'")]),
         DiagnosticSpec(
           message:
-            "the result of 'object()' is 'AnyObject', which has no empty value to answer when no delegate answers; declare one with @Default(value)",
-          line: 12, column: 20),
+            "'object()' answers 'AnyObject', which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one); declare the answer with @Default(…)",
+          line: 12, column: 20, fixIts: [FixItSpec(message: "insert '@Default(<#value#>)'")]),
         DiagnosticSpec(
           message:
             "@Default on 'stop()' has nothing to give: the method returns nothing; remove @Default",
-          line: 13, column: 3),
+          line: 13, column: 3, fixIts: [FixItSpec(message: "remove '@Default(1)'")]),
         DiagnosticSpec(
           message:
             "@Default on 'limit()' needs exactly one value, such as @Default(true)",
@@ -222,8 +226,8 @@ import Testing
     )
   }
 
-  /// Overloads get distinct derived selectors (OverloadExpansionTests); one `@Selector`
-  /// written on both is kept, and refused.
+  /// Overloads share a derived handle and selector, so the later one is asked to name
+  /// them (OverloadExpansionTests); one `@Selector` written on both is refused.
   @Test func duplicateSelectors() {
     assertDelegateExpansion(
       """
@@ -244,15 +248,66 @@ import Testing
       diagnostics: [
         DiagnosticSpec(
           message:
-            "'sensor(_:didRead:)' is overloaded: both declarations get the selector 'sensor:didRead:'; give one of them another selector with @Selector(\"…\")",
+            "'sensor(_:didRead:)' would have the handle '\\.sensorDidRead' and the selector 'sensor:didRead:', which another overload of it declared before it already has; name this one's with @Handle(\"…\") and @Selector(\"…\") (a handle never changes when another requirement is added)",
           line: 4, column: 37,
-          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 37)]),
+          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 37)],
+          fixIts: [
+            FixItSpec(
+              message:
+                "insert '@Handle(\"sensorDidReadSensorDouble\") @Selector(\"sensorSensorDouble:didRead:\")'"
+            )
+          ]),
         DiagnosticSpec(
           message:
-            "'sensor(_:read:)' has the selector 'sensor:didRead:', which 'sensor(_:didRead:)' already has; give one of them another name with @Selector(\"…\")",
+            "'sensor(_:read:)' would have the selector 'sensor:didRead:', which 'sensor(_:didRead:)' declared before it already has; name this one's with @Selector(\"…\") (a selector never changes when another requirement is added)",
           line: 5, column: 37,
-          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 37)]),
+          notes: [NoteSpec(message: "'sensor(_:didRead:)' declared here", line: 3, column: 37)],
+          fixIts: [FixItSpec(message: "insert '@Selector(\"<#selector#>\")'")]),
       ]
+    )
+  }
+
+  /// The Fix-Its applied: the later overload named after its parameter types, and
+  /// `@Default` with a placeholder for a result with no empty value.
+  @Test func fixItsNameTheOverloadAndInsertDefault() {
+    assertDelegateExpansion(
+      """
+      @Delegate
+      protocol RecorderDelegate: AnyObject {
+        func record(_ value: Int64)
+        func record(_ value: Double)
+        func range() -> (Int, Int)
+      }
+      """,
+      expandedSource: """
+        protocol RecorderDelegate: AnyObject {
+          func record(_ value: Int64)
+          func record(_ value: Double)
+          func range() -> (Int, Int)
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          message:
+            "'range()' answers the tuple '(Int, Int)', which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one); declare the answer with @Default(…)",
+          line: 5, column: 19, fixIts: [FixItSpec(message: "insert '@Default(<#value#>)'")]),
+        DiagnosticSpec(
+          message:
+            "'record(_:)' would have the handle '\\.record' and the selector 'record:', which another overload of it declared before it already has; name this one's with @Handle(\"…\") and @Selector(\"…\") (a handle never changes when another requirement is added)",
+          line: 4, column: 8,
+          notes: [NoteSpec(message: "'record(_:)' declared here", line: 3, column: 8)],
+          fixIts: [
+            FixItSpec(message: "insert '@Handle(\"recordDouble\") @Selector(\"recordDouble:\")'")
+          ]),
+      ],
+      fixedSource: """
+        @Delegate
+        protocol RecorderDelegate: AnyObject {
+          func record(_ value: Int64)
+          @Handle("recordDouble") @Selector("recordDouble:") func record(_ value: Double)
+          @Default(<#value#>) func range() -> (Int, Int)
+        }
+        """
     )
   }
 
@@ -344,9 +399,10 @@ import Testing
           line: 3, column: 3),
         DiagnosticSpec(
           message:
-            "'aB(_:_:)' and 'a(_:b:)' both get the message handle 'aBInt32Int32' (the base name, then each argument label capitalised, then — as their handles would otherwise be the same — each parameter type's name); rename one of them",
+            "'aB(_:_:)' would have the handle '\\.aB', which 'a(_:b:)' declared before it already has; name this one's with @Handle(\"…\") (a handle never changes when another requirement is added)",
           line: 7, column: 8,
-          notes: [NoteSpec(message: "'a(_:b:)' declared here", line: 6, column: 8)]),
+          notes: [NoteSpec(message: "'a(_:b:)' declared here", line: 6, column: 8)],
+          fixIts: [FixItSpec(message: "insert '@Handle(\"<#name#>\")'")]),
       ]
     )
   }
@@ -372,11 +428,11 @@ import Testing
         DiagnosticSpec(
           message:
             "@Delegate does not support 'throws(SensorError)' requirements ('sensorDidFail(_:)'): under the .runAll error policy a multicast throws every delegate's error at once (MemberErrors), which no single typed error can carry; declare it plain 'throws'",
-          line: 3, column: 37),
+          line: 3, column: 37, fixIts: [FixItSpec(message: "replace with 'throws'")]),
         DiagnosticSpec(
           message:
             "@Delegate does not support 'rethrows' requirements ('sensorWillRetry(_:)'): a multicast's conformance cannot rethrow only what its caller's closure throws, since its delegates may throw too; declare it plain 'throws'",
-          line: 4, column: 39),
+          line: 4, column: 39, fixIts: [FixItSpec(message: "replace with 'throws'")]),
       ]
     )
   }

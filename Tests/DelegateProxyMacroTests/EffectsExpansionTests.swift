@@ -89,11 +89,11 @@ struct EffectsExpansionTests {
             // @unchecked Sendable: every stored property lives in DelegateStandIn, where it is immutable.
             /// Sends `storeWillSave(_:)` to the target.
             func storeWillSave(_ id: Int32) throws {
-              return self.__deliver(0, id)
+              return try self.__deliverThrowing(0, id)
             }
             /// Sends `storeTitle(_:)` to the target.
             func storeTitle(_ id: Int32) async throws -> String? {
-              return self.__deliver(1, id)
+              return try self.__deliverThrowing(1, id)
             }
           }
         }
@@ -214,7 +214,7 @@ struct EffectsExpansionTests {
             }
             /// Sends `panelDidFail(_:)` to the target.
             func panelDidFail(_ id: Int32) throws {
-              return self.__deliver(1, id)
+              return try self.__deliverThrowing(1, id)
             }
           }
         }

@@ -11,6 +11,7 @@ var delegateMacroSpecs: [String: MacroSpec] {
     "Optional": MacroSpec(type: OptionalMacro.self),
     "Selector": MacroSpec(type: SelectorMacro.self),
     "Default": MacroSpec(type: DefaultMacro.self),
+    "Handle": MacroSpec(type: HandleMacro.self),
   ]
 }
 

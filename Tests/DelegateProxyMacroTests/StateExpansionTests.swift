@@ -260,7 +260,7 @@ struct StateDiagnosticTests {
         DiagnosticSpec(
           message:
             "@Delegate does not support 'static' requirements ('shared'): messages go to delegate instances; make it an instance method",
-          line: 3, column: 3),
+          line: 3, column: 3, fixIts: [FixItSpec(message: "remove 'static'")]),
         DiagnosticSpec(
           message:
             "@Delegate does not support generic subscripts ('subscript(_:)'): a subscript's read and write are messages with one fixed signature; use concrete types",
@@ -268,19 +268,19 @@ struct StateDiagnosticTests {
         DiagnosticSpec(
           message:
             "@Selector on 'name': a property's selectors are its name and 'set<Name>:', a subscript's 'subscript…:' and 'setSubscript…:newValue:'; remove @Selector",
-          line: 5, column: 3),
+          line: 5, column: 3, fixIts: [FixItSpec(message: "remove '@Selector(\"named\")'")]),
         DiagnosticSpec(
           message:
             "@Delegate does not support 'throws(GaugeError)' requirements ('checksum'): under the .runAll error policy a multicast throws every delegate's error at once (MemberErrors), which no single typed error can carry; declare it plain 'throws'",
-          line: 6, column: 27),
+          line: 6, column: 27, fixIts: [FixItSpec(message: "replace with 'throws'")]),
         DiagnosticSpec(
           message:
-            "the result of 'source' is 'any Sendable', which has no empty value to answer when no delegate answers; declare one with @Default(value)",
-          line: 7, column: 15),
+            "'source' answers 'any Sendable', which has no empty value to answer when no delegate answers (only optionals, Bool, numbers, strings and collections have one); declare the answer with @Default(…)",
+          line: 7, column: 15, fixIts: [FixItSpec(message: "insert '@Default(<#value#>)'")]),
         DiagnosticSpec(
           message:
             "@Optional on the generic method 'inject(into:)': a generic method has no runtime message, so the multicast cannot learn which members implement it; declare it required",
-          line: 8, column: 18),
+          line: 8, column: 18, fixIts: [FixItSpec(message: "remove '@Optional'")]),
       ]
     )
   }

@@ -35,8 +35,10 @@ struct TypedDoubleTests {
     #expect(delegate.sensorShouldStart(sensor))
     #expect(!delegate.sensorShouldStart(Sensor(name: "other")))
     #expect(
-      [delegate.sensorThreshold(sensor), delegate.sensorThreshold(sensor),
-        delegate.sensorThreshold(sensor)] == [30, 35, 35])
+      [
+        delegate.sensorThreshold(sensor), delegate.sensorThreshold(sensor),
+        delegate.sensorThreshold(sensor),
+      ] == [30, 35, 35])
     // A later stub with a condition wins for the calls it accepts.
     double.stub(\.sensorShouldStart, where: { $0.name == "other" }, .returning(true))
     #expect(delegate.sensorShouldStart(Sensor(name: "other")))
@@ -172,7 +174,8 @@ struct TypedDoubleTests {
     DispatchQueue(label: "sensor").asyncAfter(deadline: .now() + .milliseconds(50)) {
       sent.0.sensor(sent.1, didRead: Reading(celsius: 3, sensorID: 1))
     }
-    let arrived = try #require(await double.waitForCall(to: \.sensorDidRead, timeLimit: .seconds(10)))
+    let arrived = try #require(
+      await double.waitForCall(to: \.sensorDidRead, timeLimit: .seconds(10)))
     #expect(arrived.0 === probe && arrived.1.celsius == 3)
     #expect(double.recordedCalls(to: \.sensorDidRead).first?.context.queueLabel == "sensor")
 
@@ -182,14 +185,16 @@ struct TypedDoubleTests {
     } matching: { issue in
       issue.sourceLocation?.line == line
         && issue.comments.map(\.rawValue).joined().hasPrefix(
-          "Timed out after 0.02 seconds waiting for sensorDidStop(_:) to be called at least once on DelegateDouble <SensorDelegate> (nice); it was never called.")
+          "Timed out after 0.02 seconds waiting for sensorDidStop(_:) to be called at least once on DelegateDouble <SensorDelegate> (nice); it was never called."
+        )
     }
   }
 }
 
 /// A user's own types, which DeliveryCheck has no samples of until it is given some.
 enum Mood: Equatable, Sendable {
-  case calm, upset(level: Int)
+  case calm
+  case upset(level: Int)
 }
 
 final class Badge: Sendable {
@@ -214,7 +219,9 @@ struct DeliveryCheckSampleTests {
     // Without samples of Mood, the method that takes one is skipped.
     let bare = DeliveryCheck(seed: 3, randomCases: 1)
     let mood = first.knownMethod(\.memberFeels)
-    #expect(try bare.run([mood], to: [first, second]) { try $0.invoke(target: multicast.runtime.proxy()) } == 0)
+    #expect(
+      try bare.run([mood], to: [first, second]) { try $0.invoke(target: multicast.runtime.proxy()) }
+        == 0)
     #expect(second.calls(to: \.memberFeels).isEmpty)
 
     let check = bare.withSamples([Mood.calm, .upset(level: 0), .upset(level: .max)])
@@ -224,7 +231,8 @@ struct DeliveryCheckSampleTests {
     #expect(try check.run([mood], to: [first, second], send: send) == 0)
     let (_, felt) = try #require(second.calls(to: \.memberFeels).last)
     #expect([Mood.calm, .upset(level: 0), .upset(level: .max)].contains(felt))
-    #expect(try check.run([first.knownMethod(\.memberCount)], to: [first, second], send: send) == 0)
+    #expect(
+      try check.run([first.knownMethod(\.memberCount)], to: [first, second], send: send) == 0)
     let (badge, _) = try #require(second.calls(to: \.memberCount).last)
     #expect(badges.contains { $0 === badge })
     #expect(check.cases(for: mood, methodIndex: 0, values: ArgumentValues()).count == 1 + 4)
@@ -253,7 +261,7 @@ protocol StoreDelegate: AnyObject {
 @Suite("Typed doubles of throwing and async methods")
 struct TypedEffectsDoubleTests {
   /// Throwing and async handles take typed stubs and verifications too (the stand-in
-  /// delivers every call synchronously, and a double's stub does not throw).
+  /// delivers every call synchronously).
   @Test func throwingAndAsyncMethodsAreStubbedAndVerifiedByHandle() async throws {
     let double = try SwiftDelegateDouble(StoreDelegateMulticast.self, mode: .strict)
     double.stub(\.storeWillSave)
@@ -264,6 +272,76 @@ struct TypedEffectsDoubleTests {
     #expect(try await store.storeTitle(2) == nil)
     double.verify(\.storeWillSave, called: .once) { $0 == 1 }
     #expect(double.calls(to: \.storeTitle) == [1, 2])
+  }
+}
+
+/// The error a store's delegate refuses a save with.
+enum StoreError: Error, Equatable {
+  case readOnly
+  case full(Int)
+}
+
+/// A delegator whose error path depends on its delegate: it saves only when the delegate
+/// does not throw, and reports the error it threw.
+final class Store {
+  weak var delegate: (any StoreDelegate)?
+  private(set) var saved: [Int32] = []
+  func save(_ id: Int32) -> (any Error)? {
+    do {
+      try delegate?.storeWillSave(id)
+      saved.append(id)
+      return nil
+    } catch {
+      return error
+    }
+  }
+}
+
+@Suite("Typed doubles that throw")
+struct ThrowingDoubleTests {
+  /// `.throwing(error)` makes the delegator's call throw it: its error path is testable.
+  @Test func aThrowingStubMakesTheDelegatorsCallThrow() throws {
+    let double = try SwiftDelegateDouble(StoreDelegateMulticast.self)
+    let store = Store()
+    store.delegate = double.delegate
+    double.stub(\.storeWillSave, where: { $0 == 2 }, .throwing(StoreError.readOnly))
+    double.stub(\.storeWillSave, where: { $0 == 3 }) { id in throw StoreError.full(Int(id)) }
+    #expect(store.save(1) == nil)
+    #expect(store.save(2) as? StoreError == .readOnly)
+    #expect(store.save(3) as? StoreError == .full(3))
+    #expect(store.saved == [1])
+    double.verify(\.storeWillSave, called: .exactly(3))
+    double.verify(\.storeWillSave, threw: .twice)
+    double.verify(\.storeWillSave, threw: .once) { $0 as? StoreError == .readOnly }
+    #expect(double.calls(to: \.storeWillSave) == [1, 2, 3])
+  }
+
+  /// An `async throws` method's stub throws too, with a value-returning one.
+  @Test func anAsyncThrowingStubThrowsToTheAwaitingCaller() async throws {
+    let double = try SwiftDelegateDouble(StoreDelegateMulticast.self)
+    double.stub(\.storeTitle) { id in
+      if id < 0 { throw StoreError.full(Int(id)) }
+      return "title \(id)"
+    }
+    let store = double.delegate
+    #expect(try await store.storeTitle(1) == "title 1")
+    await #expect(throws: StoreError.full(-1)) { try await store.storeTitle(-1) }
+    double.verify(\.storeTitle, threw: .once)
+  }
+
+  /// A verification of thrown errors that fails says what each call threw.
+  @Test func aFailedVerificationOfThrownErrorsListsEachCall() throws {
+    let double = try SwiftDelegateDouble(StoreDelegateMulticast.self)
+    double.stub(\.storeWillSave, .throwing(StoreError.readOnly))
+    let store = double.delegate
+    #expect(throws: StoreError.readOnly) { try store.storeWillSave(5) }
+    withKnownIssue {
+      double.verify(\.storeWillSave, threw: .once) { $0 as? StoreError == .full(0) }
+    } matching: { issue in
+      issue.comments.contains {
+        $0.rawValue.contains("never did") && $0.rawValue.contains("threw readOnly")
+      }
+    }
   }
 }
 
@@ -289,7 +367,8 @@ struct TypedRuntimeObjectDoubleTests {
       #expect(calls.first?.0 === table && calls.first?.1 == 2)
     } matching: { issue in
       issue.comments.map(\.rawValue).joined().hasPrefix(
-        "1 call of table(_:didSelect:) on DelegateDouble <TableEvents> (nice) cannot be read as (RuntimeObject, Int)")
+        "1 call of table(_:didSelect:) on DelegateDouble <TableEvents> (nice) cannot be read as (RuntimeObject, Int)"
+      )
     }
     #expect(double.recordedCalls(to: \.tableDidSelect).last?.arguments[1].integer == 3)
   }

@@ -468,6 +468,14 @@ func readmeSwiftTypes(chatLog: any ChatDelegate) throws -> Bool {
   return connects
 }
 
+// MARK: DelegateProxy.docc/SwiftProtocols.md — Overloads by parameter type
+
+@Delegate
+protocol Recorders: AnyObject {
+  func record(_ value: Int64)                                                     // \.record
+  @Handle("recordDouble") @Selector("recordDouble:") func record(_ value: Double) // \.recordDouble
+}
+
 // MARK: DelegateProxy.docc/SwiftProtocols.md — Answers that are delegates themselves
 
 @Delegate

@@ -20,19 +20,19 @@ protocol FloatingPointCounters: FloatingPointCounterHandler {
 }
 
 // `RecorderHandler` and `MeterHandler` overload a requirement by its parameter's type
-// (`record(_: Int64)` and `record(_: Double)`, `set(_:)` likewise): each overload's handle
-// adds its parameter type's name (`\.recordInt64`, `\.recordDouble`).
+// (`record(_: Int64)` and `record(_: Double)`, `set(_:)` likewise): two requirements may not
+// share a handle or selector, so each overload is named (`\.recordInt64`, `\.recordDouble`).
 
 @Delegate(for: RecorderHandler.self)
 protocol Recorders: RecorderHandler {
-  func record(_ value: Int64)
-  func record(_ value: Double)
+  @Handle("recordInt64") @Selector("recordInt64:") func record(_ value: Int64)
+  @Handle("recordDouble") @Selector("recordDouble:") func record(_ value: Double)
 }
 
 @Delegate(for: MeterHandler.self)
 protocol Meters: MeterHandler {
-  func set(_ value: Int64)
-  func set(_ value: Double)
+  @Handle("setInt64") @Selector("setInt64:") func set(_ value: Int64)
+  @Handle("setDouble") @Selector("setDouble:") func set(_ value: Double)
   func increment(by: Double)
   func decrement(by: Double)
 }

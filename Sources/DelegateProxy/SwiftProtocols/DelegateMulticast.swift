@@ -45,9 +45,9 @@ import Synchronization
 /// empty, its delegates are all gone, or none of them implements the optional method —
 /// answers what the protocol declared for it with ``Default(_:)`` (the `?? true` a
 /// delegator writes after `delegate?.chatShouldConnect(self)`), and where nothing is
-/// declared its result type's empty value: `nil`, `false`, `0`, `""`, `[]`, `[:]`, or
-/// all-zero bytes for a bitwise-copyable type (a result type with no empty value must
-/// declare `@Default`: the macro says so at compile time). The truth reducers answer for
+/// declared its result type's empty value where nobody would dispute it: `nil`, `false`,
+/// `0`, `""`, `[]`, `[:]` (any other result type must declare `@Default`: the macro says so
+/// at compile time, on the requirement's line). The truth reducers answer for
 /// no values as ``Reducer/allTrue`` and ``Reducer/anyTrue`` say (true, false); a custom
 /// reducer folds an empty list. Never a trap: unlike ``MulticastProxy``, which keeps
 /// `AIMultiDelegate`'s unrecognized-selector error for a message no member answers.

@@ -13,7 +13,8 @@ import MessageRuntime
 ///
 /// A stand-in holds its target weakly. A call whose target is gone, or does not respond
 /// to the method, answers zero (`false`, `0`, `nil`) without sending anything; a call the
-/// target fails to handle stops the process with the error, as a C caller's would. As a
+/// target fails to handle stops the process with the error, as a C caller's would. A
+/// `throws` method's call throws what a test double's stub threw for it. As a
 /// member of a multicast, a stand-in implements the optional methods its target responds
 /// to: once a call finds the target not responding to one, the multicast skips the
 /// stand-in for it (its zero is not an answer), as it skips a class that lacks the method.
@@ -49,6 +50,26 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   public final func __deliver<Result, each Argument>(
     _ index: Int, _ arguments: repeat each Argument
   ) -> Result {
+    var thrown: (any Error)? = nil
+    return deliver(index, canThrow: false, thrown: &thrown, repeat each arguments)
+  }
+
+  /// ``__deliver(_:_:)`` for a `throws` method: throws what the target threw for it (a
+  /// test double's stub, through ``SwiftArguments/thrown``). Generated stand-ins call
+  /// this; not for direct use.
+  public final func __deliverThrowing<Result, each Argument>(
+    _ index: Int, _ arguments: repeat each Argument
+  ) throws -> Result {
+    var thrown: (any Error)? = nil
+    let result: Result = deliver(index, canThrow: true, thrown: &thrown, repeat each arguments)
+    if let thrown { throw thrown }
+    return result
+  }
+
+  /// Sends the method at `index`; `thrown` receives what the target threw, when `canThrow`.
+  private func deliver<Result, each Argument>(
+    _ index: Int, canThrow: Bool, thrown: inout (any Error)?, _ arguments: repeat each Argument
+  ) -> Result {
     let method = protocolDescription.methods[index]
     guard let target, target.responds(to: method.selector),
       let signature = try? method.signature(in: protocolDescription.name)
@@ -75,8 +96,10 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
     }
     do {
       if handsOver {
-        let delivery = SwiftArguments(target: target, selector: method.selector, values: values)
+        let delivery = SwiftArguments(
+          target: target, selector: method.selector, values: values, canThrow: canThrow)
         try SwiftArguments.$current.withValue(delivery) { try invocation.invoke(target: target) }
+        thrown = delivery.thrown
       } else {
         try invocation.invoke(target: target)
       }
@@ -132,11 +155,17 @@ package final class SwiftArguments: @unchecked Sendable {
   package let selector: Selector
   /// Each argument, in order, as the Swift delegator passed it.
   package let values: [Any]
+  /// Whether the method is `throws`, so that the stand-in throws ``thrown``.
+  package let canThrow: Bool
+  /// What the receiver threw for the call (a double's throwing stub), for the stand-in to
+  /// throw to the delegator; written on the sending thread, during the call.
+  package var thrown: (any Error)?
 
-  init(target: RuntimeObject, selector: Selector, values: [Any]) {
+  init(target: RuntimeObject, selector: Selector, values: [Any], canThrow: Bool) {
     self.target = ObjectIdentifier(target)
     self.selector = selector
     self.values = values
+    self.canThrow = canThrow
   }
 }
 

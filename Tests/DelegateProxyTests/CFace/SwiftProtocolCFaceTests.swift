@@ -31,7 +31,7 @@ struct Box: Equatable {
 /// A protocol whose method passes and returns a struct in memory.
 @Delegate
 protocol BoxDelegate: AnyObject {
-  func place(_ box: Box, at index: Int) -> Box
+  @Default(Box(x: 0, y: 0, z: 0)) func place(_ box: Box, at index: Int) -> Box
 }
 
 final class BoxMover: BoxDelegate, @unchecked Sendable {

@@ -4,12 +4,15 @@ import DelegateProxyTesting
 import MessageRuntime
 import Testing
 
-/// A protocol overloading a requirement by its parameter's type only.
+/// A protocol overloading a requirement by its parameter's type only, each overload named
+/// (`@Handle`, `@Selector`): two that would share a name are a compile-time error.
 @Delegate
 protocol ScaleDelegate: AnyObject {
-  func weigh(_ value: Int64) -> Int64
-  func weigh(_ value: Double) -> Double
-  func weigh(_ value: [String]?) -> Int
+  @Handle("weighInt64") @Selector("weighInt64:") func weigh(_ value: Int64) -> Int64
+  @Handle("weighDouble") @Selector("weighDouble:") func weigh(_ value: Double) -> Double
+  @Handle("weighOptionalArrayString") @Selector("weighOptionalArrayString:") func weigh(
+    _ value: [String]?
+  ) -> Int
 }
 
 /// Logs each overload it receives and answers its value times its factor.
@@ -40,8 +43,8 @@ final class Scale: ScaleDelegate, @unchecked Sendable {
 /// A protocol refining an overloaded one, with overloads of its own.
 @Delegate
 protocol TaringScaleDelegate: ScaleDelegate {
-  func tare(_ value: Int64)
-  func tare(_ value: Double)
+  @Handle("tareInt64") @Selector("tareInt64:") func tare(_ value: Int64)
+  @Handle("tareDouble") @Selector("tareDouble:") func tare(_ value: Double)
 }
 
 /// A `Scale` that also logs each tare.
@@ -60,8 +63,8 @@ final class TaringScale: TaringScaleDelegate, @unchecked Sendable {
 @MainActor
 @Delegate
 protocol DialDelegate: AnyObject {
-  func turn(_ value: Int64) -> Int64
-  func turn(_ value: Double) -> Double
+  @Handle("turnInt64") @Selector("turnInt64:") func turn(_ value: Int64) -> Int64
+  @Handle("turnDouble") @Selector("turnDouble:") func turn(_ value: Double) -> Double
 }
 
 @MainActor
@@ -80,8 +83,8 @@ final class Dial: DialDelegate {
 /// A protocol that is not class-bound: its multicast is a struct.
 @Delegate
 protocol CounterOverloads {
-  func count(_ value: Int) -> Int
-  func count(_ value: String) -> Int
+  @Handle("countInt") @Selector("countInt:") func count(_ value: Int) -> Int
+  @Handle("countString") @Selector("countString:") func count(_ value: String) -> Int
 }
 
 struct OverloadTally: CounterOverloads {

@@ -1,5 +1,5 @@
-import Foundation
 import DelegateProxyTestSupport
+import Foundation
 import Testing
 
 // What the compiler says when a method restated in a `@Delegate(for:)` protocol is wrong:
@@ -52,6 +52,17 @@ struct BuiltModules {
   /// Type-checks `source` (the imports are added); returns swiftc's exit status and its
   /// diagnostics with the temporary file's path shortened to `case.swift`.
   func typecheck(_ source: String) throws -> (status: Int32, diagnostics: [String]) {
+    let (status, text) = try typecheckText(source)
+    // Only the diagnostics' first lines (not the source excerpts swiftc draws under them).
+    let diagnostics = text.split(separator: "\n").map(String.init).filter {
+      !$0.hasPrefix(" ") && ($0.contains("error:") || $0.contains("note:"))
+    }
+    return (status, diagnostics)
+  }
+
+  /// Type-checks `source` as ``typecheck(_:)`` does; returns swiftc's whole output, the
+  /// source excerpts included (where it draws a macro's notes and Fix-Its).
+  func typecheckText(_ source: String) throws -> (status: Int32, text: String) {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("dp-restatement-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -83,11 +94,7 @@ struct BuiltModules {
     process.waitUntilExit()
     let text = String(decoding: data, as: UTF8.self)
       .replacingOccurrences(of: file.path, with: "case.swift")
-    // Only the diagnostics' first lines (not the source excerpts swiftc draws under them).
-    let diagnostics = text.split(separator: "\n").map(String.init).filter {
-      !$0.hasPrefix(" ") && ($0.contains("error:") || $0.contains("note:"))
-    }
-    return (process.terminationStatus, diagnostics)
+    return (process.terminationStatus, text)
   }
 }
 
@@ -102,7 +109,9 @@ func parserEvents(_ line: String) -> String {
   """
 }
 
-@Suite("What the compiler says about a wrong restatement", .tags(.compiler), .enabled(if: TestSelection.runs("compiler")))
+@Suite(
+  "What the compiler says about a wrong restatement", .tags(.compiler),
+  .enabled(if: TestSelection.runs("compiler")))
 struct RestatementDiagnosticsTests {
   let modules: BuiltModules
 

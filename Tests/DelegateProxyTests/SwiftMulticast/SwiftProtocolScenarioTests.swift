@@ -180,7 +180,7 @@ protocol WeatherDelegate: AnyObject {
 
 @Delegate
 protocol PackedDelegate: AnyObject {
-  func take(_ packed: Packed) -> Packed
+  @Default(Packed(inner: Inner(value: 0, flag: 0), tag: 0)) func take(_ packed: Packed) -> Packed
 }
 
 final class Forecaster: WeatherDelegate {

@@ -4,7 +4,9 @@ import Testing
 /// A reducer or policy of the wrong type for a method is a compile error, not a run-time
 /// one: each case is type-checked by swiftc against this run's DelegateProxy module and
 /// @Delegate plugin (see `BuiltModules` in RestatementDiagnosticsTests.swift).
-@Suite("Typed policies: a mismatch does not compile", .tags(.compiler), .enabled(if: TestSelection.runs("compiler")))
+@Suite(
+  "Typed policies: a mismatch does not compile", .tags(.compiler),
+  .enabled(if: TestSelection.runs("compiler")))
 struct TypedPolicyDiagnosticsTests {
   let modules: BuiltModules
 
@@ -48,6 +50,40 @@ struct TypedPolicyDiagnosticsTests {
     let result = try modules.typecheck(Self.source(line))
     #expect(result.status != 0)
     #expect(result.diagnostics.contains { $0.hasPrefix("case.swift:14:") && $0.contains("error:") })
+  }
+
+  /// A built-in reducer whose type does not fit is one error, on the user's line, saying
+  /// what the reducer needs and which reducers fit (not the constrained extensions').
+  @Test(arguments: [
+    (
+      "gauges.setPolicy(.reduce(.allTrue), for: \\.gaugeLevelFor)",
+      "'allTrue' is unavailable: .allTrue folds Bool answers, and this method does not answer Bool; for its result use .first, .last, .collect { answers in … }, .fold(initial:_:), or .min/.max if it is Comparable"
+    ),
+    (
+      "gauges.setPolicy(.reduce(.anyTrue), for: \\.gaugeTitle)",
+      "'anyTrue' is unavailable: .anyTrue folds Bool answers, and this method does not answer Bool;"
+    ),
+    (
+      "gauges.setPolicy(.reduce(.firstNonNil), for: \\.gaugeTitle)",
+      "'firstNonNil' is unavailable: .firstNonNil picks the first answer that is not nil, and this method's result is not optional; use .first (the first answer), .last, .collect { answers in … } or .fold(initial:_:)"
+    ),
+    (
+      "gauges.setPolicy(.reduce(.min), for: \\.gaugeNoteFor)",
+      "'min' is unavailable: .min compares the answers, and this method's result type is not Comparable; make it Comparable, or use .collect { answers in … } or .fold(initial:_:) to choose one"
+    ),
+    (
+      "gauges.setPolicy(.reduce(.max), for: \\.gaugeNoteFor)",
+      "'max' is unavailable: .max compares the answers, and this method's result type is not Comparable;"
+    ),
+  ])
+  func aBuiltInReducerThatDoesNotFitSaysWhatFits(_ line: String, _ message: String) throws {
+    let result = try modules.typecheck(Self.source(line))
+    #expect(result.status != 0)
+    let errors = result.diagnostics.filter { $0.contains("error:") }
+    #expect(errors.count == 1, "\(result.diagnostics)")
+    #expect(
+      errors.first?.hasPrefix("case.swift:14:") == true && errors.first?.contains(message) == true,
+      "\(result.diagnostics)")
   }
 
   @Test func aMisspeltHandleDoesNotCompile() throws {
