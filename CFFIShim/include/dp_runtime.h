@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dp_autorelease.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -73,6 +75,8 @@ dp_imp dp_msg_lookup(dp_id obj, dp_sel sel);
 
 /// Sends a message from C: `DP_MSG_SEND(int64_t (*)(dp_id, dp_sel, double), obj, sel, 2.5)`.
 /// The function type must match the method's signature exactly, as with `objc_msgSend`.
+/// An object result is autoreleased: live until the calling thread's innermost
+/// `dp_autoreleasepool_pop` (dp_autorelease.h), or its exit; the caller does not release it.
 #define DP_MSG_SEND(FunctionType, obj, sel, ...) \
   (((FunctionType)dp_msg_lookup((obj), (sel)))((obj), (sel), ##__VA_ARGS__))
 

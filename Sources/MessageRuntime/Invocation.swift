@@ -38,6 +38,10 @@ public final class Invocation: CustomStringConvertible {
   private var retainedObjects: [Int: AnyObject] = [:]
   /// C strings copied by `retainArguments()`, by C argument index.
   private var copiedStrings: [Int: UnsafeMutablePointer<CChar>] = [:]
+  /// The object the return value names, kept alive while it is this invocation's
+  /// return value (an object result is owned by the invocation that holds it; see
+  /// ``AutoreleasePool``).
+  private var returnedObject: RuntimeObject?
   /// Whether `retainArguments()` was called (`argumentsRetained`).
   public private(set) var argumentsRetained = false
 
@@ -136,7 +140,8 @@ public final class Invocation: CustomStringConvertible {
     if argumentsRetained { retainArgument(at: c) }
   }
 
-  /// The return value as `T` (`getReturnValue:`).
+  /// The return value as `T` (`getReturnValue:`). An object result stays alive as long
+  /// as it is this invocation's return value.
   public func returnValue<T: MessageArgument>(as type: T.Type = T.self) throws(RuntimeError) -> T {
     try checkType(T.typeEncoding, against: signature.returnType, position: -1)
     return T.load(from: result)
@@ -146,6 +151,7 @@ public final class Invocation: CustomStringConvertible {
   public func setReturnValue<T: MessageArgument>(_ value: T) throws(RuntimeError) {
     try checkType(T.typeEncoding, against: signature.returnType, position: -1)
     value.store(to: result)
+    captureReturnedObject()
   }
 
   // MARK: Raw bytes
@@ -185,6 +191,7 @@ public final class Invocation: CustomStringConvertible {
         found: "\(bytes.count) bytes")
     }
     bytes.withUnsafeBytes { result.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+    captureReturnedObject()
   }
 
   /// Calls `body` with a pointer to the message's argument at `index` (0 is its first
@@ -201,12 +208,23 @@ public final class Invocation: CustomStringConvertible {
   public func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows
     -> R
   {
-    try body(UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))
+    defer { captureReturnedObject() }
+    return try body(
+      UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))
   }
 
   /// Sets the return value to zero bytes (the answer of a message not delivered).
   func zeroReturnValue() {
     result.initializeMemory(as: UInt8.self, repeating: 0, count: signature.returnLayout.size)
+    returnedObject = nil
+  }
+
+  /// Takes a strong reference to the object the return value names (nil for another
+  /// type, nil or a dying object), so that it lives while it is the return value. Called
+  /// after every write to the return value, while the writer still holds the object.
+  func captureReturnedObject() {
+    guard signature._returnsObject else { return }
+    returnedObject = RuntimeObject.object(rawValue: result.load(as: OpaquePointer?.self))
   }
 
   /// Unchecked pointer to an argument's storage by C index (`self` 0, `_cmd` 1, the
@@ -242,6 +260,7 @@ public final class Invocation: CustomStringConvertible {
     detach()
     argumentsRetained = true
     for i in 0..<signature.numberOfArguments { retainArgument(at: i) }
+    captureReturnedObject()
   }
 
   private func retainArgument(at index: Int) {
@@ -320,10 +339,23 @@ public final class Invocation: CustomStringConvertible {
       throw RuntimeError.invocationIncomplete("the target is nil")
     }
     guard let selector else { throw RuntimeError.invocationIncomplete("the selector is not set") }
+    guard signature._returnsObject else {
+      try Runtime.deliver(handle, selector, signature, arguments: arguments, result: result) {
+        receiver, _ in
+        try receiver.forwardInvocation(self)
+      }
+      return
+    }
+    // The method autoreleased its object result: hold it here, then drain what the call
+    // left in this thread's pool.
+    let token = AutoreleasePool._push()
+    defer { AutoreleasePool._pop(token) }
+    returnedObject = nil
     try Runtime.deliver(handle, selector, signature, arguments: arguments, result: result) {
       receiver, _ in
       try receiver.forwardInvocation(self)
     }
+    captureReturnedObject()
   }
 
   // MARK: Borrowed frames (forwarding, closure IMPs)
@@ -352,6 +384,14 @@ public final class Invocation: CustomStringConvertible {
       // invocation's own buffer; the caller reads the borrowed one.
       if invocation.result != result {
         result.copyMemory(from: invocation.result, byteCount: signature.returnLayout.size)
+      }
+      if signature._returnsObject {
+        // An object result goes back autoreleased (the invocation's reference ends here);
+        // a dying one goes back as nil.
+        result.storeBytes(
+          of: AutoreleasePool.autorelease(result.load(as: OpaquePointer?.self)),
+          as: OpaquePointer?.self)
+        invocation.returnedObject = nil
       }
       if isKnownUniquelyReferenced(&invocation) {
         invocation.argumentsRetained = false

@@ -22,5 +22,14 @@ dp_test_big dp_test_c_send_spilled(dp_id obj, dp_sel sel);
 bool dp_test_c_add_multiply(const char *class_name);
 /// Whether obj responds to `name`, asked from C.
 bool dp_test_c_responds(dp_id obj, const char *name);
+/// Sends an `@@:` message (a factory) from C and returns its result, which stays in the
+/// calling thread's autorelease pool.
+dp_id dp_test_c_send_object(dp_id obj, dp_sel sel);
+/// Sends an `@@:@@` message (`tableView:cellForRowAtIndexPath:`) from C.
+dp_id dp_test_c_send_object2(dp_id obj, dp_sel sel, dp_id a, dp_id b);
+/// In a pool of its own: sends the `@@:` message `make` to `obj`, then `tag` (q@:) to what
+/// it returned — the result used from C, as a C caller would — and pops the pool. Returns
+/// the tag, or -1 for a nil result.
+int64_t dp_test_c_make_then_tag(dp_id obj, dp_sel make, dp_sel tag);
 
 #endif

@@ -1,0 +1,37 @@
+internal import DelegateProxyCFFIShim
+
+/// The calling thread's autorelease pool: where the runtime keeps a method's object
+/// result alive for whoever called the method (`@autoreleasepool`).
+///
+/// A method returns an object without giving up ownership; the runtime puts one strong
+/// reference to it in the pool of the thread that called, so the caller receives a live
+/// object on every path (a typed send, an ``Invocation``, a C caller through
+/// `dp_msg_lookup`, a multicast's fold). A typed ``Message/send(to:_:)`` and
+/// ``Invocation/invoke()`` take their own reference to the result and drain what the
+/// call added before they return: a Swift caller never needs a pool. Code that sends
+/// from C, or reads results through raw handles, in a loop drains with ``drain(_:)`` —
+/// or `dp_autoreleasepool_push`/`dp_autoreleasepool_pop` in C. A thread's pool is also
+/// drained when the thread exits. See the DocC article *Object results*.
+public enum AutoreleasePool {
+  /// Runs `body`, then releases every object autoreleased on this thread while it ran
+  /// (newest first), as `@autoreleasepool { }` does.
+  public static func drain<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+    let token = dp_autoreleasepool_push()
+    defer { dp_autoreleasepool_pop(token) }
+    return try body()
+  }
+
+  /// How many objects the calling thread's pool holds.
+  public static var count: Int { dp_autoreleasepool_count() }
+
+  /// Marks the pool (for inlined typed sends, which cannot name the C module).
+  @usableFromInline static func _push() -> Int { dp_autoreleasepool_push() }
+  /// Drains the pool down to `token`.
+  @usableFromInline static func _pop(_ token: Int) { dp_autoreleasepool_pop(token) }
+
+  /// Keeps the object behind `handle` alive in the calling thread's pool; nil (keeping
+  /// nothing) for nil or an object whose deinit has begun.
+  static func autorelease(_ handle: OpaquePointer?) -> OpaquePointer? {
+    dp_autorelease(handle)
+  }
+}
