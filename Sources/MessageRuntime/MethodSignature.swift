@@ -87,6 +87,8 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// Canonical signatures stay interned for the process (method tables point at them).
   static let maximumAliases = 1024
   private static let aliases = Lock<[String: MethodSignature]>([:])
+  /// How many spellings `parse` remembers now (for tests of the bound).
+  static var aliasCount: Int { aliases.withLock { $0.count } }
 
   /// The signature for an ObjC method encoding such as `v@:@`, `q@:qd` or the old-style
   /// `v24@0:8@16`. Throws a typed error that names the problem and its position.
