@@ -60,6 +60,11 @@ size_t dp_autoreleasepool_count(void) {
   return pool ? pool->count : 0;
 }
 
+void *dp_autoreleasepool_item(size_t index) {
+  dp_pool *pool = current_pool();
+  return pool && index < pool->count ? pool->items[index] : NULL;
+}
+
 void dp_autorelease_retained(void *retained) {
   dp_pool *pool = current_pool_made();
   if (pool->count == pool->capacity) {

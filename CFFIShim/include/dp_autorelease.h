@@ -29,12 +29,15 @@ size_t dp_autoreleasepool_push(void);
 void dp_autoreleasepool_pop(size_t token);
 /// How many objects the calling thread's pool holds.
 size_t dp_autoreleasepool_count(void);
+/// The object at `index` (below dp_autoreleasepool_count, 0 oldest) in the calling
+/// thread's pool: the Swift object (a RuntimeObject) the pool holds, not its handle.
+void *dp_autoreleasepool_item(size_t index);
 
 /// Keeps `obj` alive in the calling thread's pool and returns it; returns NULL, keeping
 /// nothing, for NULL or an object whose deinit has begun (a dying object is answered as
 /// nil, never handed out). `obj` must be the handle of an object not yet freed.
 struct dp_object *dp_autorelease(struct dp_object *obj);
-/// Puts one strong reference to the Swift object `retained` (already taken by the caller,
+/// Puts one strong reference to the RuntimeObject `retained` (already taken by the caller,
 /// and given up to the pool) in the calling thread's pool.
 void dp_autorelease_retained(void *retained);
 

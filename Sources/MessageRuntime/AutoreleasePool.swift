@@ -29,9 +29,22 @@ public enum AutoreleasePool {
   /// Drains the pool down to `token`.
   @usableFromInline static func _pop(_ token: Int) { dp_autoreleasepool_pop(token) }
 
-  /// Keeps the object behind `handle` alive in the calling thread's pool; nil (keeping
-  /// nothing) for nil or an object whose deinit has begun.
-  static func autorelease(_ handle: OpaquePointer?) -> OpaquePointer? {
-    dp_autorelease(handle)
+  /// Puts one strong reference to `object` in the calling thread's pool.
+  static func autorelease(_ object: RuntimeObject) {
+    dp_autorelease_retained(Unmanaged.passRetained(object).toOpaque())
+  }
+
+  /// The object with handle `handle` among those autoreleased on this thread since
+  /// `token`, newest first, or nil. Reads only the pool's own entries (objects the pool
+  /// holds), never `handle`: a result's bytes need not name an object at all.
+  static func object(withHandle handle: OpaquePointer, since token: Int) -> RuntimeObject? {
+    var index = dp_autoreleasepool_count()
+    while index > token {
+      index -= 1
+      let object = Unmanaged<RuntimeObject>.fromOpaque(dp_autoreleasepool_item(index))
+        .takeUnretainedValue()
+      if object.rawValue == handle { return object }
+    }
+    return nil
   }
 }

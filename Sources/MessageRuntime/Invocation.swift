@@ -39,8 +39,8 @@ public final class Invocation: CustomStringConvertible {
   /// C strings copied by `retainArguments()`, by C argument index.
   private var copiedStrings: [Int: UnsafeMutablePointer<CChar>] = [:]
   /// The object the return value names, kept alive while it is this invocation's
-  /// return value (an object result is owned by the invocation that holds it; see
-  /// ``AutoreleasePool``).
+  /// return value: set by `setReturnValue(_:)` and by `invoke()` (see ``AutoreleasePool``).
+  /// Raw byte writes set the bytes only; nothing dereferences bytes as a handle.
   private var returnedObject: RuntimeObject?
   /// Whether `retainArguments()` was called (`argumentsRetained`).
   public private(set) var argumentsRetained = false
@@ -140,18 +140,20 @@ public final class Invocation: CustomStringConvertible {
     if argumentsRetained { retainArgument(at: c) }
   }
 
-  /// The return value as `T` (`getReturnValue:`). An object result stays alive as long
-  /// as it is this invocation's return value.
+  /// The return value as `T` (`getReturnValue:`). An object that a method returned
+  /// (``invoke()``) or that was set with ``setReturnValue(_:)`` stays alive as long as it
+  /// is this invocation's return value.
   public func returnValue<T: MessageArgument>(as type: T.Type = T.self) throws(RuntimeError) -> T {
     try checkType(T.typeEncoding, against: signature.returnType, position: -1)
     return T.load(from: result)
   }
 
-  /// Sets the return value (`setReturnValue:`).
+  /// Sets the return value (`setReturnValue:`). An object is kept alive while it is the
+  /// return value, and reaches a caller of a forwarded message alive (autoreleased).
   public func setReturnValue<T: MessageArgument>(_ value: T) throws(RuntimeError) {
     try checkType(T.typeEncoding, against: signature.returnType, position: -1)
     value.store(to: result)
-    captureReturnedObject()
+    keepReturnedObject(value)
   }
 
   // MARK: Raw bytes
@@ -191,7 +193,14 @@ public final class Invocation: CustomStringConvertible {
         found: "\(bytes.count) bytes")
     }
     bytes.withUnsafeBytes { result.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
-    captureReturnedObject()
+    returnedObject = nil
+  }
+
+  /// Sets the return value's bytes and keeps `object` (the object they name, if any)
+  /// alive as the return value: for code that moves answers as bytes.
+  package func setReturnBytes(_ bytes: [UInt8], keeping object: AnyObject?) throws(RuntimeError) {
+    try setReturnBytes(bytes)
+    keepReturnedObject(object)
   }
 
   /// Calls `body` with a pointer to the message's argument at `index` (0 is its first
@@ -208,9 +217,7 @@ public final class Invocation: CustomStringConvertible {
   public func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows
     -> R
   {
-    defer { captureReturnedObject() }
-    return try body(
-      UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))
+    try body(UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))
   }
 
   /// Sets the return value to zero bytes (the answer of a message not delivered).
@@ -219,12 +226,13 @@ public final class Invocation: CustomStringConvertible {
     returnedObject = nil
   }
 
-  /// Takes a strong reference to the object the return value names (nil for another
-  /// type, nil or a dying object), so that it lives while it is the return value. Called
-  /// after every write to the return value, while the writer still holds the object.
-  func captureReturnedObject() {
+  /// Keeps `value` alive as the return value when it is the object the return value
+  /// names (a typed write: the value is the object itself, never bytes taken for one).
+  func keepReturnedObject<T>(_ value: T) {
     guard signature._returnsObject else { return }
-    returnedObject = RuntimeObject.object(rawValue: result.load(as: OpaquePointer?.self))
+    let object = value as? RuntimeObject
+    returnedObject =
+      object.map { $0.rawValue == result.load(as: OpaquePointer?.self) } == true ? object : nil
   }
 
   /// Unchecked pointer to an argument's storage by C index (`self` 0, `_cmd` 1, the
@@ -260,7 +268,6 @@ public final class Invocation: CustomStringConvertible {
     detach()
     argumentsRetained = true
     for i in 0..<signature.numberOfArguments { retainArgument(at: i) }
-    captureReturnedObject()
   }
 
   private func retainArgument(at index: Int) {
@@ -301,6 +308,7 @@ public final class Invocation: CustomStringConvertible {
         from: arguments[i]!, byteCount: signature.argumentLayouts[i].size)
     }
     other.result.copyMemory(from: result, byteCount: signature.returnLayout.size)
+    other.returnedObject = returnedObject
     other.retainArguments()
     return other
   }
@@ -346,8 +354,8 @@ public final class Invocation: CustomStringConvertible {
       }
       return
     }
-    // The method autoreleased its object result: hold it here, then drain what the call
-    // left in this thread's pool.
+    // The method autoreleased its object result: take it over from this thread's pool,
+    // then drain what the call left there.
     let token = AutoreleasePool._push()
     defer { AutoreleasePool._pop(token) }
     returnedObject = nil
@@ -355,7 +363,9 @@ public final class Invocation: CustomStringConvertible {
       receiver, _ in
       try receiver.forwardInvocation(self)
     }
-    captureReturnedObject()
+    if let answer = result.load(as: OpaquePointer?.self), returnedObject?.rawValue != answer {
+      returnedObject = AutoreleasePool.object(withHandle: answer, since: token)
+    }
   }
 
   // MARK: Borrowed frames (forwarding, closure IMPs)
@@ -385,12 +395,11 @@ public final class Invocation: CustomStringConvertible {
       if invocation.result != result {
         result.copyMemory(from: invocation.result, byteCount: signature.returnLayout.size)
       }
-      if signature._returnsObject {
-        // An object result goes back autoreleased (the invocation's reference ends here);
-        // a dying one goes back as nil.
-        result.storeBytes(
-          of: AutoreleasePool.autorelease(result.load(as: OpaquePointer?.self)),
-          as: OpaquePointer?.self)
+      if let object = invocation.returnedObject {
+        // An object result goes back autoreleased: the invocation's reference ends here.
+        if object.rawValue == result.load(as: OpaquePointer?.self) {
+          AutoreleasePool.autorelease(object)
+        }
         invocation.returnedObject = nil
       }
       if isKnownUniquelyReferenced(&invocation) {

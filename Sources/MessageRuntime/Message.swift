@@ -233,7 +233,7 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
       store(value, invocation.rawResult)
       // A new object's only reference may be `value`: the invocation holds it until it
       // is autoreleased for the caller.
-      if returnsObject { invocation.captureReturnedObject() }
+      if returnsObject { invocation.keepReturnedObject(value) }
     }
   }
 }
