@@ -76,7 +76,9 @@ public enum Runtime {
   private static func resolveMethod(_ obj: OpaquePointer, _ selector: Selector) -> Method? {
     guard let cls = RuntimeClass.class(rawValue: dp_object_get_class(obj)) else { return nil }
     let generation = cls.generation
-    guard let method = cls.method(for: selector) else { return nil }
+    guard let method = cls.method(for: selector) ?? RootMethods.method(for: selector) else {
+      return nil
+    }
     cls.cache(method, for: selector, ifGeneration: generation)
     return method
   }

@@ -56,3 +56,13 @@ int64_t dp_test_c_make_then_tag(dp_id obj, dp_sel make, dp_sel tag) {
   dp_autoreleasepool_pop(pool);
   return result;
 }
+
+bool dp_test_c_send_responds_to_selector(dp_id obj, const char *name) {
+  return DP_MSG_SEND(bool (*)(dp_id, dp_sel, dp_sel), obj,
+                     dp_sel_register_name("respondsToSelector:"), dp_sel_register_name(name));
+}
+
+bool dp_test_c_send_conforms_to_protocol(dp_id obj, const char *protocol_name) {
+  return DP_MSG_SEND(bool (*)(dp_id, dp_sel, const char *), obj,
+                     dp_sel_register_name("conformsToProtocol:"), protocol_name);
+}

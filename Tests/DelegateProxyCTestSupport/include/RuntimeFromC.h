@@ -22,6 +22,11 @@ dp_test_big dp_test_c_send_spilled(dp_id obj, dp_sel sel);
 bool dp_test_c_add_multiply(const char *class_name);
 /// Whether obj responds to `name`, asked from C.
 bool dp_test_c_responds(dp_id obj, const char *name);
+/// Sends the message `respondsToSelector:` (B@::) with the selector named `name` to `obj`
+/// from C, as a delegator asks its delegate.
+bool dp_test_c_send_responds_to_selector(dp_id obj, const char *name);
+/// Sends the message `conformsToProtocol:` (B@:*) with a protocol name to `obj` from C.
+bool dp_test_c_send_conforms_to_protocol(dp_id obj, const char *protocol_name);
 /// Sends an `@@:` message (a factory) from C and returns its result, which stays in the
 /// calling thread's autorelease pool.
 dp_id dp_test_c_send_object(dp_id obj, dp_sel sel);
