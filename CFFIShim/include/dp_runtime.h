@@ -133,6 +133,9 @@ void dp_object_set_context(dp_id obj, void *context);
 dp_imp dp_unrecognized_imp(void);
 dp_imp dp_nil_imp(void);
 void dp_note_unrecognized(dp_id obj, dp_sel sel, const char *class_name);
+/// Like dp_note_unrecognized, with the whole message the trap prints (copied): what the
+/// receiver's own `doesNotRecognize` says.
+void dp_note_unrecognized_message(dp_id obj, dp_sel sel, const char *message);
 /// Prints `message` to stderr and aborts. The one way the C path reports misuse.
 _Noreturn void dp_fatal(const char *message);
 

@@ -66,3 +66,9 @@ bool dp_test_c_send_conforms_to_protocol(dp_id obj, const char *protocol_name) {
   return DP_MSG_SEND(bool (*)(dp_id, dp_sel, const char *), obj,
                      dp_sel_register_name("conformsToProtocol:"), protocol_name);
 }
+
+void dp_test_c_call_cached_imp(dp_id obj, dp_sel first, dp_sel second) {
+  dp_imp cached = dp_msg_lookup(obj, first);
+  (void)dp_msg_lookup(obj, second);
+  ((void (*)(dp_id, dp_sel))cached)(obj, first);
+}

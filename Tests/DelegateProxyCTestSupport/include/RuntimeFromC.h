@@ -27,6 +27,9 @@ bool dp_test_c_responds(dp_id obj, const char *name);
 bool dp_test_c_send_responds_to_selector(dp_id obj, const char *name);
 /// Sends the message `conformsToProtocol:` (B@:*) with a protocol name to `obj` from C.
 bool dp_test_c_send_conforms_to_protocol(dp_id obj, const char *protocol_name);
+/// Looks up `first` on `obj` and keeps the IMP, looks up `second`, then calls the kept IMP
+/// as `first` (v@:): a C caller that caches what dp_msg_lookup returned.
+void dp_test_c_call_cached_imp(dp_id obj, dp_sel first, dp_sel second);
 /// Sends an `@@:` message (a factory) from C and returns its result, which stays in the
 /// calling thread's autorelease pool.
 dp_id dp_test_c_send_object(dp_id obj, dp_sel sel);
