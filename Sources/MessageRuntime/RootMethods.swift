@@ -35,11 +35,11 @@ extension Runtime {
 }
 
 /// `-respondsToSelector:` — false for nil arguments or a receiver being deallocated.
-private let respondsEntry: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Bool
-= { handle, _, selector in
-  guard let selector, let receiver = RuntimeObject.object(rawValue: handle) else { return false }
-  return receiver.responds(to: Selector(rawValue: selector))
-}
+private let respondsEntry: @convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Bool =
+  { handle, _, selector in
+    guard let selector, let receiver = RuntimeObject.object(rawValue: handle) else { return false }
+    return receiver.responds(to: Selector(rawValue: selector))
+  }
 
 /// `-conformsToProtocol:` with the protocol's name — false for an unknown protocol.
 private let conformsEntry:

@@ -13,7 +13,8 @@ import Testing
     #expect(a.argumentOffsets == [0, 8, 16])
     #expect(a.frameLength == 32)
     // Qualifiers and names do not change the ABI, so they do not make a new signature.
-    #expect(try MethodSignature.parse("Vv@:r^{CGPoint=dd}") === MethodSignature.parse("v@:^{CGPoint=dd}"))
+    #expect(
+      try MethodSignature.parse("Vv@:r^{CGPoint=dd}") === MethodSignature.parse("v@:^{CGPoint=dd}"))
   }
 
   @Test func hugeValuesAreRefusedWithATypedError() {

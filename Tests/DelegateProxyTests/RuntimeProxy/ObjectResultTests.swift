@@ -1,6 +1,6 @@
-import Dispatch
 import DelegateProxyCTestSupport
 import DelegateProxyTestSupport
+import Dispatch
 import MessageRuntime
 import Testing
 
