@@ -48,6 +48,9 @@ struct dp_object {
 
 const dp_method_entry *dp_method_table_find(const dp_method_table *table, dp_sel sel);
 const dp_method_entry *dp_lookup_entry(dp_id obj, dp_sel sel);
+/// Whether `p` is a registered selector. Compares pointers only (never reads `p`), by a
+/// scan of the whole table: for the unrecognized-selector trap, which is about to stop.
+bool dp_sel_is_registered(const void *p);
 
 // The lookups inlined into the message paths (routes, typed sends, dp_msg_lookup).
 static inline __attribute__((always_inline)) const dp_method_entry *dp_method_table_find_inline(

@@ -109,3 +109,12 @@ size_t dp_sel_count(void) {
   pthread_mutex_unlock(&sel_lock);
   return n;
 }
+
+bool dp_sel_is_registered(const void *p) {
+  if (!p) return false;
+  bool found = false;
+  pthread_mutex_lock(&sel_lock);
+  for (size_t i = 0; i < sel_capacity && !found; i++) found = sel_slots[i] == p;
+  pthread_mutex_unlock(&sel_lock);
+  return found;
+}

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 _Noreturn void dp_fatal(const char *message) {
   fprintf(stderr, "%s\n", message);
@@ -13,25 +14,53 @@ _Noreturn void dp_fatal(const char *message) {
   abort();
 }
 
-// The trap cannot read self/_cmd from its own argument registers: for a call that
-// returns a large struct the hidden result pointer comes first and shifts them. The
-// resolver records, for this thread, what it could not resolve just before handing
-// out the trap; the trap reports that.
+// The resolver records, for this thread, what it could not resolve just before handing
+// out the trap (and the receiver's own message, when its doesNotRecognize says more).
+// The trap trusts that record only when its argument registers show the same call:
+// an IMP a caller cached earlier may be called for another receiver or selector.
 static _Thread_local dp_id pending_obj;
 static _Thread_local dp_sel pending_sel;
 static _Thread_local const char *pending_class;
+static _Thread_local char *pending_message;
 
 void dp_note_unrecognized(dp_id obj, dp_sel sel, const char *class_name) {
   pending_obj = obj;
   pending_sel = sel;
   pending_class = class_name;
+  free(pending_message);
+  pending_message = NULL;
 }
 
-static _Noreturn void unrecognized_trap(void) {
+void dp_note_unrecognized_message(dp_id obj, dp_sel sel, const char *message) {
+  dp_note_unrecognized(obj, sel, NULL);
+  pending_message = message ? strdup(message) : NULL;
+}
+
+// self and _cmd are the first two integer arguments, or the second and third when a
+// large struct result's hidden pointer comes first (x86-64): the registered selector
+// among them says which (pointers are compared, never read, until one is known).
+static _Noreturn void unrecognized_trap(void *a0, void *a1, void *a2) {
+  dp_id obj = NULL;
+  dp_sel sel = NULL;
+  if (dp_sel_is_registered(a1)) {
+    obj = a0;
+    sel = a1;
+  } else if (dp_sel_is_registered(a2)) {
+    obj = a1;
+    sel = a2;
+  }
+  bool recorded = sel == NULL || (obj == pending_obj && sel == pending_sel);
+  if (recorded && pending_message) dp_fatal(pending_message);
+  if (recorded) {
+    obj = pending_obj;
+    sel = pending_sel;
+  }
+  const char *class_name = recorded && pending_class ? pending_class
+                           : obj ? dp_class_get_name(dp_object_get_class(obj))
+                                 : "?";
   char message[512];
   snprintf(message, sizeof message, "-[%s %s]: unrecognized selector sent to instance %p",
-           pending_class ? pending_class : "?", pending_sel ? pending_sel->name : "?",
-           (void *)pending_obj);
+           class_name, sel ? sel->name : "?", (void *)obj);
   dp_fatal(message);
 }
 

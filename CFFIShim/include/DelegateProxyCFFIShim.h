@@ -9,6 +9,7 @@
 //
 // Umbrella header of the DelegateProxyCFFIShim target.
 #include "dp_runtime.h"
+#include "dp_autorelease.h"
 #include "dp_ffi.h"
 #include "dp_tls.h"
 #include "dp_quiesce.h"

@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dp_autorelease.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -73,6 +75,8 @@ dp_imp dp_msg_lookup(dp_id obj, dp_sel sel);
 
 /// Sends a message from C: `DP_MSG_SEND(int64_t (*)(dp_id, dp_sel, double), obj, sel, 2.5)`.
 /// The function type must match the method's signature exactly, as with `objc_msgSend`.
+/// An object result is autoreleased: live until the calling thread's innermost
+/// `dp_autoreleasepool_pop` (dp_autorelease.h), or its exit; the caller does not release it.
 #define DP_MSG_SEND(FunctionType, obj, sel, ...) \
   (((FunctionType)dp_msg_lookup((obj), (sel)))((obj), (sel), ##__VA_ARGS__))
 
@@ -129,6 +133,9 @@ void dp_object_set_context(dp_id obj, void *context);
 dp_imp dp_unrecognized_imp(void);
 dp_imp dp_nil_imp(void);
 void dp_note_unrecognized(dp_id obj, dp_sel sel, const char *class_name);
+/// Like dp_note_unrecognized, with the whole message the trap prints (copied): what the
+/// receiver's own `doesNotRecognize` says.
+void dp_note_unrecognized_message(dp_id obj, dp_sel sel, const char *message);
 /// Prints `message` to stderr and aborts. The one way the C path reports misuse.
 _Noreturn void dp_fatal(const char *message);
 

@@ -9,7 +9,12 @@ extern "C" {
 #endif
 
 /// Slot indices available to the runtime.
-enum { DP_TLS_INVOCATION_POOL = 0, DP_TLS_DISPATCH_DEPTH = 1, DP_TLS_SLOT_COUNT = 4 };
+enum {
+  DP_TLS_INVOCATION_POOL = 0,
+  DP_TLS_DISPATCH_DEPTH = 1,
+  DP_TLS_AUTORELEASE_POOL = 2,
+  DP_TLS_SLOT_COUNT = 4
+};
 
 /// Sets the function called with a slot's value when a thread that set it exits.
 /// Call once per slot before first use.

@@ -43,6 +43,20 @@ final class ClosureIMP: @unchecked Sendable {
 private let closureEntry: dp_ffi_handler = { _, result, arguments, userData in
   let imp = Unmanaged<ClosureIMP>.fromOpaque(userData!).takeUnretainedValue()
   let signature = imp.signature
+  // No method body runs once the receiver's deinit has begun: such a message answers
+  // zero, as for a receiver a weak reference no longer reaches. A handle without a Swift
+  // owner (an object C made for itself) has no deinit to wait for.
+  var retained: UnsafeMutableRawPointer? = nil
+  if let handle = arguments![0]!.load(as: OpaquePointer?.self), let owner = dp_object_owner(handle)
+  {
+    retained = dp_owner_try_retain(owner)
+    if retained == nil {
+      result!.initializeMemory(as: UInt8.self, repeating: 0, count: signature.returnLayout.size)
+      widenIntegralResult(signature.returnType, result!)
+      return
+    }
+  }
+  defer { if let retained { dp_swift_release(retained) } }
   Invocation.withBorrowedFrame(
     signature: signature,
     arguments: arguments!,

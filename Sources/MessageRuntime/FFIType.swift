@@ -159,25 +159,50 @@ enum FFIType {
         return elements.withUnsafeBufferPointer { dp_ffi_struct_create($0.baseAddress, $0.count) }
       }
     #endif
+    #if arch(arm64)
+      let codes = unionSlotCodes(t, layout: layout, scalars: scalars, abi: .aapcs64)
+    #else
+      let codes = unionSlotCodes(t, layout: layout, scalars: scalars, abi: .sysV)
+    #endif
+    let elements = codes.map { dp_ffi_scalar_type(CChar($0.asciiValue!)) }
+    return elements.withUnsafeBufferPointer { dp_ffi_struct_create($0.baseAddress, $0.count) }
+  }
+
+  /// The calling conventions a union's stand-in is built for.
+  enum UnionABI { case sysV, aapcs64 }
+
+  /// The scalar codes of a union's stand-in struct (see `unionStandIn`), for `abi`.
+  ///
+  /// System V classifies per eightbyte: a slot is floating point when every member
+  /// covering it is. AAPCS64 classifies the whole union: a homogeneous floating-point
+  /// aggregate (``RegisterPlan/AAPCS64/hfa(_:)``) is that many members of its type, in
+  /// vector registers; any other union travels in integer registers (or memory), so every
+  /// slot is an integer — libffi would take a struct of floating-point slots for an HFA
+  /// (`(?=fd)` as `struct{double}`, d0, where the ABI uses x0).
+  static func unionSlotCodes(
+    _ t: TypeEncoding, layout: TypeLayout, scalars: [ScalarMap.Scalar], abi: UnionABI
+  ) -> [Character] {
+    if abi == .aapcs64, let (member, count) = RegisterPlan.AAPCS64.hfa(t) {
+      return Array(repeating: member == 8 ? "d" : "f", count: count)
+    }
     let slot = min(layout.alignment, 8)
-    var elements: [UnsafeMutablePointer<ffi_type>?] = []
+    var codes: [Character] = []
     var offset = 0
     while offset < layout.size {
       let covering = scalars.filter { $0.offset < offset + slot && $0.offset + $0.size > offset }
-      let allFloat = !covering.isEmpty && covering.allSatisfy { $0.kind == .float }
-      let code: Character
+      let allFloat =
+        abi == .sysV && !covering.isEmpty && covering.allSatisfy { $0.kind == .float }
       switch (slot, allFloat) {
-      case (8, true): code = "d"
-      case (4, true): code = "f"
-      case (8, false): code = "Q"
-      case (4, false): code = "I"
-      case (2, _): code = "S"
-      default: code = "C"
+      case (8, true): codes.append("d")
+      case (4, true): codes.append("f")
+      case (8, false): codes.append("Q")
+      case (4, false): codes.append("I")
+      case (2, _): codes.append("S")
+      default: codes.append("C")
       }
-      elements.append(dp_ffi_scalar_type(CChar(code.asciiValue!)))
       offset += slot
     }
-    return elements.withUnsafeBufferPointer { dp_ffi_struct_create($0.baseAddress, $0.count) }
+    return codes
   }
 }
 

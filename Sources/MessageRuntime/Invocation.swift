@@ -38,6 +38,10 @@ public final class Invocation: CustomStringConvertible {
   private var retainedObjects: [Int: AnyObject] = [:]
   /// C strings copied by `retainArguments()`, by C argument index.
   private var copiedStrings: [Int: UnsafeMutablePointer<CChar>] = [:]
+  /// The object the return value names, kept alive while it is this invocation's
+  /// return value: set by `setReturnValue(_:)` and by `invoke()` (see ``AutoreleasePool``).
+  /// Raw byte writes set the bytes only; nothing dereferences bytes as a handle.
+  private var returnedObject: RuntimeObject?
   /// Whether `retainArguments()` was called (`argumentsRetained`).
   public private(set) var argumentsRetained = false
 
@@ -136,16 +140,20 @@ public final class Invocation: CustomStringConvertible {
     if argumentsRetained { retainArgument(at: c) }
   }
 
-  /// The return value as `T` (`getReturnValue:`).
+  /// The return value as `T` (`getReturnValue:`). An object that a method returned
+  /// (``invoke()``) or that was set with ``setReturnValue(_:)`` stays alive as long as it
+  /// is this invocation's return value.
   public func returnValue<T: MessageArgument>(as type: T.Type = T.self) throws(RuntimeError) -> T {
     try checkType(T.typeEncoding, against: signature.returnType, position: -1)
     return T.load(from: result)
   }
 
-  /// Sets the return value (`setReturnValue:`).
+  /// Sets the return value (`setReturnValue:`). An object is kept alive while it is the
+  /// return value, and reaches a caller of a forwarded message alive (autoreleased).
   public func setReturnValue<T: MessageArgument>(_ value: T) throws(RuntimeError) {
     try checkType(T.typeEncoding, against: signature.returnType, position: -1)
     value.store(to: result)
+    keepReturnedObject(value)
   }
 
   // MARK: Raw bytes
@@ -185,6 +193,14 @@ public final class Invocation: CustomStringConvertible {
         found: "\(bytes.count) bytes")
     }
     bytes.withUnsafeBytes { result.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+    returnedObject = nil
+  }
+
+  /// Sets the return value's bytes and keeps `object` (the object they name, if any)
+  /// alive as the return value: for code that moves answers as bytes.
+  package func setReturnBytes(_ bytes: [UInt8], keeping object: AnyObject?) throws(RuntimeError) {
+    try setReturnBytes(bytes)
+    keepReturnedObject(object)
   }
 
   /// Calls `body` with a pointer to the message's argument at `index` (0 is its first
@@ -207,6 +223,16 @@ public final class Invocation: CustomStringConvertible {
   /// Sets the return value to zero bytes (the answer of a message not delivered).
   func zeroReturnValue() {
     result.initializeMemory(as: UInt8.self, repeating: 0, count: signature.returnLayout.size)
+    returnedObject = nil
+  }
+
+  /// Keeps `value` alive as the return value when it is the object the return value
+  /// names (a typed write: the value is the object itself, never bytes taken for one).
+  func keepReturnedObject<T>(_ value: T) {
+    guard signature._returnsObject else { return }
+    let object = value as? RuntimeObject
+    returnedObject =
+      object.map { $0.rawValue == result.load(as: OpaquePointer?.self) } == true ? object : nil
   }
 
   /// Unchecked pointer to an argument's storage by C index (`self` 0, `_cmd` 1, the
@@ -282,6 +308,7 @@ public final class Invocation: CustomStringConvertible {
         from: arguments[i]!, byteCount: signature.argumentLayouts[i].size)
     }
     other.result.copyMemory(from: result, byteCount: signature.returnLayout.size)
+    other.returnedObject = returnedObject
     other.retainArguments()
     return other
   }
@@ -320,9 +347,24 @@ public final class Invocation: CustomStringConvertible {
       throw RuntimeError.invocationIncomplete("the target is nil")
     }
     guard let selector else { throw RuntimeError.invocationIncomplete("the selector is not set") }
+    guard signature._returnsObject else {
+      try Runtime.deliver(handle, selector, signature, arguments: arguments, result: result) {
+        receiver, _ in
+        try receiver.forwardInvocation(self)
+      }
+      return
+    }
+    // The method autoreleased its object result: take it over from this thread's pool,
+    // then drain what the call left there.
+    let token = AutoreleasePool._push()
+    defer { AutoreleasePool._pop(token) }
+    returnedObject = nil
     try Runtime.deliver(handle, selector, signature, arguments: arguments, result: result) {
       receiver, _ in
       try receiver.forwardInvocation(self)
+    }
+    if let answer = result.load(as: OpaquePointer?.self), returnedObject?.rawValue != answer {
+      returnedObject = AutoreleasePool.object(withHandle: answer, since: token)
     }
   }
 
@@ -352,6 +394,13 @@ public final class Invocation: CustomStringConvertible {
       // invocation's own buffer; the caller reads the borrowed one.
       if invocation.result != result {
         result.copyMemory(from: invocation.result, byteCount: signature.returnLayout.size)
+      }
+      if let object = invocation.returnedObject {
+        // An object result goes back autoreleased: the invocation's reference ends here.
+        if object.rawValue == result.load(as: OpaquePointer?.self) {
+          AutoreleasePool.autorelease(object)
+        }
+        invocation.returnedObject = nil
       }
       if isKnownUniquelyReferenced(&invocation) {
         invocation.argumentsRetained = false

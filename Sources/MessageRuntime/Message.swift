@@ -102,8 +102,21 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
   ///
   /// Inlinable so that storing the arguments is specialised for their types in the
   /// caller; everything after that is one non-generic call.
+  ///
+  /// An object result is the caller's: the method autoreleased it (see
+  /// ``AutoreleasePool``), the returned reference keeps it, and what the call left in the
+  /// thread's pool is drained before `send` returns.
   @inlinable
   public func send(to receiver: RuntimeObject, _ arguments: repeat each Argument) throws -> Result {
+    guard signature._returnsObject else { return try _send(to: receiver, repeat each arguments) }
+    let token = AutoreleasePool._push()
+    defer { AutoreleasePool._pop(token) }
+    return try _send(to: receiver, repeat each arguments)
+  }
+
+  /// `send(to:_:)` without the pool.
+  @inlinable
+  func _send(to receiver: RuntimeObject, _ arguments: repeat each Argument) throws -> Result {
     let sig = signature
     if let objectOffsets = _packedObjectOffsets {
       // The arguments as one tuple, copied into the frame at once: storing them one by
@@ -203,6 +216,7 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
     _ body: @escaping @Sendable (RuntimeObject, repeat each Argument) -> Result
   ) -> @Sendable (Invocation) -> Void {
     let store = storeResult
+    let returnsObject = signature._returnsObject
     return { invocation in
       var index = 2
       func next<T: MessageArgument>(_: T.Type) -> T {
@@ -217,6 +231,9 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
       }
       let value = body(receiver, repeat next((each Argument).self))
       store(value, invocation.rawResult)
+      // A new object's only reference may be `value`: the invocation holds it until it
+      // is autoreleased for the caller.
+      if returnsObject { invocation.keepReturnedObject(value) }
     }
   }
 }

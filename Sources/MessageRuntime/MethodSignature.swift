@@ -58,6 +58,9 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   public var numberOfArguments: Int { argumentTypes.count }
   /// Whether the method returns nothing.
   public var returnsVoid: Bool { returnType == .void }
+  /// Whether the method returns an object (`@`): its result is autoreleased for the
+  /// caller (see the DocC article *Object results*).
+  @usableFromInline let _returnsObject: Bool
   /// Whether calls with this signature can be replayed register for register (all
   /// arguments and the result in registers on a supported ABI).
   public var travelsInRegisters: Bool { registerPlan != nil }
@@ -73,10 +76,25 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// in proportion to the value (an encoding of a few bytes can describe gigabytes).
   public static let maximumValueSize = 65_536
 
+  /// The most bytes a signature's arguments may take in a frame (1 MiB): every value may
+  /// be within ``maximumValueSize`` while their sum is not, and a call copies the whole
+  /// frame onto the stack. A larger one is refused with ``RuntimeError/frameTooLarge(encoding:size:limit:)``.
+  public static let maximumFrameSize = 1 << 20
+
+  /// How many spellings other than the canonical one `parse` remembers (old-style
+  /// encodings with offsets, qualifiers): beyond that the remembered spellings are
+  /// forgotten, so input with ever new spellings of the same types cannot grow the table.
+  /// Canonical signatures stay interned for the process (method tables point at them).
+  static let maximumAliases = 1024
+  private static let aliases = Lock<[String: MethodSignature]>([:])
+  /// How many spellings `parse` remembers now (for tests of the bound).
+  static var aliasCount: Int { aliases.withLock { $0.count } }
+
   /// The signature for an ObjC method encoding such as `v@:@`, `q@:qd` or the old-style
   /// `v24@0:8@16`. Throws a typed error that names the problem and its position.
   public static func parse(_ encoding: String) throws(RuntimeError) -> MethodSignature {
     if let found = interned.withLock({ $0[encoding] }) { return found }
+    if let found = aliases.withLock({ $0[encoding] }) { return found }
     let types: [TypeEncoding]
     do { types = try TypeEncoding.parseMethodTypes(encoding) } catch {
       throw .invalidEncoding(error)
@@ -85,7 +103,12 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
       throw .invalidSignature(encoding: encoding, reason: "no return type")
     }
     let signature = try make(returnType: types[0], arguments: Array(types.dropFirst()))
-    interned.withLock { $0[encoding] = signature }
+    if signature.encoding != encoding {
+      aliases.withLock { table in
+        if table.count >= maximumAliases { table.removeAll(keepingCapacity: true) }
+        table[encoding] = signature
+      }
+    }
     return signature
   }
 
@@ -103,6 +126,17 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
       table[canonical] = made
       return made
     }
+  }
+
+  /// The bytes `arguments` take laid out as a frame (for the error that names it).
+  private static func frameSize(of arguments: [TypeEncoding]) -> Int {
+    var frame = 0
+    for t in arguments {
+      guard let layout = try? t.layout() else { continue }
+      frame = (frame + layout.alignment - 1) / layout.alignment * layout.alignment
+      frame += max(layout.size, 1)
+    }
+    return frame
   }
 
   private init(canonical: String, returnType: TypeEncoding, arguments: [TypeEncoding])
@@ -146,6 +180,12 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
       offsets.append(frame)
       layouts.append(layout)
       frame += max(layout.size, 1)
+      // Checked as it grows: the sum is bounded before it could overflow.
+      guard frame <= MethodSignature.maximumFrameSize else {
+        throw .frameTooLarge(
+          encoding: canonical, size: MethodSignature.frameSize(of: arguments),
+          limit: MethodSignature.maximumFrameSize)
+      }
     }
     let retLayout =
       returnType == .void
@@ -162,6 +202,7 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
 
     self.encoding = canonical
     self.returnType = returnType
+    self._returnsObject = returnType.unqualified == .object
     self.argumentTypes = arguments
     self.argumentLayouts = layouts
     self.returnLayout = retLayout

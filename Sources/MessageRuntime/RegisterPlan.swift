@@ -134,17 +134,29 @@ struct RegisterPlan: Sendable, Equatable {
   // MARK: AArch64 (AAPCS64, Linux)
 
   enum AAPCS64 {
-    /// The member type and count of a homogeneous floating-point aggregate (1–4 members
-    /// of one floating-point type), or nil.
+    /// The member size and count of a homogeneous floating-point aggregate, or nil.
+    /// AAPCS64 (§5.9.5): a struct or union whose fundamental members, recursively, are all
+    /// of one floating-point type, with at most four of them; a union's members overlap,
+    /// so they count by position, not one per member (`(?=ff)` is one float, in s0;
+    /// `{?=(?=ff)f}` two, in s0 and s1; `(?=fd)` mixes two types and is not one: x0).
     static func hfa(_ t: TypeEncoding) -> (size: Int, count: Int)? {
-      guard case .structure = t.unqualified, let size = try? t.layout().size, size <= 64,
-        let scalars = try? ScalarMap.flatten(t), let first = scalars.first
+      switch t.unqualified {
+      case .structure, .union: break
+      default: return nil
+      }
+      guard let size = try? t.layout().size, size > 0, size <= 64,
+        let scalars = try? ScalarMap.flatten(t), let first = scalars.first, first.kind == .float
       else { return nil }
-      guard scalars.count <= 4, first.kind == .float,
-        scalars.allSatisfy({ $0.kind == .float && $0.size == first.size }),
-        scalars.count * first.size == size
+      let member = first.size
+      guard scalars.allSatisfy({ $0.kind == .float && $0.size == member }),
+        size % member == 0, size / member <= 4
       else { return nil }
-      return (first.size, scalars.count)
+      // Every member position holds a member (no padding between them).
+      let positions = Set(scalars.map(\.offset))
+      guard positions.count == size / member, positions.allSatisfy({ $0 % member == 0 }) else {
+        return nil
+      }
+      return (member, size / member)
     }
 
     static func plan(returnType: TypeEncoding, arguments: [TypeEncoding]) -> RegisterPlan? {

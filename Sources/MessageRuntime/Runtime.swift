@@ -76,7 +76,9 @@ public enum Runtime {
   private static func resolveMethod(_ obj: OpaquePointer, _ selector: Selector) -> Method? {
     guard let cls = RuntimeClass.class(rawValue: dp_object_get_class(obj)) else { return nil }
     let generation = cls.generation
-    guard let method = cls.method(for: selector) else { return nil }
+    guard let method = cls.method(for: selector) ?? RootMethods.method(for: selector) else {
+      return nil
+    }
     cls.cache(method, for: selector, ifGeneration: generation)
     return method
   }
@@ -96,7 +98,20 @@ public enum Runtime {
     {
       return imp.rawValue
     }
-    dp_note_unrecognized(obj, sel, dp_class_get_name(dp_object_get_class(obj)))
+    if let receiver {
+      // The receiver's doesNotRecognize names the message (`doesNotRecognizeSelector:`):
+      // an override may name another class or say something else entirely.
+      let message: String
+      switch receiver.doesNotRecognize(selector) {
+      case .unrecognizedSelector(let className, let named):
+        message = "-[\(className) \(named.name)]: unrecognized selector sent to instance \(obj!)"
+      case let error:
+        message = "\(error)"
+      }
+      dp_note_unrecognized_message(obj, sel, message)
+    } else {
+      dp_note_unrecognized(obj, sel, dp_class_get_name(dp_object_get_class(obj)))
+    }
     return dp_unrecognized_imp()
   }
 

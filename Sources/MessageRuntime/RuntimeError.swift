@@ -30,6 +30,10 @@ public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
   case layoutMismatch(type: String, encoding: String, swiftSize: Int, encodedSize: Int)
   /// A libffi closure could not be allocated.
   case closureAllocationFailed(encoding: String)
+  /// The arguments of a signature take more than `limit` bytes of frame (`size`): a call
+  /// would put that much on the stack
+  /// (``MethodSignature/maximumFrameSize``).
+  case frameTooLarge(encoding: String, size: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -58,6 +62,9 @@ public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
       return "\(type) has size \(swiftSize) but its encoding \"\(enc)\" has size \(encSize)"
     case .closureAllocationFailed(let enc):
       return "libffi could not allocate a closure for \"\(enc)\""
+    case .frameTooLarge(let enc, let size, let limit):
+      return
+        "method signature \"\(enc)\": its arguments take \(size) bytes of frame; the limit is \(limit) bytes"
     }
   }
 }

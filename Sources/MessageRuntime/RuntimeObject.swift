@@ -102,7 +102,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   /// none. Override to accept messages you forward.
   open func methodSignature(for selector: Selector) -> MethodSignature? {
     if let m = own.withLock({ $0.methods[selector] }) { return m.signature }
-    return runtimeClass.method(for: selector)?.signature
+    return (runtimeClass.method(for: selector) ?? RootMethods.method(for: selector))?.signature
   }
 
   /// The signature for a message whose Swift sender declared its types (`proposed`: a
@@ -132,13 +132,17 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   }
 
   /// Whether the object handles `selector` (`respondsToSelector:`): a method of its
-  /// own or of its class. Proxies override this to answer for what they forward.
+  /// own or of its class, or one every object answers (`respondsToSelector:`,
+  /// `conformsToProtocol:`). Proxies override this to answer for what they forward. The
+  /// message `respondsToSelector:`, sent from C or Swift, runs this.
   open func responds(to selector: Selector) -> Bool {
     own.withLock { $0.methods[selector] != nil } || runtimeClass.instancesRespond(to: selector)
+      || RootMethods.method(for: selector) != nil
   }
 
   /// Whether the object conforms to `proto` (`conformsToProtocol:`): declared by the
-  /// object itself or its class.
+  /// object itself or its class. The message `conformsToProtocol:` (with the protocol's
+  /// name) runs this.
   open func conforms(to proto: RuntimeProtocol) -> Bool {
     own.withLock { $0.protocols.contains { $0.inherits(from: proto) } }
       || runtimeClass.conforms(to: proto)

@@ -66,7 +66,11 @@ private func swiftEntryHandler(_ frame: UnsafeMutablePointer<dp_swift_frame>?) {
     let sel = OpaquePointer(bitPattern: raw.load(fromByteOffset: 8, as: UInt.self)),
     let context = dp_object_context(handle)
   else { return }
-  // Unretained: the receiver outlives every call that can reach it (see the type).
+  // No method body runs once the receiver's deinit has begun (a subclass's state may be
+  // half torn down): the message answers the zero the entry put in the result words. The
+  // context is the owner (set in init), so the strong reference is taken on it.
+  guard let retained = dp_owner_try_retain(context) else { return }
+  defer { dp_swift_release(retained) }
   Unmanaged<SwiftEntryObject>.fromOpaque(context)._withUnsafeGuaranteedRef {
     $0.receive(Selector(raw: sel), frame: SwiftEntryFrame(raw))
   }

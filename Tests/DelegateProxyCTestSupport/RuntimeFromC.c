@@ -40,3 +40,35 @@ bool dp_test_c_add_multiply(const char *class_name) {
 bool dp_test_c_responds(dp_id obj, const char *name) {
   return dp_responds_to(obj, dp_sel_register_name(name));
 }
+
+dp_id dp_test_c_send_object(dp_id obj, dp_sel sel) {
+  return DP_MSG_SEND(dp_id (*)(dp_id, dp_sel), obj, sel);
+}
+
+dp_id dp_test_c_send_object2(dp_id obj, dp_sel sel, dp_id a, dp_id b) {
+  return DP_MSG_SEND(dp_id (*)(dp_id, dp_sel, dp_id, dp_id), obj, sel, a, b);
+}
+
+int64_t dp_test_c_make_then_tag(dp_id obj, dp_sel make, dp_sel tag) {
+  size_t pool = dp_autoreleasepool_push();
+  dp_id made = DP_MSG_SEND(dp_id (*)(dp_id, dp_sel), obj, make);
+  int64_t result = made ? DP_MSG_SEND(int64_t (*)(dp_id, dp_sel), made, tag) : -1;
+  dp_autoreleasepool_pop(pool);
+  return result;
+}
+
+bool dp_test_c_send_responds_to_selector(dp_id obj, const char *name) {
+  return DP_MSG_SEND(bool (*)(dp_id, dp_sel, dp_sel), obj,
+                     dp_sel_register_name("respondsToSelector:"), dp_sel_register_name(name));
+}
+
+bool dp_test_c_send_conforms_to_protocol(dp_id obj, const char *protocol_name) {
+  return DP_MSG_SEND(bool (*)(dp_id, dp_sel, const char *), obj,
+                     dp_sel_register_name("conformsToProtocol:"), protocol_name);
+}
+
+void dp_test_c_call_cached_imp(dp_id obj, dp_sel first, dp_sel second) {
+  dp_imp cached = dp_msg_lookup(obj, first);
+  (void)dp_msg_lookup(obj, second);
+  ((void (*)(dp_id, dp_sel))cached)(obj, first);
+}

@@ -1,8 +1,9 @@
 // libFuzzer entry: every input is parsed as one type encoding, as a method type list and
 // as a method signature (layouts, libffi types, the prepared call). The properties
 // checked are those a caller relies on: nothing traps or hangs, every rejection is a
-// typed error whose position lies inside the input, and every accepted encoding
-// round-trips through its canonical string.
+// typed error whose position lies inside the input, every accepted encoding
+// round-trips through its canonical string, and no accepted signature's frame exceeds
+// MethodSignature.maximumFrameSize (a larger one is refused with an error naming its size).
 
 @_spi(Validation) import MessageRuntime
 
@@ -39,11 +40,16 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(signature.numberOfArguments >= 2)
     precondition(signature.frameLength >= signature.argumentLayouts.map(\.size).reduce(0, +))
     precondition(signature.returnBufferLength >= signature.returnLayout.size)
+    precondition(
+      signature.frameLength <= (MethodSignature.maximumFrameSize + 15) & ~15,
+      "accepted a frame of \(signature.frameLength) bytes")
   } catch {
     switch error {
     case .invalidEncoding(let e): checkPosition(e)
     case .invalidSignature(_, let reason): precondition(!reason.isEmpty)
     case .ffiPreparationFailed: break
+    case .frameTooLarge(_, let size, let limit):
+      precondition(limit == MethodSignature.maximumFrameSize && size > limit, "\(error)")
     default: preconditionFailure("unexpected error kind from the signature builder: \(error)")
     }
   }

@@ -65,7 +65,9 @@ public final class ProxyMember: Member, @unchecked Sendable {
   }
 
   /// Every selector `object` has a method for: its own methods first, then its class's,
-  /// then each superclass's (a subclass's method hides its superclass's).
+  /// then each superclass's (a subclass's method hides its superclass's). Not those a
+  /// proxy answers for itself (`respondsToSelector:`, `conformsToProtocol:`), which it
+  /// never multicasts, as `NSProxy` answers them itself.
   static func implementedMethods(of object: RuntimeObject) -> [Selector: MethodSignature] {
     var found: [Selector: MethodSignature] = [:]
     for m in object.ownMethods { found[m.selector] = m.signature }
@@ -74,7 +76,7 @@ public final class ProxyMember: Member, @unchecked Sendable {
       for m in c.methods where found[m.selector] == nil { found[m.selector] = m.signature }
       cls = c.superclass
     }
-    return found
+    return found.filter { !Runtime.answersForItself($0.key) }
   }
 }
 

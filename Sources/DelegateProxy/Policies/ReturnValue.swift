@@ -8,8 +8,9 @@ public struct ReturnValue: Sendable, CustomStringConvertible {
   public let type: TypeEncoding
   /// The value's bytes (the return type's size, in the platform's byte order).
   public let bytes: [UInt8]
-  /// Keeps an object (`@`) or class (`#`) value alive.
-  private let retained: (any AnyObject & Sendable)?
+  /// Keeps an object (`@`) or class (`#`) value alive (and hands it to the invocation
+  /// that answers with this value).
+  let retained: (any AnyObject & Sendable)?
 
   /// A value of `type` made from its bytes.
   public init(type: TypeEncoding, bytes: [UInt8]) {

@@ -82,7 +82,7 @@ extension MulticastProxy {
     if returnsValue && gathering == nil {
       switch reduction.outcome {
       case .answer(let value):
-        if !value.isHeld { try invocation.setReturnBytes(value.bytes) }
+        if !value.isHeld { try invocation.setReturnBytes(value.bytes, keeping: value.retained) }
       case .truth(let truth):
         // A truth rule comes only from its reducer, which names the types it can make.
         let reducer = list.policy.reducer!
@@ -93,8 +93,8 @@ extension MulticastProxy {
         try invocation.setReturnBytes(try ReducerSupport.truthBytes(truth, signature.returnType))
       case .reduce:
         let reducer = list.policy.reducer!  // a custom rule comes only from a reducer
-        try invocation.setReturnBytes(
-          try reducer.reduce(collected, returning: signature.returnType).bytes)
+        let reduced = try reducer.reduce(collected, returning: signature.returnType)
+        try invocation.setReturnBytes(reduced.bytes, keeping: reduced.retained)
       case .zero, .unanswered:
         invocation.withUnsafeReturnValue { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
       }

@@ -352,7 +352,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
 
   private func ownResponds(to selector: Selector) -> Bool {
     // Route entries are per-object methods too, but they answer for the delegates.
-    runtimeClass.instancesRespond(to: selector)
+    runtimeClass.instancesRespond(to: selector) || Runtime.answersForItself(selector)
       || (ownMethods.contains { $0.selector == selector } && routePath(for: selector) == nil)
   }
 

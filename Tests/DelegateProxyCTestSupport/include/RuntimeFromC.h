@@ -22,5 +22,22 @@ dp_test_big dp_test_c_send_spilled(dp_id obj, dp_sel sel);
 bool dp_test_c_add_multiply(const char *class_name);
 /// Whether obj responds to `name`, asked from C.
 bool dp_test_c_responds(dp_id obj, const char *name);
+/// Sends the message `respondsToSelector:` (B@::) with the selector named `name` to `obj`
+/// from C, as a delegator asks its delegate.
+bool dp_test_c_send_responds_to_selector(dp_id obj, const char *name);
+/// Sends the message `conformsToProtocol:` (B@:*) with a protocol name to `obj` from C.
+bool dp_test_c_send_conforms_to_protocol(dp_id obj, const char *protocol_name);
+/// Looks up `first` on `obj` and keeps the IMP, looks up `second`, then calls the kept IMP
+/// as `first` (v@:): a C caller that caches what dp_msg_lookup returned.
+void dp_test_c_call_cached_imp(dp_id obj, dp_sel first, dp_sel second);
+/// Sends an `@@:` message (a factory) from C and returns its result, which stays in the
+/// calling thread's autorelease pool.
+dp_id dp_test_c_send_object(dp_id obj, dp_sel sel);
+/// Sends an `@@:@@` message (`tableView:cellForRowAtIndexPath:`) from C.
+dp_id dp_test_c_send_object2(dp_id obj, dp_sel sel, dp_id a, dp_id b);
+/// In a pool of its own: sends the `@@:` message `make` to `obj`, then `tag` (q@:) to what
+/// it returned — the result used from C, as a C caller would — and pops the pool. Returns
+/// the tag, or -1 for a nil result.
+int64_t dp_test_c_make_then_tag(dp_id obj, dp_sel make, dp_sel tag);
 
 #endif

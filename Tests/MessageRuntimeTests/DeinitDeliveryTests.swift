@@ -1,0 +1,78 @@
+import DelegateProxyCTestSupport
+import DelegateProxyTestSupport
+import Testing
+
+@testable import MessageRuntime
+
+/// No method body runs once a receiver's deinit has begun (Misuse.md): a message that
+/// reaches the handle then — here sent by the object's own deinit, the one moment a
+/// sender can still name it — answers zero, whatever kind of method the object has.
+@Suite("No method body after deinit has begun") struct DeinitDeliveryTests {
+  static let ping = Message<Void>("ping")
+  static let answer = Message<Int>("answer")
+
+  @Test func closureMethodDoesNotRunDuringDeinit() throws {
+    let log = CallLog()
+    let cls = try RuntimeClass(name: uniqueClassName("ClosureReceiver"))
+    try cls.addMethod(Self.ping) { _ in log.append("ping") }
+    try cls.addMethod(Self.answer) { _ in 42 }
+    // A raw invocation body: no typed wrapper checks the target for it.
+    try cls.addMethod(Selector("raw"), signature: MethodSignature.parse("q@:")) { invocation in
+      log.append("raw")
+      try? invocation.setReturnValue(7)
+    }
+    do {
+      let object = SendsToItselfInDeinit(class: cls, log: log)
+      try Self.ping.send(to: object)
+      #expect(try Self.answer.send(to: object) == 42)
+    }
+    #expect(log.entries == ["ping", "deinit", "answer 0", "raw 0"])
+  }
+
+  @Test func swiftEntryObjectSubclassDoesNotReceiveDuringDeinit() throws {
+    let log = CallLog()
+    let cls = try RuntimeClass(name: uniqueClassName("EntryReceiver"))
+    do {
+      let object = EntryReceiver(class: cls, log: log)
+      #expect(object.setEntryMethod(Self.answer.selector, signature: Self.answer.signature))
+      #expect(try Self.answer.send(to: object) == 42)
+    }
+    #expect(log.entries == ["receive", "deinit", "answer 0"])
+  }
+}
+
+/// Sends `answer` and `raw` to itself from its deinit, from C (`dp_msg_lookup`), and logs
+/// what they answered.
+// @unchecked Sendable: its own state is a `let` of a Sendable type.
+private final class SendsToItselfInDeinit: RuntimeObject, @unchecked Sendable {
+  let log: CallLog
+  init(class cls: RuntimeClass, log: CallLog) {
+    self.log = log
+    super.init(class: cls)
+  }
+  deinit {
+    log.append("deinit")
+    log.append("answer \(dp_test_c_send_add(rawValue, Selector("answer").rawValue, 0, 0))")
+    log.append("raw \(dp_test_c_send_add(rawValue, Selector("raw").rawValue, 0, 0))")
+  }
+}
+
+/// A `SwiftEntryObject` subclass whose `receive` answers 42 and whose deinit sends itself
+/// `answer` from C.
+// @unchecked Sendable: its own state is a `let` of a Sendable type.
+private final class EntryReceiver: SwiftEntryObject, @unchecked Sendable {
+  let log: CallLog
+  init(class cls: RuntimeClass, log: CallLog) {
+    self.log = log
+    super.init(class: cls)
+  }
+  override func receive(_ selector: Selector, frame: SwiftEntryFrame) {
+    log.append("receive")
+    let slot = DeinitDeliveryTests.answer.signature.entryResultSlots![0]
+    frame.base.storeBytes(of: 42, toByteOffset: slot.frameOffset, as: Int.self)
+  }
+  deinit {
+    log.append("deinit")
+    log.append("answer \(dp_test_c_send_add(rawValue, Selector("answer").rawValue, 0, 0))")
+  }
+}
