@@ -36,6 +36,31 @@ extension DelegateMulticast {
     _ message: MessageHandle<Delegate, Arguments, Result>,
     _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
   ) -> Result {
+    sendMutating(message, arguments(), call, owned: false)
+  }
+
+  /// Generated value multicasts call this for a `mutating` requirement, and for a
+  /// property's or subscript's setter, on the engine `__uniqueEngine()` returned; not for
+  /// direct use. ``__sendMutating(_:_:_:)``, but each value member is changed where the
+  /// multicast stores it, and no table is published: the caller holds the only strong
+  /// reference to the multicast, so no dispatch can be reading it — another thread's would
+  /// hold a copy of the value multicast, which shares the engine, and this thread's own would
+  /// overlap the mutating access that made this call (an exclusivity violation). Remembered
+  /// reads are forgotten as a new table would forget them. When a member is called on a
+  /// queue (a queued call reads its member's value later), the values are published as
+  /// ``__sendMutating(_:_:_:)`` publishes them.
+  public final func __sendMutatingOwned<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>,
+    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
+  ) -> Result {
+    sendMutating(message, arguments(), call, owned: true)
+  }
+
+  /// ``__sendMutating(_:_:_:)``; with `owned`, ``__sendMutatingOwned(_:_:_:)``.
+  private func sendMutating<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>,
+    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result, owned: Bool
+  ) -> Result {
     let index = message.index
     let me = UInt(pthread_self())
     precondition(
@@ -48,6 +73,8 @@ extension DelegateMulticast {
       defer { mutationOwner.store(0, ordering: .relaxed) }
       // Retained: usable across the calls (the members it lists stay allocated).
       let table = published.current
+      let inPlace = owned && table.writesInPlace
+      var wroteInPlace = false
       let list = table.lists[index]
       let observers = table.observers[index]
       let observed = observers.isEmpty ? nil : arguments()
@@ -59,18 +86,26 @@ extension DelegateMulticast {
       let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
       for responder in list.responders {
         let member = responder.member.takeUnretainedValue()
-        // Inside a read section, as every call: `remove` waits for it.
-        let answer: Result? = Quiescence.readSection {
-          if member.isValue {
-            guard !member.isRemoved else { return nil }
-            var value = member.existential.pointee
-            let answer = Self.onQueue(member.queue) { call(&value) }
-            changed.append((member, value))
-            return answer
-          }
-          return member.withDelegate {
-            var reference = member.existential.pointee
-            return Self.onQueue(member.queue) { call(&reference) }
+        let answer: Result?
+        if inPlace && member.isValue {
+          // A value of an engine no other copy shares: changed where it is stored (no
+          // dispatch can be reading it, and no `remove` can run meanwhile).
+          wroteInPlace = true
+          answer = member.isRemoved ? nil : call(&member.existential.pointee)
+        } else {
+          // Inside a read section, as every call: `remove` waits for it.
+          answer = Quiescence.readSection {
+            if member.isValue {
+              guard !member.isRemoved else { return nil }
+              var value = member.existential.pointee
+              let answer = Self.onQueue(member.queue) { call(&value) }
+              changed.append((member, value))
+              return answer
+            }
+            return member.withDelegate {
+              var reference = member.existential.pointee
+              return Self.onQueue(member.queue) { call(&reference) }
+            }
           }
         }
         guard let value = answer else {
@@ -86,6 +121,7 @@ extension DelegateMulticast {
         if reduction.add(value) { break }
       }
       if let observed { for o in observers where o.phase == .after { o.notify(observed) } }
+      if wroteInPlace { forgetRemembered() }
       let retired = changed.isEmpty ? [] : store(changed)
       return (finish(reduction, index, table, collected: collected, sources: sources), retired)
     }
@@ -103,6 +139,19 @@ extension DelegateMulticast {
     return withoutActuallyEscaping(body) { body in
       let box = UncheckedSendable(body)
       return queue.sync { UncheckedSendable(box.value()) }.value
+    }
+  }
+
+  /// After values changed in place: the remembered answers folded from the old values are
+  /// forgotten (the published table's slots and words emptied, as a new table's would be),
+  /// and the generation moves on.
+  private func forgetRemembered() {
+    state.withLock { s in
+      s.generation &+= 1
+      published.withTable { table in
+        table.forgetRemembered()
+        rememberedWords.reset(for: table.generation)
+      }
     }
   }
 
@@ -142,22 +191,35 @@ extension DelegateMulticast {
   /// the same retention and queue, each keeping its ``MemberID`` (so a token names the
   /// same member in every copy). Not its C face, made again on first use.
   public final func __copy() -> Self {
-    let s = state.withLock { $0 }
-    let records = s.members.records.compactMap { m in
-      m.isRemoved ? nil : m.copiedForAnotherMulticast()
+    // The state and the table published for it (tables are published under the lock).
+    let (s, table) = state.withLock { s in (s, published.withTable { $0 }) }
+    var records: [SwiftMember<Delegate>] = []
+    records.reserveCapacity(s.members.records.count)
+    // Whether the table lists exactly the records copied, so that the copy's table can be
+    // made from it list by list instead of from scratch.
+    var matches = !needsRebuild.isRaised && s.members.records.count == table.members.count
+    for (i, m) in s.members.records.enumerated() {
+      guard !m.isRemoved, let copy = m.copiedForAnotherMulticast() else {
+        matches = false
+        continue
+      }
+      if matches && table.members[i] !== m { matches = false }
+      records.append(copy)
     }
-    let copy = type(of: self).init(policy: .lastResponder, options: s.options)
-    copy.update { c in
-      c.defaultPolicy = s.defaultPolicy
-      c.overrides = s.overrides
-      c.errorPolicies = s.errorPolicies
-      c.concurrency = s.concurrency
-      c.observers = s.observers
-      c.filters = s.filters
-      c.pairing = s.pairing
-      c.remembered = s.remembered
-      c.members = MemberList(records)
-    }
-    return copy
+    var c = State(defaultPolicy: s.defaultPolicy, options: s.options)
+    c.overrides = s.overrides
+    c.errorPolicies = s.errorPolicies
+    c.concurrency = s.concurrency
+    c.observers = s.observers
+    c.filters = s.filters
+    c.pairing = s.pairing
+    c.remembered = s.remembered
+    c.members = MemberList(records)
+    c.generation = 1
+    let first =
+      matches
+      ? SwiftMemberTable(copying: table, members: records, generation: c.generation)
+      : Self.table(for: c, protocolDescription)
+    return type(of: self).init(__seed: __Seed(state: c, table: first))
   }
 }

@@ -18,6 +18,10 @@ class AnyRememberedAnswer: @unchecked Sendable {
   // @unchecked Sendable: its one state, the subclass's answer, is an atomic address set
   // once (compare and exchange) and freed only in deinit, after the table's grace period.
   required init() {}
+
+  /// Empties the slot (its table's members changed in place); only while no dispatch can
+  /// read it.
+  func forget() {}
 }
 
 /// The answer of one remembered read in one table: empty until the first read of the
@@ -53,6 +57,13 @@ final class RememberedAnswer<Result>: AnyRememberedAnswer, @unchecked Sendable {
       box.deinitialize(count: 1)
       box.deallocate()
     }
+  }
+
+  override func forget() {
+    let address = answer.exchange(0, ordering: .acquiringAndReleasing)
+    guard let box = UnsafeMutablePointer<Result>(bitPattern: address) else { return }
+    box.deinitialize(count: 1)
+    box.deallocate()
   }
 
   deinit {
