@@ -36,7 +36,37 @@ extension DelegateMulticast {
     _ message: MessageHandle<Delegate, Arguments, Result>,
     _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
   ) -> Result {
-    sendMutating(message, arguments(), call, owned: false)
+    let index = message.index
+    let me = checkedMutationCaller(index)
+    let (result, retired) = mutations.withLock { made in
+      made &+= 1
+      mutationOwner.store(me, ordering: .relaxed)
+      defer { mutationOwner.store(0, ordering: .relaxed) }
+      // Retained: usable across the calls (the members it lists stay allocated).
+      let table = published.current
+      var changed: [(old: SwiftMember<Delegate>, new: Delegate)] = []
+      let result = mutatingLoop(index, table, arguments()) { member -> Result? in
+        // Inside a read section, as every call: `remove` waits for it.
+        Quiescence.readSection { () -> Result? in
+          if member.isValue {
+            guard !member.isRemoved else { return nil }
+            var value = member.existential.pointee
+            let answer = Self.onQueue(member.queue) { call(&value) }
+            changed.append((member, value))
+            return answer
+          }
+          return member.withDelegate {
+            var reference = member.existential.pointee
+            return Self.onQueue(member.queue) { call(&reference) }
+          }
+        }
+      }
+      return (result, changed.isEmpty ? [] : store(changed))
+    }
+    // After the lock: a retirement waits out read sections, and a dispatch's member may be
+    // waiting for the lock inside one.
+    for r in retired { r() }
+    return result
   }
 
   /// Generated value multicasts call this for a `mutating` requirement, and for a
@@ -53,82 +83,80 @@ extension DelegateMulticast {
     _ message: MessageHandle<Delegate, Arguments, Result>,
     _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
   ) -> Result {
-    sendMutating(message, arguments(), call, owned: true)
+    let table = published.current
+    guard table.writesInPlace else { return __sendMutating(message, arguments(), call) }
+    let index = message.index
+    let me = checkedMutationCaller(index)
+    return mutations.withLock { made in
+      made &+= 1
+      mutationOwner.store(me, ordering: .relaxed)
+      defer { mutationOwner.store(0, ordering: .relaxed) }
+      var wrote = false
+      let result = mutatingLoop(index, table, arguments()) { member -> Result? in
+        if member.isValue {
+          // Changed where it is stored: no dispatch can be reading it, and no `remove`
+          // can run meanwhile.
+          wrote = true
+          return member.isRemoved ? nil : call(&member.existential.pointee)
+        }
+        // Inside a read section, as every call: `remove` waits for it.
+        return Quiescence.readSection {
+          member.withDelegate {
+            var reference = member.existential.pointee
+            return call(&reference)
+          }
+        }
+      }
+      if wrote { forgetRemembered() }
+      return result
+    }
   }
 
-  /// ``__sendMutating(_:_:_:)``; with `owned`, ``__sendMutatingOwned(_:_:_:)``.
-  private func sendMutating<Arguments, Result>(
-    _ message: MessageHandle<Delegate, Arguments, Result>,
-    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result, owned: Bool
-  ) -> Result {
-    let index = message.index
+  /// The calling thread, after checking that it is not making a mutating call from a
+  /// member's mutating call on this multicast (which would deadlock on `mutations`).
+  private func checkedMutationCaller(_ index: Int) -> UInt {
     let me = UInt(pthread_self())
     precondition(
       mutationOwner.load(ordering: .relaxed) != me,
       "\(Self.self): a member's mutating \(protocolDescription.methods[index].swiftName) made a mutating call on the multicast that is calling it"
     )
-    let (result, retired) = mutations.withLock { made in
-      made &+= 1
-      mutationOwner.store(me, ordering: .relaxed)
-      defer { mutationOwner.store(0, ordering: .relaxed) }
-      // Retained: usable across the calls (the members it lists stay allocated).
-      let table = published.current
-      let inPlace = owned && table.writesInPlace
-      var wroteInPlace = false
-      let list = table.lists[index]
-      let observers = table.observers[index]
-      let observed = observers.isEmpty ? nil : arguments()
-      if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
-      var reduction = Reduction<Result>(list.rule)
-      var collected: [Result] = []
-      var sources: [UInt64] = []
-      var changed: [(old: SwiftMember<Delegate>, new: Delegate)] = []
-      let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-      for responder in list.responders {
-        let member = responder.member.takeUnretainedValue()
-        let answer: Result?
-        if inPlace && member.isValue {
-          // A value of an engine no other copy shares: changed where it is stored (no
-          // dispatch can be reading it, and no `remove` can run meanwhile).
-          wroteInPlace = true
-          answer = member.isRemoved ? nil : call(&member.existential.pointee)
-        } else {
-          // Inside a read section, as every call: `remove` waits for it.
-          answer = Quiescence.readSection {
-            if member.isValue {
-              guard !member.isRemoved else { return nil }
-              var value = member.existential.pointee
-              let answer = Self.onQueue(member.queue) { call(&value) }
-              changed.append((member, value))
-              return answer
-            }
-            return member.withDelegate {
-              var reference = member.existential.pointee
-              return Self.onQueue(member.queue) { call(&reference) }
-            }
-          }
-        }
-        guard let value = answer else {
-          if !member.isRemoved { needsRebuild.raise() }
-          continue
-        }
-        if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
-        if !member.answers { continue }
-        if list.rule == .custom {
-          collected.append(value)
-          sources.append(member.id)
-        }
-        if reduction.add(value) { break }
+    return me
+  }
+
+  /// A mutating call's walk over the responders of the method at `index` in `table`, under
+  /// `mutations`: observers before and after, each responder's answer from `callMember`
+  /// (nil: it could not answer) folded under the method's policy.
+  private func mutatingLoop<Arguments, Result>(
+    _ index: Int, _ table: SwiftMemberTable<Delegate>, _ arguments: @autoclosure () -> Arguments,
+    _ callMember: (SwiftMember<Delegate>) -> Result?
+  ) -> Result {
+    let list = table.lists[index]
+    let observers = table.observers[index]
+    let observed = observers.isEmpty ? nil : arguments()
+    if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
+    var reduction = Reduction<Result>(list.rule)
+    var collected: [Result] = []
+    var sources: [UInt64] = []
+    let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    // By index: an iterator over the responders costs a generic metadata look-up per call.
+    let responders = list.responders
+    for position in 0..<responders.count {
+      let responder = responders[position]
+      let member = responder.member.takeUnretainedValue()
+      guard let value = callMember(member) else {
+        if !member.isRemoved { needsRebuild.raise() }
+        continue
       }
-      if let observed { for o in observers where o.phase == .after { o.notify(observed) } }
-      if wroteInPlace { forgetRemembered() }
-      let retired = changed.isEmpty ? [] : store(changed)
-      return (finish(reduction, index, table, collected: collected, sources: sources), retired)
+      if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
+      if !member.answers { continue }
+      if list.rule == .custom {
+        collected.append(value)
+        sources.append(member.id)
+      }
+      if reduction.add(value) { break }
     }
-    // After the lock: a retirement waits out read sections, and a dispatch's member may be
-    // waiting for the lock inside one.
-    for r in retired { r() }
-    return result
+    if let observed { for o in observers where o.phase == .after { o.notify(observed) } }
+    return finish(reduction, index, table, collected: collected, sources: sources)
   }
 
   /// Runs `body` on `queue` and waits for it (directly on the caller's thread when there is

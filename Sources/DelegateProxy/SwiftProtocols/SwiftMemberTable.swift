@@ -113,22 +113,28 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     policies = source.policies
     writesInPlace = source.writesInPlace
     self.generation = generation
-    remembered = source.remembered.mapValues { type(of: $0).init() }
+    remembered =
+      source.remembered.isEmpty ? [:] : source.remembered.mapValues { type(of: $0).init() }
     lists = .allocate(capacity: source.lists.count)
     responderStorage = .allocate(capacity: source.responderStorage.count)
     var next = responderStorage.baseAddress!
-    for (index, list) in source.lists.enumerated() {
+    // By index throughout: this runs unspecialised, where an iterator over a buffer or an
+    // enumeration costs a generic metadata look-up per step.
+    for index in 0..<source.lists.count {
+      let list = source.lists[index]
+      let responders = list.responders
       // A list is its members' responders in member order: walk the two together.
       var position = 0
-      for responder in list.responders {
-        while source.members[position] !== responder.member.takeUnretainedValue() {
+      for k in 0..<responders.count {
+        let member = responders[k].member.toOpaque()
+        while Unmanaged.passUnretained(source.members[position]).toOpaque() != member {
           position += 1
         }
         next.initialize(to: SwiftResponder(members[position]))
         next += 1
         position += 1
       }
-      let start = next - list.responders.count
+      let start = next - responders.count
       (lists.baseAddress! + index).initialize(
         to: SwiftResponderList(
           responders: UnsafeBufferPointer(start: start, count: list.responders.count),
