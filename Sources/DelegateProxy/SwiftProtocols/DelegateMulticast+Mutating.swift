@@ -226,7 +226,9 @@ extension DelegateMulticast {
     // Whether the table lists exactly the records copied, so that the copy's table can be
     // made from it list by list instead of from scratch.
     var matches = !needsRebuild.isRaised && s.members.records.count == table.members.count
-    for (i, m) in s.members.records.enumerated() {
+    // By index: unspecialised, an enumeration looks up generic metadata at each step.
+    for i in 0..<s.members.records.count {
+      let m = s.members.records[i]
       guard !m.isRemoved, let copy = m.copiedForAnotherMulticast() else {
         matches = false
         continue
