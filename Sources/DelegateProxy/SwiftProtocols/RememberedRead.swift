@@ -5,8 +5,10 @@ import Synchronization
 //
 // Why it is exact: a value member's stored value changes only through the multicast — a
 // write or `mutating` call stores the new values by publishing a new table, as adding,
-// removing, blocking, a policy or a filter does — so while a table is published the values
-// it lists do not change, and neither does a fold of them. Each table starts with empty
+// removing, blocking, a policy or a filter does, or, on a value multicast's engine that no
+// other copy shares (so no dispatch reads it), in place, emptying the table's slots as a new
+// table's are — so while a table's slots hold answers the values it lists do not change, and
+// neither does a fold of them. Each table starts with empty
 // slots; the first read fills its slot and later reads return what it holds. A copy of a
 // value multicast has an engine, so tables, of its own. Object members can change behind
 // the multicast's back: a read whose responders include one is not remembered.
