@@ -64,22 +64,30 @@ public enum RoutePath: Sendable, Hashable {
 @usableFromInline
 package final class RouteMembership: @unchecked Sendable {
   @usableFromInline let node: OpaquePointer
-  /// The receivers whose deallocation marks this membership removed.
-  private let watched = Lock<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
-  /// The closure-backed method each route (by identity) calls for this target.
-  private let kept = Lock<[ObjectIdentifier: Method]>([:])
+  /// What the membership's routes left with it, under one lock (most memberships — every
+  /// value member of a `@Delegate` multicast, copied with each copy of it — have neither).
+  private let routes = Lock(Routes())
 
   struct Weak: Sendable { weak var object: RuntimeObject? }
+
+  /// A membership's receivers and kept methods.
+  private struct Routes {
+    /// The receivers whose deallocation marks this membership removed.
+    var watched: [ObjectIdentifier: (receiver: Weak, token: UInt64)] = [:]
+    /// The closure-backed method each route (by identity) calls for this target.
+    var kept: [ObjectIdentifier: Method] = [:]
+  }
 
   /// A membership that is not removed.
   package init() { node = dp_route_node_create() }
 
   deinit {
-    for (_, entry) in watched.withLock({ $0 }) {
+    let left = routes.withLock { $0 }
+    for (_, entry) in left.watched {
       entry.receiver.object?.removeDeallocationHandler(entry.token)
     }
     // A route that listed this membership may still be dispatching on another thread.
-    DeferredRelease.release(Array(kept.withLock { $0 }.values))
+    if !left.kept.isEmpty { DeferredRelease.release(Array(left.kept.values)) }
     dp_route_node_retire(node)
   }
 
@@ -87,11 +95,11 @@ package final class RouteMembership: @unchecked Sendable {
   /// of what it kept for `route` before; nil lets go. Nothing is kept once removed.
   /// Called after the route's new target list is published.
   func keep(_ method: Method?, forRoute route: ObjectIdentifier) {
-    let dropped = kept.withLock { k -> Method? in
+    let dropped = routes.withLock { r -> Method? in
       guard let method, method.closure != nil, !isRemoved else {
-        return k.removeValue(forKey: route)
+        return r.kept.removeValue(forKey: route)
       }
-      let old = k.updateValue(method, forKey: route)
+      let old = r.kept.updateValue(method, forKey: route)
       return old?.closure === method.closure ? nil : old
     }
     if let dropped { DeferredRelease.release([dropped]) }
@@ -101,13 +109,13 @@ package final class RouteMembership: @unchecked Sendable {
   /// dispatches in flight on other threads before its handle is freed. Idempotent.
   func watch(_ receiver: RuntimeObject) {
     let id = ObjectIdentifier(receiver)
-    guard watched.withLock({ $0[id] == nil }) else { return }
+    guard routes.withLock({ $0.watched[id] == nil }) else { return }
     // Weak: a membership going away at the same time needs no marking.
     let token = receiver.addDeallocationHandler { [weak self] _ in
       self?.markRemoved()
       Quiescence.synchronize()
     }
-    watched.withLock { $0[id] = (Weak(object: receiver), token) }
+    routes.withLock { $0.watched[id] = (Weak(object: receiver), token) }
   }
 
   /// Stops every dispatch from calling the target from now on. The methods kept for the
@@ -115,9 +123,9 @@ package final class RouteMembership: @unchecked Sendable {
   package func markRemoved() {
     dp_route_node_mark_removed(node)
     // After the flag: `keep` checks it under the same lock, so nothing is kept after this.
-    let dropped = kept.withLock { k -> [Method] in
-      defer { k.removeAll() }
-      return Array(k.values)
+    let dropped = routes.withLock { r -> [Method] in
+      defer { r.kept.removeAll() }
+      return Array(r.kept.values)
     }
     DeferredRelease.release(dropped)
   }
