@@ -113,46 +113,37 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     policies = source.policies
     writesInPlace = source.writesInPlace
     self.generation = generation
-    let remembered =
+    remembered =
       source.remembered.isEmpty ? [:] : source.remembered.mapValues { type(of: $0).init() }
-    self.remembered = remembered
-    let lists = UnsafeMutableBufferPointer<SwiftResponderList<Delegate>>.allocate(
-      capacity: source.lists.count)
-    let storage = UnsafeMutableBufferPointer<SwiftResponder<Delegate>>.allocate(
-      capacity: source.responderStorage.count)
-    // By index and address throughout: this runs unspecialised, where an iterator over a
-    // buffer, an enumeration or an array's subscript costs a generic metadata look-up per step.
-    source.members.withUnsafeBufferPointer { originals in
-      members.withUnsafeBufferPointer { copies in
-        var next = storage.baseAddress!
-        for index in 0..<source.lists.count {
-          let list = source.lists[index]
-          let responders = list.responders
-          // A list is its members' responders in member order: walk the two together.
-          var position = 0
-          for k in 0..<responders.count {
-            let member = responders[k].member.toOpaque()
-            while Unmanaged.passUnretained(originals[position]).toOpaque() != member {
-              position += 1
-            }
-            next.initialize(to: SwiftResponder(copies[position]))
-            next += 1
-            position += 1
-          }
-          (lists.baseAddress! + index).initialize(
-            to: SwiftResponderList(
-              responders: UnsafeBufferPointer(
-                start: next - responders.count, count: responders.count),
-              rule: list.rule, isGeneral: list.isGeneral, filter: list.filter,
-              reduction: list.reduction,
-              remembered: remembered[index].map { Unmanaged.passUnretained($0) },
-              isOptional: list.isOptional, waitsForQueued: list.waitsForQueued,
-              isPaired: list.isPaired))
+    lists = .allocate(capacity: source.lists.count)
+    responderStorage = .allocate(capacity: source.responderStorage.count)
+    var next = responderStorage.baseAddress!
+    // By index throughout: this runs unspecialised, where an iterator over a buffer or an
+    // enumeration costs a generic metadata look-up per step.
+    for index in 0..<source.lists.count {
+      let list = source.lists[index]
+      let responders = list.responders
+      // A list is its members' responders in member order: walk the two together.
+      var position = 0
+      for k in 0..<responders.count {
+        let member = responders[k].member.toOpaque()
+        while Unmanaged.passUnretained(source.members[position]).toOpaque() != member {
+          position += 1
         }
+        next.initialize(to: SwiftResponder(members[position]))
+        next += 1
+        position += 1
       }
+      let start = next - responders.count
+      (lists.baseAddress! + index).initialize(
+        to: SwiftResponderList(
+          responders: UnsafeBufferPointer(start: start, count: list.responders.count),
+          rule: list.rule, isGeneral: list.isGeneral, filter: list.filter,
+          reduction: list.reduction,
+          remembered: remembered[index].map { Unmanaged.passUnretained($0) },
+          isOptional: list.isOptional, waitsForQueued: list.waitsForQueued,
+          isPaired: list.isPaired))
     }
-    self.lists = lists
-    responderStorage = storage
   }
 
   /// Empties the slots of the reads this table remembers: the members' values changed in
