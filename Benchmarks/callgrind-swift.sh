@@ -11,7 +11,7 @@
 # Swift-protocol rows (swift_unowned_array, swift_protocol_proxy, …; default q@:qd).
 # Any row of CallgrindRows may be named: the Swift-protocol, String and peer rows, the value
 # rows (swift_value_array, swift_value_multicast) and the swift-log rows
-# (swift_log_multiplex, swift_log_multicast).
+# (swift_log_multiplex, swift_log_multicast, swift_log_metadata_multiplex, swift_log_metadata_multicast).
 # Default rows: swift_string_unowned_array, swift_string_strong_array,
 # swift_string_closures, swift_string_closures_weak, swift_string_protocol_proxy,
 # swift_string_protocol_proxy_strong_slot, swift_string_protocol_proxy_strong_members.

@@ -479,10 +479,12 @@ struct MulticastGenerator {
     } else if requirement.isThrowing {
       body = ["\(returning)try \(receiver).__sendThrowing(\(handle), \(arguments))"]
     } else if requirement.isMutating {
-      // Each member changed in place (a value: its stored copy; see `__sendMutating`).
-      let engine = receiver == "self" ? "self" : "__uniqueEngine()"
+      // Each member changed in place (a value: its stored copy; see `__sendMutating`). A
+      // value multicast's own engine, which no other copy shares, stores its values where
+      // they are (`__sendMutatingOwned`).
+      let send = receiver == "self" ? "self.__sendMutating" : "__uniqueEngine().__sendMutatingOwned"
       body = [
-        "\(returning)\(engine).__sendMutating(\(handle), \(arguments)) { \(requirement.directCallText) }"
+        "\(returning)\(send)(\(handle), \(arguments)) { \(requirement.directCallText) }"
       ]
     } else {
       // A write goes to every delegate in order through the engine's write primitive.

@@ -92,7 +92,7 @@ struct ValueExpansionTests {
           }
           /// Sends `setLevel(_:)` to the delegates.
           mutating func setLevel(_ level: Int) -> Bool {
-            __uniqueEngine().__sendMutating(Handles().setLevel, level) { $0.setLevel(level) }
+            __uniqueEngine().__sendMutatingOwned(Handles().setLevel, level) { $0.setLevel(level) }
           }
         }
         """#

@@ -455,6 +455,26 @@ for fanout in logFanouts {
     + pad(cells.map(formatAllocs).joined(separator: "/"), 21) + "\n"
 }
 
+let metadataEncoding = "var l = logger; l[metadataKey:] = …; l.info (swift-log)"
+table +=
+  "\nswift-log per request (var l = logger; l[metadataKey: \"request-id\"] = \"\\(i)\"; l.info(\"handled\"); contended: two other threads log through logger)\n"
+table +=
+  pad("fan-out", 8, left: true)
+  + ["", "multiplex", "multicast", "multicast/multiplex", "allocs mx/mc"].map { pad($0, 21) }
+  .joined() + "\n"
+for contended in [false, true] {
+  for fanout in logFanouts {
+    let kinds: [SwiftLogMetadataRowKind] =
+      contended ? [.multiplexContended, .multicastContended] : [.multiplex, .multicast]
+    let cells = kinds.map { lookup($0.rawValue, metadataEncoding, fanout) }
+    table +=
+      pad(String(fanout), 8, left: true) + pad(contended ? "contended" : "single", 21)
+      + cells.map { pad(formatNs($0.ns), 21) }.joined()
+      + pad(formatRatio(cells[1].ns, cells[0].ns), 21)
+      + pad(cells.map(formatAllocs).joined(separator: "/"), 21) + "\n"
+  }
+}
+
 table += "\nallocations per message"
 table +=
   countingAllocations

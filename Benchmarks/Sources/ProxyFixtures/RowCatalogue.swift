@@ -76,6 +76,15 @@ public enum RowCatalogue {
         add(kind.rawValue, SwiftLogRows.encoding, fanout) { .swiftLog(kind, fanout: fanout) }
       }
     }
+    // swift-log's per-request metadata write on a copy of a shared logger
+    // (SwiftLogMetadataRows.swift).
+    for fanout in logFanouts {
+      for kind in SwiftLogMetadataRowKind.allCases {
+        add(kind.rawValue, SwiftLogMetadataRows.encoding, fanout) {
+          .swiftLogMetadata(kind, fanout: fanout)
+        }
+      }
+    }
     // Membership changes while delegates run elsewhere (MembershipChangeRows.swift).
     for kind in MembershipChangeRowKind.allCases {
       add(MembershipChangeRowKind.name, kind.rawValue, 1) { .membershipChange(kind) }

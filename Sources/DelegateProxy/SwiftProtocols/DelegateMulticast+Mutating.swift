@@ -37,31 +37,18 @@ extension DelegateMulticast {
     _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
   ) -> Result {
     let index = message.index
-    let me = UInt(pthread_self())
-    precondition(
-      mutationOwner.load(ordering: .relaxed) != me,
-      "\(Self.self): a member's mutating \(protocolDescription.methods[index].swiftName) made a mutating call on the multicast that is calling it"
-    )
+    let me = checkedMutationCaller(index)
     let (result, retired) = mutations.withLock { made in
       made &+= 1
       mutationOwner.store(me, ordering: .relaxed)
       defer { mutationOwner.store(0, ordering: .relaxed) }
       // Retained: usable across the calls (the members it lists stay allocated).
       let table = published.current
-      let list = table.lists[index]
-      let observers = table.observers[index]
-      let observed = observers.isEmpty ? nil : arguments()
-      if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
-      var reduction = Reduction<Result>(list.rule)
-      var collected: [Result] = []
-      var sources: [UInt64] = []
       var changed: [(old: SwiftMember<Delegate>, new: Delegate)] = []
-      let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-      for responder in list.responders {
-        let member = responder.member.takeUnretainedValue()
+      let result = mutatingLoop(index, table, arguments()) { member -> Result? in
         // Inside a read section, as every call, naming the member it calls (for
         // `remove(_:waitingForCallsInFlight:)`).
-        let answer: Result? = Quiescence.readSection(published.domain) {
+        Quiescence.readSection(published.domain) { () -> Result? in
           if member.isValue {
             Quiescence.calling(UnsafeRawPointer(member.flag.node))
             guard !member.isRemoved else { return nil }
@@ -75,26 +62,103 @@ extension DelegateMulticast {
             return Self.onQueue(member.queue) { call(&reference) }
           }
         }
-        guard let value = answer else {
-          if !member.isRemoved { needsRebuild.raise() }
-          continue
-        }
-        if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
-        if !member.answers { continue }
-        if list.rule == .custom {
-          collected.append(value)
-          sources.append(member.id)
-        }
-        if reduction.add(value) { break }
       }
-      if let observed { for o in observers where o.phase == .after { o.notify(observed) } }
-      let retired = changed.isEmpty ? [] : store(changed)
-      return (finish(reduction, index, table, collected: collected, sources: sources), retired)
+      return (result, changed.isEmpty ? [] : store(changed))
     }
     // After the lock: a retirement waits out read sections, and a dispatch's member may be
     // waiting for the lock inside one.
     for r in retired { r() }
     return result
+  }
+
+  /// Generated value multicasts call this for a `mutating` requirement, and for a
+  /// property's or subscript's setter, on the engine `__uniqueEngine()` returned; not for
+  /// direct use. ``__sendMutating(_:_:_:)``, but each value member is changed where the
+  /// multicast stores it, and no table is published: the caller holds the only strong
+  /// reference to the multicast, so no dispatch can be reading it — another thread's would
+  /// hold a copy of the value multicast, which shares the engine, and this thread's own would
+  /// overlap the mutating access that made this call (an exclusivity violation). Remembered
+  /// reads are forgotten as a new table would forget them. When a member is called on a
+  /// queue (a queued call reads its member's value later), the values are published as
+  /// ``__sendMutating(_:_:_:)`` publishes them.
+  public final func __sendMutatingOwned<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>,
+    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
+  ) -> Result {
+    let table = published.current
+    guard table.writesInPlace else { return __sendMutating(message, arguments(), call) }
+    let index = message.index
+    let me = checkedMutationCaller(index)
+    return mutations.withLock { made in
+      made &+= 1
+      mutationOwner.store(me, ordering: .relaxed)
+      defer { mutationOwner.store(0, ordering: .relaxed) }
+      var wrote = false
+      let result = mutatingLoop(index, table, arguments()) { member -> Result? in
+        if member.isValue {
+          // Changed where it is stored: no dispatch can be reading it, and no `remove`
+          // can run meanwhile.
+          wrote = true
+          return member.isRemoved ? nil : call(&member.existential.pointee)
+        }
+        // Inside a read section, as every call: `remove` waits for it.
+        return Quiescence.readSection(published.domain) {
+          member.withDelegate {
+            var reference = member.existential.pointee
+            return call(&reference)
+          }
+        }
+      }
+      if wrote { forgetRemembered() }
+      return result
+    }
+  }
+
+  /// The calling thread, after checking that it is not making a mutating call from a
+  /// member's mutating call on this multicast (which would deadlock on `mutations`).
+  private func checkedMutationCaller(_ index: Int) -> UInt {
+    let me = UInt(pthread_self())
+    precondition(
+      mutationOwner.load(ordering: .relaxed) != me,
+      "\(Self.self): a member's mutating \(protocolDescription.methods[index].swiftName) made a mutating call on the multicast that is calling it"
+    )
+    return me
+  }
+
+  /// A mutating call's walk over the responders of the method at `index` in `table`, under
+  /// `mutations`: observers before and after, each responder's answer from `callMember`
+  /// (nil: it could not answer) folded under the method's policy.
+  private func mutatingLoop<Arguments, Result>(
+    _ index: Int, _ table: SwiftMemberTable<Delegate>, _ arguments: @autoclosure () -> Arguments,
+    _ callMember: (SwiftMember<Delegate>) -> Result?
+  ) -> Result {
+    let list = table.lists[index]
+    let observers = table.observers[index]
+    let observed = observers.isEmpty ? nil : arguments()
+    if let observed { for o in observers where o.phase == .before { o.notify(observed) } }
+    var reduction = Reduction<Result>(list.rule)
+    var collected: [Result] = []
+    var sources: [UInt64] = []
+    let learned = list.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    // By index: an iterator over the responders costs a generic metadata look-up per call.
+    let responders = list.responders
+    for position in 0..<responders.count {
+      let responder = responders[position]
+      let member = responder.member.takeUnretainedValue()
+      guard let value = callMember(member) else {
+        if !member.isRemoved { needsRebuild.raise() }
+        continue
+      }
+      if list.isOptional && skipsOptional(index, responder.member, since: learned) { continue }
+      if !member.answers { continue }
+      if list.rule == .custom {
+        collected.append(value)
+        sources.append(member.id)
+      }
+      if reduction.add(value) { break }
+    }
+    if let observed { for o in observers where o.phase == .after { o.notify(observed) } }
+    return finish(reduction, index, table, collected: collected, sources: sources)
   }
 
   /// Runs `body` on `queue` and waits for it (directly on the caller's thread when there is
@@ -105,6 +169,19 @@ extension DelegateMulticast {
     return withoutActuallyEscaping(body) { body in
       let box = UncheckedSendable(body)
       return queue.sync { UncheckedSendable(box.value()) }.value
+    }
+  }
+
+  /// After values changed in place: the remembered answers folded from the old values are
+  /// forgotten (the published table's slots and words emptied, as a new table's would be),
+  /// and the generation moves on.
+  private func forgetRemembered() {
+    state.withLock { s in
+      s.generation &+= 1
+      published.withTable { table in
+        table.forgetRemembered()
+        rememberedWords.reset(for: table.generation)
+      }
     }
   }
 
@@ -144,22 +221,37 @@ extension DelegateMulticast {
   /// the same retention and queue, each keeping its ``MemberID`` (so a token names the
   /// same member in every copy). Not its C face, made again on first use.
   public final func __copy() -> Self {
-    let s = state.withLock { $0 }
-    let records = s.members.records.compactMap { m in
-      m.isRemoved ? nil : m.copiedForAnotherMulticast()
+    // The state and the table published for it (tables are published under the lock).
+    let (s, table) = state.withLock { s in (s, published.withTable { $0 }) }
+    var records: [SwiftMember<Delegate>] = []
+    records.reserveCapacity(s.members.records.count)
+    // Whether the table lists exactly the records copied, so that the copy's table can be
+    // made from it list by list instead of from scratch.
+    var matches = !needsRebuild.isRaised && s.members.records.count == table.members.count
+    // By index: unspecialised, an enumeration looks up generic metadata at each step.
+    for i in 0..<s.members.records.count {
+      let m = s.members.records[i]
+      guard !m.isRemoved, let copy = m.copiedForAnotherMulticast() else {
+        matches = false
+        continue
+      }
+      if matches && table.members[i] !== m { matches = false }
+      records.append(copy)
     }
-    let copy = type(of: self).init(policy: .lastResponder, options: s.options)
-    copy.update { c in
-      c.defaultPolicy = s.defaultPolicy
-      c.overrides = s.overrides
-      c.errorPolicies = s.errorPolicies
-      c.concurrency = s.concurrency
-      c.observers = s.observers
-      c.filters = s.filters
-      c.pairing = s.pairing
-      c.remembered = s.remembered
-      c.members = MemberList(records)
-    }
-    return copy
+    var c = State(defaultPolicy: s.defaultPolicy, options: s.options)
+    c.overrides = s.overrides
+    c.errorPolicies = s.errorPolicies
+    c.concurrency = s.concurrency
+    c.observers = s.observers
+    c.filters = s.filters
+    c.pairing = s.pairing
+    c.remembered = s.remembered
+    c.members = MemberList(records)
+    c.generation = 1
+    let first =
+      matches
+      ? SwiftMemberTable(copying: table, members: records, generation: c.generation)
+      : Self.table(for: c, protocolDescription)
+    return type(of: self).init(__seed: __Seed(state: c, table: first))
   }
 }

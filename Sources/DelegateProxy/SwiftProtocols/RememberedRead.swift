@@ -5,8 +5,10 @@ import Synchronization
 //
 // Why it is exact: a value member's stored value changes only through the multicast — a
 // write or `mutating` call stores the new values by publishing a new table, as adding,
-// removing, blocking, a policy or a filter does — so while a table is published the values
-// it lists do not change, and neither does a fold of them. Each table starts with empty
+// removing, blocking, a policy or a filter does, or, on a value multicast's engine that no
+// other copy shares (so no dispatch reads it), in place, emptying the table's slots as a new
+// table's are — so while a table's slots hold answers the values it lists do not change, and
+// neither does a fold of them. Each table starts with empty
 // slots; the first read fills its slot and later reads return what it holds. A copy of a
 // value multicast has an engine, so tables, of its own. Object members can change behind
 // the multicast's back: a read whose responders include one is not remembered.
@@ -18,6 +20,10 @@ class AnyRememberedAnswer: @unchecked Sendable {
   // @unchecked Sendable: its one state, the subclass's answer, is an atomic address set
   // once (compare and exchange) and freed only in deinit, after the table's grace period.
   required init() {}
+
+  /// Empties the slot (its table's members changed in place); only while no dispatch can
+  /// read it.
+  func forget() {}
 }
 
 /// The answer of one remembered read in one table: empty until the first read of the
@@ -53,6 +59,13 @@ final class RememberedAnswer<Result>: AnyRememberedAnswer, @unchecked Sendable {
       box.deinitialize(count: 1)
       box.deallocate()
     }
+  }
+
+  override func forget() {
+    let address = answer.exchange(0, ordering: .acquiringAndReleasing)
+    guard let box = UnsafeMutablePointer<Result>(bitPattern: address) else { return }
+    box.deinitialize(count: 1)
+    box.deallocate()
   }
 
   deinit {

@@ -1,4 +1,5 @@
 import Dispatch
+import MessageRuntime
 
 /// A `@Delegate` multicast's member: a ``Member`` whose delegate is a plain Swift object —
 /// or, for a protocol that is not class-bound, a value (a struct, an enum) the multicast
@@ -6,7 +7,9 @@ import Dispatch
 @usableFromInline
 final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   // @unchecked Sendable: as Member; `existential` is written once in init and only read after
-  // (a value member's new value after a mutating call goes into a new record).
+  // (a value member's new value after a mutating call goes into a new record), except by a
+  // mutating call on a value multicast's engine that no other copy shares, which no
+  // dispatch can be reading (DelegateMulticast.__sendMutatingOwned).
 
   /// The delegate as its protocol's existential. An object's is stored at +0: the stored
   /// existential does not keep the object alive (`object` or `strong` does), so it is never
@@ -28,39 +31,45 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
 
   init(
     _ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?,
-    answers: Bool = true, id: UInt64? = nil
+    answers: Bool = true, id: UInt64? = nil, copying source: SwiftMember? = nil
   ) {
     self.answers = answers
     isValue = false
-    typeID = DelegateOptional.identity(of: object)
+    typeID = source?.typeID ?? DelegateOptional.identity(of: object)
     let existential = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
     existential.initialize(to: delegate)
     self.existential = existential
     // The stored copy took a strong reference; give it back so the existential holds +0.
     Unmanaged.passUnretained(object).release()
     super.init(
-      object, typeName: String(reflecting: type(of: object)), retention: retention, queue: queue,
-      id: id)
+      object, typeName: source?.typeName ?? String(reflecting: type(of: object)),
+      retention: retention, queue: queue, id: id)
   }
 
-  /// A record holding the value `value` (not a class instance). `sharing`, when given, is
-  /// the record it replaces after a mutating call: the same membership (its number, its
-  /// removed flag, its block count) with a new value.
-  init(
-    value: Delegate, queue: DispatchQueue?, answers: Bool = true, id: UInt64? = nil,
-    sharing previous: SwiftMember? = nil
+  /// A record holding the value `value` (not a class instance), a membership of its own.
+  convenience init(value: Delegate, queue: DispatchQueue?, answers: Bool = true) {
+    let dynamicType = type(of: value as Any)
+    self.init(
+      value: value, typeID: ObjectIdentifier(dynamicType),
+      typeName: String(reflecting: dynamicType), anchor: ValueMemberAnchor(), queue: queue,
+      answers: answers, flag: nil, id: nil)
+  }
+
+  /// A record holding the value `value`, its type and anchor given: the records that
+  /// replace or copy a value member reuse the first record's (working out a type's name
+  /// demangles it; an anchor is an allocation).
+  private init(
+    value: Delegate, typeID: ObjectIdentifier, typeName: String, anchor: AnyObject,
+    queue: DispatchQueue?, answers: Bool, flag: RouteMembership?, id: UInt64?
   ) {
     self.answers = answers
     isValue = true
-    let dynamicType = type(of: value as Any)
-    typeID = ObjectIdentifier(dynamicType)
+    self.typeID = typeID
     let existential = UnsafeMutablePointer<Delegate>.allocate(capacity: 1)
     existential.initialize(to: value)
     self.existential = existential
     super.init(
-      ValueMemberAnchor(), typeName: String(reflecting: dynamicType), retention: .strong,
-      queue: queue, flag: previous?.flag, id: previous?.id ?? id)
-    if let previous { blockCount = previous.blockCount }
+      anchor, typeName: typeName, retention: .strong, queue: queue, flag: flag, id: id)
   }
 
   deinit {
@@ -77,32 +86,40 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   }
 
   /// This membership with the value `value` in place of its own: what a mutating call
-  /// publishes (call only on a value member).
+  /// publishes (call only on a value member). The same membership: its number, its removed
+  /// flag, its block count.
   func replacingValue(with value: Delegate) -> SwiftMember {
-    SwiftMember(value: value, queue: queue, answers: answers, sharing: self)
+    let record = SwiftMember(
+      value: value, typeID: typeID, typeName: typeName, anchor: strong!, queue: queue,
+      answers: answers, flag: flag, id: id)
+    record.blockCount = blockCount
+    return record
   }
 
   /// The same membership for another multicast (a copy of a value multicast): the same
   /// number, a value copied or the same object with the same retention, a removed flag
   /// of its own; nil when the object is being deallocated.
   func copiedForAnotherMulticast() -> SwiftMember? {
+    let copy: SwiftMember
     if isValue {
-      let copy = SwiftMember(value: existential.pointee, queue: queue, answers: answers, id: id)
-      copy.blockCount = blockCount
-      return copy
+      // The copies of one membership share its anchor: nothing outside them sees it.
+      copy = SwiftMember(
+        value: existential.pointee, typeID: typeID, typeName: typeName, anchor: strong!,
+        queue: queue, answers: answers, flag: nil, id: id)
+    } else {
+      guard let delegate else { return nil }
+      copy = SwiftMember(
+        delegate, object: delegate as AnyObject, retention: retention, queue: queue,
+        answers: answers, id: id, copying: self)
     }
-    guard let delegate else { return nil }
-    let copy = SwiftMember(
-      delegate, object: delegate as AnyObject, retention: retention, queue: queue,
-      answers: answers, id: id)
     copy.blockCount = blockCount
     return copy
   }
 }
 
 /// What a value member's record holds where an object member's holds its delegate: an
-/// object of its own, always alive, that nothing else references (so no `remove` or
-/// `contains` by object finds it).
+/// object of the membership's own (its records in copies of the multicast share it), always
+/// alive, that nothing else references (so no `remove` or `contains` by object finds it).
 private final class ValueMemberAnchor: Sendable {}
 
 extension SwiftMember: DelegateMember {}

@@ -27,6 +27,13 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// The multicast's generation when the table was built: unique to it among the
   /// multicast's tables (RememberedWord.swift).
   @usableFromInline let generation: UInt64
+  /// Every method's responders, in one allocation (``lists`` point into it).
+  private let responderStorage: UnsafeMutableBufferPointer<SwiftResponder<Delegate>>
+  /// No member is called on a queue: a queued call reads its member's value later, on the
+  /// queue, so only without one may a mutating call of a value multicast that no other
+  /// copy shares store its members' new values in place
+  /// (``DelegateMulticast/__sendMutatingOwned(_:_:_:)``).
+  let writesInPlace: Bool
 
   init(
     members: [SwiftMember<Delegate>], description: ProtocolDescription<Delegate>,
@@ -40,21 +47,27 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.pairings = description.methods.indices.map { pairings[$0] }
     self.observers = description.methods.indices.map { observers[$0] ?? [] }
     self.generation = generation
+    writesInPlace = !members.contains { $0.queue != nil }
     let methods = description.methods
     lists = .allocate(capacity: methods.count)
     var policies: [ErasedPolicy] = []
     var answers: [Int: AnyRememberedAnswer] = [:]
-    for (index, method) in methods.enumerated() {
-      let policy = overrides[index] ?? defaultPolicy
-      policies.append(policy)
-      let live = members.filter { m in
+    let lives = methods.map { method in
+      members.filter { m in
         !m.isRemoved && !m.isBlocked
           && (method.isRequired
             || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID))
       }
-      let buffer = UnsafeMutableBufferPointer<SwiftResponder<Delegate>>.allocate(
-        capacity: live.count)
-      _ = buffer.initialize(from: live.map(SwiftResponder.init))
+    }
+    responderStorage = .allocate(capacity: max(lives.reduce(0) { $0 + $1.count }, 1))
+    var next = responderStorage.baseAddress!
+    for (index, method) in methods.enumerated() {
+      let policy = overrides[index] ?? defaultPolicy
+      policies.append(policy)
+      let live = lives[index]
+      let buffer = UnsafeMutableBufferPointer(start: next, count: live.count)
+      next += live.count
+      _ = buffer.initialize(from: live.lazy.map(SwiftResponder.init))
       let rule = ReducerRule(policy, returnsVoid: method.result.isVoid)
       // A custom reducer stays on the fast loop when it reduces one answer at a time and
       // reduces this method's result type. Values and objects, weakly or strongly held, are
@@ -86,8 +99,62 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.remembered = answers
   }
 
+  /// A table for `members`, copies of `source`'s members in the same order (one for one;
+  /// a copy of a value multicast), with `source`'s policies, filters, observers, pairings
+  /// and responder lists: each list made of the copies of its responders' members, each
+  /// remembered read with an empty slot of its own. Shares what the lists only point to
+  /// (filters, reductions) with `source` through the arrays that hold them.
+  init(copying source: SwiftMemberTable, members: [SwiftMember<Delegate>], generation: UInt64) {
+    precondition(members.count == source.members.count, "a copied table lists other members")
+    self.members = members
+    filters = source.filters
+    pairings = source.pairings
+    observers = source.observers
+    policies = source.policies
+    writesInPlace = source.writesInPlace
+    self.generation = generation
+    remembered =
+      source.remembered.isEmpty ? [:] : source.remembered.mapValues { type(of: $0).init() }
+    lists = .allocate(capacity: source.lists.count)
+    responderStorage = .allocate(capacity: source.responderStorage.count)
+    var next = responderStorage.baseAddress!
+    // By index throughout: this runs unspecialised, where an iterator over a buffer or an
+    // enumeration costs a generic metadata look-up per step.
+    for index in 0..<source.lists.count {
+      let list = source.lists[index]
+      let responders = list.responders
+      // A list is its members' responders in member order: walk the two together.
+      var position = 0
+      for k in 0..<responders.count {
+        let member = responders[k].member.toOpaque()
+        while Unmanaged.passUnretained(source.members[position]).toOpaque() != member {
+          position += 1
+        }
+        next.initialize(to: SwiftResponder(members[position]))
+        next += 1
+        position += 1
+      }
+      let start = next - responders.count
+      (lists.baseAddress! + index).initialize(
+        to: SwiftResponderList(
+          responders: UnsafeBufferPointer(start: start, count: list.responders.count),
+          rule: list.rule, isGeneral: list.isGeneral, filter: list.filter,
+          reduction: list.reduction,
+          remembered: remembered[index].map { Unmanaged.passUnretained($0) },
+          isOptional: list.isOptional, waitsForQueued: list.waitsForQueued,
+          isPaired: list.isPaired))
+    }
+  }
+
+  /// Empties the slots of the reads this table remembers: the members' values changed in
+  /// place (``DelegateMulticast/__sendMutatingOwned(_:_:_:)``). Call only while no dispatch
+  /// can read the table.
+  func forgetRemembered() {
+    for answer in remembered.values { answer.forget() }
+  }
+
   deinit {
-    for list in lists { UnsafeMutableBufferPointer(mutating: list.responders).deallocate() }
+    responderStorage.deallocate()
     lists.deallocate()
   }
 }

@@ -55,7 +55,7 @@ final class NeverWaitCounter: Sendable {
 }
 
 /// A one-shot gate a delegate waits at.
-final class Gate: Sendable {
+final class NeverWaitGate: Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
   func open() { semaphore.signal() }
   func wait() { semaphore.wait() }
@@ -66,7 +66,7 @@ final class Gate: Sendable {
 /// Runs `body` on a new thread; whether it returned within `seconds` (a deadlock leaves the
 /// thread behind and fails the test).
 private func returns(within seconds: Double = 30, _ body: @escaping @Sendable () -> Void) -> Bool {
-  let done = Gate()
+  let done = NeverWaitGate()
   Thread.detachNewThread {
     body()
     done.open()
@@ -76,8 +76,8 @@ private func returns(within seconds: Double = 30, _ body: @escaping @Sendable ()
 
 /// Starts `call` on a new thread and returns once the delegate it reaches has entered
 /// (`entered` opened), with the thread's gate for the end.
-private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> Gate {
-  let ended = Gate()
+private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> Void) -> NeverWaitGate {
+  let ended = NeverWaitGate()
   Thread.detachNewThread {
     call()
     ended.open()
@@ -89,8 +89,8 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
 @Suite("Never wait on a delegate") struct NeverWaitTests {
   /// Row 1: a change of an unrelated multicast while a delegate of another runs.
   @Test func changingAnotherMulticastDoesNotWaitForARunningDelegate() {
-    let entered = Gate()
-    let release = Gate()
+    let entered = NeverWaitGate()
+    let release = NeverWaitGate()
     let blocker = NeverWaitBlocker {
       entered.open()
       release.wait()
@@ -120,8 +120,8 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
 
   /// Row 2: a plain call that meets a dead member (and rebuilds the table).
   @Test func aCallThatMeetsADeadMemberDoesNotWait() {
-    let entered = Gate()
-    let release = Gate()
+    let entered = NeverWaitGate()
+    let release = NeverWaitGate()
     let blocker = NeverWaitBlocker {
       entered.open()
       release.wait()
@@ -146,7 +146,7 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
   /// Row 3: a lock held around `add` while a delegate of another multicast waits for it.
   @Test func aLockHeldAroundAddCannotDeadlock() {
     let lock = NSLock()
-    let entered = Gate()
+    let entered = NeverWaitGate()
     let blocker = NeverWaitBlocker {
       entered.open()
       lock.lock()
@@ -156,8 +156,8 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
     x.add(blocker)
     let y = NeverWaitEventsMulticast()
     let q = NeverWaitRecorder()
-    let holding = Gate()
-    let ended = Gate()
+    let holding = NeverWaitGate()
+    let ended = NeverWaitGate()
     #expect(
       returns {
         lock.lock()
@@ -180,7 +180,7 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
   /// another member, running, waits for.
   @Test func removingUnderALockAnotherMemberWaitsForCannotDeadlock() {
     let lock = NSLock()
-    let entered = Gate()
+    let entered = NeverWaitGate()
     let b = NeverWaitBlocker {
       entered.open()
       lock.lock()
@@ -190,7 +190,7 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
     let x = NeverWaitEventsMulticast()
     x.add(a)
     x.add(b)
-    let ended = Gate()
+    let ended = NeverWaitGate()
     #expect(
       returns {
         lock.lock()
@@ -233,8 +233,8 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
   /// that call only — not for another member's — and after it returns no call to the
   /// member runs or starts.
   @Test func theWaitingFormWaitsForThatMembersCallsOnly() {
-    let entered = Gate()
-    let release = Gate()
+    let entered = NeverWaitGate()
+    let release = NeverWaitGate()
     let a = NeverWaitBlocker {
       entered.open()
       release.wait()
@@ -251,7 +251,7 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
     // a itself: the waiting form waits for a's call to finish.
     let removed = NeverWaitCounter()
     let finishedWhenRemoved = NeverWaitCounter(-1)
-    let waiter = Gate()
+    let waiter = NeverWaitGate()
     Thread.detachNewThread {
       x.remove(a, waitingForCallsInFlight: true)
       finishedWhenRemoved.set(a.finished.value)
@@ -275,8 +275,8 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
   /// A weakly held member's deinit waits for nothing while another member is in a call,
   /// and the running dispatch then skips it.
   @Test func aWeakMembersDeinitWaitsForNothing() {
-    let entered = Gate()
-    let release = Gate()
+    let entered = NeverWaitGate()
+    let release = NeverWaitGate()
     let blocker = NeverWaitBlocker {
       entered.open()
       release.wait()
@@ -297,8 +297,8 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
   /// A member that never returns (until the end) while 4 writer threads add, remove,
   /// block, set policies and write a property: every writer finishes.
   @Test func writersFinishWhileAMemberBlocks() {
-    let entered = Gate()
-    let release = Gate()
+    let entered = NeverWaitGate()
+    let release = NeverWaitGate()
     let blocker = NeverWaitBlocker {
       entered.open()
       release.wait()
@@ -336,8 +336,8 @@ private func inCall(_ entered: Gate, _ call: @escaping @Sendable () -> Void) -> 
   /// waiting form waits for that member's calls only.
   @Test func theRuntimeProxyNeverWaitsEither() throws {
     let tick = Message<Void, Int>("neverWaitTick:")
-    let entered = Gate()
-    let release = Gate()
+    let entered = NeverWaitGate()
+    let release = NeverWaitGate()
     let slowClass = try RuntimeClass(name: uniqueClassName("NeverWaitSlow"))
     try slowClass.addMethod(tick) { _, _ in
       entered.open()
@@ -394,8 +394,8 @@ struct RequestLogSink: RequestLogHandler {
 
 extension NeverWaitTests {
   @Test func valueMulticastWritesDoNotWaitForAMemberInALine() {
-    let entered = Gate()
-    let release = Gate()
+    let entered = NeverWaitGate()
+    let release = NeverWaitGate()
     var logger = RequestLogHandlerMulticast()
     logger.add(
       RequestLogSink(block: { line in
