@@ -186,8 +186,10 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     protocolDescription = Self.delegateProtocol
     rememberedWords = RememberedWords(
       count: protocolDescription.methods.count, generation: seed.table.generation)
-    published = Publication(seed.table, readersBorrow: true)
+    published = Publication(seed.table)
     state = Lock(seed.state)
+    // The copy's dispatches read the members' flags in the copy's domain too.
+    for m in seed.state.members.records { m.flag.adopt(domain: published.domain) }
   }
 
   deinit {
