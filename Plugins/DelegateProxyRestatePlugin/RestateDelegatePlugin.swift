@@ -1,0 +1,87 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package restate-delegate <Protocol> --target <T>`: collects the symbol graphs the
+/// protocol may be declared in — the target's dependencies' (SwiftPM extracts them), the
+/// toolchain's modules (its `swift-symbolgraph-extract`), then the target's own — and runs
+/// the `DelegateProxyRestate` tool on them, which writes, rewrites or checks the file.
+@main
+struct RestateDelegatePlugin: CommandPlugin {
+  func performCommand(context: PluginContext, arguments: [String]) async throws {
+    let tool = try context.tool(named: "DelegateProxyRestate").url
+    var extractor = ArgumentExtractor(arguments)
+    let targetNames = extractor.extractOption(named: "target")
+    let rest = extractor.remainingArguments
+    if rest.contains("--help") || rest.contains("-h") {
+      _ = try run(tool, ["--help"])
+      return
+    }
+    guard targetNames.count == 1, let targetName = targetNames.first else {
+      throw RestateFailure(
+        message: "name the target the restatement belongs to: --target <target> (see --help)")
+    }
+    guard let target = try? context.package.targets(named: [targetName]).first else {
+      throw RestateFailure(message: "no target '\(targetName)' in package '\(context.package.displayName)'")
+    }
+    guard let source = target as? SwiftSourceModuleTarget else {
+      throw RestateFailure(message: "'\(targetName)' is not a Swift target")
+    }
+
+    var toolArguments = rest + [
+      "--target-directory", source.directoryURL.path, "--module", source.name,
+      "--command-line", (["swift package restate-delegate"] + arguments).joined(separator: " "),
+    ]
+    if let extract = try? context.tool(named: "swift-symbolgraph-extract").url {
+      toolArguments += ["--symbolgraph-extract", extract.path]
+    }
+    // The dependencies first: the target's own graph needs the target to build, which a
+    // restatement that fell out of step may prevent.
+    for dependency in source.recursiveTargetDependencies {
+      guard let module = dependency as? SwiftSourceModuleTarget,
+        module.kind == .generic
+      else { continue }
+      do {
+        let graph = try packageManager.getSymbolGraph(
+          for: module, options: .init(minimumAccessLevel: .public))
+        toolArguments += ["--symbol-graph-dir", graph.directoryURL.path]
+      } catch {
+        print("note: no symbol graph for \(module.name): \(error)")
+      }
+    }
+    var status = try run(tool, toolArguments)
+    if status == 3 {
+      let own = try packageManager.getSymbolGraph(
+        for: source, options: .init(minimumAccessLevel: .internal))
+      status = try run(tool, toolArguments + ["--symbol-graph-dir", own.directoryURL.path])
+    }
+    guard status == 0 else {
+      throw RestateFailure(
+        message: status == 1
+          ? "the restatement is out of step with its protocol (above)"
+          : "restate-delegate failed (above)")
+    }
+  }
+
+  /// Runs the tool, printing what it prints, and returns its exit status.
+  func run(_ tool: URL, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = tool
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: output, as: UTF8.self)
+    if !text.isEmpty { print(text, terminator: text.hasSuffix("\n") ? "" : "\n") }
+    return process.terminationStatus
+  }
+}
+
+/// A failure the command reports (its message is printed by SwiftPM).
+struct RestateFailure: Error, CustomStringConvertible {
+  /// The message.
+  var message: String
+  var description: String { message }
+}

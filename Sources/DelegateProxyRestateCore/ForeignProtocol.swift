@@ -1,0 +1,84 @@
+/// A protocol read from symbol graphs: its requirements, inherited ones included, in
+/// declaration order (the protocol's own first, then each parent's).
+public struct ForeignProtocol: Sendable {
+  /// The protocol's name as written in Swift (`XMLParserDelegate`, `Span`).
+  public var name: String
+  /// The module that declares it.
+  public var module: String
+  /// Every requirement, inherited ones included.
+  public var requirements: [Requirement]
+  /// Whether it (or a parent) is constrained to `AnyObject`: its multicast is a class.
+  public var isClassBound: Bool
+  /// The parents whose requirements are not restated, and why (`NSObjectProtocol`).
+  public var skippedParents: [String]
+  /// Parents the graphs do not hold: their requirements could not be listed.
+  public var missingParents: [String]
+
+  /// Protocols every type or class satisfies: nothing to restate.
+  static let markerProtocols: Set<String> = [
+    "s:s8SendableP", "s:s16SendableMetatypeP", "s:s8CopyableP", "s:s9EscapableP",
+    "s:s9BitwiseCopyableP",
+  ]
+
+  /// Parents whose requirements the conformer's class base provides (`object:` in
+  /// `@Delegate`): `NSObjectProtocol`'s `isEqual(_:)`, `hash`, ….
+  static let classBaseProtocols: Set<String> = ["s:10Foundation16NSObjectProtocolP"]
+
+  /// Reads the protocol `entry` names, with its parents, from `index`.
+  public init(_ entry: SymbolGraphIndex.Entry, in index: SymbolGraphIndex) {
+    name = entry.symbol.pathComponents.joined(separator: ".")
+    module = entry.module
+    requirements = []
+    isClassBound = false
+    skippedParents = []
+    missingParents = []
+    var visited: Set<String> = []
+    var seen: Set<String> = []
+    collect(entry.symbol.identifier.precise, index: index, visited: &visited, seen: &seen)
+  }
+
+  private mutating func collect(
+    _ usr: String, index: SymbolGraphIndex, visited: inout Set<String>, seen: inout Set<String>
+  ) {
+    guard visited.insert(usr).inserted, let entry = index.symbols[usr] else { return }
+    let protocolName = entry.symbol.pathComponents.joined(separator: ".")
+    let printed = entry.symbol.declarationFragments.map(DeclarationText.join) ?? ""
+    if printed.contains("AnyObject") || printed.range(of: #":\s*class\b"#, options: .regularExpression) != nil {
+      isClassBound = true
+    }
+    let defaults = Set(
+      index.relationships.filter { $0.kind == "defaultImplementationOf" }.map(\.target))
+    for relationship in index.relationships
+    where relationship.target == usr
+      && (relationship.kind == "requirementOf" || relationship.kind == "optionalRequirementOf")
+    {
+      // A graph and its `M@N` companions may repeat a relationship.
+      guard seen.insert(relationship.source).inserted,
+        let member = index.symbols[relationship.source]
+      else { continue }
+      requirements.append(
+        DeclarationText.requirement(
+          member.symbol, protocolName: protocolName, module: entry.module,
+          hasDefault: defaults.contains(relationship.source)))
+    }
+    for relationship in index.relationships
+    where relationship.source == usr
+      && (relationship.kind == "conformsTo" || relationship.kind == "inheritsFrom")
+    {
+      let parent = relationship.target
+      if Self.markerProtocols.contains(parent) { continue }
+      if Self.classBaseProtocols.contains(parent) {
+        isClassBound = true
+        let parentName = relationship.targetFallback ?? index.symbols[parent]?.symbol.pathComponents.joined(separator: ".") ?? parent
+        if !skippedParents.contains(parentName) { skippedParents.append(parentName) }
+        continue
+      }
+      if index.symbols[parent] == nil {
+        let parentName = relationship.targetFallback ?? parent
+        if !missingParents.contains(parentName) { missingParents.append(parentName) }
+        continue
+      }
+      collect(parent, index: index, visited: &visited, seen: &seen)
+    }
+  }
+}
