@@ -41,11 +41,14 @@ public struct RestatementFile {
     /// The member.
     var item: MemberBlockItemSyntax
 
-    /// Its text as written: comments, attributes, signature (no trailing newline).
+    /// Its text as written: comments, attributes, signature, from the indentation of its
+    /// first line (blank lines before it dropped; no trailing newline).
     var text: String {
-      var copy = item
-      copy.leadingTrivia = Self.trimmedLeading(item.leadingTrivia)
-      return copy.description.trimmingTrailingWhitespace
+      var lines = item.description.split(separator: "\n", omittingEmptySubsequences: false)
+      while lines.count > 1, let first = lines.first, first.allSatisfy(\.isWhitespace) {
+        lines.removeFirst()
+      }
+      return lines.joined(separator: "\n").trimmingTrailingWhitespace
     }
 
     /// Its comments and the attributes a restatement does not write (`@Default`,
@@ -70,15 +73,6 @@ public struct RestatementFile {
         lines.append(attribute.trimmedDescription)
       }
       return lines.map { $0 + "\n" }.joined()
-    }
-
-    /// Leading trivia from the first comment on (the blank lines before it dropped).
-    static func trimmedLeading(_ trivia: Trivia) -> Trivia {
-      let pieces = Array(trivia)
-      guard let first = pieces.firstIndex(where: { !$0.isWhitespace }) else { return [] }
-      var start = first
-      while start > 0, case .spaces = pieces[start - 1] { start -= 1 }
-      return Trivia(pieces: pieces[start...])
     }
 
     func signature(modules: Set<String>) -> RequirementSignature? {

@@ -17,8 +17,8 @@ struct DriftCheckTests {
     let findings = DriftCheck.findings(parent: parent, file: file)
     #expect(
       findings.map(\.description) == [
-        "changed: Events.escaping(_:completion:): Events now requires 'func escaping(_ w: Widget, completion: @escaping (Int64) -> Void)'; restated as 'func escaping(_ w: Widget, completion: @escaping (Int) -> Void)'",
         "not forwarded: Events.added(_:note:): 'func added(_ w: Widget, note: String)' (its default implementation answers instead of the members)",
+        "changed: Events.escaping(_:completion:): Events now requires 'func escaping(_ w: Widget, completion: @escaping (Int64) -> Void)'; restated as 'func escaping(_ w: Widget, completion: @escaping (Int) -> Void)'",
         "not required: func main(_:): 'func main(_ w: Widget) async' is restated, but Events does not require it",
       ])
   }

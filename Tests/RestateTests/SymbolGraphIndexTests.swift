@@ -9,7 +9,7 @@ struct SymbolGraphIndexTests {
     #expect(parent.module == "FoundationXML")
     #expect(parent.isClassBound)
     #expect(parent.requirements.count == 20)
-    #expect(parent.requirements.allSatisfy(\.hasDefault))
+    #expect(parent.requirements.allSatisfy { $0.hasDefault })
     #expect(
       parent.requirements.contains {
         $0.declaration
