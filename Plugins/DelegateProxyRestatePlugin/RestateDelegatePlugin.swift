@@ -36,10 +36,7 @@ struct RestateDelegatePlugin: CommandPlugin {
     }
     // The dependencies first: the target's own graph needs the target to build, which a
     // restatement that fell out of step may prevent.
-    for dependency in source.recursiveTargetDependencies {
-      guard let module = dependency as? SwiftSourceModuleTarget,
-        module.kind == .generic
-      else { continue }
+    for module in Self.importable(from: source) {
       do {
         let graph = try packageManager.getSymbolGraph(
           for: module, options: .init(minimumAccessLevel: .public))
@@ -60,6 +57,33 @@ struct RestateDelegatePlugin: CommandPlugin {
           ? "the restatement is out of step with its protocol (above)"
           : "restate-delegate failed (above)")
     }
+  }
+
+  /// The Swift library modules the target depends on, directly or not, in dependency
+  /// order: not what a macro or a plugin depends on (swift-syntax), which the target's code
+  /// cannot import.
+  static func importable(from target: SwiftSourceModuleTarget) -> [SwiftSourceModuleTarget] {
+    var seen: Set<String> = []
+    var found: [SwiftSourceModuleTarget] = []
+    func visit(_ dependencies: [TargetDependency]) {
+      for dependency in dependencies {
+        switch dependency {
+        case .target(let target): add(target)
+        case .product(let product): product.targets.forEach(add)
+        @unknown default: break
+        }
+      }
+    }
+    func add(_ target: Target) {
+      guard seen.insert(target.id).inserted else { return }
+      if let module = target as? SwiftSourceModuleTarget {
+        guard module.kind == .generic else { return }
+        found.append(module)
+      }
+      visit(target.dependencies)
+    }
+    visit(target.dependencies)
+    return found
   }
 
   /// Runs the tool, printing what it prints, and returns its exit status.

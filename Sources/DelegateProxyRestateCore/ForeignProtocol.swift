@@ -1,3 +1,5 @@
+import Foundation
+
 /// A protocol read from symbol graphs: its requirements, inherited ones included, in
 /// declaration order (the protocol's own first, then each parent's).
 public struct ForeignProtocol: Sendable {
@@ -37,6 +39,47 @@ public struct ForeignProtocol: Sendable {
     collect(entry.symbol.identifier.precise, index: index, visited: &visited, seen: &seen)
   }
 
+  /// The empty value of a requirement's result when its type is an alias of an array, a
+  /// dictionary or an optional: the alias's declaration is in the graphs.
+  static func aliasDefault(of symbol: SymbolGraph.Symbol, in index: SymbolGraphIndex) -> String? {
+    let fragments = symbol.declarationFragments ?? []
+    let result: ArraySlice<SymbolGraph.Fragment>
+    switch symbol.kind.identifier {
+    case "swift.property":
+      guard let colon = fragments.firstIndex(where: { $0.kind == "text" && $0.spelling.hasPrefix(": ") })
+      else { return nil }
+      let end = fragments[colon...].firstIndex { $0.kind == "text" && $0.spelling.contains("{") } ?? fragments.endIndex
+      result = fragments[(colon + 1)..<end]
+    case "swift.method", "swift.subscript":
+      guard let arrow = fragments.lastIndex(where: { $0.spelling.contains("->") }) else { return nil }
+      result = fragments[(arrow + 1)...]
+    default:
+      return nil
+    }
+    // `Logger.Metadata`: names and dots only (an optional or a collection of it has its own
+    // empty value, which the macro sees).
+    let text = result.map(\.spelling).joined().trimmingCharacters(in: .whitespaces)
+    guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }),
+      let alias = result.last(where: { $0.kind == "typeIdentifier" })?.preciseIdentifier,
+      let declaration = index.symbols[alias], declaration.symbol.kind.identifier == "swift.typealias",
+      let printed = declaration.symbol.declarationFragments.map(DeclarationText.join),
+      let equals = printed.range(of: "= ")
+    else { return nil }
+    let aliased = printed[equals.upperBound...].trimmingCharacters(in: .whitespaces)
+    if aliased.hasSuffix("?") || aliased.hasPrefix("Optional<") { return "nil" }
+    if aliased.hasPrefix("[") {
+      var depth = 0
+      for character in aliased {
+        if character == "[" { depth += 1 } else if character == "]" { depth -= 1 }
+        if character == ":" && depth == 1 { return "[:]" }
+      }
+      return "[]"
+    }
+    if aliased.hasPrefix("Dictionary<") { return "[:]" }
+    if aliased.hasPrefix("Array<") || aliased.hasPrefix("Set<") { return "[]" }
+    return nil
+  }
+
   private mutating func collect(
     _ usr: String, index: SymbolGraphIndex, visited: inout Set<String>, seen: inout Set<String>
   ) {
@@ -56,10 +99,11 @@ public struct ForeignProtocol: Sendable {
       guard seen.insert(relationship.source).inserted,
         let member = index.symbols[relationship.source]
       else { continue }
-      requirements.append(
-        DeclarationText.requirement(
-          member.symbol, protocolName: protocolName, module: entry.module,
-          hasDefault: defaults.contains(relationship.source)))
+      var requirement = DeclarationText.requirement(
+        member.symbol, protocolName: protocolName, module: entry.module,
+        hasDefault: defaults.contains(relationship.source))
+      requirement.aliasDefault = Self.aliasDefault(of: member.symbol, in: index)
+      requirements.append(requirement)
     }
     for relationship in index.relationships
     where relationship.source == usr

@@ -32,6 +32,10 @@ public struct Requirement: Sendable, Equatable {
   public var hasDefault: Bool
   /// Modules the declaration's types come from (for the file's imports).
   public var typeModules: [String]
+  /// The empty value of a result whose type is an alias of a collection or an optional
+  /// (`Logger.Metadata` = `[String: MetadataValue]` → `[:]`): the macro sees only the
+  /// alias's name, so the restatement says it with `@Default`.
+  public var aliasDefault: String?
 
   /// A requirement.
   public init(
@@ -46,5 +50,6 @@ public struct Requirement: Sendable, Equatable {
     self.module = module
     self.hasDefault = hasDefault
     self.typeModules = typeModules
+    self.aliasDefault = nil
   }
 }

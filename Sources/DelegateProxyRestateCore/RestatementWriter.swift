@@ -119,6 +119,9 @@ public struct RestatementWriter {
       if Refusal.needsDefault(requirement) != nil && !prefix.contains("@Default") {
         notes.append(needsDefaultNote(requirement))
       }
+      if let empty = requirement.aliasDefault, !prefix.contains("@Default") {
+        prefix += "@Default(\(empty))\n"
+      }
       let body = prefix + requirement.availability.map { $0 + "\n" }.joined()
         + Self.wrap(requirement.declaration, indent: "  ", width: 100)
       lines.append(body.split(separator: "\n", omittingEmptySubsequences: false).map { line in

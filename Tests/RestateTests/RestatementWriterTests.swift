@@ -153,3 +153,16 @@ struct RestatementWriterTests {
     #expect(RestatementWriter.defaultName(for: "Events") == "Eventses")
   }
 }
+
+@Suite("What the symbol graph's text alone does not give")
+struct RecoveredTests {
+  @Test("A result typed by an alias of a collection gets the @Default the macro cannot derive")
+  func aliasDefaults() throws {
+    let parent = try FixtureGraphs.parent("Tagged", in: "Shapes")
+    let text = try RestatementWriter(parent: parent, parentSpelling: "Tagged", command: "test")
+      .write(over: nil).text
+    #expect(text.contains("  @Default([:])\n  var tags: Tags { get set }\n"))
+    #expect(text.contains("  @Default([])\n  func names() -> Names\n"))
+    #expect(text.contains("\n  func count() -> Int\n"))
+  }
+}

@@ -33,3 +33,10 @@ public protocol Tracks {
   func start() -> Span
   mutating func reset()
 }
+public typealias Tags = [String: Int]
+public typealias Names = [String]
+public protocol Tagged: AnyObject {
+  var tags: Tags { get set }
+  func names() -> Names
+  func count() -> Int
+}
