@@ -21,16 +21,18 @@ struct RestateDelegatePlugin: CommandPlugin {
         message: "name the target the restatement belongs to: --target <target> (see --help)")
     }
     guard let target = try? context.package.targets(named: [targetName]).first else {
-      throw RestateFailure(message: "no target '\(targetName)' in package '\(context.package.displayName)'")
+      throw RestateFailure(
+        message: "no target '\(targetName)' in package '\(context.package.displayName)'")
     }
     guard let source = target as? SwiftSourceModuleTarget else {
       throw RestateFailure(message: "'\(targetName)' is not a Swift target")
     }
 
-    var toolArguments = rest + [
-      "--target-directory", source.directoryURL.path, "--module", source.name,
-      "--command-line", (["swift package restate-delegate"] + arguments).joined(separator: " "),
-    ]
+    var toolArguments =
+      rest + [
+        "--target-directory", source.directoryURL.path, "--module", source.name,
+        "--command-line", (["swift package restate-delegate"] + arguments).joined(separator: " "),
+      ]
     if let extract = try? context.tool(named: "swift-symbolgraph-extract").url {
       toolArguments += ["--symbolgraph-extract", extract.path]
     }

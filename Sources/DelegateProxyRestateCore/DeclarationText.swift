@@ -83,8 +83,12 @@ enum DeclarationText {
     } else {
       guard let platform = platforms[domain] else { return nil }
       arguments.append(platform)
-      if let introduced = availability.introduced { arguments.append("introduced: \(introduced.text)") }
-      if let deprecated = availability.deprecated { arguments.append("deprecated: \(deprecated.text)") }
+      if let introduced = availability.introduced {
+        arguments.append("introduced: \(introduced.text)")
+      }
+      if let deprecated = availability.deprecated {
+        arguments.append("deprecated: \(deprecated.text)")
+      }
       if let obsoleted = availability.obsoleted { arguments.append("obsoleted: \(obsoleted.text)") }
       if availability.isUnconditionallyDeprecated == true { arguments.append("deprecated") }
       if availability.isUnconditionallyUnavailable == true { arguments.append("unavailable") }

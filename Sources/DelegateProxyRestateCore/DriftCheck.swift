@@ -37,9 +37,10 @@ public enum DriftCheck {
     var used = Array(repeating: false, count: members.count)
     var pending: [(Requirement, RequirementSignature?)] = []
     var findings: [Finding] = []
-    let bound = Set(file.whereRequirements.compactMap { requirement in
-      requirement.split(separator: ":").first.map { String($0).trimmingTrailingWhitespace }
-    })
+    let bound = Set(
+      file.whereRequirements.compactMap { requirement in
+        requirement.split(separator: ":").first.map { String($0).trimmingTrailingWhitespace }
+      })
 
     for requirement in parent.requirements {
       if requirement.kind == .associatedType {
@@ -47,14 +48,17 @@ public enum DriftCheck {
           findings.append(
             Finding(
               kind: .unbound, requirement: "\(requirement.protocolName).\(requirement.title)",
-              detail: "'\(requirement.declaration)' has no 'where \(requirement.title): …' binding it"))
+              detail:
+                "'\(requirement.declaration)' has no 'where \(requirement.title): …' binding it"))
         }
         continue
       }
       if requirement.availability.contains(where: { $0.contains("unavailable") }) { continue }
       if Refusal.reason(for: requirement) != nil && requirement.hasDefault { continue }
       let signature = RequirementSignature(text: requirement.declaration, modules: modules)
-      if let index = signatures.indices.first(where: { !used[$0] && signatures[$0]?.key == signature?.key }) {
+      if let index = signatures.indices.first(where: {
+        !used[$0] && signatures[$0]?.key == signature?.key
+      }) {
         used[index] = true
       } else {
         pending.append((requirement, signature))
@@ -85,7 +89,9 @@ public enum DriftCheck {
       findings.append(
         Finding(
           kind: .notRequired, requirement: signatures[index]!.identity,
-          detail: "'\(Self.signatureText(members[index]))' is restated, but \(parent.name) does not require it"))
+          detail:
+            "'\(Self.signatureText(members[index]))' is restated, but \(parent.name) does not require it"
+        ))
     }
     return findings
   }

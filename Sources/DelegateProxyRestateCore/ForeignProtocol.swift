@@ -46,12 +46,18 @@ public struct ForeignProtocol: Sendable {
     let result: ArraySlice<SymbolGraph.Fragment>
     switch symbol.kind.identifier {
     case "swift.property":
-      guard let colon = fragments.firstIndex(where: { $0.kind == "text" && $0.spelling.hasPrefix(": ") })
+      guard
+        let colon = fragments.firstIndex(where: { $0.kind == "text" && $0.spelling.hasPrefix(": ") }
+        )
       else { return nil }
-      let end = fragments[colon...].firstIndex { $0.kind == "text" && $0.spelling.contains("{") } ?? fragments.endIndex
+      let end =
+        fragments[colon...].firstIndex { $0.kind == "text" && $0.spelling.contains("{") }
+        ?? fragments.endIndex
       result = fragments[(colon + 1)..<end]
     case "swift.method", "swift.subscript":
-      guard let arrow = fragments.lastIndex(where: { $0.spelling.contains("->") }) else { return nil }
+      guard let arrow = fragments.lastIndex(where: { $0.spelling.contains("->") }) else {
+        return nil
+      }
       result = fragments[(arrow + 1)...]
     default:
       return nil
@@ -61,7 +67,8 @@ public struct ForeignProtocol: Sendable {
     let text = result.map(\.spelling).joined().trimmingCharacters(in: .whitespaces)
     guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }),
       let alias = result.last(where: { $0.kind == "typeIdentifier" })?.preciseIdentifier,
-      let declaration = index.symbols[alias], declaration.symbol.kind.identifier == "swift.typealias",
+      let declaration = index.symbols[alias],
+      declaration.symbol.kind.identifier == "swift.typealias",
       let printed = declaration.symbol.declarationFragments.map(DeclarationText.join),
       let equals = printed.range(of: "= ")
     else { return nil }
@@ -86,7 +93,9 @@ public struct ForeignProtocol: Sendable {
     guard visited.insert(usr).inserted, let entry = index.symbols[usr] else { return }
     let protocolName = entry.symbol.pathComponents.joined(separator: ".")
     let printed = entry.symbol.declarationFragments.map(DeclarationText.join) ?? ""
-    if printed.contains("AnyObject") || printed.range(of: #":\s*class\b"#, options: .regularExpression) != nil {
+    if printed.contains("AnyObject")
+      || printed.range(of: #":\s*class\b"#, options: .regularExpression) != nil
+    {
       isClassBound = true
     }
     let defaults = Set(
@@ -113,7 +122,9 @@ public struct ForeignProtocol: Sendable {
       if Self.markerProtocols.contains(parent) { continue }
       if Self.classBaseProtocols.contains(parent) {
         isClassBound = true
-        let parentName = relationship.targetFallback ?? index.symbols[parent]?.symbol.pathComponents.joined(separator: ".") ?? parent
+        let parentName =
+          relationship.targetFallback ?? index.symbols[parent]?.symbol.pathComponents.joined(
+            separator: ".") ?? parent
         if !skippedParents.contains(parentName) { skippedParents.append(parentName) }
         continue
       }

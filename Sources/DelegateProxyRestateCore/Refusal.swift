@@ -10,7 +10,8 @@ enum Refusal {
         : "static requirements are refused: a multicast forwards calls on its members, not on their types"
     }
     if text.contains("rethrows") {
-      return "'rethrows' is refused: a multicast calls several members, whose errors are not the closure's"
+      return
+        "'rethrows' is refused: a multicast calls several members, whose errors are not the closure's"
     }
     if text.range(of: #"\bthrows\("#, options: .regularExpression) != nil {
       return "typed 'throws(E)' is refused"
@@ -29,14 +30,20 @@ enum Refusal {
 
   /// Result types the macro has no empty value for: the requirement needs `@Default`.
   static func needsDefault(_ requirement: Requirement) -> String? {
-    guard requirement.kind == .method, let arrow = requirement.declaration.range(of: ") -> ", options: .backwards)
+    guard requirement.kind == .method,
+      let arrow = requirement.declaration.range(of: ") -> ", options: .backwards)
     else { return nil }
     var result = String(requirement.declaration[arrow.upperBound...])
-    if let whereClause = result.range(of: " where ") { result = String(result[..<whereClause.lowerBound]) }
-    if result.hasSuffix("?") || result.hasPrefix("[") || result.hasPrefix("(") && !result.contains("->") {
+    if let whereClause = result.range(of: " where ") {
+      result = String(result[..<whereClause.lowerBound])
+    }
+    if result.hasSuffix("?") || result.hasPrefix("[")
+      || result.hasPrefix("(") && !result.contains("->")
+    {
       return nil
     }
-    if result.hasPrefix("any ") || result.hasPrefix("some ") || result == "Any" || result == "AnyObject"
+    if result.hasPrefix("any ") || result.hasPrefix("some ") || result == "Any"
+      || result == "AnyObject"
       || result.contains("->")
     {
       return result

@@ -20,12 +20,16 @@ public struct RequirementSignature: Sendable, Equatable {
       let labels = function.signature.parameterClause.parameters.map { "\($0.firstName.text):" }
       let name = function.name.text
       identity = "func \(name)(\(labels.joined()))"
-      var parts = [Self.isolation(function.attributes), Self.modifiers(function.modifiers), "func", name]
-      parts.append(Self.generics(function.genericParameterClause, function.genericWhereClause, normalizer))
+      var parts = [
+        Self.isolation(function.attributes), Self.modifiers(function.modifiers), "func", name,
+      ]
       parts.append(
-        "(" + function.signature.parameterClause.parameters.map { parameter in
-          "\(parameter.firstName.text):\(normalizer.key(parameter.type))\(parameter.ellipsis == nil ? "" : "...")"
-        }.joined(separator: ",") + ")")
+        Self.generics(function.genericParameterClause, function.genericWhereClause, normalizer))
+      parts.append(
+        "("
+          + function.signature.parameterClause.parameters.map { parameter in
+            "\(parameter.firstName.text):\(normalizer.key(parameter.type))\(parameter.ellipsis == nil ? "" : "...")"
+          }.joined(separator: ",") + ")")
       parts.append(Self.effects(function.signature.effectSpecifiers))
       parts.append("->" + Self.result(function.signature.returnClause?.type, normalizer))
       key = parts.filter { !$0.isEmpty }.joined(separator: " ")
@@ -52,7 +56,8 @@ public struct RequirementSignature: Sendable, Equatable {
       key = [
         Self.isolation(subscriptDecl.attributes), Self.modifiers(subscriptDecl.modifiers),
         "subscript",
-        Self.generics(subscriptDecl.genericParameterClause, subscriptDecl.genericWhereClause, normalizer),
+        Self.generics(
+          subscriptDecl.genericParameterClause, subscriptDecl.genericWhereClause, normalizer),
         "(" + parameters.joined(separator: ",") + ")",
         "->" + normalizer.key(subscriptDecl.returnClause.type),
         Self.accessors(subscriptDecl.accessorBlock),
@@ -125,7 +130,8 @@ public struct RequirementSignature: Sendable, Equatable {
       }
     }
     if names.isEmpty && constraints.isEmpty { return "" }
-    return "<" + names.joined(separator: ",") + ">" + " where " + constraints.sorted().joined(separator: ",")
+    return "<" + names.joined(separator: ",") + ">" + " where "
+      + constraints.sorted().joined(separator: ",")
   }
 
   /// `A & B` as `[A, B]`, so `T: A & B` and `where T: A, T: B` compare equal.
@@ -140,9 +146,10 @@ public struct RequirementSignature: Sendable, Equatable {
   static func accessors(_ block: AccessorBlockSyntax?) -> String {
     guard let block else { return "" }
     if case .accessors(let list) = block.accessors {
-      return "{" + list.map { accessor in
-        accessor.tokens(viewMode: .sourceAccurate).map(\.text).joined(separator: " ")
-      }.joined(separator: " ") + "}"
+      return "{"
+        + list.map { accessor in
+          accessor.tokens(viewMode: .sourceAccurate).map(\.text).joined(separator: " ")
+        }.joined(separator: " ") + "}"
     }
     return "{get}"
   }
@@ -172,10 +179,12 @@ struct TypeKey {
         index += 2
         continue
       }
-      let isWord = token.text.first.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "@" } ?? false
+      let isWord =
+        token.text.first.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "@" } ?? false
       if isWord && previousIsWord { text += " " }
       text += token.text
-      previousIsWord = isWord && (token.text.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false)
+      previousIsWord =
+        isWord && (token.text.last.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false)
       index += 1
     }
     return text

@@ -50,7 +50,9 @@ public struct RestateCommand {
     do {
       entry = try index.findProtocol(named: options.protocolName)
     } catch RestateError.protocolNotFound {
-      guard let extract = options.symbolGraphExtract else { throw RestateError.protocolNotFound(name: options.protocolName, searched: index.modules) }
+      guard let extract = options.symbolGraphExtract else {
+        throw RestateError.protocolNotFound(name: options.protocolName, searched: index.modules)
+      }
       let directory = try ToolchainSymbolGraphs.extract(
         modules: options.toolchainModules, tool: extract, triple: options.triple)
       try index.addDirectory(directory)
@@ -58,10 +60,14 @@ public struct RestateCommand {
     }
     let parent = ForeignProtocol(entry, in: index)
     for missing in parent.missingParents {
-      print("warning: \(parent.name) refines \(missing), which no symbol graph holds: its requirements are not restated")
+      print(
+        "warning: \(parent.name) refines \(missing), which no symbol graph holds: its requirements are not restated"
+      )
     }
     let path = try outputPath(restating: options.protocolName)
-    let existing = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    let existing = FileManager.default.contents(atPath: path).map {
+      String(decoding: $0, as: UTF8.self)
+    }
 
     if options.check {
       guard let existing else {
@@ -73,12 +79,15 @@ public struct RestateCommand {
       }
       let findings = DriftCheck.findings(parent: parent, file: file)
       if findings.isEmpty {
-        print("\(path): \(file.restatingName ?? "") forwards every requirement of \(parent.module)'s \(parent.name)")
+        print(
+          "\(path): \(file.restatingName ?? "") forwards every requirement of \(parent.module)'s \(parent.name)"
+        )
         return .success
       }
       for finding in findings { print("\(path): error: \(finding)") }
       print(
-        "\(findings.count) requirement\(findings.count == 1 ? "" : "s") out of step; run `swift package --allow-writing-to-package-directory restate-delegate \(options.protocolName)\(options.commandTarget)` to update the file")
+        "\(findings.count) requirement\(findings.count == 1 ? "" : "s") out of step; run `swift package --allow-writing-to-package-directory restate-delegate \(options.protocolName)\(options.commandTarget)` to update the file"
+      )
       return .drift
     }
 
@@ -96,7 +105,8 @@ public struct RestateCommand {
     try Data(output.text.utf8).write(to: URL(fileURLWithPath: path))
     for note in output.notes { print("note: \(note)") }
     print(
-      "\(path): \(output.restated) requirement\(output.restated == 1 ? "" : "s") of \(parent.module)'s \(parent.name) restated, \(output.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1) lines")
+      "\(path): \(output.restated) requirement\(output.restated == 1 ? "" : "s") of \(parent.module)'s \(parent.name) restated, \(output.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1) lines"
+    )
     return .success
   }
 
@@ -115,7 +125,10 @@ public struct RestateCommand {
         let path = (directory as NSString).appendingPathComponent(relative)
         guard let data = FileManager.default.contents(atPath: path) else { continue }
         let text = String(decoding: data, as: UTF8.self)
-        guard text.contains("@Delegate(for: \(name).self") || text.contains(".\(last).self") || text.contains("(for: \(last).self") else { continue }
+        guard
+          text.contains("@Delegate(for: \(name).self") || text.contains(".\(last).self")
+            || text.contains("(for: \(last).self")
+        else { continue }
         if RestatementFile(text: text, parentName: name).hasRestatement { candidates.append(path) }
       }
       if let found = candidates.sorted().first { return found }

@@ -25,7 +25,9 @@ public struct RestateOptions: Sendable, Equatable {
   /// The toolchain's `swift-symbolgraph-extract`, for protocols of toolchain modules.
   public var symbolGraphExtract: String?
   /// Toolchain modules to look in when the graphs given do not declare the protocol.
-  public var toolchainModules = ["FoundationEssentials", "Foundation", "FoundationXML", "FoundationNetworking"]
+  public var toolchainModules = [
+    "FoundationEssentials", "Foundation", "FoundationXML", "FoundationNetworking",
+  ]
   /// The target triple for `swift-symbolgraph-extract`.
   public var triple: String?
   /// The command as the user typed it, for the file's header.

@@ -89,30 +89,39 @@ public struct RestatementWriter {
       if let reason = Refusal.reason(for: requirement) {
         if requirement.hasDefault {
           notes.append(
-            "not restated: '\(requirement.declaration)' (\(reason); its default implementation answers)")
+            "not restated: '\(requirement.declaration)' (\(reason); its default implementation answers)"
+          )
           continue
         }
         throw RestateError.refusedRequirement(
-          protocolName: requirement.protocolName, declaration: requirement.declaration, reason: reason)
+          protocolName: requirement.protocolName, declaration: requirement.declaration,
+          reason: reason)
       }
       let signature = RequirementSignature(text: requirement.declaration, modules: modules)
-      var match = oldSignatures.indices.first { !used[$0] && oldSignatures[$0]?.key == signature?.key }
+      var match = oldSignatures.indices.first {
+        !used[$0] && oldSignatures[$0]?.key == signature?.key
+      }
       if let match {
         used[match] = true
         lines.append(oldMembers[match].text)
         restated += 1
-        if Refusal.needsDefault(requirement) != nil && !oldMembers[match].keptPrefix.contains("@Default") {
+        if Refusal.needsDefault(requirement) != nil
+          && !oldMembers[match].keptPrefix.contains("@Default")
+        {
           notes.append(needsDefaultNote(requirement))
         }
         continue
       }
-      match = oldSignatures.indices.first { !used[$0] && oldSignatures[$0]?.identity == signature?.identity }
+      match = oldSignatures.indices.first {
+        !used[$0] && oldSignatures[$0]?.identity == signature?.identity
+      }
       var prefix = ""
       if let match {
         used[match] = true
         prefix = oldMembers[match].keptPrefix
         notes.append(
-          "updated: '\(oldMembers[match].item.decl.trimmedDescription)' is now '\(requirement.declaration)'")
+          "updated: '\(oldMembers[match].item.decl.trimmedDescription)' is now '\(requirement.declaration)'"
+        )
       } else if file?.hasRestatement == true {
         notes.append("added: '\(requirement.declaration)'")
       }
@@ -122,11 +131,13 @@ public struct RestatementWriter {
       if let empty = requirement.aliasDefault, !prefix.contains("@Default") {
         prefix += "@Default(\(empty))\n"
       }
-      let body = prefix + requirement.availability.map { $0 + "\n" }.joined()
+      let body =
+        prefix + requirement.availability.map { $0 + "\n" }.joined()
         + Self.wrap(requirement.declaration, indent: "  ", width: 100)
-      lines.append(body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-        line.hasPrefix("  ") || line.isEmpty ? String(line) : "  " + line
-      }.joined(separator: "\n"))
+      lines.append(
+        body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+          line.hasPrefix("  ") || line.isEmpty ? String(line) : "  " + line
+        }.joined(separator: "\n"))
       restated += 1
     }
     for index in oldMembers.indices where !used[index] {
@@ -134,22 +145,30 @@ public struct RestatementWriter {
         lines.append(oldMembers[index].text)  // an associated type or alias the user wrote
       } else {
         notes.append(
-          "removed: '\(oldMembers[index].item.decl.trimmedDescription)' (\(parent.name) no longer requires it)")
+          "removed: '\(oldMembers[index].item.decl.trimmedDescription)' (\(parent.name) no longer requires it)"
+        )
       }
     }
 
-    let boundNames = Set((file?.whereRequirements ?? []).compactMap { $0.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespaces) } })
-      .union(bindings.map(\.0))
+    let boundNames = Set(
+      (file?.whereRequirements ?? []).compactMap {
+        $0.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespaces) }
+      }
+    )
+    .union(bindings.map(\.0))
     for name in associated where !boundNames.contains(name) {
       notes.append(
-        "associated type '\(name)' is not bound: restate its constraint with @Delegate and pass --bind \(name)=<that protocol> (the macro refuses an unbound one)")
+        "associated type '\(name)' is not bound: restate its constraint with @Delegate and pass --bind \(name)=<that protocol> (the macro refuses an unbound one)"
+      )
     }
 
     let body = lines.joined(separator: "\n")
     var imports = ["DelegateProxy"]
     for module in parent.requirements.flatMap({ [$0.module] + $0.typeModules }) + [parent.module] {
       let name = Self.importName(module)
-      if name != userModule && !name.hasPrefix("_") && !imports.contains(name) { imports.append(name) }
+      if name != userModule && !name.hasPrefix("_") && !imports.contains(name) {
+        imports.append(name)
+      }
     }
     if let file, let around = file.around {
       let present = Set(file.imports)
@@ -173,7 +192,8 @@ public struct RestatementWriter {
     let attribute =
       "@Delegate(for: \(parentSpelling).self\(chosen.map { ", semantics: .\($0)" } ?? ""))"
     let whereClause =
-      bindings.isEmpty ? "" : " where " + bindings.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+      bindings.isEmpty
+      ? "" : " where " + bindings.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
     let declaration =
       "\(attribute)\nprotocol \(restatingName): \(parentSpelling)\(whereClause) {\n\(body)\n}\n"
     if let existing, !existing.isEmpty {
@@ -191,7 +211,8 @@ public struct RestatementWriter {
   /// The module a file imports for a declaring module: Foundation for the modules it
   /// re-exports on Linux.
   static func importName(_ module: String) -> String {
-    ["FoundationEssentials", "FoundationInternationalization"].contains(module) ? "Foundation" : module
+    ["FoundationEssentials", "FoundationInternationalization"].contains(module)
+      ? "Foundation" : module
   }
 
   /// A declaration broken at its top-level parameter commas into lines of at most `width`

@@ -67,12 +67,15 @@ public struct SymbolGraphIndex: Sendable {
     }
     let protocols = matches.filter { $0.symbol.kind.identifier == "swift.protocol" }
     if protocols.count > 1 {
-      let names = protocols.map { "\($0.module).\($0.symbol.pathComponents.joined(separator: "."))" }
+      let names = protocols.map {
+        "\($0.module).\($0.symbol.pathComponents.joined(separator: "."))"
+      }
       throw RestateError.ambiguousName(name: name, candidates: names.sorted())
     }
     if let found = protocols.first { return found }
     if let other = matches.min(by: { $0.module < $1.module }) {
-      throw RestateError.notAProtocol(name: name, kind: Self.describe(kind: other.symbol.kind.identifier))
+      throw RestateError.notAProtocol(
+        name: name, kind: Self.describe(kind: other.symbol.kind.identifier))
     }
     throw RestateError.protocolNotFound(name: name, searched: modules)
   }

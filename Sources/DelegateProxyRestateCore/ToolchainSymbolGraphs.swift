@@ -25,7 +25,8 @@ enum ToolchainSymbolGraphs {
   /// A module the toolchain lacks (FoundationXML on macOS is part of Foundation) is skipped.
   static func extract(modules: [String], tool: String, triple: String?) throws -> String {
     let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("restate-delegate-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+      .appendingPathComponent(
+        "restate-delegate-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     var extracted = 0
     var failures: [String] = []

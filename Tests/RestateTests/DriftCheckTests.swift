@@ -28,7 +28,10 @@ struct DriftCheckTests {
     let parent = try FixtureGraphs.parent("Events", in: "ShapesDrift")
     let rewritten = try RestatementWriter(parent: parent, parentSpelling: "Events", command: "test")
       .write(over: try written("Shapes")).text
-    #expect(DriftCheck.findings(parent: parent, file: RestatementFile(text: rewritten, parentName: "Events")).isEmpty)
+    #expect(
+      DriftCheck.findings(
+        parent: parent, file: RestatementFile(text: rewritten, parentName: "Events")
+      ).isEmpty)
   }
 
   @Test("A hand restatement that spells types differently still matches")
@@ -42,7 +45,9 @@ struct DriftCheckTests {
     text = text.replacingOccurrences(
       of: "func generic<T>(_ w: Widget, value: T) where T : Equatable, T : Sendable",
       with: "func generic<T: Equatable & Sendable>(_ w: Widget, value: T)")
-    #expect(DriftCheck.findings(parent: parent, file: RestatementFile(text: text, parentName: "Events")).isEmpty)
+    #expect(
+      DriftCheck.findings(parent: parent, file: RestatementFile(text: text, parentName: "Events"))
+        .isEmpty)
   }
 
   @Test("A hand restatement that lists only some requirements: the rest are not forwarded")
@@ -58,7 +63,8 @@ struct DriftCheckTests {
         func parserDidEndDocument(_ parser: XMLParser)
       }
       """
-    let findings = DriftCheck.findings(parent: parent, file: RestatementFile(text: text, parentName: "XMLParserDelegate"))
+    let findings = DriftCheck.findings(
+      parent: parent, file: RestatementFile(text: text, parentName: "XMLParserDelegate"))
     #expect(findings.count == 18)
     #expect(findings.allSatisfy { $0.kind == .notForwarded })
     #expect(findings.contains { $0.requirement == "XMLParserDelegate.parser(_:foundComment:)" })
@@ -67,10 +73,14 @@ struct DriftCheckTests {
   @Test("An associated type without a where clause is unbound")
   func unbound() throws {
     let parent = try FixtureGraphs.parent("Tracks", in: "Shapes")
-    let text = "@Delegate(for: Tracks.self)\nprotocol T: Tracks {\n  func start() -> Span\n  mutating func reset()\n}\n"
+    let text =
+      "@Delegate(for: Tracks.self)\nprotocol T: Tracks {\n  func start() -> Span\n  mutating func reset()\n}\n"
     #expect(
-      DriftCheck.findings(parent: parent, file: RestatementFile(text: text, parentName: "Tracks")).map(\.kind) == [.unbound])
+      DriftCheck.findings(parent: parent, file: RestatementFile(text: text, parentName: "Tracks"))
+        .map(\.kind) == [.unbound])
     let bound = text.replacingOccurrences(of: "T: Tracks {", with: "T: Tracks where Span: Spans {")
-    #expect(DriftCheck.findings(parent: parent, file: RestatementFile(text: bound, parentName: "Tracks")).isEmpty)
+    #expect(
+      DriftCheck.findings(parent: parent, file: RestatementFile(text: bound, parentName: "Tracks"))
+        .isEmpty)
   }
 }

@@ -42,7 +42,8 @@ enum FixtureGraphs {
         #"{"kind":{"identifier":"\#(member.0)"},"identifier":{"precise":"s:\#(module)\#(name)M\#(index)"},"pathComponents":["\#(name)","m\#(index)"],"declarationFragments":[{"kind":"text","spelling":"\#(escaped)"}]}"#
       )
       relationships.append(
-        #"{"kind":"requirementOf","source":"s:\#(module)\#(name)M\#(index)","target":"s:\#(module)\#(name)P"}"#)
+        #"{"kind":"requirementOf","source":"s:\#(module)\#(name)M\#(index)","target":"s:\#(module)\#(name)P"}"#
+      )
     }
     return try graph(
       #"{"module":{"name":"\#(module)"},"symbols":[\#(symbols.joined(separator: ","))],"relationships":[\#(relationships.joined(separator: ","))]}"#

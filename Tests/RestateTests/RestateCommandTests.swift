@@ -26,7 +26,9 @@ struct RestateCommandTests {
   }
 
   func temporaryDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("restate-\(UUID().uuidString)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "restate-\(UUID().uuidString)"
+    ).path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
   }
@@ -35,13 +37,17 @@ struct RestateCommandTests {
   func help() {
     let (status, printed) = run(["--help"])
     #expect(status == .success)
-    #expect(printed.joined().contains("USAGE: swift package --allow-writing-to-package-directory restate-delegate"))
+    #expect(
+      printed.joined().contains(
+        "USAGE: swift package --allow-writing-to-package-directory restate-delegate"))
     #expect(printed.joined().contains("--check"))
   }
 
   @Test("Bad command lines are usage errors naming what is wrong")
   func usage() {
-    #expect(throws: RestateError.usage("name the protocol to restate; see --help")) { try RestateOptions.parse([]) }
+    #expect(throws: RestateError.usage("name the protocol to restate; see --help")) {
+      try RestateOptions.parse([])
+    }
     #expect(throws: RestateError.usage("unknown option '--frobnicate'; see --help")) {
       try RestateOptions.parse(["P", "--frobnicate"])
     }
@@ -66,20 +72,31 @@ struct RestateCommandTests {
 
     var (status, printed) = run(["Events"] + shapes + target)
     #expect(status == .success)
-    #expect(printed.last == "\(directory)/Eventses.swift: 18 requirements of Shapes's Events restated, 31 lines")
+    #expect(
+      printed.last
+        == "\(directory)/Eventses.swift: 18 requirements of Shapes's Events restated, 31 lines")
 
     (status, printed) = run(["Events", "--check"] + shapes + target)
     #expect(status == .success)
-    #expect(printed == ["\(directory)/Eventses.swift: Eventses forwards every requirement of Shapes's Events"])
+    #expect(
+      printed == [
+        "\(directory)/Eventses.swift: Eventses forwards every requirement of Shapes's Events"
+      ])
 
     (status, printed) = run(["Events", "--check"] + drift + target)
     #expect(status == .drift)
     #expect(printed.count == 4)
-    #expect(printed[0].hasPrefix("\(directory)/Eventses.swift: error: not forwarded: Events.added(_:note:)"))
-    #expect(printed.last == "3 requirements out of step; run `swift package --allow-writing-to-package-directory restate-delegate Events --target App` to update the file")
+    #expect(
+      printed[0].hasPrefix(
+        "\(directory)/Eventses.swift: error: not forwarded: Events.added(_:note:)"))
+    #expect(
+      printed.last
+        == "3 requirements out of step; run `swift package --allow-writing-to-package-directory restate-delegate Events --target App` to update the file"
+    )
 
     // The rewrite finds the file that restates Events, whatever its name.
-    try FileManager.default.moveItem(atPath: "\(directory)/Eventses.swift", toPath: "\(directory)/Listeners.swift")
+    try FileManager.default.moveItem(
+      atPath: "\(directory)/Eventses.swift", toPath: "\(directory)/Listeners.swift")
     (status, printed) = run(["Events"] + drift + target)
     #expect(status == .success)
     #expect(printed.last?.hasPrefix("\(directory)/Listeners.swift: 18 requirements") == true)
@@ -91,15 +108,24 @@ struct RestateCommandTests {
   func errors() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let shapes = ["--symbol-graph-dir", FixtureGraphs.directory("Shapes"), "--target-directory", directory]
+    let shapes = [
+      "--symbol-graph-dir", FixtureGraphs.directory("Shapes"), "--target-directory", directory,
+    ]
     var (status, printed) = run(["Nothing"] + shapes)
     #expect(status == .notFound)
-    #expect(printed == ["error: protocol 'Nothing' not found in the symbol graphs of Shapes; check the spelling, or name the target that can see it with --target"])
+    #expect(
+      printed == [
+        "error: protocol 'Nothing' not found in the symbol graphs of Shapes; check the spelling, or name the target that can see it with --target"
+      ])
     (status, printed) = run(["Widget"] + shapes)
     #expect(status == .failure)
-    #expect(printed == ["error: 'Widget' is a class, not a protocol: @Delegate(for:) restates protocols"])
+    #expect(
+      printed == ["error: 'Widget' is a class, not a protocol: @Delegate(for:) restates protocols"])
     (status, printed) = run(["Events", "--check"] + shapes)
     #expect(status == .failure)
-    #expect(printed == ["error: \(directory)/Eventses.swift has no '@Delegate(for: Events.self)' protocol; run the command without --check to write one"])
+    #expect(
+      printed == [
+        "error: \(directory)/Eventses.swift has no '@Delegate(for: Events.self)' protocol; run the command without --check to write one"
+      ])
   }
 }

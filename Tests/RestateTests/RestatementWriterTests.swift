@@ -1,5 +1,5 @@
-import Foundation
 import DelegateProxyRestateCore
+import Foundation
 import Testing
 
 @Suite("Writing the restatement")
@@ -20,7 +20,10 @@ struct RestatementWriterTests {
     #expect(output.notes.isEmpty)
     let text = output.text
     #expect(text.contains("import DelegateProxy\nimport FoundationXML\nimport Foundation\n"))
-    #expect(text.contains("@Delegate(for: XMLParserDelegate.self)\nprotocol XMLParserDelegates: XMLParserDelegate {\n"))
+    #expect(
+      text.contains(
+        "@Delegate(for: XMLParserDelegate.self)\nprotocol XMLParserDelegates: XMLParserDelegate {\n"
+      ))
     #expect(text.contains("  func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data)\n"))
     // A declaration longer than 100 columns is broken at its parameters.
     #expect(
@@ -70,31 +73,42 @@ struct RestatementWriterTests {
     #expect(text.contains("import Shapes\n"))
   }
 
-  @Test("A protocol that is not class-bound gets a value multicast; an associated type is bound by --bind")
+  @Test(
+    "A protocol that is not class-bound gets a value multicast; an associated type is bound by --bind"
+  )
   func valueAndBinding() throws {
     let parent = try FixtureGraphs.parent("Tracks", in: "Shapes")
     let unbound = try writer(parent).write(over: nil)
     #expect(unbound.notes.contains { $0.hasPrefix("associated type 'Span' is not bound") })
     let bound = try writer(parent, bindings: [("Span", "Spans")]).write(over: nil)
     #expect(bound.notes.isEmpty)
-    #expect(bound.text.contains("@Delegate(for: Tracks.self)\nprotocol Trackses: Tracks where Span: Spans {"))
+    #expect(
+      bound.text.contains(
+        "@Delegate(for: Tracks.self)\nprotocol Trackses: Tracks where Span: Spans {"))
     #expect(bound.text.contains("  func start() -> Span\n  mutating func reset()\n"))
 
-    let plain = try FixtureGraphs.graph(module: "M", protocol: "Sink", members: [("swift.method", "func log(_ line: String)")])
+    let plain = try FixtureGraphs.graph(
+      module: "M", protocol: "Sink", members: [("swift.method", "func log(_ line: String)")])
     var index = SymbolGraphIndex()
     index.add(plain)
     var sink = ForeignProtocol(try index.findProtocol(named: "Sink"), in: index)
     sink.isClassBound = false
-    #expect(try writer(sink).write(over: nil).text.contains("@Delegate(for: Sink.self, semantics: .value)\nprotocol Sinks: Sink {"))
+    #expect(
+      try writer(sink).write(over: nil).text.contains(
+        "@Delegate(for: Sink.self, semantics: .value)\nprotocol Sinks: Sink {"))
   }
 
-  @Test("A rewrite keeps the file around the protocol, its line, and a changed member's @Default and comments")
+  @Test(
+    "A rewrite keeps the file around the protocol, its line, and a changed member's @Default and comments"
+  )
   func keepsWhatTheUserAdded() throws {
     let before = try FixtureGraphs.parent("Events", in: "Shapes")
     var text = try writer(before).write(over: nil).text
-    text = text.replacingOccurrences(of: "protocol Eventses: Events {", with: "protocol Listeners: Events {")
     text = text.replacingOccurrences(
-      of: "  func escaping(", with: "  /// Fans out the completion.\n  @Selector(\"esc:done:\")\n  func escaping(")
+      of: "protocol Eventses: Events {", with: "protocol Listeners: Events {")
+    text = text.replacingOccurrences(
+      of: "  func escaping(",
+      with: "  /// Fans out the completion.\n  @Selector(\"esc:done:\")\n  func escaping(")
     text += "\nextension ListenersMulticast {}\n"
     let after = try FixtureGraphs.parent("Events", in: "ShapesDrift")
     let output = try writer(after).write(over: text)
@@ -102,7 +116,8 @@ struct RestatementWriterTests {
     #expect(output.text.hasSuffix("\nextension ListenersMulticast {}\n"))
     #expect(
       output.text.contains(
-        "  /// Fans out the completion.\n  @Selector(\"esc:done:\")\n  func escaping(_ w: Widget, completion: @escaping (Int64) -> Void)\n"))
+        "  /// Fans out the completion.\n  @Selector(\"esc:done:\")\n  func escaping(_ w: Widget, completion: @escaping (Int64) -> Void)\n"
+      ))
     #expect(output.text.contains("  func added(_ w: Widget, note: String)\n"))
     #expect(!output.text.contains("func main("))
     #expect(output.notes.contains("added: 'func added(_ w: Widget, note: String)'"))
@@ -116,12 +131,16 @@ struct RestatementWriterTests {
     index.add(
       try FixtureGraphs.graph(
         module: "M", protocol: "Factory",
-        members: [("swift.method", "func make(_ parts: Int...) -> Int"), ("swift.init", "init(name: String)")]))
+        members: [
+          ("swift.method", "func make(_ parts: Int...) -> Int"),
+          ("swift.init", "init(name: String)"),
+        ]))
     let parent = ForeignProtocol(try index.findProtocol(named: "Factory"), in: index)
     #expect(
       throws: RestateError.refusedRequirement(
         protocolName: "Factory", declaration: "func make(_ parts: Int...) -> Int",
-        reason: "variadic parameters are refused: a variadic list cannot be passed on to each member")
+        reason:
+          "variadic parameters are refused: a variadic list cannot be passed on to each member")
     ) {
       try writer(parent).write(over: nil)
     }
@@ -137,7 +156,9 @@ struct RestatementWriterTests {
     let parent = ForeignProtocol(try index.findProtocol(named: "Factory"), in: index)
     let first = try writer(parent).write(over: nil)
     #expect(first.notes.count == 1)
-    #expect(first.notes[0].hasPrefix("add @Default(…) above 'func makeCounter(label: String) -> any CounterHandler'"))
+    #expect(
+      first.notes[0].hasPrefix(
+        "add @Default(…) above 'func makeCounter(label: String) -> any CounterHandler'"))
     let edited = first.text.replacingOccurrences(
       of: "  func makeCounter", with: "  @Default(noCounter())\n  func makeCounter")
     let second = try writer(parent).write(over: edited)

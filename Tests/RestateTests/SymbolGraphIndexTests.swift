@@ -42,7 +42,9 @@ struct SymbolGraphIndexTests {
   func names() throws {
     let index = try FixtureGraphs.index("Shapes", "FoundationXML")
     #expect(try index.findProtocol(named: "Shapes.Events").module == "Shapes")
-    #expect(throws: RestateError.protocolNotFound(name: "Eventz", searched: ["Shapes", "FoundationXML"])) {
+    #expect(
+      throws: RestateError.protocolNotFound(name: "Eventz", searched: ["Shapes", "FoundationXML"])
+    ) {
       try index.findProtocol(named: "Eventz")
     }
   }
@@ -60,7 +62,9 @@ struct SymbolGraphIndexTests {
     var index = SymbolGraphIndex()
     index.add(try FixtureGraphs.graph(module: "Alpha", protocol: "Sink", members: []))
     index.add(try FixtureGraphs.graph(module: "Beta", protocol: "Sink", members: []))
-    #expect(throws: RestateError.ambiguousName(name: "Sink", candidates: ["Alpha.Sink", "Beta.Sink"])) {
+    #expect(
+      throws: RestateError.ambiguousName(name: "Sink", candidates: ["Alpha.Sink", "Beta.Sink"])
+    ) {
       try index.findProtocol(named: "Sink")
     }
     #expect(try index.findProtocol(named: "Beta.Sink").module == "Beta")
@@ -70,7 +74,10 @@ struct SymbolGraphIndexTests {
   func unreadable() throws {
     var index = SymbolGraphIndex()
     #expect(throws: RestateError.self) { try index.addFile("/nonexistent/x.symbols.json") }
-    #expect(throws: RestateError.unreadableSymbolGraph(path: "/nonexistent", reason: "not a readable directory")) {
+    #expect(
+      throws: RestateError.unreadableSymbolGraph(
+        path: "/nonexistent", reason: "not a readable directory")
+    ) {
       try index.addDirectory("/nonexistent")
     }
   }

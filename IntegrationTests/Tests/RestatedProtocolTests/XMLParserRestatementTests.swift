@@ -53,7 +53,9 @@ struct XMLParserRestatementTests {
     parser.delegate = events
     #expect(parser.parse())
     #expect(
-      outline.events == ["<library>", "<book>", "</book>", "<book>", "</book>", "</library>", "end"])
+      outline.events == [
+        "<library>", "<book>", "</book>", "<book>", "</book>", "</library>", "end",
+      ])
     #expect(counter.characters == 4)
     #expect(counter.comments == [" shelf 1 "])
     #expect(counter.cdata == 7)
