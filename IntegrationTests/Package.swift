@@ -70,7 +70,14 @@ let package = Package(
     // Scripts/restate.sh writes them again and compares), each run through a multicast.
     .testTarget(
       name: "RestatedProtocolTests",
-      dependencies: ["RestateFeed", .product(name: "DelegateProxy", package: rootIdentity)]
+      dependencies: [
+        "RestateFeed",
+        .product(name: "DelegateProxy", package: rootIdentity),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "CoreMetrics", package: "swift-metrics"),
+        .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+      ]
     ),
     // Seeded random @Delegate protocols, each checked call by call against a hand-written
     // fan-out (Scripts/generate-protocols.py writes Generated.swift).

@@ -18,6 +18,11 @@ dir=Tests/$target
 restated=(
   "XMLParserDelegate:XMLParserDelegates.swift"
   "FeedDelegate:FeedDelegates.swift"
+  "FileManagerDelegate:FileManagerDelegates.swift"
+  "LogHandler:LogHandlers.swift"
+  "CounterHandler:CounterHandlers.swift"
+  "TransactionObserver:TransactionObservers.swift"
+  "Instrument:Instruments.swift"
 )
 # protocol:file:options, the restatements the command wrote and the user then edited.
 edited=(

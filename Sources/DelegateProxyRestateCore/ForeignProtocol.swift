@@ -40,7 +40,8 @@ public struct ForeignProtocol: Sendable {
   }
 
   /// The empty value of a requirement's result when its type is an alias of an array, a
-  /// dictionary or an optional: the alias's declaration is in the graphs.
+  /// dictionary or an optional, or an enum without payloads: the alias's or the enum's
+  /// declaration is in the graphs, where the macro sees only the type's name.
   static func aliasDefault(of symbol: SymbolGraph.Symbol, in index: SymbolGraphIndex) -> String? {
     let fragments = symbol.declarationFragments ?? []
     let result: ArraySlice<SymbolGraph.Fragment>
@@ -66,9 +67,13 @@ public struct ForeignProtocol: Sendable {
     // empty value, which the macro sees).
     let text = result.map(\.spelling).joined().trimmingCharacters(in: .whitespaces)
     guard !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }),
-      let alias = result.last(where: { $0.kind == "typeIdentifier" })?.preciseIdentifier,
-      let declaration = index.symbols[alias],
-      declaration.symbol.kind.identifier == "swift.typealias",
+      let named = result.last(where: { $0.kind == "typeIdentifier" })?.preciseIdentifier,
+      let declaration = index.symbols[named]
+    else { return nil }
+    if declaration.symbol.kind.identifier == "swift.enum" {
+      return firstCase(of: named, in: index).map { "\(text).\($0)" }
+    }
+    guard declaration.symbol.kind.identifier == "swift.typealias",
       let printed = declaration.symbol.declarationFragments.map(DeclarationText.join),
       let equals = printed.range(of: "= ")
     else { return nil }
@@ -85,6 +90,19 @@ public struct ForeignProtocol: Sendable {
     if aliased.hasPrefix("Dictionary<") { return "[:]" }
     if aliased.hasPrefix("Array<") || aliased.hasPrefix("Set<") { return "[]" }
     return nil
+  }
+
+  /// The first case of an enum without payloads — what the macro answers for a
+  /// bitwise-copyable enum of its own module (its all-zero value), said with `@Default`
+  /// for another module's, where the macro cannot see that the type is one.
+  static func firstCase(of usr: String, in index: SymbolGraphIndex) -> String? {
+    let cases = index.relationships.filter { $0.kind == "memberOf" && $0.target == usr }
+      .compactMap { index.symbols[$0.source]?.symbol }
+      .filter { $0.kind.identifier == "swift.enum.case" }
+    guard let first = cases.first,
+      cases.allSatisfy({ !(($0.declarationFragments.map(DeclarationText.join) ?? "").contains("(")) })
+    else { return nil }
+    return first.pathComponents.last
   }
 
   private mutating func collect(

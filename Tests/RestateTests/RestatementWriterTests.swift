@@ -177,7 +177,7 @@ struct RestatementWriterTests {
 
 @Suite("What the symbol graph's text alone does not give")
 struct RecoveredTests {
-  @Test("A result typed by an alias of a collection gets the @Default the macro cannot derive")
+  @Test("A result typed by another module's alias of a collection, or enum, gets the @Default the macro cannot derive")
   func aliasDefaults() throws {
     let parent = try FixtureGraphs.parent("Tagged", in: "Shapes")
     let text = try RestatementWriter(parent: parent, parentSpelling: "Tagged", command: "test")
@@ -185,5 +185,7 @@ struct RecoveredTests {
     #expect(text.contains("  @Default([:])\n  var tags: Tags { get set }\n"))
     #expect(text.contains("  @Default([])\n  func names() -> Names\n"))
     #expect(text.contains("\n  func count() -> Int\n"))
+    // An enum without payloads: its first case, what the macro answers for its own.
+    #expect(text.contains("  @Default(Mode.off)\n  var mode: Mode { get }\n"))
   }
 }

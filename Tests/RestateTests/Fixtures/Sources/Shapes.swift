@@ -35,8 +35,10 @@ public protocol Tracks {
 }
 public typealias Tags = [String: Int]
 public typealias Names = [String]
+public enum Mode { case off, on }
 public protocol Tagged: AnyObject {
   var tags: Tags { get set }
   func names() -> Names
   func count() -> Int
+  var mode: Mode { get }
 }
