@@ -42,7 +42,7 @@ public struct RestateOptions: Sendable, Equatable {
     every requirement of a protocol you don't own, read from its module's symbol graph.
 
     USAGE: swift package --allow-writing-to-package-directory restate-delegate <protocol> --target <target> [options]
-           swift package restate-delegate <protocol> --target <target> --check
+           swift package --allow-writing-to-package-directory restate-delegate <protocol> --target <target> --check
 
     ARGUMENTS:
       <protocol>            The protocol: in the target, a dependency or a toolchain module
@@ -60,7 +60,8 @@ public struct RestateOptions: Sendable, Equatable {
                             protocol that is not class-bound, else a class).
       --bind <A=B>          Bind associated type A to the @Delegate protocol B (where A: B).
       --check               Write nothing; exit 1 naming each requirement not forwarded and
-                            each restated signature that no longer matches.
+                            each restated signature that no longer matches (SwiftPM still
+                            wants --allow-writing-to-package-directory).
       --help                Show this help.
 
     Re-running updates the file in place: members whose signature still matches are kept as
