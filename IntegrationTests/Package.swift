@@ -77,6 +77,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "CoreMetrics", package: "swift-metrics"),
         .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ]
     ),
     // Seeded random @Delegate protocols, each checked call by call against a hand-written

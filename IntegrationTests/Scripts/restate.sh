@@ -23,9 +23,16 @@ restated=(
   "CounterHandler:CounterHandlers.swift"
   "TransactionObserver:TransactionObservers.swift"
   "Instrument:Instruments.swift"
+  "FloatingPointCounterHandler:FloatingPointCounterHandlers.swift"
+  "RecorderHandler:RecorderHandlers.swift"
+  "MeterHandler:MeterHandlers.swift"
+  "TimerHandler:TimerHandlers.swift"
 )
 # protocol:file:options, the restatements the command wrote and the user then edited.
 edited=(
+  "MetricsFactory:MetricsFactories.swift:"
+  "Tracing.Span:Spans.swift:"
+  "Tracer:Tracers.swift:--bind Span=Spans"
 )
 backup=$(mktemp -d)
 cp -R "$dir" "$backup/tests"

@@ -8,11 +8,24 @@ enum DeclarationText {
 
   /// The declaration without `Self.` before associated types (`-> Self.Span` is `-> Span`
   /// in the restating protocol, which the macro needs: it refuses `Self`).
-  static func restated(_ fragments: [SymbolGraph.Fragment]) -> String {
+  ///
+  /// A type named as one of `shadowed` (the restated protocol's associated types) that is
+  /// not that associated type — `any Span`, Tracing's protocol, in a requirement of `Tracer`,
+  /// whose associated type is `Span` too — is qualified with its module, as the printed
+  /// text does not say which it is and the restating protocol would read the associated type.
+  static func restated(_ fragments: [SymbolGraph.Fragment], shadowed: Set<String> = []) -> String {
     var text = ""
     var index = 0
     while index < fragments.count {
       let fragment = fragments[index]
+      if fragment.kind == "typeIdentifier", shadowed.contains(fragment.spelling),
+        let usr = fragment.preciseIdentifier, !usr.hasSuffix("Qa"),
+        let module = moduleName(ofUSR: usr), !text.hasSuffix(".")
+      {
+        text += "\(module).\(fragment.spelling)"
+        index += 1
+        continue
+      }
       if fragment.spelling == "Self", index + 1 < fragments.count,
         fragments[index + 1].spelling.hasPrefix(".")
       {
@@ -40,12 +53,14 @@ enum DeclarationText {
     default: kind = .unforwardable
     }
     let typeModules = fragments.compactMap { $0.preciseIdentifier.flatMap(moduleName(ofUSR:)) }
-    return Requirement(
+    var requirement = Requirement(
       kind: kind, title: symbol.pathComponents.last ?? "",
       declaration: restated(fragments),
       availability: (symbol.availability ?? []).compactMap(attribute),
       protocolName: protocolName, module: module, hasDefault: hasDefault,
       typeModules: typeModules.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
+    requirement.fragments = fragments
+    return requirement
   }
 
   /// The module a Swift USR's type belongs to (`s:13FoundationXML9XMLParserC` →

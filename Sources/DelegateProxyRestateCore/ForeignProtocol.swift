@@ -37,6 +37,13 @@ public struct ForeignProtocol: Sendable {
     var visited: Set<String> = []
     var seen: Set<String> = []
     collect(entry.symbol.identifier.precise, index: index, visited: &visited, seen: &seen)
+    let shadowed = Set(requirements.filter { $0.kind == .associatedType }.map(\.title))
+    if !shadowed.isEmpty {
+      for index in requirements.indices where requirements[index].kind != .associatedType {
+        requirements[index].declaration = DeclarationText.restated(
+          requirements[index].fragments, shadowed: shadowed)
+      }
+    }
   }
 
   /// The empty value of a requirement's result when its type is an alias of an array, a
@@ -100,7 +107,9 @@ public struct ForeignProtocol: Sendable {
       .compactMap { index.symbols[$0.source]?.symbol }
       .filter { $0.kind.identifier == "swift.enum.case" }
     guard let first = cases.first,
-      cases.allSatisfy({ !(($0.declarationFragments.map(DeclarationText.join) ?? "").contains("(")) })
+      cases.allSatisfy({
+        !(($0.declarationFragments.map(DeclarationText.join) ?? "").contains("("))
+      })
     else { return nil }
     return first.pathComponents.last
   }

@@ -36,6 +36,8 @@ public struct Requirement: Sendable, Equatable {
   /// (`Logger.Metadata` = `[String: MetadataValue]` → `[:]`): the macro sees only the
   /// alias's name, so the restatement says it with `@Default`.
   public var aliasDefault: String?
+  /// The symbol graph's fragments the declaration was written from.
+  var fragments: [SymbolGraph.Fragment] = []
 
   /// A requirement.
   public init(

@@ -74,7 +74,7 @@ struct DriftCheckTests {
   func unbound() throws {
     let parent = try FixtureGraphs.parent("Tracks", in: "Shapes")
     let text =
-      "@Delegate(for: Tracks.self)\nprotocol T: Tracks {\n  func start() -> Span\n  mutating func reset()\n}\n"
+      "@Delegate(for: Tracks.self)\nprotocol T: Tracks {\n  func start() -> Span\n  mutating func reset()\n  func anySpan() -> any Span\n}\n"
     #expect(
       DriftCheck.findings(parent: parent, file: RestatementFile(text: text, parentName: "Tracks"))
         .map(\.kind) == [.unbound])

@@ -81,11 +81,14 @@ struct RestatementWriterTests {
     let unbound = try writer(parent).write(over: nil)
     #expect(unbound.notes.contains { $0.hasPrefix("associated type 'Span' is not bound") })
     let bound = try writer(parent, bindings: [("Span", "Spans")]).write(over: nil)
-    #expect(bound.notes.isEmpty)
+    #expect(bound.notes.count == 1)
+    #expect(bound.notes[0].hasPrefix("add @Default(…) above 'func anySpan() -> any Shapes.Span'"))
     #expect(
       bound.text.contains(
         "@Delegate(for: Tracks.self)\nprotocol Trackses: Tracks where Span: Spans {"))
     #expect(bound.text.contains("  func start() -> Span\n  mutating func reset()\n"))
+    // Shapes' protocol `Span`, not the associated type: the graph prints `any Span`.
+    #expect(bound.text.contains("  func anySpan() -> any Shapes.Span\n"))
 
     let plain = try FixtureGraphs.graph(
       module: "M", protocol: "Sink", members: [("swift.method", "func log(_ line: String)")])
@@ -177,7 +180,9 @@ struct RestatementWriterTests {
 
 @Suite("What the symbol graph's text alone does not give")
 struct RecoveredTests {
-  @Test("A result typed by another module's alias of a collection, or enum, gets the @Default the macro cannot derive")
+  @Test(
+    "A result typed by another module's alias of a collection, or enum, gets the @Default the macro cannot derive"
+  )
   func aliasDefaults() throws {
     let parent = try FixtureGraphs.parent("Tagged", in: "Shapes")
     let text = try RestatementWriter(parent: parent, parentSpelling: "Tagged", command: "test")

@@ -21,7 +21,6 @@ func noTimer() -> any TimerHandler { TimerHandlersMulticast() }
 /// A factory whose counters add into totals it keeps.
 final class CountingFactory: MetricsFactory {
   let counter = TotalCounter()
-  var destroyed = 0
 
   func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler { counter }
   func makeFloatingPointCounter(label: String, dimensions: [(String, String)])
@@ -36,7 +35,7 @@ final class CountingFactory: MetricsFactory {
   func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
     TimerHandlersMulticast()
   }
-  func destroyCounter(_ handler: any CounterHandler) { destroyed += 1 }
+  func destroyCounter(_ handler: any CounterHandler) {}
   func destroyMeter(_ handler: any MeterHandler) {}
   func destroyRecorder(_ handler: any RecorderHandler) {}
   func destroyTimer(_ handler: any TimerHandler) {}

@@ -32,7 +32,9 @@ public protocol Tracks {
   associatedtype Span: AnyObject
   func start() -> Span
   mutating func reset()
+  func anySpan() -> any Shapes.Span
 }
+public protocol Span: AnyObject {}
 public typealias Tags = [String: Int]
 public typealias Names = [String]
 public enum Mode { case off, on }
