@@ -19,6 +19,7 @@ restated=(
   "XMLParserDelegate:XMLParserDelegates.swift"
   "FeedDelegate:FeedDelegates.swift"
   "FileManagerDelegate:FileManagerDelegates.swift"
+  "StreamDelegate:StreamDelegates.swift"
   "LogHandler:LogHandlers.swift"
   "CounterHandler:CounterHandlers.swift"
   "TransactionObserver:TransactionObservers.swift"

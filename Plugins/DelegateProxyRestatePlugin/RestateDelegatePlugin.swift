@@ -37,17 +37,24 @@ struct RestateDelegatePlugin: CommandPlugin {
       toolArguments += ["--symbolgraph-extract", extract.path]
     }
     // The dependencies first: the target's own graph needs the target to build, which a
-    // restatement that fell out of step may prevent.
-    for module in Self.importable(from: source) {
-      do {
-        let graph = try packageManager.getSymbolGraph(
-          for: module, options: .init(minimumAccessLevel: .public))
-        toolArguments += ["--symbol-graph-dir", graph.directoryURL.path]
-      } catch {
-        print("note: no symbol graph for \(module.name): \(error)")
+    // restatement that fell out of step may prevent. Extracting a module's graph takes
+    // seconds, so first only the modules whose sources declare the protocol, with what they
+    // depend on (where its parents are); every module if that finds nothing.
+    let name = rest.first { !$0.hasPrefix("-") } ?? ""
+    let modules = Self.importable(from: source)
+    let declaring = modules.filter { Self.declares(name, $0) }
+    let likely = declaring.flatMap { [$0] + Self.importable(from: $0) }
+      .reduce(into: [SwiftSourceModuleTarget]()) { list, module in
+        if !list.contains(where: { $0.id == module.id }) { list.append(module) }
       }
+    let likelyGraphs = graphs(of: likely)
+    var status = try run(tool, toolArguments + likelyGraphs)
+    if status == 3 && likely.count < modules.count {
+      toolArguments += graphs(of: modules)
+      status = try run(tool, toolArguments)
+    } else {
+      toolArguments += likelyGraphs
     }
-    var status = try run(tool, toolArguments)
     if status == 3 {
       let own = try packageManager.getSymbolGraph(
         for: source, options: .init(minimumAccessLevel: .internal))
@@ -58,6 +65,32 @@ struct RestateDelegatePlugin: CommandPlugin {
         message: status == 1
           ? "the restatement is out of step with its protocol (above)"
           : "restate-delegate failed (above)")
+    }
+  }
+
+  /// `--symbol-graph-dir` arguments for each module's public symbol graph (SwiftPM
+  /// extracts it; a module it cannot extract is skipped, with a note).
+  func graphs(of modules: [SwiftSourceModuleTarget]) -> [String] {
+    var arguments: [String] = []
+    for module in modules {
+      do {
+        let graph = try packageManager.getSymbolGraph(
+          for: module, options: .init(minimumAccessLevel: .public))
+        arguments += ["--symbol-graph-dir", graph.directoryURL.path]
+      } catch {
+        print("note: no symbol graph for \(module.name): \(error)")
+      }
+    }
+    return arguments
+  }
+
+  /// Whether one of the module's sources declares `protocol <last component of name>`.
+  static func declares(_ name: String, _ module: SwiftSourceModuleTarget) -> Bool {
+    guard let last = name.split(separator: ".").last, !last.isEmpty else { return false }
+    let pattern = "\\bprotocol\\s+\(last)\\b"
+    return module.sourceFiles(withSuffix: "swift").contains { file in
+      guard let text = try? String(contentsOf: file.url, encoding: .utf8) else { return false }
+      return text.range(of: pattern, options: .regularExpression) != nil
     }
   }
 
