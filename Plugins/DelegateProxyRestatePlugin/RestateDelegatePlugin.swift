@@ -48,17 +48,23 @@ struct RestateDelegatePlugin: CommandPlugin {
         if !list.contains(where: { $0.id == module.id }) { list.append(module) }
       }
     let likelyGraphs = graphs(of: likely)
-    var status = try run(tool, toolArguments + likelyGraphs)
+    var status = try run(tool, toolArguments + likelyGraphs, final: false)
     if status == 3 && likely.count < modules.count {
       toolArguments += graphs(of: modules)
-      status = try run(tool, toolArguments)
+      status = try run(tool, toolArguments, final: false)
     } else {
       toolArguments += likelyGraphs
     }
     if status == 3 {
-      let own = try packageManager.getSymbolGraph(
-        for: source, options: .init(minimumAccessLevel: .internal))
-      status = try run(tool, toolArguments + ["--symbol-graph-dir", own.directoryURL.path])
+      // The target's own module: its graph needs it to build.
+      do {
+        let own = try packageManager.getSymbolGraph(
+          for: source, options: .init(minimumAccessLevel: .internal))
+        status = try run(tool, toolArguments + ["--symbol-graph-dir", own.directoryURL.path])
+      } catch {
+        print("note: no symbol graph for \(source.name) (it must build): \(error)")
+        status = try run(tool, toolArguments)
+      }
     }
     guard status == 0 else {
       throw RestateFailure(
@@ -121,8 +127,9 @@ struct RestateDelegatePlugin: CommandPlugin {
     return found
   }
 
-  /// Runs the tool, printing what it prints, and returns its exit status.
-  func run(_ tool: URL, _ arguments: [String]) throws -> Int32 {
+  /// Runs the tool, printing what it prints — unless it did not find the protocol and
+  /// `final` is false (a later run looks in more modules) — and returns its exit status.
+  func run(_ tool: URL, _ arguments: [String], final: Bool = true) throws -> Int32 {
     let process = Process()
     process.executableURL = tool
     process.arguments = arguments
@@ -133,7 +140,9 @@ struct RestateDelegatePlugin: CommandPlugin {
     let output = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let text = String(decoding: output, as: UTF8.self)
-    if !text.isEmpty { print(text, terminator: text.hasSuffix("\n") ? "" : "\n") }
+    if !text.isEmpty && (final || process.terminationStatus != 3) {
+      print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+    }
     return process.terminationStatus
   }
 }

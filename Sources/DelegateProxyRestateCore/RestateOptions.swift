@@ -62,7 +62,7 @@ public struct RestateOptions: Sendable, Equatable {
       --check               Write nothing; exit 1 naming each requirement not forwarded and
                             each restated signature that no longer matches (SwiftPM still
                             wants --allow-writing-to-package-directory).
-      --help                Show this help.
+      --help                Show this help (SwiftPM wants the permission flag here too).
 
     Re-running updates the file in place: members whose signature still matches are kept as
     written, with their comments and attributes (@Default, @Selector); policies are set in
