@@ -32,6 +32,9 @@ let package = Package(
     // signature-driven delivery checks (Swift Testing).
     .library(name: "DelegateProxyTesting", targets: ["DelegateProxyTesting"]),
     .executable(name: "demo", targets: ["DelegateProxyDemo"]),
+    // `swift package restate-delegate P --target T`: writes the @Delegate(for: P.self)
+    // protocol restating every requirement of a protocol you don't own, or checks it.
+    .plugin(name: "DelegateProxyRestatePlugin", targets: ["DelegateProxyRestatePlugin"]),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
@@ -72,6 +75,37 @@ let package = Package(
         .product(name: "SwiftDiagnostics", package: "swift-syntax"),
       ],
       path: "Sources/DelegateProxyMacros"
+    ),
+    // The restatement writer: reads symbol graphs, writes, rewrites and checks the
+    // @Delegate(for:) protocol (unit-tested by RestateTests; SwiftParser reads the file).
+    .target(
+      name: "DelegateProxyRestateCore",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+      ]
+    ),
+    // The tool the plugin runs (plugins cannot parse symbol graphs themselves).
+    .executableTarget(
+      name: "DelegateProxyRestate",
+      dependencies: ["DelegateProxyRestateCore"]
+    ),
+    // `swift package restate-delegate`: hands the tool the symbol graphs of the target's
+    // dependencies (SwiftPM's) and the toolchain's swift-symbolgraph-extract.
+    .plugin(
+      name: "DelegateProxyRestatePlugin",
+      capability: .command(
+        intent: .custom(
+          verb: "restate-delegate",
+          description:
+            "Write or check the @Delegate(for:) protocol restating every requirement of a protocol"
+        ),
+        permissions: [
+          .writeToPackageDirectory(
+            reason: "writes the @Delegate(for:) protocol into the target's sources")
+        ]
+      ),
+      dependencies: ["DelegateProxyRestate"]
     ),
     // Recording doubles, stubs, verification and signature-driven invocation tests, for
     // test targets. Uses only the public API of the modules below, and Swift Testing.
@@ -174,6 +208,12 @@ let package = Package(
         // dl: dlopen lives in libdl before glibc 2.34 (a stub library after).
         .linkedLibrary("expat"), .linkedLibrary("sqlite3"), .linkedLibrary("dl"),
       ]
+    ),
+    // The restatement writer against committed symbol graphs (Fixtures/; see its README).
+    .testTarget(
+      name: "RestateTests",
+      dependencies: ["DelegateProxyRestateCore"],
+      resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "CCallbackTests",

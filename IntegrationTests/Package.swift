@@ -64,6 +64,23 @@ let package = Package(
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ]
     ),
+    // The drift fixture's dependency (Scripts/restate.sh swaps in Scripts/restate/Feed-v2.swift).
+    .target(name: "RestateFeed", path: "Tests/RestateFeed"),
+    // Protocols restated by `swift package restate-delegate` (the files it wrote, unedited;
+    // Scripts/restate.sh writes them again and compares), each run through a multicast.
+    .testTarget(
+      name: "RestatedProtocolTests",
+      dependencies: [
+        "RestateFeed",
+        .product(name: "DelegateProxy", package: rootIdentity),
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "CoreMetrics", package: "swift-metrics"),
+        .product(name: "Instrumentation", package: "swift-distributed-tracing"),
+        .product(name: "Tracing", package: "swift-distributed-tracing"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+      ]
+    ),
     // Seeded random @Delegate protocols, each checked call by call against a hand-written
     // fan-out (Scripts/generate-protocols.py writes Generated.swift).
     .testTarget(

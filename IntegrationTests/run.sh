@@ -7,7 +7,10 @@
 #  4. the generated protocols again from a new seed (printed; rerun one with
 #     `SEED=N IntegrationTests/run.sh`), then the committed file is put back;
 #  5. the shapes the macro refuses: each must fail to compile with an error on its own
-#     line, and the list is printed with the macro's reasons.
+#     line, and the list is printed with the macro's reasons;
+#  6. `swift package restate-delegate`: each restatement in Tests/RestatedProtocolTests
+#     written again by the command, unedited, and `--check`; the drift fixture
+#     (Scripts/restate.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 generated=Tests/GeneratedProtocolTests/Generated.swift
@@ -52,3 +55,9 @@ if swift build --build-tests > /tmp/dp-refused.log 2>&1; then
 fi
 python3 Scripts/generate-protocols.py --check-refused /tmp/dp-refused.log \
   --refused Tests/GeneratedProtocolTests/Refused.swift
+
+# The restatements the command writes, and its drift check, on the package as committed
+# (the committed Generated.swift put back first).
+cp /tmp/dp-generated-committed.swift "$generated"
+rm -f Tests/GeneratedProtocolTests/Refused.swift
+Scripts/restate.sh

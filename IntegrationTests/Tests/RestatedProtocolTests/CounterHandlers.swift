@@ -1,0 +1,13 @@
+// Every requirement of CoreMetrics's CounterHandler, inherited ones included, restated
+// for @Delegate by `swift package restate-delegate CounterHandler --target RestatedProtocolTests`.
+// Re-run it when the dependency changes; `--check` fails when this falls out of step.
+// Comments and attributes you add to a requirement (@Default, @Selector) are kept;
+// policies are set in code, on the multicast, so nothing else here needs editing.
+import DelegateProxy
+import CoreMetrics
+
+@Delegate(for: CounterHandler.self)
+protocol CounterHandlers: CounterHandler {
+  func increment(by: Int64)
+  func reset()
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// The command: finds the protocol, then writes, rewrites or checks its restatement.
+public struct RestateCommand {
+  /// The exit statuses.
+  public enum Status: Int32, Sendable {
+    /// Written, or in step.
+    case success = 0
+    /// `--check` found drift.
+    case drift = 1
+    /// A usage or input error.
+    case failure = 2
+    /// The protocol is in no graph given (the plugin then adds the target's own graph).
+    case notFound = 3
+  }
+
+  /// The options.
+  public var options: RestateOptions
+  /// Where messages go (standard output in the tool).
+  public var print: (String) -> Void
+
+  /// A command.
+  public init(options: RestateOptions, print: @escaping (String) -> Void) {
+    self.options = options
+    self.print = print
+  }
+
+  /// Runs the command.
+  public func run() -> Status {
+    if options.help {
+      print(RestateOptions.help)
+      return .success
+    }
+    do {
+      return try runChecked()
+    } catch let error as RestateError {
+      print("error: \(error)")
+      if case .protocolNotFound = error { return .notFound }
+      return .failure
+    } catch {
+      print("error: \(error)")
+      return .failure
+    }
+  }
+
+  func runChecked() throws -> Status {
+    var index = SymbolGraphIndex()
+    for directory in options.symbolGraphDirectories { try index.addDirectory(directory) }
+    let entry: SymbolGraphIndex.Entry
+    do {
+      entry = try index.findProtocol(named: options.protocolName)
+    } catch RestateError.protocolNotFound {
+      guard let extract = options.symbolGraphExtract else {
+        throw RestateError.protocolNotFound(name: options.protocolName, searched: index.modules)
+      }
+      let directory = try ToolchainSymbolGraphs.extract(
+        modules: options.toolchainModules, tool: extract, triple: options.triple)
+      try index.addDirectory(directory)
+      entry = try index.findProtocol(named: options.protocolName)
+    }
+    let parent = ForeignProtocol(entry, in: index)
+    for missing in parent.missingParents {
+      print(
+        "warning: \(parent.name) refines \(missing), which no symbol graph holds: its requirements are not restated"
+      )
+    }
+    let path = try outputPath(restating: options.protocolName)
+    let existing = FileManager.default.contents(atPath: path).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+
+    if options.check {
+      guard let existing else {
+        throw RestateError.noRestatement(path: path, protocolName: options.protocolName)
+      }
+      let file = RestatementFile(text: existing, parentName: options.protocolName)
+      guard file.hasRestatement else {
+        throw RestateError.noRestatement(path: path, protocolName: options.protocolName)
+      }
+      let findings = DriftCheck.findings(parent: parent, file: file)
+      if findings.isEmpty {
+        print(
+          "\(path): \(file.restatingName ?? "") forwards every requirement of \(parent.module)'s \(parent.name)"
+        )
+        return .success
+      }
+      for finding in findings { print("\(path): error: \(finding)") }
+      print(
+        "\(findings.count) requirement\(findings.count == 1 ? "" : "s") out of step; run `swift package --allow-writing-to-package-directory restate-delegate \(options.protocolName)\(options.commandTarget)` to update the file"
+      )
+      return .drift
+    }
+
+    let writer = RestatementWriter(
+      parent: parent, parentSpelling: options.protocolName, restatingName: options.name,
+      semantics: options.semantics,
+      bindings: options.bindings.map { binding in
+        let parts = binding.split(separator: "=").map(String.init)
+        return (parts[0], parts[1])
+      }, userModule: options.module,
+      command: options.commandLine ?? "swift package restate-delegate \(options.protocolName)")
+    let output = try writer.write(over: existing)
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(output.text.utf8).write(to: URL(fileURLWithPath: path))
+    for note in output.notes { print("note: \(note)") }
+    print(
+      "\(path): \(output.restated) requirement\(output.restated == 1 ? "" : "s") of \(parent.module)'s \(parent.name) restated, \(output.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1) lines"
+    )
+    return .success
+  }
+
+  /// `--output`, else the target directory's file that restates the protocol already, else
+  /// `<target directory>/<Name>.swift`.
+  func outputPath(restating name: String) throws -> String {
+    if let output = options.output { return output }
+    guard let directory = options.targetDirectory else {
+      throw RestateError.usage("give --output <file> (or --target, through the package plugin)")
+    }
+    let last = name.split(separator: ".").last.map(String.init) ?? name
+    if let enumerator = FileManager.default.enumerator(atPath: directory) {
+      var candidates: [String] = []
+      while let relative = enumerator.nextObject() as? String {
+        guard relative.hasSuffix(".swift") else { continue }
+        let path = (directory as NSString).appendingPathComponent(relative)
+        guard let data = FileManager.default.contents(atPath: path) else { continue }
+        let text = String(decoding: data, as: UTF8.self)
+        guard
+          text.contains("@Delegate(for: \(name).self") || text.contains(".\(last).self")
+            || text.contains("(for: \(last).self")
+        else { continue }
+        if RestatementFile(text: text, parentName: name).hasRestatement { candidates.append(path) }
+      }
+      if let found = candidates.sorted().first { return found }
+    }
+    let file = (options.name ?? RestatementWriter.defaultName(for: name)) + ".swift"
+    return (directory as NSString).appendingPathComponent(file)
+  }
+}
+
+extension RestateOptions {
+  /// ` --target T` when the module is known, for the messages' command lines.
+  var commandTarget: String { module.map { " --target \($0)" } ?? "" }
+}

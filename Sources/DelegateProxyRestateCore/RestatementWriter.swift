@@ -1,0 +1,254 @@
+import Foundation
+
+/// Writes — or rewrites in place — the `@Delegate(for: P.self)` protocol that restates
+/// every requirement of a protocol read from symbol graphs.
+///
+/// A rewrite keeps everything around the restating protocol, the protocol's own line
+/// (its name, attributes, `where` clause), each member whose signature still matches
+/// verbatim, and, on a member whose signature changed, its comments and attributes other
+/// than `@available` (`@Default`, `@Selector`). Nothing else needs keeping: policies are
+/// set in code, on the multicast, not in this file.
+public struct RestatementWriter {
+  /// The protocol restated.
+  public var parent: ForeignProtocol
+  /// The name the parent is written as (`XMLParserDelegate`, `Tracing.Span`).
+  public var parentSpelling: String
+  /// The restating protocol's name for a new file (a rewrite keeps the file's).
+  public var restatingName: String
+  /// `value` or `reference` for a new file; nil chooses `value` for a protocol that is
+  /// not class-bound and has no associated types.
+  public var semantics: String?
+  /// Associated types bound to `@Delegate` protocols: `Span` → `Spans`.
+  public var bindings: [(String, String)]
+  /// The module the file is compiled in: not imported.
+  public var userModule: String?
+  /// The command line that wrote the file, for its header.
+  public var command: String
+
+  /// A writer.
+  public init(
+    parent: ForeignProtocol, parentSpelling: String, restatingName: String? = nil,
+    semantics: String? = nil, bindings: [(String, String)] = [], userModule: String? = nil,
+    command: String
+  ) {
+    self.parent = parent
+    self.parentSpelling = parentSpelling
+    self.restatingName = restatingName ?? Self.defaultName(for: parent.name)
+    self.semantics = semantics
+    self.bindings = bindings
+    self.userModule = userModule
+    self.command = command
+  }
+
+  /// What a write produced.
+  public struct Output: Sendable {
+    /// The file's new text.
+    public var text: String
+    /// The requirements the restating protocol lists.
+    public var restated: Int
+    /// What changed, and what the user must do (a `@Default` to add), one a line.
+    public var notes: [String]
+  }
+
+  /// `XMLParserDelegate` → `XMLParserDelegates`, `MetricsFactory` → `MetricsFactories`.
+  public static func defaultName(for parent: String) -> String {
+    let last = parent.split(separator: ".").last.map(String.init) ?? parent
+    if last.hasSuffix("y"), let before = last.dropLast().last, !"aeiou".contains(before) {
+      return last.dropLast() + "ies"
+    }
+    if last.hasSuffix("s") || last.hasSuffix("x") || last.hasSuffix("ch") || last.hasSuffix("sh") {
+      return last + "es"
+    }
+    return last + "s"
+  }
+
+  /// The modules whose qualifiers signatures ignore.
+  var modules: Set<String> {
+    Set(parent.requirements.flatMap(\.typeModules) + parent.requirements.map(\.module) + ["Swift"])
+  }
+
+  /// Writes the restatement over `existing` (a file's text; nil or no restating protocol
+  /// in it: a new protocol, appended).
+  public func write(over existing: String?) throws -> Output {
+    var notes: [String] = []
+    let file = existing.map { RestatementFile(text: $0, parentName: parentSpelling) }
+    let oldMembers = file?.members ?? []
+    var used = Array(repeating: false, count: oldMembers.count)
+    let modules = self.modules
+    let oldSignatures = oldMembers.map { $0.signature(modules: modules) }
+    var lines: [String] = []
+    var restated = 0
+    var associated: [String] = []
+
+    for requirement in parent.requirements {
+      if requirement.kind == .associatedType {
+        associated.append(requirement.title)
+        continue
+      }
+      if requirement.availability.contains(where: { $0.contains("unavailable") }) { continue }
+      if let reason = Refusal.reason(for: requirement) {
+        if requirement.hasDefault {
+          notes.append(
+            "not restated: '\(requirement.declaration)' (\(reason); its default implementation answers)"
+          )
+          continue
+        }
+        throw RestateError.refusedRequirement(
+          protocolName: requirement.protocolName, declaration: requirement.declaration,
+          reason: reason)
+      }
+      let signature = RequirementSignature(text: requirement.declaration, modules: modules)
+      var match = oldSignatures.indices.first {
+        !used[$0] && oldSignatures[$0]?.key == signature?.key
+      }
+      if let match {
+        used[match] = true
+        lines.append(oldMembers[match].text)
+        restated += 1
+        if Refusal.needsDefault(requirement) != nil
+          && !oldMembers[match].keptPrefix.contains("@Default")
+        {
+          notes.append(needsDefaultNote(requirement))
+        }
+        continue
+      }
+      match = oldSignatures.indices.first {
+        !used[$0] && oldSignatures[$0]?.identity == signature?.identity
+      }
+      var prefix = ""
+      if let match {
+        used[match] = true
+        prefix = oldMembers[match].keptPrefix
+        notes.append(
+          "updated: '\(oldMembers[match].item.decl.trimmedDescription)' is now '\(requirement.declaration)'"
+        )
+      } else if file?.hasRestatement == true {
+        notes.append("added: '\(requirement.declaration)'")
+      }
+      if Refusal.needsDefault(requirement) != nil && !prefix.contains("@Default") {
+        notes.append(needsDefaultNote(requirement))
+      }
+      if let empty = requirement.aliasDefault, !prefix.contains("@Default") {
+        prefix += "@Default(\(empty))\n"
+      }
+      let body =
+        prefix + requirement.availability.map { $0 + "\n" }.joined()
+        + Self.wrap(requirement.declaration, indent: "  ", width: 100)
+      lines.append(
+        body.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+          line.hasPrefix("  ") || line.isEmpty ? String(line) : "  " + line
+        }.joined(separator: "\n"))
+      restated += 1
+    }
+    for index in oldMembers.indices where !used[index] {
+      if oldSignatures[index] == nil {
+        lines.append(oldMembers[index].text)  // an associated type or alias the user wrote
+      } else {
+        notes.append(
+          "removed: '\(oldMembers[index].item.decl.trimmedDescription)' (\(parent.name) no longer requires it)"
+        )
+      }
+    }
+
+    let boundNames = Set(
+      (file?.whereRequirements ?? []).compactMap {
+        $0.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespaces) }
+      }
+    )
+    .union(bindings.map(\.0))
+    for name in associated where !boundNames.contains(name) {
+      notes.append(
+        "associated type '\(name)' is not bound: restate its constraint with @Delegate and pass --bind \(name)=<that protocol> (the macro refuses an unbound one)"
+      )
+    }
+
+    let body = lines.joined(separator: "\n")
+    var imports = ["DelegateProxy"]
+    for module in parent.requirements.flatMap({ [$0.module] + $0.typeModules }) + [parent.module] {
+      let name = Self.importName(module)
+      if name != userModule && !name.hasPrefix("_") && !imports.contains(name) {
+        imports.append(name)
+      }
+    }
+    if let file, let around = file.around {
+      let present = Set(file.imports)
+      var text = around.before + "\n" + body + "\n" + around.after
+      let missing = imports.filter { !present.contains($0) }
+      if !missing.isEmpty { text = missing.map { "import \($0)\n" }.joined() + text }
+      return Output(text: text, restated: restated, notes: notes)
+    }
+    var header = """
+      // Every requirement of \(parent.module)'s \(parent.name), inherited ones included, restated
+      // for @Delegate by `\(command)`.
+      // Re-run it when the dependency changes; `--check` fails when this falls out of step.
+      // Comments and attributes you add to a requirement (@Default, @Selector) are kept;
+      // policies are set in code, on the multicast, so nothing else here needs editing.
+
+      """
+    let present = Set(file?.imports ?? [])
+    header += imports.filter { !present.contains($0) }.map { "import \($0)\n" }.joined()
+    let chosen =
+      semantics ?? (!parent.isClassBound && associated.isEmpty ? "value" : nil)
+    let attribute =
+      "@Delegate(for: \(parentSpelling).self\(chosen.map { ", semantics: .\($0)" } ?? ""))"
+    let whereClause =
+      bindings.isEmpty
+      ? "" : " where " + bindings.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+    let declaration =
+      "\(attribute)\nprotocol \(restatingName): \(parentSpelling)\(whereClause) {\n\(body)\n}\n"
+    if let existing, !existing.isEmpty {
+      return Output(
+        text: existing.trimmingTrailingWhitespace + "\n\n" + header + "\n" + declaration,
+        restated: restated, notes: notes)
+    }
+    return Output(text: header + "\n" + declaration, restated: restated, notes: notes)
+  }
+
+  func needsDefaultNote(_ requirement: Requirement) -> String {
+    "add @Default(…) above '\(requirement.declaration)': the macro has no empty value for '\(Refusal.needsDefault(requirement) ?? "")' (re-running keeps it)"
+  }
+
+  /// The module a file imports for a declaring module: Foundation for the modules it
+  /// re-exports on Linux.
+  static func importName(_ module: String) -> String {
+    ["FoundationEssentials", "FoundationInternationalization"].contains(module)
+      ? "Foundation" : module
+  }
+
+  /// A declaration broken at its top-level parameter commas into lines of at most `width`
+  /// columns, continued four spaces in.
+  static func wrap(_ declaration: String, indent: String, width: Int) -> String {
+    if indent.count + declaration.count <= width { return indent + declaration }
+    var pieces: [String] = []
+    var current = ""
+    var depth = 0
+    var previous: Character = " "
+    for character in declaration {
+      current.append(character)
+      switch character {
+      case "(", "[", "<": depth += 1
+      case ")", "]": depth -= 1
+      case ">" where previous != "-": depth -= 1
+      case "," where depth == 1:
+        pieces.append(current)
+        current = ""
+      default: break
+      }
+      previous = character
+    }
+    pieces.append(current)
+    var lines: [String] = []
+    var line = indent
+    for piece in pieces {
+      let candidate = line + piece
+      if candidate.count > width && line.trimmingCharacters(in: .whitespaces).count > 0 {
+        lines.append(line.trimmingTrailingWhitespace)
+        line = indent + "    " + piece.trimmingCharacters(in: .whitespaces)
+      } else {
+        line = candidate
+      }
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
+  }
+}

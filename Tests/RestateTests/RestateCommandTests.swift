@@ -1,0 +1,131 @@
+import DelegateProxyRestateCore
+import Foundation
+import Testing
+
+@Suite("The command: options, files, exit statuses")
+struct RestateCommandTests {
+  /// Runs the command; returns its status and what it printed.
+  func run(_ arguments: [String]) -> (RestateCommand.Status, [String]) {
+    var printed: [String] = []
+    let status: RestateCommand.Status
+    do {
+      let options = try RestateOptions.parse(arguments)
+      let box = Printed()
+      status = RestateCommand(options: options) { box.lines.append($0) }.run()
+      printed = box.lines
+    } catch {
+      printed = ["error: \(error)"]
+      status = .failure
+    }
+    return (status, printed)
+  }
+
+  /// What the command printed.
+  final class Printed {
+    var lines: [String] = []
+  }
+
+  func temporaryDirectory() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "restate-\(UUID().uuidString)"
+    ).path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  @Test("--help prints the usage")
+  func help() {
+    let (status, printed) = run(["--help"])
+    #expect(status == .success)
+    #expect(
+      printed.joined().contains(
+        "USAGE: swift package --allow-writing-to-package-directory restate-delegate"))
+    #expect(printed.joined().contains("--check"))
+  }
+
+  @Test("Bad command lines are usage errors naming what is wrong")
+  func usage() {
+    #expect(throws: RestateError.usage("name the protocol to restate; see --help")) {
+      try RestateOptions.parse([])
+    }
+    #expect(throws: RestateError.usage("unknown option '--frobnicate'; see --help")) {
+      try RestateOptions.parse(["P", "--frobnicate"])
+    }
+    #expect(throws: RestateError.usage("--semantics takes 'value' or 'reference', not 'weak'")) {
+      try RestateOptions.parse(["P", "--semantics", "weak"])
+    }
+    #expect(throws: RestateError.usage("one protocol at a time: 'P' and 'Q'; see --help")) {
+      try RestateOptions.parse(["P", "Q"])
+    }
+    #expect(throws: RestateError.usage("--output needs a value; see --help")) {
+      try RestateOptions.parse(["P", "--output"])
+    }
+  }
+
+  @Test("Write, check, drift, rewrite: the statuses and messages of each")
+  func cycle() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let shapes = ["--symbol-graph-dir", FixtureGraphs.directory("Shapes")]
+    let drift = ["--symbol-graph-dir", FixtureGraphs.directory("ShapesDrift")]
+    let target = ["--target-directory", directory, "--module", "App"]
+
+    var (status, printed) = run(["Events"] + shapes + target)
+    #expect(status == .success)
+    #expect(
+      printed.last
+        == "\(directory)/Eventses.swift: 18 requirements of Shapes's Events restated, 31 lines")
+
+    (status, printed) = run(["Events", "--check"] + shapes + target)
+    #expect(status == .success)
+    #expect(
+      printed == [
+        "\(directory)/Eventses.swift: Eventses forwards every requirement of Shapes's Events"
+      ])
+
+    (status, printed) = run(["Events", "--check"] + drift + target)
+    #expect(status == .drift)
+    #expect(printed.count == 4)
+    #expect(
+      printed[0].hasPrefix(
+        "\(directory)/Eventses.swift: error: not forwarded: Events.added(_:note:)"))
+    #expect(
+      printed.last
+        == "3 requirements out of step; run `swift package --allow-writing-to-package-directory restate-delegate Events --target App` to update the file"
+    )
+
+    // The rewrite finds the file that restates Events, whatever its name.
+    try FileManager.default.moveItem(
+      atPath: "\(directory)/Eventses.swift", toPath: "\(directory)/Listeners.swift")
+    (status, printed) = run(["Events"] + drift + target)
+    #expect(status == .success)
+    #expect(printed.last?.hasPrefix("\(directory)/Listeners.swift: 18 requirements") == true)
+    (status, _) = run(["Events", "--check"] + drift + target)
+    #expect(status == .success)
+  }
+
+  @Test("Errors: not found (its own status, for the plugin), not a protocol, no file to check")
+  func errors() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let shapes = [
+      "--symbol-graph-dir", FixtureGraphs.directory("Shapes"), "--target-directory", directory,
+    ]
+    var (status, printed) = run(["Nothing"] + shapes)
+    #expect(status == .notFound)
+    #expect(
+      printed == [
+        "error: protocol 'Nothing' not found in the symbol graphs of Shapes; check the spelling, or name the target that can see it with --target"
+      ])
+    (status, printed) = run(["Widget"] + shapes)
+    #expect(status == .failure)
+    #expect(
+      printed == ["error: 'Widget' is a class, not a protocol: @Delegate(for:) restates protocols"])
+    (status, printed) = run(["Events", "--check"] + shapes)
+    #expect(status == .failure)
+    #expect(
+      printed == [
+        "error: \(directory)/Eventses.swift has no '@Delegate(for: Events.self)' protocol; run the command without --check to write one"
+      ])
+  }
+}
