@@ -54,6 +54,34 @@ final class NeverWaitCounter: Sendable {
   var value: Int { storage.load(ordering: .sequentiallyConsistent) }
 }
 
+extension NeverWaitBlocker {
+  /// A member that, in its call, opens `entered` and waits at `release`.
+  static func held() -> (entered: NeverWaitGate, release: NeverWaitGate, member: NeverWaitBlocker) {
+    let entered = NeverWaitGate()
+    let release = NeverWaitGate()
+    return (
+      entered, release,
+      NeverWaitBlocker {
+        entered.open()
+        release.wait()
+      }
+    )
+  }
+
+  /// A member that, in its call, opens `entered` and then takes `lock`.
+  static func waiting(for lock: NSLock) -> (entered: NeverWaitGate, member: NeverWaitBlocker) {
+    let entered = NeverWaitGate()
+    return (
+      entered,
+      NeverWaitBlocker {
+        entered.open()
+        lock.lock()
+        lock.unlock()
+      }
+    )
+  }
+}
+
 /// A one-shot gate a delegate waits at.
 final class NeverWaitGate: Sendable {
   private let semaphore = DispatchSemaphore(value: 0)
@@ -76,7 +104,9 @@ private func returns(within seconds: Double = 30, _ body: @escaping @Sendable ()
 
 /// Starts `call` on a new thread and returns once the delegate it reaches has entered
 /// (`entered` opened), with the thread's gate for the end.
-private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> Void) -> NeverWaitGate {
+private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> Void)
+  -> NeverWaitGate
+{
   let ended = NeverWaitGate()
   Thread.detachNewThread {
     call()
@@ -89,12 +119,7 @@ private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> 
 @Suite("Never wait on a delegate") struct NeverWaitTests {
   /// Row 1: a change of an unrelated multicast while a delegate of another runs.
   @Test func changingAnotherMulticastDoesNotWaitForARunningDelegate() {
-    let entered = NeverWaitGate()
-    let release = NeverWaitGate()
-    let blocker = NeverWaitBlocker {
-      entered.open()
-      release.wait()
-    }
+    let (entered, release, blocker) = NeverWaitBlocker.held()
     let x = NeverWaitEventsMulticast()
     x.add(blocker)
     let y = NeverWaitEventsMulticast()
@@ -120,12 +145,7 @@ private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> 
 
   /// Row 2: a plain call that meets a dead member (and rebuilds the table).
   @Test func aCallThatMeetsADeadMemberDoesNotWait() {
-    let entered = NeverWaitGate()
-    let release = NeverWaitGate()
-    let blocker = NeverWaitBlocker {
-      entered.open()
-      release.wait()
-    }
+    let (entered, release, blocker) = NeverWaitBlocker.held()
     let x = NeverWaitEventsMulticast()
     x.add(blocker)
     let y = NeverWaitEventsMulticast()
@@ -146,22 +166,15 @@ private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> 
   /// Row 3: a lock held around `add` while a delegate of another multicast waits for it.
   @Test func aLockHeldAroundAddCannotDeadlock() {
     let lock = NSLock()
-    let entered = NeverWaitGate()
-    let blocker = NeverWaitBlocker {
-      entered.open()
-      lock.lock()
-      lock.unlock()
-    }
+    let (entered, blocker) = NeverWaitBlocker.waiting(for: lock)
     let x = NeverWaitEventsMulticast()
     x.add(blocker)
     let y = NeverWaitEventsMulticast()
     let q = NeverWaitRecorder()
-    let holding = NeverWaitGate()
     let ended = NeverWaitGate()
     #expect(
       returns {
         lock.lock()
-        holding.open()
         Thread.detachNewThread {
           x.ping(1)
           ended.open()
@@ -180,12 +193,7 @@ private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> 
   /// another member, running, waits for.
   @Test func removingUnderALockAnotherMemberWaitsForCannotDeadlock() {
     let lock = NSLock()
-    let entered = NeverWaitGate()
-    let b = NeverWaitBlocker {
-      entered.open()
-      lock.lock()
-      lock.unlock()
-    }
+    let (entered, b) = NeverWaitBlocker.waiting(for: lock)
     let a = NeverWaitRecorder()
     let x = NeverWaitEventsMulticast()
     x.add(a)
@@ -233,12 +241,7 @@ private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> 
   /// that call only — not for another member's — and after it returns no call to the
   /// member runs or starts.
   @Test func theWaitingFormWaitsForThatMembersCallsOnly() {
-    let entered = NeverWaitGate()
-    let release = NeverWaitGate()
-    let a = NeverWaitBlocker {
-      entered.open()
-      release.wait()
-    }
+    let (entered, release, a) = NeverWaitBlocker.held()
     let b = NeverWaitRecorder()
     let c = NeverWaitRecorder()
     let x = NeverWaitEventsMulticast()
@@ -275,12 +278,7 @@ private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> 
   /// A weakly held member's deinit waits for nothing while another member is in a call,
   /// and the running dispatch then skips it.
   @Test func aWeakMembersDeinitWaitsForNothing() {
-    let entered = NeverWaitGate()
-    let release = NeverWaitGate()
-    let blocker = NeverWaitBlocker {
-      entered.open()
-      release.wait()
-    }
+    let (entered, release, blocker) = NeverWaitBlocker.held()
     let deinits = NeverWaitCounter()
     let x = NeverWaitEventsMulticast()
     x.add(blocker)
@@ -297,12 +295,7 @@ private func inCall(_ entered: NeverWaitGate, _ call: @escaping @Sendable () -> 
   /// A member that never returns (until the end) while 4 writer threads add, remove,
   /// block, set policies and write a property: every writer finishes.
   @Test func writersFinishWhileAMemberBlocks() {
-    let entered = NeverWaitGate()
-    let release = NeverWaitGate()
-    let blocker = NeverWaitBlocker {
-      entered.open()
-      release.wait()
-    }
+    let (entered, release, blocker) = NeverWaitBlocker.held()
     let x = NeverWaitEventsMulticast()
     x.add(blocker)
     let ended = inCall(entered) { x.ping(1) }
