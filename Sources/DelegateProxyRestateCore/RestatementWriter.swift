@@ -1,4 +1,6 @@
 import Foundation
+import SwiftParser
+import SwiftSyntax
 
 /// Writes — or rewrites in place — the `@Delegate(for: P.self)` protocol that restates
 /// every requirement of a protocol read from symbol graphs.
@@ -67,6 +69,28 @@ public struct RestatementWriter {
     Set(parent.requirements.flatMap(\.typeModules) + parent.requirements.map(\.module) + ["Swift"])
   }
 
+  /// The explicit handle and selector of an overload whose name and labels an earlier
+  /// requirement has: its base name followed by its parameters' type names
+  /// (`record(_ value: Double)` → `recordDouble`, `recordDouble:`), the name the macro's
+  /// Fix-It suggests.
+  static func overloadName(_ declaration: String) -> (handle: String, selector: String)? {
+    let source = Parser.parse(source: declaration)
+    guard let function = source.statements.first?.item.as(FunctionDeclSyntax.self) else {
+      return nil
+    }
+    let parameters = Array(function.signature.parameterClause.parameters)
+    let types = parameters.map { parameter in
+      parameter.type.trimmedDescription.filter { $0.isLetter || $0.isNumber }
+    }
+    let handle = function.name.text + types.joined()
+    var pieces = [handle]
+    for parameter in parameters.dropFirst() {
+      pieces.append(parameter.firstName.text == "_" ? "" : parameter.firstName.text)
+    }
+    let selector = parameters.isEmpty ? handle : pieces.map { $0 + ":" }.joined()
+    return (handle, selector)
+  }
+
   /// Writes the restatement over `existing` (a file's text; nil or no restating protocol
   /// in it: a new protocol, appended).
   public func write(over existing: String?) throws -> Output {
@@ -79,6 +103,10 @@ public struct RestatementWriter {
     var lines: [String] = []
     var restated = 0
     var associated: [String] = []
+    // The handles already taken, by identity (`func record(_:)`): a later overload that
+    // would share one is named explicitly, as the macro asks (a handle never changes when
+    // a requirement is added).
+    var identities: Set<String> = []
 
     for requirement in parent.requirements {
       if requirement.kind == .associatedType {
@@ -98,6 +126,9 @@ public struct RestatementWriter {
           reason: reason)
       }
       let signature = RequirementSignature(text: requirement.declaration, modules: modules)
+      let overloadName =
+        signature.map { identities.insert($0.identity).inserted } == false
+        ? Self.overloadName(requirement.declaration) : nil
       var match = oldSignatures.indices.first {
         !used[$0] && oldSignatures[$0]?.key == signature?.key
       }
@@ -130,6 +161,9 @@ public struct RestatementWriter {
       }
       if let empty = requirement.aliasDefault, !prefix.contains("@Default") {
         prefix += "@Default(\(empty))\n"
+      }
+      if let (handle, selector) = overloadName, !prefix.contains("@Handle") {
+        prefix += "@Handle(\"\(handle)\") @Selector(\"\(selector)\")\n"
       }
       let body =
         prefix + requirement.availability.map { $0 + "\n" }.joined()

@@ -1,6 +1,7 @@
-import DelegateProxyRestateCore
 import Foundation
 import Testing
+
+@testable import DelegateProxyRestateCore
 
 @Suite("Writing the restatement")
 struct RestatementWriterTests {
@@ -192,5 +193,19 @@ struct RecoveredTests {
     #expect(text.contains("\n  func count() -> Int\n"))
     // An enum without payloads: its first case, what the macro answers for its own.
     #expect(text.contains("  @Default(Mode.off)\n  var mode: Mode { get }\n"))
+  }
+}
+
+/// Overloads that would share a handle: the later ones are named explicitly, as the macro
+/// asks (a handle never changes because another requirement was added).
+@Suite("Overload names") struct OverloadNameWriterTests {
+  @Test("A later overload gets its base name and its parameters' type names")
+  func overloadNames() throws {
+    let one = try #require(RestatementWriter.overloadName("func record(_ value: Double)"))
+    #expect(one.handle == "recordDouble" && one.selector == "recordDouble:")
+    let two = try #require(
+      RestatementWriter.overloadName("func set(_ value: [Int], for key: String?)"))
+    #expect(two.handle == "setIntString" && two.selector == "setIntString:for:")
+    #expect(RestatementWriter.overloadName("var level: Int { get }") == nil)
   }
 }

@@ -9,6 +9,7 @@ import CoreMetrics
 @Delegate(for: MeterHandler.self)
 protocol MeterHandlers: MeterHandler {
   func set(_ value: Int64)
+  @Handle("setDouble") @Selector("setDouble:")
   func set(_ value: Double)
   func increment(by: Double)
   func decrement(by: Double)

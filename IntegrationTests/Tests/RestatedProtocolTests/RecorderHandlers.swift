@@ -9,5 +9,6 @@ import CoreMetrics
 @Delegate(for: RecorderHandler.self)
 protocol RecorderHandlers: RecorderHandler {
   func record(_ value: Int64)
+  @Handle("recordDouble") @Selector("recordDouble:")
   func record(_ value: Double)
 }
