@@ -14,9 +14,9 @@ import Synchronization
 /// running over an older table sees a removal the moment it happens: it checks the flag
 /// right before each call.
 public class Member: @unchecked Sendable, CustomStringConvertible {
-  // @unchecked Sendable: every stored property is immutable after init but `blockCount`,
-  // which only its multicast's state lock guards; the removed flag lives in `flag`, a C
-  // record written and read atomically.
+  // @unchecked Sendable: every stored property is immutable after init but `blocks`,
+  // an atomic (written under its multicast's state lock, read anywhere); the removed
+  // flag lives in `flag`, a C record written and read atomically.
 
   /// A number unique to this record within the process (stable across table rebuilds).
   public let id: UInt64
@@ -35,9 +35,15 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   let typeName: String
   /// How many times the member is blocked (``DelegateMulticast/block(_:)``): while
   /// nonzero, the tables built for dispatch leave it out, so no path calls it and no
-  /// dispatch pays a check for it. Read and written only under its multicast's state
-  /// lock, where tables are built.
-  var blockCount = 0
+  /// dispatch pays a check for it. Written only under its multicast's state lock, where
+  /// tables are built; read also by queries (`responders`, `each`) running outside it,
+  /// hence atomic (relaxed: a query's answer is a snapshot either way).
+  let blocks = Atomic<Int>(0)
+  /// How many times the member is blocked.
+  final var blockCount: Int {
+    get { blocks.load(ordering: .relaxed) }
+    set { blocks.store(newValue, ordering: .relaxed) }
+  }
   /// Whether the member is blocked (kept in place, not called).
   final var isBlocked: Bool { blockCount > 0 }
 
