@@ -1,4 +1,5 @@
 import MessageRuntime
+import Synchronization
 
 /// The C face of a ``DelegateMulticast``: the one runtime object C code messages
 /// (`multicast.runtime.proxy()`), whose method for each protocol method runs **the
@@ -35,6 +36,10 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
   /// By method index: whether the multicast responds to the method (its own
   /// `responds(to:)`), asked while holding a strong reference to the multicast.
   private let answers: @Sendable (Int) -> Bool
+  /// The multicast's ``MulticastOptions/silentWhenEmpty``, mirrored here under the
+  /// multicast's state lock: a selector the protocol does not have is answered with zero
+  /// instead of trapping.
+  let isSilent = Atomic<Bool>(false)
 
   /// The face of `multicast`: one method per protocol method.
   init<Delegate, Handles>(
@@ -100,6 +105,33 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
     guard object.tryRetain() else { return false }
     defer { object.release() }
     return answers(index)
+  }
+
+  /// A selector of the protocol has its method's signature; under `silentWhenEmpty` any
+  /// other is taken as `void` with object arguments (`AIMultiDelegate`'s "any signature"),
+  /// so a C caller's unknown message reaches ``forwardInvocation(_:)`` and is dropped.
+  override func methodSignature(for selector: Selector) -> MethodSignature? {
+    if let known = super.methodSignature(for: selector) { return known }
+    guard isSilent.load(ordering: .relaxed) else { return nil }
+    return try? MethodSignature.make(
+      returnType: .void,
+      arguments: [.object, .selector] + Array(repeating: .object, count: selector.argumentCount))
+  }
+
+  /// A Swift sender's declared signature for a selector the protocol does not have, under
+  /// `silentWhenEmpty` (so its result is zeroed at its real size).
+  override func methodSignature(for selector: Selector, proposed: MethodSignature)
+    -> MethodSignature?
+  {
+    if let known = super.methodSignature(for: selector) { return known }
+    return isSilent.load(ordering: .relaxed) ? proposed : nil
+  }
+
+  /// A message the protocol does not have: answered with zero under `silentWhenEmpty`,
+  /// else the unrecognized-selector error.
+  override func forwardInvocation(_ invocation: Invocation) throws {
+    guard isSilent.load(ordering: .relaxed) else { return try super.forwardInvocation(invocation) }
+    invocation.withUnsafeReturnValue { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
   }
 
   /// A C call that arrived through the static entry of its return class.
@@ -212,6 +244,7 @@ extension DelegateMulticast {
     let made = try CFace(self)
     return state.withLock { s in
       if let face = s.cFace { return face }
+      made.isSilent.store(s.options.contains(.silentWhenEmpty), ordering: .relaxed)
       s.cFace = made
       return made
     }

@@ -108,7 +108,9 @@ extension DelegateMulticastProtocol {
     at slot: ReferenceWritableKeyPath<Delegator, Delegate?>, answering: Bool = false
   ) -> DelegateInjection<Delegator, Self> {
     let primary = delegator[keyPath: slot]
-    let multicast = Self(policy: .lastResponder, options: [])
+    // Two roles, not two copies of one: the primary answers, the secondary listens, even
+    // when one object plays both.
+    let multicast = Self(policy: .lastResponder, options: .allowsDuplicates)
     if let primary { multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
     if answering {
       multicast.insert(secondary, at: 1, queue: nil, retention: .weak)

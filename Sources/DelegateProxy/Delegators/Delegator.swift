@@ -66,7 +66,7 @@ public protocol DelegateMulticastProtocol: AnyObject, Sendable {
   var asDelegate: Delegate { get }
   /// Inserts a delegate (see ``DelegateMulticast/insert(_:at:queue:retention:)``).
   @discardableResult
-  func insert(_ delegate: Delegate, at index: Int, queue: DispatchQueue?, retention: Retention)
+  func insert(_ delegate: Delegate, at index: Int, queue: DispatchQueue?, retention: Retention?)
     -> MemberID
   /// Inserts a plugin whose answers do not count (``DelegateMulticastProtocol/inject(_:into:at:answering:)``).
   func __insertListener(_ delegate: Delegate, at index: Int)

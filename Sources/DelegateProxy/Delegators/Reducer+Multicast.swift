@@ -38,7 +38,7 @@ extension Reducer {
     _ type: Multicast.Type, name: String = "multicast"
   ) -> Reducer<Value> where Multicast.Delegate == Value {
     let gather: @Sendable ([Value]) -> Multicast = { answers in
-      let multicast = Multicast(policy: .lastResponder, options: [])
+      let multicast = Multicast(policy: .lastResponder, options: .allowsDuplicates)
       for (index, answer) in answers.enumerated() {
         // Strongly: the multicast is the answers' only owner.
         multicast.insert(answer, at: index, queue: nil, retention: .strong)
@@ -50,7 +50,7 @@ extension Reducer {
       name: name, rule: plain.rule, accepts: plain.accepts, body: plain.body,
       swiftReduction: plain.swiftReduction,
       sourcedReduction: { values, sources in
-        let multicast = Multicast(policy: .lastResponder, options: [])
+        let multicast = Multicast(policy: .lastResponder, options: .allowsDuplicates)
         var parts: [UInt64: MemberID] = [:]
         for (index, answer) in values.enumerated() {
           // The multicast hands a fold only its own method's answers, all of type `Value`.

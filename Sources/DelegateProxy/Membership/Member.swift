@@ -124,11 +124,28 @@ private let memberIDs = Atomic<UInt64>(1)
 /// stores a new value in the same membership), and a copy of a value multicast keeps its
 /// members' tokens, so `b.remove(token)` removes from `b` the copy of the member the token
 /// named in `a`. An object member has one too.
+///
+/// Adding an object that is already a member (a multicast keeps each object once unless
+/// told ``MulticastOptions/allowsDuplicates``) changes nothing and returns the existing
+/// membership, with ``isNew`` false.
 public struct MemberID: Hashable, Sendable, CustomStringConvertible {
   /// The membership's number (unique in the process, shared by copies of one membership).
   let rawValue: UInt64
+  /// Whether the `add` (or `insert`) that returned this made a new membership; false when
+  /// the delegate was already a member and nothing changed. Not part of the identity: two
+  /// tokens of one membership are equal whatever this says.
+  public let isNew: Bool
 
-  init(_ rawValue: UInt64) { self.rawValue = rawValue }
+  init(_ rawValue: UInt64, isNew: Bool = true) {
+    self.rawValue = rawValue
+    self.isNew = isNew
+  }
+
+  /// Whether the two name the same membership.
+  public static func == (a: MemberID, b: MemberID) -> Bool { a.rawValue == b.rawValue }
+
+  /// Hashes the membership's number.
+  public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
   /// `member #N`.
   public var description: String { "member #\(rawValue)" }

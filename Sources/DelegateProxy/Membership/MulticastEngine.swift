@@ -13,8 +13,8 @@ protocol MulticastEngineState {
   var members: MemberList<Record> { get set }
   var defaultPolicy: Policy { get set }
   var overrides: [MethodKey: Policy] { get set }
-  /// Whether each delegate is a member at most once (the `unique` option).
-  var keepsDelegatesUnique: Bool { get }
+  /// Whether `record`'s delegate may be a member at most once (``MulticastOptions``).
+  func keepsUnique(_ record: Record) -> Bool
   /// Raised by every publication, and when a nested multicast changed.
   var generation: UInt64 { get set }
   /// The sum of the nested multicasts' generations when ``generation`` last looked.
@@ -87,7 +87,7 @@ extension MulticastEngine {
     try MulticastNesting.check(adding: nested, to: self) { () throws(DelegateProxyError) in
       try updateMembership { s, admission throws(DelegateProxyError) in
         s.members.compact()
-        if s.keepsDelegatesUnique,
+        if s.keepsUnique(record),
           let existing = s.members.records.first(where: { !$0.isRemoved && same($0) })
         {
           return existing

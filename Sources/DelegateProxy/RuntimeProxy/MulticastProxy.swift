@@ -50,28 +50,13 @@ import Synchronization
 // @unchecked Sendable (restating RuntimeObject's): every stored property is a `let` of a
 // Sendable type, a `Lock` or an `Atomic`; all mutable state is behind those.
 public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sendable {
-  /// Options that change membership and empty-proxy behaviour.
-  public struct Options: OptionSet, Sendable, Hashable {
-    /// The option bits.
-    public let rawValue: UInt8
-    /// Creates options from raw bits.
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    /// Each delegate is a member at most once: adding it again does nothing (the
-    /// `NSHashTable` delegator's rule).
-    public static let unique = Options(rawValue: 1 << 0)
-    /// With ``ReturnPolicy/lastResponder``, a message no delegate answers is dropped
-    /// instead of raising an unrecognized-selector error (`AIMultiDelegate`'s
-    /// `silentWhenEmpty`).
-    public static let silentWhenEmpty = Options(rawValue: 1 << 1)
-  }
-
   /// The runtime class of multicast proxies (a root class with no methods), so errors
   /// read `-[MulticastProxy selector]`.
   public static let multicastClass: RuntimeClass = try! RuntimeClass(name: "MulticastProxy")
 
   struct State {
     var members = MemberList<ProxyMember>()
-    var options: Options
+    var options: MulticastOptions
     var protocolDescription: RuntimeProtocol?
     var defaultPolicy: ReturnPolicy<ReturnValue>
     var overrides: [Selector: ReturnPolicy<ReturnValue>] = [:]
@@ -118,7 +103,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   /// An empty proxy. `policy` is the default return policy; `protocol`, when given,
   /// supplies signatures for its methods even when no delegate implements them.
   public init(
-    policy: ReturnPolicy<ReturnValue> = .lastResponder, options: Options = [],
+    policy: ReturnPolicy<ReturnValue> = .lastResponder, options: MulticastOptions = [],
     protocol proto: RuntimeProtocol? = nil,
     proxyClass: RuntimeClass = MulticastProxy.multicastClass
   ) {
@@ -137,7 +122,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   /// implement a selector with different signatures.
   public convenience init(
     delegates: [RuntimeObject], policy: ReturnPolicy<ReturnValue> = .lastResponder,
-    options: Options = [],
+    options: MulticastOptions = [],
     protocol proto: RuntimeProtocol? = nil, retention: Retention = .weak
   ) throws(DelegateProxyError) {
     self.init(policy: policy, options: options, protocol: proto)
@@ -185,7 +170,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   }
 
   /// The proxy's options.
-  public var options: Options { state.withLock { $0.options } }
+  public var options: MulticastOptions { state.withLock { $0.options } }
 
   /// The protocol whose method signatures the proxy knows without any delegate.
   public var declaredProtocol: RuntimeProtocol? { state.withLock { $0.protocolDescription } }
@@ -448,7 +433,10 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
 }
 
 extension MulticastProxy.State: ObservedEngineState {
-  var keepsDelegatesUnique: Bool { options.contains(.unique) }
+  /// Every addition is a membership (`AIMultiDelegate`'s rule) unless `.unique` is set.
+  func keepsUnique(_ record: ProxyMember) -> Bool {
+    options.contains(.unique) && !options.contains(.allowsDuplicates)
+  }
 }
 
 extension MulticastProxy: MulticastEngine {

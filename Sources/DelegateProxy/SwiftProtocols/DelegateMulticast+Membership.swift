@@ -1,10 +1,12 @@
 import Dispatch
 
 extension DelegateMulticast {
-  /// Adds `delegate` at the end, held weakly unless `retention` is ``Retention/strong``;
-  /// with `queue`, it is called on that queue (`addDelegate:delegateQueue:`). With
-  /// ``MulticastOptions/unique``, adding a member again does nothing (and returns its
-  /// membership).
+  /// Adds `delegate` at the end, held as `retention` says — by default as
+  /// ``defaultRetention`` says: weakly for a class-bound protocol, strongly otherwise; with
+  /// `queue`, it is called on that queue (`addDelegate:delegateQueue:`). Adding an
+  /// object that is already a member does nothing and returns its membership, with
+  /// ``MemberID/isNew`` false — unless the multicast was made with
+  /// ``MulticastOptions/allowsDuplicates``.
   ///
   /// A value — a struct or an enum, for a protocol that is not class-bound — is held by
   /// value, as a hand-written multiplexer's array holds it (`retention` does not apply):
@@ -18,7 +20,7 @@ extension DelegateMulticast {
   /// well-typed program has nothing else that can fail here, so `add` does not throw.
   @discardableResult
   public final func add(
-    _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention = .weak
+    _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention? = nil
   ) -> MemberID {
     insert(delegate, at: .end, queue: queue, retention: retention)
   }
@@ -27,7 +29,7 @@ extension DelegateMulticast {
   /// multicast that would contain itself stops the process, as for ``add(_:queue:retention:)``.
   @discardableResult
   public final func insert(
-    _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention = .weak
+    _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention? = nil
   ) -> MemberID {
     insert(delegate, at: .index(index), queue: queue, retention: retention)
   }
@@ -37,7 +39,7 @@ extension DelegateMulticast {
   @discardableResult
   public final func insert(
     _ delegate: Delegate, before other: Delegate?, queue: DispatchQueue? = nil,
-    retention: Retention = .weak
+    retention: Retention? = nil
   ) -> MemberID {
     insert(
       delegate, at: .before(other.map { $0 as AnyObject }), queue: queue, retention: retention)
@@ -48,7 +50,7 @@ extension DelegateMulticast {
   @discardableResult
   public final func insert(
     _ delegate: Delegate, after other: Delegate?, queue: DispatchQueue? = nil,
-    retention: Retention = .weak
+    retention: Retention? = nil
   ) -> MemberID {
     insert(
       delegate, at: .after(other.map { $0 as AnyObject }), queue: queue, retention: retention)
@@ -60,10 +62,20 @@ extension DelegateMulticast {
     _ = insert(delegate, at: .index(index), queue: nil, retention: .weak, answers: false)
   }
 
+  /// How an object is held when `add` is not told: weakly for a class-bound protocol
+  /// (`protocol P: AnyObject`, the delegate convention — a delegator does not own its
+  /// delegates), strongly for one that is not, as `[any P]` would hold it. The rule does
+  /// not depend on the conformer: a class conforming to a protocol that structs may
+  /// conform to lives as long as the multicast holds it, like a struct.
+  public static var defaultRetention: Retention {
+    SwiftRuntimeLayout.isClassExistential(Delegate.self) ? .weak : .strong
+  }
+
   private func insert(
     _ delegate: Delegate, at position: MemberPosition, queue: DispatchQueue?,
-    retention: Retention, answers: Bool = true
+    retention: Retention?, answers: Bool = true
   ) -> MemberID {
+    let retention = retention ?? Self.defaultRetention
     if let queue { QueueMarks.mark(queue) }
     let member: SwiftMember<Delegate>
     var nested: (any MulticastNode)? = nil
@@ -79,7 +91,7 @@ extension DelegateMulticast {
     do {
       let record = try insertMember(
         member, at: position, nesting: nested, sameAs: Self.matching(delegate))
-      return MemberID(record.id)
+      return MemberID(record.id, isNew: record === member)
     } catch {
       // A cycle, the only error without an admission check: a programming error (see add).
       preconditionFailure("\(error)")

@@ -33,6 +33,24 @@ extension DelegateMulticast {
   /// The multicast's options.
   public final var options: MulticastOptions { state.withLock { $0.options } }
 
+  /// Whether the C face drops a message whose selector the protocol does not have,
+  /// answering zero, instead of raising an unrecognized-selector error
+  /// (``MulticastOptions/silentWhenEmpty``, as ``MulticastProxy/silentWhenEmpty``). Swift
+  /// callers never meet it: every method they can call is the protocol's.
+  public final var silentWhenEmpty: Bool {
+    get { state.withLock { $0.options.contains(.silentWhenEmpty) } }
+    set {
+      state.withLock { s in
+        if newValue {
+          s.options.insert(.silentWhenEmpty)
+        } else {
+          s.options.remove(.silentWhenEmpty)
+        }
+        s.cFace?.isSilent.store(newValue, ordering: .relaxed)
+      }
+    }
+  }
+
   // MARK: Queries
 
   /// The live delegates, in order (a delegate added twice appears twice).

@@ -159,8 +159,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   let mutationOwner = Atomic<UInt>(0)
 
   /// An empty multicast. `policy` is the policy of every method without one of its own
-  /// (``setPolicy(_:for:)``); ``MulticastOptions/unique`` keeps each delegate once. A call
-  /// nobody answers never traps (see *No answer*).
+  /// (``setPolicy(_:for:)``). Each object is a member once (adding it again does nothing:
+  /// ``MemberID/isNew`` says so) unless `options` has ``MulticastOptions/allowsDuplicates``.
+  /// A call nobody answers never traps (see *No answer*).
   public required init(policy: ReturnPolicy<Any> = .lastResponder, options: MulticastOptions = []) {
     protocolDescription = Self.delegateProtocol
     var s = State(defaultPolicy: policy.erased, options: options)
@@ -588,19 +589,12 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   }
 }
 
-/// How a `@Delegate` multicast keeps its members.
-public struct MulticastOptions: OptionSet, Sendable, Hashable {
-  /// The option bits.
-  public let rawValue: UInt8
-  /// Creates options from raw bits.
-  public init(rawValue: UInt8) { self.rawValue = rawValue }
-  /// Each delegate is a member at most once: adding it again does nothing (the
-  /// `NSHashTable` delegator's rule).
-  public static let unique = MulticastOptions(rawValue: 1 << 0)
-}
-
 extension DelegateMulticast.State: ObservedEngineState {
-  var keepsDelegatesUnique: Bool { options.contains(.unique) }
+  /// An object is a member once unless `.allowsDuplicates` says otherwise; a value (it has
+  /// no identity, and `[any P]` keeps equal ones apart) only with `.unique`.
+  func keepsUnique(_ record: SwiftMember<Delegate>) -> Bool {
+    record.isValue ? options.contains(.unique) : !options.contains(.allowsDuplicates)
+  }
 }
 
 extension DelegateMulticast: MulticastEngine {

@@ -52,12 +52,13 @@ extension DelegateValueMulticast {
   // MARK: Membership
 
   /// Adds `delegate` at the end: a value is held by value (its own copy, which `mutating`
-  /// calls change); an object is held weakly unless `retention` is ``Retention/strong``.
+  /// calls change); an object is held as `retention` says, by default strongly unless the
+  /// protocol is class-bound (``DelegateMulticast/defaultRetention``).
   /// With `queue`, the member is called on that queue. Returns the membership, which names
   /// a value member for ``remove(_:)-(MemberID)`` and ``delegate(_:)``.
   @discardableResult
   public mutating func add(
-    _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention = .weak
+    _ delegate: Delegate, queue: DispatchQueue? = nil, retention: Retention? = nil
   ) -> MemberID {
     __uniqueEngine().add(delegate, queue: queue, retention: retention)
   }
@@ -65,7 +66,7 @@ extension DelegateValueMulticast {
   /// Inserts `delegate` at `index` among the members (clamped to `0...count`).
   @discardableResult
   public mutating func insert(
-    _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention = .weak
+    _ delegate: Delegate, at index: Int, queue: DispatchQueue? = nil, retention: Retention? = nil
   ) -> MemberID {
     __uniqueEngine().insert(delegate, at: index, queue: queue, retention: retention)
   }

@@ -352,3 +352,46 @@ struct SwiftProtocolCFaceTests {
     #expect(got == 30)
   }
 }
+
+/// #34 item 8: the seeds' silent mode on a `@Delegate` multicast's C face, under the one
+/// name both multicasts use.
+@Suite("The C face's silent mode (silentWhenEmpty)")
+struct CFaceSilentModeTests {
+  static let unknown = Message<Void, OpaquePointer?>("nobodyImplementsThis:")
+  static let unknownInt = Message<Int, OpaquePointer?>("nobodyCounts:")
+
+  @Test("Without it, a selector the protocol lacks is an unrecognized selector")
+  func unknownSelectorIsUnrecognized() throws {
+    let multicast = SensorDelegateMulticast()
+    let face = try multicast.runtime.proxy()
+    #expect(throws: RuntimeError.self) { try Self.unknown.send(to: face, nil) }
+    #expect(!multicast.silentWhenEmpty)
+  }
+
+  @Test("With it, Swift and C senders of an unknown selector get zero and nothing traps")
+  func silentFaceAnswersZero() throws {
+    let multicast = SensorDelegateMulticast(options: .silentWhenEmpty)
+    let log = CallLog()
+    multicast.add(CFaceListener("a", log: log), retention: .strong)
+    let face = try multicast.runtime.proxy()
+    #expect(throws: Never.self) { try Self.unknown.send(to: face, nil) }
+    #expect(try Self.unknownInt.send(to: face, nil) == 0)
+    // From C: the forwarding IMP for the "any signature" answer.
+    let imp = try face.imp(for: Self.unknown.selector)
+    let f = imp.unsafeCast(
+      to: (@convention(c) (OpaquePointer?, OpaquePointer?, OpaquePointer?) -> Void).self)
+    f(face.rawValue, Self.unknown.selector.rawValue, nil)
+    #expect(log.entries.isEmpty)
+  }
+
+  @Test("Set after the face exists, it takes effect; cleared, the error is back")
+  func toggled() throws {
+    let multicast = SensorDelegateMulticast()
+    let face = try multicast.runtime.proxy()
+    multicast.silentWhenEmpty = true
+    #expect(multicast.options.contains(.silentWhenEmpty))
+    #expect(throws: Never.self) { try Self.unknown.send(to: face, nil) }
+    multicast.silentWhenEmpty = false
+    #expect(throws: RuntimeError.self) { try Self.unknown.send(to: face, nil) }
+  }
+}

@@ -180,7 +180,7 @@ final class ModelSwiftRunner: ModelRunner {
   init(policy: ModelPolicy, silentWhenEmpty: Bool, unique: Bool) {
     // silentWhenEmpty changes nothing for a Swift multicast (no call nobody answers traps).
     multicast = ModelProbeDelegateMulticast(
-      policy: policy.returnPolicy.relabeled(), options: unique ? .unique : [])
+      policy: policy.returnPolicy.relabeled(), options: unique ? .unique : .allowsDuplicates)
   }
 
   private var m: ModelProbeDelegateMulticast { multicast! }
@@ -534,7 +534,7 @@ final class ModelRuntimeRunner: ModelRunner {
   ) {
     self.kit = kit
     nested = MulticastProxy(policy: nestedPolicy.returnPolicy, protocol: kit.proto)
-    var options: MulticastProxy.Options = []
+    var options: MulticastOptions = []
     if silentWhenEmpty { options.insert(.silentWhenEmpty) }
     if unique { options.insert(.unique) }
     proxy = MulticastProxy(policy: policy.returnPolicy, options: options, protocol: kit.proto)

@@ -77,7 +77,7 @@ import Testing
         },
       ]
     }
-    let configurations: [(ReturnPolicy<ReturnValue>, MulticastProxy.Options)] = [
+    let configurations: [(ReturnPolicy<ReturnValue>, MulticastOptions)] = [
       (.lastResponder, []), (.lastResponder, .silentWhenEmpty), (.firstResponder, []),
       (.reduce(.allTrue), []), (.reduce(.anyTrue), []),
     ]

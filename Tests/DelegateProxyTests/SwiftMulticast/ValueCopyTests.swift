@@ -126,7 +126,7 @@ struct ValueCopyTests {
     a.add(TagSink(tag: "v", stored: 1, log: log))
     do {
       let transient = FlushingSink("transient", log: log)
-      a.add(transient)
+      a.add(transient, retention: .weak)
       #expect(a.count == 2)
     }
     var b = a

@@ -213,7 +213,7 @@ struct ValueMemberTests {
     sinks.add(PrefixedSink("v", log: log))
     do {
       let object = ObjectSink("gone", log: log)
-      sinks.add(object)
+      sinks.add(object, retention: .weak)
       sinks.write("1")
       #expect(sinks.count == 2)
     }
