@@ -40,6 +40,35 @@ struct ReadmeTests {
     }
   }
 
+  /// The file an article's blocks are taken from, when it says so
+  /// (`<!-- Code from: PATH -->`, PATH from the repository root).
+  static func codeSource(of markdown: String) -> String? {
+    let marker = "<!-- Code from: "
+    guard let start = markdown.range(of: marker),
+      let end = markdown.range(of: " -->", range: start.upperBound..<markdown.endIndex)
+    else { return nil }
+    return String(markdown[start.upperBound..<end.lowerBound])
+  }
+
+  @Test("The recipes' code is their integration tests' code, and a block that is not fails")
+  func recipesAreTheirTestsCode() throws {
+    let catalog = Self.root.appendingPathComponent("Sources/DelegateProxy/DelegateProxy.docc")
+    for article in ["ReplacingMultiplexLogHandler.md", "ReplacingMultiplexMetricsHandler.md"] {
+      let text = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
+      let path = try #require(Self.codeSource(of: text), "\(article) names no source")
+      let file = try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+      let compiled = Self.normalized(file).joined(separator: "\n")
+      let blocks = Self.swiftBlocks(text)
+      #expect(blocks.count >= 2, "\(article)")
+      for block in blocks {
+        #expect(compiled.contains(Self.normalized(block).joined(separator: "\n")), "\(article)")
+      }
+      // The check can fail: a block edited in the article alone is caught.
+      let drifted = Self.normalized(blocks[0] + "\nlet drifted = 1").joined(separator: "\n")
+      #expect(!compiled.contains(drifted))
+    }
+  }
+
   /// The ```swift blocks of a Markdown text.
   static func swiftBlocks(_ markdown: String) -> [String] {
     var blocks: [String] = []
@@ -72,6 +101,16 @@ struct ReadmeTests {
       for article in articles.sorted() where article.hasSuffix(".md") {
         let text = try String(
           contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
+        // A recipe whose code is an integration test's names that file: its blocks stand
+        // there, where CI runs them against the real package.
+        var compiled = source
+        var compiledName = "DocCExamples.swift"
+        if let path = Self.codeSource(of: text) {
+          let file = try String(
+            contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+          compiled = Self.normalized(file).joined(separator: "\n")
+          compiledName = path
+        }
         for block in Self.swiftBlocks(text) {
           checked += 1
           // Each paragraph of a block (declarations, then statements) stands here whole:
@@ -80,8 +119,8 @@ struct ReadmeTests {
             let lines = Self.normalized(String(paragraph)).joined(separator: "\n")
             if lines.isEmpty { continue }  // imports only: they stand at the top of the file
             #expect(
-              source.contains(lines),
-              "\(module).docc/\(article) block not in DocCExamples.swift:\n\(paragraph)")
+              compiled.contains(lines),
+              "\(module).docc/\(article) block not in \(compiledName):\n\(paragraph)")
           }
         }
       }
