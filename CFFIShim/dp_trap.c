@@ -94,8 +94,16 @@ __asm__(
 
 #if defined(__x86_64__) || defined(__aarch64__)
 extern void dp_nil_imp_body(void);
-dp_imp dp_nil_imp(void) { return dp_nil_imp_body; }
 #else
 static long nil_body(void) { return 0; }
-dp_imp dp_nil_imp(void) { return (dp_imp)nil_body; }
+#define dp_nil_imp_body ((dp_imp)nil_body)
 #endif
+dp_imp dp_nil_imp(void) { return dp_nil_imp_body; }
+
+// The nil IMP zeroes the result registers only: it cannot know whether its caller passed
+// a hidden result pointer (sret, x8) or expects st(0), and writing either when the caller
+// did not would corrupt it. DP_MSG_SEND knows the result type: it compares the IMP with
+// this one and answers these zero bytes instead of calling (.bss: no file or page cost
+// until read).
+void (*const dp_msg_nil_imp)(void) = dp_nil_imp_body;
+unsigned char dp_zero_result[DP_ZERO_RESULT_MAX];
