@@ -67,11 +67,17 @@ static _Noreturn void unrecognized_trap(void *a0, void *a1, void *a2) {
 dp_imp dp_unrecognized_imp(void) { return (dp_imp)unrecognized_trap; }
 
 // Returning zero in every return register needs assembly: C cannot clear both the
-// integer and the floating-point result registers from one function.
+// integer and the floating-point result registers from one function. The label is a
+// global hidden symbol, not a local one: a GOT reference to a local label is made against
+// the section plus an addend, which a static AArch64 link resolved to the section's start
+// (dp_nil_imp answered dp_fatal's address at -O0; found by abi_test's nil cases).
 #if defined(__x86_64__)
 __asm__(
     ".text\n"
     ".p2align 4\n"
+    ".globl dp_nil_imp_body\n"
+    ".hidden dp_nil_imp_body\n"
+    ".type dp_nil_imp_body, @function\n"
     "dp_nil_imp_body:\n"
     "  xorl %eax, %eax\n"
     "  xorl %edx, %edx\n"
@@ -82,6 +88,9 @@ __asm__(
 __asm__(
     ".text\n"
     ".p2align 2\n"
+    ".globl dp_nil_imp_body\n"
+    ".hidden dp_nil_imp_body\n"
+    ".type dp_nil_imp_body, %function\n"
     "dp_nil_imp_body:\n"
     "  mov x0, #0\n"
     "  mov x1, #0\n"

@@ -982,6 +982,7 @@ static void test_unwinding(void) {
 }
 
 int main(void) {
+  setvbuf(stdout, NULL, _IOLBF, 0);  // each line out before a trap, if one stops the run
   printf("abi_test: %s, %d integer + %d floating-point argument registers\n", ABI_NAME,
          DP_GP_REGS, DP_FP_REGS);
   dp_set_resolver(resolve_nothing);
