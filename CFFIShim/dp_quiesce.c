@@ -193,9 +193,9 @@ static void record_stack(dp_reader *r) {
 static uint64_t stale_dropped;        // atomic: sections closed by dp_read_drop_stale
 static const char *stale_last_entry;  // atomic: the entry that closed the last ones
 
-// Model: Q_DROP_STALE. The innermost open sections whose frames are at or below the
-// entry's own frame, on the same stack, were left by unwinding (a live section's frame is
-// a caller's, above the entry's): each is closed as its exit would have closed it. Their
+// Q_DROP_STALE (Model/README.md, #37: argued, not modelled). The innermost open
+// sections whose frames are at or below the entry's own frame, on the same stack, were
+// left by unwinding (a live section's frame is a caller's, above the entry's): each is closed as its exit would have closed it. Their
 // readers are gone, so nothing they protected is still read.
 void dp_read_drop_stale(dp_reader *r, const void *frame, const char *entry) {
   uintptr_t f = (uintptr_t)frame;

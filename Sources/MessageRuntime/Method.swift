@@ -12,7 +12,10 @@ public struct Method: Sendable, CustomStringConvertible {
   /// The route this method's entry serves (per-object route methods only).
   let route: RouteBox?
 
-  init(selector: Selector, signature: MethodSignature, imp: IMP, closure: ClosureIMP? = nil, route: RouteBox? = nil) {
+  init(
+    selector: Selector, signature: MethodSignature, imp: IMP, closure: ClosureIMP? = nil,
+    route: RouteBox? = nil
+  ) {
     self.selector = selector
     self.signature = signature
     self.imp = imp

@@ -67,7 +67,8 @@ private final class SendsStructAndLongDoubleInDeinit: RuntimeObject, @unchecked 
   deinit {
     let big = dp_test_c_send_big(rawValue, Selector("makeBig").rawValue)
     log.append("big \(big.a) \(big.b) \(big.c) \(big.d) \(big.e)")
-    log.append("long double \(dp_test_c_send_long_double_20(rawValue, Selector("precise").rawValue))")
+    log.append(
+      "long double \(dp_test_c_send_long_double_20(rawValue, Selector("precise").rawValue))")
   }
 }
 

@@ -46,9 +46,10 @@ import Testing
           let invocation = Invocation(signature: Self.tickSignature)
           invocation.selector = Self.tick.selector
           try? invocation.setArgument(5, at: 0)
-          answer = (try? invocation.invoke(target: object)).flatMap {
-            try? invocation.returnValue(as: Int.self)
-          } ?? -1
+          answer =
+            (try? invocation.invoke(target: object)).flatMap {
+              try? invocation.returnValue(as: Int.self)
+            } ?? -1
         default:
           answer = Int(dp_test_c_send_add(raw, Self.tick.selector.rawValue, 5, 0))
         }
