@@ -140,19 +140,21 @@ static inline __attribute__((always_inline)) const dp_route *register_route(
 // A route found in a method table: immutable once published in a slot.
 typedef struct dp_route_cache {
   const dp_method_table *table;
+  uint64_t serial;  // the table's: a replaced table is freed, and its address can return
   const dp_route *route;
 } dp_route_cache;
 
 // The route cached for `own`, the receiver's current own-method table, or NULL. A table
-// is immutable and never freed while its object lives, and any change of the object's
-// own methods publishes a new one: while `own` is the table the route was found in, the
-// route is still the object's method (and, inside the caller's read section, not freed).
-// One pointer to an immutable pair, so a reader needs no retry loop: two dependent loads
-// and a compare.
+// is immutable, and any change of the object's own methods publishes a new one: while
+// `own` is the table the route was found in (its address and serial, since a retired
+// table is freed after a grace period and a later one may get its address), the route is
+// still the object's method (and, inside the caller's read section, not freed).
+// One pointer to an immutable pair, so a reader needs no retry loop: dependent loads
+// and two compares.
 static inline __attribute__((always_inline)) const dp_route *cached_route(
     dp_callback_slot *s, const dp_method_table *own) {
   const dp_route_cache *c = __atomic_load_n(&s->cache, __ATOMIC_ACQUIRE);
-  return c != NULL && c->table == own ? c->route : NULL;
+  return c != NULL && c->table == own && c->serial == own->serial ? c->route : NULL;
 }
 
 // Caches `route` for `own` (on a miss only: the receiver's table changed, or the first
@@ -163,6 +165,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
   dp_route_cache *c = malloc(sizeof *c);
   if (!c) dp_fatal("dp_callback: out of memory");
   c->table = own;
+  c->serial = own->serial;
   c->route = route;
   dp_route_cache *old = (dp_route_cache *)__atomic_exchange_n(&s->cache, c, __ATOMIC_ACQ_REL);
   if (old) dp_retire_in(s->owner, old, free);
@@ -286,11 +289,11 @@ RULE_LOOPS(dp_fp4)
     TOUCH_GP;                                                                              \
     const dp_callback *record = (const dp_callback *)(CTX);                               \
     dp_callback_slot *cb = (dp_callback_slot *)&record->slots[SLOT];                     \
-    dp_read_enter_inline(record);                                                          \
+    dp_read_enter_entry_inline(record, "callback entry " #NAME);                           \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
     if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
-    dp_read_slot *slot = dp_read_enter_inline(self);                                       \
+    dp_read_slot *slot = dp_read_enter_at_inline(self, __builtin_frame_address(0));        \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
     const dp_route *route = cached_route(cb, own);                                         \
@@ -405,11 +408,11 @@ static void closure_handler(ffi_cif *cif, void *ret, void **args, void *user_dat
   unsigned nargs = cb->message_cif->nargs;
   void *margs[nargs > 0 ? nargs : 1];
   _Alignas(16) unsigned char local[cb->message_result_size];
-  dp_read_enter_inline(cb->owner);
+  dp_read_enter_entry_inline(cb->owner, "callback entry closure_handler");
   dp_id self = __atomic_load_n(&cb->owner->receiver, __ATOMIC_ACQUIRE);
   dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);
   if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);
-  dp_read_enter_inline(self);
+  dp_read_enter_at_inline(self, __builtin_frame_address(0));
   uint64_t context_value = cb->context_value;
   margs[0] = &self;
   margs[1] = &cmd;

@@ -21,12 +21,14 @@ typedef struct dp_method_entry {
 
 /// An open-addressed table selector → method, for class caches and per-object method
 /// tables. Entries are only ever added; a table that must lose entries is replaced by
-/// a new one and the old one retired — never freed while its owner lives, so a reader
-/// still probing it stays safe.
+/// a new one and the old one retired (dp_retire_in): freed once no read section that
+/// may still probe it is open — an object's table in the object's domain, a class cache
+/// in every domain.
 struct dp_method_table {
-  uint32_t mask;   // capacity - 1; capacity is a power of two
-  uint32_t count;  // written under the owner's lock
-  struct dp_method_table *retired_next;
+  uint32_t mask;    // capacity - 1; capacity is a power of two
+  uint32_t count;   // written under the owner's lock
+  uint64_t serial;  // unique per table ever made: a cache keyed on a table's address
+                    // checks it (a freed table's address can come back)
   dp_method_entry entries[];
 };
 
@@ -35,14 +37,12 @@ struct dp_class {
   const char *name;            // owned by the class
   struct dp_class *superclass; // NULL for a root class
   void *owner;                 // the Swift RuntimeClass (unretained)
-  dp_method_table *retired;    // old caches, freed with the class
 };
 
 struct dp_object {
   dp_class *isa;               // first word: the class
   void *owner;                 // the Swift RuntimeObject (unretained)
   dp_method_table *methods;    // atomic; per-object methods, consulted before the class
-  dp_method_table *retired;    // old per-object tables, freed with the handle
   void *context;               // atomic; reserved for forwarding layers built on top
 };
 

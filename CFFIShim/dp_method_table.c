@@ -2,21 +2,25 @@
 //
 // Readers never lock. A table is published with a release store and only ever grows
 // by entries whose selector is stored last (release); a reader that acquires a
-// selector therefore sees that entry's IMP and types. Tables are never freed while
-// their owner (class or object) lives: a replaced table goes on the owner's retired
-// chain, so a reader still probing it stays safe.
+// selector therefore sees that entry's IMP and types. Every lookup runs inside a read
+// section of the receiver (dp_send_frame, the route and callback entries, DP_MSG_SEND,
+// Runtime.deliver), so a replaced table is retired, never freed at once: an object's in
+// the object's domain, a class cache (shared by every instance) in every domain.
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dp_layout.h"
+#include "dp_quiesce.h"
 #include "dp_swift_entry.h"
 
 #define LOAD_ACQ(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define STORE_REL(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 
 static dp_resolver_fn resolver;
+static uint64_t tables_live;  // atomic: tables made and not yet freed
+static uint64_t next_serial;  // atomic
 
 void dp_set_resolver(dp_resolver_fn fn) { STORE_REL(resolver, fn); }
 
@@ -26,8 +30,18 @@ dp_method_table *dp_method_table_create(uint32_t capacity) {
   dp_method_table *t = calloc(1, sizeof *t + (size_t)n * sizeof(dp_method_entry));
   if (!t) dp_fatal("dp_method_table_create: out of memory");
   t->mask = n - 1;
+  t->serial = __atomic_add_fetch(&next_serial, 1, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&tables_live, 1, __ATOMIC_RELAXED);
   return t;
 }
+
+void dp_method_table_free(void *t) {
+  if (!t) return;
+  __atomic_sub_fetch(&tables_live, 1, __ATOMIC_RELAXED);
+  free(t);
+}
+
+uint64_t dp_method_tables_live(void) { return __atomic_load_n(&tables_live, __ATOMIC_RELAXED); }
 
 static inline uint32_t sel_index(dp_sel sel, uint32_t mask) {
   return (uint32_t)(sel->hash) & mask;
@@ -73,14 +87,6 @@ dp_method_table *dp_method_table_grow(const dp_method_table *t) {
   return n;
 }
 
-void dp_method_table_free_chain(dp_method_table *t) {
-  while (t) {
-    dp_method_table *next = t->retired_next;
-    free(t);
-    t = next;
-  }
-}
-
 // MARK: classes
 
 dp_class *dp_class_create(const char *name, dp_class *superclass, void *owner) {
@@ -95,21 +101,19 @@ dp_class *dp_class_create(const char *name, dp_class *superclass, void *owner) {
 
 void dp_class_destroy(dp_class *c) {
   if (!c) return;
-  dp_method_table_free_chain(c->cache);
-  dp_method_table_free_chain(c->retired);
+  // No instance is left to send to: the cache goes now.
+  dp_method_table_free(c->cache);
   free((char *)c->name);
   free(c);
 }
 
 dp_method_table *dp_class_cache(const dp_class *c) { return LOAD_ACQ(c->cache); }
 
+// Any instance of the class or of a subclass may be probing the old cache: it is retired
+// in every domain (a send's section names its receiver, not the receiver's class).
 void dp_class_publish_cache(dp_class *c, dp_method_table *cache) {
-  dp_method_table *old = LOAD_ACQ(c->cache);
-  STORE_REL(c->cache, cache);
-  if (old && old != cache) {
-    old->retired_next = c->retired;
-    c->retired = old;
-  }
+  dp_method_table *old = __atomic_exchange_n(&c->cache, cache, __ATOMIC_ACQ_REL);
+  if (old && old != cache) dp_retire_in(DP_ANY_DOMAIN, old, dp_method_table_free);
 }
 
 void *dp_class_owner(const dp_class *c) { return c ? c->owner : NULL; }
@@ -128,8 +132,8 @@ dp_id dp_object_create(dp_class *cls, void *owner) {
 
 void dp_object_destroy(dp_id o) {
   if (!o) return;
-  dp_method_table_free_chain(o->methods);
-  dp_method_table_free_chain(o->retired);
+  // The handle is going: a send through it now is a send to freed memory anyway.
+  dp_method_table_free(o->methods);
   free(o);
 }
 
@@ -142,13 +146,10 @@ void dp_object_set_owner(dp_id o, void *owner) { o->owner = owner; }
 dp_class *dp_object_get_class(dp_id o) { return o ? o->isa : NULL; }
 dp_method_table *dp_object_methods(dp_id o) { return LOAD_ACQ(o->methods); }
 
+// Only sends to `o` probe its table, and each runs in a read section of `o`.
 void dp_object_publish_methods(dp_id o, dp_method_table *t) {
-  dp_method_table *old = LOAD_ACQ(o->methods);
-  STORE_REL(o->methods, t);
-  if (old && old != t) {
-    old->retired_next = o->retired;
-    o->retired = old;
-  }
+  dp_method_table *old = __atomic_exchange_n(&o->methods, t, __ATOMIC_ACQ_REL);
+  if (old && old != t) dp_retire_in(o, old, dp_method_table_free);
 }
 
 void *dp_object_context(dp_id o) { return LOAD_ACQ(o->context); }
@@ -177,6 +178,18 @@ dp_imp dp_method_table_find_imp(const dp_method_table *t, dp_sel sel) {
   const dp_method_entry *e = dp_method_table_find(t, sel);
   return e ? e->imp : NULL;
 }
+
+int dp_msg_section_begin(dp_id obj) {
+  dp_read_enter_inline(obj);  // its frame is not this function's: not known
+  return 0;
+}
+
+int dp_msg_section_begin_at(dp_id obj, const void *frame) {
+  dp_read_enter_at_inline(obj, frame);
+  return 0;
+}
+
+void dp_msg_section_end(void) { dp_read_exit_inline(); }
 
 dp_imp dp_msg_lookup(dp_id obj, dp_sel sel) {
   if (__builtin_expect(!obj, 0)) return dp_nil_imp();

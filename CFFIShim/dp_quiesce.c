@@ -19,6 +19,9 @@
 // each Q_… step named in a comment below is the model's step of that name, and the script
 // fails if a step of the model is named nowhere here.
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  // pthread_getattr_np
+#endif
 #include "dp_quiesce.h"
 
 #include <pthread.h>
@@ -58,10 +61,25 @@ static pthread_key_t reader_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 _Thread_local dp_reader *dp_tls_reader __attribute__((tls_model("initial-exec")));
 
+// Retired items wait in one list per domain, oldest first (their epochs are taken under
+// retire_lock, so each list is in epoch order). A pass frees a prefix of each list — the
+// items older than the oldest open section of that domain — and stops at the first item
+// still held: what a reader that never leaves protects is looked at once per pass, not
+// rescanned item by item (Model/README.md: the per-domain lists).
+typedef struct dp_domain_list {
+  const void *domain;
+  dp_deferred *head, *tail;     // guarded by retire_lock
+  struct dp_domain_list *next;  // the next list of the same hash bucket
+  struct dp_domain_list *all_next;  // every list, for a pass
+} dp_domain_list;
+
+#define DP_DOMAIN_BUCKETS 256
 static pthread_mutex_t retire_lock = PTHREAD_MUTEX_INITIALIZER;
-static dp_deferred *retired;  // guarded by retire_lock
+static dp_domain_list *domain_buckets[DP_DOMAIN_BUCKETS];  // guarded by retire_lock
+static dp_domain_list *domain_lists;  // guarded by retire_lock: every list with items
 static uint64_t retired_count;  // written under retire_lock, read atomically
-static unsigned reclaiming;     // guarded by retire_lock: batches taken off the list, not yet freed
+static unsigned reclaiming;     // guarded by retire_lock: items taken off the lists, not yet freed
+static uint64_t last_pass_examined;  // atomic: items the last pass looked at (tests)
 
 // The reclaimer thread: started on the first retirement, asleep while nothing waits.
 static pthread_mutex_t reclaimer_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -125,6 +143,8 @@ static void make_key(void) {
   __atomic_store_n(&dp_membarrier_mode, ok ? 1 : 0, __ATOMIC_RELEASE);
 }
 
+static void record_stack(dp_reader *r);
+
 dp_reader *dp_reader_register(void) {
   pthread_once(&key_once, make_key);
   dp_reader *r = NULL;
@@ -146,9 +166,62 @@ dp_reader *dp_reader_register(void) {
     __atomic_store_n(&r->in_use, 1, __ATOMIC_RELEASE);
   }
   pthread_mutex_unlock(&registry_lock);
+  record_stack(r);
   pthread_setspecific(reader_key, r);
   dp_tls_reader = r;
   return r;
+}
+
+// The calling thread's stack, for dp_read_drop_stale; unknown: every address counts.
+static void record_stack(dp_reader *r) {
+  r->stack_low = 0;
+  r->stack_high = UINTPTR_MAX;
+#if defined(__linux__)
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void *base;
+    size_t size;
+    if (pthread_attr_getstack(&attr, &base, &size) == 0 && size != 0) {
+      r->stack_low = (uintptr_t)base;
+      r->stack_high = (uintptr_t)base + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
+#endif
+}
+
+static uint64_t stale_dropped;        // atomic: sections closed by dp_read_drop_stale
+static const char *stale_last_entry;  // atomic: the entry that closed the last ones
+
+// Q_DROP_STALE (Model/README.md, #37: argued, not modelled). The innermost open
+// sections whose frames are at or below the entry's own frame, on the same stack, were
+// left by unwinding (a live section's frame is a caller's, above the entry's): each is closed as its exit would have closed it. Their
+// readers are gone, so nothing they protected is still read.
+void dp_read_drop_stale(dp_reader *r, const void *frame, const char *entry) {
+  uintptr_t f = (uintptr_t)frame;
+  if (f < r->stack_low || f >= r->stack_high) return;
+  uint64_t dropped = 0;
+  while (r->depth > 0 && r->depth <= DP_READ_SLOTS) {
+    dp_read_slot *s = &r->slots[r->depth - 1];
+    uintptr_t opened = (uintptr_t)s->frame;
+    if (opened == 0 || opened < r->stack_low || opened >= r->stack_high || opened > f) break;
+    __atomic_store_n(&s->member, (const void *)0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->epoch, 0, __ATOMIC_RELEASE);
+    r->depth--;
+    dropped++;
+  }
+  if (dropped) {
+    __atomic_store_n(&stale_last_entry, entry, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&stale_dropped, dropped, __ATOMIC_RELAXED);
+  }
+}
+
+uint64_t dp_stale_sections_dropped(void) {
+  return __atomic_load_n(&stale_dropped, __ATOMIC_RELAXED);
+}
+
+const char *dp_stale_sections_last_entry(void) {
+  return __atomic_load_n(&stale_last_entry, __ATOMIC_RELAXED);
 }
 
 // Sections nested deeper than the slots: the last slot stands for all of them, widened to
@@ -272,6 +345,44 @@ static void kick_reclaimer(void) {
   pthread_mutex_unlock(&reclaimer_lock);
 }
 
+static inline unsigned domain_bucket(const void *domain) {
+  uintptr_t h = (uintptr_t)domain;
+  h ^= h >> 17;
+  h *= 0x9E3779B97F4A7C15u;
+  return (unsigned)(h >> 56) & (DP_DOMAIN_BUCKETS - 1);
+}
+
+// The list of `domain`, made if missing (under retire_lock).
+static dp_domain_list *domain_list(const void *domain) {
+  unsigned b = domain_bucket(domain);
+  for (dp_domain_list *l = domain_buckets[b]; l; l = l->next)
+    if (l->domain == domain) return l;
+  dp_domain_list *l = calloc(1, sizeof *l);
+  if (!l) dp_fatal("dp_retire: out of memory");
+  l->domain = domain;
+  l->next = domain_buckets[b];
+  domain_buckets[b] = l;
+  l->all_next = domain_lists;
+  domain_lists = l;
+  return l;
+}
+
+// Unlinks and frees the empty lists (under retire_lock).
+static void drop_empty_lists(void) {
+  for (dp_domain_list **p = &domain_lists; *p;) {
+    dp_domain_list *l = *p;
+    if (l->head) {
+      p = &l->all_next;
+      continue;
+    }
+    *p = l->all_next;
+    dp_domain_list **q = &domain_buckets[domain_bucket(l->domain)];
+    while (*q != l) q = &(*q)->next;
+    *q = l->next;
+    free(l);
+  }
+}
+
 void dp_retire_in(const void *domain, void *ptr, void (*free_fn)(void *)) {
   if (!ptr) return;
   pthread_once(&key_once, make_key);
@@ -280,11 +391,17 @@ void dp_retire_in(const void *domain, void *ptr, void (*free_fn)(void *)) {
   d->ptr = ptr;
   d->free_fn = free_fn;
   d->domain = domain;
-  // Sections that entered before this bump may hold ptr; later ones cannot. (Q_RETIRE)
-  d->epoch = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
+  d->next = NULL;
   pthread_mutex_lock(&retire_lock);
-  d->next = retired;
-  retired = d;
+  // Sections that entered before this bump may hold ptr; later ones cannot. (Q_RETIRE)
+  // Under the lock: each domain's list stays in epoch order.
+  d->epoch = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST) - 1;
+  dp_domain_list *l = domain_list(domain);
+  if (l->tail)
+    l->tail->next = d;
+  else
+    l->head = d;
+  l->tail = d;
   uint64_t n = __atomic_add_fetch(&retired_count, 1, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&retire_lock);
   // The reclaimer sleeps while nothing waits: wake it when the first item arrives.
@@ -336,28 +453,19 @@ static bool domains_meet(const void *a, const void *b) {
 }
 
 // Model: Q_RECLAIM. Only what was retired before the barrier may be judged by the scan
-// after it: the batch is taken off the list first (Q_RECLAIM_SNAPSHOT; without it, an
-// item retired after the scan would be judged by a scan that could not see its readers —
-// Model/README.md: BUG_RECLAIM_NO_SNAPSHOT).
+// after it (Q_RECLAIM_SNAPSHOT: the epoch read under retire_lock before the barrier; every
+// item retired later has a later epoch, and is left for the next pass — without it, an
+// item retired after the scan would be judged by a scan that could not see its readers:
+// Model/README.md, BUG_RECLAIM_NO_SNAPSHOT).
 uint64_t dp_reclaim(void) {
   pthread_once(&key_once, make_key);
   if (__atomic_load_n(&retired_count, __ATOMIC_RELAXED) == 0) return 0;
   // Q_RECLAIM_SNAPSHOT
   pthread_mutex_lock(&retire_lock);
-  dp_deferred *batch = retired;
-  retired = NULL;
-  if (batch) reclaiming++;
+  uint64_t cutoff = __atomic_load_n(&dp_global_epoch, __ATOMIC_SEQ_CST);
   pthread_mutex_unlock(&retire_lock);
-  if (!batch) return dp_retired_count();
   if (!full_barrier_everywhere()) {  // Q_RECLAIM_BARRIER
-    // Nothing can be judged this pass: all of it goes back, for the next (fenced) pass.
-    pthread_mutex_lock(&retire_lock);
-    dp_deferred *tail = batch;
-    while (tail->next) tail = tail->next;
-    tail->next = retired;
-    retired = batch;
-    reclaiming--;
-    pthread_mutex_unlock(&retire_lock);
+    // Nothing can be judged this pass: the next (fenced) pass will.
     kick_reclaimer();
     return dp_retired_count();
   }
@@ -366,6 +474,7 @@ uint64_t dp_reclaim(void) {
   size_t cap = 64, count = 0;
   open_slot *open = malloc(cap * sizeof *open);
   if (!open) dp_fatal("dp_reclaim: out of memory");
+  uint64_t oldest_any = UINT64_MAX;  // the oldest open section of any domain
   for (dp_reader *r = __atomic_load_n(&readers, __ATOMIC_ACQUIRE); r; r = r->next) {
     for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
       uint64_t e = __atomic_load_n(&r->slots[i].epoch, __ATOMIC_ACQUIRE);
@@ -378,34 +487,45 @@ uint64_t dp_reclaim(void) {
       }
       open[count].domain = __atomic_load_n(&r->slots[i].domain, __ATOMIC_RELAXED);
       open[count].epoch = e;
+      if (e < oldest_any) oldest_any = e;
       count++;
     }
   }
-  dp_deferred *ready = NULL, *kept = NULL, *kept_tail = NULL;
-  uint64_t freed = 0;
-  while (batch) {
-    dp_deferred *d = batch;
-    batch = d->next;
-    bool held = false;
-    for (size_t i = 0; i < count && !held; i++)
-      held = open[i].epoch <= d->epoch && domains_meet(open[i].domain, d->domain);
-    if (held) {  // still readable: back on the list
-      d->next = kept;
-      if (!kept) kept_tail = d;
-      kept = d;
-    } else {  // Q_RECLAIM_FREE
+  // Each list gives up the prefix older than its domain's oldest open section (and than
+  // the snapshot); the first item kept ends the list's part of the pass.
+  dp_deferred *ready = NULL;
+  uint64_t freed = 0, examined = 0;
+  pthread_mutex_lock(&retire_lock);
+  for (dp_domain_list *l = domain_lists; l; l = l->all_next) {
+    uint64_t limit = cutoff;
+    if (l->domain == DP_ANY_DOMAIN) {
+      if (oldest_any < limit) limit = oldest_any;
+    } else {
+      for (size_t i = 0; i < count; i++)
+        if (open[i].epoch < limit && domains_meet(open[i].domain, l->domain))
+          limit = open[i].epoch;
+    }
+    // Held by a slot whose epoch is at or before the item's: free while epoch < limit.
+    while (l->head) {
+      dp_deferred *d = l->head;
+      examined++;
+      if (d->epoch >= limit) break;
+      l->head = d->next;  // Q_RECLAIM_FREE
+      if (!l->head) l->tail = NULL;
       d->next = ready;
       ready = d;
       freed++;
     }
   }
   free(open);
-  pthread_mutex_lock(&retire_lock);
-  if (kept) {
-    kept_tail->next = retired;
-    retired = kept;
+  bool left_any = false;
+  if (freed) {
+    drop_empty_lists();
+    reclaiming++;
   }
   uint64_t left = __atomic_sub_fetch(&retired_count, freed, __ATOMIC_RELAXED);
+  left_any = left > 0;
+  __atomic_store_n(&last_pass_examined, examined, __ATOMIC_RELAXED);
   pthread_mutex_unlock(&retire_lock);
   while (ready) {
     dp_deferred *next = ready->next;
@@ -413,12 +533,18 @@ uint64_t dp_reclaim(void) {
     free(ready);
     ready = next;
   }
-  pthread_mutex_lock(&retire_lock);
-  reclaiming--;
-  pthread_mutex_unlock(&retire_lock);
+  if (freed) {
+    pthread_mutex_lock(&retire_lock);
+    reclaiming--;
+    pthread_mutex_unlock(&retire_lock);
+  }
   // Something is still held by a reader: the reclaimer thread tries again later.
-  if (kept) kick_reclaimer();
+  if (left_any) kick_reclaimer();
   return left;
+}
+
+uint64_t dp_reclaim_last_examined(void) {
+  return __atomic_load_n(&last_pass_examined, __ATOMIC_RELAXED);
 }
 
 // Waits while another thread's open slot matches; `target` is the epoch bumped by the
@@ -485,7 +611,9 @@ void dp_reclaim_wait(void) {
     // Items are on the list, in a batch being reclaimed, or freed.
     pthread_mutex_lock(&retire_lock);
     bool older = reclaiming > 0;
-    for (dp_deferred *d = retired; d && !older; d = d->next) older = d->epoch < target;
+    // Each list is in epoch order: its head is its oldest item.
+    for (dp_domain_list *l = domain_lists; l && !older; l = l->all_next)
+      older = l->head != NULL && l->head->epoch < target;
     pthread_mutex_unlock(&retire_lock);
     if (!older) return;
     struct timespec t = {0, (spins < 10 ? 20 : 1000) * 1000};

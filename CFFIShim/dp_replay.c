@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dp_layout.h"
+#include "dp_quiesce.h"
 #include "dp_regs.h"
 #include "dp_route.h"
 
@@ -126,10 +127,16 @@ bool dp_send_frame(dp_id obj, dp_sel sel, const dp_replay_program *p, const void
                    void *result) {
 #if DP_REPLAY_SUPPORTED
   if (__builtin_expect(!obj, 0)) return false;
+  // The lookup and the call in one read section of the receiver: a method replaced
+  // meanwhile is retired, not freed under the call (dp_method_table.c).
+  dp_read_enter_at_inline(obj, __builtin_frame_address(0));
   const dp_method_entry *e = dp_lookup_entry_inline(obj, sel);
-  if (!e || (e->types != p->types && (!e->types || strcmp(e->types, p->types) != 0))) return false;
-  // An emptied route with a fallback: the sender's general path answers (and can throw).
-  if (e->context && dp_route_would_fall_back(obj, sel)) return false;
+  if (!e || (e->types != p->types && (!e->types || strcmp(e->types, p->types) != 0)) ||
+      // An emptied route with a fallback: the sender's general path answers (and can throw).
+      (e->context && dp_route_would_fall_back(obj, sel))) {
+    dp_read_exit_inline();
+    return false;
+  }
   uint64_t words[DP_GP_REGS + DP_FP_REGS] = {0};
   const unsigned char *f = frame;
   for (uint32_t i = 0, n = p->nsteps; i < n; i++) {
@@ -137,6 +144,7 @@ bool dp_send_frame(dp_id obj, dp_sel sel, const dp_replay_program *p, const void
     words[s->slot] = load_word(s, f + s->frame_offset);
   }
   call_words(e->imp, p, words, result);
+  dp_read_exit_inline();
   return true;
 #else
   (void)obj, (void)sel, (void)p, (void)frame, (void)result;

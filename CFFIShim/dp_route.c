@@ -49,21 +49,24 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 // in its stack-argument area reaches the target unchanged.
 //
 // A stale IMP (looked up before the route was removed) finds no route: re-dispatch the
-// same arguments to whatever the receiver runs now.
+// same arguments to whatever the receiver runs now, inside the same read section (what
+// it looks up is not freed under the call; RETURN leaves the section).
 #define ROUTE_PROLOGUE(NAME, SELF, CMD, ARGS, RETURN)                                   \
   dp_id self = (dp_id)(SELF);                                                         \
   dp_sel cmd = (dp_sel)(CMD);                                                         \
-  dp_read_slot *slot = dp_read_enter_inline(self);                                    \
+  dp_read_slot *slot = dp_read_enter_entry_inline(self, "route entry " #NAME);        \
   const dp_route *route = route_for(self, cmd);                                       \
   if (__builtin_expect(route == NULL, 0)) {                                           \
-    dp_read_exit_inline();                                                            \
     dp_imp now = dp_msg_lookup(self, cmd);                                            \
     if (now == (dp_imp)NAME) dp_fatal("dp_route: entry installed without a route (runtime bug)"); \
     RETURN(((__typeof__(NAME) *)now)(ARGS(SELF)))                                      \
   }                                                                                   \
   const dp_route_list *list = LOAD_ACQ(route->list);
 
-#define RETURN_VALUE(call) return call;
+#define RETURN_VALUE(call)          \
+  __typeof__(call) returned_ = call; \
+  dp_read_exit_inline();             \
+  return returned_;
 
 // One register entry's loop over its targets.
 #define ENTRY_LOOP(NAME, T, ARGS)                                                       \
@@ -198,6 +201,7 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
 
 #define RETURN_RESULT_POINTER(call) \
   call;                             \
+  dp_read_exit_inline();            \
   return (void *)r;
 
 // Only LAST and FIRST reach indirect routes (Swift checks); the result is zeroed first
@@ -297,11 +301,11 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   (void)user_data;
   dp_id self = *(dp_id *)args[0];
   dp_sel cmd = *(dp_sel *)args[1];
-  dp_read_slot *slot = dp_read_enter_inline(self);
+  dp_read_slot *slot = dp_read_enter_entry_inline(self, "route entry ffi_route_handler");
   const dp_route *route = route_for(self, cmd);
   if (__builtin_expect(route == NULL, 0)) {
-    dp_read_exit_inline();
     dp_ffi_call(cif, dp_msg_lookup(self, cmd), ret, args);
+    dp_read_exit_inline();
     return;
   }
   const dp_route_list *list = LOAD_ACQ(route->list);
@@ -381,7 +385,7 @@ uint32_t dp_route_target_count(const dp_route *r) { return LOAD_ACQ(r->list)->co
 bool dp_route_would_fall_back(dp_id obj, dp_sel sel) {
   if (!obj) return false;
   bool empty = false;
-  dp_read_enter_inline(obj);
+  dp_read_enter_at_inline(obj, __builtin_frame_address(0));
   const dp_route *route = route_for(obj, sel);
   if (route && route->fallback) {
     const dp_route_list *list = LOAD_ACQ(route->list);

@@ -67,11 +67,17 @@ static _Noreturn void unrecognized_trap(void *a0, void *a1, void *a2) {
 dp_imp dp_unrecognized_imp(void) { return (dp_imp)unrecognized_trap; }
 
 // Returning zero in every return register needs assembly: C cannot clear both the
-// integer and the floating-point result registers from one function.
+// integer and the floating-point result registers from one function. The label is a
+// global hidden symbol, not a local one: a GOT reference to a local label is made against
+// the section plus an addend, which a static AArch64 link resolved to the section's start
+// (dp_nil_imp answered dp_fatal's address at -O0; found by abi_test's nil cases).
 #if defined(__x86_64__)
 __asm__(
     ".text\n"
     ".p2align 4\n"
+    ".globl dp_nil_imp_body\n"
+    ".hidden dp_nil_imp_body\n"
+    ".type dp_nil_imp_body, @function\n"
     "dp_nil_imp_body:\n"
     "  xorl %eax, %eax\n"
     "  xorl %edx, %edx\n"
@@ -82,6 +88,9 @@ __asm__(
 __asm__(
     ".text\n"
     ".p2align 2\n"
+    ".globl dp_nil_imp_body\n"
+    ".hidden dp_nil_imp_body\n"
+    ".type dp_nil_imp_body, %function\n"
     "dp_nil_imp_body:\n"
     "  mov x0, #0\n"
     "  mov x1, #0\n"
@@ -94,8 +103,16 @@ __asm__(
 
 #if defined(__x86_64__) || defined(__aarch64__)
 extern void dp_nil_imp_body(void);
-dp_imp dp_nil_imp(void) { return dp_nil_imp_body; }
 #else
 static long nil_body(void) { return 0; }
-dp_imp dp_nil_imp(void) { return (dp_imp)nil_body; }
+#define dp_nil_imp_body ((dp_imp)nil_body)
 #endif
+dp_imp dp_nil_imp(void) { return dp_nil_imp_body; }
+
+// The nil IMP zeroes the result registers only: it cannot know whether its caller passed
+// a hidden result pointer (sret, x8) or expects st(0), and writing either when the caller
+// did not would corrupt it. DP_MSG_SEND knows the result type: it compares the IMP with
+// this one and answers these zero bytes instead of calling (.bss: no file or page cost
+// until read).
+void (*const dp_msg_nil_imp)(void) = dp_nil_imp_body;
+unsigned char dp_zero_result[DP_ZERO_RESULT_MAX];

@@ -60,6 +60,10 @@ void dp_retire(void *ptr, void (*free_fn)(void *));
 uint64_t dp_reclaim(void);
 /// How many retired items are waiting.
 uint64_t dp_retired_count(void);
+/// How many retired items the last dp_reclaim pass looked at: the ones it freed, plus at
+/// most one per domain that still had items (the first still held ends that domain's part
+/// of the pass). For tests.
+uint64_t dp_reclaim_last_examined(void);
 
 /// The scoped wait (del_timer_sync's rule): returns once no other thread is inside a call
 /// to `member` that began before this call — a read section of `domain` (the member's
@@ -74,6 +78,13 @@ void dp_wait_domain_idle(const void *domain);
 /// For tests and diagnostics (liburcu's rcu_barrier): waits until every item retired
 /// before the call has been freed. Traps inside a read section.
 void dp_reclaim_wait(void);
+
+/// How many read sections the route and callback entries have closed because unwinding
+/// (longjmp, a C++ exception through C frames) had left them open (dp_read_enter_entry_inline),
+/// and the name of the entry that closed the last ones (NULL: none yet). For tests and
+/// diagnostics.
+uint64_t dp_stale_sections_dropped(void);
+const char *dp_stale_sections_last_entry(void);
 
 /// Whether the reclaiming side uses membarrier (readers then need no fence of their own).
 bool dp_quiesce_uses_membarrier(void);

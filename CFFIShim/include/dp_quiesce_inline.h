@@ -7,6 +7,13 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+#define DP_THREAD_LOCAL_ thread_local
+extern "C" {
+#else
+#define DP_THREAD_LOCAL_ _Thread_local
+#endif
+
 /// How many read sections one thread can have open with a slot each; deeper sections
 /// (dispatches nested more than this deep) share the last slot, widened to every domain.
 #define DP_READ_SLOTS 16
@@ -23,6 +30,7 @@ typedef struct dp_read_slot {
   const void *domain;  // atomic (relaxed; published by the release store of epoch)
   const void *member;  // atomic (relaxed): the member being called, or NULL
   uint64_t epoch;      // atomic: 0 when the slot is free, else the global epoch at entry
+  const void *frame;   // owner only: the frame that opened it (stale-section detection)
 } dp_read_slot;
 
 typedef struct dp_reader {
@@ -33,26 +41,33 @@ typedef struct dp_reader {
   const void *saved_domain;
   const void *saved_member;
   dp_read_slot spare;  // owner only: what sections past the last slot write into (never scanned)
+  // Owner only: the thread's stack, [stack_low, stack_high); frames outside it (another
+  // stack: a coroutine's, a signal stack) are never judged stale.
+  uintptr_t stack_low, stack_high;
   dp_read_slot slots[DP_READ_SLOTS];
 } dp_reader;
 
 // initial-exec: a direct %fs-relative access instead of a __tls_get_addr call.
-extern _Thread_local dp_reader *dp_tls_reader __attribute__((tls_model("initial-exec")));
+extern DP_THREAD_LOCAL_ dp_reader *dp_tls_reader __attribute__((tls_model("initial-exec")));
 extern uint64_t dp_global_epoch;
 extern int dp_membarrier_mode;
 dp_reader *dp_reader_register(void);
 dp_read_slot *dp_read_enter_deep(dp_reader *r);
 void dp_read_exit_deep(dp_reader *r);
+void dp_read_drop_stale(dp_reader *r, const void *frame, const char *entry);
 
 // Model (Model/grace_period.pml): Q_ENTER. Returns the section's slot, for
-// dp_read_calling.
-static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_inline(
-    const void *domain) {
+// dp_read_calling. `frame` is the frame the section belongs to (C code:
+// __builtin_frame_address(0) where the section is opened), or NULL where that is not
+// known (Swift): dp_read_drop_stale judges only sections with a frame.
+static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_at_inline(
+    const void *domain, const void *frame) {
   dp_reader *r = dp_tls_reader;
   if (__builtin_expect(r == 0, 0)) r = dp_reader_register();
   uint32_t d = r->depth++;
   if (__builtin_expect(d >= DP_READ_SLOTS, 0)) return dp_read_enter_deep(r);
   dp_read_slot *s = &r->slots[d];
+  s->frame = frame;
   __atomic_store_n(&s->domain, domain, __ATOMIC_RELAXED);
   __atomic_store_n(&s->member, (const void *)0, __ATOMIC_RELAXED);
   // Q_ENTER_STATE (a store the model lets wait in a store buffer). Release: a scan that
@@ -67,6 +82,27 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_inline(
   else
     __atomic_thread_fence(__ATOMIC_SEQ_CST);  // Q_ENTER_FENCE (fence mode)
   return s;
+}
+
+// Q_ENTER for a section whose frame is not known (Swift callers).
+static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_inline(
+    const void *domain) {
+  return dp_read_enter_at_inline(domain, (const void *)0);
+}
+
+// Model: Q_ENTER after Q_DROP_STALE. What a C entry called by foreign code (a route's
+// or a callback's) opens its first section with. A section is open on this thread that
+// an entry's own frame is not below only if unwinding (longjmp, a C++ exception through
+// C frames) left it: its frame is gone. Such sections (those whose frame is known: opened
+// by C code of this layer or DP_MSG_SEND, not by Swift) are closed first
+// (dp_read_drop_stale), so an unwound entry never leaves its thread marked reading past
+// the next entry on that thread. `entry` names the entry, for the diagnostic.
+static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_entry_inline(
+    const void *domain, const char *entry) {
+  const void *frame = __builtin_frame_address(0);
+  dp_reader *r = dp_tls_reader;
+  if (__builtin_expect(r != 0 && r->depth != 0, 0)) dp_read_drop_stale(r, frame, entry);
+  return dp_read_enter_at_inline(domain, frame);
 }
 
 // Model: Q_EXIT; the store is Q_EXIT_STATE.
@@ -97,5 +133,9 @@ static inline __attribute__((always_inline)) void dp_read_calling(dp_read_slot *
   else
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // DP_QUIESCE_INLINE_H

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "dp_autorelease.h"
+#include "dp_quiesce_inline.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -73,12 +74,86 @@ const char *dp_class_get_name(const dp_class *cls);
 /// yields an IMP that returns zero (messaging nil), as in Objective-C.
 dp_imp dp_msg_lookup(dp_id obj, dp_sel sel);
 
+/// Opens a message section for `obj` on the calling thread (nestable): until the matching
+/// dp_msg_section_end, an IMP looked up for `obj` is not freed, even if its method is
+/// replaced or removed meanwhile (a replaced method's code is reclaimed after every
+/// section that could have looked it up has ended; nobody waits for that). DP_MSG_SEND
+/// opens one around its lookup and call; a caller of dp_msg_lookup that may race with a
+/// method change opens one itself. Returns 0 (a value for DP_MSG_SEND's guard variable).
+int dp_msg_section_begin(dp_id obj);
+/// dp_msg_section_begin for DP_MSG_SEND: `frame` is the caller's (__builtin_frame_address(0)),
+/// so that a route or callback entry can tell the section was left by unwinding (longjmp).
+int dp_msg_section_begin_at(dp_id obj, const void *frame);
+/// Ends the innermost message section of the calling thread.
+void dp_msg_section_end(void);
+/// DP_MSG_SEND's cleanup: ends the section its guard variable stands for (inlined).
+static inline __attribute__((always_inline)) void dp_msg_section_cleanup(int *guard) {
+  (void)guard;
+  dp_read_exit_inline();
+}
+/// DP_MSG_SEND's section entry, inlined (dp_msg_section_begin_at).
+static inline __attribute__((always_inline)) int dp_msg_section_enter_(dp_id obj,
+                                                                       const void *frame) {
+  dp_read_enter_at_inline(obj, frame);
+  return 0;
+}
+
+/// The IMP dp_msg_lookup answers for a nil receiver or one being deallocated (dp_nil_imp():
+/// zero in every result register).
+extern void (*const dp_msg_nil_imp)(void);
+/// The most bytes of result DP_MSG_SEND can answer zero for without calling (1 MiB, the
+/// runtime's frame limit), and those zero bytes (never written: not `const` only so that
+/// they take no room in the binary).
+#define DP_ZERO_RESULT_MAX (1 << 20)
+extern unsigned char dp_zero_result[DP_ZERO_RESULT_MAX];
+
+#ifdef __cplusplus
+}  // extern "C"
+/// DP_MSG_SEND's zero of type T (C++).
+template <typename T>
+static inline T dp_zero_value_() {
+  static_assert(sizeof(T) <= DP_ZERO_RESULT_MAX, "DP_MSG_SEND: result too large");
+  return *reinterpret_cast<const T *>(static_cast<const void *>(dp_zero_result));
+}
+template <>
+inline void dp_zero_value_<void>() {}
+#define DP_ZERO_OF_(call) dp_zero_value_<decltype(call)>()
+#define DP_RESULT_FITS_(call) static_assert(true, "checked by dp_zero_value_")
+extern "C" {
+#else
+/// DP_MSG_SEND's zero of the type of `call` (never evaluated): void for void, else the
+/// type's bytes from dp_zero_result.
+#define DP_IS_VOID_(call) __builtin_types_compatible_p(__typeof__(call), void)
+#define DP_NONVOID_TYPE_(call) __typeof__(__builtin_choose_expr(DP_IS_VOID_(call), 0, call))
+#define DP_ZERO_OF_(call)                                                                 \
+  __builtin_choose_expr(                                                                 \
+      DP_IS_VOID_(call), (void)0,                                                        \
+      *(const DP_NONVOID_TYPE_(call) *)(const void *)dp_zero_result)
+#define DP_RESULT_FITS_(call)                                          \
+  _Static_assert(sizeof(DP_NONVOID_TYPE_(call)) <= DP_ZERO_RESULT_MAX, \
+                 "DP_MSG_SEND: a result over DP_ZERO_RESULT_MAX bytes")
+#endif
+
 /// Sends a message from C: `DP_MSG_SEND(int64_t (*)(dp_id, dp_sel, double), obj, sel, 2.5)`.
 /// The function type must match the method's signature exactly, as with `objc_msgSend`.
 /// An object result is autoreleased: live until the calling thread's innermost
 /// `dp_autoreleasepool_pop` (dp_autorelease.h), or its exit; the caller does not release it.
-#define DP_MSG_SEND(FunctionType, obj, sel, ...) \
-  (((FunctionType)dp_msg_lookup((obj), (sel)))((obj), (sel), ##__VA_ARGS__))
+/// The lookup and the call run in a message section (dp_msg_section_begin), so a method
+/// replaced by another thread meanwhile is not freed under the call. A nil receiver, or
+/// one being deallocated, answers zero for every result type — a struct returned through a
+/// hidden pointer and `long double` included — without a call (the arguments are then not
+/// evaluated). A GNU C statement expression (GCC, Clang); `obj` and `sel` are evaluated
+/// more than once.
+#define DP_MSG_SEND(FunctionType, obj, sel, ...)                                        \
+  __extension__({                                                                       \
+    DP_RESULT_FITS_(((FunctionType)0)((obj), (sel), ##__VA_ARGS__));                    \
+    int dp_msg_guard_ __attribute__((cleanup(dp_msg_section_cleanup), unused)) =        \
+        dp_msg_section_enter_((obj), __builtin_frame_address(0));                       \
+    dp_imp dp_msg_imp_ = dp_msg_lookup((obj), (sel));                                   \
+    __builtin_expect(dp_msg_imp_ == dp_msg_nil_imp, 0)                                  \
+        ? DP_ZERO_OF_(((FunctionType)dp_msg_imp_)((obj), (sel), ##__VA_ARGS__))         \
+        : ((FunctionType)dp_msg_imp_)((obj), (sel), ##__VA_ARGS__);                     \
+  })
 
 // MARK: Runtime internals used by MessageRuntime (no policy here)
 
@@ -102,10 +177,12 @@ bool dp_method_table_has_room(const dp_method_table *table);
 dp_method_table *dp_method_table_grow(const dp_method_table *table);
 /// Like dp_lookup_entry, returning the IMP and the canonical types; false on a miss.
 bool dp_lookup_method(dp_id obj, dp_sel sel, dp_imp *imp, const char **types);
-/// Frees a table and every table retired behind it.
-void dp_method_table_free_chain(dp_method_table *table);
+/// Frees a table (a `free_fn` for dp_retire_in).
+void dp_method_table_free(void *table);
+/// How many method tables exist (made and not yet freed): for tests of reclamation.
+uint64_t dp_method_tables_live(void);
 
-/// Class: create/destroy, cache publish (the old cache is retired, freed with the class).
+/// Class: create/destroy, cache publish (the old cache is retired: freed after a grace period).
 dp_class *dp_class_create(const char *name, dp_class *superclass, void *owner);
 void dp_class_destroy(dp_class *cls);
 dp_method_table *dp_class_cache(const dp_class *cls);

@@ -48,7 +48,6 @@ typedef struct dp_object_head {
   void *isa;
   void *owner;
   void *methods;
-  void *retired;
   void *context;
 } dp_object_head;
 

@@ -2,13 +2,14 @@ internal import DelegateProxyCFFIShim
 
 /// An IMP made from a Swift closure (`imp_implementationWithBlock`): a libffi closure
 /// for one signature whose entry hands the closure an `Invocation` over the caller's
-/// arguments. The executable code is freed when this object goes away — when the
-/// method that holds it is replaced or removed, or its class or object is deallocated;
-/// a route that was calling it lets go of it a grace period after the route stops (see
-/// `RouteMembership`).
+/// arguments. The executable code is freed when this object goes away. A method that
+/// holds it and is replaced or removed retires it (`Method.retireCode`): it goes a grace
+/// period later, once every send that may have looked it up — each runs its lookup and
+/// call in a read section of its receiver — has returned. A route that was calling it
+/// lets go of it a grace period after the route stops (see `RouteMembership`).
 ///
-/// As with `imp_removeBlock`, a caller must not keep calling an IMP it looked up
-/// after the method was replaced.
+/// As with `imp_removeBlock`, a caller that keeps an IMP it looked up and calls it later,
+/// outside any read section, must not do so after the method was replaced.
 // @unchecked Sendable: `closure` and `imp` are written only in init (they need `self` for
 // libffi's user data, so they cannot be `let`) and only read afterwards; the body is a
 // @Sendable closure.

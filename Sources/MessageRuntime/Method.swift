@@ -12,7 +12,10 @@ public struct Method: Sendable, CustomStringConvertible {
   /// The route this method's entry serves (per-object route methods only).
   let route: RouteBox?
 
-  init(selector: Selector, signature: MethodSignature, imp: IMP, closure: ClosureIMP? = nil, route: RouteBox? = nil) {
+  init(
+    selector: Selector, signature: MethodSignature, imp: IMP, closure: ClosureIMP? = nil,
+    route: RouteBox? = nil
+  ) {
     self.selector = selector
     self.signature = signature
     self.imp = imp
@@ -22,6 +25,14 @@ public struct Method: Sendable, CustomStringConvertible {
 
   /// Whether the implementation was made from a Swift closure.
   public var isClosureBacked: Bool { closure != nil }
+
+  /// Hands this method's closure IMP (if any) to the grace period after it was replaced
+  /// or removed: a send in a read section of `domain` that looked it up before may still
+  /// be calling it, so its code is freed only once such sections have ended (never at
+  /// once, never waited for). A route's entry needs nothing: the route retires itself.
+  func retireCode(in domain: UnsafeRawPointer) {
+    if let closure { Quiescence.retire(closure, in: domain) }
+  }
 
   public var description: String { "\(selector.name) \(signature.encoding) → \(imp)" }
 }

@@ -102,6 +102,10 @@ package enum Quiescence {
 
   /// How many retired items wait to be freed.
   package static var retiredCount: UInt64 { dp_retired_count() }
+
+  /// How many method tables (class caches, objects' own tables) exist: made and not yet
+  /// freed. For tests that replaced tables are reclaimed.
+  package static var methodTablesLive: UInt64 { dp_method_tables_live() }
 }
 
 /// An open read section's slot: where the dispatch names the member it calls.

@@ -18,6 +18,11 @@ public enum Runtime {
   /// The implementation `object` runs for `selector` (`objc_msg_lookup`): never nil;
   /// a forwarding IMP when the object forwards, a trapping IMP when it cannot handle the
   /// message. Use `RuntimeObject.imp(for:)` for a checked answer.
+  ///
+  /// A closure-made IMP is reclaimed a grace period after its method is replaced or
+  /// removed: calling it later is safe only from inside a read section of `object` that
+  /// was open when it was looked up (what typed sends, `Invocation` and C's `DP_MSG_SEND`
+  /// do; C: `dp_msg_section_begin`).
   public static func lookup(_ object: RuntimeObject, _ selector: Selector) -> IMP {
     IMP(dp_msg_lookup(object.handle, selector.raw)!)
   }
@@ -59,8 +64,19 @@ public enum Runtime {
     arguments: UnsafeMutablePointer<UnsafeMutableRawPointer?>, result: UnsafeMutableRawPointer,
     forward: (RuntimeObject, MethodSignature) throws -> Void
   ) throws {
-    switch try dispatch(handle, selector, proposed: signature) {
+    // The lookup and the call in one read section of the receiver: a method replaced or
+    // removed meanwhile is retired, not freed under the call (RuntimeClass.install).
+    let dispatched: Dispatch
+    do {
+      _ = Quiescence.enter(UnsafeRawPointer(handle))
+      dispatched = try dispatch(handle, selector, proposed: signature)
+    } catch {
+      Quiescence.exit()
+      throw error
+    }
+    switch dispatched {
     case .method(let imp, let types):
+      defer { Quiescence.exit() }
       guard signature.matches(cTypes: types) else {
         throw RuntimeError.signatureMismatch(
           selector: selector, expected: types.map { String(cString: $0) } ?? "?",
@@ -68,6 +84,8 @@ public enum Runtime {
       }
       signature.call(imp, arguments: arguments, result: result)
     case .forward(let receiver, let declared):
+      // Nothing looked up is called: the forwarder's code runs outside the section.
+      Quiescence.exit()
       try forward(receiver, declared)
     }
   }

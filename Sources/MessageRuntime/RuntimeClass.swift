@@ -107,7 +107,8 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   }
 
   /// Sets the method for `selector`, adding or replacing it (`class_replaceMethod`);
-  /// returns the method it replaced. A replaced closure IMP is freed.
+  /// returns the method it replaced. A replaced closure IMP is freed once no send that
+  /// may have looked it up is still running (after a grace period; nobody waits for it).
   @discardableResult
   public func replaceMethod(_ selector: Selector, imp: IMP, signature: MethodSignature) -> Method? {
     try! install(Method(selector: selector, signature: signature, imp: imp), replacing: true)
@@ -130,7 +131,10 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   @discardableResult
   public func removeMethod(_ selector: Selector) -> Method? {
     let removed = state.withLock { $0.methods.removeValue(forKey: selector) }
-    if removed != nil { flushCaches() }
+    if let removed {
+      flushCaches()
+      removed.retireCode(in: Quiescence.everyDomain)
+    }
     return removed
   }
 
@@ -144,6 +148,8 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
     }
     guard outcome.1 else { throw .methodAlreadyExists(className: name, selector: method.selector) }
     flushCaches()
+    // Any instance of this class or a subclass may be calling it: every domain.
+    outcome.0?.retireCode(in: Quiescence.everyDomain)
     return outcome.0
   }
 

@@ -173,7 +173,10 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   public func removeMethod(_ selector: Selector) -> Method? {
     own.withLock { s in
       let old = s.methods.removeValue(forKey: selector)
-      if old != nil { publish(s.methods) }
+      if let old {
+        publish(s.methods)
+        old.retireCode(in: UnsafeRawPointer(handle))
+      }
       return old
     }
   }
@@ -201,6 +204,8 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     own.withLock { s in
       let old = s.methods.updateValue(method, forKey: method.selector)
       publish(s.methods)
+      // Only sends to this object can be calling it: retired in its domain.
+      old?.retireCode(in: UnsafeRawPointer(handle))
       return old
     }
   }

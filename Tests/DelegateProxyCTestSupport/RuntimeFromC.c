@@ -72,3 +72,14 @@ void dp_test_c_call_cached_imp(dp_id obj, dp_sel first, dp_sel second) {
   (void)dp_msg_lookup(obj, second);
   ((void (*)(dp_id, dp_sel))cached)(obj, first);
 }
+
+int64_t dp_test_constant_tick(dp_id self, dp_sel cmd, int64_t x) {
+  (void)self, (void)cmd, (void)x;
+  return 7;
+}
+
+double dp_test_c_send_long_double_20(dp_id obj, dp_sel sel) {
+  long double sum = 0;
+  for (int i = 0; i < 20; i++) sum += DP_MSG_SEND(long double (*)(dp_id, dp_sel), obj, sel);
+  return (double)sum;
+}

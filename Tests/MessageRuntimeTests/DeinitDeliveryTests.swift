@@ -39,6 +39,37 @@ import Testing
     }
     #expect(log.entries == ["receive", "deinit", "answer 0"])
   }
+
+  /// Messaging a receiver being deallocated from C answers zero for every result type
+  /// (issue #37, item 4): a 40-byte struct returned through a hidden pointer and a
+  /// `long double` (x87 `st(0)` on x86-64) included, for a selector the receiver has no
+  /// method for (the resolver answers the nil IMP); and so does messaging nil.
+  @Test func messagingADyingReceiverOrNilFromCAnswersZeroForEveryResultType() throws {
+    let log = CallLog()
+    let cls = try RuntimeClass(name: uniqueClassName("DyingZero"))
+    do { _ = SendsStructAndLongDoubleInDeinit(class: cls, log: log) }
+    #expect(log.entries == ["big 0 0 0 0 0", "long double 0.0"])
+    let big = dp_test_c_send_big(nil, Selector("makeBig").rawValue)
+    #expect([big.a, big.b, big.c, big.d, big.e] == [0, 0, 0, 0, 0])
+    #expect(dp_test_c_send_long_double_20(nil, Selector("precise").rawValue) == 0)
+  }
+}
+
+/// Sends itself, from its deinit and from C, a message answering a 40-byte struct and one
+/// answering `long double`, neither of which it has a method for, and logs the answers.
+// @unchecked Sendable: its own state is a `let` of a Sendable type.
+private final class SendsStructAndLongDoubleInDeinit: RuntimeObject, @unchecked Sendable {
+  let log: CallLog
+  init(class cls: RuntimeClass, log: CallLog) {
+    self.log = log
+    super.init(class: cls)
+  }
+  deinit {
+    let big = dp_test_c_send_big(rawValue, Selector("makeBig").rawValue)
+    log.append("big \(big.a) \(big.b) \(big.c) \(big.d) \(big.e)")
+    log.append(
+      "long double \(dp_test_c_send_long_double_20(rawValue, Selector("precise").rawValue))")
+  }
 }
 
 /// Sends `answer` and `raw` to itself from its deinit, from C (`dp_msg_lookup`), and logs

@@ -71,9 +71,12 @@ import Testing
     weak let original = cls.method(for: value.selector)?.closure
     #expect(original != nil)
     try cls.replaceMethod(value) { _ in 2 }
+    // Freed after a grace period (a send may still be calling it), never kept for good.
+    Quiescence.waitForReclamation()
     #expect(original == nil)
     weak let replacement = cls.method(for: value.selector)?.closure
     cls.removeMethod(value.selector)
+    Quiescence.waitForReclamation()
     #expect(replacement == nil)
   }
 

@@ -7,12 +7,17 @@
 
 /// Sends `add:to:` (q@:qd) to `obj` from C.
 int64_t dp_test_c_send_add(dp_id obj, dp_sel sel, int64_t a, double b);
+/// An IMP of shape `q@:q` answering 7 (for tests that only need some C method).
+int64_t dp_test_constant_tick(dp_id self, dp_sel cmd, int64_t x);
 /// Sends a `v@:` message from C (may trap if `obj` does not recognize `sel`).
 void dp_test_c_send_void(dp_id obj, dp_sel sel);
 /// Sends a message returning a 40-byte struct from C (the trap must still name the
 /// receiver when the result pointer shifts the arguments).
 typedef struct dp_test_big { int64_t a, b, c, d, e; } dp_test_big;
 dp_test_big dp_test_c_send_big(dp_id obj, dp_sel sel);
+/// Sends a message answering `long double` 20 times from C (more than the x87 stack holds)
+/// and returns the sum.
+double dp_test_c_send_long_double_20(dp_id obj, dp_sel sel);
 /// Sends `a:b:c:d:e:f:g:h:i:j:` (d@:dddddddddd: two doubles on the stack) with 1…10.
 double dp_test_c_send_many(dp_id obj, dp_sel sel);
 /// Sends a message whose last arguments and result are in memory from C:
