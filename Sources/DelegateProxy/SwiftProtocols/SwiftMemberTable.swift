@@ -27,7 +27,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// The multicast's generation when the table was built: unique to it among the
   /// multicast's tables (RememberedWord.swift).
   @usableFromInline let generation: UInt64
-  /// Every method's responders, in one allocation (``lists`` point into it).
+  /// Every method's responders, in the allocation that holds ``lists``, after them (the
+  /// lists point into it).
   private let responderStorage: UnsafeMutableBufferPointer<SwiftResponder<Delegate>>
   /// No member is called on a queue: a queued call reads its member's value later, on the
   /// queue, so only without one may a mutating call of a value multicast that no other
@@ -49,7 +50,6 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.generation = generation
     writesInPlace = !members.contains { $0.queue != nil }
     let methods = description.methods
-    lists = .allocate(capacity: methods.count)
     var policies: [ErasedPolicy] = []
     var answers: [Int: AnyRememberedAnswer] = [:]
     let lives = methods.map { method in
@@ -59,7 +59,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
             || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID))
       }
     }
-    responderStorage = .allocate(capacity: max(lives.reduce(0) { $0 + $1.count }, 1))
+    (lists, responderStorage) = Self.allocate(
+      lists: methods.count, responders: lives.reduce(0) { $0 + $1.count })
     var next = responderStorage.baseAddress!
     for (index, method) in methods.enumerated() {
       let policy = overrides[index] ?? defaultPolicy
@@ -104,7 +105,9 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// and responder lists: each list made of the copies of its responders' members, each
   /// remembered read with an empty slot of its own. Shares what the lists only point to
   /// (filters, reductions) with `source` through the arrays that hold them.
-  init(copying source: SwiftMemberTable, members: [SwiftMember<Delegate>], generation: UInt64) {
+  required init(
+    copying source: SwiftMemberTable, members: [SwiftMember<Delegate>], generation: UInt64
+  ) {
     precondition(members.count == source.members.count, "a copied table lists other members")
     self.members = members
     filters = source.filters
@@ -115,11 +118,16 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.generation = generation
     remembered =
       source.remembered.isEmpty ? [:] : source.remembered.mapValues { type(of: $0).init() }
-    lists = .allocate(capacity: source.lists.count)
-    responderStorage = .allocate(capacity: source.responderStorage.count)
+    (lists, responderStorage) = Self.allocate(
+      lists: source.lists.count, responders: source.responderStorage.count)
     var next = responderStorage.baseAddress!
-    // By index throughout: this runs unspecialised, where an iterator over a buffer or an
-    // enumeration costs a generic metadata look-up per step.
+    // The two member arrays as arrays of references (the same layout: an array of class
+    // instances): this runs unspecialised, where a subscript of `[SwiftMember<Delegate>]`
+    // is a generic call per element, and one of `[AnyObject]` is inlined.
+    let sourceMembers = unsafeBitCast(source.members, to: [AnyObject].self)
+    let copies = unsafeBitCast(members, to: [AnyObject].self)
+    // By index throughout: an iterator over a buffer or an enumeration costs a generic
+    // metadata look-up per step.
     for index in 0..<source.lists.count {
       let list = source.lists[index]
       let responders = list.responders
@@ -127,10 +135,11 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
       var position = 0
       for k in 0..<responders.count {
         let member = responders[k].member.toOpaque()
-        while Unmanaged.passUnretained(source.members[position]).toOpaque() != member {
+        while Unmanaged.passUnretained(sourceMembers[position]).toOpaque() != member {
           position += 1
         }
-        next.initialize(to: SwiftResponder(members[position]))
+        next.initialize(
+          to: SwiftResponder(unsafeDowncast(copies[position], to: SwiftMember<Delegate>.self)))
         next += 1
         position += 1
       }
@@ -140,7 +149,9 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
           responders: UnsafeBufferPointer(start: start, count: list.responders.count),
           rule: list.rule, isGeneral: list.isGeneral, filter: list.filter,
           reduction: list.reduction,
-          remembered: remembered[index].map { Unmanaged.passUnretained($0) },
+          // Looked up only where the source remembers (a dictionary look-up hashes).
+          remembered: list.remembered == nil
+            ? nil : remembered[index].map { Unmanaged.passUnretained($0) },
           isOptional: list.isOptional, waitsForQueued: list.waitsForQueued,
           isPaired: list.isPaired))
     }
@@ -153,8 +164,35 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     for answer in remembered.values { answer.forget() }
   }
 
+  /// One allocation for `lists` lists followed by `responders` responders (a table is made
+  /// per copy of a value multicast: one `malloc` fewer each).
+  private static func allocate(lists: Int, responders: Int) -> (
+    UnsafeMutableBufferPointer<SwiftResponderList<Delegate>>,
+    UnsafeMutableBufferPointer<SwiftResponder<Delegate>>
+  ) {
+    let listStride = MemoryLayout<SwiftResponderList<Delegate>>.stride
+    let alignment = max(
+      MemoryLayout<SwiftResponderList<Delegate>>.alignment,
+      MemoryLayout<SwiftResponder<Delegate>>.alignment)
+    // The responders start at the first multiple of their alignment after the lists.
+    let responderAlignment = MemoryLayout<SwiftResponder<Delegate>>.alignment
+    let offset = (lists * listStride + responderAlignment - 1) / responderAlignment
+      * responderAlignment
+    let raw = UnsafeMutableRawPointer.allocate(
+      byteCount: max(offset + responders * MemoryLayout<SwiftResponder<Delegate>>.stride, 1),
+      alignment: alignment)
+    return (
+      UnsafeMutableBufferPointer(
+        start: raw.bindMemory(to: SwiftResponderList<Delegate>.self, capacity: lists),
+        count: lists),
+      UnsafeMutableBufferPointer(
+        start: (raw + offset).bindMemory(to: SwiftResponder<Delegate>.self, capacity: responders),
+        count: responders)
+    )
+  }
+
   deinit {
-    responderStorage.deallocate()
-    lists.deallocate()
+    // Lists and responders are trivial: one deallocation frees both (`allocate`).
+    UnsafeMutableRawPointer(lists.baseAddress!).deallocate()
   }
 }
