@@ -36,12 +36,10 @@ package struct Lock<Value> {
   /// Runs `body` with exclusive access to the value.
   @inline(__always)
   package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    // `storage`, which owns both addresses, lives as long as `self`, which the caller keeps
+    // for the call (no `withExtendedLifetime`: generic, unspecialised it looks up metadata).
     pthread_mutex_lock(mutex)
-    defer {
-      pthread_mutex_unlock(mutex)
-      // `storage` owns both addresses: keep it alive until the mutex is released.
-      withExtendedLifetime(storage) {}
-    }
+    defer { pthread_mutex_unlock(mutex) }
     return try body(&value.pointee)
   }
 }

@@ -144,6 +144,7 @@ extension DelegateMulticast {
   final func mutateValuesInPlace(
     _ index: Int, _ write: (UnsafeMutablePointer<Delegate>) -> Void
   ) -> Bool {
+    guard protocolDescription.methods[index].isRequired else { return false }
     let me = checkedMutationCaller(index)
     let wrote = mutations.withLock { made -> Bool in
       made &+= 1
@@ -151,29 +152,29 @@ extension DelegateMulticast {
       defer { mutationOwner.store(0, ordering: .relaxed) }
       let slot = Quiescence.enter(published.domain)
       defer { Quiescence.exit(slot) }
-      return published.withTable { table -> Bool in
-        let list = table.lists[index]
-        guard table.writesInPlace, !list.isOptional, table.observers[index].isEmpty else {
-          return false
-        }
-        let responders = list.responders
-        // By index: an iterator over the buffer costs a generic metadata look-up per step
-        // here (unspecialised).
-        for position in 0..<responders.count {
-          guard responders[position].member._withUnsafeGuaranteedRef({ $0.isValue }) else {
-            return false
-          }
-        }
-        for position in 0..<responders.count {
-          let responder = responders[position]
-          // Named in the section's slot, as every call (a value is never waited for, but a
-          // slot names what its section calls).
-          slot.calling(responder.removed.node)
-          if responder.isRemoved { continue }
-          write(responder.existential)
-        }
-        return true
+      // The published table, borrowed for the section.
+      let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
+        UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
+      ).takeUnretainedValue()
+      guard table.writesInPlace, table.observers[index].isEmpty else { return false }
+      // A required method's responders are the table's members that were neither removed
+      // nor blocked when it was built (SwiftMemberTable.init; a block publishes a new
+      // table, and none can be published meanwhile but by a cancelled observation, which
+      // lists the same records). Walked as references, by index: unspecialised, the
+      // responder list's elements and an iterator would each look generic metadata up.
+      let members = unsafeBitCast(table.members, to: [AnyObject].self)
+      for i in 0..<members.count {
+        let member = unsafeDowncast(members[i], to: SwiftMember<Delegate>.self)
+        guard member.isValue else { return false }
       }
+      for i in 0..<members.count {
+        let member = unsafeDowncast(members[i], to: SwiftMember<Delegate>.self)
+        // Named in the section's slot, as every call.
+        slot.calling(member.flag.node)
+        if member.isRemoved || member.isBlocked { continue }
+        write(member.existential)
+      }
+      return true
     }
     if wrote { forgetRemembered() }
     return wrote
@@ -328,11 +329,13 @@ extension DelegateMulticast {
     c.nestedGenerations = 0
     c.members = MemberList(records)
     c.generation = 1
-    // Made through the types of the instances copied (`type(of:)`): naming a generic type
-    // here, unspecialised, would look its metadata up.
+    // The publication is made through the type of the original's (`type(of:)`): naming a
+    // generic type here, unspecialised, would look its metadata up. Not the table: a
+    // `required` initialiser is called through the vtable, and its loop then looks up the
+    // responders' metadata at each step instead of once.
     let first =
       matches
-      ? type(of: table).init(copying: table, members: records, generation: c.generation)
+      ? SwiftMemberTable(copying: table, members: records, generation: c.generation)
       : Self.table(for: c, protocolDescription)
     return type(of: self).init(
       __seed: __Seed(state: c, table: first, publication: type(of: published).init(first)))

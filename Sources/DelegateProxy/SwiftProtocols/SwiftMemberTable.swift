@@ -105,9 +105,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// and responder lists: each list made of the copies of its responders' members, each
   /// remembered read with an empty slot of its own. Shares what the lists only point to
   /// (filters, reductions) with `source` through the arrays that hold them.
-  required init(
-    copying source: SwiftMemberTable, members: [SwiftMember<Delegate>], generation: UInt64
-  ) {
+  init(copying source: SwiftMemberTable, members: [SwiftMember<Delegate>], generation: UInt64) {
     precondition(members.count == source.members.count, "a copied table lists other members")
     self.members = members
     filters = source.filters
@@ -120,40 +118,58 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
       source.remembered.isEmpty ? [:] : source.remembered.mapValues { type(of: $0).init() }
     (lists, responderStorage) = Self.allocate(
       lists: source.lists.count, responders: source.responderStorage.count)
-    var next = responderStorage.baseAddress!
-    // The two member arrays as arrays of references (the same layout: an array of class
-    // instances): this runs unspecialised, where a subscript of `[SwiftMember<Delegate>]`
-    // is a generic call per element, and one of `[AnyObject]` is inlined.
+    // This runs unspecialised, where each `SwiftResponder<Delegate>` or
+    // `SwiftResponderList<Delegate>` made or read, and each subscript of
+    // `[SwiftMember<Delegate>]`, looks generic metadata up. So the lists are copied as bytes
+    // (their rules, filters and reductions are the source's) and each is then pointed at its
+    // copied responders; the responders are written as ``SwiftResponderBits`` (the same
+    // layout); the member arrays are read as arrays of references (the same layout).
+    assert(
+      MemoryLayout<SwiftResponder<Delegate>>.size == MemoryLayout<SwiftResponderBits>.size
+        && MemoryLayout<SwiftResponder<Delegate>>.offset(of: \.isQueued)
+          == MemoryLayout<SwiftResponderBits>.offset(of: \.isQueued),
+      "SwiftResponderBits no longer has SwiftResponder's layout")
+    let listStride = MemoryLayout<SwiftResponderList<Delegate>>.stride
+    let stride = MemoryLayout<SwiftResponderBits>.stride
+    let listBytes = UnsafeMutableRawPointer(lists.baseAddress!)
+    listBytes.copyMemory(
+      from: UnsafeRawPointer(source.lists.baseAddress!), byteCount: listStride * lists.count)
+    let storage = UnsafeMutableRawPointer(responderStorage.baseAddress!)
     let sourceMembers = unsafeBitCast(source.members, to: [AnyObject].self)
     let copies = unsafeBitCast(members, to: [AnyObject].self)
-    // By index throughout: an iterator over a buffer or an enumeration costs a generic
-    // metadata look-up per step.
-    for index in 0..<source.lists.count {
-      let list = source.lists[index]
-      let responders = list.responders
+    var next = 0
+    for index in 0..<lists.count {
+      // A list's first stored property is its responders: an UnsafeBufferPointer, whose
+      // address comes first and count second.
+      let list = listBytes + index * listStride
+      let count = list.load(fromByteOffset: MemoryLayout<UnsafeRawPointer?>.stride, as: Int.self)
+      let from = list.load(as: UnsafeRawPointer?.self)
+      list.storeBytes(of: UnsafeRawPointer(storage + next * stride), as: UnsafeRawPointer.self)
+      guard let from, count > 0 else { continue }
       // A list is its members' responders in member order: walk the two together.
       var position = 0
-      for k in 0..<responders.count {
-        let member = responders[k].member.toOpaque()
-        while Unmanaged.passUnretained(sourceMembers[position]).toOpaque() != member {
+      for k in 0..<count {
+        let member = (from + k * stride).load(as: UnsafeRawPointer.self)
+        while UnsafeRawPointer(Unmanaged.passUnretained(sourceMembers[position]).toOpaque())
+          != member
+        {
           position += 1
         }
-        next.initialize(
-          to: SwiftResponder(unsafeDowncast(copies[position], to: SwiftMember<Delegate>.self)))
-        next += 1
+        (storage + (next + k) * stride).storeBytes(
+          of: SwiftResponderBits(unsafeDowncast(copies[position], to: SwiftMember<Delegate>.self)),
+          as: SwiftResponderBits.self)
         position += 1
       }
-      let start = next - responders.count
-      (lists.baseAddress! + index).initialize(
-        to: SwiftResponderList(
-          responders: UnsafeBufferPointer(start: start, count: list.responders.count),
-          rule: list.rule, isGeneral: list.isGeneral, filter: list.filter,
-          reduction: list.reduction,
-          // Looked up only where the source remembers (a dictionary look-up hashes).
-          remembered: list.remembered == nil
-            ? nil : remembered[index].map { Unmanaged.passUnretained($0) },
-          isOptional: list.isOptional, waitsForQueued: list.waitsForQueued,
-          isPaired: list.isPaired))
+      next += count
+    }
+    // A remembered read's list points at this table's own slot, not the source's.
+    for (index, answer) in remembered {
+      let list = lists[index]
+      lists[index] = SwiftResponderList(
+        responders: list.responders, rule: list.rule, isGeneral: list.isGeneral,
+        filter: list.filter, reduction: list.reduction,
+        remembered: Unmanaged.passUnretained(answer), isOptional: list.isOptional,
+        waitsForQueued: list.waitsForQueued, isPaired: list.isPaired)
     }
   }
 
@@ -171,15 +187,14 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     UnsafeMutableBufferPointer<SwiftResponder<Delegate>>
   ) {
     let listStride = MemoryLayout<SwiftResponderList<Delegate>>.stride
-    let alignment = max(
-      MemoryLayout<SwiftResponderList<Delegate>>.alignment,
-      MemoryLayout<SwiftResponder<Delegate>>.alignment)
+    // A responder's layout is SwiftResponderBits' (not generic: no metadata look-up).
+    let responderAlignment = MemoryLayout<SwiftResponderBits>.alignment
+    let alignment = max(MemoryLayout<SwiftResponderList<Delegate>>.alignment, responderAlignment)
     // The responders start at the first multiple of their alignment after the lists.
-    let responderAlignment = MemoryLayout<SwiftResponder<Delegate>>.alignment
     let offset = (lists * listStride + responderAlignment - 1) / responderAlignment
       * responderAlignment
     let raw = UnsafeMutableRawPointer.allocate(
-      byteCount: max(offset + responders * MemoryLayout<SwiftResponder<Delegate>>.stride, 1),
+      byteCount: max(offset + responders * MemoryLayout<SwiftResponderBits>.stride, 1),
       alignment: alignment)
     return (
       UnsafeMutableBufferPointer(
