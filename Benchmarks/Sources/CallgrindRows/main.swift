@@ -44,8 +44,9 @@ if let kind = SwiftStringRowKind(rawValue: name) {
 } else if let kind = RowKind(rawValue: name) {
   // proxy_c and the other rows of the proxy: METHOD is the signature's encoding (q@:qd
   // by default).
-  guard let signature = method.map({ m in BenchSignature.allCases.first { $0.encoding == m } })
-    ?? .qd
+  guard
+    let signature = method.map({ m in BenchSignature.allCases.first { $0.encoding == m } })
+      ?? .qd
   else {
     FileHandle.standardError.write(Data("CallgrindRows: no signature \(method!)\n".utf8))
     exit(2)

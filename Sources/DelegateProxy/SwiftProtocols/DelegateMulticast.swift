@@ -375,7 +375,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
       let answer: Result? = responder.withBorrowedDelegate { admits($0) ? call($0) : nil }
       if !responder.isStrong { responder.object.release() }
       guard let value = answer else { continue }
-      if _slowPath(list.pointee.isOptional) && skipsOptional(index, responder.member, since: learned) {
+      if _slowPath(list.pointee.isOptional)
+        && skipsOptional(index, responder.member, since: learned)
+      {
         continue
       }
       if pairwise {

@@ -191,7 +191,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     let responderAlignment = MemoryLayout<SwiftResponderBits>.alignment
     let alignment = max(MemoryLayout<SwiftResponderList<Delegate>>.alignment, responderAlignment)
     // The responders start at the first multiple of their alignment after the lists.
-    let offset = (lists * listStride + responderAlignment - 1) / responderAlignment
+    let offset =
+      (lists * listStride + responderAlignment - 1) / responderAlignment
       * responderAlignment
     let raw = UnsafeMutableRawPointer.allocate(
       byteCount: max(offset + responders * MemoryLayout<SwiftResponderBits>.stride, 1),
