@@ -289,7 +289,7 @@ RULE_LOOPS(dp_fp4)
     TOUCH_GP;                                                                              \
     const dp_callback *record = (const dp_callback *)(CTX);                               \
     dp_callback_slot *cb = (dp_callback_slot *)&record->slots[SLOT];                     \
-    dp_read_enter_entry_inline(record, "callback entry " #NAME);                           \
+    dp_read_slot *outer = dp_read_enter_entry_inline(record, "callback entry " #NAME);        \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
     if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
@@ -328,8 +328,8 @@ RULE_LOOPS(dp_fp4)
       dp_imp imp = e ? e->imp : dp_msg_lookup(self, cmd);                                  \
       result = ((__typeof__(NAME) *)imp)(FP##_MSG(self, GP));                              \
     }                                                                                      \
-    dp_read_exit_inline();                                                                 \
-    dp_read_exit_inline();                                                                 \
+    dp_read_exit_slot_inline(slot);                                                        \
+    dp_read_exit_slot_inline(outer);                                                       \
     return result;                                                                         \
   }
 

@@ -60,6 +60,16 @@ int dp_membarrier_mode = -1;   // -1 unknown, 0 fences, 1 membarrier
 static pthread_key_t reader_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 _Thread_local dp_reader *dp_tls_reader __attribute__((tls_model("initial-exec")));
+// The domain whose owner this thread is deallocating (dp_domain_closing), or NULL.
+static _Thread_local const void *closing_domain;
+
+const void *dp_domain_closing(const void *domain) {
+  const void *previous = closing_domain;
+  closing_domain = domain;
+  return previous;
+}
+
+const void *dp_closing_domain(void) { return closing_domain; }
 
 // Retired items wait in one list per domain, oldest first (their epochs are taken under
 // retire_lock, so each list is in epoch order). A pass frees a prefix of each list — the

@@ -31,7 +31,15 @@ bool dp_route_node_is_removed(const dp_route_node *n) {
 
 // A node is read by the dispatches of the multicast that lists it — its C routes and its
 // Swift table's removed checks, in one domain — or of several (DP_ANY_DOMAIN).
-void dp_route_node_retire(dp_route_node *n, const void *domain) { dp_retire_in(domain, n, free); }
+void dp_route_node_retire(dp_route_node *n, const void *domain) {
+  // A value multicast's copy frees its members' nodes with it (one per member per copy):
+  // a retirement would cost an allocation, the retire lock and a reclaimer pass each.
+  if (domain != DP_ANY_DOMAIN && domain == dp_closing_domain()) {
+    free(n);
+    return;
+  }
+  dp_retire_in(domain, n, free);
+}
 
 static const dp_route *route_for(dp_id self, dp_sel cmd) {
   const dp_method_entry *e = dp_method_table_find_inline(LOAD_ACQ(self->methods), cmd);
@@ -108,10 +116,10 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
   done:                                                                                 \
     if (__builtin_expect(called == 0, 0) && route->fallback) {                          \
       dp_imp fallback = route->fallback;                                                \
-      dp_read_exit_inline();                                                            \
+      dp_read_exit_slot_inline(slot);                                                            \
       return ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
     }                                                                                   \
-    dp_read_exit_inline();                                                              \
+    dp_read_exit_slot_inline(slot);                                                              \
     if (reducer == DP_REDUCER_ALL_TRUE || reducer == DP_REDUCER_ANY_TRUE) {             \
       /* An empty AND is true, an empty OR false; the value is 0 or 1. */               \
       uint64_t truth = reducer == DP_REDUCER_ALL_TRUE ? !decided : decided;             \
@@ -222,11 +230,11 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     }                                                                            \
     if (__builtin_expect(called == 0, 0) && route->fallback) {                   \
       dp_imp fallback = route->fallback;                                         \
-      dp_read_exit_inline();                                                     \
+      dp_read_exit_slot_inline(slot);                                                     \
       ((__typeof__(NAME) *)fallback)(ARGS(self));                                \
       return (void *)r;                                                          \
     }                                                                            \
-    dp_read_exit_inline();                                                       \
+    dp_read_exit_slot_inline(slot);                                                       \
     return (void *)r;                                                            \
   }
 
@@ -329,7 +337,7 @@ static void ffi_route_handler(ffi_cif *cif, void *ret, void **args, void *user_d
   }
   args[0] = saved_self;
   dp_imp fallback = called == 0 ? route->fallback : NULL;
-  dp_read_exit_inline();
+  dp_read_exit_slot_inline(slot);
   if (fallback) dp_ffi_call(cif, fallback, ret, args);
 }
 

@@ -134,11 +134,13 @@ __attribute__((noinline)) void route_start(start_msg_fn f, dp_id proxy, dp_sel s
 // A proxy over `n` targets of `cls` whose own method for `sel` is a LAST register route.
 static dp_id make_proxy(dp_class *proxy_class, dp_id *targets, dp_route_node **nodes, int n,
                         dp_sel sel, const char *types) {
-  dp_route *route = dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 0, 0, false, NULL, NULL, NULL);
+  // The route is read in sections of its receiver's domain (the proxy), as Route.swift's.
+  dp_id proxy = dp_object_create(proxy_class, NULL);
+  dp_route *route =
+      dp_route_create(DP_REDUCER_LAST, DP_RET_GP, 8, 0, 0, false, NULL, NULL, NULL, proxy);
   dp_imp imps[64];
   for (int i = 0; i < n; i++) imps[i] = dp_msg_lookup(targets[i], sel);
   dp_route_set_targets(route, (uint32_t)n, targets, imps, nodes);
-  dp_id proxy = dp_object_create(proxy_class, NULL);
   dp_method_table *t = dp_method_table_create(4);
   dp_method_table_insert_context(t, sel, dp_route_entry(route), types, route);
   dp_object_publish_methods(proxy, t);

@@ -75,6 +75,13 @@ void dp_wait_member_idle(const void *domain, const void *member);
 /// The scoped wait for a domain: returns once no other thread has a read section of
 /// `domain` open that began before this call (the same rule as dp_wait_member_idle).
 void dp_wait_domain_idle(const void *domain);
+/// Declares, for the calling thread, that no read section of `domain` is open or can open
+/// again (its owner is being deallocated, and every reader holds the owner): until the
+/// previous value is restored, dp_route_node_retire frees a node of that domain at once.
+/// Returns the previous value (nestable: restore it afterwards).
+const void *dp_domain_closing(const void *domain);
+/// The domain the calling thread declared closing (dp_domain_closing), or NULL.
+const void *dp_closing_domain(void);
 /// For tests and diagnostics (liburcu's rcu_barrier): waits until every item retired
 /// before the call has been freed. Traps inside a read section.
 void dp_reclaim_wait(void);

@@ -115,6 +115,18 @@ static inline __attribute__((always_inline)) void dp_read_exit_inline(void) {
     dp_read_exit_deep(r);
 }
 
+// dp_read_exit_inline for a caller that kept the slot its enter returned: the slot's
+// epoch is cleared through it (a deep section's, the spare, is never scanned), and only a
+// deep section's exit does more. Model: Q_EXIT.
+static inline __attribute__((always_inline)) void dp_read_exit_slot_inline(dp_read_slot *s) {
+  dp_reader *r = dp_tls_reader;
+  r->depth--;
+  __atomic_store_n(&s->epoch, 0, __ATOMIC_RELEASE);
+  // Only a deep section's slot is the spare (dp_read_exit_deep restores the last slot when
+  // the depth is back to DP_READ_SLOTS).
+  if (__builtin_expect(s == &r->spare, 0)) dp_read_exit_deep(r);
+}
+
 // The innermost open section's slot (for code that did not enter it itself).
 static inline __attribute__((always_inline)) dp_read_slot *dp_read_current_slot(void) {
   dp_reader *r = dp_tls_reader;

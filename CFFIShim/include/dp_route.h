@@ -52,7 +52,8 @@ static inline __attribute__((always_inline)) bool
 dp_route_node_is_removed_inline(const dp_route_node *node) {
   return __atomic_load_n((const unsigned char *)node, __ATOMIC_SEQ_CST);
 }
-/// Frees the node after a grace period.
+/// Frees the node after a grace period — at once when `domain` is the one the calling
+/// thread declared closing (dp_domain_closing): nothing can read it any more.
 void dp_route_node_retire(dp_route_node *node, const void *domain);
 
 #if defined(__x86_64__) && !defined(_WIN32)

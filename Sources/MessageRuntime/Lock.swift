@@ -17,29 +17,58 @@
 ///
 /// Sendable only when `Value` is (as `NIOLockedValueBox`): the lock serialises access, but
 /// a non-Sendable value handed out of `withLock` could still be shared unsynchronised.
-package final class Lock<Value> {
+package struct Lock<Value> {
+  /// The value and its mutex, in one allocation: a lock costs one `malloc`, not two (a copy
+  /// of a value multicast makes several locks per request).
+  private let storage: LockStorage<Value>
+  /// Where `storage` keeps the value and the mutex, worked out once: generic code that runs
+  /// unspecialised (a multicast's) would otherwise look the storage's metadata up on every
+  /// `withLock` to find its header.
+  private let value: UnsafeMutablePointer<Value>
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  private var value: Value
 
   /// A lock protecting `value`.
   package init(_ value: Value) {
-    self.value = value
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    storage = LockStorage.make(value)
+    (self.value, mutex) = storage.pointers
   }
 
   /// Runs `body` with exclusive access to the value.
+  @inline(__always)
   package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
+    // `storage`, which owns both addresses, lives as long as `self`, which the caller keeps
+    // for the call (no `withExtendedLifetime`: generic, unspecialised it looks up metadata).
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
+    return try body(&value.pointee)
+  }
+}
+
+/// A ``Lock``'s storage: the value as the header, the mutex as the one element (its address
+/// never changes while the object lives, as a `pthread_mutex_t` requires).
+final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
+  /// Storage holding `value` and an initialised mutex.
+  static func make(_ value: Value) -> LockStorage {
+    let buffer = create(minimumCapacity: 1) { _ in value }
+    buffer.withUnsafeMutablePointerToElements { mutex in
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
+    return unsafeDowncast(buffer, to: LockStorage.self)
+  }
+
+  /// The value's and the mutex's addresses: valid while the storage lives (the caller holds
+  /// it for the call).
+  var pointers: (UnsafeMutablePointer<Value>, UnsafeMutablePointer<pthread_mutex_t>) {
+    withUnsafeMutablePointers { ($0, $1) }
+  }
+
+  deinit {
+    // The header (the value) is destroyed by ManagedBuffer; the mutex is ours.
+    withUnsafeMutablePointerToElements { mutex in
+      pthread_mutex_destroy(mutex)
+      mutex.deinitialize(count: 1)
+    }
   }
 }
 

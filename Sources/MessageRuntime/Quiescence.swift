@@ -38,6 +38,11 @@ package enum Quiescence {
   }
   /// Leaves the innermost read section.
   @inlinable @inline(__always) package static func exit() { dp_read_exit_inline() }
+  /// Leaves the innermost read section, `slot` (what its ``enter(_:)`` returned): a few
+  /// instructions fewer than ``exit()``, which works the slot out again.
+  @inlinable @inline(__always) package static func exit(_ slot: ReadSlot) {
+    dp_read_exit_slot_inline(slot.raw)
+  }
 
   /// Whether the calling thread is inside a read section.
   package static var isInReadSection: Bool { dp_in_read_section() }
@@ -92,6 +97,16 @@ package enum Quiescence {
   /// The scoped wait for a domain: returns once no other thread has a read section of
   /// `domain` open that began before this call (the same rule as ``waitForCalls(to:)``).
   package static func waitForReaders(of domain: UnsafeRawPointer) { dp_wait_domain_idle(domain) }
+
+  /// Runs `body` (the release of what an owner being deallocated kept) with `domain`
+  /// declared closing on this thread: no read section of it is open or can open again —
+  /// every reader of the domain holds the owner — so the membership flags of that domain
+  /// released meanwhile are freed at once instead of retired.
+  package static func closing(_ domain: UnsafeRawPointer, _ body: () -> Void) {
+    let previous = dp_domain_closing(domain)
+    body()
+    _ = dp_domain_closing(previous)
+  }
 
   /// For tests and diagnostics (liburcu's `rcu_barrier`): waits until everything retired
   /// before the call has been released. Traps inside a read section.

@@ -67,13 +67,30 @@ public enum RoutePath: Sendable, Hashable {
 @usableFromInline
 package final class RouteMembership: @unchecked Sendable {
   @usableFromInline package let node: OpaquePointer
-  /// The receivers whose deallocation marks this membership removed.
-  private let watched = Lock<[ObjectIdentifier: (receiver: Weak, token: UInt64)]>([:])
-  /// The closure-backed method each route (by identity) calls for this target, and the
-  /// route's domain (its receiver's handle, as a number), where it is retired.
-  private let kept = Lock<[ObjectIdentifier: (method: Method, domain: UInt)]>([:])
+  /// What the membership's routes left with it, made by the first route that does: most
+  /// memberships — every value member of a `@Delegate` multicast, made again with each copy
+  /// of it — never join a C route, and pay no allocation and no deinit work for it.
+  private let lazyRoutes = AtomicLazyReference<RouteRecords>()
 
   struct Weak: Sendable { weak var object: RuntimeObject? }
+
+  /// A membership's receivers and kept methods, under one lock.
+  final class RouteRecords: Sendable {
+    struct State {
+      /// The receivers whose deallocation marks this membership removed.
+      var watched: [ObjectIdentifier: (receiver: Weak, token: UInt64)] = [:]
+      /// The closure-backed method each route (by identity) calls for this target, and
+      /// the route's domain (its receiver's handle, as a number), where it is retired.
+      var kept: [ObjectIdentifier: (method: Method, domain: UInt)] = [:]
+    }
+    let state = Lock(State())
+  }
+
+  /// The route records, made on first use (every thread gets the same).
+  private var routes: Lock<RouteRecords.State> {
+    if let records = lazyRoutes.load() { return records.state }
+    return lazyRoutes.storeIfNil(RouteRecords()).state
+  }
 
   /// The domain of the read sections that read the flag (its multicast's, set when it
   /// joins one; the wildcard before that, or once two multicasts share it): where the
@@ -94,11 +111,14 @@ package final class RouteMembership: @unchecked Sendable {
   }
 
   deinit {
-    for (_, entry) in watched.withLock({ $0 }) {
-      entry.receiver.object?.removeDeallocationHandler(entry.token)
+    if let records = lazyRoutes.load() {
+      let left = records.state.withLock { $0 }
+      for (_, entry) in left.watched {
+        entry.receiver.object?.removeDeallocationHandler(entry.token)
+      }
+      // A route that listed this membership may still be dispatching on another thread.
+      Self.release(left.kept.values)
     }
-    // A route that listed this membership may still be dispatching on another thread.
-    Self.release(kept.withLock { $0 }.values)
     dp_route_node_retire(node, readDomain)
   }
 
@@ -106,11 +126,13 @@ package final class RouteMembership: @unchecked Sendable {
   /// of what it kept for `route` before; nil lets go. Nothing is kept once removed.
   /// Called after the route's new target list is published.
   func keep(_ method: Method?, forRoute route: ObjectIdentifier, domain: UnsafeRawPointer) {
-    let dropped = kept.withLock { k -> (method: Method, domain: UInt)? in
+    // Nothing to let go of and nothing to keep: no records made.
+    if method?.closure == nil && lazyRoutes.load() == nil { return }
+    let dropped = routes.withLock { r -> (method: Method, domain: UInt)? in
       guard let method, method.closure != nil, !isRemoved else {
-        return k.removeValue(forKey: route)
+        return r.kept.removeValue(forKey: route)
       }
-      let old = k.updateValue((method, UInt(bitPattern: domain)), forKey: route)
+      let old = r.kept.updateValue((method, UInt(bitPattern: domain)), forKey: route)
       return old?.method.closure === method.closure ? nil : old
     }
     if let dropped { Self.release([dropped]) }
@@ -131,7 +153,7 @@ package final class RouteMembership: @unchecked Sendable {
   /// ``Quiescence/waitForCalls(to:)``; no other member's calls). Idempotent.
   func watch(_ receiver: RuntimeObject) {
     let id = ObjectIdentifier(receiver)
-    guard watched.withLock({ $0[id] == nil }) else { return }
+    guard routes.withLock({ $0.watched[id] == nil }) else { return }
     // Weak: a membership going away at the same time needs no marking.
     // The node's address is the identity the wait needs, even once this membership is
     // gone.
@@ -141,17 +163,18 @@ package final class RouteMembership: @unchecked Sendable {
       self?.markRemoved()
       Quiescence.waitForCalls(to: UnsafeRawPointer(bitPattern: node)!, in: readers)
     }
-    watched.withLock { $0[id] = (Weak(object: receiver), token) }
+    routes.withLock { $0.watched[id] = (Weak(object: receiver), token) }
   }
 
   /// Stops every dispatch from calling the target from now on. The methods kept for the
   /// target's routes are released after a grace period.
   package func markRemoved() {
     dp_route_node_mark_removed(node)
-    // After the flag: `keep` checks it under the same lock, so nothing is kept after this.
-    let dropped = kept.withLock { k -> [(method: Method, domain: UInt)] in
-      defer { k.removeAll() }
-      return Array(k.values)
+    // After the flag: `keep` checks it under the same lock, so nothing is kept after this
+    // (the records are made here if no route made them yet, so that lock is this one).
+    let dropped = routes.withLock { r -> [(method: Method, domain: UInt)] in
+      defer { r.kept.removeAll() }
+      return Array(r.kept.values)
     }
     Self.release(dropped)
   }

@@ -5,7 +5,9 @@
 //   CallgrindRows ROW FANOUT MESSAGES [METHOD]
 //
 // METHOD: `didReceive` (default) or `titleFor` for the String rows; `q@:qd` (default) or
-// `v@:@` for the other Swift-protocol rows (swift_unowned_array, swift_protocol_proxy, …).
+// `v@:@` for the other Swift-protocol rows (swift_unowned_array, swift_protocol_proxy, …);
+// a signature's encoding for the proxy's rows (proxy_c, …; default q@:qd); `start`
+// (default) or `write` for the C callback rows (c_callback_proxy, c_callback_direct).
 //
 // Checks one message, warms up, then sends MESSAGES messages inside `measured`, the only
 // function the script collects in: instructions per message = its inclusive count / MESSAGES.
@@ -39,6 +41,20 @@ if let kind = SwiftStringRowKind(rawValue: name) {
   workload = Workload.swiftLogMetadata(kind, fanout: fanout)
 } else if let kind = SwiftLogRowKind(rawValue: name) {
   workload = Workload.swiftLog(kind, fanout: fanout)
+} else if let kind = RowKind(rawValue: name) {
+  // proxy_c and the other rows of the proxy: METHOD is the signature's encoding (q@:qd
+  // by default).
+  guard
+    let signature = method.map({ m in BenchSignature.allCases.first { $0.encoding == m } })
+      ?? .qd
+  else {
+    FileHandle.standardError.write(Data("CallgrindRows: no signature \(method!)\n".utf8))
+    exit(2)
+  }
+  workload = Workload.make(kind, signature, fanout: fanout)
+} else if let kind = CallbackRowKind(rawValue: name) {
+  // METHOD: `write` (libcurl's shape) or `start` (expat's, the default).
+  workload = Workload.callback(kind, method == "write" ? .write : .startElement, fanout: fanout)
 } else if let kind = SwiftRowKind(rawValue: name) {
   workload = Workload.swift(kind, method == "v@:@" ? .object : .qd, fanout: fanout)
 } else {

@@ -23,8 +23,9 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
   /// checked read costs every dispatch a `swift_beginAccess` (about 75 instructions).
   @exclusivity(unchecked) @usableFromInline private(set) var domainAddress: UInt = 0
 
-  /// Publishes `table`.
-  init(_ table: Table) {
+  /// Publishes `table`. (Required: a copy of a multicast makes its publication through
+  /// `type(of:)` of its original's.)
+  required init(_ table: Table) {
     address = Atomic(UInt(bitPattern: Unmanaged.passRetained(table).toOpaque()))
     domainAddress = UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque())
   }
@@ -35,10 +36,21 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
   /// another thread (its initializer).
   func share(domain: UnsafeRawPointer) { domainAddress = UInt(bitPattern: domain) }
 
+  /// Set by an owner, as it is deallocated, whose every reader holds it (a `@Delegate`
+  /// multicast without a C face): the flags of its members are then freed with the table
+  /// instead of retired (`Quiescence.closing`). Unchecked exclusivity: written once, in the
+  /// owner's deinit, when nothing else can reach the publication.
+  @exclusivity(unchecked) var closesWithOwner = false
+
   deinit {
     // No reader can be running: each holds a reference to the publication's owner.
-    Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: address.load(ordering: .acquiring))!)
-      .release()
+    let table = Unmanaged<Table>.fromOpaque(
+      UnsafeRawPointer(bitPattern: address.load(ordering: .acquiring))!)
+    if closesWithOwner {
+      Quiescence.closing(domain) { table.release() }
+    } else {
+      table.release()
+    }
   }
 
   /// The read sections' domain. A dispatch of one multicast that runs long delays only

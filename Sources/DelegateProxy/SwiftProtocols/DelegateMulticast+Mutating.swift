@@ -81,7 +81,25 @@ extension DelegateMulticast {
   /// reads are forgotten as a new table would forget them. When a member is called on a
   /// queue (a queued call reads its member's value later), the values are published as
   /// ``__sendMutating(_:_:_:)`` publishes them.
+  @inlinable
   public final func __sendMutatingOwned<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>,
+    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
+  ) -> Result {
+    // A write, or a `void` mutating call, whose responders are all values called in place
+    // (swift-log's `logger[metadataKey:] = …` on a copy): each value changed where it is
+    // stored, specialised here — no fold, no answer, no generic type looked up per call.
+    if Result.self == Void.self,
+      mutateValuesInPlace(message.index, { value in _ = call(&value.pointee) })
+    {
+      return () as! Result
+    }
+    return sendMutatingOwned(message, arguments(), call)
+  }
+
+  /// ``__sendMutatingOwned(_:_:_:)``'s general path.
+  @usableFromInline
+  final func sendMutatingOwned<Arguments, Result>(
     _ message: MessageHandle<Delegate, Arguments, Result>,
     _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
   ) -> Result {
@@ -112,6 +130,54 @@ extension DelegateMulticast {
       if wrote { forgetRemembered() }
       return result
     }
+  }
+
+  /// ``__sendMutatingOwned(_:_:_:)`` for a `void` call, when the method's responders are
+  /// all values, none on a queue, and it has no observers and is not optional: runs `write`
+  /// on each live responder's stored value, in order, under `mutations`, then forgets the
+  /// remembered answers. False, and nothing done, otherwise (the general path then runs).
+  /// The table is read inside a read section: only this thread holds the engine, but a
+  /// cancelled observation (which holds it weakly) may still replace the table meanwhile —
+  /// and the table it publishes lists the same records, so a value written here is the one
+  /// both tables hold.
+  @usableFromInline
+  final func mutateValuesInPlace(
+    _ index: Int, _ write: (UnsafeMutablePointer<Delegate>) -> Void
+  ) -> Bool {
+    guard protocolDescription.methods[index].isRequired else { return false }
+    let me = checkedMutationCaller(index)
+    let wrote = mutations.withLock { made -> Bool in
+      made &+= 1
+      mutationOwner.store(me, ordering: .relaxed)
+      defer { mutationOwner.store(0, ordering: .relaxed) }
+      let slot = Quiescence.enter(published.domain)
+      defer { Quiescence.exit(slot) }
+      // The published table, borrowed for the section.
+      let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
+        UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
+      ).takeUnretainedValue()
+      guard table.writesInPlace, table.observers[index].isEmpty else { return false }
+      // A required method's responders are the table's members that were neither removed
+      // nor blocked when it was built (SwiftMemberTable.init; a block publishes a new
+      // table, and none can be published meanwhile but by a cancelled observation, which
+      // lists the same records). Walked as references, by index: unspecialised, the
+      // responder list's elements and an iterator would each look generic metadata up.
+      let members = unsafeBitCast(table.members, to: [AnyObject].self)
+      for i in 0..<members.count {
+        let member = unsafeDowncast(members[i], to: SwiftMember<Delegate>.self)
+        guard member.isValue else { return false }
+      }
+      for i in 0..<members.count {
+        let member = unsafeDowncast(members[i], to: SwiftMember<Delegate>.self)
+        // Named in the section's slot, as every call.
+        slot.calling(member.flag.node)
+        if member.isRemoved || member.isBlocked { continue }
+        write(member.existential)
+      }
+      return true
+    }
+    if wrote { forgetRemembered() }
+    return wrote
   }
 
   /// The calling thread, after checking that it is not making a mutating call from a
@@ -223,35 +289,55 @@ extension DelegateMulticast {
   public final func __copy() -> Self {
     // The state and the table published for it (tables are published under the lock).
     let (s, table) = state.withLock { s in (s, published.withTable { $0 }) }
-    var records: [SwiftMember<Delegate>] = []
-    records.reserveCapacity(s.members.records.count)
+    // The records as arrays of references (the same layout): this runs unspecialised, where
+    // a subscript of or an append to `[SwiftMember<Delegate>]` is a generic call, and those
+    // of `[AnyObject]` are inlined.
+    let sourceRecords = unsafeBitCast(s.members.records, to: [AnyObject].self)
+    let listed = unsafeBitCast(table.members, to: [AnyObject].self)
+    var copies: [AnyObject] = []
+    copies.reserveCapacity(sourceRecords.count)
     // Whether the table lists exactly the records copied, so that the copy's table can be
     // made from it list by list instead of from scratch.
-    var matches = !needsRebuild.isRaised && s.members.records.count == table.members.count
+    var matches = !needsRebuild.isRaised && sourceRecords.count == listed.count
     // By index: unspecialised, an enumeration looks up generic metadata at each step.
-    for i in 0..<s.members.records.count {
-      let m = s.members.records[i]
-      guard !m.isRemoved, let copy = m.copiedForAnotherMulticast() else {
+    for i in 0..<sourceRecords.count {
+      let m = unsafeDowncast(sourceRecords[i], to: SwiftMember<Delegate>.self)
+      if m.isRemoved {
         matches = false
         continue
       }
-      if matches && table.members[i] !== m { matches = false }
-      records.append(copy)
+      let copy: SwiftMember<Delegate>
+      if m.isValue {
+        copy = m.copiedValue()
+      } else if let object = m.copiedForAnotherMulticast() {
+        copy = object
+      } else {
+        matches = false
+        continue
+      }
+      if matches && listed[i] !== m { matches = false }
+      copies.append(copy)
     }
-    var c = State(defaultPolicy: s.defaultPolicy, options: s.options)
-    c.overrides = s.overrides
-    c.errorPolicies = s.errorPolicies
-    c.concurrency = s.concurrency
-    c.observers = s.observers
-    c.filters = s.filters
-    c.pairing = s.pairing
-    c.remembered = s.remembered
+    let records = unsafeBitCast(copies, to: [SwiftMember<Delegate>].self)
+    // The same policies, error policies, concurrency, options, observers, filters, pairings
+    // and remembered reads; not the C face, the object, the answer's pairing or the count
+    // of nested generations, which are the original's own.
+    var c = s
+    c.cFace = nil
+    c.object = nil
+    c.answerPairing = nil
+    c.nestedGenerations = 0
     c.members = MemberList(records)
     c.generation = 1
+    // The publication is made through the type of the original's (`type(of:)`): naming a
+    // generic type here, unspecialised, would look its metadata up. Not the table: a
+    // `required` initialiser is called through the vtable, and its loop then looks up the
+    // responders' metadata at each step instead of once.
     let first =
       matches
       ? SwiftMemberTable(copying: table, members: records, generation: c.generation)
       : Self.table(for: c, protocolDescription)
-    return type(of: self).init(__seed: __Seed(state: c, table: first))
+    return type(of: self).init(
+      __seed: __Seed(state: c, table: first, publication: type(of: published).init(first)))
   }
 }

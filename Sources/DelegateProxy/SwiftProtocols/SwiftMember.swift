@@ -58,7 +58,7 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// A record holding the value `value`, its type and anchor given: the records that
   /// replace or copy a value member reuse the first record's (working out a type's name
   /// demangles it; an anchor is an allocation).
-  private init(
+  required init(
     value: Delegate, typeID: ObjectIdentifier, typeName: String, anchor: AnyObject,
     queue: DispatchQueue?, answers: Bool, flag: RouteMembership?, id: UInt64?
   ) {
@@ -100,18 +100,23 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// number, a value copied or the same object with the same retention, a removed flag
   /// of its own; nil when the object is being deallocated.
   func copiedForAnotherMulticast() -> SwiftMember? {
-    let copy: SwiftMember
-    if isValue {
-      // The copies of one membership share its anchor: nothing outside them sees it.
-      copy = SwiftMember(
-        value: existential.pointee, typeID: typeID, typeName: typeName, anchor: strong!,
-        queue: queue, answers: answers, flag: nil, id: id)
-    } else {
-      guard let delegate else { return nil }
-      copy = SwiftMember(
-        delegate, object: delegate as AnyObject, retention: retention, queue: queue,
-        answers: answers, id: id, copying: self)
-    }
+    if isValue { return copiedValue() }
+    guard let delegate else { return nil }
+    let copy = SwiftMember(
+      delegate, object: delegate as AnyObject, retention: retention, queue: queue,
+      answers: answers, id: id, copying: self)
+    copy.blockCount = blockCount
+    return copy
+  }
+
+  /// ``copiedForAnotherMulticast()`` for a value member (never nil). Made through
+  /// `type(of: self)`, and returning no optional: this runs unspecialised, where naming
+  /// `SwiftMember<Delegate>` or an optional of it looks its metadata up each time.
+  func copiedValue() -> SwiftMember {
+    // The copies of one membership share its anchor: nothing outside them sees it.
+    let copy = type(of: self).init(
+      value: existential.pointee, typeID: typeID, typeName: typeName, anchor: strong!,
+      queue: queue, answers: answers, flag: nil, id: id)
     copy.blockCount = blockCount
     return copy
   }

@@ -27,7 +27,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// The multicast's generation when the table was built: unique to it among the
   /// multicast's tables (RememberedWord.swift).
   @usableFromInline let generation: UInt64
-  /// Every method's responders, in one allocation (``lists`` point into it).
+  /// Every method's responders, in the allocation that holds ``lists``, after them (the
+  /// lists point into it).
   private let responderStorage: UnsafeMutableBufferPointer<SwiftResponder<Delegate>>
   /// No member is called on a queue: a queued call reads its member's value later, on the
   /// queue, so only without one may a mutating call of a value multicast that no other
@@ -49,7 +50,6 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.generation = generation
     writesInPlace = !members.contains { $0.queue != nil }
     let methods = description.methods
-    lists = .allocate(capacity: methods.count)
     var policies: [ErasedPolicy] = []
     var answers: [Int: AnyRememberedAnswer] = [:]
     let lives = methods.map { method in
@@ -59,7 +59,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
             || !DelegateOptional.isKnownMissing(method.selector.name, typeID: m.typeID))
       }
     }
-    responderStorage = .allocate(capacity: max(lives.reduce(0) { $0 + $1.count }, 1))
+    (lists, responderStorage) = Self.allocate(
+      lists: methods.count, responders: lives.reduce(0) { $0 + $1.count })
     var next = responderStorage.baseAddress!
     for (index, method) in methods.enumerated() {
       let policy = overrides[index] ?? defaultPolicy
@@ -115,34 +116,60 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.generation = generation
     remembered =
       source.remembered.isEmpty ? [:] : source.remembered.mapValues { type(of: $0).init() }
-    lists = .allocate(capacity: source.lists.count)
-    responderStorage = .allocate(capacity: source.responderStorage.count)
-    var next = responderStorage.baseAddress!
-    // By index throughout: this runs unspecialised, where an iterator over a buffer or an
-    // enumeration costs a generic metadata look-up per step.
-    for index in 0..<source.lists.count {
-      let list = source.lists[index]
-      let responders = list.responders
+    (lists, responderStorage) = Self.allocate(
+      lists: source.lists.count, responders: source.responderStorage.count)
+    // This runs unspecialised, where each `SwiftResponder<Delegate>` or
+    // `SwiftResponderList<Delegate>` made or read, and each subscript of
+    // `[SwiftMember<Delegate>]`, looks generic metadata up. So the lists are copied as bytes
+    // (their rules, filters and reductions are the source's) and each is then pointed at its
+    // copied responders; the responders are written as ``SwiftResponderBits`` (the same
+    // layout); the member arrays are read as arrays of references (the same layout).
+    assert(
+      MemoryLayout<SwiftResponder<Delegate>>.size == MemoryLayout<SwiftResponderBits>.size
+        && MemoryLayout<SwiftResponder<Delegate>>.offset(of: \.isQueued)
+          == MemoryLayout<SwiftResponderBits>.offset(of: \.isQueued),
+      "SwiftResponderBits no longer has SwiftResponder's layout")
+    let listStride = MemoryLayout<SwiftResponderList<Delegate>>.stride
+    let stride = MemoryLayout<SwiftResponderBits>.stride
+    let listBytes = UnsafeMutableRawPointer(lists.baseAddress!)
+    listBytes.copyMemory(
+      from: UnsafeRawPointer(source.lists.baseAddress!), byteCount: listStride * lists.count)
+    let storage = UnsafeMutableRawPointer(responderStorage.baseAddress!)
+    let sourceMembers = unsafeBitCast(source.members, to: [AnyObject].self)
+    let copies = unsafeBitCast(members, to: [AnyObject].self)
+    var next = 0
+    for index in 0..<lists.count {
+      // A list's first stored property is its responders: an UnsafeBufferPointer, whose
+      // address comes first and count second.
+      let list = listBytes + index * listStride
+      let count = list.load(fromByteOffset: MemoryLayout<UnsafeRawPointer?>.stride, as: Int.self)
+      let from = list.load(as: UnsafeRawPointer?.self)
+      list.storeBytes(of: UnsafeRawPointer(storage + next * stride), as: UnsafeRawPointer.self)
+      guard let from, count > 0 else { continue }
       // A list is its members' responders in member order: walk the two together.
       var position = 0
-      for k in 0..<responders.count {
-        let member = responders[k].member.toOpaque()
-        while Unmanaged.passUnretained(source.members[position]).toOpaque() != member {
+      for k in 0..<count {
+        let member = (from + k * stride).load(as: UnsafeRawPointer.self)
+        while UnsafeRawPointer(Unmanaged.passUnretained(sourceMembers[position]).toOpaque())
+          != member
+        {
           position += 1
         }
-        next.initialize(to: SwiftResponder(members[position]))
-        next += 1
+        (storage + (next + k) * stride).storeBytes(
+          of: SwiftResponderBits(unsafeDowncast(copies[position], to: SwiftMember<Delegate>.self)),
+          as: SwiftResponderBits.self)
         position += 1
       }
-      let start = next - responders.count
-      (lists.baseAddress! + index).initialize(
-        to: SwiftResponderList(
-          responders: UnsafeBufferPointer(start: start, count: list.responders.count),
-          rule: list.rule, isGeneral: list.isGeneral, filter: list.filter,
-          reduction: list.reduction,
-          remembered: remembered[index].map { Unmanaged.passUnretained($0) },
-          isOptional: list.isOptional, waitsForQueued: list.waitsForQueued,
-          isPaired: list.isPaired))
+      next += count
+    }
+    // A remembered read's list points at this table's own slot, not the source's.
+    for (index, answer) in remembered {
+      let list = lists[index]
+      lists[index] = SwiftResponderList(
+        responders: list.responders, rule: list.rule, isGeneral: list.isGeneral,
+        filter: list.filter, reduction: list.reduction,
+        remembered: Unmanaged.passUnretained(answer), isOptional: list.isOptional,
+        waitsForQueued: list.waitsForQueued, isPaired: list.isPaired)
     }
   }
 
@@ -153,8 +180,35 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     for answer in remembered.values { answer.forget() }
   }
 
+  /// One allocation for `lists` lists followed by `responders` responders (a table is made
+  /// per copy of a value multicast: one `malloc` fewer each).
+  private static func allocate(lists: Int, responders: Int) -> (
+    UnsafeMutableBufferPointer<SwiftResponderList<Delegate>>,
+    UnsafeMutableBufferPointer<SwiftResponder<Delegate>>
+  ) {
+    let listStride = MemoryLayout<SwiftResponderList<Delegate>>.stride
+    // A responder's layout is SwiftResponderBits' (not generic: no metadata look-up).
+    let responderAlignment = MemoryLayout<SwiftResponderBits>.alignment
+    let alignment = max(MemoryLayout<SwiftResponderList<Delegate>>.alignment, responderAlignment)
+    // The responders start at the first multiple of their alignment after the lists.
+    let offset =
+      (lists * listStride + responderAlignment - 1) / responderAlignment
+      * responderAlignment
+    let raw = UnsafeMutableRawPointer.allocate(
+      byteCount: max(offset + responders * MemoryLayout<SwiftResponderBits>.stride, 1),
+      alignment: alignment)
+    return (
+      UnsafeMutableBufferPointer(
+        start: raw.bindMemory(to: SwiftResponderList<Delegate>.self, capacity: lists),
+        count: lists),
+      UnsafeMutableBufferPointer(
+        start: (raw + offset).bindMemory(to: SwiftResponder<Delegate>.self, capacity: responders),
+        count: responders)
+    )
+  }
+
   deinit {
-    responderStorage.deallocate()
-    lists.deallocate()
+    // Lists and responders are trivial: one deallocation frees both (`allocate`).
+    UnsafeMutableRawPointer(lists.baseAddress!).deallocate()
   }
 }

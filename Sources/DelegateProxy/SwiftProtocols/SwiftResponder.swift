@@ -56,6 +56,29 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   }
 }
 
+/// A ``SwiftResponder`` as bits: the same stored properties in the same order (so the same
+/// layout), none of them generic. A copy of a value multicast writes its table's responders
+/// this way (`SwiftMemberTable.init(copying:members:generation:)`): it runs unspecialised,
+/// where each value of `SwiftResponder<Delegate>` made or read looks generic metadata up.
+struct SwiftResponderBits {
+  let member: UnsafeRawPointer
+  let existential: UnsafeMutableRawPointer
+  let object: UnownedObject
+  let removed: RemovedFlag
+  let isStrong: Bool
+  let isQueued: Bool
+
+  /// ``SwiftResponder/init(_:)``'s fields.
+  init<Delegate>(_ member: SwiftMember<Delegate>) {
+    isQueued = member.queue != nil
+    self.member = UnsafeRawPointer(Unmanaged.passUnretained(member).toOpaque())
+    existential = UnsafeMutableRawPointer(member.existential)
+    object = member.object
+    removed = member.flag.removedFlag
+    isStrong = member.retention == .strong
+  }
+}
+
 /// The responders of one method and how their results combine.
 @usableFromInline
 struct SwiftResponderList<Delegate>: @unchecked Sendable {

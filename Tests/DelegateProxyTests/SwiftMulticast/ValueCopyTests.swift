@@ -120,6 +120,29 @@ struct ValueCopyTests {
     withExtendedLifetime((muted, object)) {}
   }
 
+  @Test func aVoidWriteOverValuesOnlyChangesTheCopysOwnLiveMembers() {
+    let log = CallLog()
+    var a = TaggedSinkMulticast()
+    let first = a.add(TagSink(tag: "a", stored: 1, log: log))
+    let second = a.add(TagSink(tag: "b", stored: 5, log: log))
+    a.setPolicy(.reduce(.max), for: \.level)
+    a.remember(\.level)
+    #expect(a.level() == 5)
+    var b = a
+    b.remove(second)
+    // Every member a value, none queued: each written where the copy stores it.
+    b.retag("t")
+    b.emit("x")
+    #expect(log.entries == ["t:x"])
+    log.clear()
+    a.emit("y")
+    #expect(log.entries == ["a:y", "b:y"])
+    #expect(a.level() == 5 && b.level() == 1)
+    #expect((b.delegate(first) as? TagSink)?.tag == "t")
+    #expect((a.delegate(first) as? TagSink)?.tag == "a")
+    #expect(b.memberIDs == [first] && a.memberIDs == [first, second])
+  }
+
   @Test func aCopyAfterAWeakMemberWasDeallocatedDropsIt() {
     let log = CallLog()
     var a = TaggedSinkMulticast()
