@@ -182,8 +182,8 @@ import Testing
         MemoryLayout<Fields>.offset(of: \.x)!, MemoryLayout<Fields>.offset(of: \.flag)!,
         MemoryLayout<Fields>.offset(of: \.inner)!, MemoryLayout<Fields>.offset(of: \.count)!,
       ])
-    #expect(seen[0].2 == Double.self && seen[1].2 == Bool.self)
-    #expect(seen[2].2 == Inner.self && seen[3].2 == Int16.self)
+    #expect(same(seen[0].2, Double.self) && same(seen[1].2, Bool.self))
+    #expect(same(seen[2].2, Inner.self) && same(seen[3].2, Int16.self))
     // What the package derives from the walk: the C struct of the fields.
     #expect(DelegateValueType(Inner.self).encoding?.canonicalString == "{Inner=ci}")
   }
@@ -213,9 +213,9 @@ import Testing
     let flags = metadata.load(fromByteOffset: word, as: UInt.self)
     #expect(flags & 0xFFFF == 2)  // parameters
     #expect((flags >> 16) & 0xFF == 3)  // the C convention
-    #expect(metadata.load(fromByteOffset: word * 2, as: Any.Type.self) == Float.self)
-    #expect(metadata.load(fromByteOffset: word * 3, as: Any.Type.self) == Int32.self)
-    #expect(metadata.load(fromByteOffset: word * 4, as: Any.Type.self) == Double.self)
+    #expect(same(metadata.load(fromByteOffset: word * 2, as: Any.Type.self), Float.self))
+    #expect(same(metadata.load(fromByteOffset: word * 3, as: Any.Type.self), Int32.self))
+    #expect(same(metadata.load(fromByteOffset: word * 4, as: Any.Type.self), Double.self))
     // What the package reads from it: a callback's arity and argument types checked.
     let matching = try CallbackSignature(parsing: "fid")
     #expect(CallbackFunctionType.mismatch(CFunction.self, matching) == nil)
@@ -249,6 +249,11 @@ import Testing
     let label = queue.sync { CallContext.current.queueLabel }
     #expect(label == "dp.runtime-assumptions.rt11")
   }
+}
+
+/// Whether two metatypes are the same type.
+private func same(_ a: Any.Type, _ b: Any.Type) -> Bool {
+  ObjectIdentifier(a) == ObjectIdentifier(b)
 }
 
 /// A protocol any type may adopt: its existential is an opaque container (RT5).
