@@ -599,7 +599,6 @@ for sig in [BenchSignature.qd, .object] {
         ("protocol_proxy_over_strong_array", json(r.overStrong)),
         ("protocol_proxy_over_weak_array", json(r.overWeak)),
         ("protocol_proxy_over_unowned_array", json(r.overUnowned)),
-        ("protocol_proxy_over_weak_delegate_direct", json(r.overDirect)),
         ("strong_slot_over_unowned_array", json(r.strongSlotOverUnowned)),
         ("strong_members_over_strong_array", json(r.strongMembersOverStrong)),
         ("c_to_swift_proxy_over_direct", json(r.cOverDirect)),
