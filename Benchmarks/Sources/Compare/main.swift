@@ -386,7 +386,7 @@ table +=
 let stringKinds = SwiftStringRowKind.allCases.map(\.rawValue)
 table +=
   pad("sig / fan-out", 22, left: true)
-  + stringKinds.map { pad(String($0.dropFirst("swift_string_".count)), 16) }.joined()
+  + stringKinds.map { pad(String($0.dropFirst("swift_string_".count)), 22) }.joined()
   + ["proxy/strong", "proxy/weak", "proxy/unowned", "proxy/direct"].map { pad($0, 15) }.joined()
   + pad("allocs s/w/u/p/d", 18) + "\n"
 for method in FeedMethod.allCases {
@@ -395,7 +395,7 @@ for method in FeedMethod.allCases {
     let r = swiftStringRatio(method, fanout)
     table +=
       pad("\(method.encoding) ×\(fanout)", 22, left: true)
-      + cells.map { pad(formatNs($0.ns), 16) }.joined()
+      + cells.map { pad(formatNs($0.ns), 22) }.joined()
       + [r.overStrong, r.overWeak, r.overUnowned, r.overDirect].map { pad(formatRatio($0, 1), 15) }
       .joined()
       + pad(cells.map(formatAllocs).joined(separator: "/"), 18) + "\n"
