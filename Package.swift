@@ -37,7 +37,7 @@ let package = Package(
     .plugin(name: "DelegateProxyRestatePlugin", targets: ["DelegateProxyRestatePlugin"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/swiftlang/swift-syntax.git", from: "603.0.1"),
+    .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
     // `swift package generate-documentation` (every DocC catalog); no target uses it.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],

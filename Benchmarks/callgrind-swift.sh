@@ -12,8 +12,8 @@
 # Any row of CallgrindRows may be named: the Swift-protocol, String and peer rows, the value
 # rows (swift_value_array, swift_value_multicast) and the swift-log rows
 # (swift_log_multiplex, swift_log_multicast, swift_log_metadata_multiplex, swift_log_metadata_multicast).
-# Default rows: swift_string_unowned_array, swift_string_strong_array,
-# swift_string_closures, swift_string_closures_weak, swift_string_protocol_proxy,
+# Default rows: swift_string_weak_delegate_direct (fan-out 1 only), swift_string_unowned_array,
+# swift_string_strong_array, swift_string_closures, swift_string_closures_weak, swift_string_protocol_proxy,
 # swift_string_protocol_proxy_strong_slot, swift_string_protocol_proxy_strong_members.
 # Builds CallgrindRows (release), copies it without its debug information (valgrind 3.19
 # cannot read DWARF 5), and runs each row and fan-out under
@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-[ ${#rows[@]} -gt 0 ] || rows=(swift_string_unowned_array swift_string_strong_array
+[ ${#rows[@]} -gt 0 ] || rows=(swift_string_weak_delegate_direct swift_string_unowned_array swift_string_strong_array
   swift_string_closures swift_string_closures_weak swift_string_protocol_proxy
   swift_string_protocol_proxy_strong_slot swift_string_protocol_proxy_strong_members)
 
@@ -53,6 +53,11 @@ printf '\n'
 for row in "${rows[@]}"; do
   printf '%-44s' "$row"
   for n in $fanouts; do
+    # The weak slot pointing straight at a delegate holds one: fan-out 1 only.
+    if [ "$row" = swift_string_weak_delegate_direct ] && [ "$n" != 1 ]; then
+      printf '%12s' "—"
+      continue
+    fi
     file="$out/callgrind.$row${method:+.${method//[^A-Za-z]/}}.$n"
     valgrind --tool=callgrind --callgrind-out-file="$file" --collect-atstart=no \
       --toggle-collect='*CallgrindRows8measured*' "$exe" "$row" "$n" "$messages" $method >/dev/null 2>&1

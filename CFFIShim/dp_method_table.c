@@ -14,6 +14,7 @@
 #include "dp_layout.h"
 #include "dp_quiesce.h"
 #include "dp_swift_entry.h"
+#include "dp_swift_runtime.h"
 
 #define LOAD_ACQ(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define STORE_REL(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
@@ -139,8 +140,7 @@ void dp_object_destroy(dp_id o) {
 
 void *dp_object_owner(dp_id o) { return o ? o->owner : NULL; }
 
-// Exported by the Swift runtime (libswiftCore) that every program using this shim links.
-extern void *swift_tryRetain(void *object);
+// swift_tryRetain: RT1 of dp_swift_runtime.h.
 void *dp_owner_try_retain(void *owner) { return swift_tryRetain(owner); }
 void dp_object_set_owner(dp_id o, void *owner) { o->owner = owner; }
 dp_class *dp_object_get_class(dp_id o) { return o ? o->isa : NULL; }

@@ -15,6 +15,7 @@
 #include "dp_quiesce.h"
 #include "dp_quiesce_inline.h"
 #include "dp_route.h"
+#include "dp_swift_runtime.h"
 #include "dp_swift_object.h"
 #include "dp_swift_entry.h"
 #include "dp_callback.h"

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dp_swift_runtime.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -17,11 +19,8 @@ extern "C" {
 void dp_swift_unowned_retain(void *object);
 /// Drops an unowned reference taken with dp_swift_unowned_retain.
 void dp_swift_unowned_release(void *object);
-/// The Swift runtime's swift_tryRetain (declared here so the call below inlines).
-extern void *swift_tryRetain(void *object);
-
-/// Takes a strong reference unless the object's deinit has begun (swift_tryRetain).
-/// `object` must be kept allocated by an unowned or strong reference. Inline: dispatch
+/// Takes a strong reference unless the object's deinit has begun (swift_tryRetain, RT1 of
+/// dp_swift_runtime.h). `object` must be kept allocated by an unowned or strong reference. Inline: dispatch
 /// loops make this call once per weakly held delegate.
 static inline __attribute__((always_inline)) bool dp_swift_try_retain(void *object) {
   return swift_tryRetain(object) != NULL;

@@ -101,11 +101,6 @@ enum CTypeCheck {
   /// The types among a generic argument clause's arguments, or `nil` if there is no clause.
   private static func genericArguments(_ clause: GenericArgumentClauseSyntax?) -> [TypeSyntax]? {
     guard let clause else { return nil }
-    return clause.arguments.compactMap { argument in
-      switch argument.argument {
-      case .type(let type): return type
-      default: return nil
-      }
-    }
+    return clause.arguments.compactMap(\.typeArgument)
   }
 }

@@ -118,7 +118,7 @@ struct DelegateAssociatedType {
     }
     if let identifier = type.as(IdentifierTypeSyntax.self), identifier.name.text == "Optional",
       let arguments = identifier.genericArgumentClause?.arguments, arguments.count == 1,
-      case .type(let wrapped) = arguments.first!.argument, let name = plain(wrapped)
+      let wrapped = arguments.first!.typeArgument, let name = plain(wrapped)
     {
       return (name, true)
     }

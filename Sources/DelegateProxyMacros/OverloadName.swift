@@ -83,16 +83,14 @@ enum OverloadName {
   private static func arguments(_ clause: GenericArgumentClauseSyntax?) -> String {
     guard let clause else { return "" }
     return clause.arguments.map { argument in
-      switch argument.argument {
-      case .type(let type): return name(of: type)
+      if let type = argument.typeArgument { return name(of: type) }
       // A value generic's argument (`Vector<3, Int>`): its digits and names.
-      case .expr(let expression):
-        return expression.tokens(viewMode: .sourceAccurate).filter {
-          if case .identifier = $0.tokenKind { return true }
-          if case .integerLiteral = $0.tokenKind { return true }
-          return false
-        }.map { word($0.text) }.joined()
-      }
+      let tokens = argument.valueArgument?.tokens(viewMode: .sourceAccurate)
+      return (tokens.map(Array.init) ?? []).filter {
+        if case .identifier = $0.tokenKind { return true }
+        if case .integerLiteral = $0.tokenKind { return true }
+        return false
+      }.map { word($0.text) }.joined()
     }.joined()
   }
 }

@@ -38,6 +38,6 @@ public struct CallContext: Sendable, Hashable, CustomStringConvertible {
 // unavailable in favour of `DispatchQueue.label`, which needs the queue object — and the
 // current queue is only reachable by passing NULL (DISPATCH_CURRENT_QUEUE_LABEL). Safe to
 // bind by name: it takes and returns one pointer, which Swift's and C's calling
-// conventions pass alike on every supported platform.
+// conventions pass alike on every supported platform (RT11 of dp_swift_runtime.h).
 @_silgen_name("dispatch_queue_get_label")
 private func dispatchQueueGetLabel(_ queue: OpaquePointer?) -> UnsafePointer<CChar>?

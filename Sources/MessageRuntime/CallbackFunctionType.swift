@@ -1,5 +1,6 @@
 /// What ``CallbackAdapter/function(as:)`` can prove about a Swift function type against a
-/// callback signature, from the type's runtime metadata.
+/// callback signature, from the type's runtime metadata (RT7 and RT8 of
+/// dp_swift_runtime.h, with their tests).
 ///
 /// Swift's ABI lays a function type's metadata out as: the kind (`0x302`), flags (the
 /// parameter count in the low 16 bits, the calling convention in bits 16–23, 3 being a C

@@ -3,7 +3,8 @@ internal import DelegateProxyCFFIShim
 /// A method implementation: a C function pointer called as
 /// `R imp(id self, SEL _cmd, args…)` with the method's own types (`IMP`).
 ///
-/// An IMP is only a pointer; whoever calls it must use the method's exact signature.
+/// An IMP is only a pointer (a `@convention(c)` function is one: RT10 of
+/// dp_swift_runtime.h); whoever calls it must use the method's exact signature.
 /// `Invocation`, typed `Message`s and the runtime's lookup check that for you.
 // Sendable: a code address, never written through.
 public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {

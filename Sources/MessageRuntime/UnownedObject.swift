@@ -3,7 +3,7 @@ public import DelegateProxyCFFIShim
 
 /// A reference that keeps a Swift object's memory allocated but not the object alive
 /// (what Swift's `unowned` holds), and that can try to take a strong reference — which
-/// fails once the object's deinit has begun.
+/// fails once the object's deinit has begun (RT1 and RT2 of dp_swift_runtime.h).
 ///
 /// It is what lets a dispatch loop hold delegates weakly without a weak reference: a
 /// `weak` variable gives its object a side table, after which every retain and release

@@ -29,7 +29,7 @@ func assertDelegateExpansion(
 ) {
   assertMacroExpansion(
     source,
-    expandedSource: expandedSource,
+    expandedSource: expandedAtThisSwiftSyntax(expandedSource),
     diagnostics: diagnostics,
     macroSpecs: delegateMacroSpecs,
     fixedSource: fixedSource,
@@ -50,4 +50,19 @@ func assertDelegateExpansion(
     line: line,
     column: column
   )
+}
+
+/// `expanded` as this swift-syntax's test context expands it. swift-syntax 600's
+/// `BasicMacroExpansionContext` cannot locate a node inside the detached declaration it
+/// hands the macro (only the declaration itself; 601 looks the node's root up, swift-syntax
+/// pull request 2792), so there the macro writes none of its `#sourceLocation` lines. The
+/// compiler's context locates such nodes in 600 too, so only the tests see the difference.
+func expandedAtThisSwiftSyntax(_ expanded: String) -> String {
+  #if canImport(SwiftSyntax601)
+    return expanded
+  #else
+    return expanded.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.drop(while: { $0 == " " }).hasPrefix("#sourceLocation") }
+      .joined(separator: "\n")
+  #endif
 }

@@ -238,9 +238,10 @@ func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
 }
 
 /// The String rows' ratios at one method and fan-out: swift_string_protocol_proxy over
-/// the strong, weak and unowned loops.
+/// the strong, weak and unowned loops, and (fan-out 1) over the delegator's weak slot
+/// pointing straight at the delegate (issue 35's target: at most 1.5×).
 @MainActor func swiftStringRatio(_ method: FeedMethod, _ fanout: Int) -> (
-  overStrong: Double?, overWeak: Double?, overUnowned: Double?
+  overStrong: Double?, overWeak: Double?, overUnowned: Double?, overDirect: Double?
 ) {
   func ns(_ kind: SwiftStringRowKind) -> Double? {
     lookup(kind.rawValue, method.encoding, fanout).ns
@@ -251,7 +252,8 @@ func pad(_ s: String, _ width: Int, left: Bool = false) -> String {
   }
   let proxy = ns(.protocolProxy)
   return (
-    ratio(proxy, ns(.strongArray)), ratio(proxy, ns(.weakArray)), ratio(proxy, ns(.unownedArray))
+    ratio(proxy, ns(.strongArray)), ratio(proxy, ns(.weakArray)), ratio(proxy, ns(.unownedArray)),
+    ratio(proxy, ns(.weakDelegateDirect))
   )
 }
 
@@ -384,18 +386,19 @@ table +=
 let stringKinds = SwiftStringRowKind.allCases.map(\.rawValue)
 table +=
   pad("sig / fan-out", 22, left: true)
-  + stringKinds.map { pad(String($0.dropFirst("swift_string_".count)), 16) }.joined()
-  + ["proxy/strong", "proxy/weak", "proxy/unowned"].map { pad($0, 15) }.joined()
-  + pad("allocs s/w/u/p", 16) + "\n"
+  + stringKinds.map { pad(String($0.dropFirst("swift_string_".count)), 22) }.joined()
+  + ["proxy/strong", "proxy/weak", "proxy/unowned", "proxy/direct"].map { pad($0, 15) }.joined()
+  + pad("allocs s/w/u/p/d", 18) + "\n"
 for method in FeedMethod.allCases {
   for fanout in stringFanouts {
     let cells = stringKinds.map { lookup($0, method.encoding, fanout) }
     let r = swiftStringRatio(method, fanout)
     table +=
       pad("\(method.encoding) ×\(fanout)", 22, left: true)
-      + cells.map { pad(formatNs($0.ns), 16) }.joined()
-      + [r.overStrong, r.overWeak, r.overUnowned].map { pad(formatRatio($0, 1), 15) }.joined()
-      + pad(cells.map(formatAllocs).joined(separator: "/"), 16) + "\n"
+      + cells.map { pad(formatNs($0.ns), 22) }.joined()
+      + [r.overStrong, r.overWeak, r.overUnowned, r.overDirect].map { pad(formatRatio($0, 1), 15) }
+      .joined()
+      + pad(cells.map(formatAllocs).joined(separator: "/"), 18) + "\n"
   }
 }
 
@@ -614,6 +617,7 @@ for method in FeedMethod.allCases {
         ("protocol_proxy_over_strong_array", json(r.overStrong)),
         ("protocol_proxy_over_weak_array", json(r.overWeak)),
         ("protocol_proxy_over_unowned_array", json(r.overUnowned)),
+        ("protocol_proxy_over_weak_delegate_direct", json(r.overDirect)),
       ]))
   }
 }

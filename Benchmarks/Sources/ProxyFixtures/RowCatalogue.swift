@@ -57,7 +57,7 @@ public enum RowCatalogue {
     // Swift protocols with String arguments (SwiftStringRows.swift).
     for method in FeedMethod.allCases {
       for fanout in stringFanouts {
-        for kind in SwiftStringRowKind.allCases {
+        for kind in SwiftStringRowKind.allCases where kind.measures(fanout: fanout) {
           add(kind.rawValue, method.encoding, fanout) { .swiftString(kind, method, fanout: fanout) }
         }
       }

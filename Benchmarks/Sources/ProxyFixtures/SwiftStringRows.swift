@@ -98,6 +98,12 @@ public enum SwiftStringRowKind: String, CaseIterable, Sendable {
   /// A delegator's weak slot holding a @Delegate multicast of N weak members, with
   /// `.reduce(.firstNonNil)` for `feed(_:titleFor:)`.
   case protocolProxy = "swift_string_protocol_proxy"
+  /// The same delegator's weak slot pointing straight at the one delegate, no multicast:
+  /// what a user had before putting a multicast there (fan-out 1 only).
+  case weakDelegateDirect = "swift_string_weak_delegate_direct"
+
+  /// Whether the row exists at `fanout`: a weak slot holds one delegate.
+  public func measures(fanout: Int) -> Bool { self != .weakDelegateDirect || fanout == 1 }
 }
 
 struct WeakFeedListener {
@@ -123,6 +129,7 @@ extension Workload {
   public static func swiftString(_ kind: SwiftStringRowKind, _ method: FeedMethod, fanout: Int)
     -> Workload
   {
+    precondition(kind.measures(fanout: fanout), "\(kind.rawValue) has no fan-out \(fanout)")
     let listeners: [any BenchFeedDelegate] = (0..<fanout).map { i in
       i % 2 == 0
         ? FeedListenerA(sink: feedSink, row: i) as any BenchFeedDelegate
@@ -219,10 +226,25 @@ extension Workload {
         kind.rawValue,
         didReceive: { delegator.delegate?.feed(feed, didReceive: text) },
         titleFor: { delegator.delegate?.feed(feed, titleFor: $0) })
+    case .weakDelegateDirect:
+      // The same delegator and timed loops as .protocolProxy, its slot holding the delegate.
+      let delegator = BenchFeedDelegator()
+      delegator.delegate = listeners[0]
+      keep.append(delegator)
+      run =
+        method == .didReceive
+        ? { n in SwiftStringRows.delegatorDidReceive(delegator, feed, text, n) }
+        : { n in SwiftStringRows.delegatorTitleFor(delegator, feed, row, n) }
+      check = checked(
+        kind.rawValue,
+        didReceive: { delegator.delegate?.feed(feed, didReceive: text) },
+        titleFor: { delegator.delegate?.feed(feed, titleFor: $0) })
     }
     return Workload(
       name: kind.rawValue, signature: .object, fanout: fanout, responders: fanout,
-      path: kind == .protocolProxy ? "swift-delegate-multicast" : "swift-loop",
+      path: kind == .protocolProxy
+        ? "swift-delegate-multicast"
+        : kind == .weakDelegateDirect ? "swift-weak-slot" : "swift-loop",
       keepAlive: keep, check: check, encoding: method.encoding, run: run)
   }
 }
