@@ -69,6 +69,14 @@
 //      `@_silgen_name` — dispatch/queue.h. Relied on: Swift's calling convention passes
 //      its one pointer argument and result as C's does. Used by: DelegateProxyTesting's
 //      CallContext.swift. Test: "RT11 dispatch_queue_get_label through @_silgen_name".
+// RT12 An existential's size tells a class-bound one from an opaque one — docs/ABI/
+//      TypeLayout.rst ("Existential Container Layout"): a class-bound existential is one
+//      reference plus one witness table per protocol; an opaque one carries a three-word
+//      inline buffer and the type's metadata before its witness tables (four words or
+//      more). Relied on: `MemoryLayout<any P>.size` is under four words exactly when `P`
+//      is class-bound (one protocol). Used by: SwiftRuntimeLayout.swift (a multicast's
+//      default retention: weak for a class-bound protocol, strong otherwise).
+//      Test: "RT12 an existential's size tells class-bound from opaque".
 
 #ifndef DP_SWIFT_RUNTIME_H
 #define DP_SWIFT_RUNTIME_H

@@ -249,7 +249,21 @@ import Testing
     let label = queue.sync { CallContext.current.queueLabel }
     #expect(label == "dp.runtime-assumptions.rt11")
   }
+
+  @Test("RT12 an existential's size tells class-bound from opaque")
+  func existentialSizes() {
+    let word = MemoryLayout<UnsafeRawPointer>.size
+    #expect(MemoryLayout<any ClassAssumptionProtocol>.size < 4 * word)
+    #expect(MemoryLayout<any RefinedClassAssumptionProtocol>.size < 4 * word)
+    #expect(MemoryLayout<any OpenAssumptionProtocol>.size >= 4 * word)
+    #expect(MemoryLayout<any RefinedOpenAssumptionProtocol>.size >= 4 * word)
+  }
 }
+
+/// Refines a class-bound protocol: still one reference and one witness table (RT12).
+protocol RefinedClassAssumptionProtocol: ClassAssumptionProtocol {}
+/// Refines an open protocol: still an opaque container (RT12).
+protocol RefinedOpenAssumptionProtocol: OpenAssumptionProtocol {}
 
 /// Whether two metatypes are the same type.
 private func same(_ a: Any.Type, _ b: Any.Type) -> Bool {
