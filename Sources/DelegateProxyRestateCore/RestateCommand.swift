@@ -25,32 +25,53 @@ public struct RestateCommand {
     self.print = print
   }
 
-  /// Runs the command.
+  /// Runs the command: each protocol named, from symbol graphs read once. The status is
+  /// the worst of theirs: not found (the plugin then looks in more graphs and runs them all
+  /// again), else a failure, else drift.
   public func run() -> Status {
     if options.help {
       print(RestateOptions.help)
       return .success
     }
+    var index = SymbolGraphIndex()
     do {
-      return try runChecked()
-    } catch let error as RestateError {
-      print("error: \(error)")
-      if case .protocolNotFound = error { return .notFound }
-      return .failure
+      for directory in options.symbolGraphDirectories { try index.addDirectory(directory) }
     } catch {
-      print("error: \(error)")
-      return .failure
+      return report(error)
     }
+    let names = options.protocolNames.isEmpty ? [options.protocolName] : options.protocolNames
+    var statuses: [Status] = []
+    for name in names {
+      var one = self
+      one.options.protocolName = name
+      do {
+        statuses.append(try one.runChecked(&index))
+      } catch {
+        statuses.append(report(error))
+      }
+    }
+    for worst in [Status.notFound, .failure, .drift] where statuses.contains(worst) {
+      return worst
+    }
+    return .success
   }
 
-  func runChecked() throws -> Status {
-    var index = SymbolGraphIndex()
-    for directory in options.symbolGraphDirectories { try index.addDirectory(directory) }
+  /// Prints the error; its status.
+  func report(_ error: any Error) -> Status {
+    print("error: \(error)")
+    if case .protocolNotFound = error as? RestateError { return .notFound }
+    return .failure
+  }
+
+  func runChecked(_ index: inout SymbolGraphIndex) throws -> Status {
     let entry: SymbolGraphIndex.Entry
     do {
       entry = try index.findProtocol(named: options.protocolName)
     } catch RestateError.protocolNotFound {
-      guard let extract = options.symbolGraphExtract else {
+      // Extracted once: a later protocol of the same run finds them in the index.
+      guard let extract = options.symbolGraphExtract,
+        !index.modules.contains(where: options.toolchainModules.contains)
+      else {
         throw RestateError.protocolNotFound(name: options.protocolName, searched: index.modules)
       }
       let directory = try ToolchainSymbolGraphs.extract(

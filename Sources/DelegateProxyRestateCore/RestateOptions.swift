@@ -1,8 +1,11 @@
 /// The command line of `swift package restate-delegate` (the plugin adds the options it
 /// knows: the symbol graph directories, the target's directory and module).
 public struct RestateOptions: Sendable, Equatable {
-  /// The protocol to restate: `XMLParserDelegate`, `Tracing.Span`.
+  /// The protocol to restate: `XMLParserDelegate`, `Tracing.Span` (the first named).
   public var protocolName = ""
+  /// Every protocol named, in order: each is restated (or checked) in its own file, from
+  /// symbol graphs read once.
+  public var protocolNames: [String] = []
   /// Directories of `*.symbols.json` files to look in.
   public var symbolGraphDirectories: [String] = []
   /// The file to write or check; nil: the file of the target directory that restates the
@@ -41,13 +44,14 @@ public struct RestateOptions: Sendable, Equatable {
     OVERVIEW: Write (or update, or check) the @Delegate(for: P.self) protocol that restates
     every requirement of a protocol you don't own, read from its module's symbol graph.
 
-    USAGE: swift package --allow-writing-to-package-directory restate-delegate <protocol> --target <target> [options]
+    USAGE: swift package --allow-writing-to-package-directory restate-delegate <protocol>... --target <target> [options]
            swift package --allow-writing-to-package-directory restate-delegate <protocol> --target <target> --check
 
     ARGUMENTS:
       <protocol>            The protocol: in the target, a dependency or a toolchain module
                             (Foundation, FoundationXML, FoundationNetworking); qualify an
-                            ambiguous name with its module (Tracing.Span).
+                            ambiguous name with its module (Tracing.Span). Name several to
+                            restate (or check) each in its own file in one run.
 
     OPTIONS:
       --target <target>     The target the restatement belongs to (required).
@@ -111,13 +115,15 @@ public struct RestateOptions: Sendable, Equatable {
         if argument.hasPrefix("-") {
           throw RestateError.usage("unknown option '\(argument)'; see --help")
         }
-        guard options.protocolName.isEmpty else {
-          throw RestateError.usage(
-            "one protocol at a time: '\(options.protocolName)' and '\(argument)'; see --help")
-        }
-        options.protocolName = argument
+        if options.protocolName.isEmpty { options.protocolName = argument }
+        options.protocolNames.append(argument)
       }
       index += 1
+    }
+    if options.protocolNames.count > 1 && (options.output != nil || options.name != nil) {
+      throw RestateError.usage(
+        "--output and --name name one file: give one protocol with them, not \(options.protocolNames.count); see --help"
+      )
     }
     if !explicitToolchainModules.isEmpty { options.toolchainModules = explicitToolchainModules }
     if !options.help && options.protocolName.isEmpty {

@@ -54,12 +54,41 @@ struct RestateCommandTests {
     #expect(throws: RestateError.usage("--semantics takes 'value' or 'reference', not 'weak'")) {
       try RestateOptions.parse(["P", "--semantics", "weak"])
     }
-    #expect(throws: RestateError.usage("one protocol at a time: 'P' and 'Q'; see --help")) {
-      try RestateOptions.parse(["P", "Q"])
+    #expect(
+      throws: RestateError.usage(
+        "--output and --name name one file: give one protocol with them, not 2; see --help")
+    ) {
+      try RestateOptions.parse(["P", "--output", "P.swift", "Q"])
     }
     #expect(throws: RestateError.usage("--output needs a value; see --help")) {
       try RestateOptions.parse(["P", "--output"])
     }
+  }
+
+  @Test("Several protocols: each in its own file, one status for all (the worst)")
+  func several() throws {
+    let options = try RestateOptions.parse(["Events", "--check", "Tracks"])
+    #expect(options.protocolNames == ["Events", "Tracks"])
+    #expect(options.protocolName == "Events")
+
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let shapes = ["--symbol-graph-dir", FixtureGraphs.directory("Shapes")]
+    let target = ["--target-directory", directory, "--module", "App"]
+    var (status, printed) = run(["Events", "Tracks"] + shapes + target)
+    #expect(status == .success)
+    #expect(printed.contains { $0.hasPrefix("\(directory)/Eventses.swift: 18 requirements") })
+    #expect(printed.contains { $0.hasPrefix("\(directory)/Trackses.swift: ") })
+    (status, _) = run(["Events", "Tracks", "--check"] + shapes + target)
+    #expect(status == .success)
+    // One not found: its status wins (the plugin looks in more graphs), the others are done.
+    (status, printed) = run(["Events", "Nothing", "Widget", "--check"] + shapes + target)
+    #expect(status == .notFound)
+    #expect(printed.first?.hasSuffix("forwards every requirement of Shapes's Events") == true)
+    #expect(printed.contains { $0.hasPrefix("error: protocol 'Nothing' not found") })
+    #expect(printed.contains { $0.hasPrefix("error: 'Widget' is a class") })
+    (status, _) = run(["Events", "Widget", "--check"] + shapes + target)
+    #expect(status == .failure)
   }
 
   @Test("Write, check, drift, rewrite: the statuses and messages of each")
