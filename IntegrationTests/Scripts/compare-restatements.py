@@ -3,6 +3,7 @@
 restatements (generate-protocols.py --parents), requirement by requirement.
 
     compare-restatements.py HAND.swift DIR     # DIR: the files the command wrote
+    compare-restatements.py --refused PARENTS.swift HANDREFUSED.swift COMMAND.log BUILD.log
 
 Both sides are parsed the same way: each `@Delegate(for: P.self …) protocol …: P { … }`, its
 requirements (a declaration with its attributes, over one or more lines). A requirement is
@@ -12,6 +13,11 @@ constraints in the angle brackets or the `where` clause, `&` compositions). Attr
 compared: `@Default` holds a value the parent protocol does not have (the command keeps one
 the user adds), and `@Handle`/`@Selector` name a handle. The multicast's semantics (value or
 reference) is compared. Prints one line per protocol and every mismatch; exits 1 on any.
+
+With --refused: each refused shape (a protocol `RefusedN` of PARENTS, its shape in the
+comment above it) must be refused by the command (its error in COMMAND.log, with its reason)
+or written and then fail to build, and its hand restatement (`RefusedNHand`) must fail to
+build; BUILD.log is the one build of both. Prints each shape with both reasons.
 """
 import glob
 import re
@@ -152,7 +158,58 @@ def canonical(declaration):
     return key, signature
 
 
+def build_error(log, file, start, end, protocol):
+    """The first error on lines start…end of `file`, else the first naming `protocol`'s
+    multicast (in the macro's expansion)."""
+    for line in log:
+        m = re.search(re.escape("/" + file) + r":(\d+):\d+: error: (.*)", line)
+        if m and start <= int(m.group(1)) <= end:
+            return m.group(2).replace(" (from macro 'Delegate')", "")
+    for line in log:
+        if "error: " in line and f"'{protocol}Multicast" in line:
+            return line.split("error: ", 1)[1].strip()
+    return None
+
+
+def refused(parents_path, hand_path, command_log, build_log):
+    parents = open(parents_path).read().split("\n")
+    shapes = []  # (name, shape)
+    for n, line in enumerate(parents):
+        m = re.match(r"public protocol (Refused\d+)", line)
+        if m:
+            shapes.append((m.group(1), parents[n - 1].replace("// refused: ", "")))
+    hand = open(hand_path).read().split("\n")
+    blocks = {}  # name → (first line, last line), 1-based
+    for n, line in enumerate(hand, 1):
+        m = re.match(r"protocol (Refused\d+)Hand:", line)
+        if m:
+            end = next(k for k in range(n, len(hand) + 1) if hand[k - 1] == "}")
+            blocks[m.group(1)] = (n - 1, end)
+    command = open(command_log).read().split("\n")
+    log = open(build_log).read().split("\n")
+    failures = 0
+    for name, shape in shapes:
+        said = next((l.split("cannot forward: ", 1)[1] for l in command
+                     if l.startswith(f"error: {name} requires ")), None)
+        if said is not None:
+            command_side = f"the command refuses: {said}"
+        else:
+            error = build_error(log, f"{name}s.swift", 1, 10_000, f"{name}s")
+            command_side = f"the command writes it, whose build fails: {error}" if error else None
+        start, end = blocks.get(name, (0, -1))
+        macro = build_error(log, hand_path.split("/")[-1], start, end, f"{name}Hand")
+        print(f"  - {shape} ({name}):")
+        print(f"      {command_side or 'NOT REFUSED: the command wrote it and it built'}")
+        print(f"      the macro, on the hand restatement: {macro or 'NOT REFUSED: it built'}")
+        failures += command_side is None or macro is None
+    print(f"restate: {len(shapes) - failures} of {len(shapes)} refused shapes refused by the command"
+          " and by the macro on the hand restatement")
+    return 1 if failures else 0
+
+
 def main():
+    if sys.argv[1] == "--refused":
+        return refused(*sys.argv[2:6])
     hand_path, directory = sys.argv[1], sys.argv[2]
     hand = protocols(open(hand_path).read())
     written = {}

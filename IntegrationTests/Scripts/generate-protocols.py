@@ -655,6 +655,8 @@ def write_parents(seed, count, directory):
         hand.extend(f"  {(attrs + ' ') if attrs else ''}{text}" for attrs, text in requirements)
         hand.append("}")
         hand.append("")
+    refused = [head, "// The hand restatement of each refused shape: the macro must refuse each.", "",
+               "import DelegateProxy", "import GeneratedParents", ""]
     r = random.Random(seed * 7919 + 1)
     for i, (shape, make) in enumerate(REFUSED):
         t = r.choice([f for f in FAMILIES if f[0] not in ("closure",)])[1]
@@ -662,16 +664,13 @@ def write_parents(seed, count, directory):
         if shape.startswith("@Default"):
             continue  # an attribute of the restatement: a parent cannot have it
         bound = "" if "mutating" in shape else ": AnyObject"
-        parents.append(f"// refused: {shape}")
-        parents.append(f"public protocol Refused{i}{bound} {{")
-        parents.append(f"  func fine{i}(_ a: {t})")
-        parents.extend("  " + part for part in make(t, u).split("; "))
-        parents.append("}")
-        parents.append("")
-    with open(f"{directory}/Parents.swift", "w") as f:
-        f.write("\n".join(parents))
-    with open(f"{directory}/Hand.swift", "w") as f:
-        f.write("\n".join(hand))
+        requirements = [f"  func fine{i}(_ a: {t})"] + ["  " + part for part in make(t, u).split("; ")]
+        parents += [f"// refused: {shape}", f"public protocol Refused{i}{bound} {{"] + requirements + ["}", ""]
+        refused += [f"// refused: {shape}", f"@Delegate(for: Refused{i}.self)",
+                    f"protocol Refused{i}Hand: Refused{i} {{"] + requirements + ["}", ""]
+    for name, lines in (("Parents", parents), ("Hand", hand), ("HandRefused", refused)):
+        with open(f"{directory}/{name}.swift", "w") as f:
+            f.write("\n".join(lines))
 
 
 def main():

@@ -14,7 +14,8 @@
 #     generator's hand restatements requirement by requirement
 #     (Scripts/compare-restatements.py); then a copy with one requirement dropped and one
 #     type changed, which the comparison must fail; the generator's refused shapes, which
-#     the command must refuse with the macro's reason, or write a file the macro refuses;
+#     the command must refuse (its reason printed) or write into a file that does not
+#     build, and whose hand restatements the macro must refuse (its reason printed);
 #  4. the command's --help and errors through the plugin: not found, a name two modules
 #     declare, not a protocol, a requirement the macro refuses.
 # Everything is put back on exit. Arguments name the sections to run (default: all):
@@ -172,40 +173,16 @@ PY
     echo "restate: the command wrote every refused shape"
     exit 1
   fi
-  written=()
-  for name in "${refused[@]}"; do
-    shape=$(grep -B1 "^public protocol $name\b" "$backup/Parents.swift" | head -1 | sed 's|// refused: ||')
-    if reason=$(grep -m1 "error: $name requires" /tmp/dp-restate-refused.log); then
-      echo "  - $shape ($name): the command refuses: ${reason#*cannot forward: }"
-    elif [ -f "$generated/${name}s.swift" ]; then
-      written+=("$name")
-    else
-      cat /tmp/dp-restate-refused.log
-      echo "restate: $name ($shape) neither refused nor written"
-      exit 1
-    fi
-  done
-  # What the command wrote, the macro must refuse: one build, an error in each file.
-  if [ ${#written[@]} -gt 0 ]; then
-    if swift build --target RestatedGenerated > /tmp/dp-restate-refused-build.log 2>&1; then
-      echo "restate: the refused shapes the command wrote (${written[*]}) compiled"
-      exit 1
-    fi
-    for name in "${written[@]}"; do
-      shape=$(grep -B1 "^public protocol $name\b" "$backup/Parents.swift" | head -1 | sed 's|// refused: ||')
-      # An error on the file's line, else in its protocol's expansion (an unbound
-      # associated type: the members do not conform), with the command's note if any.
-      if ! reason=$(grep -m1 -E "${name}s.swift:[0-9]+:[0-9]+: error: " /tmp/dp-restate-refused-build.log) &&
-        ! reason=$(grep -m1 -E "error: .*'${name}sMulticast" /tmp/dp-restate-refused-build.log); then
-        grep "error:" /tmp/dp-restate-refused-build.log | sort -u
-        echo "restate: $name ($shape) was written and compiled"
-        exit 1
-      fi
-      note=$(grep -B1 "/${name}s.swift: " /tmp/dp-restate-refused.log | grep -m1 "^note: " || true)
-      echo "  - $shape ($name): written${note:+ (${note})}; the build fails: ${reason#*error: }"
-    done
+  # What the command wrote, and the generator's hand restatements of the same shapes: one
+  # build, which must fail in each (compare-restatements.py --refused reads both logs).
+  cp "$backup/HandRefused.swift" "$generated/"
+  if swift build --target RestatedGenerated > /tmp/dp-restate-refused-build.log 2>&1; then
+    echo "restate: the refused shapes the command wrote and their hand restatements compiled"
+    exit 1
   fi
-  find "$generated" -name "Refused*.swift" -delete
+  python3 Scripts/compare-restatements.py --refused "$backup/Parents.swift" \
+    "$generated/HandRefused.swift" /tmp/dp-restate-refused.log /tmp/dp-restate-refused-build.log
+  find "$generated" -name "*Refused*.swift" -delete
 }
 
 # 4. --help and the errors, through the plugin.
