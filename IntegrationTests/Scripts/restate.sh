@@ -126,7 +126,7 @@ write_parents() {
 
 # 3. The generator's protocols, restated and compared with its hand restatements.
 section_generated() {
-  echo "restate: the generator's 200 protocols (seed $seed; rerun: SEED=$seed IntegrationTests/Scripts/restate.sh)"
+  echo "restate: the generator's 200 protocols (seed $seed; rerun: SEED=$seed IntegrationTests/Scripts/restate.sh generated)"
   write_parents
   mapfile -t names < <(grep -oE '^public protocol Gen[0-9]+' "$backup/Parents.swift" | cut -d' ' -f3)
   started=$(date +%s)
