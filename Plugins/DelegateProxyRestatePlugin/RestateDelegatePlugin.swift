@@ -70,7 +70,9 @@ struct RestateDelegatePlugin: CommandPlugin {
       throw RestateFailure(
         message: status == 1
           ? "the restatement is out of step with its protocol (above)"
-          : "restate-delegate failed (above)")
+          : status == 4
+            ? "the restatement was written, but requirements above need --default TYPE=EXPRESSION"
+            : "restate-delegate failed (above)")
     }
   }
 
@@ -92,7 +94,8 @@ struct RestateDelegatePlugin: CommandPlugin {
 
   /// The options of the tool that take a value (which is not a protocol's name).
   static let valueOptions: Set<String> = [
-    "--output", "--name", "--semantics", "--bind", "--symbol-graph-dir", "--target-directory",
+    "--output", "--name", "--semantics", "--bind", "--default", "--symbol-graph-dir",
+    "--target-directory",
     "--module", "--symbolgraph-extract", "--toolchain-module", "--triple", "--command-line",
   ]
 

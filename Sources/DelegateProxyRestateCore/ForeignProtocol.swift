@@ -96,7 +96,8 @@ public struct ForeignProtocol: Sendable {
     }
     if aliased.hasPrefix("Dictionary<") { return "[:]" }
     if aliased.hasPrefix("Array<") || aliased.hasPrefix("Set<") { return "[]" }
-    return nil
+    // An alias of a number, `Bool` or a string: the macro's type check accepts it.
+    return EmptyValue.literal(for: aliased)
   }
 
   /// The first case of an enum without payloads — what the macro answers for a

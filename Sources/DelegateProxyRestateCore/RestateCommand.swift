@@ -12,6 +12,9 @@ public struct RestateCommand {
     case failure = 2
     /// The protocol is in no graph given (the plugin then adds the target's own graph).
     case notFound = 3
+    /// Written, but some requirement needs a `@Default` (`--default TYPE=EXPRESSION`)
+    /// before the file compiles.
+    case needsDefault = 4
   }
 
   /// The options.
@@ -50,7 +53,7 @@ public struct RestateCommand {
         statuses.append(report(error))
       }
     }
-    for worst in [Status.notFound, .failure, .drift] where statuses.contains(worst) {
+    for worst in [Status.notFound, .failure, .needsDefault, .drift] where statuses.contains(worst) {
       return worst
     }
     return .success
@@ -119,7 +122,8 @@ public struct RestateCommand {
         let parts = binding.split(separator: "=").map(String.init)
         return (parts[0], parts[1])
       }, userModule: options.module,
-      command: options.commandLine ?? "swift package restate-delegate \(options.protocolName)")
+      command: options.commandLine ?? "swift package restate-delegate \(options.protocolName)",
+      defaults: options.defaults)
     let output = try writer.write(over: existing)
     try FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -128,6 +132,16 @@ public struct RestateCommand {
     print(
       "\(path): \(output.restated) requirement\(output.restated == 1 ? "" : "s") of \(parent.module)'s \(parent.name) restated, \(output.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1) lines"
     )
+    // Written anyway: re-running with the options keeps everything else and adds each
+    // @Default.
+    for missing in output.missingDefaults { print("\(path): error: \(missing)") }
+    if !output.missingDefaults.isEmpty {
+      let count = output.missingDefaults.count
+      print(
+        "\(count) requirement\(count == 1 ? "" : "s") of \(parent.name) need\(count == 1 ? "s" : "") @Default; re-run with the --default options above (the file does not compile until then)"
+      )
+      return .needsDefault
+    }
     return .success
   }
 

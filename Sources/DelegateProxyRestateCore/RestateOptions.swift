@@ -21,6 +21,9 @@ public struct RestateOptions: Sendable, Equatable {
   public var semantics: String?
   /// `--bind Span=Spans`.
   public var bindings: [String] = []
+  /// `--default GenPoint=GenPoint(x: 0, y: 0)`: the `@Default` written on each
+  /// value-returning requirement whose result type is spelled `GenPoint`, by type.
+  public var defaults: [String: String] = [:]
   /// `--check`: compare, write nothing, exit 1 on drift.
   public var check = false
   /// `--help`.
@@ -63,6 +66,14 @@ public struct RestateOptions: Sendable, Equatable {
                             The multicast's semantics in a new file (default: value for a
                             protocol that is not class-bound, else a class).
       --bind <A=B>          Bind associated type A to the @Delegate protocol B (where A: B).
+      --default <TYPE=EXPRESSION>
+                            Write @Default(EXPRESSION) on every requirement (method, property,
+                            subscript) whose result type is spelled TYPE, as in the protocol
+                            (--default 'GenPoint=GenPoint(x: 0, y: 0)', --default 'Decision=.deny').
+                            Repeatable. A result with no undisputed empty value (anything but
+                            optionals, Bool, numbers, strings, arrays, sets, dictionaries) needs
+                            one: without it the file is still written, each such requirement is
+                            named with the option to pass, and the command exits 4.
       --check               Write nothing; exit 1 naming each requirement not forwarded and
                             each restated signature that no longer matches (SwiftPM still
                             wants --allow-writing-to-package-directory).
@@ -107,6 +118,19 @@ public struct RestateOptions: Sendable, Equatable {
           throw RestateError.usage("--bind takes AssociatedType=Protocol, not '\(binding)'")
         }
         options.bindings.append(binding)
+      case "--default":
+        let pair = try value(argument)
+        guard let equals = pair.firstIndex(of: "="),
+          !pair[..<equals].trimmingCharacters(in: .whitespaces).isEmpty,
+          !pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces).isEmpty
+        else {
+          throw RestateError.usage(
+            "--default takes TYPE=EXPRESSION (--default 'GenPoint=GenPoint(x: 0, y: 0)'), not '\(pair)'"
+          )
+        }
+        let type = pair[..<equals].trimmingCharacters(in: .whitespaces)
+        options.defaults[type] = pair[pair.index(after: equals)...].trimmingCharacters(
+          in: .whitespaces)
       case "--symbolgraph-extract": options.symbolGraphExtract = try value(argument)
       case "--toolchain-module": explicitToolchainModules.append(try value(argument))
       case "--triple": options.triple = try value(argument)

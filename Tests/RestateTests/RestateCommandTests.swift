@@ -75,7 +75,9 @@ struct RestateCommandTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let shapes = ["--symbol-graph-dir", FixtureGraphs.directory("Shapes")]
     let target = ["--target-directory", directory, "--module", "App"]
-    var (status, printed) = run(["Events", "Base"] + shapes + target)
+    // `answer(_:) -> Widget`: a class has no empty value.
+    var (status, printed) = run(
+      ["Events", "Base", "--default", "Widget=Widget()"] + shapes + target)
     #expect(status == .success)
     #expect(printed.contains { $0.hasPrefix("\(directory)/Eventses.swift: 18 requirements") })
     #expect(printed.contains { $0.hasPrefix("\(directory)/Bases.swift: 1 requirement of") })
@@ -99,11 +101,11 @@ struct RestateCommandTests {
     let drift = ["--symbol-graph-dir", FixtureGraphs.directory("ShapesDrift")]
     let target = ["--target-directory", directory, "--module", "App"]
 
-    var (status, printed) = run(["Events"] + shapes + target)
+    var (status, printed) = run(["Events", "--default", "Widget=Widget()"] + shapes + target)
     #expect(status == .success)
     #expect(
       printed.last
-        == "\(directory)/Eventses.swift: 18 requirements of Shapes's Events restated, 31 lines")
+        == "\(directory)/Eventses.swift: 18 requirements of Shapes's Events restated, 32 lines")
 
     (status, printed) = run(["Events", "--check"] + shapes + target)
     #expect(status == .success)
@@ -126,6 +128,7 @@ struct RestateCommandTests {
     // The rewrite finds the file that restates Events, whatever its name.
     try FileManager.default.moveItem(
       atPath: "\(directory)/Eventses.swift", toPath: "\(directory)/Listeners.swift")
+    // The @Default written is kept: no --default needed again.
     (status, printed) = run(["Events"] + drift + target)
     #expect(status == .success)
     #expect(printed.last?.hasPrefix("\(directory)/Listeners.swift: 18 requirements") == true)
