@@ -191,6 +191,9 @@ def refused(parents_path, hand_path, command_log, build_log):
     for name, shape in shapes:
         said = next((l.split("cannot forward: ", 1)[1] for l in command
                      if l.startswith(f"error: {name} requires ")), None)
+        # A result with no empty value: written, named with the --default to pass.
+        said = said or next(("no @Default for the result " + l.split("whose result ", 1)[1]
+                             for l in command if f": error: {name} requires " in l), None)
         if said is not None:
             command_side = f"the command refuses: {said}"
         else:

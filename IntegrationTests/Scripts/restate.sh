@@ -130,7 +130,10 @@ section_generated() {
   write_parents
   mapfile -t names < <(grep -oE '^public protocol Gen[0-9]+' "$backup/Parents.swift" | cut -d' ' -f3)
   started=$(date +%s)
+  # GenPoint, a struct, has no empty value: its results need the generator's @Default
+  # answer (GenMode's first case the command finds; the others have empty values).
   if ! swift package --allow-writing-to-package-directory restate-delegate "${names[@]}" \
+    --default 'GenPoint=GenPoint(x: 0, y: 0)' \
     --target RestatedGenerated > /tmp/dp-restate-generated.log 2>&1; then
     cat /tmp/dp-restate-generated.log
     echo "restate: the command failed on the generated protocols"
