@@ -47,8 +47,9 @@ public struct ForeignProtocol: Sendable {
   }
 
   /// The empty value of a requirement's result when its type is an alias of an array, a
-  /// dictionary or an optional, or an enum without payloads: the alias's or the enum's
-  /// declaration is in the graphs, where the macro sees only the type's name.
+  /// dictionary, an optional, a number, `Bool` or a string, or an enum without payloads:
+  /// the alias's or the enum's declaration is in the graphs, where the macro sees only the
+  /// type's name.
   static func aliasDefault(of symbol: SymbolGraph.Symbol, in index: SymbolGraphIndex) -> String? {
     let fragments = symbol.declarationFragments ?? []
     let result: ArraySlice<SymbolGraph.Fragment>
