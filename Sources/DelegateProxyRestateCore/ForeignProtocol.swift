@@ -67,7 +67,11 @@ public struct ForeignProtocol: Sendable {
       guard let arrow = fragments.lastIndex(where: { $0.spelling.contains("->") }) else {
         return nil
       }
-      result = fragments[(arrow + 1)...]
+      // A subscript's accessors (` { get set }`) follow its result.
+      let end =
+        fragments[arrow...].firstIndex { $0.kind == "text" && $0.spelling.contains("{") }
+        ?? fragments.endIndex
+      result = fragments[(arrow + 1)..<end]
     default:
       return nil
     }
