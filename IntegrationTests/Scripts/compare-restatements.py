@@ -192,7 +192,7 @@ def refused(parents_path, hand_path, command_log, build_log):
         said = next((l.split("cannot forward: ", 1)[1] for l in command
                      if l.startswith(f"error: {name} requires ")), None)
         # A result with no empty value: written, named with the --default to pass.
-        said = said or next(("no @Default for the result " + l.split("whose result ", 1)[1]
+        said = said or next(("its result " + l.split("whose result ", 1)[1]
                              for l in command if f": error: {name} requires " in l), None)
         if said is not None:
             command_side = f"the command refuses: {said}"

@@ -69,7 +69,7 @@ public struct ForeignProtocol: Sendable {
       }
       // A subscript's accessors (` { get set }`) follow its result.
       let end =
-        fragments[arrow...].firstIndex { $0.kind == "text" && $0.spelling.contains("{") }
+        fragments[(arrow + 1)...].firstIndex { $0.kind == "text" && $0.spelling.contains("{") }
         ?? fragments.endIndex
       result = fragments[(arrow + 1)..<end]
     default:

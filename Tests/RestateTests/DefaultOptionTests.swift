@@ -95,6 +95,36 @@ struct DefaultOptionTests {
     #expect(again.text == completed.text)
   }
 
+  @Test("A subscript's enum result gets the enum's first case, as a property's does")
+  func subscriptEnum() throws {
+    let subscriptFragments =
+      #"[{"kind":"keyword","spelling":"subscript"},{"kind":"text","spelling":"(slot a: Int) -> "},"#
+      + #"{"kind":"typeIdentifier","spelling":"Mode","preciseIdentifier":"s:M4ModeO"},"#
+      + #"{"kind":"text","spelling":" { get set }"}]"#
+    let caseSymbols = ["off", "on"].map { name in
+      #"{"kind":{"identifier":"swift.enum.case"},"identifier":{"precise":"s:M4ModeO\#(name)"},"pathComponents":["Mode","\#(name)"],"declarationFragments":[{"kind":"keyword","spelling":"case \#(name)"}]}"#
+    }
+    let json = """
+      {"module":{"name":"M"},"symbols":[
+      {"kind":{"identifier":"swift.protocol"},"identifier":{"precise":"s:M5SlotsP"},"pathComponents":["Slots"],"declarationFragments":[{"kind":"keyword","spelling":"protocol Slots : AnyObject"}]},
+      {"kind":{"identifier":"swift.subscript"},"identifier":{"precise":"s:M5SlotsP1s"},"pathComponents":["Slots","subscript(slot:)"],"declarationFragments":\(subscriptFragments)},
+      {"kind":{"identifier":"swift.enum"},"identifier":{"precise":"s:M4ModeO"},"pathComponents":["Mode"],"declarationFragments":[{"kind":"keyword","spelling":"enum Mode"}]},
+      \(caseSymbols.joined(separator: ","))],
+      "relationships":[
+      {"kind":"requirementOf","source":"s:M5SlotsP1s","target":"s:M5SlotsP"},
+      {"kind":"memberOf","source":"s:M4ModeOoff","target":"s:M4ModeO"},
+      {"kind":"memberOf","source":"s:M4ModeOon","target":"s:M4ModeO"}]}
+      """
+    var index = SymbolGraphIndex()
+    index.add(try FixtureGraphs.graph(json))
+    let parent = ForeignProtocol(try index.findProtocol(named: "Slots"), in: index)
+    let output = try RestatementWriter(parent: parent, parentSpelling: "Slots", command: "test")
+      .write(over: nil)
+    #expect(output.missingDefaults.isEmpty)
+    #expect(
+      output.text.contains("  @Default(Mode.off)\n  subscript(slot a: Int) -> Mode { get set }\n"))
+  }
+
   @Test("Which spellings have an undisputed empty value (the macro's rule)")
   func undisputed() {
     for (type, empty) in [
