@@ -177,16 +177,15 @@ public struct RestatementWriter {
       }
       let unchanged = match.map { oldSignatures[$0]?.key == signature?.key } ?? false
       var prefix = ""
-      if let match, unchanged {
+      if let match {
         used[match] = true
         prefix = oldMembers[match].keptPrefix
-      } else if let match {
-        used[match] = true
-        prefix = oldMembers[match].keptPrefix
+      }
+      if let match, !unchanged {
         notes.append(
           "updated: '\(oldMembers[match].item.decl.trimmedDescription)' is now '\(requirement.declaration)'"
         )
-      } else if file?.hasRestatement == true {
+      } else if match == nil, file?.hasRestatement == true {
         notes.append("added: '\(requirement.declaration)'")
       }
       if !prefix.contains("@Default") {
