@@ -7,7 +7,8 @@ import PackageDescription
 
 // A path dependency's identity is its directory's name (lowercased), which depends on
 // where the repository was cloned; work it out instead of hard-coding "delegateproxy".
-let rootIdentity = Context.packageDirectory
+let rootIdentity =
+  Context.packageDirectory
   .split(separator: "/").dropLast().last.map { $0.lowercased() } ?? "delegateproxy"
 
 let package = Package(
@@ -80,6 +81,19 @@ let package = Package(
         .product(name: "Tracing", package: "swift-distributed-tracing"),
         .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
       ]
+    ),
+    // The seeded generator's protocols as a module the user does not own (plain public
+    // protocols; Scripts/restate.sh has the generator write them into Parents.swift), and
+    // the target `restate-delegate` writes their restatements into, which the script
+    // compares with the generator's hand restatements (Scripts/compare-restatements.py);
+    // RestateFeed is there for the command's error "a protocol of that name in two modules".
+    .target(name: "GeneratedParents", path: "Tests/GeneratedParents"),
+    .target(
+      name: "RestatedGenerated",
+      dependencies: [
+        "GeneratedParents", "RestateFeed", .product(name: "DelegateProxy", package: rootIdentity),
+      ],
+      path: "Tests/RestatedGenerated"
     ),
     // Seeded random @Delegate protocols, each checked call by call against a hand-written
     // fan-out (Scripts/generate-protocols.py writes Generated.swift).

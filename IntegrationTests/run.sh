@@ -9,8 +9,9 @@
 #  5. the shapes the macro refuses: each must fail to compile with an error on its own
 #     line, and the list is printed with the macro's reasons;
 #  6. `swift package restate-delegate`: each restatement in Tests/RestatedProtocolTests
-#     written again by the command, unedited, and `--check`; the drift fixture
-#     (Scripts/restate.sh).
+#     written again by the command, unedited, and `--check`; the drift fixture; the
+#     generated protocols of step 4's seed restated by the command and compared with the
+#     generator's hand restatements; the command's --help and errors (Scripts/restate.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 generated=Tests/GeneratedProtocolTests/Generated.swift
@@ -60,4 +61,4 @@ python3 Scripts/generate-protocols.py --check-refused /tmp/dp-refused.log \
 # (the committed Generated.swift put back first).
 cp /tmp/dp-generated-committed.swift "$generated"
 rm -f Tests/GeneratedProtocolTests/Refused.swift
-Scripts/restate.sh
+SEED=$seed Scripts/restate.sh

@@ -40,9 +40,9 @@ struct RestateDelegatePlugin: CommandPlugin {
     // restatement that fell out of step may prevent. Extracting a module's graph takes
     // seconds, so first only the modules whose sources declare the protocol, with what they
     // depend on (where its parents are); every module if that finds nothing.
-    let name = rest.first { !$0.hasPrefix("-") } ?? ""
+    let names = Self.protocolNames(in: rest)
     let modules = Self.importable(from: source)
-    let declaring = modules.filter { Self.declares(name, $0) }
+    let declaring = modules.filter { Self.declares(names, $0) }
     let likely = declaring.flatMap { [$0] + Self.importable(from: $0) }
       .reduce(into: [SwiftSourceModuleTarget]()) { list, module in
         if !list.contains(where: { $0.id == module.id }) { list.append(module) }
@@ -70,7 +70,9 @@ struct RestateDelegatePlugin: CommandPlugin {
       throw RestateFailure(
         message: status == 1
           ? "the restatement is out of step with its protocol (above)"
-          : "restate-delegate failed (above)")
+          : status == 4
+            ? "the restatement was written, but requirements above need --default TYPE=EXPRESSION"
+            : "restate-delegate failed (above)")
     }
   }
 
@@ -90,10 +92,37 @@ struct RestateDelegatePlugin: CommandPlugin {
     return arguments
   }
 
-  /// Whether one of the module's sources declares `protocol <last component of name>`.
-  static func declares(_ name: String, _ module: SwiftSourceModuleTarget) -> Bool {
-    guard let last = name.split(separator: ".").last, !last.isEmpty else { return false }
-    let pattern = "\\bprotocol\\s+\(last)\\b"
+  /// The options of the tool that take a value (which is not a protocol's name).
+  static let valueOptions: Set<String> = [
+    "--output", "--name", "--semantics", "--bind", "--default", "--symbol-graph-dir",
+    "--target-directory",
+    "--module", "--symbolgraph-extract", "--toolchain-module", "--triple", "--command-line",
+  ]
+
+  /// The protocols named on the command line: the arguments that are neither options nor
+  /// an option's value.
+  static func protocolNames(in arguments: [String]) -> [String] {
+    var names: [String] = []
+    var index = arguments.startIndex
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      if valueOptions.contains(argument) {
+        index += 1
+      } else if !argument.hasPrefix("-") {
+        names.append(argument)
+      }
+      index += 1
+    }
+    return names
+  }
+
+  /// Whether one of the module's sources declares `protocol <last component of a name>`
+  /// (one pattern for every name: each file is read once).
+  static func declares(_ names: [String], _ module: SwiftSourceModuleTarget) -> Bool {
+    let lasts = names.compactMap { $0.split(separator: ".").last.map(String.init) }
+      .filter { !$0.isEmpty }.map(NSRegularExpression.escapedPattern(for:))
+    guard !lasts.isEmpty else { return false }
+    let pattern = "\\bprotocol\\s+(\(lasts.joined(separator: "|")))\\b"
     return module.sourceFiles(withSuffix: "swift").contains { file in
       guard let text = try? String(contentsOf: file.url, encoding: .utf8) else { return false }
       return text.range(of: pattern, options: .regularExpression) != nil

@@ -47,8 +47,9 @@ public struct ForeignProtocol: Sendable {
   }
 
   /// The empty value of a requirement's result when its type is an alias of an array, a
-  /// dictionary or an optional, or an enum without payloads: the alias's or the enum's
-  /// declaration is in the graphs, where the macro sees only the type's name.
+  /// dictionary, an optional, a number, `Bool` or a string, or an enum without payloads:
+  /// the alias's or the enum's declaration is in the graphs, where the macro sees only the
+  /// type's name.
   static func aliasDefault(of symbol: SymbolGraph.Symbol, in index: SymbolGraphIndex) -> String? {
     let fragments = symbol.declarationFragments ?? []
     let result: ArraySlice<SymbolGraph.Fragment>
@@ -66,7 +67,11 @@ public struct ForeignProtocol: Sendable {
       guard let arrow = fragments.lastIndex(where: { $0.spelling.contains("->") }) else {
         return nil
       }
-      result = fragments[(arrow + 1)...]
+      // A subscript's accessors (` { get set }`) follow its result.
+      let end =
+        fragments[(arrow + 1)...].firstIndex { $0.kind == "text" && $0.spelling.contains("{") }
+        ?? fragments.endIndex
+      result = fragments[(arrow + 1)..<end]
     default:
       return nil
     }
@@ -96,7 +101,8 @@ public struct ForeignProtocol: Sendable {
     }
     if aliased.hasPrefix("Dictionary<") { return "[:]" }
     if aliased.hasPrefix("Array<") || aliased.hasPrefix("Set<") { return "[]" }
-    return nil
+    // An alias of a number, `Bool` or a string: the macro's type check accepts it.
+    return EmptyValue.literal(for: aliased)
   }
 
   /// The first case of an enum without payloads — what the macro answers for a

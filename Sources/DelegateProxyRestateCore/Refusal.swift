@@ -27,27 +27,4 @@ enum Refusal {
     }
     return nil
   }
-
-  /// Result types the macro has no empty value for: the requirement needs `@Default`.
-  static func needsDefault(_ requirement: Requirement) -> String? {
-    guard requirement.kind == .method,
-      let arrow = requirement.declaration.range(of: ") -> ", options: .backwards)
-    else { return nil }
-    var result = String(requirement.declaration[arrow.upperBound...])
-    if let whereClause = result.range(of: " where ") {
-      result = String(result[..<whereClause.lowerBound])
-    }
-    if result.hasSuffix("?") || result.hasPrefix("[")
-      || result.hasPrefix("(") && !result.contains("->")
-    {
-      return nil
-    }
-    if result.hasPrefix("any ") || result.hasPrefix("some ") || result == "Any"
-      || result == "AnyObject"
-      || result.contains("->")
-    {
-      return result
-    }
-    return nil
-  }
 }

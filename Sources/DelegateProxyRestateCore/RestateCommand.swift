@@ -12,6 +12,9 @@ public struct RestateCommand {
     case failure = 2
     /// The protocol is in no graph given (the plugin then adds the target's own graph).
     case notFound = 3
+    /// Written, but some requirement needs a `@Default` (`--default TYPE=EXPRESSION`)
+    /// before the file compiles.
+    case needsDefault = 4
   }
 
   /// The options.
@@ -25,32 +28,53 @@ public struct RestateCommand {
     self.print = print
   }
 
-  /// Runs the command.
+  /// Runs the command: each protocol named, from symbol graphs read once. The status is
+  /// the worst of theirs: not found (the plugin then looks in more graphs and runs them all
+  /// again), else a failure, else drift.
   public func run() -> Status {
     if options.help {
       print(RestateOptions.help)
       return .success
     }
+    var index = SymbolGraphIndex()
     do {
-      return try runChecked()
-    } catch let error as RestateError {
-      print("error: \(error)")
-      if case .protocolNotFound = error { return .notFound }
-      return .failure
+      for directory in options.symbolGraphDirectories { try index.addDirectory(directory) }
     } catch {
-      print("error: \(error)")
-      return .failure
+      return report(error)
     }
+    let names = options.protocolNames.isEmpty ? [options.protocolName] : options.protocolNames
+    var statuses: [Status] = []
+    for name in names {
+      var one = self
+      one.options.protocolName = name
+      do {
+        statuses.append(try one.runChecked(&index))
+      } catch {
+        statuses.append(report(error))
+      }
+    }
+    for worst in [Status.notFound, .failure, .needsDefault, .drift] where statuses.contains(worst) {
+      return worst
+    }
+    return .success
   }
 
-  func runChecked() throws -> Status {
-    var index = SymbolGraphIndex()
-    for directory in options.symbolGraphDirectories { try index.addDirectory(directory) }
+  /// Prints the error; its status.
+  func report(_ error: any Error) -> Status {
+    print("error: \(error)")
+    if case .protocolNotFound = error as? RestateError { return .notFound }
+    return .failure
+  }
+
+  func runChecked(_ index: inout SymbolGraphIndex) throws -> Status {
     let entry: SymbolGraphIndex.Entry
     do {
       entry = try index.findProtocol(named: options.protocolName)
     } catch RestateError.protocolNotFound {
-      guard let extract = options.symbolGraphExtract else {
+      // Extracted once: a later protocol of the same run finds them in the index.
+      guard let extract = options.symbolGraphExtract,
+        !index.modules.contains(where: options.toolchainModules.contains)
+      else {
         throw RestateError.protocolNotFound(name: options.protocolName, searched: index.modules)
       }
       let directory = try ToolchainSymbolGraphs.extract(
@@ -98,7 +122,8 @@ public struct RestateCommand {
         let parts = binding.split(separator: "=").map(String.init)
         return (parts[0], parts[1])
       }, userModule: options.module,
-      command: options.commandLine ?? "swift package restate-delegate \(options.protocolName)")
+      command: options.commandLine ?? "swift package restate-delegate \(options.protocolName)",
+      defaults: options.defaults)
     let output = try writer.write(over: existing)
     try FileManager.default.createDirectory(
       atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -107,6 +132,16 @@ public struct RestateCommand {
     print(
       "\(path): \(output.restated) requirement\(output.restated == 1 ? "" : "s") of \(parent.module)'s \(parent.name) restated, \(output.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1) lines"
     )
+    // Written anyway: re-running with the options keeps everything else and adds each
+    // @Default.
+    for missing in output.missingDefaults { print("\(path): error: \(missing)") }
+    if !output.missingDefaults.isEmpty {
+      let count = output.missingDefaults.count
+      print(
+        "\(count) requirement\(count == 1 ? "" : "s") of \(parent.name) need\(count == 1 ? "s" : "") @Default; re-run with the --default options above (the file does not compile until then)"
+      )
+      return .needsDefault
+    }
     return .success
   }
 

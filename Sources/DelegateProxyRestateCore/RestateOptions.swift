@@ -1,8 +1,11 @@
 /// The command line of `swift package restate-delegate` (the plugin adds the options it
 /// knows: the symbol graph directories, the target's directory and module).
 public struct RestateOptions: Sendable, Equatable {
-  /// The protocol to restate: `XMLParserDelegate`, `Tracing.Span`.
+  /// The protocol to restate: `XMLParserDelegate`, `Tracing.Span` (the first named).
   public var protocolName = ""
+  /// Every protocol named, in order: each is restated (or checked) in its own file, from
+  /// symbol graphs read once.
+  public var protocolNames: [String] = []
   /// Directories of `*.symbols.json` files to look in.
   public var symbolGraphDirectories: [String] = []
   /// The file to write or check; nil: the file of the target directory that restates the
@@ -18,6 +21,9 @@ public struct RestateOptions: Sendable, Equatable {
   public var semantics: String?
   /// `--bind Span=Spans`.
   public var bindings: [String] = []
+  /// `--default GenPoint=GenPoint(x: 0, y: 0)`: the `@Default` written on each
+  /// value-returning requirement whose result type is spelled `GenPoint`, by type.
+  public var defaults: [String: String] = [:]
   /// `--check`: compare, write nothing, exit 1 on drift.
   public var check = false
   /// `--help`.
@@ -41,13 +47,14 @@ public struct RestateOptions: Sendable, Equatable {
     OVERVIEW: Write (or update, or check) the @Delegate(for: P.self) protocol that restates
     every requirement of a protocol you don't own, read from its module's symbol graph.
 
-    USAGE: swift package --allow-writing-to-package-directory restate-delegate <protocol> --target <target> [options]
+    USAGE: swift package --allow-writing-to-package-directory restate-delegate <protocol>... --target <target> [options]
            swift package --allow-writing-to-package-directory restate-delegate <protocol> --target <target> --check
 
     ARGUMENTS:
       <protocol>            The protocol: in the target, a dependency or a toolchain module
                             (Foundation, FoundationXML, FoundationNetworking); qualify an
-                            ambiguous name with its module (Tracing.Span).
+                            ambiguous name with its module (Tracing.Span). Name several to
+                            restate (or check) each in its own file in one run.
 
     OPTIONS:
       --target <target>     The target the restatement belongs to (required).
@@ -59,6 +66,14 @@ public struct RestateOptions: Sendable, Equatable {
                             The multicast's semantics in a new file (default: value for a
                             protocol that is not class-bound, else a class).
       --bind <A=B>          Bind associated type A to the @Delegate protocol B (where A: B).
+      --default <TYPE=EXPRESSION>
+                            Write @Default(EXPRESSION) on every requirement (method, property,
+                            subscript) whose result type is spelled TYPE, as in the protocol
+                            (--default 'GenPoint=GenPoint(x: 0, y: 0)', --default 'Decision=.deny').
+                            Repeatable. A result with no undisputed empty value (anything but
+                            optionals, Bool, numbers, strings, arrays, sets, dictionaries) needs
+                            one: without it the file is still written, each such requirement is
+                            named with the option to pass, and the command exits 4.
       --check               Write nothing; exit 1 naming each requirement not forwarded and
                             each restated signature that no longer matches (SwiftPM still
                             wants --allow-writing-to-package-directory).
@@ -103,6 +118,19 @@ public struct RestateOptions: Sendable, Equatable {
           throw RestateError.usage("--bind takes AssociatedType=Protocol, not '\(binding)'")
         }
         options.bindings.append(binding)
+      case "--default":
+        let pair = try value(argument)
+        guard let equals = pair.firstIndex(of: "="),
+          !pair[..<equals].trimmingCharacters(in: .whitespaces).isEmpty,
+          !pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces).isEmpty
+        else {
+          throw RestateError.usage(
+            "--default takes TYPE=EXPRESSION (--default 'GenPoint=GenPoint(x: 0, y: 0)'), not '\(pair)'"
+          )
+        }
+        let type = pair[..<equals].trimmingCharacters(in: .whitespaces)
+        options.defaults[type] = pair[pair.index(after: equals)...].trimmingCharacters(
+          in: .whitespaces)
       case "--symbolgraph-extract": options.symbolGraphExtract = try value(argument)
       case "--toolchain-module": explicitToolchainModules.append(try value(argument))
       case "--triple": options.triple = try value(argument)
@@ -111,13 +139,15 @@ public struct RestateOptions: Sendable, Equatable {
         if argument.hasPrefix("-") {
           throw RestateError.usage("unknown option '\(argument)'; see --help")
         }
-        guard options.protocolName.isEmpty else {
-          throw RestateError.usage(
-            "one protocol at a time: '\(options.protocolName)' and '\(argument)'; see --help")
-        }
-        options.protocolName = argument
+        if options.protocolName.isEmpty { options.protocolName = argument }
+        options.protocolNames.append(argument)
       }
       index += 1
+    }
+    if options.protocolNames.count > 1 && (options.output != nil || options.name != nil) {
+      throw RestateError.usage(
+        "--output and --name name one file: give one protocol with them, not \(options.protocolNames.count); see --help"
+      )
     }
     if !explicitToolchainModules.isEmpty { options.toolchainModules = explicitToolchainModules }
     if !options.help && options.protocolName.isEmpty {

@@ -26,12 +26,15 @@ public struct RestatementWriter {
   public var userModule: String?
   /// The command line that wrote the file, for its header.
   public var command: String
+  /// `--default TYPE=EXPRESSION`: the `@Default(EXPRESSION)` written on each value-returning
+  /// requirement whose result type is spelled `TYPE`.
+  public var defaults: [String: String]
 
   /// A writer.
   public init(
     parent: ForeignProtocol, parentSpelling: String, restatingName: String? = nil,
     semantics: String? = nil, bindings: [(String, String)] = [], userModule: String? = nil,
-    command: String
+    command: String, defaults: [String: String] = [:]
   ) {
     self.parent = parent
     self.parentSpelling = parentSpelling
@@ -40,6 +43,8 @@ public struct RestatementWriter {
     self.bindings = bindings
     self.userModule = userModule
     self.command = command
+    self.defaults = Dictionary(
+      defaults.map { (EmptyValue.key($0.key), $0.value) }, uniquingKeysWith: { _, last in last })
   }
 
   /// What a write produced.
@@ -48,8 +53,27 @@ public struct RestatementWriter {
     public var text: String
     /// The requirements the restating protocol lists.
     public var restated: Int
-    /// What changed, and what the user must do (a `@Default` to add), one a line.
+    /// What changed, one a line.
     public var notes: [String]
+    /// The requirements written without the `@Default` the macro needs: the file does not
+    /// compile until each gets one (`--default`, or by hand).
+    public var missingDefaults: [MissingDefault] = []
+  }
+
+  /// A value-returning requirement whose result type has no undisputed empty value and
+  /// that no `@Default` answers.
+  public struct MissingDefault: Sendable, Equatable, CustomStringConvertible {
+    /// The protocol that declares it.
+    public var protocolName: String
+    /// Its declaration.
+    public var declaration: String
+    /// Its result type, as written.
+    public var resultType: String
+
+    /// The line the command prints: what, why, and the option to pass.
+    public var description: String {
+      "\(protocolName) requires '\(declaration)', whose result '\(resultType)' has no empty value for @Delegate to answer when no delegate answers: pass --default '\(resultType)=<expression>' (or add @Default(<expression>) above it)"
+    }
   }
 
   /// `XMLParserDelegate` → `XMLParserDelegates`, `MetricsFactory` → `MetricsFactories`.
@@ -95,6 +119,7 @@ public struct RestatementWriter {
   /// in it: a new protocol, appended).
   public func write(over existing: String?) throws -> Output {
     var notes: [String] = []
+    var missingDefaults: [MissingDefault] = []
     let file = existing.map { RestatementFile(text: $0, parentName: parentSpelling) }
     let oldMembers = file?.members ?? []
     var used = Array(repeating: false, count: oldMembers.count)
@@ -132,35 +157,43 @@ public struct RestatementWriter {
       var match = oldSignatures.indices.first {
         !used[$0] && oldSignatures[$0]?.key == signature?.key
       }
-      if let match {
-        used[match] = true
-        lines.append(oldMembers[match].text)
-        restated += 1
-        if Refusal.needsDefault(requirement) != nil
-          && !oldMembers[match].keptPrefix.contains("@Default")
-        {
-          notes.append(needsDefaultNote(requirement))
+      let answer = defaultAnswer(for: requirement)
+      if let found = match {
+        let hasDefault = oldMembers[found].keptPrefix.contains("@Default")
+        if hasDefault || answer.written == nil {
+          used[found] = true
+          lines.append(oldMembers[found].text)
+          restated += 1
+          if !hasDefault, let missing = answer.missing { missingDefaults.append(missing) }
+          continue
         }
-        continue
       }
-      match = oldSignatures.indices.first {
-        !used[$0] && oldSignatures[$0]?.identity == signature?.identity
+      // A member still in step that gets a @Default now (`--default`) is rewritten from its
+      // kept comments and attributes, like a changed one.
+      if match == nil {
+        match = oldSignatures.indices.first {
+          !used[$0] && oldSignatures[$0]?.identity == signature?.identity
+        }
       }
+      let unchanged = match.map { oldSignatures[$0]?.key == signature?.key } ?? false
       var prefix = ""
       if let match {
         used[match] = true
         prefix = oldMembers[match].keptPrefix
+      }
+      if let match, !unchanged {
         notes.append(
           "updated: '\(oldMembers[match].item.decl.trimmedDescription)' is now '\(requirement.declaration)'"
         )
-      } else if file?.hasRestatement == true {
+      } else if match == nil, file?.hasRestatement == true {
         notes.append("added: '\(requirement.declaration)'")
       }
-      if Refusal.needsDefault(requirement) != nil && !prefix.contains("@Default") {
-        notes.append(needsDefaultNote(requirement))
-      }
-      if let empty = requirement.aliasDefault, !prefix.contains("@Default") {
-        prefix += "@Default(\(empty))\n"
+      if !prefix.contains("@Default") {
+        if let written = answer.written {
+          prefix += "@Default(\(written))\n"
+        } else if let missing = answer.missing {
+          missingDefaults.append(missing)
+        }
       }
       if let (handle, selector) = overloadName, !prefix.contains("@Handle") {
         prefix += "@Handle(\"\(handle)\") @Selector(\"\(selector)\")\n"
@@ -209,7 +242,8 @@ public struct RestatementWriter {
       var text = around.before + "\n" + body + "\n" + around.after
       let missing = imports.filter { !present.contains($0) }
       if !missing.isEmpty { text = missing.map { "import \($0)\n" }.joined() + text }
-      return Output(text: text, restated: restated, notes: notes)
+      return Output(
+        text: text, restated: restated, notes: notes, missingDefaults: missingDefaults)
     }
     var header = """
       // Every requirement of \(parent.module)'s \(parent.name), inherited ones included, restated
@@ -233,13 +267,34 @@ public struct RestatementWriter {
     if let existing, !existing.isEmpty {
       return Output(
         text: existing.trimmingTrailingWhitespace + "\n\n" + header + "\n" + declaration,
-        restated: restated, notes: notes)
+        restated: restated, notes: notes, missingDefaults: missingDefaults)
     }
-    return Output(text: header + "\n" + declaration, restated: restated, notes: notes)
+    return Output(
+      text: header + "\n" + declaration, restated: restated, notes: notes,
+      missingDefaults: missingDefaults)
   }
 
-  func needsDefaultNote(_ requirement: Requirement) -> String {
-    "add @Default(…) above '\(requirement.declaration)': the macro has no empty value for '\(Refusal.needsDefault(requirement) ?? "")' (re-running keeps it)"
+  /// What a requirement answers when no delegate answers, when the macro cannot derive it:
+  /// the `@Default` to write (`--default` for its result type first, else the empty value of
+  /// the alias or enum it names), or, with neither and no undisputed empty value, what is
+  /// missing. Both nil: nothing to write (no result, or an undisputed empty value).
+  func defaultAnswer(for requirement: Requirement) -> (written: String?, missing: MissingDefault?) {
+    guard let type = EmptyValue.resultType(of: requirement.declaration) else { return (nil, nil) }
+    let spelled = type.trimmedDescription
+    if let given = defaults[EmptyValue.key(spelled)] { return (given, nil) }
+    if let alias = requirement.aliasDefault { return (alias, nil) }
+    if EmptyValue.literal(for: type) != nil { return (nil, nil) }
+    // An associated type's answer is the macro's to gather or refuse (by its binding).
+    let first = EmptyValue.key(spelled).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+    if parent.requirements.contains(where: { $0.kind == .associatedType && $0.title == first }) {
+      return (nil, nil)
+    }
+    return (
+      nil,
+      MissingDefault(
+        protocolName: requirement.protocolName, declaration: requirement.declaration,
+        resultType: spelled)
+    )
   }
 
   /// The module a file imports for a declaring module: Foundation for the modules it

@@ -54,12 +54,43 @@ struct RestateCommandTests {
     #expect(throws: RestateError.usage("--semantics takes 'value' or 'reference', not 'weak'")) {
       try RestateOptions.parse(["P", "--semantics", "weak"])
     }
-    #expect(throws: RestateError.usage("one protocol at a time: 'P' and 'Q'; see --help")) {
-      try RestateOptions.parse(["P", "Q"])
+    #expect(
+      throws: RestateError.usage(
+        "--output and --name name one file: give one protocol with them, not 2; see --help")
+    ) {
+      try RestateOptions.parse(["P", "--output", "P.swift", "Q"])
     }
     #expect(throws: RestateError.usage("--output needs a value; see --help")) {
       try RestateOptions.parse(["P", "--output"])
     }
+  }
+
+  @Test("Several protocols: each in its own file, one status for all (the worst)")
+  func several() throws {
+    let options = try RestateOptions.parse(["Events", "--check", "Base"])
+    #expect(options.protocolNames == ["Events", "Base"])
+    #expect(options.protocolName == "Events")
+
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let shapes = ["--symbol-graph-dir", FixtureGraphs.directory("Shapes")]
+    let target = ["--target-directory", directory, "--module", "App"]
+    // `answer(_:) -> Widget`: a class has no empty value.
+    var (status, printed) = run(
+      ["Events", "Base", "--default", "Widget=Widget()"] + shapes + target)
+    #expect(status == .success)
+    #expect(printed.contains { $0.hasPrefix("\(directory)/Eventses.swift: 18 requirements") })
+    #expect(printed.contains { $0.hasPrefix("\(directory)/Bases.swift: 1 requirement of") })
+    (status, _) = run(["Events", "Base", "--check"] + shapes + target)
+    #expect(status == .success)
+    // One not found: its status wins (the plugin looks in more graphs), the others are done.
+    (status, printed) = run(["Events", "Nothing", "Widget", "--check"] + shapes + target)
+    #expect(status == .notFound)
+    #expect(printed.first?.hasSuffix("forwards every requirement of Shapes's Events") == true)
+    #expect(printed.contains { $0.hasPrefix("error: protocol 'Nothing' not found") })
+    #expect(printed.contains { $0.hasPrefix("error: 'Widget' is a class") })
+    (status, _) = run(["Events", "Widget", "--check"] + shapes + target)
+    #expect(status == .failure)
   }
 
   @Test("Write, check, drift, rewrite: the statuses and messages of each")
@@ -70,11 +101,11 @@ struct RestateCommandTests {
     let drift = ["--symbol-graph-dir", FixtureGraphs.directory("ShapesDrift")]
     let target = ["--target-directory", directory, "--module", "App"]
 
-    var (status, printed) = run(["Events"] + shapes + target)
+    var (status, printed) = run(["Events", "--default", "Widget=Widget()"] + shapes + target)
     #expect(status == .success)
     #expect(
       printed.last
-        == "\(directory)/Eventses.swift: 18 requirements of Shapes's Events restated, 31 lines")
+        == "\(directory)/Eventses.swift: 18 requirements of Shapes's Events restated, 32 lines")
 
     (status, printed) = run(["Events", "--check"] + shapes + target)
     #expect(status == .success)
@@ -97,6 +128,7 @@ struct RestateCommandTests {
     // The rewrite finds the file that restates Events, whatever its name.
     try FileManager.default.moveItem(
       atPath: "\(directory)/Eventses.swift", toPath: "\(directory)/Listeners.swift")
+    // The @Default written is kept: no --default needed again.
     (status, printed) = run(["Events"] + drift + target)
     #expect(status == .success)
     #expect(printed.last?.hasPrefix("\(directory)/Listeners.swift: 18 requirements") == true)
