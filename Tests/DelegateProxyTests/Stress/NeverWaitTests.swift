@@ -22,11 +22,15 @@ protocol NeverWaitEvents: AnyObject {
 
 /// A member that records its calls.
 final class NeverWaitRecorder: NeverWaitEvents, @unchecked Sendable {
-  // @unchecked Sendable: its counters are atomics; `level` is written only by the
-  // multicast's writes, which these tests do not race with reads of it.
+  // @unchecked Sendable: its counters and `level` are atomics (writer threads set the
+  // multicast's `level`, which writes every member's, concurrently).
   let calls = NeverWaitCounter()
   let deinits: NeverWaitCounter?
-  var level = 0
+  private let storedLevel = Atomic<Int>(0)
+  var level: Int {
+    get { storedLevel.load(ordering: .relaxed) }
+    set { storedLevel.store(newValue, ordering: .relaxed) }
+  }
   init(deinits: NeverWaitCounter? = nil) { self.deinits = deinits }
   deinit { deinits?.add() }
   func ping(_ n: Int) { calls.add() }
@@ -34,10 +38,15 @@ final class NeverWaitRecorder: NeverWaitEvents, @unchecked Sendable {
 
 /// A member whose `ping` runs `body` (which may block) and counts what finished.
 final class NeverWaitBlocker: NeverWaitEvents, @unchecked Sendable {
-  // @unchecked Sendable: the body is set before the member is shared; counters are atomics.
+  // @unchecked Sendable: the body is set before the member is shared; counters and
+  // `level` are atomics.
   let body: @Sendable () -> Void
   let finished = NeverWaitCounter()
-  var level = 0
+  private let storedLevel = Atomic<Int>(0)
+  var level: Int {
+    get { storedLevel.load(ordering: .relaxed) }
+    set { storedLevel.store(newValue, ordering: .relaxed) }
+  }
   init(_ body: @escaping @Sendable () -> Void) { self.body = body }
   func ping(_ n: Int) {
     body()
