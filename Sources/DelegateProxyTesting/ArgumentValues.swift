@@ -8,9 +8,9 @@ import MessageRuntime
 /// Pointers, objects, classes, selectors and C strings point at live things this value
 /// source owns — an object, a class, a selector, a C string, a zeroed buffer large enough
 /// for any pointee the package passes — valid as long as it lives.
-public final class ArgumentValues {
+package final class ArgumentValues {
   /// The object `@` arguments point at.
-  public let object = RuntimeObject()
+  package let object = RuntimeObject()
   /// The Swift values sent as objects so far (see `SwiftSampleValues`), kept alive as long
   /// as the cases that point at them.
   private var swiftValues: [SwiftValueObject] = []
@@ -24,7 +24,7 @@ public final class ArgumentValues {
   private static let bufferSize = 4096
 
   /// A value source with its own object, string and buffer.
-  public init() {
+  package init() {
     let text = Array("argument".utf8CString)
     cString = .allocate(capacity: text.count)
     cString.initialize(from: text, count: text.count)
@@ -39,7 +39,7 @@ public final class ArgumentValues {
 
   /// How many distinct boundary values `type` has (for an aggregate, the most any of its
   /// fields has).
-  public func boundaryCount(of type: TypeEncoding) -> Int {
+  package func boundaryCount(of type: TypeEncoding) -> Int {
     switch type.unqualified {
     case .structure(_, let fields?), .union(_, let fields?):
       return fields.map { boundaryCount(of: $0) }.max() ?? 1
@@ -50,7 +50,7 @@ public final class ArgumentValues {
 
   /// Boundary value number `k` of `type` (taken modulo the type's count, field by field
   /// for an aggregate), as bytes of the type's size.
-  public func boundary(_ k: Int, of type: TypeEncoding) -> [UInt8] {
+  package func boundary(_ k: Int, of type: TypeEncoding) -> [UInt8] {
     fill(type) { scalar in
       let all = scalarBoundaries(scalar)
       return all[k % all.count]
@@ -91,7 +91,7 @@ public final class ArgumentValues {
 
   /// A random value of `type` drawn from `rng`: random bits for integers, finite numbers
   /// for floating point, 0 or 1 for `BOOL`, a live or null pointer.
-  public func random(of type: TypeEncoding, using rng: inout SeededRandom) -> [UInt8] {
+  package func random(of type: TypeEncoding, using rng: inout SeededRandom) -> [UInt8] {
     fill(type) { scalar in
       let size = (try? scalar.layout().size) ?? 0
       switch scalar {
@@ -113,7 +113,7 @@ public final class ArgumentValues {
 
   /// Whether `a` and `b` are the same value of `type`: equal in every significant byte
   /// (``significantBytes(of:)``), padding aside.
-  public static func sameValue(_ a: [UInt8], _ b: [UInt8], of type: TypeEncoding) -> Bool {
+  package static func sameValue(_ a: [UInt8], _ b: [UInt8], of type: TypeEncoding) -> Bool {
     a.count == b.count
       && zip(zip(a, b), significantBytes(of: type)).allSatisfy { pair, significant in
         !significant || pair.0 == pair.1
@@ -122,7 +122,7 @@ public final class ArgumentValues {
 
   /// Which bytes of a value of `type` carry it (false for padding, and for the bytes of
   /// an x87 `long double` beyond its 10): the bytes a delivery must preserve.
-  public static func significantBytes(of type: TypeEncoding) -> [Bool] {
+  package static func significantBytes(of type: TypeEncoding) -> [Bool] {
     let type = type.unqualified
     guard let layout = try? type.layout() else { return [] }
     var mask = [Bool](repeating: false, count: layout.size)

@@ -118,7 +118,7 @@ public struct DeliveryCheck: Sendable {
 
   /// The cases of `method`: one per boundary value (the most any argument has), then
   /// ``randomCases`` random ones, each replayable from the seed and `methodIndex`.
-  public func cases(for method: DoubledMethod, methodIndex: Int, values: ArgumentValues) -> [Case] {
+  package func cases(for method: DoubledMethod, methodIndex: Int, values: ArgumentValues) -> [Case] {
     let types = (0..<method.arity).map {
       method.signature.argumentTypes[DelegateDouble.signatureIndex($0)]
     }

@@ -18,27 +18,27 @@ import MessageRuntime
 /// About one signature in 50 puts an array by value as an argument or the result; the
 /// runtime must refuse it with `.invalidSignature`, as it must a 16-byte result that
 /// mixes `long double` with other members (see `Spec.expectedRefusal`).
-public struct SignatureGenerator: Sendable {
+package struct SignatureGenerator: Sendable {
   /// The generator's random source.
-  public var rng: SeededRandom
+  package var rng: SeededRandom
 
   /// A generator drawing from `rng`; use ``SeededRandom/stream(seed:index:)`` so each
   /// signature of a run replays alone.
-  public init(rng: SeededRandom) { self.rng = rng }
+  package init(rng: SeededRandom) { self.rng = rng }
 
   /// One generated signature.
-  public struct Spec: Sendable, Hashable, CustomStringConvertible {
+  package struct Spec: Sendable, Hashable, CustomStringConvertible {
     /// The result type.
-    public var returnType: TypeEncoding
+    package var returnType: TypeEncoding
     /// The method's own arguments (without `self` and `_cmd`).
-    public var arguments: [TypeEncoding]
+    package var arguments: [TypeEncoding]
     /// The signature has an array by value and must be refused.
-    public var refused: Bool
+    package var refused: Bool
 
     /// What the runtime must say when it refuses this signature, or nil if it must
     /// accept it: arrays by value, and (x86-64) a 16-byte result that mixes `long double`
     /// with other members — returned in memory, which libffi cannot describe.
-    public var expectedRefusal: String? {
+    package var expectedRefusal: String? {
       if refused { return "array" }
       #if arch(x86_64)
         if let layout = try? returnType.layout(), layout.size == 16, layout.alignment == 16,
@@ -51,7 +51,7 @@ public struct SignatureGenerator: Sendable {
     }
 
     /// A `long double`, or an aggregate whose every member is one at offset 0.
-    public static func isLongDoubleOnly(_ t: TypeEncoding) -> Bool {
+    package static func isLongDoubleOnly(_ t: TypeEncoding) -> Bool {
       switch t.unqualified {
       case .longDouble: return true
       case .structure(_, let fields?): return fields.count == 1 && isLongDoubleOnly(fields[0])
@@ -62,16 +62,16 @@ public struct SignatureGenerator: Sendable {
     }
 
     /// The method encoding, `self` and `_cmd` included.
-    public var encoding: String {
+    package var encoding: String {
       ([returnType, .object, .selector] + arguments).map(\.canonicalString).joined()
     }
 
     /// The method encoding.
-    public var description: String { encoding }
+    package var description: String { encoding }
   }
 
   /// The next random signature.
-  public mutating func signature() -> Spec {
+  package mutating func signature() -> Spec {
     let count: Int
     switch rng.below(10) {
     case 0..<6: count = rng.below(5)
@@ -109,7 +109,7 @@ public struct SignatureGenerator: Sendable {
   }
 
   /// A value type at aggregate depth `depth`.
-  public mutating func value(depth: Int) -> TypeEncoding {
+  package mutating func value(depth: Int) -> TypeEncoding {
     let roll = rng.below(100)
     if roll < 50 || depth >= 3 { return scalar() }
     if roll < 58 { return pointer(depth: depth) }
@@ -120,7 +120,7 @@ public struct SignatureGenerator: Sendable {
 
   /// An aggregate of at most 16 bytes without `long double`: the ones the ABI splits
   /// into registers, where classification mistakes show.
-  public mutating func small(depth: Int) -> TypeEncoding {
+  package mutating func small(depth: Int) -> TypeEncoding {
     for _ in 0..<8 {
       let fields = (0..<(1 + rng.below(4))).map { _ -> TypeEncoding in
         switch rng.below(10) {
@@ -142,7 +142,7 @@ public struct SignatureGenerator: Sendable {
   }
 
   /// A scalar type (`long double` rarely).
-  public mutating func scalar() -> TypeEncoding {
+  package mutating func scalar() -> TypeEncoding {
     if rng.chance(1, in: 60) { return .longDouble }
     let all: [TypeEncoding] = [
       .char, .unsignedChar, .short, .unsignedShort, .int, .unsignedInt, .long, .unsignedLong,
@@ -153,7 +153,7 @@ public struct SignatureGenerator: Sendable {
   }
 
   /// A pointer or block type.
-  public mutating func pointer(depth: Int) -> TypeEncoding {
+  package mutating func pointer(depth: Int) -> TypeEncoding {
     switch rng.below(6) {
     case 0: return .pointer(.void)
     case 1: return .pointer(.unknown)
@@ -165,7 +165,7 @@ public struct SignatureGenerator: Sendable {
   }
 
   /// A struct of at most 128 bytes.
-  public mutating func structure(depth: Int) -> TypeEncoding {
+  package mutating func structure(depth: Int) -> TypeEncoding {
     for _ in 0..<8 {
       let fields = (0..<(1 + rng.below(5))).map { _ in field(depth: depth + 1) }
       let name: String? = rng.chance(1, in: 4) ? "S\(rng.below(1000))" : nil
@@ -176,7 +176,7 @@ public struct SignatureGenerator: Sendable {
   }
 
   /// A union of at most 128 bytes.
-  public mutating func union(depth: Int) -> TypeEncoding {
+  package mutating func union(depth: Int) -> TypeEncoding {
     for _ in 0..<8 {
       let fields = (0..<(2 + rng.below(2))).map { _ in field(depth: depth + 1) }
       let t = TypeEncoding.union(name: nil, fields: fields)
@@ -186,7 +186,7 @@ public struct SignatureGenerator: Sendable {
   }
 
   /// A struct or union field: a value or an array.
-  public mutating func field(depth: Int) -> TypeEncoding {
+  package mutating func field(depth: Int) -> TypeEncoding {
     guard rng.chance(1, in: 6) else { return value(depth: depth) }
     let element = depth < 3 && rng.chance(1, in: 3) ? structure(depth: depth) : scalar()
     return .array(count: 1 + rng.below(4), element: element)
