@@ -113,9 +113,7 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
   override func methodSignature(for selector: Selector) -> MethodSignature? {
     if let known = super.methodSignature(for: selector) { return known }
     guard isSilent.load(ordering: .relaxed) else { return nil }
-    return try? MethodSignature.make(
-      returnType: .void,
-      arguments: [.object, .selector] + Array(repeating: .object, count: selector.argumentCount))
+    return MulticastOptions.silentSignature(for: selector)
   }
 
   /// A Swift sender's declared signature for a selector the protocol does not have, under

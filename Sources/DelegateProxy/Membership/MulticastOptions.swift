@@ -1,3 +1,5 @@
+import MessageRuntime
+
 /// How a multicast keeps its members and what it does with a message nobody handles — one
 /// set of options for both multicasts (`@Delegate`'s and ``MulticastProxy``).
 ///
@@ -26,4 +28,15 @@ public struct MulticastOptions: OptionSet, Sendable, Hashable {
   /// membership (a ``MulticastProxy``'s rule without ``unique``); `remove` drops every
   /// membership of it.
   public static let allowsDuplicates = MulticastOptions(rawValue: 1 << 2)
+}
+
+extension MulticastOptions {
+  /// The signature a ``silentWhenEmpty`` multicast accepts a message it knows nothing
+  /// about with: `void`, object arguments (`AIMultiDelegate`'s "any signature"), so a C
+  /// caller's message reaches `forwardInvocation` and is dropped.
+  static func silentSignature(for selector: Selector) -> MethodSignature? {
+    try? MethodSignature.make(
+      returnType: .void,
+      arguments: [.object, .selector] + Array(repeating: .object, count: selector.argumentCount))
+  }
 }

@@ -293,9 +293,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
     let table = currentTable
     if let known = knownSignature(for: selector, in: table) { return known }
     if table.silentWhenEmpty && !table.hasLiveMembers {
-      return try? MethodSignature.make(
-        returnType: .void,
-        arguments: [.object, .selector] + Array(repeating: .object, count: selector.argumentCount))
+      return MulticastOptions.silentSignature(for: selector)
     }
     return nil
   }
