@@ -13,10 +13,13 @@ extension DelegateDouble {
   @discardableResult
   public func verify(
     _ selector: Selector, called count: CallCount = .atLeast(1),
-    with matchers: [ArgumentMatcher]? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    with matchers: [ArgumentMatcher]? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) -> Bool {
-    reportPendingFailures(at: sourceLocation)
-    guard let method = checked(selector, matchers, at: sourceLocation) else { return false }
+    let place = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportPendingFailures(at: place)
+    guard let method = checked(selector, matchers, at: place) else { return false }
     let all = calls(to: selector)
     let matching = all.filter { Stub(matchers: matchers, answers: []).accepts($0.arguments) }
     if count.accepts(matching.count) { return true }
@@ -30,7 +33,7 @@ extension DelegateDouble {
     } else if all.isEmpty {
       message += "\n" + receivedSummary()
     }
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    place.record(message)
     return false
   }
 
@@ -39,30 +42,39 @@ extension DelegateDouble {
   @discardableResult
   public func verifyNever(
     _ selector: Selector, with matchers: [ArgumentMatcher]? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) -> Bool {
-    verify(selector, called: .never, with: matchers, sourceLocation: sourceLocation)
+    verify(
+      selector, called: .never, with: matchers, fileID: fileID, filePath: filePath, line: line,
+      column: column)
   }
 
   /// Checks that the double received calls of `selectors` in this order (other calls may
   /// come between them).
   @discardableResult
   public func verifyInOrder(
-    _ selectors: [Selector], sourceLocation: SourceLocation = #_sourceLocation
+    _ selectors: [Selector], fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
   ) -> Bool {
-    DelegateDouble.verifyInOrder(selectors.map { (self, $0) }, sourceLocation: sourceLocation)
+    DelegateDouble.verifyInOrder(
+      selectors.map { (self, $0) }, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// Checks that each double received its message in this order across doubles — a
   /// primary delegate before a secondary, say (other calls may come between them).
   @discardableResult
   public static func verifyInOrder(
-    _ steps: [(DelegateDouble, Selector)], sourceLocation: SourceLocation = #_sourceLocation
+    _ steps: [(DelegateDouble, Selector)], fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) -> Bool {
+    let place = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     var after: UInt64 = 0
     for (index, (double, selector)) in steps.enumerated() {
-      double.reportPendingFailures(at: sourceLocation)
-      guard double.checked(selector, nil, at: sourceLocation) != nil else { return false }
+      double.reportPendingFailures(at: place)
+      guard double.checked(selector, nil, at: place) != nil else { return false }
       if let next = double.calls(to: selector).first(where: { $0.sequence > after }) {
         after = next.sequence
         continue
@@ -78,7 +90,7 @@ extension DelegateDouble {
         ? double.calls
         : steps.flatMap { $0.0.calls }.sorted { $0.sequence < $1.sequence }
       message += "\nCalls received, in order:" + (received.isEmpty ? " none" : list(received))
-      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+      place.record(message)
       return false
     }
     return true
@@ -95,25 +107,28 @@ extension DelegateDouble {
   @discardableResult
   public func waitForCall(
     to selector: Selector, with matchers: [ArgumentMatcher]? = nil, count: Int = 1,
-    timeLimit: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation
+    timeLimit: Duration = .seconds(5), fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) async -> RecordedCall? {
-    guard let method = checked(selector, matchers, at: sourceLocation) else { return nil }
+    let place = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard let method = checked(selector, matchers, at: place) else { return nil }
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeLimit)
     let filter = Stub(matchers: matchers, answers: [])
     while true {
       let matching = calls(to: selector).filter { filter.accepts($0.arguments) }
       if matching.count >= count {
-        reportPendingFailures(at: sourceLocation)
+        reportPendingFailures(at: place)
         return matching[count - 1]
       }
       if clock.now >= deadline {
-        reportPendingFailures(at: sourceLocation)
+        reportPendingFailures(at: place)
         let message =
           "Timed out after \(timeLimit) waiting for \(Self.describe(method, matchers)) to be "
           + "called \(CallCount.atLeast(count)) on \(description); it was "
           + "\(Self.timesCalled(matching.count)).\n" + receivedSummary()
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        place.record(message)
         return nil
       }
       try? await Task.sleep(for: .milliseconds(2))
@@ -123,8 +138,12 @@ extension DelegateDouble {
   /// Records, at the caller's line, the failures of calls that arrived outside a test
   /// (a strict double's unexpected calls on a delegate's queue). Every verification does
   /// this first; call it at the end of a test that verifies nothing else.
-  public func verifyNoUnexpectedCalls(sourceLocation: SourceLocation = #_sourceLocation) {
-    reportPendingFailures(at: sourceLocation)
+  public func verifyNoUnexpectedCalls(
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let place = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportPendingFailures(at: place)
   }
 
   // MARK: Messages
@@ -132,14 +151,14 @@ extension DelegateDouble {
   /// The method for `selector`, with `matchers` checked against it; nil (and a failure
   /// recorded) when either is wrong.
   fileprivate func checked(
-    _ selector: Selector, _ matchers: [ArgumentMatcher]?, at location: SourceLocation
+    _ selector: Selector, _ matchers: [ArgumentMatcher]?, at location: IssueLocation
   ) -> DoubledMethod? {
     do {
       let method = try known(selector)
       try validate(matchers, for: method)
       return method
     } catch {
-      Issue.record(Comment(rawValue: "Cannot verify: \(error)"), sourceLocation: location)
+      location.record("Cannot verify: \(error)")
       return nil
     }
   }

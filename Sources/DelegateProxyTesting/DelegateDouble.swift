@@ -52,7 +52,9 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   /// What the double does with a call no stub answers.
   public let mode: DoubleMode
   /// Where the double was made: unexpected calls are reported here.
-  public let sourceLocation: SourceLocation
+  public var sourceLocation: SourceLocation { place.sourceLocation }
+  /// The same line, as both Swift Testing and XCTest report failures at it.
+  let place: IssueLocation
   /// Every method the double knows, in declaration order (answered or not).
   public let knownMethods: [DoubledMethod]
 
@@ -95,30 +97,29 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   ///   - mode: what it does with a call no stub answers.
   ///   - delegate: for a partial double, the real delegate unanswered calls go to (held
   ///     weakly; only the methods it responds to are forwarded).
-  ///   - sourceLocation: where failures of unexpected calls are reported (by default the
-  ///     line that makes the double).
+  ///   - fileID, filePath, line, column: where failures of unexpected calls are reported
+  ///     (by default the line that makes the double), under Swift Testing or XCTest.
   /// - Throws: ``DoubleError/unknownSelector(_:double:)`` for a selector in
   ///   `responding` the double does not know.
   public convenience init(
     methods: [DoubledMethod], name: String, responding: RespondingMethods = .all,
     mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) throws(DoubleError) {
     try self.init(
       knowing: methods, name: name, responding: responding, mode: mode, forwardingTo: delegate,
-      sourceLocation: sourceLocation)
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// The designated initializer behind every other (``SwiftDelegateDouble``'s too). It
-  /// has no default arguments: Swift 6.3 crashes serializing a `#_sourceLocation` default
-  /// of a designated initializer of a non-final class.
+  /// The designated initializer behind every other (``SwiftDelegateDouble``'s too).
   init(
     knowing methods: [DoubledMethod], name: String, responding: RespondingMethods,
-    mode: DoubleMode, forwardingTo delegate: RuntimeObject?, sourceLocation: SourceLocation
+    mode: DoubleMode, forwardingTo delegate: RuntimeObject?, at place: IssueLocation
   ) throws(DoubleError) {
     self.name = name
     self.mode = mode
-    self.sourceLocation = sourceLocation
+    self.place = place
     self.knownMethods = methods
     var table: [Selector: DoubledMethod] = [:]
     for m in methods { table[m.selector] = m }
@@ -138,13 +139,15 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   /// A double for a runtime protocol's methods (and those of the protocols it inherits).
   public convenience init(
     _ proto: RuntimeProtocol, responding: RespondingMethods = .all, mode: DoubleMode = .nice,
-    forwardingTo delegate: RuntimeObject? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    forwardingTo delegate: RuntimeObject? = nil, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) throws(DoubleError) {
     try self.init(
-      methods: proto.allRequirements.map {
+      knowing: proto.allRequirements.map {
         DoubledMethod(selector: $0.selector, signature: $0.signature, isRequired: $0.isRequired)
       }, name: proto.name, responding: responding, mode: mode, forwardingTo: delegate,
-      sourceLocation: sourceLocation)
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// A double for a list of message signatures: selector name → method encoding, e.g.
@@ -153,7 +156,8 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   public convenience init(
     signatures: KeyValuePairs<String, String>, responding: RespondingMethods = .all,
     mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) throws(DoubleError) {
     var methods: [DoubledMethod] = []
     for (selector, encoding) in signatures {
@@ -165,8 +169,9 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
       }
     }
     try self.init(
-      methods: methods, name: "signatures", responding: responding, mode: mode,
-      forwardingTo: delegate, sourceLocation: sourceLocation)
+      knowing: methods, name: "signatures", responding: responding, mode: mode,
+      forwardingTo: delegate,
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// The methods of a `@Delegate` protocol, with their Swift names and types.
@@ -361,19 +366,19 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   /// next verification.
   func fail(_ message: String) {
     if Test.current != nil {
-      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+      place.record(message)
     } else {
       state.withLock { $0.pendingFailures.append(message) }
     }
   }
 
   /// Records the failures kept from calls outside a test, at `location`.
-  func reportPendingFailures(at location: SourceLocation) {
+  func reportPendingFailures(at location: IssueLocation) {
     let pending = state.withLock { s in
       defer { s.pendingFailures.removeAll() }
       return s.pendingFailures
     }
-    for message in pending { Issue.record(Comment(rawValue: message), sourceLocation: location) }
+    for message in pending { location.record(message) }
   }
 
   /// The method's own arguments of `invocation`, as recorded values, and — for a

@@ -118,7 +118,8 @@ public struct DeliveryCheck: Sendable {
 
   /// The cases of `method`: one per boundary value (the most any argument has), then
   /// ``randomCases`` random ones, each replayable from the seed and `methodIndex`.
-  package func cases(for method: DoubledMethod, methodIndex: Int, values: ArgumentValues) -> [Case] {
+  package func cases(for method: DoubledMethod, methodIndex: Int, values: ArgumentValues) -> [Case]
+  {
     let types = (0..<method.arity).map {
       method.signature.argumentTypes[DelegateDouble.signatureIndex($0)]
     }
@@ -163,11 +164,14 @@ public struct DeliveryCheck: Sendable {
   @discardableResult
   public func run(
     _ methods: [DoubledMethod]? = nil, to doubles: [DelegateDouble],
-    expecting: Expectation = .everyResponder, sourceLocation: SourceLocation = #_sourceLocation,
+    expecting: Expectation = .everyResponder, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     send: (Invocation) throws -> Void
   ) rethrows -> Int {
     try run(
-      methods, to: doubles, expecting: { _ in expecting }, sourceLocation: sourceLocation,
+      methods, to: doubles, expecting: { _ in expecting },
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column),
       send: send)
   }
 
@@ -175,11 +179,13 @@ public struct DeliveryCheck: Sendable {
   @discardableResult
   public func run(
     _ proto: RuntimeProtocol, through proxy: RuntimeObject, to doubles: [DelegateDouble],
-    expecting: Expectation = .everyResponder, sourceLocation: SourceLocation = #_sourceLocation
+    expecting: Expectation = .everyResponder, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) throws -> Int {
     try run(
       Self.methods(of: proto), to: doubles, expecting: { _ in expecting },
-      sourceLocation: sourceLocation
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     ) { try $0.invoke(target: proxy) }
   }
 
@@ -189,21 +195,23 @@ public struct DeliveryCheck: Sendable {
   @discardableResult
   public func run(
     _ proto: RuntimeProtocol, through proxy: MulticastProxy, to doubles: [DelegateDouble],
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) throws -> Int {
     try run(
       Self.methods(of: proto), to: doubles,
       expecting: { method in
         if case .firstResponder = proxy.policy(for: method.selector) { return .firstResponder }
         return .everyResponder
-      }, answers: AnswerCheck(proxy: proxy), sourceLocation: sourceLocation
+      }, answers: AnswerCheck(proxy: proxy),
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     ) { try $0.invoke(target: proxy) }
   }
 
   private func run(
     _ methods: [DoubledMethod]?, to doubles: [DelegateDouble],
     expecting: (DoubledMethod) -> Expectation, answers: AnswerCheck? = nil,
-    sourceLocation: SourceLocation, send: (Invocation) throws -> Void
+    at place: IssueLocation, send: (Invocation) throws -> Void
   ) rethrows -> Int {
     let methods = methods ?? doubles.first?.knownMethods ?? []
     let values = ArgumentValues()
@@ -230,11 +238,8 @@ public struct DeliveryCheck: Sendable {
           ?? answered?.check(invocation, describing: "\(c) with \(describe(c))")
         {
           failures += 1
-          Issue.record(
-            Comment(
-              rawValue:
-                "\(message)\nReplay with DP_SIGNATURE_SEED=0x\(String(seed, radix: 16))."),
-            sourceLocation: sourceLocation)
+          place.record(
+            "\(message)\nReplay with DP_SIGNATURE_SEED=0x\(String(seed, radix: 16)).")
         }
       }
     }

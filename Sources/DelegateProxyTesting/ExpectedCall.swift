@@ -43,11 +43,14 @@ extension DelegateDouble {
   /// ```
   @discardableResult
   public static func verifyInOrder(
-    _ steps: ExpectedCall..., sourceLocation: SourceLocation = #_sourceLocation
+    _ steps: ExpectedCall..., fileID: StaticString = #fileID, filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
   ) -> Bool {
+    let place = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     var after: UInt64 = 0
     for (index, step) in steps.enumerated() {
-      step.double.reportPendingFailures(at: sourceLocation)
+      step.double.reportPendingFailures(at: place)
       if let next = step.double.calls(to: step.selector).first(where: {
         $0.sequence > after && step.accepts($0)
       }) {
@@ -71,9 +74,11 @@ extension DelegateDouble {
           ? " none"
           : received.map { call in
             "\n  \(call.swiftDescription ?? call.description)"
-              + (several ? " on \(steps.first { $0.double.calls.contains { $0.sequence == call.sequence } }?.double.name ?? "?")" : "")
+              + (several
+                ? " on \(steps.first { $0.double.calls.contains { $0.sequence == call.sequence } }?.double.name ?? "?")"
+                : "")
           }.joined())
-      Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+      place.record(message)
       return false
     }
     return true

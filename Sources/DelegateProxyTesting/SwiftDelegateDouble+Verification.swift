@@ -18,10 +18,12 @@ extension SwiftDelegateDouble {
   @discardableResult
   public func verify<Handle: MessageHandleProtocol>(
     _ handle: KeyPath<Handles, Handle>, called count: CallCount = .atLeast(1),
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     where condition: ((Handle.Arguments) -> Bool)? = nil
   ) -> Bool {
-    reportPendingFailures(at: sourceLocation)
+    let place = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportPendingFailures(at: place)
     let method = knownMethod(handle)
     let all = calls(to: method.selector)
     var matching: [RecordedCall] = []
@@ -39,9 +41,7 @@ extension SwiftDelegateDouble {
       if condition(arguments) { matching.append(call) } else { others.append(call) }
     }
     if !unreadable.isEmpty {
-      Issue.record(
-        Comment(rawValue: unreadableMessage(unreadable, method, Handle.Arguments.self)),
-        sourceLocation: sourceLocation)
+      place.record(unreadableMessage(unreadable, method, Handle.Arguments.self))
     }
     if count.accepts(matching.count) { return unreadable.isEmpty }
     let what = Self.signature(of: method) + (condition == nil ? "" : " with matching arguments")
@@ -56,7 +56,7 @@ extension SwiftDelegateDouble {
     } else if all.isEmpty {
       message += "\n" + swiftSummary()
     }
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    place.record(message)
     return false
   }
 
@@ -72,10 +72,12 @@ extension SwiftDelegateDouble {
   @discardableResult
   public func verify<Handle: MessageHandleProtocol>(
     _ handle: KeyPath<Handles, Handle>, threw count: CallCount = .atLeast(1),
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     error: (any Error) -> Bool = { _ in true }
   ) -> Bool {
-    reportPendingFailures(at: sourceLocation)
+    let place = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    reportPendingFailures(at: place)
     let method = knownMethod(handle)
     let all = calls(to: method.selector)
     let matching = all.filter { $0.thrownError.map(error) ?? false }
@@ -90,7 +92,7 @@ extension SwiftDelegateDouble {
         "\n  " + (call.swiftDescription ?? call.description) + " — "
         + (call.thrownError.map { "threw \($0)" } ?? "answered")
     }
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    place.record(message)
     return false
   }
 
@@ -102,10 +104,14 @@ extension SwiftDelegateDouble {
   /// ```
   @discardableResult
   public func verifyNever<Handle: MessageHandleProtocol>(
-    _ handle: KeyPath<Handles, Handle>, sourceLocation: SourceLocation = #_sourceLocation,
+    _ handle: KeyPath<Handles, Handle>, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     where condition: ((Handle.Arguments) -> Bool)? = nil
   ) -> Bool {
-    verify(handle, called: .never, sourceLocation: sourceLocation, where: condition)
+    verify(
+      handle, called: .never, fileID: fileID, filePath: filePath, line: line, column: column,
+      where: condition)
   }
 
   /// Waits until the method `handle` names has been called `count` times (with
@@ -119,9 +125,11 @@ extension SwiftDelegateDouble {
   @discardableResult
   public func waitForCall<Handle: MessageHandleProtocol>(
     to handle: KeyPath<Handles, Handle>, count: Int = 1, timeLimit: Duration = .seconds(5),
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     where condition: (@Sendable (Handle.Arguments) -> Bool)? = nil
   ) async -> Handle.Arguments? {
+    let place = IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let method = knownMethod(handle)
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeLimit)
@@ -130,11 +138,11 @@ extension SwiftDelegateDouble {
         Self.arguments(of: $0, as: Handle.Arguments.self)
       }.filter { condition?($0) ?? true }
       if matching.count >= count {
-        reportPendingFailures(at: sourceLocation)
+        reportPendingFailures(at: place)
         return matching[count - 1]
       }
       if clock.now >= deadline {
-        reportPendingFailures(at: sourceLocation)
+        reportPendingFailures(at: place)
         let what =
           Self.signature(of: method) + (condition == nil ? "" : " with matching arguments")
         let message =
@@ -142,7 +150,7 @@ extension SwiftDelegateDouble {
           + "\(CallCount.atLeast(count)) on \(description); it was "
           + (matching.isEmpty ? "never called" : "called \(CallCount.times(matching.count))")
           + ".\n" + swiftSummary()
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        place.record(message)
         return nil
       }
       try? await Task.sleep(for: .milliseconds(2))

@@ -52,19 +52,21 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   ///   - responding: the methods it has and `responds(to:)` for.
   ///   - mode: what it does with a call no stub answers.
   ///   - delegate: for a partial double, a runtime object unanswered calls go to.
-  ///   - sourceLocation: where failures of unexpected calls are reported (by default the
-  ///     line that makes the double).
+  ///   - fileID, filePath, line, column: where failures of unexpected calls are reported
+  ///     (by default the line that makes the double), under Swift Testing or XCTest.
   /// - Throws: ``DoubleError`` for a protocol the runtime cannot carry, or a method in
   ///   `responding` it does not have.
   public init(
     _ multicast: Multicast.Type = Multicast.self, responding: RespondingMethods = .all,
     mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) throws(DoubleError) {
     let description = Multicast.delegateProtocol
     try super.init(
       knowing: try DelegateDouble.methods(of: description), name: description.name,
-      responding: responding, mode: mode, forwardingTo: delegate, sourceLocation: sourceLocation)
+      responding: responding, mode: mode, forwardingTo: delegate,
+      at: IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// A double of the `@Delegate` protocol whose generated multicast is `multicast` that
@@ -81,7 +83,8 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   public convenience init(
     _ multicast: Multicast.Type = Multicast.self, respondingTo methods: [PartialKeyPath<Handles>],
     mode: DoubleMode = .nice, forwardingTo delegate: RuntimeObject? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) throws(DoubleError) {
     let handles = Handles()
     let selectors = methods.compactMap { path in
@@ -91,7 +94,7 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
     }
     try self.init(
       multicast, responding: .only(selectors), mode: mode, forwardingTo: delegate,
-      sourceLocation: sourceLocation)
+      fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   /// The double as a delegate of the protocol, for a Swift delegator's
@@ -145,7 +148,9 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
   /// A call whose arguments cannot be read back (a class instance from a C caller, a
   /// non-escaping closure) is left out and reported as a test failure at the caller's line.
   public func calls<Handle: MessageHandleProtocol>(
-    to handle: KeyPath<Handles, Handle>, sourceLocation: SourceLocation = #_sourceLocation
+    to handle: KeyPath<Handles, Handle>, fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
   ) -> [Handle.Arguments] {
     let method = knownMethod(handle)
     var typed: [Handle.Arguments] = []
@@ -158,9 +163,8 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
       }
     }
     if !unreadable.isEmpty {
-      Issue.record(
-        Comment(rawValue: unreadableMessage(unreadable, method, Handle.Arguments.self)),
-        sourceLocation: sourceLocation)
+      IssueLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        .record(unreadableMessage(unreadable, method, Handle.Arguments.self))
     }
     return typed
   }
