@@ -15,7 +15,7 @@ public struct MessageHandle<Delegate, Arguments, Result>: Sendable {
   /// The method's position in its protocol's declaration order.
   public let index: Int
   /// Calls the method on `delegate` with `arguments`.
-  public let invoke: @Sendable (Delegate, Arguments) -> Result
+  @usableFromInline package let invoke: @Sendable (Delegate, Arguments) -> Result
   /// For a method with `inout` parameters: `arguments` with each ``DelegateInout``
   /// replaced by a ``DelegateInout/detached()`` copy (what observers keep); nil otherwise.
   public let detach: (@Sendable (Arguments) -> Arguments)?
@@ -75,7 +75,7 @@ public struct ThrowingMessageHandle<Delegate, Arguments, Result>: MessageHandleP
   /// The method's position in its protocol's declaration order.
   public let index: Int
   /// Calls the method on `delegate` with `arguments`.
-  public let invoke: @Sendable (Delegate, Arguments) throws -> Result
+  @usableFromInline package let invoke: @Sendable (Delegate, Arguments) throws -> Result
   /// For a method with `inout` parameters: copies them (see ``MessageHandle/detach``).
   public let detach: (@Sendable (Arguments) -> Arguments)?
 
@@ -103,7 +103,7 @@ public struct AsyncMessageHandle<Delegate, Arguments, Result>: MessageHandleProt
   /// Whether the method is declared `throws` (when it is not, `invoke` never throws).
   public let isThrowing: Bool
   /// Calls the method on `delegate` with `arguments`, awaiting its answer.
-  public let invoke: @Sendable (Delegate, Arguments) async throws -> Result
+  @usableFromInline package let invoke: @Sendable (Delegate, Arguments) async throws -> Result
   /// For a method with `inout` parameters: copies them (see ``MessageHandle/detach``).
   public let detach: (@Sendable (Arguments) -> Arguments)?
 
