@@ -48,9 +48,9 @@ public struct DeliveryCheck: Sendable {
   }
 
   /// The run's seed.
-  public let seed: UInt64
+  package let seed: UInt64
   /// How many random cases each method gets after its boundary cases.
-  public let randomCases: Int
+  package let randomCases: Int
   /// Samples of the user's own types, by type name.
   private var userSamples: [String: SampleValues] = [:]
 

@@ -9,7 +9,7 @@ public struct DoubledMethod: Sendable, CustomStringConvertible {
   /// The signature (`self` and `_cmd` included).
   public let signature: MethodSignature
   /// Whether the protocol requires it.
-  public let isRequired: Bool
+  package let isRequired: Bool
   /// The Swift name (`sensor(_:didRead:)`), when the double was made from a Swift protocol.
   package let swiftName: String?
   /// The parameters' names, when known (empty otherwise).
