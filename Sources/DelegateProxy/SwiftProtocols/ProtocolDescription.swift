@@ -6,7 +6,7 @@ import MessageRuntime
 /// encodings, for C callers and ``MulticastProxy``) is derived from it.
 public final class ProtocolDescription<Delegate>: Sendable, CustomStringConvertible {
   /// The Swift protocol's name.
-  public let name: String
+  package let name: String
   /// The methods, in declaration order (a ``MessageHandle``'s index points here).
   public let methods: [MethodDescription]
   private let derived: Result<RuntimeProtocol, DelegateProxyError>
@@ -31,7 +31,7 @@ public final class ProtocolDescription<Delegate>: Sendable, CustomStringConverti
   public func runtimeProtocol() throws(DelegateProxyError) -> RuntimeProtocol { try derived.get() }
 
   /// The method with `selector`, if the protocol has one.
-  public func method(for selector: Selector) -> MethodDescription? {
+  package func method(for selector: Selector) -> MethodDescription? {
     methods.first { $0.selector == selector }
   }
 
@@ -46,13 +46,13 @@ public final class ProtocolDescription<Delegate>: Sendable, CustomStringConverti
 public struct MethodDescription: Sendable, CustomStringConvertible {
   /// The selector, as Swift's `@objc` names the method (`sensor(_:didRead:)` →
   /// `sensor:didRead:`) unless the declaration gives another.
-  public let selector: Selector
+  package let selector: Selector
   /// The Swift name, e.g. `sensor(_:didRead:)`.
-  public let swiftName: String
+  package let swiftName: String
   /// Whether conforming classes must implement it.
-  public let isRequired: Bool
+  package let isRequired: Bool
   /// The parameters, in order.
-  public let parameters: [DelegateParameter]
+  package let parameters: [DelegateParameter]
   /// The result type (`Void` for none).
   package let result: DelegateValueType
   /// What a call answers when no delegate answers it (see ``DelegateMulticast``'s
@@ -151,7 +151,7 @@ public struct MethodDescription: Sendable, CustomStringConvertible {
 /// One parameter of a delegate protocol's method: its name and type.
 public struct DelegateParameter: Sendable, CustomStringConvertible {
   /// The parameter's name in the declaration.
-  public let name: String
+  package let name: String
   /// Its type.
   package let type: DelegateValueType
   /// Whether the parameter is `inout` (its type is a ``DelegateInout``).
