@@ -1,6 +1,6 @@
 /// A typed handle on one method of a Swift delegate protocol: `Arguments` is the
 /// method's parameter types (a tuple when there are several), `Result` its result, and
-/// ``invoke`` calls the method on one delegate.
+/// `invoke` calls the method on one delegate.
 ///
 /// `@Delegate` generates one per method as a property of the multicast's `Handles`,
 /// so per-method configuration names a method with a key path the compiler checks,
@@ -67,7 +67,7 @@ public protocol MessageHandleProtocol<Delegate, Arguments, Result>: Sendable {
 extension MessageHandle: MessageHandleProtocol {}
 
 /// The typed handle on a `throws` method of a Swift delegate protocol: as
-/// ``MessageHandle``, with an ``invoke`` that throws what the delegate throws.
+/// ``MessageHandle``, with an `invoke` that throws what the delegate throws.
 ///
 /// `@Delegate` generates one per throwing method. A multicast calls such a method under
 /// the method's ``DelegateErrorPolicy`` (see ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Handles,ThrowingMessageHandle<Delegate,Arguments,Result>>)``).
@@ -92,7 +92,7 @@ public struct ThrowingMessageHandle<Delegate, Arguments, Result>: MessageHandleP
 }
 
 /// The typed handle on an `async` method of a Swift delegate protocol (throwing or not):
-/// as ``MessageHandle``, with an ``invoke`` that awaits the delegate.
+/// as ``MessageHandle``, with an `invoke` that awaits the delegate.
 ///
 /// `@Delegate` generates one per `async` method. A multicast awaits such a method's
 /// delegates under its ``DelegateConcurrency`` and, when it throws, its
