@@ -1,9 +1,9 @@
 /// How many times a verification expects a method to have been called.
 public struct CallCount: Sendable, Hashable, CustomStringConvertible {
   /// The smallest acceptable count.
-  public let minimum: Int
+  package let minimum: Int
   /// The largest acceptable count; nil for no limit.
-  public let maximum: Int?
+  package let maximum: Int?
 
   /// Exactly `n` times.
   public static func exactly(_ n: Int) -> CallCount { CallCount(minimum: n, maximum: n) }
@@ -19,7 +19,7 @@ public struct CallCount: Sendable, Hashable, CustomStringConvertible {
   public static var never: CallCount { .exactly(0) }
 
   /// Whether `count` is acceptable.
-  public func accepts(_ count: Int) -> Bool {
+  package func accepts(_ count: Int) -> Bool {
     count >= minimum && (maximum.map { count <= $0 } ?? true)
   }
 

@@ -51,12 +51,10 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   public let name: String
   /// What the double does with a call no stub answers.
   public let mode: DoubleMode
-  /// Where the double was made: unexpected calls are reported here.
-  public var sourceLocation: SourceLocation { place.sourceLocation }
-  /// The same line, as both Swift Testing and XCTest report failures at it.
+  /// Where the double was made: unexpected calls met inside a test are reported here.
   let place: IssueLocation
   /// Every method the double knows, in declaration order (answered or not).
-  public let knownMethods: [DoubledMethod]
+  package let knownMethods: [DoubledMethod]
 
   private let methodsBySelector: [Selector: DoubledMethod]
   private let forwardee: WeakObject
@@ -86,7 +84,7 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   let state = Lock(State())
 
   /// The class every double is an instance of (its methods are its own).
-  public static let doubleClass: RuntimeClass = try! RuntimeClass(name: "DelegateDouble")
+  package static let doubleClass: RuntimeClass = try! RuntimeClass(name: "DelegateDouble")
 
   /// A double for `methods`.
   ///
@@ -211,7 +209,7 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   // MARK: Methods and responds
 
   /// The method the double knows for `selector`.
-  public func knownMethod(_ selector: Selector) -> DoubledMethod? { methodsBySelector[selector] }
+  package func knownMethod(_ selector: Selector) -> DoubledMethod? { methodsBySelector[selector] }
 
   /// Gives the double its recording method for `selector` (`responds(to:)` becomes true)
   /// or takes it away. A `MulticastProxy` that has the double as a member must

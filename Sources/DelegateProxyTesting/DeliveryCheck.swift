@@ -48,9 +48,9 @@ public struct DeliveryCheck: Sendable {
   }
 
   /// The run's seed.
-  public let seed: UInt64
+  package let seed: UInt64
   /// How many random cases each method gets after its boundary cases.
-  public let randomCases: Int
+  package let randomCases: Int
   /// Samples of the user's own types, by type name.
   private var userSamples: [String: SampleValues] = [:]
 
@@ -95,16 +95,16 @@ public struct DeliveryCheck: Sendable {
   }
 
   /// One generated call: a method, its arguments' bytes, and which case it is.
-  public struct Case: Sendable, CustomStringConvertible {
+  package struct Case: Sendable, CustomStringConvertible {
     /// The method.
-    public let method: DoubledMethod
+    package let method: DoubledMethod
     /// Each of the method's own arguments, as bytes.
-    public let arguments: [[UInt8]]
+    package let arguments: [[UInt8]]
     /// "boundary 2", "random 1".
-    public let label: String
+    package let label: String
 
     /// A fresh invocation of the method with these arguments (no target set).
-    public func makeInvocation() -> Invocation {
+    package func makeInvocation() -> Invocation {
       let invocation = Invocation(signature: method.signature, selector: method.selector)
       for (position, bytes) in arguments.enumerated() {
         try? invocation.setArgumentBytes(bytes, at: position)
@@ -113,7 +113,7 @@ public struct DeliveryCheck: Sendable {
     }
 
     /// `selector (label)`.
-    public var description: String { "\(method.selector.name) (\(label))" }
+    package var description: String { "\(method.selector.name) (\(label))" }
   }
 
   /// The cases of `method`: one per boundary value (the most any argument has), then

@@ -9,13 +9,13 @@ public struct DoubledMethod: Sendable, CustomStringConvertible {
   /// The signature (`self` and `_cmd` included).
   public let signature: MethodSignature
   /// Whether the protocol requires it.
-  public let isRequired: Bool
+  package let isRequired: Bool
   /// The Swift name (`sensor(_:didRead:)`), when the double was made from a Swift protocol.
-  public let swiftName: String?
+  package let swiftName: String?
   /// The parameters' names, when known (empty otherwise).
-  public let parameterNames: [String]
+  package let parameterNames: [String]
   /// The parameters' Swift type names, when known (empty otherwise).
-  public let parameterTypes: [String]
+  package let parameterTypes: [String]
   /// The parameters' Swift types, when the method comes from a `@Delegate` protocol
   /// (empty otherwise): recorded arguments convert back to Swift values with them.
   var parameterValueTypes: [DelegateValueType] = []
@@ -43,7 +43,7 @@ public struct DoubledMethod: Sendable, CustomStringConvertible {
   }
 
   /// The number of the method's own arguments (without `self` and `_cmd`).
-  public var arity: Int { signature.numberOfArguments - 2 }
+  package var arity: Int { signature.numberOfArguments - 2 }
 
   /// The Swift name and selector, or the selector and encoding.
   public var description: String {

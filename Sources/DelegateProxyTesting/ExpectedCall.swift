@@ -12,11 +12,11 @@ import Testing
 /// ```
 public struct ExpectedCall {
   /// The double the call must reach.
-  public let double: DelegateDouble
+  package let double: DelegateDouble
   /// The method's selector.
-  public let selector: Selector
+  package let selector: Selector
   /// The method's Swift name, and whether a condition applies, in failure messages.
-  public let label: String
+  package let label: String
   /// Whether a recorded call of the method counts for this step.
   let accepts: (RecordedCall) -> Bool
 

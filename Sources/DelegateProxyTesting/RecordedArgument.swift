@@ -19,7 +19,7 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   /// The parameter's name in the Swift protocol, when known.
   public let name: String?
   /// The parameter's Swift type name, when known (e.g. `Int32`, `Reading`).
-  public let swiftType: String?
+  package let swiftType: String?
   /// The argument as text, made when the call arrived: numbers, `nil`, an object's class
   /// and handle, a selector's name, a C string's contents, a struct's fields.
   public let text: String

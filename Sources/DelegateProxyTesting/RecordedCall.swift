@@ -11,7 +11,7 @@ public struct RecordedCall: Sendable, CustomStringConvertible {
   public let arguments: [RecordedArgument]
   /// The order of arrival among the calls every double in the process received (it
   /// increases: compare two doubles' calls with it).
-  public let sequence: UInt64
+  package let sequence: UInt64
   /// Where the call ran.
   public let context: CallContext
   /// Whether a stub answered the call (false: answered zero, forwarded, or unexpected).

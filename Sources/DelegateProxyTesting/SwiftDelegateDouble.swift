@@ -37,7 +37,7 @@ import Testing
 /// verification when it ran outside a test). Methods and values are written as Swift
 /// writes them: `sensorShouldStart(_:) -> Bool`, `reading: Reading(celsius: 21.5, …)`.
 // @unchecked Sendable (restating DelegateDouble's): this subclass adds no stored property.
-public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: DelegateDouble,
+public final class SwiftDelegateDouble<Multicast: DelegateMulticastProtocol>: DelegateDouble,
   @unchecked Sendable
 {
   /// The protocol's typed handles: a key path into this names a method.
@@ -113,7 +113,7 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastType>: Delega
 
   /// The method `handle` names, as the double knows it (its selector, Swift name and
   /// signature): for ``DeliveryCheck`` and the selector API.
-  public func knownMethod<Handle: MessageHandleProtocol>(
+  package func knownMethod<Handle: MessageHandleProtocol>(
     _ handle: KeyPath<Handles, Handle>
   ) -> DoubledMethod {
     knownMethods[Handles()[keyPath: handle].index]

@@ -24,7 +24,7 @@ public struct Method: Sendable, CustomStringConvertible {
   }
 
   /// Whether the implementation was made from a Swift closure.
-  public var isClosureBacked: Bool { closure != nil }
+  package var isClosureBacked: Bool { closure != nil }
 
   /// Hands this method's closure IMP (if any) to the grace period after it was replaced
   /// or removed: a send in a read section of `domain` that looked it up before may still

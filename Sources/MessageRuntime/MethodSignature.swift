@@ -19,7 +19,7 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// Size and alignment of the return value (size 0 for void).
   public let returnLayout: TypeLayout
   /// Byte offset of each argument in an invocation's frame.
-  public let argumentOffsets: [Int]
+  package let argumentOffsets: [Int]
   /// Bytes of argument storage an invocation keeps (`frameLength`).
   public let frameLength: Int
   /// Bytes of return-value storage an invocation keeps (at least what libffi and
@@ -63,11 +63,11 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   @usableFromInline let _returnsObject: Bool
   /// Whether calls with this signature can be replayed register for register (all
   /// arguments and the result in registers on a supported ABI).
-  public var travelsInRegisters: Bool { registerPlan != nil }
+  package var travelsInRegisters: Bool { registerPlan != nil }
   /// Whether calls with this signature, though they pass arguments or the result in
   /// memory, can still be replayed by a route's C entry (x86-64: up to 16 words of stack
   /// arguments, results through the caller's pointer, no `long double` result).
-  public var replaysThroughMemory: Bool { memoryReplay != nil }
+  package var replaysThroughMemory: Bool { memoryReplay != nil }
 
   private static let interned = Lock<[String: MethodSignature]>([:])
 

@@ -136,7 +136,7 @@ public enum Runtime {
   /// The forwarding IMP for a signature: a libffi closure, made once per signature,
   /// that turns a call into an `Invocation` and hands it to the receiver's
   /// `forwardInvocation(_:)` (`_objc_msgForward`). Callable from C.
-  public static func forwardingIMP(for signature: MethodSignature) throws(RuntimeError) -> IMP {
+  package static func forwardingIMP(for signature: MethodSignature) throws(RuntimeError) -> IMP {
     try signature.forwarding.withLock { made throws(RuntimeError) -> IMP in
       if let made { return made.imp }
       let closure = try ClosureIMP(signature: signature) { invocation in

@@ -42,7 +42,7 @@ public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
   }
 
   /// How many distinct selectors the process has registered.
-  public static var registeredCount: Int { dp_sel_count() }
+  package static var registeredCount: Int { dp_sel_count() }
 
   /// The selector's name (`sel_getName`).
   public var name: String { String(cString: dp_sel_get_name(raw)) }

@@ -4,23 +4,23 @@ public import DelegateProxyCFFIShim
 /// A receiver whose methods are implemented in Swift and entered through static C
 /// entries (one per return class, `dp_swift_entry.c`) instead of libffi closures: each
 /// method's IMP is a real C function that stores the caller's argument registers in a
-/// ``SwiftEntryFrame`` and calls ``receive(_:frame:)``. C routes replay straight into it.
+/// ``__SwiftEntryFrame`` and calls ``receive(_:frame:)``. C routes replay straight into it.
 ///
 /// Subclass it and override ``receive(_:frame:)``; install methods with
 /// ``setEntryMethod(_:signature:)``. Only signatures that travel in registers have an
-/// entry (see ``MethodSignature/travelsInRegisters``); give others a closure method
+/// entry (see `MethodSignature.travelsInRegisters`); give others a closure method
 /// (``RuntimeObject/setMethod(_:signature:body:)``).
 ///
 /// The handle's context (`dp_object_context`) points at this object, unretained: whoever
 /// hands the handle to C keeps the object alive while C may call it (a route target is
 /// removed from its routes, and dispatches waited out, before its deinit finishes).
-open class SwiftEntryObject: RuntimeObject, @unchecked Sendable {
+open class __SwiftEntryObject: RuntimeObject, @unchecked Sendable {
   // @unchecked Sendable: no state of its own beyond RuntimeObject's.
 
   /// A receiver of class `runtimeClass` whose handle leads C entries back to it.
   public override init(class runtimeClass: RuntimeClass = .root) {
     super.init(class: runtimeClass)
-    _ = SwiftEntryObject.installHandler
+    _ = __SwiftEntryObject.installHandler
     dp_object_set_context(handle, Unmanaged.passUnretained(self).toOpaque())
   }
 
@@ -28,7 +28,7 @@ open class SwiftEntryObject: RuntimeObject, @unchecked Sendable {
   /// return class. Returns false (installing nothing) when the signature does not travel
   /// in registers or this build has no entries.
   @discardableResult
-  public func setEntryMethod(_ selector: Selector, signature: MethodSignature) -> Bool {
+  package func setEntryMethod(_ selector: Selector, signature: MethodSignature) -> Bool {
     guard let plan = signature.registerPlan,
       let entry = dp_swift_entry(dp_return_class(plan.returnClass))
     else { return false }
@@ -40,14 +40,14 @@ open class SwiftEntryObject: RuntimeObject, @unchecked Sendable {
   /// read the arguments from `frame` and write the result into it. Runs on the caller's
   /// thread; must not throw or trap for a message it cannot serve (write no result: the
   /// caller receives zero). The default does nothing.
-  open func receive(_ selector: Selector, frame: SwiftEntryFrame) {}
+  open func receive(_ selector: Selector, frame: __SwiftEntryFrame) {}
 
   /// The receiver whose handle C passed as `self` to one of its methods (+0), for C
   /// functions installed as its IMPs with ``RuntimeObject/setMethod(_:imp:signature:)``.
-  /// `handle` must be the handle of a live `SwiftEntryObject` (as a C route passes it).
+  /// `handle` must be the handle of a live `__SwiftEntryObject` (as a C route passes it).
   @inlinable
   package static func receiver(ofHandle handle: UnsafeMutableRawPointer?)
-    -> Unmanaged<SwiftEntryObject>
+    -> Unmanaged<__SwiftEntryObject>
   {
     // The context was set in init to this object, unretained (see the type).
     Unmanaged.fromOpaque(dp_object_context_inline(OpaquePointer(handle))!)
@@ -71,23 +71,23 @@ private func swiftEntryHandler(_ frame: UnsafeMutablePointer<dp_swift_frame>?) {
   // context is the owner (set in init), so the strong reference is taken on it.
   guard let retained = dp_owner_try_retain(context) else { return }
   defer { dp_swift_release(retained) }
-  Unmanaged<SwiftEntryObject>.fromOpaque(context)._withUnsafeGuaranteedRef {
-    $0.receive(Selector(raw: sel), frame: SwiftEntryFrame(raw))
+  Unmanaged<__SwiftEntryObject>.fromOpaque(context)._withUnsafeGuaranteedRef {
+    $0.receive(Selector(raw: sel), frame: __SwiftEntryFrame(raw))
   }
 }
 
-/// The registers of one call that entered Swift through a ``SwiftEntryObject`` entry:
+/// The registers of one call that entered Swift through a ``__SwiftEntryObject`` entry:
 /// the integer registers, the floating-point registers (as bits) and the result words.
-/// Valid only during ``SwiftEntryObject/receive(_:frame:)``.
-public struct SwiftEntryFrame {
+/// Valid only during ``__SwiftEntryObject/receive(_:frame:)``.
+public struct __SwiftEntryFrame {
   /// The frame's first byte (a `dp_swift_frame`). Byte offsets into it come from
   /// `MethodSignature.entryArgumentSlots` and `MethodSignature.entryResultSlots`.
-  public let base: UnsafeMutableRawPointer
+  package let base: UnsafeMutableRawPointer
 
   init(_ base: UnsafeMutableRawPointer) { self.base = base }
 }
 
-/// Where some bytes of an argument or of the result sit in a ``SwiftEntryFrame``.
+/// Where some bytes of an argument or of the result sit in a ``__SwiftEntryFrame``.
 package struct SwiftEntrySlot: Sendable, Equatable {
   /// The message argument the bytes belong to, counted from 0 after `self` and `_cmd`
   /// (as ``Invocation``'s indices are); 0 in the result's slots.
@@ -101,7 +101,7 @@ package struct SwiftEntrySlot: Sendable, Equatable {
 }
 
 extension MethodSignature {
-  /// Where each message argument's bytes travel in a ``SwiftEntryFrame``, in register
+  /// Where each message argument's bytes travel in a ``__SwiftEntryFrame``, in register
   /// order (`self` and `_cmd`, in the first two integer registers, are not listed); nil
   /// when the signature does not travel in registers.
   package var entryArgumentSlots: [SwiftEntrySlot]? {
@@ -114,7 +114,7 @@ extension MethodSignature {
     }
   }
 
-  /// Where the result's bytes go in a ``SwiftEntryFrame``; nil when the signature does
+  /// Where the result's bytes go in a ``__SwiftEntryFrame``; nil when the signature does
   /// not travel in registers, empty for `void`.
   package var entryResultSlots: [SwiftEntrySlot]? {
     guard let plan = registerPlan else { return nil }

@@ -88,16 +88,16 @@ private final class SendsToItselfInDeinit: RuntimeObject, @unchecked Sendable {
   }
 }
 
-/// A `SwiftEntryObject` subclass whose `receive` answers 42 and whose deinit sends itself
+/// A `__SwiftEntryObject` subclass whose `receive` answers 42 and whose deinit sends itself
 /// `answer` from C.
 // @unchecked Sendable: its own state is a `let` of a Sendable type.
-private final class EntryReceiver: SwiftEntryObject, @unchecked Sendable {
+private final class EntryReceiver: __SwiftEntryObject, @unchecked Sendable {
   let log: CallLog
   init(class cls: RuntimeClass, log: CallLog) {
     self.log = log
     super.init(class: cls)
   }
-  override func receive(_ selector: Selector, frame: SwiftEntryFrame) {
+  override func receive(_ selector: Selector, frame: __SwiftEntryFrame) {
     log.append("receive")
     let slot = DeinitDeliveryTests.answer.signature.entryResultSlots![0]
     frame.base.storeBytes(of: 42, toByteOffset: slot.frameOffset, as: Int.self)

@@ -11,7 +11,7 @@ import Synchronization
 /// Each method's IMP is, in order of preference:
 /// - the `@convention(c)` function `@Delegate` generated for the method
 ///   (``__CFaceFunction``): a plain C call that calls the method on the multicast;
-/// - the static C entry of the signature's return class (``SwiftEntryObject``), which
+/// - the static C entry of the signature's return class (``__SwiftEntryObject``), which
 ///   decodes the argument registers (``__CFaceFrame``) and runs the method's generated C
 ///   call (`__cCalls`) on the multicast;
 /// - for a signature whose arguments or result travel in memory, a libffi closure that
@@ -22,7 +22,7 @@ import Synchronization
 /// held delegate). Once the multicast's deinit has begun a C call through the face — a
 /// `CallbackAdapter` may keep it — answers zero and calls nobody.
 @usableFromInline
-final class CFace: SwiftEntryObject, @unchecked Sendable {
+final class CFace: __SwiftEntryObject, @unchecked Sendable {
   // @unchecked Sendable: every stored property is immutable after init.
 
   /// The multicast as its protocol's existential, stored at +0 (the multicast owns this
@@ -133,7 +133,7 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
   }
 
   /// A C call that arrived through the static entry of its return class.
-  override func receive(_ selector: Selector, frame: SwiftEntryFrame) {
+  override func receive(_ selector: Selector, frame: __SwiftEntryFrame) {
     guard let index = methods.index(of: selector) else { return }
     call(index, __CFaceFrame(method: methods.plans[index], registers: frame.base))
   }
@@ -169,7 +169,7 @@ final class CFace: SwiftEntryObject, @unchecked Sendable {
   @inlinable
   static func face(ofHandle handle: UnsafeMutableRawPointer?) -> Unmanaged<CFace> {
     // Only the face installs generated entries: the handle's receiver is one.
-    Unmanaged<CFace>.fromOpaque(SwiftEntryObject.receiver(ofHandle: handle).toOpaque())
+    Unmanaged<CFace>.fromOpaque(__SwiftEntryObject.receiver(ofHandle: handle).toOpaque())
   }
 
   /// Calls `body` with the multicast stored at `existential` as its protocol's
@@ -220,7 +220,7 @@ func cFaceDetachedAnswer<Result>(
 /// `@convention(c)` function of its own signature that `@Delegate` generates
 /// (`__CFaceFunction`): a plain C call into the multicast's method; for others (structs
 /// by value), a static C entry per return class that decodes the registers
-/// (``SwiftEntryObject``). A removed or deallocated delegate is never called from C
+/// (``__SwiftEntryObject``). A removed or deallocated delegate is never called from C
 /// either: the dispatch is the Swift one. The C face keeps nothing alive.
 ///
 /// A Swift class instance travels as its address (+0, `void *` in C), a struct by value

@@ -8,7 +8,7 @@ import MessageRuntime
 /// The macro writes one for each method whose parameters and result it can see to be C
 /// scalars (`Int`, `Double`, `Bool`, …) or pointers; a parameter of a named type it
 /// cannot see into travels as `void *` and is taken to be a class instance. The
-/// multicast checks that against the type's C form (``DelegateValueType``) when it builds
+/// multicast checks that against the type's C form (`DelegateValueType`) when it builds
 /// its C face and serves a method whose guess was wrong (a struct, say) through frames
 /// instead, so a wrong guess costs speed, never correctness.
 ///
@@ -21,7 +21,7 @@ import MessageRuntime
 public struct __CFaceFunction: Sendable {
   /// The `@convention(c)` function as an IMP: the C face's method for the protocol
   /// method.
-  public let imp: IMP
+  package let imp: IMP
   /// The parameters (by index from 0, the first after `_cmd`) taken to be class
   /// instances; -1 stands for the result.
   let assumedObjects: [Int]
@@ -86,7 +86,7 @@ public typealias __CFaceCall<Delegate> = @Sendable (Delegate, __CFaceFrame) -> V
 /// ```
 ///
 /// A Swift class instance arrives as the pointer C passed (the object, +0); a struct as
-/// its C bytes, converted to the Swift layout (``DelegateValueType``). Valid only while
+/// its C bytes, converted to the Swift layout (`DelegateValueType`). Valid only while
 /// the call runs.
 public struct __CFaceFrame {
   /// How the method's values sit in the frame (+0: the adapter keeps it alive).

@@ -1,7 +1,7 @@
 import MessageRuntime
 
 /// One method of a Swift delegate protocol as C calls reach it: its selector, signature,
-/// and where each parameter and the result sit in a ``SwiftEntryFrame``.
+/// and where each parameter and the result sit in a ``__SwiftEntryFrame``.
 @usableFromInline
 final class CFaceMethod: @unchecked Sendable {
   // @unchecked Sendable: every property is immutable after init.

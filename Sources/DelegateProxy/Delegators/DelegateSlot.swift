@@ -4,7 +4,7 @@ import MessageRuntime
 /// inject secondary delegates beside the delegate the owner set (the `secondaryDelegate`
 /// category on `UIScrollView`, generalized).
 ///
-/// The owner sets ``delegate``; anyone may ``addSecondary(_:)``. The delegator sends its
+/// The owner sets ``delegate``; anyone may ``Delegator/addSecondaryDelegate(_:)``. The delegator sends its
 /// messages to ``target``: the delegate itself while there is no secondary, otherwise a
 /// ``MulticastProxy`` holding the delegate first and the secondaries after it, all
 /// weakly. The slot keeps that proxy alive (the associated storage of the original).
@@ -27,7 +27,7 @@ public final class DelegateSlot: Generational, Sendable {
 
   private let state = Lock(State())
   /// The protocol given to the injection proxy, if any.
-  public let protocolDescription: RuntimeProtocol?
+  package let protocolDescription: RuntimeProtocol?
 
   /// An empty slot; `protocol` (optional) lets the injection proxy know the delegate
   /// protocol's signatures.
@@ -58,7 +58,7 @@ public final class DelegateSlot: Generational, Sendable {
 
   /// Injects `secondary` after the delegate and any earlier secondaries. Throws when it
   /// implements a selector with another signature than the delegates present.
-  public func addSecondary(_ secondary: RuntimeObject) throws(DelegateProxyError) {
+  package func addSecondary(_ secondary: RuntimeObject) throws(DelegateProxyError) {
     try state.withLock { s throws(DelegateProxyError) in
       s.secondaries.removeAll { $0.object == nil }
       if s.secondaries.contains(where: { $0.object === secondary }) { return }
@@ -78,7 +78,7 @@ public final class DelegateSlot: Generational, Sendable {
 
   /// Removes `secondary`; when it was the last, the delegator gets its plain delegate
   /// back (``target`` is the delegate again).
-  public func removeSecondary(_ secondary: RuntimeObject) {
+  package func removeSecondary(_ secondary: RuntimeObject) {
     let proxy = state.withLock { s -> MulticastProxy? in
       s.secondaries.removeAll { $0.object == nil || $0.object === secondary }
       guard let proxy = s.proxy else { return nil }
@@ -93,7 +93,7 @@ public final class DelegateSlot: Generational, Sendable {
   }
 
   /// Removes every secondary and restores the plain delegate.
-  public func removeAllSecondaries() {
+  package func removeAllSecondaries() {
     let proxy = state.withLock { s -> MulticastProxy? in
       s.secondaries.removeAll()
       defer { s.proxy = nil }

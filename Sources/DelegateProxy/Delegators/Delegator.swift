@@ -56,10 +56,18 @@ extension Delegator {
   }
 }
 
-/// What ``DelegateInjection`` needs of a multicast (every `@Delegate` multicast has it).
+/// What ``DelegateInjection`` and the typed test doubles need of a multicast: every
+/// multicast `@Delegate` generates conforms (through ``DelegateMulticast``); you do not
+/// conform types yourself.
 public protocol DelegateMulticastProtocol: AnyObject, Sendable {
   /// The protocol's existential, `any SensorDelegate`.
   associatedtype Delegate
+  /// The typed handles of the protocol's methods (`\.sensorShouldStart`).
+  associatedtype Handles: MessageHandles
+  /// The protocol's methods as the runtime sees them.
+  static var delegateProtocol: ProtocolDescription<Delegate> { get }
+  /// An object conforming to the protocol that sends each call to `target`.
+  static func standIn(for target: RuntimeObject) -> Delegate
   /// An empty multicast.
   init(policy: ReturnPolicy<Any>, options: MulticastOptions)
   /// The multicast itself, as the protocol's existential (it conforms to its protocol).

@@ -19,7 +19,7 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   // flag lives in `flag`, a C record written and read atomically.
 
   /// A number unique to this record within the process (stable across table rebuilds).
-  public let id: UInt64
+  @usableFromInline package let id: UInt64
   /// How the delegate is held.
   public let retention: Retention
   /// The queue the delegate is called on, or nil for the sender's thread
@@ -67,10 +67,10 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
 
   /// Whether the record was removed from its multicast (by `remove`, `removeAll` or
   /// compaction). A removed record is never called again.
-  @inlinable public final var isRemoved: Bool { flag.isRemoved }
+  @inlinable package final var isRemoved: Bool { flag.isRemoved }
 
   /// Whether the delegate's deinit has not begun (a snapshot).
-  public final var isAlive: Bool { strong != nil || object.isAlive }
+  package final var isAlive: Bool { strong != nil || object.isAlive }
 
   /// Stops every dispatch, on every path, from calling the delegate from now on.
   final func markRemoved() { flag.markRemoved() }

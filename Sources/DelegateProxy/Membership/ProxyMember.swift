@@ -14,7 +14,7 @@ public final class ProxyMember: Member, @unchecked Sendable {
   /// Whether the delegate is a forwarder (a `ForwardingProxy`, such as another
   /// `MulticastProxy`): its answers can change without its method tables changing, so
   /// it is asked `responds(to:)` at each message instead of being listed once.
-  public let isForwarder: Bool
+  package let isForwarder: Bool
   /// The selectors the delegate implemented when it was added or when its proxy last
   /// reloaded methods (its own methods and its class chain's), with their signatures.
   public var methods: [Selector: MethodSignature] { implemented.withLock { $0 } }
@@ -53,7 +53,7 @@ public final class ProxyMember: Member, @unchecked Sendable {
   func setMethods(_ methods: [Selector: MethodSignature]) { implemented.withLock { $0 = methods } }
 
   /// The delegate's queue label, for diagnostics.
-  public var queueLabel: String? { queue?.label }
+  package var queueLabel: String? { queue?.label }
 
   /// A readable rendering, for logs and diagnostics.
   public override var description: String {

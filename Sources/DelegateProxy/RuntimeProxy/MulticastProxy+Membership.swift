@@ -9,7 +9,7 @@ extension MulticastProxy {
   /// asynchronously on that queue (`addDelegate:delegateQueue:`). Throws
   /// ``DelegateProxyError/signatureConflict(selector:existingEncoding:existingOwner:newEncoding:newClass:)``
   /// when it implements a selector with another signature than the members present.
-  /// With ``Options/unique``, adding a member again does nothing. Throws
+  /// With ``MulticastOptions/unique``, adding a member again does nothing. Throws
   /// ``DelegateProxyError/cycle(path:)`` when `delegate` is this proxy or a multicast
   /// proxy that contains it (see *Nesting*).
   public func add(

@@ -139,7 +139,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   // deinit).
   let state: Lock<State>
   /// The protocol's description (the class's, read once).
-  public let protocolDescription: ProtocolDescription<Delegate>
+  package let protocolDescription: ProtocolDescription<Delegate>
   /// The table dispatches read; replaced only under `state`.
   @usableFromInline let published: Publication<SwiftMemberTable<Delegate>>
   /// Raised by a dispatch — from Swift or from C, which run the same dispatch — that met a

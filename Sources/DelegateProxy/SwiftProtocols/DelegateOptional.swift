@@ -142,7 +142,7 @@ public enum DelegateOptional {
   }
 
   /// Whether instances of `type` are known not to implement `selector`.
-  public static func isKnownMissing(_ selector: String, in type: AnyObject.Type) -> Bool {
+  package static func isKnownMissing(_ selector: String, in type: AnyObject.Type) -> Bool {
     isKnownMissing(selector, typeID: ObjectIdentifier(type))
   }
 

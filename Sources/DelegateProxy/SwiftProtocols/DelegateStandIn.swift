@@ -23,7 +23,7 @@ open class DelegateStandIn<Delegate>: AnyDelegateStandIn, @unchecked Sendable {
   // loaded (atomically), and the description is Sendable.
   private let weakTarget: WeakRuntimeObject
   /// The protocol the stand-in conforms to.
-  public let protocolDescription: ProtocolDescription<Delegate>
+  package let protocolDescription: ProtocolDescription<Delegate>
   /// What the optional methods its target lacks are recorded under: the stand-in itself,
   /// or — for the stand-in of a parent protocol that a refining protocol's stand-in sends
   /// the parent's methods through (`__parent(_:)`) — that stand-in. Written once, before

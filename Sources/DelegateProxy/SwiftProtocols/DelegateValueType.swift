@@ -23,19 +23,19 @@ import MessageRuntime
 /// - anything else (enums, tuples, closures, existentials, `String`, arrays, optionals
 ///   of values, structs holding references) has no C form, and ``unsupportedReason``
 ///   says why.
-public struct DelegateValueType: Sendable, CustomStringConvertible {
+package struct DelegateValueType: Sendable, CustomStringConvertible {
   /// The Swift type's name, as `String(reflecting:)` writes it.
-  public let name: String
+  package let name: String
   /// The C form, nil when the type has none.
-  public let encoding: TypeEncoding?
+  package let encoding: TypeEncoding?
   /// Why the type has no C form (nil when it has one).
-  public let unsupportedReason: String?
+  package let unsupportedReason: String?
   /// How the Swift value's bytes become the C value's.
   let conversion: Conversion?
   /// Whether this is `Void`.
-  public let isVoid: Bool
+  package let isVoid: Bool
   /// Whether the type is an optional (`String?`, `Sensor?`).
-  public let isOptional: Bool
+  package let isOptional: Bool
   /// The Swift type's identity.
   let typeID: ObjectIdentifier
   /// The Swift type itself (package: DelegateProxyTesting's typed doubles read recorded
@@ -63,7 +63,7 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
   }
 
   /// Describes `type`.
-  public init<T>(_ type: T.Type) {
+  package init<T>(_ type: T.Type) {
     name = String(reflecting: type)
     isVoid = type == Void.self
     isOptional = type is any OptionalType.Type
@@ -89,7 +89,7 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
   }
 
   /// The encoding, e.g. `{Reading=di}`, or `<name>` for a type with no C form.
-  public var description: String { encoding?.canonicalString ?? "<\(name)>" }
+  package var description: String { encoding?.canonicalString ?? "<\(name)>" }
 
   struct Reason: Error { let text: String }
 
@@ -282,7 +282,7 @@ public struct DelegateValueType: Sendable, CustomStringConvertible {
   /// The Swift value whose C form is `bytes` (a recorded argument, a result), when `T` is
   /// the type this describes and `bytes` is its C size; nil otherwise, and for a class
   /// instance, whose C form is its unretained address.
-  public func swiftValue<T>(fromC bytes: [UInt8], as type: T.Type = T.self) -> T? {
+  package func swiftValue<T>(fromC bytes: [UInt8], as type: T.Type = T.self) -> T? {
     guard DelegateValueType(T.self).name == name, let encoding,
       (try? encoding.layout().size) == bytes.count
     else { return nil }

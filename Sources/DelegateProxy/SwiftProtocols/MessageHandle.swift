@@ -1,6 +1,6 @@
 /// A typed handle on one method of a Swift delegate protocol: `Arguments` is the
 /// method's parameter types (a tuple when there are several), `Result` its result, and
-/// ``invoke`` calls the method on one delegate.
+/// `invoke` calls the method on one delegate.
 ///
 /// `@Delegate` generates one per method as a property of the multicast's `Handles`,
 /// so per-method configuration names a method with a key path the compiler checks,
@@ -15,7 +15,7 @@ public struct MessageHandle<Delegate, Arguments, Result>: Sendable {
   /// The method's position in its protocol's declaration order.
   public let index: Int
   /// Calls the method on `delegate` with `arguments`.
-  public let invoke: @Sendable (Delegate, Arguments) -> Result
+  @usableFromInline package let invoke: @Sendable (Delegate, Arguments) -> Result
   /// For a method with `inout` parameters: `arguments` with each ``DelegateInout``
   /// replaced by a ``DelegateInout/detached()`` copy (what observers keep); nil otherwise.
   public let detach: (@Sendable (Arguments) -> Arguments)?
@@ -67,7 +67,7 @@ public protocol MessageHandleProtocol<Delegate, Arguments, Result>: Sendable {
 extension MessageHandle: MessageHandleProtocol {}
 
 /// The typed handle on a `throws` method of a Swift delegate protocol: as
-/// ``MessageHandle``, with an ``invoke`` that throws what the delegate throws.
+/// ``MessageHandle``, with an `invoke` that throws what the delegate throws.
 ///
 /// `@Delegate` generates one per throwing method. A multicast calls such a method under
 /// the method's ``DelegateErrorPolicy`` (see ``DelegateMulticast/setErrorPolicy(_:for:)-(_,KeyPath<Handles,ThrowingMessageHandle<Delegate,Arguments,Result>>)``).
@@ -75,7 +75,7 @@ public struct ThrowingMessageHandle<Delegate, Arguments, Result>: MessageHandleP
   /// The method's position in its protocol's declaration order.
   public let index: Int
   /// Calls the method on `delegate` with `arguments`.
-  public let invoke: @Sendable (Delegate, Arguments) throws -> Result
+  @usableFromInline package let invoke: @Sendable (Delegate, Arguments) throws -> Result
   /// For a method with `inout` parameters: copies them (see ``MessageHandle/detach``).
   public let detach: (@Sendable (Arguments) -> Arguments)?
 
@@ -92,7 +92,7 @@ public struct ThrowingMessageHandle<Delegate, Arguments, Result>: MessageHandleP
 }
 
 /// The typed handle on an `async` method of a Swift delegate protocol (throwing or not):
-/// as ``MessageHandle``, with an ``invoke`` that awaits the delegate.
+/// as ``MessageHandle``, with an `invoke` that awaits the delegate.
 ///
 /// `@Delegate` generates one per `async` method. A multicast awaits such a method's
 /// delegates under its ``DelegateConcurrency`` and, when it throws, its
@@ -103,7 +103,7 @@ public struct AsyncMessageHandle<Delegate, Arguments, Result>: MessageHandleProt
   /// Whether the method is declared `throws` (when it is not, `invoke` never throws).
   public let isThrowing: Bool
   /// Calls the method on `delegate` with `arguments`, awaiting its answer.
-  public let invoke: @Sendable (Delegate, Arguments) async throws -> Result
+  @usableFromInline package let invoke: @Sendable (Delegate, Arguments) async throws -> Result
   /// For a method with `inout` parameters: copies them (see ``MessageHandle/detach``).
   public let detach: (@Sendable (Arguments) -> Arguments)?
 

@@ -6,7 +6,7 @@ import MessageRuntime
 /// encodings, for C callers and ``MulticastProxy``) is derived from it.
 public final class ProtocolDescription<Delegate>: Sendable, CustomStringConvertible {
   /// The Swift protocol's name.
-  public let name: String
+  package let name: String
   /// The methods, in declaration order (a ``MessageHandle``'s index points here).
   public let methods: [MethodDescription]
   private let derived: Result<RuntimeProtocol, DelegateProxyError>
@@ -27,11 +27,11 @@ public final class ProtocolDescription<Delegate>: Sendable, CustomStringConverti
   }
 
   /// The runtime protocol: each method's selector and encoding (a Swift value with no C
-  /// form as an object, `@`; see ``MethodDescription/signature(in:)``).
+  /// form as an object, `@`; see `MethodDescription.signature(in:)`).
   public func runtimeProtocol() throws(DelegateProxyError) -> RuntimeProtocol { try derived.get() }
 
   /// The method with `selector`, if the protocol has one.
-  public func method(for selector: Selector) -> MethodDescription? {
+  package func method(for selector: Selector) -> MethodDescription? {
     methods.first { $0.selector == selector }
   }
 
@@ -46,15 +46,15 @@ public final class ProtocolDescription<Delegate>: Sendable, CustomStringConverti
 public struct MethodDescription: Sendable, CustomStringConvertible {
   /// The selector, as Swift's `@objc` names the method (`sensor(_:didRead:)` →
   /// `sensor:didRead:`) unless the declaration gives another.
-  public let selector: Selector
+  package let selector: Selector
   /// The Swift name, e.g. `sensor(_:didRead:)`.
-  public let swiftName: String
+  package let swiftName: String
   /// Whether conforming classes must implement it.
-  public let isRequired: Bool
+  package let isRequired: Bool
   /// The parameters, in order.
-  public let parameters: [DelegateParameter]
+  package let parameters: [DelegateParameter]
   /// The result type (`Void` for none).
-  public let result: DelegateValueType
+  package let result: DelegateValueType
   /// What a call answers when no delegate answers it (see ``DelegateMulticast``'s
   /// *No answer*): the requirement's `@Default(…)`, else the result type's empty value.
   /// Nil for a description made without one: the result type's zero value.
@@ -62,7 +62,7 @@ public struct MethodDescription: Sendable, CustomStringConvertible {
 
   /// A method description whose unanswered calls answer `result`'s zero value (`()`,
   /// `nil`, or all-zero bytes).
-  public init(
+  package init(
     selector: String, swiftName: String, isRequired: Bool, parameters: [DelegateParameter],
     result: DelegateValueType
   ) {
@@ -96,22 +96,22 @@ public struct MethodDescription: Sendable, CustomStringConvertible {
 
   /// Whether a parameter is `inout`: delegates on queues are waited for, so that each
   /// sees the value the previous one left.
-  public var hasInout: Bool { parameters.contains(where: \.isInout) }
+  package var hasInout: Bool { parameters.contains(where: \.isInout) }
 
   /// Whether an argument is valid only during the call (`inout`, or a non-escaping
   /// closure): delegates on queues are waited for, for a `void` method too.
-  public var lendsArguments: Bool { parameters.contains { $0.isInout || $0.isLent } }
+  package var lendsArguments: Bool { parameters.contains { $0.isInout || $0.isLent } }
 
   /// Whether every parameter and the result have a C form: the method is on the C face
   /// (``MulticastCFace/imp(for:)``, C callbacks) as well as the Swift one.
-  public var hasCForm: Bool {
+  package var hasCForm: Bool {
     result.encoding != nil && parameters.allSatisfy { $0.type.encoding != nil }
   }
 
   /// The method's runtime signature: `self`, `_cmd`, then each parameter's C form; a
   /// Swift value with no C form travels as an object (`@`). Throws only for a signature
   /// the runtime cannot carry.
-  public func signature(in protocolName: String) throws(DelegateProxyError) -> MethodSignature {
+  package func signature(in protocolName: String) throws(DelegateProxyError) -> MethodSignature {
     var arguments: [TypeEncoding] = [.object, .selector]
     for p in parameters { arguments.append(p.type.encoding ?? .object) }
     do {
@@ -128,7 +128,7 @@ public struct MethodDescription: Sendable, CustomStringConvertible {
   /// callbacks). Throws
   /// ``DelegateProxyError/unsupportedType(protocol:method:parameter:type:reason:)`` for
   /// the first parameter or result with no C form, naming it.
-  public func cSignature(in protocolName: String) throws(DelegateProxyError) -> MethodSignature {
+  package func cSignature(in protocolName: String) throws(DelegateProxyError) -> MethodSignature {
     for p in parameters where p.type.encoding == nil {
       throw .unsupportedType(
         protocol: protocolName, method: swiftName, parameter: p.name, type: p.type.name,
@@ -151,15 +151,15 @@ public struct MethodDescription: Sendable, CustomStringConvertible {
 /// One parameter of a delegate protocol's method: its name and type.
 public struct DelegateParameter: Sendable, CustomStringConvertible {
   /// The parameter's name in the declaration.
-  public let name: String
+  package let name: String
   /// Its type.
-  public let type: DelegateValueType
+  package let type: DelegateValueType
   /// Whether the parameter is `inout` (its type is a ``DelegateInout``).
-  public let isInout: Bool
+  package let isInout: Bool
   /// Whether the argument is lent for the call only: a non-escaping closure (the
   /// multicast waits for delegates on queues; observers, message sequences and doubles
   /// get a closure that stops the process if called, or none).
-  public let isLent: Bool
+  package let isLent: Bool
 
   /// A parameter named `name` of type `type`; `lent` for a non-escaping closure.
   public init<T>(_ name: String, _ type: T.Type, lent: Bool = false) {
