@@ -80,6 +80,26 @@ public struct RestatementFile {
     }
   }
 
+  /// The restating protocol's `@Delegate` arguments as written: `for:` without `.self`
+  /// (`Tracing.Span`), and `semantics:` without the dot (`value`), when given.
+  var delegateArguments: (parent: String?, semantics: String?) {
+    let attribute = restating?.attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }
+      .first { $0.attributeName.trimmedDescription == "Delegate" }
+    guard case .argumentList(let arguments)? = attribute?.arguments else { return (nil, nil) }
+    func argument(_ label: String, dropping suffix: String, prefix: String) -> String? {
+      guard var text = arguments.first(where: { $0.label?.text == label })?.expression
+        .trimmedDescription
+      else { return nil }
+      if text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+      if text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+      return text
+    }
+    return (
+      argument("for", dropping: ".self", prefix: ""),
+      argument("semantics", dropping: "", prefix: ".")
+    )
+  }
+
   /// The restating protocol's `where` clause requirements, as written (`Span: Spans`).
   var whereRequirements: [String] {
     restating?.genericWhereClause?.requirements.map {
