@@ -43,7 +43,8 @@ struct Refusal {
         && !requirements[$0].availability.contains { $0.contains("unavailable") }
     }
     let found = Self.refusals(
-      parentSpelling: parentSpelling, restatingName: restatingName, semantics: semantics, bindings: bindings,
+      parentSpelling: parentSpelling, restatingName: restatingName, semantics: semantics,
+      bindings: bindings,
       members: listed.map { requirements[$0].declaration })
     for refusal in found where !Self.settledByCommand.contains(refusal.id) {
       guard let member = refusal.member, member < listed.count else { continue }
@@ -52,7 +53,8 @@ struct Refusal {
     }
     let names = associated.filter { name in !bound.contains { $0.0 == name } }
     let declared = Self.refusals(
-      parentSpelling: parentSpelling, restatingName: restatingName, semantics: semantics, bindings: [],
+      parentSpelling: parentSpelling, restatingName: restatingName, semantics: semantics,
+      bindings: [],
       members: names.map { "associatedtype \($0)" })
     for refusal in declared {
       guard let member = refusal.member, member < names.count else { continue }
@@ -63,12 +65,14 @@ struct Refusal {
   /// What the macro reports on `@Delegate(for: P.self) protocol Ps: P where … { … }` listing
   /// `members`.
   static func refusals(
-    parentSpelling: String, restatingName: String, semantics: String?, bindings: [(String, String)], members: [String]
+    parentSpelling: String, restatingName: String, semantics: String?, bindings: [(String, String)],
+    members: [String]
   ) -> [DelegateRefusal] {
     let attribute =
       "@Delegate(for: \(parentSpelling).self\(semantics.map { ", semantics: .\($0)" } ?? ""))"
     let whereClause =
-      bindings.isEmpty ? "" : " where " + bindings.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+      bindings.isEmpty
+      ? "" : " where " + bindings.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
     // One member a line: a member is one item of the body, as in the written file.
     let source =
       "\(attribute)\nprotocol \(restatingName): \(parentSpelling)\(whereClause) {\n"

@@ -56,7 +56,8 @@ public struct RestateCommand {
         statuses.append(report(error))
       }
     }
-    for worst in [Status.notFound, .failure, .needsDefault, .needsBinding, .drift] where statuses.contains(worst) {
+    for worst in [Status.notFound, .failure, .needsDefault, .needsBinding, .drift]
+    where statuses.contains(worst) {
       return worst
     }
     return .success
@@ -112,7 +113,8 @@ public struct RestateCommand {
         return .success
       }
       for finding in findings { print("\(path): error: \(finding)") }
-      let hint = findings.contains { $0.kind == .needsDefault || $0.detail.contains("--default") }
+      let hint =
+        findings.contains { $0.kind == .needsDefault || $0.detail.contains("--default") }
         ? " with the --default options named above" : ""
       print(
         "\(findings.count) requirement\(findings.count == 1 ? "" : "s") out of step; run `swift package --allow-writing-to-package-directory restate-delegate \(options.protocolName)\(options.commandTarget)`\(hint) to update the file"

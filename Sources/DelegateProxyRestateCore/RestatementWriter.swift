@@ -141,7 +141,12 @@ public struct RestatementWriter {
   public func write(over existing: String?) throws -> Output {
     var notes: [String] = []
     var missingDefaults: [MissingDefault] = []
-    let file = existing.map { RestatementFile(text: $0, parentName: parentSpelling) }
+    var file = existing.map { RestatementFile(text: $0, parentName: parentSpelling) }
+    // `--bind` on a file written without it: the binding joins the protocol's line.
+    if let bound = file?.adding(bindings: bindings) {
+      file = RestatementFile(text: bound, parentName: parentSpelling)
+      notes.append("bound: \(bindings.map { "\($0.0): \($0.1)" }.joined(separator: ", "))")
+    }
     let oldMembers = file?.members ?? []
     var used = Array(repeating: false, count: oldMembers.count)
     let modules = self.modules

@@ -164,8 +164,11 @@ struct RefusalWordingTests {
     for constraint in ["", " : Sendable", " : AnyObject"] {
       let parent = try Self.parent(
         Shape(
-          name: "associated type", members: [("swift.associatedtype", "associatedtype Probe\(constraint)"),
-          ("swift.method", "func probe() -> Probe")], hand: ""))
+          name: "associated type",
+          members: [
+            ("swift.associatedtype", "associatedtype Probe\(constraint)"),
+            ("swift.method", "func probe() -> Probe"),
+          ], hand: ""))
       let writer = RestatementWriter(
         parent: parent, parentSpelling: "P", restatingName: "Ps", command: "test")
       let output = try writer.write(over: nil)
@@ -184,7 +187,8 @@ struct RefusalWordingTests {
         command: "test"
       ).write(over: nil)
       #expect(bound.unbound.isEmpty)
-      #expect(bound.text.contains("protocol Ps: P where Probe: Probes {\n  func probe() -> Probe\n}"))
+      #expect(
+        bound.text.contains("protocol Ps: P where Probe: Probes {\n  func probe() -> Probe\n}"))
       #expect(Self.macroMessages(bound.text).isEmpty)
     }
   }
