@@ -78,6 +78,8 @@ struct Refusal {
       "\(attribute)\nprotocol \(restatingName): \(parentSpelling)\(whereClause) {\n"
       + members.map { $0.replacingOccurrences(of: "\n", with: " ") + "\n" }.joined() + "}\n"
     let file = Parser.parse(source: source)
+    // A declaration that does not read as one member: nothing to relay here, and the
+    // written file's build reports what the macro says of it.
     guard let declaration = file.statements.first?.item.as(ProtocolDeclSyntax.self),
       declaration.memberBlock.members.count == members.count
     else { return [] }
