@@ -10,7 +10,7 @@
 // Target names: every product's target is named as the product (MessageRuntime,
 // DelegateProxy, CMessageRuntime, DelegateProxyTesting). Every other target's name starts
 // with "DelegateProxy" (DelegateProxyCFFIShim, DelegateProxyMacros, DelegateProxyCExpat,
-// DelegateProxyCDemoSupport, DelegateProxyDemo, DelegateProxyCTestSupport,
+// DelegateProxyMacroSupport, DelegateProxyCDemoSupport, DelegateProxyDemo, DelegateProxyCTestSupport,
 // DelegateProxyTestSupport, DelegateProxyCCallbackSupport, DelegateProxyForeignFixtures): SwiftPM wants target names
 // unique across a package graph, so a generic name of ours (CExpat, TestSupport) would
 // collide with a user's. Test targets keep plain names: SwiftPM does not count a
@@ -69,6 +69,7 @@ let package = Package(
     .macro(
       name: "DelegateProxyMacros",
       dependencies: [
+        "DelegateProxyMacroSupport",
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
         .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
@@ -76,11 +77,24 @@ let package = Package(
       ],
       path: "Sources/DelegateProxyMacros"
     ),
+    // What @Delegate reads, refuses and generates, apart from the compiler: the macro
+    // expands it, and the restate command relays its refusals word for word (no product;
+    // built for the host, as the macro and the command's tool are).
+    .target(
+      name: "DelegateProxyMacroSupport",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+      ]
+    ),
     // The restatement writer: reads symbol graphs, writes, rewrites and checks the
     // @Delegate(for:) protocol (unit-tested by RestateTests; SwiftParser reads the file).
     .target(
       name: "DelegateProxyRestateCore",
       dependencies: [
+        "DelegateProxyMacroSupport",
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftParser", package: "swift-syntax"),
       ]
@@ -191,7 +205,7 @@ let package = Package(
     .testTarget(
       name: "DelegateProxyMacroTests",
       dependencies: [
-        "DelegateProxyMacros",
+        "DelegateProxyMacros", "DelegateProxyMacroSupport",
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
@@ -210,9 +224,16 @@ let package = Package(
       ]
     ),
     // The restatement writer against committed symbol graphs (Fixtures/; see its README).
+    // The macro itself expands each refused shape (RefusalWordingTests), so the test compares
+    // the command's reason with what the macro says.
     .testTarget(
       name: "RestateTests",
-      dependencies: ["DelegateProxyRestateCore"],
+      dependencies: [
+        "DelegateProxyRestateCore", "DelegateProxyMacros",
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+      ],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(

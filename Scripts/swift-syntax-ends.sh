@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the swift-syntax clients of this package — the @Delegate macro
-# (DelegateProxyMacros), its expansion tests (DelegateProxyMacroTests), the restatement
+# (DelegateProxyMacros and DelegateProxyMacroSupport), its expansion tests (DelegateProxyMacroTests), the restatement
 # writer (DelegateProxyRestateCore) and its tests (RestateTests) — against one exact
 # swift-syntax version, and runs those tests. Package.swift declares a range across majors
 # (a user's other macro packages may pin any of them); the main build resolves its top, so
@@ -50,7 +50,7 @@ echo "swift-syntax-ends: range [$low, $high), building against $version"
 pkg="$root/.build-swift-syntax/$version"
 mkdir -p "$pkg/Sources" "$pkg/Tests"
 # Fresh copies of the sources (rsync-free: remove, then copy), so deleted files go too.
-for dir in Sources/DelegateProxyMacros Sources/DelegateProxyRestateCore \
+for dir in Sources/DelegateProxyMacros Sources/DelegateProxyMacroSupport Sources/DelegateProxyRestateCore \
   Tests/DelegateProxyMacroTests Tests/RestateTests; do
   rm -rf "${pkg:?}/$dir"
   cp -R "$root/$dir" "$pkg/$dir"
@@ -71,6 +71,7 @@ let package = Package(
     .macro(
       name: "DelegateProxyMacros",
       dependencies: [
+        "DelegateProxyMacroSupport",
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
         .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
@@ -78,8 +79,18 @@ let package = Package(
       ]
     ),
     .target(
+      name: "DelegateProxyMacroSupport",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+      ]
+    ),
+    .target(
       name: "DelegateProxyRestateCore",
       dependencies: [
+        "DelegateProxyMacroSupport",
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftParser", package: "swift-syntax"),
       ]
@@ -87,7 +98,7 @@ let package = Package(
     .testTarget(
       name: "DelegateProxyMacroTests",
       dependencies: [
-        "DelegateProxyMacros",
+        "DelegateProxyMacros", "DelegateProxyMacroSupport",
         .product(name: "SwiftSyntax", package: "swift-syntax"),
         .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
@@ -96,7 +107,12 @@ let package = Package(
     ),
     .testTarget(
       name: "RestateTests",
-      dependencies: ["DelegateProxyRestateCore"],
+      dependencies: [
+        "DelegateProxyRestateCore", "DelegateProxyMacros",
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftParser", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+      ],
       resources: [.copy("Fixtures")]
     ),
   ],

@@ -17,7 +17,9 @@ reference) is compared. Prints one line per protocol and every mismatch; exits 1
 With --refused: each refused shape (a protocol `RefusedN` of PARENTS, its shape in the
 comment above it) must be refused by the command (its error in COMMAND.log, with its reason)
 or written and then fail to build, and its hand restatement (`RefusedNHand`) must fail to
-build; BUILD.log is the one build of both. Prints each shape with both reasons.
+build; BUILD.log is the one build of both. A reason the command relays from the macro (a
+refused requirement, an unbound associated type) must be the macro's error on the hand
+restatement, word for word. Prints each shape with both reasons.
 """
 import glob
 import re
@@ -189,8 +191,13 @@ def refused(parents_path, hand_path, command_log, build_log):
     log = open(build_log).read().split("\n")
     failures = 0
     for name, shape in shapes:
+        # The macro's reason, which the command relays word for word (its own model).
         said = next((l.split("cannot forward: ", 1)[1] for l in command
                      if l.startswith(f"error: {name} requires ")), None)
+        # An associated type left unbound: written, named with the macro's reason and --bind.
+        said = said or next((l.split("is not bound: ", 1)[1].split("; in a restatement ", 1)[0]
+                             for l in command if f": error: {name}'s associated type " in l), None)
+        relayed = said is not None
         # A result with no empty value: written, named with the --default to pass.
         said = said or next(("its result " + l.split("whose result ", 1)[1]
                              for l in command if f": error: {name} requires " in l), None)
@@ -204,7 +211,10 @@ def refused(parents_path, hand_path, command_log, build_log):
         print(f"  - {shape} ({name}):")
         print(f"      {command_side or 'NOT REFUSED: the command wrote it and it built'}")
         print(f"      the macro, on the hand restatement: {macro or 'NOT REFUSED: it built'}")
-        failures += command_side is None or macro is None
+        differs = relayed and macro is not None and said != macro
+        if differs:
+            print("      NOT THE MACRO'S WORDS: the command's reason differs from the macro's")
+        failures += command_side is None or macro is None or differs
     print(f"restate: {len(shapes) - failures} of {len(shapes)} refused shapes refused by the command"
           " and by the macro on the hand restatement")
     return 1 if failures else 0

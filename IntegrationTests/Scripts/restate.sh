@@ -17,7 +17,9 @@
 #     the command must refuse (its reason printed) or write into a file that does not
 #     build, and whose hand restatements the macro must refuse (its reason printed);
 #  4. the command's --help and errors through the plugin: not found, a name two modules
-#     declare, not a protocol, a requirement the macro refuses.
+#     declare, not a protocol, a requirement the macro refuses (in the macro's words), an
+#     unbound associated type and a missing @Default (written; exits 5 and 4), and what
+#     --check says of those two.
 # Everything is put back on exit. Arguments name the sections to run (default: all):
 #   Scripts/restate.sh generated errors
 set -euo pipefail
@@ -221,7 +223,18 @@ section_errors() {
   expect_failure "error: protocol 'NoSuchDelegate' not found in the symbol graphs of" NoSuchDelegate
   expect_failure "error: 'FeedDelegate' names a protocol in several modules (GeneratedParents.FeedDelegate, RestateFeed.FeedDelegate)" FeedDelegate
   expect_failure "error: 'GenPoint' is a struct, not a protocol" GenPoint
-  expect_failure "which @Delegate cannot forward: variadic parameters are refused" Refused2
+  # The macro's reason, word for word (RefusalWordingTests compares every shape).
+  expect_failure "which @Delegate cannot forward: parameter 'a' of 'probe(_:)' is variadic, which has no C form; pass a pointer and a count instead" Refused2
+  expect_failure "error: Refused5 requires 'func probe(_ a: Probe)', which @Delegate cannot forward: @Delegate cannot bind the associated type 'Probe': 'probe' takes it as a parameter" Refused5
+  # Written, but not compilable until bound (exit 5) or given a @Default (exit 4); --check
+  # names what is missing.
+  expect_failure "error: Refused4's associated type 'Probe' is not bound: @Delegate cannot bind the associated type 'Probe': it has no constraint;" Refused4
+  expect_failure "(@Delegate cannot bind the associated type 'Probe': it has no constraint;" Refused4 --check
+  expect_failure "re-run the command with --bind Probe=P, P a @Delegate protocol restating its constraint" Refused4 --check
+  expect_failure "pass --default 'Any=<expression>'" Refused13
+  expect_failure "error: needs @Default: Refused13.probe(_:): 'func probe(_ a:" Refused13 --check
+  expect_failure "with the --default options named above to update the file" Refused13 --check
+  find "$generated" -name "Refused*.swift" -delete
 }
 
 # The sections named (restated drift generated errors), or all of them.

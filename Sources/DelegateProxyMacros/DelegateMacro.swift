@@ -1,3 +1,4 @@
+import DelegateProxyMacroSupport
 import SwiftSyntax
 import SwiftSyntaxMacros
 
@@ -14,7 +15,8 @@ import SwiftSyntaxMacros
 /// not implement it, and — constrained to the multicast's `__Forwarding` protocol — the
 /// methods a refining protocol's multicast inherits. Everything the macro cannot support is an error on the offending declaration; the
 /// peer expansion reports them, the extension expansion stays silent so each is reported
-/// once.
+/// once. The model and generators are DelegateProxyMacroSupport's (the restate command
+/// reads the same model).
 public struct DelegateMacro: PeerMacro, ExtensionMacro {
   /// The generated text is laid out already, in the project's two-space style.
   public static var formatMode: FormatMode { .disabled }
@@ -26,20 +28,11 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    let model = DelegateProtocolModel(declaration: declaration, attribute: node)
-    guard model.isValid else {
-      for diagnostic in model.diagnostics { context.diagnose(diagnostic) }
-      return []
-    }
-    var generator = MulticastGenerator(model: model, isNested: !context.lexicalContext.isEmpty)
-    generator.parentLocations = model.parentNodes.map { sourceLocation(of: $0, in: context) }
-    generator.associatedLocations = model.associatedTypes.map {
-      sourceLocation(of: $0.node, in: context)
-    }
-    return [
-      DeclSyntax(
-        stringLiteral: model.isValue ? generator.multicastStruct : generator.multicastClass)
-    ]
+    let expanded = DelegateExpansion.peer(
+      of: declaration, attribute: node, isNested: !context.lexicalContext.isEmpty,
+      location: { sourceLocation(of: $0, in: context) })
+    for diagnostic in expanded.diagnostics { context.diagnose(diagnostic) }
+    return expanded.peer.map { [$0] } ?? []
   }
 
   /// The extension: defaults for the optional requirements, if there are any and the
@@ -51,23 +44,9 @@ public struct DelegateMacro: PeerMacro, ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
-    let model = DelegateProtocolModel(declaration: declaration, attribute: node)
-    guard model.isValid else { return [] }
-    let generator = MulticastGenerator(model: model)
-    let extended = type.trimmedDescription
-    // The empty answers the type checker confirms, each at its requirement's line.
-    let checks = model.emptyAnswerChecks
-    let checked = EmptyAnswerCheck.extension(
-      of: extended, checks: checks,
-      locations: checks.map { sourceLocation(of: $0.node, in: context) })
-    return [
-      generator.optionalDefaults(extending: extended),
-      generator.forwardingDefaults(extending: extended),
-      checked,
-    ]
-    .compactMap { text in
-      text.flatMap { DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self) }
-    }
+    DelegateExpansion.extensions(
+      of: declaration, attribute: node, extending: type.trimmedDescription,
+      location: { sourceLocation(of: $0, in: context) })
   }
 
   /// A `#sourceLocation` directive naming the user's line of `node`, so that an error in

@@ -15,6 +15,9 @@ public enum DriftCheck {
       case notRequired = "not required"
       /// An associated type with no `where` clause binding it.
       case unbound
+      /// Restated without the `@Default` its result needs (no empty value): the file does
+      /// not compile.
+      case needsDefault = "needs @Default"
     }
 
     /// What is wrong.
@@ -41,25 +44,45 @@ public enum DriftCheck {
       file.whereRequirements.compactMap { requirement in
         requirement.split(separator: ":").first.map { String($0).trimmingTrailingWhitespace }
       })
+    let arguments = file.delegateArguments
+    let refusal = Refusal(
+      parentSpelling: arguments.parent ?? parent.name,
+      restatingName: file.restatingName ?? RestatementWriter.defaultName(for: parent.name),
+      semantics: arguments.semantics,
+      requirements: parent.requirements, bound: RestatementWriter.bound([], file.whereRequirements))
+    // The @Default each requirement needs: what the command, run without --default, says.
+    let writer = RestatementWriter(parent: parent, parentSpelling: parent.name, command: "")
 
-    for requirement in parent.requirements {
+    for (requirementIndex, requirement) in parent.requirements.enumerated() {
       if requirement.kind == .associatedType {
         if !bound.contains(requirement.title) {
           findings.append(
             Finding(
               kind: .unbound, requirement: "\(requirement.protocolName).\(requirement.title)",
               detail:
-                "'\(requirement.declaration)' has no 'where \(requirement.title): …' binding it"))
+                "'\(requirement.declaration)' has no 'where \(requirement.title): …' binding it"
+                + (refusal.unbound[requirement.title].map {
+                  " (\($0)); re-run the command with --bind \(requirement.title)=P, P a @Delegate protocol restating its constraint"
+                } ?? "")))
         }
         continue
       }
       if requirement.availability.contains(where: { $0.contains("unavailable") }) { continue }
-      if Refusal.reason(for: requirement) != nil && requirement.hasDefault { continue }
+      if refusal.reasons[requirementIndex] != nil && requirement.hasDefault { continue }
       let signature = RequirementSignature(text: requirement.declaration, modules: modules)
       if let index = signatures.indices.first(where: {
         !used[$0] && signatures[$0]?.key == signature?.key
       }) {
         used[index] = true
+        if !members[index].keptPrefix.contains("@Default"),
+          let missing = writer.defaultAnswer(for: requirement).missing
+        {
+          findings.append(
+            Finding(
+              kind: .needsDefault, requirement: "\(requirement.protocolName).\(requirement.title)",
+              detail: "'\(requirement.declaration)' is restated without @Default, \(missing.reason)"
+            ))
+        }
       } else {
         pending.append((requirement, signature))
       }
@@ -77,12 +100,16 @@ public enum DriftCheck {
               "\(requirement.protocolName) now requires '\(requirement.declaration)'; restated as '\(Self.signatureText(members[index]))'"
           ))
       } else {
+        let missing = writer.defaultAnswer(for: requirement).missing
         findings.append(
           Finding(
             kind: .notForwarded, requirement: name,
             detail: "'\(requirement.declaration)'"
               + (requirement.hasDefault
-                ? " (its default implementation answers instead of the members)" : "")))
+                ? " (its default implementation answers instead of the members)" : "")
+              + (missing.map {
+                "; it needs @Default too, \($0.reason)"
+              } ?? "")))
       }
     }
     for index in members.indices where !used[index] && signatures[index] != nil {

@@ -5,7 +5,7 @@ import SwiftSyntax
 /// Which result types have an empty value nobody would dispute — what a requirement without
 /// `@Default` answers when no delegate answers — and the result type of a requirement's text.
 ///
-/// This mirrors the `@Delegate` macro's rule (Sources/DelegateProxyMacros/EmptyAnswer.swift,
+/// This mirrors the `@Delegate` macro's rule (Sources/DelegateProxyMacroSupport/EmptyAnswer.swift,
 /// with the conformances to `__DelegateEmptyAnswer` in
 /// Sources/DelegateProxy/SwiftProtocols/DelegateEmptyAnswer.swift): optionals (`nil`),
 /// `Bool` (`false`), the standard numbers (`0`), `String`/`Substring` (`""`), arrays, sets

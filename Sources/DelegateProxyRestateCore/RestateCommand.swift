@@ -15,6 +15,9 @@ public struct RestateCommand {
     /// Written, but some requirement needs a `@Default` (`--default TYPE=EXPRESSION`)
     /// before the file compiles.
     case needsDefault = 4
+    /// Written, but an associated type needs binding (`--bind A=B`) before the file
+    /// compiles.
+    case needsBinding = 5
   }
 
   /// The options.
@@ -53,7 +56,8 @@ public struct RestateCommand {
         statuses.append(report(error))
       }
     }
-    for worst in [Status.notFound, .failure, .needsDefault, .drift] where statuses.contains(worst) {
+    for worst in [Status.notFound, .failure, .needsDefault, .needsBinding, .drift]
+    where statuses.contains(worst) {
       return worst
     }
     return .success
@@ -109,8 +113,11 @@ public struct RestateCommand {
         return .success
       }
       for finding in findings { print("\(path): error: \(finding)") }
+      let hint =
+        findings.contains { $0.kind == .needsDefault || $0.detail.contains("--default") }
+        ? " with the --default options named above" : ""
       print(
-        "\(findings.count) requirement\(findings.count == 1 ? "" : "s") out of step; run `swift package --allow-writing-to-package-directory restate-delegate \(options.protocolName)\(options.commandTarget)` to update the file"
+        "\(findings.count) requirement\(findings.count == 1 ? "" : "s") out of step; run `swift package --allow-writing-to-package-directory restate-delegate \(options.protocolName)\(options.commandTarget)`\(hint) to update the file"
       )
       return .drift
     }
@@ -140,8 +147,15 @@ public struct RestateCommand {
       print(
         "\(count) requirement\(count == 1 ? "" : "s") of \(parent.name) need\(count == 1 ? "s" : "") @Default; re-run with the --default options above (the file does not compile until then)"
       )
-      return .needsDefault
     }
+    for unbound in output.unbound { print("\(path): error: \(unbound)") }
+    if !output.unbound.isEmpty {
+      print(
+        "\(parent.name)'s associated types must be bound; re-run with the --bind options above (the file does not compile until then)"
+      )
+    }
+    if !output.missingDefaults.isEmpty { return .needsDefault }
+    if !output.unbound.isEmpty { return .needsBinding }
     return .success
   }
 

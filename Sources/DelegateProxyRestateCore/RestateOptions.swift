@@ -66,6 +66,9 @@ public struct RestateOptions: Sendable, Equatable {
                             The multicast's semantics in a new file (default: value for a
                             protocol that is not class-bound, else a class).
       --bind <A=B>          Bind associated type A to the @Delegate protocol B (where A: B).
+                            Each associated type needs one: without it the file is still
+                            written, each is named with the macro's reason, and the command
+                            exits 5.
       --default <TYPE=EXPRESSION>
                             Write @Default(EXPRESSION) on every requirement (method, property,
                             subscript) whose result type is spelled TYPE, as in the protocol
@@ -74,9 +77,11 @@ public struct RestateOptions: Sendable, Equatable {
                             optionals, Bool, numbers, strings, arrays, sets, dictionaries) needs
                             one: without it the file is still written, each such requirement is
                             named with the option to pass, and the command exits 4.
-      --check               Write nothing; exit 1 naming each requirement not forwarded and
-                            each restated signature that no longer matches (SwiftPM still
-                            wants --allow-writing-to-package-directory).
+      --check               Write nothing; exit 1 naming each requirement not forwarded, each
+                            restated signature that no longer matches, each requirement
+                            without the @Default it needs (with the --default to pass) and
+                            each associated type not bound (SwiftPM still wants
+                            --allow-writing-to-package-directory).
       --help                Show this help (SwiftPM wants the permission flag here too).
 
     Re-running updates the file in place: members whose signature still matches are kept as

@@ -80,11 +80,57 @@ public struct RestatementFile {
     }
   }
 
+  /// The restating protocol's `@Delegate` arguments as written: `for:` without `.self`
+  /// (`Tracing.Span`), and `semantics:` without the dot (`value`), when given.
+  var delegateArguments: (parent: String?, semantics: String?) {
+    let attribute = restating?.attributes.lazy.compactMap { $0.as(AttributeSyntax.self) }
+      .first { $0.attributeName.trimmedDescription == "Delegate" }
+    guard case .argumentList(let arguments)? = attribute?.arguments else { return (nil, nil) }
+    func argument(_ label: String, dropping suffix: String, prefix: String) -> String? {
+      guard
+        var text = arguments.first(where: { $0.label?.text == label })?.expression
+          .trimmedDescription
+      else { return nil }
+      if text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+      if text.hasPrefix(prefix) { text.removeFirst(prefix.count) }
+      return text
+    }
+    return (
+      argument("for", dropping: ".self", prefix: ""),
+      argument("semantics", dropping: "", prefix: ".")
+    )
+  }
+
   /// The restating protocol's `where` clause requirements, as written (`Span: Spans`).
   var whereRequirements: [String] {
     restating?.genericWhereClause?.requirements.map {
       $0.requirement.trimmedDescription
     } ?? []
+  }
+
+  /// The file's text with `bindings` the restating protocol's `where` clause lacks added to
+  /// it (`--bind` on a file written without it); nil when it has them all.
+  func adding(bindings: [(String, String)]) -> String? {
+    guard let restating else { return nil }
+    let present = Set(RestatementWriter.bound([], whereRequirements).map(\.0))
+    let missing = bindings.filter { !present.contains($0.0) }.map { "\($0.0): \($0.1)" }
+    guard !missing.isEmpty else { return nil }
+    let utf8 = Array(text.utf8)
+    let offset: Int
+    let insertion: String
+    if let clause = restating.genericWhereClause {
+      offset = clause.endPositionBeforeTrailingTrivia.utf8Offset
+      insertion = ", " + missing.joined(separator: ", ")
+    } else {
+      let end =
+        restating.inheritanceClause?.endPositionBeforeTrailingTrivia
+        ?? restating.name
+        .endPositionBeforeTrailingTrivia
+      offset = end.utf8Offset
+      insertion = " where " + missing.joined(separator: ", ")
+    }
+    return String(decoding: utf8[..<offset], as: UTF8.self) + insertion
+      + String(decoding: utf8[offset...], as: UTF8.self)
   }
 
   static func find(_ parentName: String, in tree: SourceFileSyntax) -> ProtocolDeclSyntax? {

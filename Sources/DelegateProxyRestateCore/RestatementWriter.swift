@@ -58,6 +58,24 @@ public struct RestatementWriter {
     /// The requirements written without the `@Default` the macro needs: the file does not
     /// compile until each gets one (`--default`, or by hand).
     public var missingDefaults: [MissingDefault] = []
+    /// The associated types no `where` clause binds: the file does not compile until each
+    /// is bound (`--bind`).
+    public var unbound: [UnboundAssociatedType] = []
+  }
+
+  /// An associated type of the parent that the restating protocol does not bind.
+  public struct UnboundAssociatedType: Sendable, Equatable, CustomStringConvertible {
+    /// The protocol that declares it.
+    public var protocolName: String
+    /// Its name.
+    public var name: String
+    /// What the `@Delegate` macro says of it.
+    public var reason: String
+
+    /// The line the command prints: the macro's reason, and the option to pass.
+    public var description: String {
+      "\(protocolName)'s associated type '\(name)' is not bound: \(reason); in a restatement that constraint is the 'where' clause: pass --bind \(name)=P, P a @Delegate protocol restating \(name)'s constraint"
+    }
   }
 
   /// A value-returning requirement whose result type has no undisputed empty value and
@@ -70,10 +88,13 @@ public struct RestatementWriter {
     /// Its result type, as written.
     public var resultType: String
 
-    /// The line the command prints: what, why, and the option to pass.
-    public var description: String {
-      "\(protocolName) requires '\(declaration)', whose result '\(resultType)' has no empty value for @Delegate to answer when no delegate answers: pass --default '\(resultType)=<expression>' (or add @Default(<expression>) above it)"
+    /// Why it needs a `@Default`, and the option to pass.
+    public var reason: String {
+      "whose result '\(resultType)' has no empty value for @Delegate to answer when no delegate answers: pass --default '\(resultType)=<expression>' (or add @Default(<expression>) above it)"
     }
+
+    /// The line the command prints: what, why, and the option to pass.
+    public var description: String { "\(protocolName) requires '\(declaration)', \(reason)" }
   }
 
   /// `XMLParserDelegate` → `XMLParserDelegates`, `MetricsFactory` → `MetricsFactories`.
@@ -120,26 +141,31 @@ public struct RestatementWriter {
   public func write(over existing: String?) throws -> Output {
     var notes: [String] = []
     var missingDefaults: [MissingDefault] = []
-    let file = existing.map { RestatementFile(text: $0, parentName: parentSpelling) }
+    var file = existing.map { RestatementFile(text: $0, parentName: parentSpelling) }
+    // `--bind` on a file written without it: the binding joins the protocol's line.
+    if let bound = file?.adding(bindings: bindings) {
+      file = RestatementFile(text: bound, parentName: parentSpelling)
+      notes.append("bound: \(bindings.map { "\($0.0): \($0.1)" }.joined(separator: ", "))")
+    }
     let oldMembers = file?.members ?? []
     var used = Array(repeating: false, count: oldMembers.count)
     let modules = self.modules
     let oldSignatures = oldMembers.map { $0.signature(modules: modules) }
     var lines: [String] = []
     var restated = 0
-    var associated: [String] = []
     // The handles already taken, by identity (`func record(_:)`): a later overload that
     // would share one is named explicitly, as the macro asks (a handle never changes when
     // a requirement is added).
     var identities: Set<String> = []
+    let bound = Self.bound(bindings, file?.whereRequirements ?? [])
+    let refusal = Refusal(
+      parentSpelling: parentSpelling, restatingName: file?.restatingName ?? restatingName,
+      semantics: chosenSemantics, requirements: parent.requirements, bound: bound)
 
-    for requirement in parent.requirements {
-      if requirement.kind == .associatedType {
-        associated.append(requirement.title)
-        continue
-      }
+    for (index, requirement) in parent.requirements.enumerated() {
+      if requirement.kind == .associatedType { continue }
       if requirement.availability.contains(where: { $0.contains("unavailable") }) { continue }
-      if let reason = Refusal.reason(for: requirement) {
+      if let reason = refusal.reasons[index] {
         if requirement.hasDefault {
           notes.append(
             "not restated: '\(requirement.declaration)' (\(reason); its default implementation answers)"
@@ -217,16 +243,11 @@ public struct RestatementWriter {
       }
     }
 
-    let boundNames = Set(
-      (file?.whereRequirements ?? []).compactMap {
-        $0.split(separator: ":").first.map { $0.trimmingCharacters(in: .whitespaces) }
+    let unbound = parent.requirements.compactMap { requirement in
+      refusal.unbound[requirement.title].map {
+        UnboundAssociatedType(
+          protocolName: requirement.protocolName, name: requirement.title, reason: $0)
       }
-    )
-    .union(bindings.map(\.0))
-    for name in associated where !boundNames.contains(name) {
-      notes.append(
-        "associated type '\(name)' is not bound: restate its constraint with @Delegate and pass --bind \(name)=<that protocol> (the macro refuses an unbound one)"
-      )
     }
 
     let body = lines.joined(separator: "\n")
@@ -243,7 +264,8 @@ public struct RestatementWriter {
       let missing = imports.filter { !present.contains($0) }
       if !missing.isEmpty { text = missing.map { "import \($0)\n" }.joined() + text }
       return Output(
-        text: text, restated: restated, notes: notes, missingDefaults: missingDefaults)
+        text: text, restated: restated, notes: notes, missingDefaults: missingDefaults,
+        unbound: unbound)
     }
     var header = """
       // Every requirement of \(parent.module)'s \(parent.name), inherited ones included, restated
@@ -255,8 +277,7 @@ public struct RestatementWriter {
       """
     let present = Set(file?.imports ?? [])
     header += imports.filter { !present.contains($0) }.map { "import \($0)\n" }.joined()
-    let chosen =
-      semantics ?? (!parent.isClassBound && associated.isEmpty ? "value" : nil)
+    let chosen = chosenSemantics
     let attribute =
       "@Delegate(for: \(parentSpelling).self\(chosen.map { ", semantics: .\($0)" } ?? ""))"
     let whereClause =
@@ -267,11 +288,36 @@ public struct RestatementWriter {
     if let existing, !existing.isEmpty {
       return Output(
         text: existing.trimmingTrailingWhitespace + "\n\n" + header + "\n" + declaration,
-        restated: restated, notes: notes, missingDefaults: missingDefaults)
+        restated: restated, notes: notes, missingDefaults: missingDefaults, unbound: unbound)
     }
     return Output(
       text: header + "\n" + declaration, restated: restated, notes: notes,
-      missingDefaults: missingDefaults)
+      missingDefaults: missingDefaults, unbound: unbound)
+  }
+
+  /// `semantics`, else `value` for a protocol that is not class-bound and has no
+  /// associated types; nil: a class.
+  var chosenSemantics: String? {
+    semantics
+      ?? (!parent.isClassBound && !parent.requirements.contains { $0.kind == .associatedType }
+        ? "value" : nil)
+  }
+
+  /// The associated types bound: by `--bind`, and by the file's `where` clause
+  /// (`Span: Spans`).
+  static func bound(_ bindings: [(String, String)], _ whereRequirements: [String]) -> [(
+    String, String
+  )] {
+    var bound = bindings
+    for requirement in whereRequirements {
+      let parts = requirement.split(separator: ":", maxSplits: 1).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      if parts.count == 2, !bound.contains(where: { $0.0 == parts[0] }) {
+        bound.append((parts[0], parts[1]))
+      }
+    }
+    return bound
   }
 
   /// What a requirement answers when no delegate answers, when the macro cannot derive it:

@@ -2,7 +2,7 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import Testing
 
-@testable import DelegateProxyMacros
+@testable import DelegateProxyMacroSupport
 
 /// Which parameter and result types `@Delegate` refuses from their spelling alone: only
 /// what certainly has no C form. Named types it cannot see are left to the runtime.

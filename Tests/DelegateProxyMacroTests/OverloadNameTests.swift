@@ -2,7 +2,7 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import Testing
 
-@testable import DelegateProxyMacros
+@testable import DelegateProxyMacroSupport
 
 /// The names an overloaded method's handle adds: one identifier for any type spelling.
 @Suite struct OverloadNameTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import DelegateProxyMacros
+@testable import DelegateProxyMacroSupport
 
 /// Selector derivation, checked case by case against the compiler's rule for `@objc`
 /// methods (swiftlang/swift `lib/AST/Decl.cpp`, `getObjCSelector`: "If the first argument

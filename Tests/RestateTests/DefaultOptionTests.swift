@@ -95,6 +95,36 @@ struct DefaultOptionTests {
     #expect(again.text == completed.text)
   }
 
+  @Test("--check names each requirement restated without the @Default it needs, with the option")
+  func checked() throws {
+    let parent = try parent()
+    let written = try writer(parent, defaults: ["GenPoint": "GenPoint(x: 0, y: 0)"])
+      .write(over: nil)
+    var findings = DriftCheck.findings(
+      parent: parent, file: RestatementFile(text: written.text, parentName: "Geometry"))
+    #expect(findings.map(\.kind) == [.needsDefault, .needsDefault])
+    #expect(findings.map(\.requirement) == ["Geometry.m3", "Geometry.m4"])
+    #expect(
+      findings[1].description
+        == "needs @Default: Geometry.m4: 'func other() -> Other' is restated without @Default, whose result 'Other' has no empty value for @Delegate to answer when no delegate answers: pass --default 'Other=<expression>' (or add @Default(<expression>) above it)"
+    )
+    // A requirement not restated at all says it needs one too.
+    let dropped = written.text.replacingOccurrences(of: "  func other() -> Other\n", with: "")
+    findings = DriftCheck.findings(
+      parent: parent, file: RestatementFile(text: dropped, parentName: "Geometry"))
+    #expect(
+      findings.last?.description
+        == "not forwarded: Geometry.m4: 'func other() -> Other'; it needs @Default too, whose result 'Other' has no empty value for @Delegate to answer when no delegate answers: pass --default 'Other=<expression>' (or add @Default(<expression>) above it)"
+    )
+    // Completed: in step.
+    let completed = try writer(parent, defaults: ["Decision": ".deny", "Other": "Other()"])
+      .write(over: written.text)
+    #expect(
+      DriftCheck.findings(
+        parent: parent, file: RestatementFile(text: completed.text, parentName: "Geometry")
+      ).isEmpty)
+  }
+
   @Test("A subscript's enum result gets the enum's first case, as a property's does")
   func subscriptEnum() throws {
     let subscriptFragments =

@@ -4,10 +4,14 @@ import Testing
 
 @Suite("--check: a restatement out of step with its protocol")
 struct DriftCheckTests {
+  /// What the command writes for `Events` (`answer(_:) -> Widget` answered with
+  /// `--default`: a class has no empty value, and --check names a missing @Default).
   func written(_ fixture: String) throws -> String {
     let parent = try FixtureGraphs.parent("Events", in: fixture)
-    return try RestatementWriter(parent: parent, parentSpelling: "Events", command: "test")
-      .write(over: nil).text
+    return try RestatementWriter(
+      parent: parent, parentSpelling: "Events", command: "test", defaults: ["Widget": "Widget()"]
+    )
+    .write(over: nil).text
   }
 
   @Test("The dependency gained, changed and dropped requirements: each is named")
@@ -74,10 +78,15 @@ struct DriftCheckTests {
   func unbound() throws {
     let parent = try FixtureGraphs.parent("Tracks", in: "Shapes")
     let text =
-      "@Delegate(for: Tracks.self)\nprotocol T: Tracks {\n  func start() -> Span\n  mutating func reset()\n  func anySpan() -> any Span\n}\n"
+      "@Delegate(for: Tracks.self)\nprotocol T: Tracks {\n  func start() -> Span\n  mutating func reset()\n  @Default(Nothing())\n  func anySpan() -> any Span\n}\n"
+    let findings = DriftCheck.findings(
+      parent: parent, file: RestatementFile(text: text, parentName: "Tracks"))
+    #expect(findings.map(\.kind) == [.unbound])
+    // The macro's reason, and the option to pass.
     #expect(
-      DriftCheck.findings(parent: parent, file: RestatementFile(text: text, parentName: "Tracks"))
-        .map(\.kind) == [.unbound])
+      findings.first?.description
+        == "unbound: Tracks.Span: 'associatedtype Span : AnyObject' has no 'where Span: …' binding it (@Delegate cannot bind the associated type 'Span': it has no constraint; constrain it to one @Delegate protocol ('associatedtype Span: P'), and the multicast binds it to that protocol's multicast (PMulticast), gathering the members' answers into one); re-run the command with --bind Span=P, P a @Delegate protocol restating its constraint"
+    )
     let bound = text.replacingOccurrences(of: "T: Tracks {", with: "T: Tracks where Span: Spans {")
     #expect(
       DriftCheck.findings(parent: parent, file: RestatementFile(text: bound, parentName: "Tracks"))

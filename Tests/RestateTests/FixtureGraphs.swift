@@ -28,7 +28,8 @@ enum FixtureGraphs {
   }
 
   /// A one-protocol graph of module `module` whose protocol `P` has the given members
-  /// (kind identifier, declaration text), none with a default.
+  /// (kind identifier, declaration text), none with a default; an associated type is
+  /// titled with its name.
   static func graph(module: String, protocol name: String, members: [(String, String)]) throws
     -> SymbolGraph
   {
@@ -38,8 +39,12 @@ enum FixtureGraphs {
     var relationships: [String] = []
     for (index, member) in members.enumerated() {
       let escaped = member.1.replacingOccurrences(of: "\"", with: "\\\"")
+      // An associated type's title is its name (the command binds it by name).
+      let title =
+        member.0 == "swift.associatedtype"
+        ? String(member.1.split(separator: " ")[1]) : "m\(index)"
       symbols.append(
-        #"{"kind":{"identifier":"\#(member.0)"},"identifier":{"precise":"s:\#(module)\#(name)M\#(index)"},"pathComponents":["\#(name)","m\#(index)"],"declarationFragments":[{"kind":"text","spelling":"\#(escaped)"}]}"#
+        #"{"kind":{"identifier":"\#(member.0)"},"identifier":{"precise":"s:\#(module)\#(name)M\#(index)"},"pathComponents":["\#(name)","\#(title)"],"declarationFragments":[{"kind":"text","spelling":"\#(escaped)"}]}"#
       )
       relationships.append(
         #"{"kind":"requirementOf","source":"s:\#(module)\#(name)M\#(index)","target":"s:\#(module)\#(name)P"}"#

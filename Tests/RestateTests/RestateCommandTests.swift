@@ -136,6 +136,55 @@ struct RestateCommandTests {
     #expect(status == .success)
   }
 
+  @Test("--check fails naming a requirement written without the @Default it needs, and the option")
+  func checkMissingDefault() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let shapes = ["--symbol-graph-dir", FixtureGraphs.directory("Shapes")]
+    let target = ["--target-directory", directory, "--module", "App"]
+    var (status, printed) = run(["Events"] + shapes + target)
+    #expect(status == .needsDefault)
+    (status, printed) = run(["Events", "--check"] + shapes + target)
+    #expect(status == .drift)
+    #expect(
+      printed == [
+        "\(directory)/Eventses.swift: error: needs @Default: Events.answer(_:): 'func answer(_ w: Widget) -> Widget' is restated without @Default, whose result 'Widget' has no empty value for @Delegate to answer when no delegate answers: pass --default 'Widget=<expression>' (or add @Default(<expression>) above it)",
+        "1 requirement out of step; run `swift package --allow-writing-to-package-directory restate-delegate Events --target App` with the --default options named above to update the file",
+      ])
+    (status, _) = run(["Events", "--default", "Widget=Widget()"] + shapes + target)
+    #expect(status == .success)
+    (status, _) = run(["Events", "--check"] + shapes + target)
+    #expect(status == .success)
+  }
+
+  @Test(
+    "An associated type left unbound: written, named with the macro's reason and --bind, exit 5")
+  func unboundStatus() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let shapes = ["--symbol-graph-dir", FixtureGraphs.directory("Shapes")]
+    let target = ["--target-directory", directory, "--module", "App"]
+    let answer = ["--default", "any Shapes.Span=Nothing()"]
+    var (status, printed) = run(["Tracks"] + answer + shapes + target)
+    #expect(status == .needsBinding)
+    #expect(
+      printed.contains(
+        "\(directory)/Trackses.swift: error: Tracks's associated type 'Span' is not bound: @Delegate cannot bind the associated type 'Span': it has no constraint; constrain it to one @Delegate protocol ('associatedtype Span: P'), and the multicast binds it to that protocol's multicast (PMulticast), gathering the members' answers into one; in a restatement that constraint is the 'where' clause: pass --bind Span=P, P a @Delegate protocol restating Span's constraint"
+      ))
+    #expect(FileManager.default.fileExists(atPath: "\(directory)/Trackses.swift"))
+    (status, _) = run(["Tracks", "--check"] + shapes + target)
+    #expect(status == .drift)
+    // Re-run with --bind: the binding joins the protocol's line, the rest is kept.
+    (status, printed) = run(["Tracks", "--bind", "Span=Spans"] + shapes + target)
+    #expect(status == .success, "\(printed)")
+    #expect(printed.contains("note: bound: Span: Spans"))
+    let text = try String(contentsOfFile: "\(directory)/Trackses.swift", encoding: .utf8)
+    #expect(text.contains("protocol Trackses: Tracks where Span: Spans {\n"))
+    #expect(text.contains("  @Default(Nothing())\n  func anySpan() -> any Shapes.Span\n"))
+    (status, _) = run(["Tracks", "--check"] + shapes + target)
+    #expect(status == .success)
+  }
+
   @Test("Errors: not found (its own status, for the plugin), not a protocol, no file to check")
   func errors() throws {
     let directory = try temporaryDirectory()

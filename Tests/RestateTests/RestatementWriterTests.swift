@@ -81,9 +81,14 @@ struct RestatementWriterTests {
   func valueAndBinding() throws {
     let parent = try FixtureGraphs.parent("Tracks", in: "Shapes")
     let unbound = try writer(parent).write(over: nil)
-    #expect(unbound.notes.contains { $0.hasPrefix("associated type 'Span' is not bound") })
+    #expect(unbound.unbound.map(\.name) == ["Span"])
+    #expect(
+      unbound.unbound.first?.reason
+        == "@Delegate cannot bind the associated type 'Span': it has no constraint; constrain it to one @Delegate protocol ('associatedtype Span: P'), and the multicast binds it to that protocol's multicast (PMulticast), gathering the members' answers into one"
+    )
     let bound = try writer(parent, bindings: [("Span", "Spans")]).write(over: nil)
     #expect(bound.notes.isEmpty)
+    #expect(bound.unbound.isEmpty)
     // `start() -> Span` answers the bound multicast's gathering; `any Span` has no empty value.
     #expect(bound.missingDefaults.map(\.declaration) == ["func anySpan() -> any Shapes.Span"])
     #expect(
@@ -146,7 +151,8 @@ struct RestatementWriterTests {
       throws: RestateError.refusedRequirement(
         protocolName: "Factory", declaration: "func make(_ parts: Int...) -> Int",
         reason:
-          "variadic parameters are refused: a variadic list cannot be passed on to each member")
+          "parameter 'parts' of 'make(_:)' is variadic, which has no C form; pass a pointer and a count instead"
+      )
     ) {
       try writer(parent).write(over: nil)
     }

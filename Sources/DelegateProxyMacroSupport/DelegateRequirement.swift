@@ -1,4 +1,5 @@
 import SwiftDiagnostics
+import SwiftParser
 import SwiftSyntax
 
 /// One method requirement of a `@Delegate` protocol, as the generated code needs it.
