@@ -152,7 +152,10 @@ let package = Package(
     .target(
       name: "DelegateProxyCTestSupport",
       dependencies: ["CMessageRuntime"],
-      path: "Tests/DelegateProxyCTestSupport"
+      path: "Tests/DelegateProxyCTestSupport",
+      // BlocksFromC.c makes blocks by hand: it names the blocks runtime's block classes
+      // (Swift's toolchain ships libBlocksRuntime; libdispatch uses it).
+      linkerSettings: [.linkedLibrary("BlocksRuntime", .when(platforms: [.linux]))]
     ),
     // Helpers and fixtures every test target shares: threads, unique class names, the
     // thread-safe call log, the sensor fixtures (a @Delegate protocol and its listeners).

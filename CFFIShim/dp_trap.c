@@ -50,6 +50,12 @@ static _Noreturn void unrecognized_trap(void *a0, void *a1, void *a2) {
     sel = a2;
   }
   bool recorded = sel == NULL || (obj == pending_obj && sel == pending_sel);
+  // A trap IMP a caller cached for another message: resolve this one again, so that the
+  // receiver's own doesNotRecognize (an override) is what is printed, for this selector.
+  if (!recorded && obj) {
+    (void)dp_msg_lookup(obj, sel);
+    recorded = obj == pending_obj && sel == pending_sel;
+  }
   if (recorded && pending_message) dp_fatal(pending_message);
   if (recorded) {
     obj = pending_obj;

@@ -19,3 +19,4 @@
 #include "dp_swift_object.h"
 #include "dp_swift_entry.h"
 #include "dp_callback.h"
+#include "dp_block.h"

@@ -30,8 +30,11 @@ open class ForwardingProxy: RuntimeObject, @unchecked Sendable {
     super.methodSignature(for: selector)
   }
 
-  /// A proxy responds to what it has a method for or can give a signature for.
+  /// A proxy responds to what it has a method for or can give a signature for, and to
+  /// what its `forwardingTarget(for:)` (another object) responds to.
   open override func responds(to selector: Selector) -> Bool {
-    methodSignature(for: selector) != nil
+    if methodSignature(for: selector) != nil { return true }
+    guard let target = forwardingTarget(for: selector), target !== self else { return false }
+    return target.responds(to: selector)
   }
 }

@@ -38,6 +38,9 @@ public final class Invocation: CustomStringConvertible {
   private var retainedObjects: [Int: AnyObject] = [:]
   /// C strings copied by `retainArguments()`, by C argument index.
   private var copiedStrings: [Int: UnsafeMutablePointer<CChar>] = [:]
+  /// Blocks (`@?`) copied by `retainArguments()` (`_Block_copy`), by C argument index;
+  /// released (`_Block_release`) with the invocation's storage.
+  private var copiedBlocks: [Int: UnsafeRawPointer] = [:]
   /// The object the return value names, kept alive while it is this invocation's
   /// return value: set by `setReturnValue(_:)` and by `invoke()` (see ``AutoreleasePool``).
   /// Raw byte writes set the bytes only; nothing dereferences bytes as a handle.
@@ -72,6 +75,8 @@ public final class Invocation: CustomStringConvertible {
   private func releaseOwned() {
     for (_, s) in copiedStrings { s.deallocate() }
     copiedStrings.removeAll()
+    for (_, b) in copiedBlocks { dp_block_release(b) }
+    copiedBlocks.removeAll()
     storage?.deallocate()
     storage = nil
   }
@@ -194,6 +199,7 @@ public final class Invocation: CustomStringConvertible {
     }
     bytes.withUnsafeBytes { result.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
     returnedObject = nil
+    if argumentsRetained { retainReturnValue() }
   }
 
   /// Sets the return value's bytes and keeps `object` (the object they name, if any)
@@ -261,13 +267,28 @@ public final class Invocation: CustomStringConvertible {
 
   // MARK: Retaining and copying
 
-  /// Keeps every object argument (and the target) alive and copies every C string
-  /// argument, so the invocation stays valid after the caller's values go away
-  /// (`retainArguments`). Arguments set later are retained and copied too.
+  /// Keeps every object argument (and the target) alive, copies every C string and
+  /// block (`@?`, with `_Block_copy`) argument, and keeps an object return value alive, so
+  /// the invocation stays valid after the caller's values go away (`retainArguments`:
+  /// "retains the receiver and all object arguments … and copies all of its C-string
+  /// arguments and blocks. If a return value has been set, this is also retained").
+  /// Arguments and return values set later are retained and copied too. A block is
+  /// copied only where the process has a blocks runtime (`_Block_copy`; Swift's own
+  /// toolchain ships one, and no block exists without one); else it is kept as it is.
   public func retainArguments() {
     detach()
     argumentsRetained = true
     for i in 0..<signature.numberOfArguments { retainArgument(at: i) }
+    retainReturnValue()
+  }
+
+  /// Keeps the object the return value's bytes name alive (a value written as raw bytes
+  /// is otherwise not kept: nothing dereferences bytes as a handle until retained).
+  private func retainReturnValue() {
+    guard signature._returnsObject,
+      let handle = result.load(as: OpaquePointer?.self), returnedObject?.rawValue != handle
+    else { return }
+    returnedObject = RuntimeObject.object(rawValue: handle)
   }
 
   private func retainArgument(at index: Int) {
@@ -288,6 +309,15 @@ public final class Invocation: CustomStringConvertible {
         copiedStrings[index] = copy
         arguments[index]!.storeBytes(of: UnsafePointer(copy), as: UnsafePointer<CChar>?.self)
       }
+    case .block:
+      let slot = arguments[index]!
+      let block = slot.load(as: UnsafeRawPointer?.self)
+      // Already this invocation's copy (retained twice, or set again unchanged): kept.
+      if let block, copiedBlocks[index] == block { return }
+      if let old = copiedBlocks.removeValue(forKey: index) { dp_block_release(old) }
+      guard let block, let copy = dp_block_copy(block) else { return }
+      copiedBlocks[index] = UnsafeRawPointer(copy)
+      slot.storeBytes(of: UnsafeRawPointer(copy), as: UnsafeRawPointer?.self)
     default:
       break
     }
@@ -339,6 +369,14 @@ public final class Invocation: CustomStringConvertible {
     self.target = target
     defer { withExtendedLifetime(previous) {} }
     try invoke()
+  }
+
+  /// Sends the message again to `other` (a `forwardingTarget(for:)`), then makes the
+  /// original receiver this invocation's target again.
+  func resend(to other: RuntimeObject) throws {
+    let original = targetHandle
+    defer { targetHandle = original }
+    try invoke(target: other)
   }
 
   /// Sends the message to the current target (`invoke`).

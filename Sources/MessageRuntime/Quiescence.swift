@@ -32,6 +32,15 @@ package enum Quiescence {
   /// Enters a read section of `domain` (nestable); pair with ``exit()`` on the same
   /// thread. What ``readSection(_:_:)`` does, for dispatch loops that must not go through
   /// a closure. Returns the section's slot.
+  ///
+  /// The section records no frame (Swift cannot name a frame address that a later C
+  /// entry could compare reliably), so a C entry's stale-section recovery
+  /// (`dp_read_drop_stale`) never closes it, and stops at it: only sections opened by C
+  /// (route and callback entries, `DP_MSG_SEND`) are recovered after a `longjmp` or C++
+  /// exception. That is by design: unwinding through Swift frames is undefined in Swift
+  /// (a `longjmp` skips their releases and `defer`s, a C++ exception terminates), so every
+  /// section Swift opens is closed by its own exit. A C callee reached from a Swift send
+  /// must not `longjmp` or throw past that send (Misuse.md).
   @inlinable @inline(__always)
   package static func enter(_ domain: UnsafeRawPointer) -> ReadSlot {
     ReadSlot(raw: dp_read_enter_inline(domain))

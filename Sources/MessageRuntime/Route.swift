@@ -400,6 +400,15 @@ extension RuntimeObject {
         }
         imps.append(try Runtime.forwardingIMP(for: signature).rawValue)
         methods.append(nil)  // the forwarding IMP lives as long as the signature
+      case .resend(let other):
+        // The forwarding IMP re-sends to the forwarding target at each call.
+        let declared = other.methodSignature(for: selector)
+        guard declared === signature else {
+          throw .signatureMismatch(
+            selector: selector, expected: signature.encoding, found: declared?.encoding ?? "?")
+        }
+        imps.append(try Runtime.forwardingIMP(for: signature).rawValue)
+        methods.append(nil)
       }
     }
     for target in targets { target.membership.watch(target.receiver) }

@@ -9,6 +9,9 @@ public enum Runtime {
     case method(IMP, UnsafePointer<CChar>?)
     /// No method: the receiver forwards messages with this signature.
     case forward(RuntimeObject, MethodSignature)
+    /// No method: the receiver's `forwardingTarget(for:)` named another object, to which
+    /// the message is sent again as it is (`forwardingTargetForSelector:`).
+    case resend(RuntimeObject)
   }
 
   /// Installs the resolver into the C runtime (once).
@@ -45,6 +48,9 @@ public enum Runtime {
     guard let receiver = RuntimeObject.object(rawValue: handle) else {
       throw .unrecognizedSelector(
         className: RuntimeObject.className(forHandle: handle), selector: selector)
+    }
+    if let target = receiver.forwardingTarget(for: selector), target !== receiver {
+      return .resend(target)
     }
     let declared =
       proposed.map { receiver.methodSignature(for: selector, proposed: $0) }
@@ -87,14 +93,45 @@ public enum Runtime {
       // Nothing looked up is called: the forwarder's code runs outside the section.
       Quiescence.exit()
       try forward(receiver, declared)
+    case .resend(let target):
+      Quiescence.exit()
+      // The same frame, `self` replaced by the target for the re-sent message (restored
+      // after: the frame is the caller's or an invocation's).
+      let slot = arguments[0]!
+      let original = slot.load(as: OpaquePointer?.self)
+      slot.storeBytes(of: target.rawValue, as: OpaquePointer?.self)
+      defer { slot.storeBytes(of: original, as: OpaquePointer?.self) }
+      try withExtendedLifetime(target) {
+        try deliver(
+          target.rawValue, selector, signature, arguments: arguments, result: result,
+          forward: forward)
+      }
     }
   }
 
-  /// The method found through the class chain, cached in the receiver's class.
+  /// The signature a C caller's message to `receiver` is forwarded with: the
+  /// `forwardingTarget(for:)`'s own (the forwarding IMP re-sends to it), else the
+  /// receiver's `methodSignature(for:)`.
+  static func forwardingSignature(_ receiver: RuntimeObject, _ selector: Selector)
+    -> MethodSignature?
+  {
+    if let target = receiver.forwardingTarget(for: selector), target !== receiver,
+      let signature = target.methodSignature(for: selector)
+    {
+      return signature
+    }
+    return receiver.methodSignature(for: selector)
+  }
+
+  /// The method found through the class chain, cached in the receiver's class; for a
+  /// selector with none, that verdict is cached in the class instead (until a method of the
+  /// class or a superclass changes), so forwarding it again skips the search.
   private static func resolveMethod(_ obj: OpaquePointer, _ selector: Selector) -> Method? {
     guard let cls = RuntimeClass.class(rawValue: dp_object_get_class(obj)) else { return nil }
-    let generation = cls.generation
+    let (generation, forwarded) = cls.lookupState(for: selector)
+    if forwarded { return nil }
     guard let method = cls.method(for: selector) ?? RootMethods.method(for: selector) else {
+      cls.noteForwarded(selector, ifGeneration: generation)
       return nil
     }
     cls.cache(method, for: selector, ifGeneration: generation)
@@ -111,7 +148,7 @@ public enum Runtime {
     // gone) gets nothing and answers zero, as on every other path; no trap.
     if receiver == nil && dp_object_owner(obj) != nil { return dp_nil_imp() }
     if let receiver,
-      let signature = receiver.methodSignature(for: selector),
+      let signature = forwardingSignature(receiver, selector),
       let imp = try? forwardingIMP(for: signature)
     {
       return imp.rawValue
@@ -134,8 +171,9 @@ public enum Runtime {
   }
 
   /// The forwarding IMP for a signature: a libffi closure, made once per signature,
-  /// that turns a call into an `Invocation` and hands it to the receiver's
-  /// `forwardInvocation(_:)` (`_objc_msgForward`). Callable from C.
+  /// that turns a call into an `Invocation` and re-sends it to the receiver's
+  /// `forwardingTarget(for:)` when that names another object, else hands it to the
+  /// receiver's `forwardInvocation(_:)` (`_objc_msgForward`). Callable from C.
   package static func forwardingIMP(for signature: MethodSignature) throws(RuntimeError) -> IMP {
     try signature.forwarding.withLock { made throws(RuntimeError) -> IMP in
       if let made { return made.imp }
@@ -146,7 +184,15 @@ public enum Runtime {
           return
         }
         do {
-          try receiver.forwardInvocation(invocation)
+          // Asked at each call, as Objective-C's forwarding asks at each message: the
+          // answer may change, and a cached IMP is called for every receiver of the class.
+          if let selector = invocation.selector,
+            let target = receiver.forwardingTarget(for: selector), target !== receiver
+          {
+            try invocation.resend(to: target)
+          } else {
+            try receiver.forwardInvocation(invocation)
+          }
         } catch {
           // A C caller cannot receive an error: this is the C path's only answer.
           dp_fatal("\(error)")

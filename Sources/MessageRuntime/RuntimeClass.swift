@@ -23,6 +23,12 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
     /// Bumped whenever this class's cache is flushed, so a lookup that read the
     /// method tables before a change does not cache what it found after it.
     var generation: UInt64 = 0
+    /// Selectors no method of this class's chain (nor a root method) answers: a lookup
+    /// found none at the current generation, so a message with one of them is forwarded
+    /// (or trapped) without searching again (`_objc_msgForward_impcache` in Apple's class
+    /// cache). Emptied with the cache: any method change here or in a superclass.
+    /// Bounded by the selectors registered.
+    var forwarded: Set<Selector> = []
   }
   let state = Lock(State())
 
@@ -188,6 +194,7 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
     let subclasses = state.withLock { s -> [RuntimeClass] in
       dp_class_publish_cache(raw, dp_method_table_create(8))
       s.generation &+= 1
+      s.forwarded.removeAll()
       s.subclasses.removeAll { $0.value == nil }
       return s.subclasses.compactMap(\.value)
     }
@@ -195,6 +202,26 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   }
 
   var generation: UInt64 { state.withLock { $0.generation } }
+
+  /// The generation, and whether `selector` is known to have no method in this class's
+  /// chain at it (a forwarded selector).
+  func lookupState(for selector: Selector) -> (generation: UInt64, forwarded: Bool) {
+    state.withLock { ($0.generation, $0.forwarded.contains(selector)) }
+  }
+
+  /// Records that instances have no method for `selector`, unless the class changed since
+  /// `generation` (a method added meanwhile must be found).
+  func noteForwarded(_ selector: Selector, ifGeneration generation: UInt64) {
+    state.withLock { s in
+      if s.generation == generation { s.forwarded.insert(selector) }
+    }
+  }
+
+  /// Whether a message with `selector` is known to be forwarded without a method search:
+  /// a lookup found no method and the class has not changed since.
+  package func isKnownForwarded(_ selector: Selector) -> Bool {
+    state.withLock { $0.forwarded.contains(selector) }
+  }
 
   /// Caches `method` for `selector` unless the class changed since `generation`.
   func cache(_ method: Method, for selector: Selector, ifGeneration generation: UInt64) {

@@ -116,6 +116,15 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     methodSignature(for: selector)
   }
 
+  /// The object a message this object has no method for is sent to instead, before full
+  /// forwarding (`forwardingTargetForSelector:`): a non-nil result other than `self`
+  /// becomes the message's receiver, with the same arguments, and neither
+  /// `methodSignature(for:)` nor `forwardInvocation(_:)` runs; nil or `self` (the default
+  /// is nil) sends the message through full forwarding. Asked for every such message
+  /// (Swift, `Invocation` and C senders alike), so the answer may change; it is not
+  /// asked for `respondsToSelector:`/`conformsToProtocol:`, which every object answers.
+  open func forwardingTarget(for selector: Selector) -> RuntimeObject? { nil }
+
   /// Handles a message the object has no method for (`forwardInvocation:`), with the
   /// signature `methodSignature(for:)` gave. Set the invocation's return value; the
   /// caller receives it. The default throws `.unrecognizedSelector`.
@@ -234,6 +243,12 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
     switch try Runtime.dispatch(rawValue, selector) {
     case .method(let imp, _): return imp
     case .forward(_, let signature):
+      return try Runtime.forwardingIMP(for: signature)
+    case .resend(let target):
+      // The forwarding IMP re-sends to the target when called; it needs the target's types.
+      guard let signature = target.methodSignature(for: selector) else {
+        throw target.doesNotRecognize(selector)
+      }
       return try Runtime.forwardingIMP(for: signature)
     }
   }

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -979,6 +980,226 @@ static void test_unwinding(void) {
   dp_route_retire(r);
   dp_route_retire(ok);
   dp_reclaim_wait();
+
+  // The same through a callback entry (a library calling back with its context last):
+  // its two sections (the record's and the receiver's) are left open by the longjmp and
+  // closed by the thread's next callback entry, which names itself.
+  typedef int64_t (*last_qd)(int64_t, double, void *);
+  dp_callback *escaping = dp_callback_create(targets[0]);
+  dp_callback_set_slot(escaping, 0, escape, "escaping qd");
+  dp_callback_set_message_registers(escaping, 0, 1);
+  dp_callback *plain = dp_callback_create(targets[1]);
+  dp_callback_set_slot(plain, 0, add, "plain qd");
+  dp_callback_set_message_registers(plain, 0, 1);
+  last_qd entry_qd = (last_qd)dp_callback_register_entry(0, DP_RET_GP, 1, false, 1);
+  CHECK(entry_qd != NULL, "callback register entry for q,d with the context last");
+  if (!entry_qd) return;
+  dropped = dp_stale_sections_dropped();
+  if (setjmp(escape_point) == 0) {
+    entry_qd(1, 0, escaping);
+    CHECK(0, "the callback's longjmp returned");
+  }
+  CHECK(dp_in_read_section(), "a longjmp through a callback entry leaves its sections open for now");
+  reset_calls();
+  answer = entry_qd(5, 2.75, plain);
+  entry = dp_stale_sections_last_entry();
+  CHECK(answer == 207 && dp_stale_sections_dropped() == dropped + 2 && !dp_in_read_section() &&
+            entry && strncmp(entry, "callback entry", 14) == 0,
+        "the next callback entry closes both stale sections (%llu closed, by %s) and answers %lld",
+        (unsigned long long)(dp_stale_sections_dropped() - dropped), entry ? entry : "none",
+        (long long)answer);
+  before = atomic_load(&freed);
+  dp_retire_in(escaping, malloc(16), count_free);
+  dp_retire_in(targets[0], malloc(16), count_free);
+  dp_reclaim_wait();
+  CHECK(atomic_load(&freed) == before + 2,
+        "memory retired in the unwound callback's domains (record, receiver) is freed");
+  dp_callback_release(escaping);
+  dp_callback_release(plain);
+  dp_wait_domain_idle(escaping);
+  dp_wait_domain_idle(plain);
+}
+
+// MARK: unions, HFAs and mixed aggregates through every C path (issue #37, item 4)
+
+// One signature with the three shapes the ABIs classify differently, each path compared
+// with a direct C call of the method:
+// - `(u_fd=fd)`, a union of float and double: x86-64 SSE (xmm); AArch64 not homogeneous
+//   (two base types), so an integer register;
+// - `{f3=fff}`: x86-64 two SSE eightbytes (xmm, xmm); AArch64 an HFA of three (s, s, s);
+// - `{mix=if}`: one eightbyte with an int, so x86-64 INTEGER; AArch64 an integer register.
+// The result is the union again (x86-64 xmm0, AArch64 x0).
+typedef union {
+  float f;
+  double d;
+} u_fd;
+typedef struct {
+  float a, b, c;
+} f3;
+typedef struct {
+  int32_t i;
+  float f;
+} mix;
+typedef u_fd (*agg_fn)(dp_id, dp_sel, u_fd, f3, mix);
+static const char agg_types[] = "(u_fd=fd)@:(u_fd=fd){f3=fff}{mix=if}";
+
+static u_fd agg_method(dp_id self, dp_sel cmd, u_fd u, f3 h, mix m) {
+  (void)cmd;
+  int i = target_index(self);
+  if (i >= 0 && order_count < 16) order[order_count++] = i;
+  u_fd r;
+  r.d = u.d + h.a + h.b * 10 + h.c * 100 + m.i * 1000 + m.f * 10000 + (i + 1) * 100000.0;
+  return r;
+}
+
+// The register plan of agg_types, by hand from each ABI's rules; frame offsets are
+// those of agg_frame (self at 0, _cmd at 8, then the arguments).
+typedef struct {
+  dp_id self;
+  dp_sel cmd;
+  u_fd u;
+  f3 h;
+  mix m;
+} agg_frame;
+
+static void agg_step(plan *p, uint16_t argument, uint32_t base, uint8_t offset, uint8_t size,
+                     int fp, uint8_t reg) {
+  arg_step(p, argument, offset, size, fp, reg, 0);
+  dp_replay_program_steps(p->p)[p->next - 1].frame_offset = base + offset;
+}
+
+static plan agg_plan(void) {
+#if defined(__x86_64__)
+  plan p = plan_create(DP_RET_FP, 6, 1);
+  agg_step(&p, 0, offsetof(agg_frame, self), 0, 8, 0, 0);
+  agg_step(&p, 1, offsetof(agg_frame, cmd), 0, 8, 0, 1);
+  agg_step(&p, 2, offsetof(agg_frame, u), 0, 8, 1, 0);  // xmm0
+  agg_step(&p, 3, offsetof(agg_frame, h), 0, 8, 1, 1);  // xmm1: a, b
+  agg_step(&p, 3, offsetof(agg_frame, h), 8, 4, 1, 2);  // xmm2: c
+  agg_step(&p, 4, offsetof(agg_frame, m), 0, 8, 0, 2);  // rdx: i, f
+#else
+  plan p = plan_create(DP_RET_GP, 7, 1);
+  agg_step(&p, 0, offsetof(agg_frame, self), 0, 8, 0, 0);
+  agg_step(&p, 1, offsetof(agg_frame, cmd), 0, 8, 0, 1);
+  agg_step(&p, 2, offsetof(agg_frame, u), 0, 8, 0, 2);  // x2
+  agg_step(&p, 3, offsetof(agg_frame, h), 0, 4, 1, 0);  // s0
+  agg_step(&p, 3, offsetof(agg_frame, h), 4, 4, 1, 1);  // s1
+  agg_step(&p, 3, offsetof(agg_frame, h), 8, 4, 1, 2);  // s2
+  agg_step(&p, 4, offsetof(agg_frame, m), 0, 8, 0, 3);  // x3
+#endif
+  result_step(&p, 0, 8, 0);
+  p.p->types = agg_types;
+  return p;
+}
+
+// The libffi description MessageRuntime's FFIType gives these types: the union as a
+// stand-in struct whose slot is what the ABI classifies it as (FFIType.unionStandIn).
+static ffi_type *agg_elements_u[2], *agg_elements_h[4], *agg_elements_m[3];
+static ffi_type agg_u, agg_h, agg_m;
+static ffi_cif *agg_cif(void) {
+#if defined(__x86_64__)
+  agg_elements_u[0] = &ffi_type_double;
+#else
+  agg_elements_u[0] = &ffi_type_uint64;
+#endif
+  agg_elements_h[0] = agg_elements_h[1] = agg_elements_h[2] = &ffi_type_float;
+  agg_elements_m[0] = &ffi_type_sint32;
+  agg_elements_m[1] = &ffi_type_float;
+  agg_u = (ffi_type){0, 0, FFI_TYPE_STRUCT, agg_elements_u};
+  agg_h = (ffi_type){0, 0, FFI_TYPE_STRUCT, agg_elements_h};
+  agg_m = (ffi_type){0, 0, FFI_TYPE_STRUCT, agg_elements_m};
+  static ffi_type *atypes[5];
+  atypes[0] = atypes[1] = &ffi_type_pointer;
+  atypes[2] = &agg_u;
+  atypes[3] = &agg_h;
+  atypes[4] = &agg_m;
+  int status;
+  return dp_ffi_cif_create(&agg_u, atypes, 5, &status);
+}
+
+// A forwarding proxy's IMP, as MessageRuntime's: a libffi closure that turns the call
+// into its arguments (an invocation) and sends them to the target with ffi_call.
+static void forward_to_target(ffi_cif *cif, void *ret, void **args, void *user_data) {
+  dp_id target = user_data;
+  dp_sel sel = *(dp_sel *)args[1];
+  void *resent[5] = {&target, args[1], args[2], args[3], args[4]};
+  dp_ffi_call(cif, dp_msg_lookup(target, sel), ret, resent);
+}
+
+static void test_aggregates(void) {
+  add_class_method(target_class, "agg:h:m:", (dp_imp)agg_method, agg_types);
+  dp_sel sel = dp_sel_register_name("agg:h:m:");
+  u_fd u;
+  u.d = 0.5;
+  f3 h = {1, 2, 3};
+  mix m = {4, 5};
+  double want[TARGETS];
+  for (int i = 0; i < TARGETS; i++) want[i] = agg_method(targets[i], sel, u, h, m).d;
+  reset_calls();
+  CHECK(want[1] == 254321.5, "direct C call (%s) = %.1f", agg_types, want[1]);
+
+  plan p = agg_plan();
+  {  // The invocation's replay (dp_replay_args).
+    void *args[] = {&targets[1], &sel, &u, &h, &m};
+    u_fd r = {0};
+    dp_replay_args((dp_imp)agg_method, p.p, args, &r);
+    CHECK(r.d == want[1], "invocation replay %s = %.1f (direct %.1f)", agg_types, r.d, want[1]);
+  }
+  ffi_cif *cif = agg_cif();
+  CHECK(cif != NULL, "libffi cif for %s", agg_types);
+  if (!cif) return;
+  {  // The invocation's libffi call (dp_ffi_call), with FFIType's union stand-in.
+    void *args[] = {&targets[1], &sel, &u, &h, &m};
+    u_fd r = {0};
+    dp_ffi_call(cif, (dp_imp)agg_method, &r, args);
+    CHECK(r.d == want[1], "invocation libffi call %s = %.1f (direct %.1f)", agg_types, r.d,
+          want[1]);
+  }
+  {  // The typed send's fast path (dp_send_frame).
+    agg_frame frame = {targets[1], sel, u, h, m};
+    u_fd r = {0};
+    bool sent = dp_send_frame(targets[1], sel, p.p, &frame, &r);
+    CHECK(sent && r.d == want[1], "dp_send_frame %s = %.1f (direct %.1f)", agg_types, r.d,
+          want[1]);
+  }
+  {  // A two-target route (register entry), last answer wins, both called in order.
+#if defined(__x86_64__)
+    dp_return_class rc = DP_RET_FP;  // the union in xmm0
+#else
+    dp_return_class rc = DP_RET_GP;  // the union in x0
+#endif
+    dp_route *r = make_route(DP_REDUCER_LAST, rc, 8, 3, 0, NULL, NULL);
+    dp_imp imps[2] = {dp_msg_lookup(targets[0], sel), dp_msg_lookup(targets[1], sel)};
+    dp_route_set_targets(r, 2, targets, imps, nodes);
+    dp_id proxy = route_proxy("agg:h:m:", r, agg_types);
+    reset_calls();
+    u_fd v = DP_MSG_SEND(agg_fn, proxy, sel, u, h, m);
+    CHECK(v.d == want[1] && order_count == 2 && order[0] == 0 && order[1] == 1,
+          "two-target route %s = %.1f after %d calls (direct %.1f)", agg_types, v.d, order_count,
+          want[1]);
+    dp_object_destroy(proxy);
+    dp_route_retire(r);
+  }
+  {  // A C call into a forwarding proxy (a libffi closure re-sending to its target).
+    dp_imp code = NULL;
+    void *closure = dp_ffi_closure_create(cif, forward_to_target, targets[2], &code);
+    CHECK(closure != NULL, "forwarding closure for %s", agg_types);
+    if (closure) {
+      dp_id proxy = dp_object_create(proxy_class, NULL);
+      dp_method_table *t = dp_method_table_create(4);
+      dp_method_table_insert(t, sel, code, agg_types);
+      dp_object_publish_methods(proxy, t);
+      reset_calls();
+      u_fd v = DP_MSG_SEND(agg_fn, proxy, sel, u, h, m);
+      CHECK(v.d == want[2] && order_count == 1 && order[0] == 2,
+            "C call into a forwarding proxy %s = %.1f (direct %.1f)", agg_types, v.d, want[2]);
+      dp_object_destroy(proxy);
+      dp_ffi_closure_free(closure);
+    }
+  }
+  dp_ffi_cif_free(cif);
+  dp_replay_program_free(p.p);
+  dp_reclaim_wait();
 }
 
 int main(void) {
@@ -992,6 +1213,7 @@ int main(void) {
   test_quiescence();
   test_nil_messages();
   test_unwinding();
+  test_aggregates();
   printf("abi_test: %d checks, %d failed\n", checks, failures);
   return failures ? 1 : 0;
 }

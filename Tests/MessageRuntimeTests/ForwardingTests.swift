@@ -10,15 +10,18 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   let before: (@Sendable (Invocation) throws -> Void)?
   let kept = Lock<[Invocation]>([])
   let keep: Bool
+  /// How many messages reached forwardInvocation.
+  let forwardedCount = Lock(0)
 
   init(
     target: RuntimeObject, keep: Bool = false,
+    proxyClass: RuntimeClass = ForwardingProxy.proxyClass,
     before: (@Sendable (Invocation) throws -> Void)? = nil
   ) {
     self.target = target
     self.keep = keep
     self.before = before
-    super.init()
+    super.init(proxyClass: proxyClass)
   }
 
   override func methodSignature(for selector: Selector) -> MethodSignature? {
@@ -26,6 +29,7 @@ final class RelayProxy: ForwardingProxy, @unchecked Sendable {
   }
 
   override func forwardInvocation(_ invocation: Invocation) throws {
+    forwardedCount.withLock { $0 += 1 }
     try before?(invocation)
     try invocation.invoke(target: target)
     if keep { kept.withLock { $0.append(invocation) } }

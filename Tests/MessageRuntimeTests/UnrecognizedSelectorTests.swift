@@ -45,4 +45,22 @@ import Testing
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("-[Object cachedFirst]: unrecognized selector sent to instance 0x"))
   }
+
+  /// A cached trap called for a receiver whose `doesNotRecognize` is overridden says what
+  /// the override says about the selector the trap is called with.
+  @Test func aCachedTrapHonoursTheDoesNotRecognizeSelectorOverride() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      final class Strict: RuntimeObject, @unchecked Sendable {
+        override func doesNotRecognize(_ selector: Selector) -> RuntimeError {
+          .invocationIncomplete("Strict refuses \(selector.name)")
+        }
+      }
+      let object = Strict()
+      dp_test_c_call_cached_imp(
+        object.rawValue, Selector("cachedFirst").rawValue, Selector("lookedUpSecond").rawValue)
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("Strict refuses cachedFirst"))
+    #expect(!stderr.contains("lookedUpSecond"))
+  }
 }
