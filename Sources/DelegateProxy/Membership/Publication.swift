@@ -107,11 +107,9 @@ struct Retired<Table: AnyObject>: @unchecked Sendable {
 }
 
 /// Asks a multicast to rebuild its table: raised by dispatches (Swift loops and C
-/// adapters, which must not hold the multicast), cleared when the table is rebuilt. Kept in
-/// the multicast itself (not an object of its own: a copy of a value multicast, made per
-/// request, allocates one object fewer).
+/// adapters, which must not hold the multicast), cleared when the table is rebuilt.
 @usableFromInline
-struct RebuildRequest: ~Copyable, Sendable {
+final class RebuildRequest: Sendable {
   @usableFromInline let raised = Atomic<Bool>(false)
 
   init() {}
