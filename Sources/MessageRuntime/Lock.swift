@@ -20,12 +20,12 @@
 package struct Lock<Value> {
   /// The value and its mutex, in one allocation: a lock costs one `malloc`, not two (a copy
   /// of a value multicast makes several locks per request).
-  private let storage: LockStorage<Value>
+  @usableFromInline let storage: LockStorage<Value>
   /// Where `storage` keeps the value and the mutex, worked out once: generic code that runs
   /// unspecialised (a multicast's) would otherwise look the storage's metadata up on every
   /// `withLock` to find its header.
-  private let value: UnsafeMutablePointer<Value>
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let value: UnsafeMutablePointer<Value>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   /// A lock protecting `value`.
   package init(_ value: Value) {
@@ -33,8 +33,18 @@ package struct Lock<Value> {
     (self.value, mutex) = storage.pointers
   }
 
-  /// Runs `body` with exclusive access to the value.
-  @inline(__always)
+  /// A lock protecting `value`, its storage made through the type of `other`'s (a load):
+  /// code that runs unspecialised (a copy of a value multicast) would otherwise look the
+  /// storage's generic metadata up.
+  @inlinable
+  package init(_ value: Value, storedLike other: Lock<Value>) {
+    storage = type(of: other.storage).make(value)
+    (self.value, mutex) = storage.pointers
+  }
+
+  /// Runs `body` with exclusive access to the value. Inlinable: a call from code that runs
+  /// unspecialised (a multicast's) would otherwise pass, so look up, the value's metadata.
+  @inlinable @inline(__always)
   package func withLock<R, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
     // `storage`, which owns both addresses, lives as long as `self`, which the caller keeps
     // for the call (no `withExtendedLifetime`: generic, unspecialised it looks up metadata).
@@ -46,8 +56,10 @@ package struct Lock<Value> {
 
 /// A ``Lock``'s storage: the value as the header, the mutex as the one element (its address
 /// never changes while the object lives, as a `pthread_mutex_t` requires).
+@usableFromInline
 final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
   /// Storage holding `value` and an initialised mutex.
+  @usableFromInline
   static func make(_ value: Value) -> LockStorage {
     let buffer = create(minimumCapacity: 1) { _ in value }
     buffer.withUnsafeMutablePointerToElements { mutex in
@@ -59,6 +71,7 @@ final class LockStorage<Value>: ManagedBuffer<Value, pthread_mutex_t> {
 
   /// The value's and the mutex's addresses: valid while the storage lives (the caller holds
   /// it for the call).
+  @usableFromInline
   var pointers: (UnsafeMutablePointer<Value>, UnsafeMutablePointer<pthread_mutex_t>) {
     withUnsafeMutablePointers { ($0, $1) }
   }

@@ -106,11 +106,7 @@ extension DelegateMulticast {
     let table = published.current
     guard table.writesInPlace else { return __sendMutating(message, arguments(), call) }
     let index = message.index
-    let me = checkedMutationCaller(index)
-    return mutations.withLock { made in
-      made &+= 1
-      mutationOwner.store(me, ordering: .relaxed)
-      defer { mutationOwner.store(0, ordering: .relaxed) }
+    return ownedMutation(index) {
       var wrote = false
       let result = mutatingLoop(index, table, arguments()) { member -> Result? in
         if member.isValue {
@@ -134,7 +130,7 @@ extension DelegateMulticast {
 
   /// ``__sendMutatingOwned(_:_:_:)`` for a `void` call, when the method's responders are
   /// all values, none on a queue, and it has no observers and is not optional: runs `write`
-  /// on each live responder's stored value, in order, under `mutations`, then forgets the
+  /// on each live responder's stored value, in order, then forgets the
   /// remembered answers. False, and nothing done, otherwise (the general path then runs).
   /// The table is read inside a read section: only this thread holds the engine, but a
   /// cancelled observation (which holds it weakly) may still replace the table meanwhile —
@@ -145,11 +141,7 @@ extension DelegateMulticast {
     _ index: Int, _ write: (UnsafeMutablePointer<Delegate>) -> Void
   ) -> Bool {
     guard protocolDescription.methods[index].isRequired else { return false }
-    let me = checkedMutationCaller(index)
-    let wrote = mutations.withLock { made -> Bool in
-      made &+= 1
-      mutationOwner.store(me, ordering: .relaxed)
-      defer { mutationOwner.store(0, ordering: .relaxed) }
+    let wrote = ownedMutation(index) { () -> Bool in
       let slot = Quiescence.enter(published.domain)
       defer { Quiescence.exit(slot) }
       // The published table, borrowed for the section.
@@ -178,6 +170,19 @@ extension DelegateMulticast {
     }
     if wrote { forgetRemembered() }
     return wrote
+  }
+
+  /// Runs `body`, a mutating call on the engine `__uniqueEngine()` returned, as the
+  /// multicast's mutating call, without taking `mutations`: only the copy that made the call
+  /// holds the engine, so no other mutating call can run on it meanwhile (another thread's
+  /// would need a copy sharing it, which `__uniqueEngine()` rules out; this thread's would
+  /// overlap the exclusive access that made this call). The calling thread is marked all
+  /// the same, so that a member's mutating call back into the multicast is reported.
+  private func ownedMutation<R>(_ index: Int, _ body: () -> R) -> R {
+    let me = checkedMutationCaller(index)
+    mutationOwner.store(me, ordering: .relaxed)
+    defer { mutationOwner.store(0, ordering: .relaxed) }
+    return body()
   }
 
   /// The calling thread, after checking that it is not making a mutating call from a
@@ -288,7 +293,13 @@ extension DelegateMulticast {
   /// same member in every copy). Not its C face, made again on first use.
   public final func __copy() -> Self {
     // The state and the table published for it (tables are published under the lock).
-    let (s, table) = state.withLock { s in (s, published.withTable { $0 }) }
+    let (s, table) = state.withLock { s in
+      // Loaded as an object and cast (`Unmanaged<AnyObject>`): naming `Unmanaged` of the
+      // table's generic type here, unspecialised, looks its metadata up.
+      let raw = UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
+      let object = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue()
+      return (s, unsafeDowncast(object, to: SwiftMemberTable<Delegate>.self))
+    }
     // The records as arrays of references (the same layout): this runs unspecialised, where
     // a subscript of or an append to `[SwiftMember<Delegate>]` is a generic call, and those
     // of `[AnyObject]` are inlined.
@@ -329,15 +340,24 @@ extension DelegateMulticast {
     c.nestedGenerations = 0
     c.members = MemberList(records)
     c.generation = 1
-    // The publication is made through the type of the original's (`type(of:)`): naming a
-    // generic type here, unspecialised, would look its metadata up. Not the table: a
-    // `required` initialiser is called through the vtable, and its loop then looks up the
-    // responders' metadata at each step instead of once.
+    // The table and the publication are made through the types of the original's
+    // (`type(of:)`, a load): naming a generic type here, unspecialised, would look its
+    // metadata up. (The table's class is final: its initialiser is called directly, not
+    // through the vtable.)
     let first =
       matches
-      ? SwiftMemberTable(copying: table, members: records, generation: c.generation)
+      ? type(of: table).init(copying: table, members: records, generation: c.generation)
       : Self.table(for: c, protocolDescription)
     return type(of: self).init(
-      __seed: __Seed(state: c, table: first, publication: type(of: published).init(first)))
+      __seed: __Seed(
+        state: c, lockLike: state, table: first, publication: type(of: published).init(first)))
   }
+}
+
+/// The lock that serialises a `@Delegate` multicast's mutating calls
+/// (`DelegateMulticast.mutations`), made on first use. Its value counts the mutating calls
+/// made (not `Void`: ThreadSanitizer does not order an exclusive access to a zero-sized value
+/// by the mutex).
+final class MutationLock: Sendable {
+  let lock = Lock<UInt64>(0)
 }

@@ -149,11 +149,17 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   /// By method index: the remembered answers of small trivial types, read without a read
   /// section (RememberedWord.swift); reset each time a table is published.
   @usableFromInline let rememberedWords: RememberedWords
+  /// The lock that serialises mutating calls, made by the first that takes it (see
+  /// ``mutations``): a copy of a value multicast, made per request, changes its members
+  /// without it (`__sendMutatingOwned`) and allocates nothing for it.
+  let mutationLock = AtomicLazyReference<MutationLock>()
   /// Serialises mutating calls (DelegateMulticast+Mutating.swift): taken before `state`,
   /// never while holding it, and released before the tables a mutating call replaced are
-  /// retired. Its value counts the mutating calls made (not `Void`: ThreadSanitizer does
-  /// not order an exclusive access to a zero-sized value by the mutex).
-  let mutations = Lock<UInt64>(0)
+  /// retired.
+  final var mutations: Lock<UInt64> {
+    if let made = mutationLock.load() { return made.lock }
+    return mutationLock.storeIfNil(MutationLock()).lock
+  }
   /// The thread making a mutating call (its `pthread_self`), 0 when none: a member's
   /// mutating call back into the multicast is reported instead of deadlocking.
   let mutationOwner = Atomic<UInt>(0)
@@ -177,6 +183,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   /// `__copy()`. Not for direct use.
   public struct __Seed {
     let state: State
+    /// The original's lock: the copy's is made through its storage's type (a load, where
+    /// naming the generic type looks its metadata up).
+    let lockLike: Lock<State>
     let table: SwiftMemberTable<Delegate>
     /// `table`'s publication, made by the copy from its original's type (`type(of:)` of an
     /// instance is a load; naming a generic type in unspecialised code is a metadata look-up).
@@ -191,7 +200,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     rememberedWords = RememberedWords(
       count: protocolDescription.methods.count, generation: seed.table.generation)
     published = seed.publication
-    state = Lock(seed.state)
+    state = Lock(seed.state, storedLike: seed.lockLike)
     // The copy's dispatches read the members' flags in the copy's domain too. By index over
     // the references: unspecialised, an iterator over the records looks up generic metadata.
     let records = unsafeBitCast(seed.state.members.records, to: [AnyObject].self)

@@ -24,6 +24,11 @@ class AnyRememberedAnswer: @unchecked Sendable {
   /// Empties the slot (its table's members changed in place); only while no dispatch can
   /// read it.
   func forget() {}
+
+  /// Whether the read's answer is kept in the multicast's word instead
+  /// (``RememberedWord/fits(_:)``): the slot then stays empty for good, so the tables of
+  /// copies of a value multicast share it instead of allocating their own.
+  var isKeptInWord: Bool { false }
 }
 
 /// The answer of one remembered read in one table: empty until the first read of the
@@ -60,6 +65,8 @@ final class RememberedAnswer<Result>: AnyRememberedAnswer, @unchecked Sendable {
       box.deallocate()
     }
   }
+
+  override var isKeptInWord: Bool { RememberedWord.fits(Result.self) }
 
   override func forget() {
     let address = answer.exchange(0, ordering: .acquiringAndReleasing)

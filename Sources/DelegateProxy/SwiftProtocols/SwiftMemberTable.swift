@@ -114,8 +114,12 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     policies = source.policies
     writesInPlace = source.writesInPlace
     self.generation = generation
+    // A slot whose answer is kept in the multicast's word stays empty: shared, as the whole
+    // dictionary is when every slot is such (swift-log's remembered `logLevel`).
     remembered =
-      source.remembered.isEmpty ? [:] : source.remembered.mapValues { type(of: $0).init() }
+      source.remembered.values.allSatisfy(\.isKeptInWord)
+      ? source.remembered
+      : source.remembered.mapValues { $0.isKeptInWord ? $0 : type(of: $0).init() }
     (lists, responderStorage) = Self.allocate(
       lists: source.lists.count, responders: source.responderStorage.count)
     // This runs unspecialised, where each `SwiftResponder<Delegate>` or
@@ -129,7 +133,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         && MemoryLayout<SwiftResponder<Delegate>>.offset(of: \.isQueued)
           == MemoryLayout<SwiftResponderBits>.offset(of: \.isQueued),
       "SwiftResponderBits no longer has SwiftResponder's layout")
-    let listStride = MemoryLayout<SwiftResponderList<Delegate>>.stride
+    let listStride = ListLayout.stride
     let stride = MemoryLayout<SwiftResponderBits>.stride
     let listBytes = UnsafeMutableRawPointer(lists.baseAddress!)
     listBytes.copyMemory(
@@ -162,8 +166,9 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
       }
       next += count
     }
-    // A remembered read's list points at this table's own slot, not the source's.
-    for (index, answer) in remembered {
+    // A remembered read's list points at this table's own slot, not the source's (the same
+    // when shared).
+    for (index, answer) in remembered where !answer.isKeptInWord {
       let list = lists[index]
       lists[index] = SwiftResponderList(
         responders: list.responders, rule: list.rule, isGeneral: list.isGeneral,
@@ -177,7 +182,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// place (``DelegateMulticast/__sendMutatingOwned(_:_:_:)``). Call only while no dispatch
   /// can read the table.
   func forgetRemembered() {
-    for answer in remembered.values { answer.forget() }
+    // A slot kept in the word is empty, and may be shared with other tables: left alone.
+    for answer in remembered.values where !answer.isKeptInWord { answer.forget() }
   }
 
   /// One allocation for `lists` lists followed by `responders` responders (a table is made
@@ -186,10 +192,10 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     UnsafeMutableBufferPointer<SwiftResponderList<Delegate>>,
     UnsafeMutableBufferPointer<SwiftResponder<Delegate>>
   ) {
-    let listStride = MemoryLayout<SwiftResponderList<Delegate>>.stride
+    let listStride = ListLayout.stride
     // A responder's layout is SwiftResponderBits' (not generic: no metadata look-up).
     let responderAlignment = MemoryLayout<SwiftResponderBits>.alignment
-    let alignment = max(MemoryLayout<SwiftResponderList<Delegate>>.alignment, responderAlignment)
+    let alignment = max(ListLayout.alignment, responderAlignment)
     // The responders start at the first multiple of their alignment after the lists.
     let offset =
       (lists * listStride + responderAlignment - 1) / responderAlignment
@@ -197,12 +203,13 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     let raw = UnsafeMutableRawPointer.allocate(
       byteCount: max(offset + responders * MemoryLayout<SwiftResponderBits>.stride, 1),
       alignment: alignment)
+    // Typed without binding: the allocation is only ever used as these lists and responders,
+    // and binding it, unspecialised, looks their generic types' metadata up.
     return (
       UnsafeMutableBufferPointer(
-        start: raw.bindMemory(to: SwiftResponderList<Delegate>.self, capacity: lists),
-        count: lists),
+        start: raw.assumingMemoryBound(to: SwiftResponderList<Delegate>.self), count: lists),
       UnsafeMutableBufferPointer(
-        start: (raw + offset).bindMemory(to: SwiftResponder<Delegate>.self, capacity: responders),
+        start: (raw + offset).assumingMemoryBound(to: SwiftResponder<Delegate>.self),
         count: responders)
     )
   }
@@ -212,3 +219,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     UnsafeMutableRawPointer(lists.baseAddress!).deallocate()
   }
 }
+
+/// A responder list's layout, which does not depend on its protocol (its one generic field
+/// is an address): read from a concrete list type, so that code running unspecialised looks
+/// no metadata up for it.
+private typealias ListLayout = MemoryLayout<SwiftResponderList<AnyObject>>
