@@ -102,6 +102,7 @@ static void clear_slots(dp_reader *r) {
   for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
     __atomic_store_n(&r->slots[i].epoch, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&r->slots[i].member, (const void *)0, __ATOMIC_RELAXED);
+    __atomic_store_n(&r->slots[i].also, (const void *)0, __ATOMIC_RELAXED);
   }
   r->depth = 0;
 }
@@ -217,6 +218,7 @@ void dp_read_drop_stale(dp_reader *r, const void *frame, const char *entry) {
     uintptr_t opened = (uintptr_t)s->frame;
     if (opened == 0 || opened < r->stack_low || opened >= r->stack_high || opened > f) break;
     __atomic_store_n(&s->member, (const void *)0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->also, (const void *)0, __ATOMIC_RELAXED);
     __atomic_store_n(&s->epoch, 0, __ATOMIC_RELEASE);
     r->depth--;
     dropped++;
@@ -351,6 +353,14 @@ static void *reclaimer_main(void *unused) {
 
 static bool domains_meet(const void *a, const void *b);
 
+// Whether an open slot reads `domain`: its own domain meets it, or its second one
+// (dp_read_also) is it.
+static bool slot_meets(const dp_read_slot *s, const void *domain) {
+  const void *also = __atomic_load_n(&s->also, __ATOMIC_RELAXED);
+  return domains_meet(__atomic_load_n(&s->domain, __ATOMIC_RELAXED), domain) ||
+         (also != NULL && also == domain);
+}
+
 // Wakes the reclaimer thread, starting it the first time.
 static void kick_reclaimer(void) {
   pthread_mutex_lock(&reclaimer_lock);
@@ -438,8 +448,7 @@ static bool domain_held(const void *domain, uint64_t epoch) {
     for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
       uint64_t e = __atomic_load_n(&r->slots[i].epoch, __ATOMIC_ACQUIRE);
       if (e == 0 || e > epoch) continue;
-      if (domains_meet(__atomic_load_n(&r->slots[i].domain, __ATOMIC_RELAXED), domain))
-        return true;
+      if (slot_meets(&r->slots[i], domain)) return true;
     }
   }
   return false;
@@ -469,6 +478,7 @@ uint64_t dp_retired_count(void) { return __atomic_load_n(&retired_count, __ATOMI
 // One open section seen by a scan.
 typedef struct {
   const void *domain;
+  const void *also;  // dp_read_also's second domain, or NULL
   uint64_t epoch;
 } open_slot;
 
@@ -510,6 +520,7 @@ uint64_t dp_reclaim(void) {
         open = grown;
       }
       open[count].domain = __atomic_load_n(&r->slots[i].domain, __ATOMIC_RELAXED);
+      open[count].also = __atomic_load_n(&r->slots[i].also, __ATOMIC_RELAXED);
       open[count].epoch = e;
       if (e < oldest_any) oldest_any = e;
       count++;
@@ -526,7 +537,8 @@ uint64_t dp_reclaim(void) {
       if (oldest_any < limit) limit = oldest_any;
     } else {
       for (size_t i = 0; i < count; i++)
-        if (open[i].epoch < limit && domains_meet(open[i].domain, l->domain))
+        if (open[i].epoch < limit && (domains_meet(open[i].domain, l->domain) ||
+                                      (open[i].also != NULL && open[i].also == l->domain)))
           limit = open[i].epoch;
     }
     // Held by a slot whose epoch is at or before the item's: free while epoch < limit.
@@ -584,9 +596,7 @@ static void wait_for_slots(const void *domain, const void *member, uint64_t targ
         uint64_t e = __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE);
         if (e == 0 || e >= target) break;
         const void *m = __atomic_load_n(&s->member, __ATOMIC_RELAXED);
-        const void *dm = __atomic_load_n(&s->domain, __ATOMIC_RELAXED);
-        bool matches =
-            domains_meet(dm, domain) && (!member || m == member || m == DP_ANY_DOMAIN);
+        bool matches = slot_meets(s, domain) && (!member || m == member || m == DP_ANY_DOMAIN);
         if (!matches) break;
         if (spins < 64)
           cpu_relax();

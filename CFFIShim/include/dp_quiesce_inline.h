@@ -24,13 +24,18 @@ extern "C" {
 #define DP_ANY_DOMAIN ((const void *)(uintptr_t)1)
 
 /// One open read section: what it reads (its domain: a multicast's publication, a C
-/// receiver, a callback record), since when (the global epoch at entry) and which member
-/// it is calling now (for the one scoped wait, dp_wait_member_idle).
+/// receiver, a callback record; and a second one a callback entry adds, its receiver),
+/// since when (the global epoch at entry) and which member it is calling now (for the one
+/// scoped wait, dp_wait_member_idle).
 typedef struct dp_read_slot {
   const void *domain;  // atomic (relaxed; published by the release store of epoch)
   const void *member;  // atomic (relaxed): the member being called, or NULL
   uint64_t epoch;      // atomic: 0 when the slot is free, else the global epoch at entry
   const void *frame;   // owner only: the frame that opened it (stale-section detection)
+  // atomic (relaxed): a second domain (dp_read_also), or NULL. NULL whenever no section
+  // that set it is open in the slot: only those sections write it, and they clear it.
+  const void *also;
+  const void *reserved_[3];  // a power-of-two size: a slot's address is one shift
 } dp_read_slot;
 
 typedef struct dp_reader {
@@ -119,20 +124,19 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_entry_i
   return dp_read_enter_at_inline(domain, frame);
 }
 
-// Q_ENTER of a section nested right inside `outer`, the innermost open section, which the
-// caller opened in the same frame (a callback entry: the record's section, then the
-// receiver's). The next slot, stamped with `outer`'s epoch instead of the global one: an
-// older epoch protects at least what the section's own would and is waited for at least
-// as long (conservative), and the global epoch is not read again.
-static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_nested_inline(
-    dp_read_slot *outer, const void *domain, const void *frame) {
-  dp_reader *r = dp_tls_reader;
-  uint32_t d = r->depth;
-  // `outer` is slots[d - 1] unless it is a deep section's spare (d > DP_READ_SLOTS).
-  if (__builtin_expect(d >= DP_READ_SLOTS, 0)) return dp_read_enter_at_inline(domain, frame);
-  r->depth = d + 1;
-  return dp_read_fill_inline(outer + 1, domain, frame,
-                             __atomic_load_n(&outer->epoch, __ATOMIC_RELAXED));
+// Adds `domain` to the open section `s` (Q_ALSO, argued in Model/README.md rather than a
+// step of the model): a callback entry's section of its record also reads the record's
+// receiver, which only that section can load. One store, ordered before the section's
+// next loads as Q_ENTER's are (the reclaimer's membarrier, or the reader's fence), so it
+// is judged by the section's own, older, epoch — conservative. Cheaper than a nested
+// section. Leave with dp_read_exit_also_inline.
+static inline __attribute__((always_inline)) void dp_read_also(dp_read_slot *s,
+                                                               const void *domain) {
+  __atomic_store_n(&s->also, domain, __ATOMIC_RELAXED);
+  if (__builtin_expect(dp_membarrier_mode == 1, 1))
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 // Model: Q_EXIT; the store is Q_EXIT_STATE.
@@ -157,20 +161,11 @@ static inline __attribute__((always_inline)) void dp_read_exit_slot_inline(dp_re
   if (__builtin_expect(s == &r->spare, 0)) dp_read_exit_deep(r);
 }
 
-// Leaves `inner` and `outer` (dp_read_enter_nested_inline's slot and the one it was
-// nested in): both epochs cleared, the depth lowered once. Model: Q_EXIT, twice.
-static inline __attribute__((always_inline)) void dp_read_exit_nested_inline(
-    dp_read_slot *inner, dp_read_slot *outer) {
-  dp_reader *r = dp_tls_reader;
-  uint32_t d = r->depth;
-  if (__builtin_expect(d <= DP_READ_SLOTS, 1)) {  // neither is the spare
-    r->depth = d - 2;
-    __atomic_store_n(&inner->epoch, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&outer->epoch, 0, __ATOMIC_RELEASE);
-    return;
-  }
-  dp_read_exit_slot_inline(inner);
-  dp_read_exit_slot_inline(outer);
+// Leaves the section `s` that dp_read_also widened: its second domain is cleared before
+// its epoch (the next section in the slot starts without one). Model: Q_EXIT.
+static inline __attribute__((always_inline)) void dp_read_exit_also_inline(dp_read_slot *s) {
+  __atomic_store_n(&s->also, (const void *)0, __ATOMIC_RELAXED);
+  dp_read_exit_slot_inline(s);
 }
 
 // The innermost open section's slot (for code that did not enter it itself).
