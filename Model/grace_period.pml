@@ -60,9 +60,11 @@
  *   BUG_CALLING_AFTER_CHECK    the member named after its removed check
  *   NO_FOREVER                 B never blocks forever (it may still wait for L): a bug
  *                              variant's shortest trail is then the lock cycle
- *   MB_FAIL                    (MEMBARRIER) membarrier may fail once after registration:
- *                              an open finding (README); with FIX_MB_SETTLE, the fix
- *                              proposed there
+ *   MB_FAIL                    (MEMBARRIER) membarrier may fail once after registration,
+ *                              in any writer's barrier (this scenario's, or an unrelated
+ *                              one's at any moment: the Reclaimer's extra branch), with
+ *                              dispatches entered before it still open; with FIX_MB_SETTLE,
+ *                              the code's settling pause (finding 3)
  *   BUG_LOCAL_BARRIER          membarrier mode whose barrier is only a local fence
  *   BUG_ADAPTER_NO_DOMAIN_WAIT (ADAPTER) the receiver released without waiting for the
  *                              record's readers
@@ -613,6 +615,17 @@ end_idle:
   do
   :: atomic { kick -> kick = 0 };
      reclaim(T_RECLAIM)
+#ifdef MB_FAIL
+  /* Any writer's barrier may be the one whose membarrier fails — an unrelated
+   * multicast's, at any moment, before this scenario's remove marks A too: readers fence
+   * on entry from then on; the failing thread pauses (FIX_MB_SETTLE). */
+  :: atomic { mb_mode -> mb_mode = 0; drain(T_RECLAIM) };
+#ifdef FIX_MB_SETTLE
+     atomic { drain(0); drain(1); settled = 1 }
+#else
+     skip
+#endif
+#endif
   od
 }
 
