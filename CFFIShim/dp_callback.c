@@ -258,7 +258,9 @@ RULE_LOOPS(dp_fp4)
 
 // The LAST rule's loop: every live target, the last result kept.
 #define LAST_LOOP(CALL)                                                                    \
-  for (const dp_route_target *t = list->targets, *end = t + list->count; t != end; t++) {  \
+  const dp_route_target *t = list->targets;                                                \
+  /* A count down: one register fewer live across the calls than an index and its end. */ \
+  for (uint32_t left = list->count; left != 0; left--, t++) {                              \
     if (DP_TARGET_REMOVED(slot, t))         \
       continue;                                                                            \
     result = CALL;                                                                         \
@@ -275,8 +277,9 @@ RULE_LOOPS(dp_fp4)
 
 // One entry. The record comes from the context register; the receiver and the slot's
 // selector are read inside a read section of the record's domain (a release followed by
-// dp_wait_domain_idle waits for it), the receiver's method and route inside a nested one
-// of the receiver's; a released record or slot traps. Then the receiver's method for the selector:
+// dp_wait_domain_idle waits for it), the receiver's method and route once the same
+// section also names the receiver's domain (dp_read_also: one store, not a nested
+// section); a released record or slot traps. Then the receiver's method for the selector:
 //
 // - a register route (a MulticastProxy's fast path): its targets are called here, each
 //   through the entry's own function type with the registers renumbered, and their
@@ -293,7 +296,8 @@ RULE_LOOPS(dp_fp4)
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
     if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
-    dp_read_slot *slot = dp_read_enter_at_inline(self, __builtin_frame_address(0));        \
+    dp_read_also(outer, self);                                                             \
+    dp_read_slot *slot = outer;                                                            \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
     const dp_route *route = cached_route(cb, own);                                         \
@@ -322,14 +326,15 @@ RULE_LOOPS(dp_fp4)
         result = rule_##T##_##FP(route, list, &called, FP##_MSG(cmd, GP));                  \
       }                                                                                    \
       /* No target called: the route's fallback (as dp_route.c's entries do). */           \
-      if (__builtin_expect(called == 0, 0) && route->fallback != NULL)                     \
+      if (__builtin_expect(called == 0, 0) && route->fallback != NULL) {                   \
+        dp_read_calling(slot, NULL); /* no member: a member wait must not wait for it */    \
         result = ((__typeof__(NAME) *)route->fallback)(FP##_MSG(self, GP));                \
+      }                                                                                    \
     } else {                                                                               \
       dp_imp imp = e ? e->imp : dp_msg_lookup(self, cmd);                                  \
       result = ((__typeof__(NAME) *)imp)(FP##_MSG(self, GP));                              \
     }                                                                                      \
-    dp_read_exit_slot_inline(slot);                                                        \
-    dp_read_exit_slot_inline(outer);                                                       \
+    dp_read_exit_also_inline(outer);                                                       \
     return result;                                                                         \
   }
 

@@ -24,6 +24,7 @@
 #endif
 #include "dp_quiesce.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -101,6 +102,7 @@ static void clear_slots(dp_reader *r) {
   for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
     __atomic_store_n(&r->slots[i].epoch, 0, __ATOMIC_RELEASE);
     __atomic_store_n(&r->slots[i].member, (const void *)0, __ATOMIC_RELAXED);
+    __atomic_store_n(&r->slots[i].also, (const void *)0, __ATOMIC_RELAXED);
   }
   r->depth = 0;
 }
@@ -216,6 +218,7 @@ void dp_read_drop_stale(dp_reader *r, const void *frame, const char *entry) {
     uintptr_t opened = (uintptr_t)s->frame;
     if (opened == 0 || opened < r->stack_low || opened >= r->stack_high || opened > f) break;
     __atomic_store_n(&s->member, (const void *)0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->also, (const void *)0, __ATOMIC_RELAXED);
     __atomic_store_n(&s->epoch, 0, __ATOMIC_RELEASE);
     r->depth--;
     dropped++;
@@ -268,9 +271,11 @@ static inline void cpu_relax(void) {
 // The model's barrier_everywhere: membarrier drains every thread's store buffer, the
 // fence only the caller's. Returns false when no barrier reached the readers: if the
 // expedited command fails after registration, every reader is switched to fencing on
-// its own (from its next section on), and this pass must not trust what it scans — a
+// entry (from its next section on), and this pass must not trust what it scans — a
 // section entered before the switch relied on this barrier (the model's
-// BUG_LOCAL_BARRIER is a local fence while readers still rely on membarrier).
+// BUG_LOCAL_BARRIER is a local fence while readers still rely on membarrier). What a
+// slot names (dp_read_calling) is never fenced by its reader: the member wait has its own
+// barrier (barrier_for_member_wait).
 #if DP_HAVE_MEMBARRIER
 // When membarrier failed after registration (0: never), in CLOCK_MONOTONIC nanoseconds.
 static uint64_t mb_failed_at;  // atomic
@@ -282,21 +287,32 @@ static uint64_t now_ns(void) {
 }
 #endif
 
+// How long a pause stands for a barrier on every thread where membarrier is missing or
+// has failed: a store buffer drains within microseconds, and a thread preempted meanwhile
+// drained its own when it was switched out (Model/README.md: the timing assumption).
+#define SETTLE_NS (1000 * 1000)
+
+#if DP_HAVE_MEMBARRIER
+// membarrier: every running thread passes a full barrier before it returns. Call in
+// membarrier mode only. False if the expedited command failed: every reader is then
+// switched to fencing on entry (from its next section on).
+static bool membarrier_everywhere(void) {
+  if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return true;
+  __atomic_store_n(&mb_failed_at, now_ns() | 1, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&dp_membarrier_mode, 0, __ATOMIC_SEQ_CST);
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  return false;
+}
+#endif
+
 static bool full_barrier_everywhere(void) {
 #if DP_HAVE_MEMBARRIER
-  if (__atomic_load_n(&dp_membarrier_mode, __ATOMIC_ACQUIRE) == 1) {
-    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return true;
-    __atomic_store_n(&mb_failed_at, now_ns() | 1, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&dp_membarrier_mode, 0, __ATOMIC_SEQ_CST);
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return false;
-  }
+  if (__atomic_load_n(&dp_membarrier_mode, __ATOMIC_ACQUIRE) == 1) return membarrier_everywhere();
   // Settling (Model/README.md, finding 3): for a while after the switch, a section
   // entered before it may still hold its slot stores in its store buffer, where a local
-  // fence does not reach; no scan is trusted until the pause is over (a store buffer
-  // drains within microseconds; the pause is a millisecond).
+  // fence does not reach; no scan is trusted until the pause is over.
   uint64_t failed = __atomic_load_n(&mb_failed_at, __ATOMIC_ACQUIRE);
-  if (failed != 0 && now_ns() < failed + 1000 * 1000) {
+  if (failed != 0 && now_ns() < failed + SETTLE_NS) {
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return false;
   }
@@ -336,6 +352,14 @@ static void *reclaimer_main(void *unused) {
 }
 
 static bool domains_meet(const void *a, const void *b);
+
+// Whether an open slot reads `domain`: its own domain meets it, or its second one
+// (dp_read_also) is it.
+static bool slot_meets(const dp_read_slot *s, const void *domain) {
+  const void *also = __atomic_load_n(&s->also, __ATOMIC_RELAXED);
+  return domains_meet(__atomic_load_n(&s->domain, __ATOMIC_RELAXED), domain) ||
+         (also != NULL && also == domain);
+}
 
 // Wakes the reclaimer thread, starting it the first time.
 static void kick_reclaimer(void) {
@@ -424,8 +448,7 @@ static bool domain_held(const void *domain, uint64_t epoch) {
     for (unsigned i = 0; i < DP_READ_SLOTS; i++) {
       uint64_t e = __atomic_load_n(&r->slots[i].epoch, __ATOMIC_ACQUIRE);
       if (e == 0 || e > epoch) continue;
-      if (domains_meet(__atomic_load_n(&r->slots[i].domain, __ATOMIC_RELAXED), domain))
-        return true;
+      if (slot_meets(&r->slots[i], domain)) return true;
     }
   }
   return false;
@@ -455,6 +478,7 @@ uint64_t dp_retired_count(void) { return __atomic_load_n(&retired_count, __ATOMI
 // One open section seen by a scan.
 typedef struct {
   const void *domain;
+  const void *also;  // dp_read_also's second domain, or NULL
   uint64_t epoch;
 } open_slot;
 
@@ -496,6 +520,7 @@ uint64_t dp_reclaim(void) {
         open = grown;
       }
       open[count].domain = __atomic_load_n(&r->slots[i].domain, __ATOMIC_RELAXED);
+      open[count].also = __atomic_load_n(&r->slots[i].also, __ATOMIC_RELAXED);
       open[count].epoch = e;
       if (e < oldest_any) oldest_any = e;
       count++;
@@ -512,7 +537,8 @@ uint64_t dp_reclaim(void) {
       if (oldest_any < limit) limit = oldest_any;
     } else {
       for (size_t i = 0; i < count; i++)
-        if (open[i].epoch < limit && domains_meet(open[i].domain, l->domain))
+        if (open[i].epoch < limit && (domains_meet(open[i].domain, l->domain) ||
+                                      (open[i].also != NULL && open[i].also == l->domain)))
           limit = open[i].epoch;
     }
     // Held by a slot whose epoch is at or before the item's: free while epoch < limit.
@@ -570,9 +596,7 @@ static void wait_for_slots(const void *domain, const void *member, uint64_t targ
         uint64_t e = __atomic_load_n(&s->epoch, __ATOMIC_ACQUIRE);
         if (e == 0 || e >= target) break;
         const void *m = __atomic_load_n(&s->member, __ATOMIC_RELAXED);
-        const void *dm = __atomic_load_n(&s->domain, __ATOMIC_RELAXED);
-        bool matches =
-            domains_meet(dm, domain) && (!member || m == member || m == DP_ANY_DOMAIN);
+        bool matches = slot_meets(s, domain) && (!member || m == member || m == DP_ANY_DOMAIN);
         if (!matches) break;
         if (spins < 64)
           cpu_relax();
@@ -596,11 +620,30 @@ static void barrier_for_wait(void) {
   }
 }
 
+// The member wait's barrier. A dispatch names the member it calls with a plain store and
+// no fence (dp_read_calling), in either mode, then reads the member's removed flag: only a
+// barrier on every thread orders the two for the wait's scan. membarrier is one; where it
+// is missing or has failed — for sections that began before the failure too — the wait
+// fences, pauses for SETTLE_NS (the timing assumption: every store buffer has drained, and
+// every dispatch that read the flag after the fence sees it set) and fences again.
+// Model: Q_WAIT_BARRIER in Q_WAIT_MEMBER (BUG_MEMBER_WAIT_NO_PAUSE is the fence alone).
+static void barrier_for_member_wait(void) {
+#if DP_HAVE_MEMBARRIER
+  if (__atomic_load_n(&dp_membarrier_mode, __ATOMIC_ACQUIRE) == 1 && membarrier_everywhere())
+    return;
+#endif
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  struct timespec t = {0, SETTLE_NS};
+  while (nanosleep(&t, &t) != 0 && errno == EINTR) {
+  }
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 // Model: Q_WAIT_MEMBER.
 void dp_wait_member_idle(const void *domain, const void *member) {
   pthread_once(&key_once, make_key);
   uint64_t target = __atomic_add_fetch(&dp_global_epoch, 1, __ATOMIC_SEQ_CST);  // Q_WAIT_BUMP
-  barrier_for_wait();                                                          // Q_WAIT_BARRIER
+  barrier_for_member_wait();                                                   // Q_WAIT_BARRIER
   wait_for_slots(domain, member, target);                                      // Q_WAIT_SCAN
 }
 

@@ -78,10 +78,10 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
 
 // One register entry's loop over its targets.
 #define ENTRY_LOOP(NAME, T, ARGS)                                                       \
-    for (uint32_t i = 0, n = list->count; i < n; i++) {                                 \
-      const dp_route_target *t = &list->targets[i];                                     \
-      if (DP_TARGET_REMOVED(slot, t))    \
-        continue;                                                                       \
+    /* A count down: one register fewer live across the calls than an index and its end. */ \
+    const dp_route_target *t = list->targets;                                           \
+    for (uint32_t left = list->count; left != 0; left--, t++) {                         \
+      if (DP_TARGET_REMOVED(slot, t)) continue;                                         \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
       called++;                                                                         \
       switch (reducer) {                                                                \
@@ -220,10 +220,9 @@ STACK_TYPE(13) STACK_TYPE(14) STACK_TYPE(15) STACK_TYPE(16)
     memset((void *)r, 0, route->result_size);                                    \
     const dp_reducer reducer = route->reducer;                                   \
     uint32_t called = 0;                                                         \
-    for (uint32_t i = 0, n = list->count; i < n; i++) {                          \
-      const dp_route_target *t = &list->targets[i];                              \
-      if (DP_TARGET_REMOVED(slot, t)) \
-        continue;                                                                \
+    for (const dp_route_target *t = list->targets, *end = t + list->count;       \
+         t != end; t++) {                                                        \
+      if (DP_TARGET_REMOVED(slot, t)) continue;                                  \
       ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                             \
       called++;                                                                  \
       if (reducer == DP_REDUCER_FIRST) break;                                    \

@@ -36,8 +36,14 @@ struct dp_route {
 
 // Whether a dispatch skips target `t`: names it as the member the section `slot` calls
 // (for dp_wait_member_idle), then reads its removed flag — the last step before the call.
-#define DP_TARGET_REMOVED(slot, t)                  \
-  (dp_read_calling((slot), (t)->node),              \
-   __builtin_expect(__atomic_load_n(&(t)->node->removed, __ATOMIC_RELAXED), 0))
+// The node is read once, into a register: the compiler barrier of dp_read_calling would
+// otherwise make the removed check load it again.
+static inline __attribute__((always_inline)) bool dp_target_removed(dp_read_slot *slot,
+                                                                   const dp_route_target *t) {
+  const dp_route_node *node = t->node;
+  dp_read_calling(slot, node);
+  return __builtin_expect(__atomic_load_n(&node->removed, __ATOMIC_RELAXED), 0);
+}
+#define DP_TARGET_REMOVED(slot, t) dp_target_removed((slot), (t))
 
 #endif  // DP_ROUTE_LAYOUT_H

@@ -54,13 +54,17 @@
  *   BUG_WRONG_DOMAIN           X's table retired in its publication's own domain instead
  *                              of the receiver's, which C route dispatches read in
  *   BUG_NO_READER_FENCE        fence mode without the reader's fence on entry
- *   BUG_NO_CALLING_FENCE       fence mode without dp_read_calling's fence
+ *   BUG_MEMBER_WAIT_NO_PAUSE   the member wait trusting a local fence where no membarrier
+ *                              passed (fence mode, or after a failed membarrier): the
+ *                              reader names its member without a fence, in either mode
  *   BUG_CALLING_AFTER_CHECK    the member named after its removed check
  *   NO_FOREVER                 B never blocks forever (it may still wait for L): a bug
  *                              variant's shortest trail is then the lock cycle
- *   MB_FAIL                    (MEMBARRIER) membarrier may fail once after registration:
- *                              an open finding (README); with FIX_MB_SETTLE, the fix
- *                              proposed there
+ *   MB_FAIL                    (MEMBARRIER) membarrier may fail once after registration,
+ *                              in any writer's barrier (this scenario's, or an unrelated
+ *                              one's at any moment: the Reclaimer's extra branch), with
+ *                              dispatches entered before it still open; with FIX_MB_SETTLE,
+ *                              the code's settling pause (finding 3)
  *   BUG_LOCAL_BARRIER          membarrier mode whose barrier is only a local fence
  *   BUG_ADAPTER_NO_DOMAIN_WAIT (ADAPTER) the receiver released without waiting for the
  *                              record's readers
@@ -166,21 +170,21 @@ inline buffered_store(t, loc, v) {
 
 /* full_barrier_everywhere (dp_quiesce.c): membarrier makes every running thread pass a
  * full barrier before it returns; the fence fallback fences the calling thread only.
- * With MB_FAIL the expedited command may fail once after registration: readers fence
- * from their next section on (mb_mode = 0), the caller fences locally, and `ok` says no
- * barrier reached the readers. */
+ * With MB_FAIL the expedited command may fail once after registration: readers fence on
+ * entry from their next section on (mb_mode = 0), the caller fences locally, and `ok`
+ * says no barrier reached the readers. `mb` says a membarrier passed. */
 inline barrier_everywhere(t) {
 #if defined(MEMBARRIER) && !defined(BUG_LOCAL_BARRIER)
   atomic {
     if
-    :: mb_mode -> drain(0); drain(1); ok = 1
+    :: mb_mode -> drain(0); drain(1); ok = 1; mb = 1
 #ifdef MB_FAIL
-    :: mb_mode -> mb_mode = 0; drain(t); ok = 0
+    :: mb_mode -> mb_mode = 0; drain(t); ok = 0; mb = 0
 #endif
 #ifdef FIX_MB_SETTLE
-    :: !mb_mode -> drain(t); ok = settled
+    :: !mb_mode -> drain(t); ok = settled; mb = 0
 #else
-    :: !mb_mode -> drain(t); ok = 1
+    :: !mb_mode -> drain(t); ok = 1; mb = 0
 #endif
     fi
   };
@@ -194,7 +198,7 @@ inline barrier_everywhere(t) {
 #endif
   skip
 #else
-  atomic { drain(t); ok = 1 }
+  atomic { drain(t); ok = 1; mb = 0 }
 #endif
 }
 
@@ -209,7 +213,27 @@ inline barrier_for_wait(t) {
   fi
 }
 
-/* The reader's own fence (fence mode, or membarrier mode after the switch). */
+/* barrier_for_member_wait: a reader names its member with a plain store, in either mode
+ * (Q_CALLING), so the member wait needs a barrier on every thread: membarrier, or where
+ * none passed (fence mode, a failed membarrier — for sections entered before the failure
+ * too) a pause of a millisecond between two fences, which the model states as: every
+ * buffer has drained (the timing assumption of barrier_for_wait). */
+inline barrier_for_member_wait(t) {
+  barrier_everywhere(t);
+#ifndef BUG_MEMBER_WAIT_NO_PAUSE
+  if
+  :: !mb -> atomic { drain(0); drain(1) }
+  :: else -> skip
+  fi
+#else
+  if                                         /* barrier_for_wait's rule: a pause only while */
+  :: !ok -> atomic { drain(0); drain(1) }    /* the scan is untrusted */
+  :: else -> skip
+  fi
+#endif
+}
+
+/* The reader's own entry fence (fence mode, or membarrier mode after the switch). */
 #ifdef MEMBARRIER
 #define READER_FENCES (!mb_mode)
 #else
@@ -264,17 +288,10 @@ inline read_exit(t) {
   buffered_store(t, LOC_EPOCH, 0)            /* Q_EXIT_STATE (release) */
 }
 
-/* Q_CALLING: dp_read_calling — the member named before its removed check. */
+/* Q_CALLING: dp_read_calling — the member named before its removed check: a store, no
+ * fence and no test of the mode, in either mode (the member wait's barrier orders it). */
 inline read_calling(t, m) {
-  buffered_store(t, LOC_MEMBER, m);
-#ifndef BUG_NO_CALLING_FENCE
-  atomic {                                   /* fence mode: seq_cst thread fence */
-    if
-    :: READER_FENCES -> drain(t)
-    :: else -> skip
-    fi
-  }
-#endif
+  buffered_store(t, LOC_MEMBER, m)
 }
 
 /* Q_RETIRE: dp_retire_in — tagged with the epoch before a seq_cst bump; never blocks. */
@@ -304,7 +321,7 @@ inline spin_until_quiet(r, match) {
 /* Q_WAIT_MEMBER: dp_wait_member_idle (wait_for_slots with a member). */
 inline wait_member_idle(t, m) {
   atomic { drain(t); epoch++; target = epoch };   /* Q_WAIT_BUMP (seq_cst add_fetch) */
-  barrier_for_wait(t);                            /* Q_WAIT_BARRIER */
+  barrier_for_member_wait(t);                     /* Q_WAIT_BARRIER */
   /* Q_WAIT_SCAN: every other thread's slots, in turn */
 #ifndef BUG_WAIT_SELF
   if
@@ -521,7 +538,7 @@ end_blocked: (0)                              /* B never returns */
 
 proctype Remover() {
   byte tb, target, e0;
-  bit nested, holding, waiting, held, ok;
+  bit nested, holding, waiting, held, ok, mb;
 
 #ifndef ADAPTER
   if
@@ -592,12 +609,23 @@ proctype Remover() {
  * that cannot free more than the last pass did. Idle: a valid end state. */
 proctype Reclaimer() {
   byte i, e0, d0, e1, d1, target;
-  bit batch[NI], ok;
+  bit batch[NI], ok, mb;
 
 end_idle:
   do
   :: atomic { kick -> kick = 0 };
      reclaim(T_RECLAIM)
+#ifdef MB_FAIL
+  /* Any writer's barrier may be the one whose membarrier fails — an unrelated
+   * multicast's, at any moment, before this scenario's remove marks A too: readers fence
+   * on entry from then on; the failing thread pauses (FIX_MB_SETTLE). */
+  :: atomic { mb_mode -> mb_mode = 0; drain(T_RECLAIM) };
+#ifdef FIX_MB_SETTLE
+     atomic { drain(0); drain(1); settled = 1 }
+#else
+     skip
+#endif
+#endif
   od
 }
 

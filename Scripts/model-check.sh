@@ -165,7 +165,12 @@ run bug-wrong-domain safety violation -DBUG_WRONG_DOMAIN
 run bug-reclaim-any-domain liveness violation -DBUG_RECLAIM_ANY_DOMAIN
 # Orderings.
 run bug-no-reader-fence safety violation -DBUG_NO_READER_FENCE
-run bug-no-calling-fence safety violation -DBUG_NO_CALLING_FENCE
+# The member named without a fence (dp_read_calling), and a member wait that trusts a
+# local fence: in fence mode, and for a section entered before a failed membarrier (its
+# later members named after the switch, a scan after the settling pause).
+run bug-member-wait-no-pause-fence safety violation -DBUG_MEMBER_WAIT_NO_PAUSE
+run bug-member-wait-no-pause-mb-fail safety violation -DBUG_MEMBER_WAIT_NO_PAUSE -DMEMBARRIER \
+  -DMB_FAIL -DFIX_MB_SETTLE
 run bug-calling-after-check safety violation -DBUG_CALLING_AFTER_CHECK -DMEMBARRIER
 run bug-local-barrier safety violation -DBUG_LOCAL_BARRIER -DMEMBARRIER
 run bug-adapter-no-domain-wait safety violation -DADAPTER -DBUG_ADAPTER_NO_DOMAIN_WAIT

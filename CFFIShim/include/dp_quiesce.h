@@ -69,8 +69,9 @@ uint64_t dp_reclaim_last_examined(void);
 /// to `member` that began before this call — a read section of `domain` (the member's
 /// multicast; DP_ANY_DOMAIN: any) whose slot names it (dp_read_calling). The caller's own
 /// calls are never waited for. Deadlocks if the caller holds a lock that such a call is
-/// waiting for; never call it from a call that the awaited call waits on.
-/// Model: Q_WAIT_MEMBER.
+/// waiting for; never call it from a call that the awaited call waits on. Dispatches name
+/// members without a fence, so its barrier is a membarrier — or, where that is missing or
+/// has failed, a pause of a millisecond. Model: Q_WAIT_MEMBER.
 void dp_wait_member_idle(const void *domain, const void *member);
 /// The scoped wait for a domain: returns once no other thread has a read section of
 /// `domain` open that began before this call (the same rule as dp_wait_member_idle).

@@ -24,13 +24,18 @@ extern "C" {
 #define DP_ANY_DOMAIN ((const void *)(uintptr_t)1)
 
 /// One open read section: what it reads (its domain: a multicast's publication, a C
-/// receiver, a callback record), since when (the global epoch at entry) and which member
-/// it is calling now (for the one scoped wait, dp_wait_member_idle).
+/// receiver, a callback record; and a second one a callback entry adds, its receiver),
+/// since when (the global epoch at entry) and which member it is calling now (for the one
+/// scoped wait, dp_wait_member_idle).
 typedef struct dp_read_slot {
   const void *domain;  // atomic (relaxed; published by the release store of epoch)
   const void *member;  // atomic (relaxed): the member being called, or NULL
   uint64_t epoch;      // atomic: 0 when the slot is free, else the global epoch at entry
   const void *frame;   // owner only: the frame that opened it (stale-section detection)
+  // atomic (relaxed): a second domain (dp_read_also), or NULL. NULL whenever no section
+  // that set it is open in the slot: only those sections write it, and they clear it.
+  const void *also;
+  const void *reserved_[3];  // a power-of-two size: a slot's address is one shift
 } dp_read_slot;
 
 typedef struct dp_reader {
@@ -56,6 +61,27 @@ dp_read_slot *dp_read_enter_deep(dp_reader *r);
 void dp_read_exit_deep(dp_reader *r);
 void dp_read_drop_stale(dp_reader *r, const void *frame, const char *entry);
 
+// Q_ENTER's stores into the slot `s` an enter path found: the domain and member first,
+// then the epoch (Q_ENTER_STATE), then the fence. `epoch` is the global epoch read at entry
+// (acquire), or an enclosing section's.
+static inline __attribute__((always_inline)) dp_read_slot *dp_read_fill_inline(
+    dp_read_slot *s, const void *domain, const void *frame, uint64_t epoch) {
+  s->frame = frame;
+  __atomic_store_n(&s->domain, domain, __ATOMIC_RELAXED);
+  __atomic_store_n(&s->member, (const void *)0, __ATOMIC_RELAXED);
+  // Q_ENTER_STATE (a store the model lets wait in a store buffer). Release: a scan that
+  // sees the epoch sees the domain. The acquire load of `epoch` (by the caller): a section
+  // that sees a retirement's epoch bump sees what that retirement unpublished.
+  __atomic_store_n(&s->epoch, epoch, __ATOMIC_RELEASE);
+  // The slot's stores must precede the section's loads: the reclaimer's membarrier
+  // provides that barrier when available, else the reader fences.
+  if (__builtin_expect(dp_membarrier_mode == 1, 1))
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);  // Q_ENTER_FENCE (fence mode)
+  return s;
+}
+
 // Model (Model/grace_period.pml): Q_ENTER. Returns the section's slot, for
 // dp_read_calling. `frame` is the frame the section belongs to (C code:
 // __builtin_frame_address(0) where the section is opened), or NULL where that is not
@@ -66,22 +92,8 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_at_inli
   if (__builtin_expect(r == 0, 0)) r = dp_reader_register();
   uint32_t d = r->depth++;
   if (__builtin_expect(d >= DP_READ_SLOTS, 0)) return dp_read_enter_deep(r);
-  dp_read_slot *s = &r->slots[d];
-  s->frame = frame;
-  __atomic_store_n(&s->domain, domain, __ATOMIC_RELAXED);
-  __atomic_store_n(&s->member, (const void *)0, __ATOMIC_RELAXED);
-  // Q_ENTER_STATE (a store the model lets wait in a store buffer). Release: a scan that
-  // sees the epoch sees the domain. Acquire load: a section that sees a retirement's
-  // epoch bump sees what that retirement unpublished.
-  __atomic_store_n(&s->epoch, __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE),
-                   __ATOMIC_RELEASE);
-  // The slot's stores must precede the section's loads: the reclaimer's membarrier
-  // provides that barrier when available, else the reader fences.
-  if (__builtin_expect(dp_membarrier_mode == 1, 1))
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  else
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);  // Q_ENTER_FENCE (fence mode)
-  return s;
+  return dp_read_fill_inline(&r->slots[d], domain, frame,
+                             __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE));
 }
 
 // Q_ENTER for a section whose frame is not known (Swift callers).
@@ -101,8 +113,30 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_entry_i
     const void *domain, const char *entry) {
   const void *frame = __builtin_frame_address(0);
   dp_reader *r = dp_tls_reader;
-  if (__builtin_expect(r != 0 && r->depth != 0, 0)) dp_read_drop_stale(r, frame, entry);
+  // The usual case, a C library calling in with no section open: the first slot, at an
+  // offset known here.
+  if (__builtin_expect(r != 0 && r->depth == 0, 1)) {
+    r->depth = 1;
+    return dp_read_fill_inline(&r->slots[0], domain, frame,
+                               __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE));
+  }
+  if (r != 0) dp_read_drop_stale(r, frame, entry);
   return dp_read_enter_at_inline(domain, frame);
+}
+
+// Adds `domain` to the open section `s` (Q_ALSO, argued in Model/README.md rather than a
+// step of the model): a callback entry's section of its record also reads the record's
+// receiver, which only that section can load. One store, ordered before the section's
+// next loads as Q_ENTER's are (the reclaimer's membarrier, or the reader's fence), so it
+// is judged by the section's own, older, epoch — conservative. Cheaper than a nested
+// section. Leave with dp_read_exit_also_inline.
+static inline __attribute__((always_inline)) void dp_read_also(dp_read_slot *s,
+                                                               const void *domain) {
+  __atomic_store_n(&s->also, domain, __ATOMIC_RELAXED);
+  if (__builtin_expect(dp_membarrier_mode == 1, 1))
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 // Model: Q_EXIT; the store is Q_EXIT_STATE.
@@ -127,6 +161,13 @@ static inline __attribute__((always_inline)) void dp_read_exit_slot_inline(dp_re
   if (__builtin_expect(s == &r->spare, 0)) dp_read_exit_deep(r);
 }
 
+// Leaves the section `s` that dp_read_also widened: its second domain is cleared before
+// its epoch (the next section in the slot starts without one). Model: Q_EXIT.
+static inline __attribute__((always_inline)) void dp_read_exit_also_inline(dp_read_slot *s) {
+  __atomic_store_n(&s->also, (const void *)0, __ATOMIC_RELAXED);
+  dp_read_exit_slot_inline(s);
+}
+
 // The innermost open section's slot (for code that did not enter it itself).
 static inline __attribute__((always_inline)) dp_read_slot *dp_read_current_slot(void) {
   dp_reader *r = dp_tls_reader;
@@ -135,15 +176,14 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_current_slot(
 }
 
 // Model: Q_CALLING. Names the member the section calls next; call before that member's
-// removed check, which must not move above this store (the member wait's barrier, or in
-// fence mode the reader's own fence, provides that).
+// removed check. A store and no fence, in either barrier mode: the member wait orders it
+// with a barrier on every thread instead (dp_wait_member_idle: membarrier, or where that
+// is missing or has failed, a pause a store buffer drains within), so a dispatch pays one
+// store per member and no test. The compiler barrier keeps the removed check below it.
 static inline __attribute__((always_inline)) void dp_read_calling(dp_read_slot *s,
                                                                   const void *member) {
   __atomic_store_n(&s->member, member, __ATOMIC_RELAXED);
-  if (__builtin_expect(dp_membarrier_mode == 1, 1))
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  else
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 #ifdef __cplusplus

@@ -96,7 +96,9 @@ package enum Quiescence {
   /// thread is inside a call, made by a read section of `domain` (the member's multicast's;
   /// by default any), to the member whose removed flag is `member` that began before this
   /// call. The calling thread's own calls are never waited for. Deadlocks if
-  /// the caller holds a lock the awaited call is waiting for.
+  /// the caller holds a lock the awaited call is waiting for. Dispatches name the member
+  /// they call without a fence (``ReadSlot/calling(_:)``): where Linux `membarrier` is
+  /// missing or has failed, the wait pauses a millisecond before it looks.
   package static func waitForCalls(
     to member: UnsafeRawPointer, in domain: UnsafeRawPointer = everyDomain
   ) {
@@ -140,7 +142,8 @@ package struct ReadSlot {
   @inlinable init(raw: UnsafeMutablePointer<dp_read_slot>) { self.raw = raw }
 
   /// Names `member` (a membership's removed flag) as the member this section calls next:
-  /// call right before that member's removed check.
+  /// call right before that member's removed check. One store, no fence and no test: the
+  /// member wait orders it (``Quiescence/waitForCalls(to:in:)``).
   @inlinable @inline(__always)
   package func calling(_ member: OpaquePointer) {
     dp_read_calling(raw, UnsafeRawPointer(member))
