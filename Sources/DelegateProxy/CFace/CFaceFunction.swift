@@ -20,8 +20,8 @@ import MessageRuntime
 /// ```
 public struct __CFaceFunction: Sendable {
   /// The `@convention(c)` function as an IMP: the C face's method for the protocol
-  /// method.
-  package let imp: IMP
+  /// method (public for the Benchmarks package, which checks a C face's methods are these).
+  public let imp: IMP
   /// The parameters (by index from 0, the first after `_cmd`) taken to be class
   /// instances; -1 stands for the result.
   let assumedObjects: [Int]
