@@ -22,7 +22,7 @@ public enum AutoreleasePool {
   }
 
   /// How many objects the calling thread's pool holds.
-  public static var count: Int { dp_autoreleasepool_count() }
+  package static var count: Int { dp_autoreleasepool_count() }
 
   /// Marks the pool (for inlined typed sends, which cannot name the C module).
   @usableFromInline static func _push() -> Int { dp_autoreleasepool_push() }

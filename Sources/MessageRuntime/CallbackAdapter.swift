@@ -62,15 +62,15 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   // handed out and only its receiver changes, atomically, when released).
 
   /// The library's callback signature.
-  public let callback: CallbackSignature
+  package let callback: CallbackSignature
   /// Where the context is among the callback's arguments.
-  public let contextPosition: CallbackContext
+  package let contextPosition: CallbackContext
   /// The message each call sends.
-  public let selector: Selector
+  package let selector: Selector
   /// The message's signature (`self` and `_cmd` included).
-  public let messageSignature: MethodSignature
+  package let messageSignature: MethodSignature
   /// The object each call is sent to, kept alive by the adapter.
-  public let receiver: RuntimeObject
+  package let receiver: RuntimeObject
   /// Which machinery serves calls.
   public let path: CallbackPath
   /// The function pointer to give the library, of exactly the callback's signature, as a
@@ -488,7 +488,7 @@ public enum CallbackPath: Sendable, Hashable, CustomStringConvertible {
 /// (for instance 0 from a SQLite hook served by `void` handlers).
 public struct CallbackResult: Sendable, Hashable {
   /// The value's type.
-  public let type: TypeEncoding
+  package let type: TypeEncoding
   /// Its bytes as a register holds them (narrow integers widened).
   let bytes: [UInt8]
 

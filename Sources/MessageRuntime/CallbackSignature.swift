@@ -58,7 +58,7 @@ public struct CallbackSignature: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The number of arguments, the context included.
-  public var arity: Int { argumentTypes.count }
+  package var arity: Int { argumentTypes.count }
 
   public var description: String { encoding }
 }

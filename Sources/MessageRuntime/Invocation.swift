@@ -46,7 +46,7 @@ public final class Invocation: CustomStringConvertible {
   /// Raw byte writes set the bytes only; nothing dereferences bytes as a handle.
   private var returnedObject: RuntimeObject?
   /// Whether `retainArguments()` was called (`argumentsRetained`).
-  public private(set) var argumentsRetained = false
+  package private(set) var argumentsRetained = false
 
   /// An invocation for `signature` with every argument and the result zeroed.
   public init(signature: MethodSignature) {
@@ -123,7 +123,7 @@ public final class Invocation: CustomStringConvertible {
 
   /// How many arguments the message has, not counting `self` and `_cmd`: valid indices
   /// are `0..<argumentCount`.
-  public var argumentCount: Int { signature.numberOfArguments - 2 }
+  package var argumentCount: Int { signature.numberOfArguments - 2 }
 
   /// The message's argument at `index` (0 is its first argument, after `self` and `_cmd`)
   /// as `T`; `T`'s encoding must fit the signature's.
@@ -211,7 +211,7 @@ public final class Invocation: CustomStringConvertible {
 
   /// Calls `body` with a pointer to the message's argument at `index` (0 is its first
   /// argument, after `self` and `_cmd`), its type's size, writable.
-  public func withUnsafeArgument<R>(
+  package func withUnsafeArgument<R>(
     at index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R
   ) throws -> R {
     let c = try checkIndex(index)
@@ -220,7 +220,7 @@ public final class Invocation: CustomStringConvertible {
   }
 
   /// Calls `body` with a pointer to the return value (its type's size, writable).
-  public func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows
+  package func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows
     -> R
   {
     try body(UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))

@@ -204,7 +204,7 @@ public struct Message<Result, each Argument: MessageArgument>: Sendable, CustomS
   }
 
   /// Whether `receiver` responds to this message with exactly these types.
-  public func isUnderstood(by receiver: RuntimeObject) -> Bool {
+  package func isUnderstood(by receiver: RuntimeObject) -> Bool {
     receiver.methodSignature(for: selector) === signature
   }
 

@@ -15,16 +15,16 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// The argument types, `self` and `_cmd` included.
   public let argumentTypes: [TypeEncoding]
   /// Size and alignment of each argument.
-  public let argumentLayouts: [TypeLayout]
+  package let argumentLayouts: [TypeLayout]
   /// Size and alignment of the return value (size 0 for void).
-  public let returnLayout: TypeLayout
+  package let returnLayout: TypeLayout
   /// Byte offset of each argument in an invocation's frame.
   package let argumentOffsets: [Int]
   /// Bytes of argument storage an invocation keeps (`frameLength`).
-  public let frameLength: Int
+  @usableFromInline package let frameLength: Int
   /// Bytes of return-value storage an invocation keeps (at least what libffi and
   /// register replay write).
-  public let returnBufferLength: Int
+  package let returnBufferLength: Int
 
   // The four raw pointers below are nonisolated(unsafe) because pointers are not Sendable:
   // each is allocated and filled in init, never written afterwards, and never freed
@@ -57,7 +57,7 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// The number of arguments, `self` and `_cmd` included (`numberOfArguments`).
   public var numberOfArguments: Int { argumentTypes.count }
   /// Whether the method returns nothing.
-  public var returnsVoid: Bool { returnType == .void }
+  package var returnsVoid: Bool { returnType == .void }
   /// Whether the method returns an object (`@`): its result is autoreleased for the
   /// caller (see the DocC article *Object results*).
   @usableFromInline let _returnsObject: Bool
@@ -74,12 +74,12 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// The largest argument or result passed by value (64 KiB). Larger values are refused
   /// with a typed error: building and calling such signatures would cost time and memory
   /// in proportion to the value (an encoding of a few bytes can describe gigabytes).
-  public static let maximumValueSize = 65_536
+  package static let maximumValueSize = 65_536
 
   /// The most bytes a signature's arguments may take in a frame (1 MiB): every value may
   /// be within ``maximumValueSize`` while their sum is not, and a call copies the whole
   /// frame onto the stack. A larger one is refused with ``RuntimeError/frameTooLarge(encoding:size:limit:)``.
-  public static let maximumFrameSize = 1 << 20
+  package static let maximumFrameSize = 1 << 20
 
   /// How many spellings other than the canonical one `parse` remembers (old-style
   /// encodings with offsets, qualifiers): beyond that the remembered spellings are

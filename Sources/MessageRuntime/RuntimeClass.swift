@@ -96,7 +96,7 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   }
 
   /// Adds a method implemented by a C function, with its type encoding.
-  public func addMethod(_ selector: Selector, imp: IMP, types: String) throws(RuntimeError) {
+  package func addMethod(_ selector: Selector, imp: IMP, types: String) throws(RuntimeError) {
     try addMethod(selector, imp: imp, signature: MethodSignature.parse(types))
   }
 
@@ -174,10 +174,10 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   }
 
   /// Whether instances have a method for `selector` (`instancesRespondToSelector:`).
-  public func instancesRespond(to selector: Selector) -> Bool { method(for: selector) != nil }
+  package func instancesRespond(to selector: Selector) -> Bool { method(for: selector) != nil }
 
   /// Whether this class is `other` or inherits from it (`isSubclassOfClass:`).
-  public func isSubclass(of other: RuntimeClass) -> Bool {
+  package func isSubclass(of other: RuntimeClass) -> Bool {
     var cls: RuntimeClass? = self
     while let c = cls {
       if c === other { return true }
@@ -261,7 +261,7 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
 
   /// The required methods of `proto` (and the protocols it inherits) that instances
   /// lack — empty when the class fully implements it.
-  public func missingRequiredMethods(of proto: RuntimeProtocol) -> [Selector] {
+  package func missingRequiredMethods(of proto: RuntimeProtocol) -> [Selector] {
     proto.allRequirements.filter { $0.isRequired && !instancesRespond(to: $0.selector) }.map(
       \.selector)
   }

@@ -32,7 +32,7 @@ public enum RuntimeError: Error, Sendable, Equatable, CustomStringConvertible {
   case closureAllocationFailed(encoding: String)
   /// The arguments of a signature take more than `limit` bytes of frame (`size`): a call
   /// would put that much on the stack
-  /// (``MethodSignature/maximumFrameSize``).
+  /// (1 MiB).
   case frameTooLarge(encoding: String, size: Int, limit: Int)
 
   public var description: String {

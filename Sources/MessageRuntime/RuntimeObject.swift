@@ -199,7 +199,7 @@ open class RuntimeObject: @unchecked Sendable, CustomStringConvertible {
   }
 
   /// The methods this object has of its own.
-  public var ownMethods: [Method] { own.withLock { Array($0.methods.values) } }
+  package var ownMethods: [Method] { own.withLock { Array($0.methods.values) } }
 
   /// Declares that this object conforms to `proto`.
   public func addProtocol(_ proto: RuntimeProtocol) {

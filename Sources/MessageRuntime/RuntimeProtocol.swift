@@ -70,7 +70,7 @@ public final class RuntimeProtocol: Sendable, Hashable, CustomStringConvertible 
   }
 
   /// Every method of this protocol and those it inherits, each once.
-  public var allRequirements: [Requirement] {
+  package var allRequirements: [Requirement] {
     var seen = Set<Selector>()
     var out: [Requirement] = []
     func walk(_ p: RuntimeProtocol) {

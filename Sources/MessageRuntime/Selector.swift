@@ -48,7 +48,7 @@ public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
   public var name: String { String(cString: dp_sel_get_name(raw)) }
 
   /// The number of arguments the name implies (the count of ':').
-  public var argumentCount: Int {
+  package var argumentCount: Int {
     var n = 0
     var p = dp_sel_get_name(raw)!
     while p.pointee != 0 {

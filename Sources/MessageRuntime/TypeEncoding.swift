@@ -130,7 +130,7 @@ public indirect enum TypeEncoding: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The type without qualifiers at any level (what the ABI sees).
-  public var unqualified: TypeEncoding {
+  package var unqualified: TypeEncoding {
     switch self {
     case .qualified(_, let inner):
       return inner.unqualified

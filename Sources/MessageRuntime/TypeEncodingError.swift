@@ -29,7 +29,7 @@ public struct TypeEncodingError: Error, Sendable, Hashable, CustomStringConverti
   public let reason: Reason
 
   /// Creates an error for `encoding` at character offset `position`.
-  public init(encoding: String, position: Int, reason: Reason) {
+  package init(encoding: String, position: Int, reason: Reason) {
     self.encoding = encoding
     self.position = position
     self.reason = reason

@@ -30,7 +30,7 @@
 
 extension TypeEncoding {
   /// Parses exactly one type (no trailing characters, no offsets).
-  public init(parsing encoding: String) throws(TypeEncodingError) {
+  package init(parsing encoding: String) throws(TypeEncodingError) {
     self = try TypeEncodingParser.run(encoding) { (parser) throws(TypeEncodingParser.Failure) in
       let type = try parser.parseType()
       if !parser.isAtEnd {
@@ -45,7 +45,7 @@ extension TypeEncoding {
   /// optional leading '-' on them) are skipped. At least one type is required.
   ///
   /// A `+` (NeXT's register-argument mark) is accepted in place of the `-` as well.
-  public static func parseMethodTypes(_ encoding: String) throws(TypeEncodingError)
+  package static func parseMethodTypes(_ encoding: String) throws(TypeEncodingError)
     -> [TypeEncoding]
   {
     try TypeEncodingParser.run(encoding) { (parser) throws(TypeEncodingParser.Failure) in

@@ -7,17 +7,17 @@
 // alignment 1 (GNU C).
 
 /// Size and alignment of a type in memory, by the C ABI.
-public struct TypeLayout: Sendable, Hashable {
+package struct TypeLayout: Sendable, Hashable {
   /// The size in bytes (`sizeof`), a multiple of ``alignment``.
-  public var size: Int
+  package var size: Int
   /// The alignment in bytes (`_Alignof`), a power of two.
-  public var alignment: Int
+  package var alignment: Int
   /// Byte offsets of the fields, for a struct (in order) or a union (all 0); empty otherwise.
   /// Arrays are not expanded here.
-  public var fieldOffsets: [Int]
+  package var fieldOffsets: [Int]
 
   /// Creates a layout; `fieldOffsets` is empty for anything but a struct or union.
-  public init(size: Int, alignment: Int, fieldOffsets: [Int] = []) {
+  package init(size: Int, alignment: Int, fieldOffsets: [Int] = []) {
     self.size = size
     self.alignment = alignment
     self.fieldOffsets = fieldOffsets
@@ -33,7 +33,7 @@ extension TypeEncoding {
   /// nested deeper than 256 levels; a negative array count fails with `.invalidNumber`.
   /// The error's encoding is this type's ``canonicalString`` and its position is where
   /// the offending part (after its qualifiers) starts in it.
-  public func layout() throws(TypeEncodingError) -> TypeLayout {
+  package func layout() throws(TypeEncodingError) -> TypeLayout {
     var stack: [LayoutFrame] = []
     var node = self
     nextNode: while true {
