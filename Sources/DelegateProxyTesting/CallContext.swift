@@ -23,7 +23,7 @@ public struct CallContext: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether this context is on `queue` (by label: give test queues distinct labels).
-  public func isOn(_ queue: DispatchQueue) -> Bool { queueLabel == queue.label }
+  package func isOn(_ queue: DispatchQueue) -> Bool { queueLabel == queue.label }
 
   /// `queue <label>, thread <id>`.
   public var description: String { "queue \(queueLabel), thread 0x\(String(thread, radix: 16))" }

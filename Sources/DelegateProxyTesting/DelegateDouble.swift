@@ -199,7 +199,7 @@ public class DelegateDouble: RuntimeObject, @unchecked Sendable {
   }
 
   /// Whether the double was made with a delegate to forward to (a partial double).
-  public var hasDelegate: Bool { forwardeeWasGiven }
+  package var hasDelegate: Bool { forwardeeWasGiven }
 
   /// A Swift type name as Swift code writes it: without module names
   /// (`MyTests.Reading` → `Reading`, `Swift.Optional<Swift.String>` → `String?`,

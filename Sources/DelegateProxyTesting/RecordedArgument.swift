@@ -89,7 +89,7 @@ public struct RecordedArgument: Sendable, Equatable, CustomStringConvertible {
   public var integer: Int64? { ValueText.integer(bytes, type) }
 
   /// The argument as a floating-point number; nil for other types.
-  public var floatingPoint: Double? { ValueText.floatingPoint(bytes, type) }
+  package var floatingPoint: Double? { ValueText.floatingPoint(bytes, type) }
 
   /// The pointer value of a pointer, object, class, selector or C string argument.
   public var pointer: UnsafeRawPointer? {

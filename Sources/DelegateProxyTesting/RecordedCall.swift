@@ -6,7 +6,7 @@ public struct RecordedCall: Sendable, CustomStringConvertible {
   /// The message's selector.
   public let selector: Selector
   /// The message's signature (`self` and `_cmd` included).
-  public let signature: MethodSignature
+  package let signature: MethodSignature
   /// The method's own arguments, from the first after `self` and `_cmd`.
   public let arguments: [RecordedArgument]
   /// The order of arrival among the calls every double in the process received (it

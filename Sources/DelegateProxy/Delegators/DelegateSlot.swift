@@ -52,7 +52,7 @@ public final class DelegateSlot: Generational, Sendable {
   public var proxy: MulticastProxy? { state.withLock { $0.proxy } }
 
   /// The live secondary delegates, in the order they were added.
-  public var secondaryDelegates: [RuntimeObject] {
+  package var secondaryDelegates: [RuntimeObject] {
     state.withLock { $0.secondaries.compactMap(\.object) }
   }
 

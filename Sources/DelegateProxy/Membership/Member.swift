@@ -13,7 +13,8 @@ import Synchronization
 /// change; its removed flag is set once. Member tables share records, so a dispatch
 /// running over an older table sees a removal the moment it happens: it checks the flag
 /// right before each call.
-public class Member: @unchecked Sendable, CustomStringConvertible {
+@usableFromInline
+package class Member: @unchecked Sendable, CustomStringConvertible {
   // @unchecked Sendable: every stored property is immutable after init but `blocks`,
   // an atomic (written under its multicast's state lock, read anywhere); the removed
   // flag lives in `flag`, a C record written and read atomically.
@@ -21,10 +22,10 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   /// A number unique to this record within the process (stable across table rebuilds).
   @usableFromInline package let id: UInt64
   /// How the delegate is held.
-  public let retention: Retention
+  package let retention: Retention
   /// The queue the delegate is called on, or nil for the sender's thread
   /// (`GCDMulticastDelegate`'s `delegateQueue`).
-  public let queue: DispatchQueue?
+  @usableFromInline package let queue: DispatchQueue?
   /// The removed flag: the C routes that list the delegate read the same one.
   @usableFromInline package let flag: RouteMembership
   /// Keeps the delegate's memory allocated, so `tryRetain` is safe after its deinit began.
@@ -104,7 +105,7 @@ public class Member: @unchecked Sendable, CustomStringConvertible {
   }
 
   /// How the record reads in logs: type, address, retention, queue, state.
-  public var description: String {
+  @usableFromInline package var description: String {
     var s = "\(typeName) <0x\(String(address, radix: 16))> \(retention)"
     if let queue { s += " queue=\(queue.label.isEmpty ? "(unlabelled)" : queue.label)" }
     return s + (isRemoved ? " removed" : (isAlive ? " alive" : " deallocated"))

@@ -6,18 +6,18 @@ import MessageRuntime
 ///
 /// Two things of a record change: the removed flag, and ``methods``, which the proxy's
 /// `reloadMethods()` replaces (under the proxy's lock, then rebuilding its tables).
-public final class ProxyMember: Member, @unchecked Sendable {
+package final class ProxyMember: Member, @unchecked Sendable {
   // @unchecked Sendable: as Member; `implemented` is a lock.
 
   /// The delegate's class, remembered for diagnostics after it is deallocated.
-  public let delegateClass: RuntimeClass
+  package let delegateClass: RuntimeClass
   /// Whether the delegate is a forwarder (a `ForwardingProxy`, such as another
   /// `MulticastProxy`): its answers can change without its method tables changing, so
   /// it is asked `responds(to:)` at each message instead of being listed once.
   package let isForwarder: Bool
   /// The selectors the delegate implemented when it was added or when its proxy last
   /// reloaded methods (its own methods and its class chain's), with their signatures.
-  public var methods: [Selector: MethodSignature] { implemented.withLock { $0 } }
+  package var methods: [Selector: MethodSignature] { implemented.withLock { $0 } }
   private let implemented: Lock<[Selector: MethodSignature]>
   /// The C handle, for diagnostics.
   private let handle: UInt
@@ -33,7 +33,7 @@ public final class ProxyMember: Member, @unchecked Sendable {
   }
 
   /// The delegate, or nil once its deinit has begun (a weak record only).
-  public var delegate: RuntimeObject? {
+  package var delegate: RuntimeObject? {
     if let strong { return unsafeDowncast(strong, to: RuntimeObject.self) }
     guard let object = object.object() else { return nil }
     return unsafeDowncast(object, to: RuntimeObject.self)
@@ -56,7 +56,7 @@ public final class ProxyMember: Member, @unchecked Sendable {
   package var queueLabel: String? { queue?.label }
 
   /// A readable rendering, for logs and diagnostics.
-  public override var description: String {
+  package override var description: String {
     var s = "\(delegateClass.name) <0x\(String(handle, radix: 16))> \(retention)"
     if let queue { s += " queue=\(queue.label.isEmpty ? "(unlabelled)" : queue.label)" }
     if isForwarder { s += " forwarder" }

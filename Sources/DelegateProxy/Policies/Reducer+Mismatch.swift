@@ -11,7 +11,7 @@ extension Reducer {
   @available(
     *, unavailable,
     message:
-      ".allTrue folds Bool answers, and this method does not answer Bool; for its result use .first, .last, .collect { answers in … }, .fold(initial:_:), or .min/.max if it is Comparable"
+      ".allTrue folds Bool answers, and this method does not answer Bool; for its result use .firstAnswer, .last, .collect { answers in … }, .fold(initial:_:), or .min/.max if it is Comparable"
   )
   public static var allTrue: Reducer<Value> { fatalError("unavailable") }
 
@@ -19,7 +19,7 @@ extension Reducer {
   @available(
     *, unavailable,
     message:
-      ".anyTrue folds Bool answers, and this method does not answer Bool; for its result use .first, .last, .collect { answers in … }, .fold(initial:_:), or .min/.max if it is Comparable"
+      ".anyTrue folds Bool answers, and this method does not answer Bool; for its result use .firstAnswer, .last, .collect { answers in … }, .fold(initial:_:), or .min/.max if it is Comparable"
   )
   public static var anyTrue: Reducer<Value> { fatalError("unavailable") }
 
@@ -27,7 +27,7 @@ extension Reducer {
   @available(
     *, unavailable,
     message:
-      ".firstNonNil picks the first answer that is not nil, and this method's result is not optional; use .first (the first answer), .last, .collect { answers in … } or .fold(initial:_:)"
+      ".firstNonNil picks the first answer that is not nil, and this method's result is not optional; use .firstAnswer (the first answer), .last, .collect { answers in … } or .fold(initial:_:)"
   )
   public static var firstNonNil: Reducer<Value> { fatalError("unavailable") }
 

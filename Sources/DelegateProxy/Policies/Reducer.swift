@@ -21,7 +21,7 @@ import MessageRuntime
 /// result, and folds over raw values (``init(name:accepts:_:)``).
 public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// A short name for diagnostics.
-  public let name: String
+  package let name: String
   /// Whether the reducer can produce a value of a C return type (the runtime's check).
   let accepts: @Sendable (TypeEncoding) -> Bool
   /// The fold on C values: the responders' values in order, the return type → the
@@ -82,9 +82,9 @@ public struct Reducer<Value>: Sendable, CustomStringConvertible {
   /// Every responder is called; the **first** one's answer is returned (the method's
   /// answer for no delegates when nobody answers). Unlike ``ReturnPolicy/firstResponder``,
   /// the others still hear the call: what an injected plugin that only observes needs.
-  public static var first: Reducer<Value> {
+  public static var firstAnswer: Reducer<Value> {
     Reducer(
-      name: "first", rule: .firstAnswer,
+      name: "firstAnswer", rule: .firstAnswer,
       body: { values, type in
         try values.first?.bytes ?? ReducerSupport.zero(type)
       },
@@ -232,7 +232,7 @@ extension Reducer where Value == ReturnValue {
 
   /// Folds `values` for a message returning `type`; throws when the reducer cannot make
   /// a value of that type.
-  public func reduce(_ values: [ReturnValue], returning type: TypeEncoding) throws -> ReturnValue {
+  package func reduce(_ values: [ReturnValue], returning type: TypeEncoding) throws -> ReturnValue {
     guard accepts(type) else {
       throw DelegateProxyError.reducerTypeMismatch(reducer: name, returnType: type.canonicalString)
     }

@@ -12,7 +12,7 @@ enum ReducerRule: UInt8, Sendable {
   case last
   /// ``ReturnPolicy/firstResponder``: only the first responder is called.
   case first
-  /// ``Reducer/first``: every responder is called; the first answer wins.
+  /// ``Reducer/firstAnswer``: every responder is called; the first answer wins.
   case firstAnswer
   /// ``Reducer/allTrue``.
   case allTrue

@@ -55,7 +55,7 @@ public struct ReturnValue: Sendable, CustomStringConvertible {
   }
 
   /// Whether every byte is zero (`nil`, `NO`, `0`).
-  public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
+  @usableFromInline package var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
 
   /// A stand-in for an answer that stays in its invocation's return buffer (last and
   /// first responder): a fold counts it without copying the bytes.

@@ -130,7 +130,7 @@ extension MulticastProxy {
             gathering?.record(ReturnValue(of: copy), at: position)
           }
         } catch {
-          deliveryErrorHandler?(error, entry)
+          deliveryErrorHandler?(error, entry.delegate)
         }
       }
     }

@@ -66,7 +66,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
     var generation: UInt64 = 0
     /// The sum of the nested proxies' generations when `generation` last looked.
     var nestedGenerations: UInt64 = 0
-    var deliveryErrorHandler: (@Sendable (any Error, ProxyMember) -> Void)?
+    var deliveryErrorHandler: (@Sendable (any Error, RuntimeObject?) -> Void)?
     /// The table last built from this state (the one published).
     var table: ProxyMemberTable
     /// Selectors served by a C route (see FastRoutes.swift).
@@ -220,8 +220,9 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   }
 
   /// Called with errors a delegate raises when called on its queue (there is no sender
-  /// to receive them). Nil (the default) drops them.
-  public var deliveryErrorHandler: (@Sendable (any Error, ProxyMember) -> Void)? {
+  /// to receive them), with that delegate (nil once it is gone). Nil (the default) drops
+  /// them.
+  public var deliveryErrorHandler: (@Sendable (any Error, RuntimeObject?) -> Void)? {
     get { state.withLock { $0.deliveryErrorHandler } }
     set { state.withLock { $0.deliveryErrorHandler = newValue } }
   }
@@ -243,7 +244,7 @@ public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sen
   }
 
   /// The membership records, in order, dead ones included until compacted.
-  public var members: [ProxyMember] { currentTable.members.filter { !$0.isRemoved } }
+  package var members: [ProxyMember] { currentTable.members.filter { !$0.isRemoved } }
 
   /// How many live memberships the proxy has (`count`).
   public var count: Int { liveCount }

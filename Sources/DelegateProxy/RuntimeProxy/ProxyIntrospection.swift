@@ -3,34 +3,34 @@ import MessageRuntime
 
 /// What a proxy will do with one selector — the answer to "why does my delegate
 /// message go nowhere?": who responds, with which signature, under which policy.
-public struct SelectorReport: Sendable, CustomStringConvertible {
+package struct SelectorReport: Sendable, CustomStringConvertible {
   /// The selector.
-  public let selector: Selector
+  package let selector: Selector
   /// The records that implement it, in the order they are called (forwarders included
   /// only if they answer now), live or not.
-  public let responders: [ProxyMember]
+  package let responders: [ProxyMember]
   /// The signature messages to it have, and where it came from.
-  public let signature: MethodSignature?
+  package let signature: MethodSignature?
   /// Where ``signature`` came from.
-  public let signatureSource: SignatureSource
+  package let signatureSource: SignatureSource
   /// The policy in force.
-  public let policy: ReturnPolicy<ReturnValue>
+  package let policy: ReturnPolicy<ReturnValue>
   /// Whether ``policy`` is an override for this selector.
-  public let policyIsOverride: Bool
+  package let policyIsOverride: Bool
   /// How many observers are called before and after delivery.
-  public let observerCount: (before: Int, after: Int)
+  package let observerCount: (before: Int, after: Int)
   /// The proxy's answer to `responds(to:)`.
-  public let respondsTo: Bool
+  package let respondsTo: Bool
   /// Whether an empty `lastResponder` send is dropped instead of raising.
-  public let silentWhenEmpty: Bool
+  package let silentWhenEmpty: Bool
   /// All members, for context.
-  public let members: [ProxyMember]
+  package let members: [ProxyMember]
 
   /// The responders that would be called now.
-  public var liveResponders: [ProxyMember] { responders.filter { !$0.isRemoved && $0.isAlive } }
+  package var liveResponders: [ProxyMember] { responders.filter { !$0.isRemoved && $0.isAlive } }
 
   /// What a send does now, in one sentence.
-  public var outcome: String {
+  package var outcome: String {
     let live = liveResponders
     if signature == nil && live.isEmpty {
       return
@@ -56,7 +56,7 @@ public struct SelectorReport: Sendable, CustomStringConvertible {
   }
 
   /// A readable rendering, for logs and diagnostics.
-  public var description: String {
+  package var description: String {
     var lines = ["\(selector.name):"]
     lines.append("  signature: \(signature?.encoding ?? "none") (from \(signatureSource))")
     lines.append("  policy: \(policy)\(policyIsOverride ? " (override)" : " (default)")")
@@ -84,9 +84,13 @@ public struct SelectorReport: Sendable, CustomStringConvertible {
 }
 
 extension MulticastProxy {
-  /// What the proxy does with `selector` now: responders, signature and its source,
-  /// the policy in force, observers, and the outcome of a send.
-  public func report(for selector: Selector) -> SelectorReport {
+  /// What the proxy does with `selector` now — responders, signature and its source, the
+  /// policy in force, observers, and the outcome of a send — one fact per line, for logs
+  /// (the same shape as ``DelegateMulticast/report(for:)``).
+  public func report(for selector: Selector) -> String { selectorReport(for: selector).description }
+
+  /// ``report(for:)`` as data, for the package's tests.
+  package func selectorReport(for selector: Selector) -> SelectorReport {
     let facts = reportFacts(forKey: selector)
     let table = currentTable
     let list = table.list(for: selector)
@@ -119,7 +123,7 @@ extension MulticastProxy {
 }
 
 /// Where a selector's signature came from (the signature its responder list uses).
-public enum SignatureSource: Sendable, CustomStringConvertible {
+package enum SignatureSource: Sendable, CustomStringConvertible {
   /// The first delegate (in order) that implements the selector.
   case delegate(className: String)
   /// The proxy's protocol.
@@ -130,7 +134,7 @@ public enum SignatureSource: Sendable, CustomStringConvertible {
   case none
 
   /// A readable rendering, for logs and diagnostics.
-  public var description: String {
+  package var description: String {
     switch self {
     case .delegate(let cls): return "delegate \(cls)"
     case .protocol(let name): return "protocol <\(name)>"

@@ -187,17 +187,17 @@ public final class SwiftValueObject: RuntimeObject, @unchecked Sendable {
   // UncheckedSendable); readers copy it out.
 
   /// The value.
-  public let value: Any
+  package let value: Any
 
   /// The runtime class of every wrapped value: `SwiftValue`.
-  public static let valueClass: RuntimeClass = {
+  package static let valueClass: RuntimeClass = {
     if let existing = RuntimeClass.named("SwiftValue") { return existing }
     // Only this initializer makes the class, once: a failure is a runtime bug.
     return try! RuntimeClass(name: "SwiftValue")
   }()
 
   /// `value` as a runtime object.
-  public init(_ value: Any) {
+  package init(_ value: Any) {
     self.value = value
     super.init(class: Self.valueClass)
   }

@@ -101,7 +101,7 @@ public struct AsyncMessageHandle<Delegate, Arguments, Result>: MessageHandleProt
   /// The method's position in its protocol's declaration order.
   public let index: Int
   /// Whether the method is declared `throws` (when it is not, `invoke` never throws).
-  public let isThrowing: Bool
+  @usableFromInline package let isThrowing: Bool
   /// Calls the method on `delegate` with `arguments`, awaiting its answer.
   @usableFromInline package let invoke: @Sendable (Delegate, Arguments) async throws -> Result
   /// For a method with `inout` parameters: copies them (see ``MessageHandle/detach``).

@@ -82,7 +82,7 @@ import Testing
     }
     try Self.didSelect.send(to: proxy, nil, 2)
     #expect(heard.load(ordering: .relaxed) == 1)
-    #expect(proxy.report(for: Self.didSelect.selector).observerCount.after == 0)
+    #expect(proxy.selectorReport(for: Self.didSelect.selector).observerCount.after == 0)
 
     let observation = proxy.observe(Self.didSelect.selector) { _ in heard.add(1, ordering: .relaxed)
     }
@@ -98,10 +98,10 @@ import Testing
     try proxy.add(controller)
     // The stream is moved into the consumer: when it stops iterating, nothing holds it.
     let consumer = firstRows(3, of: proxy.messages(Self.didSelect.selector))
-    #expect(proxy.report(for: Self.didSelect.selector).observerCount.after == 1)
+    #expect(proxy.selectorReport(for: Self.didSelect.selector).observerCount.after == 1)
     for row in [5, 6, 7] { try Self.didSelect.send(to: proxy, nil, row) }
     #expect(try await consumer.value == [5, 6, 7])
-    #expect(eventually { proxy.report(for: Self.didSelect.selector).observerCount.after == 0 })
+    #expect(eventually { proxy.selectorReport(for: Self.didSelect.selector).observerCount.after == 0 })
   }
 
   func firstRows(_ n: Int, of stream: AsyncStream<MessageSnapshot>) -> Task<[Int], any Error> {

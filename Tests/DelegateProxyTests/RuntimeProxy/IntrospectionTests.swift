@@ -36,7 +36,7 @@ import Testing
     try proxy.add(a)
     try proxy.add(Named(other, "b"), retention: .strong)
 
-    let nowhere = proxy.report(for: ScrollMessages.willBeginDecelerating.selector)
+    let nowhere = proxy.selectorReport(for: ScrollMessages.willBeginDecelerating.selector)
     #expect(nowhere.responders.isEmpty)
     #expect(nowhere.signature == nil)
     #expect(!nowhere.respondsTo)
@@ -44,7 +44,7 @@ import Testing
     #expect(nowhere.description.contains("does not implement it"))
 
     proxy.setPolicy(.firstResponder, for: ScrollMessages.shouldScrollToTop.selector)
-    let value = proxy.report(for: ScrollMessages.shouldScrollToTop.selector)
+    let value = proxy.selectorReport(for: ScrollMessages.shouldScrollToTop.selector)
     #expect(value.responders.count == 1 && value.responders[0].delegate === a)
     #expect(value.signature === ScrollMessages.shouldScrollToTop.signature)
     #expect(value.signatureSource.description == "delegate \(cls.name)")
@@ -53,7 +53,7 @@ import Testing
     #expect(value.outcome == "only the first (\(cls.name)) is called; its value is returned")
 
     proxy.remove(a)
-    let afterRemoval = proxy.report(for: ScrollMessages.didScroll.selector)
+    let afterRemoval = proxy.selectorReport(for: ScrollMessages.didScroll.selector)
     #expect(afterRemoval.signatureSource.description == "declared or remembered")
     #expect(afterRemoval.outcome.contains("set silentWhenEmpty"))
   }

@@ -41,7 +41,7 @@ final class CountingDelegate: RuntimeObject, @unchecked Sendable {
     }
     let responders = members.filter { $0.runtimeClass === rare }
     #expect(responders.count == 3)
-    #expect(proxy.report(for: Self.rare.selector).responders.count == 3)
+    #expect(proxy.selectorReport(for: Self.rare.selector).responders.count == 3)
 
     for i in 0..<10 { try Self.rare.send(to: proxy, i) }
     #expect(responders.allSatisfy { $0.calls.load(ordering: .relaxed) == 10 })
@@ -64,12 +64,12 @@ final class CountingDelegate: RuntimeObject, @unchecked Sendable {
     try proxy.add(c)
     try proxy.insert(b, after: a)
     #expect(
-      proxy.report(for: Self.rare.selector).responders.map { $0.delegate?.named.name } == [
+      proxy.selectorReport(for: Self.rare.selector).responders.map { $0.delegate?.named.name } == [
         "a", "b", "c",
       ])
     proxy.remove(b)
     #expect(
-      proxy.report(for: Self.rare.selector).responders.map { $0.delegate?.named.name } == [
+      proxy.selectorReport(for: Self.rare.selector).responders.map { $0.delegate?.named.name } == [
         "a", "c",
       ])
     try Self.rare.send(to: proxy, 0)

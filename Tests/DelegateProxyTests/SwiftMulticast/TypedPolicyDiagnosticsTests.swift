@@ -30,7 +30,7 @@ struct TypedPolicyDiagnosticsTests {
 
   @Test(arguments: [
     "gauges.setPolicy(.reduce(.allTrue), for: \\.gaugeShouldStart)",
-    "gauges.setPolicy(.reduce(.first), for: \\.gaugeLevelFor)",
+    "gauges.setPolicy(.reduce(.firstAnswer), for: \\.gaugeLevelFor)",
     "gauges.setPolicy(.reduce(.collect { $0.max() ?? 0 }), for: \\.gaugeLevelFor)",
     "gauges.setPolicy(.reduce(.firstNonNil), for: \\.gaugeNoteFor)",
     "gauges.setPolicy(.reduce(.fold(initial: \"\", +)), for: \\.gaugeTitle)",
@@ -57,7 +57,7 @@ struct TypedPolicyDiagnosticsTests {
   @Test(arguments: [
     (
       "gauges.setPolicy(.reduce(.allTrue), for: \\.gaugeLevelFor)",
-      "'allTrue' is unavailable: .allTrue folds Bool answers, and this method does not answer Bool; for its result use .first, .last, .collect { answers in … }, .fold(initial:_:), or .min/.max if it is Comparable"
+      "'allTrue' is unavailable: .allTrue folds Bool answers, and this method does not answer Bool; for its result use .firstAnswer, .last, .collect { answers in … }, .fold(initial:_:), or .min/.max if it is Comparable"
     ),
     (
       "gauges.setPolicy(.reduce(.anyTrue), for: \\.gaugeTitle)",
@@ -65,7 +65,7 @@ struct TypedPolicyDiagnosticsTests {
     ),
     (
       "gauges.setPolicy(.reduce(.firstNonNil), for: \\.gaugeTitle)",
-      "'firstNonNil' is unavailable: .firstNonNil picks the first answer that is not nil, and this method's result is not optional; use .first (the first answer), .last, .collect { answers in … } or .fold(initial:_:)"
+      "'firstNonNil' is unavailable: .firstNonNil picks the first answer that is not nil, and this method's result is not optional; use .firstAnswer (the first answer), .last, .collect { answers in … } or .fold(initial:_:)"
     ),
     (
       "gauges.setPolicy(.reduce(.min), for: \\.gaugeNoteFor)",
