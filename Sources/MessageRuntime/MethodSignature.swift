@@ -15,16 +15,16 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// The argument types, `self` and `_cmd` included.
   public let argumentTypes: [TypeEncoding]
   /// Size and alignment of each argument.
-  package let argumentLayouts: [TypeLayout]
+  @_spi(Validation) public let argumentLayouts: [TypeLayout]
   /// Size and alignment of the return value (size 0 for void).
-  package let returnLayout: TypeLayout
+  @_spi(Validation) public let returnLayout: TypeLayout
   /// Byte offset of each argument in an invocation's frame.
   package let argumentOffsets: [Int]
   /// Bytes of argument storage an invocation keeps (`frameLength`).
-  @usableFromInline package let frameLength: Int
+  public let frameLength: Int
   /// Bytes of return-value storage an invocation keeps (at least what libffi and
   /// register replay write).
-  package let returnBufferLength: Int
+  @_spi(Validation) public let returnBufferLength: Int
 
   // The four raw pointers below are nonisolated(unsafe) because pointers are not Sendable:
   // each is allocated and filled in init, never written afterwards, and never freed
@@ -79,7 +79,7 @@ public final class MethodSignature: Hashable, Sendable, CustomStringConvertible 
   /// The most bytes a signature's arguments may take in a frame (1 MiB): every value may
   /// be within ``maximumValueSize`` while their sum is not, and a call copies the whole
   /// frame onto the stack. A larger one is refused with ``RuntimeError/frameTooLarge(encoding:size:limit:)``.
-  package static let maximumFrameSize = 1 << 20
+  @_spi(Validation) public static let maximumFrameSize = 1 << 20
 
   /// How many spellings other than the canonical one `parse` remembers (old-style
   /// encodings with offsets, qualifiers): beyond that the remembered spellings are

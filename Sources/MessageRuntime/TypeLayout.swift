@@ -6,12 +6,13 @@
 // size rounded up to the largest alignment; an empty struct or union has size 0 and
 // alignment 1 (GNU C).
 
-/// Size and alignment of a type in memory, by the C ABI.
-package struct TypeLayout: Sendable, Hashable {
+/// Size and alignment of a type in memory, by the C ABI (`NSGetSizeAndAlignment`), as
+/// ``TypeEncoding/layout()`` computes it.
+public struct TypeLayout: Sendable, Hashable {
   /// The size in bytes (`sizeof`), a multiple of ``alignment``.
-  package var size: Int
+  public var size: Int
   /// The alignment in bytes (`_Alignof`), a power of two.
-  package var alignment: Int
+  public var alignment: Int
   /// Byte offsets of the fields, for a struct (in order) or a union (all 0); empty otherwise.
   /// Arrays are not expanded here.
   package var fieldOffsets: [Int]
@@ -33,7 +34,7 @@ extension TypeEncoding {
   /// nested deeper than 256 levels; a negative array count fails with `.invalidNumber`.
   /// The error's encoding is this type's ``canonicalString`` and its position is where
   /// the offending part (after its qualifiers) starts in it.
-  package func layout() throws(TypeEncodingError) -> TypeLayout {
+  public func layout() throws(TypeEncodingError) -> TypeLayout {
     var stack: [LayoutFrame] = []
     var node = self
     nextNode: while true {

@@ -7,7 +7,7 @@ import DelegateProxyCTestSupport
 import DelegateProxyTesting
 import Testing
 
-@testable import MessageRuntime
+@_spi(Validation) @testable import MessageRuntime
 
 #if canImport(Glibc)
   import Glibc

@@ -2,7 +2,7 @@
 // Objective-C type encodings.
 
 import DelegateProxyCTestSupport
-import MessageRuntime
+@_spi(Validation) import MessageRuntime
 import Testing
 
 // MARK: - Test data

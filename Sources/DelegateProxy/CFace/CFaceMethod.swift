@@ -1,4 +1,4 @@
-import MessageRuntime
+@_spi(Validation) import MessageRuntime  // argumentLayouts, returnLayout (SPI: the fuzzer package reads them)
 
 /// One method of a Swift delegate protocol as C calls reach it: its selector, signature,
 /// and where each parameter and the result sit in a ``__SwiftEntryFrame``.

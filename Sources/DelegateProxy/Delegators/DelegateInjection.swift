@@ -63,7 +63,7 @@ public final class DelegateInjection<Delegator: AnyObject, Multicast: DelegateMu
       defer { p.object = primary.map { $0 as AnyObject } }
       return p.delegate
     }
-    if let old { multicast.remove(old) }
+    if let old { multicast.remove(old, waitingForCallsInFlight: false) }
     if let primary { multicast.insert(primary, at: 0, queue: nil, retention: .weak) }
   }
 

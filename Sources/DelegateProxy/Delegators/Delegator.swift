@@ -78,6 +78,6 @@ public protocol DelegateMulticastProtocol: AnyObject, Sendable {
     -> MemberID
   /// Inserts a plugin whose answers do not count (``DelegateMulticastProtocol/inject(_:into:at:answering:)``).
   func __insertListener(_ delegate: Delegate, at index: Int)
-  /// Removes a delegate.
-  func remove(_ delegate: Delegate)
+  /// Removes a delegate, waiting for its calls in flight when told to.
+  func remove(_ delegate: Delegate, waitingForCallsInFlight: Bool)
 }

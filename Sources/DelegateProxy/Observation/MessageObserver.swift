@@ -47,9 +47,9 @@ public final class MessageObservation: Sendable {
   /// Unregisters the observer from whatever holds it (captures its proxy weakly).
   private let unregister: @Sendable (UInt64) -> Void
   /// The selector observed.
-  public let selector: Selector
+  package let selector: Selector
   /// When the observer is called.
-  public var phase: ObservationPhase { observer.phase }
+  package var phase: ObservationPhase { observer.phase }
 
   init(
     observer: MessageObserver, selector: Selector, unregister: @escaping @Sendable (UInt64) -> Void

@@ -100,16 +100,10 @@ extension MulticastProxy {
   /// other members, not other multicasts, never the caller's own call; a delegate may
   /// remove itself while being called). Then the caller may drop the object at once. The
   /// `del_timer_sync` rule applies: do not call it holding a lock that a running call of
-  /// `delegate` waits for. ``remove(_:waitingForCallsInFlight:)`` with `false` does not
-  /// wait (and the caller must then keep `delegate` alive until its calls are done).
-  /// Removing a non-member does nothing.
-  public func remove(_ delegate: RuntimeObject) {
-    removeMembers(waitingForCallsInFlight: true) { $0.holds(delegate) }
-  }
-
-  /// ``remove(_:)``, waiting for `delegate`'s calls in flight on other threads only when
-  /// `waitingForCallsInFlight` is true.
-  public func remove(_ delegate: RuntimeObject, waitingForCallsInFlight: Bool) {
+  /// `delegate` waits for. With `waitingForCallsInFlight` false it does not wait (and
+  /// the caller must then keep `delegate` alive until its calls are done). Removing a
+  /// non-member does nothing.
+  public func remove(_ delegate: RuntimeObject, waitingForCallsInFlight: Bool = true) {
     removeMembers(waitingForCallsInFlight: waitingForCallsInFlight) { $0.holds(delegate) }
   }
 
@@ -118,7 +112,7 @@ extension MulticastProxy {
     removeMembers(waitingForCallsInFlight: true) { $0.holds(delegate) && $0.queue === queue }
   }
 
-  /// Removes every delegate (`removeAllDelegates`), with ``remove(_:)``'s guarantee.
+  /// Removes every delegate (`removeAllDelegates`), with ``remove(_:waitingForCallsInFlight:)``'s guarantee.
   public func removeAll() {
     removeMembers(waitingForCallsInFlight: true) { _ in true }
   }

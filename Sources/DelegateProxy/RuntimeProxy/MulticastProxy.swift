@@ -31,7 +31,7 @@ import Synchronization
 /// membership changes, so a message reaches only the delegates that implement it. A
 /// dispatch runs over the table it started with: a delegate added during a dispatch is
 /// not called by it; a delegate removed (or deallocated) during a dispatch is not called
-/// by it from then on. After ``remove(_:)`` returns, no new call to the removed delegate
+/// by it from then on. After ``remove(_:waitingForCallsInFlight:)`` returns, no new call to the removed delegate
 /// starts on any thread; a call already running may finish.
 ///
 /// **Nesting.** A multicast proxy may be a member of another (a matrioska). Adding one

@@ -115,31 +115,25 @@ extension DelegateMulticast {
     return { $0.isValue && value.isEqual(toMember: $0.existential.pointee) }
   }
 
-  /// Removes every membership of `delegate`, without waiting for anything: a dispatch that
-  /// begins after it returns never calls `delegate`; a call already running — on another
-  /// thread, or the caller's own (a delegate may remove itself) — may finish, as after
-  /// Boost.Signals2's `disconnect` or `NotificationCenter.removeObserver`. To know that no
-  /// call to `delegate` is running anywhere else, use
-  /// ``remove(_:waitingForCallsInFlight:)``. Removing a non-member does nothing.
+  /// Removes every membership of `delegate`. Without `waitingForCallsInFlight` (the
+  /// default) it waits for nothing: a dispatch that begins after it returns never calls
+  /// `delegate`; a call already running — on another thread, or the caller's own (a
+  /// delegate may remove itself) — may finish, as after Boost.Signals2's `disconnect` or
+  /// `NotificationCenter.removeObserver`. Removing a non-member does nothing.
+  ///
+  /// With `waitingForCallsInFlight`, it then waits until no other thread is inside a call
+  /// to `delegate` made by this multicast (the Linux kernel's `del_timer_sync`): after it
+  /// returns, no call to `delegate` from this multicast runs or starts anywhere but in the
+  /// caller's own call stack. It waits for nothing else — not for other members, not for
+  /// other multicasts — and never for the caller's own call (a delegate removing itself
+  /// returns at once). The rule that comes with it: do not call it while holding a lock,
+  /// or from code, that the delegate's running call may be waiting for — that is a
+  /// deadlock, as with `del_timer_sync` under the timer's lock.
   ///
   /// A value member is found by `==` when its type is `Equatable` (every member equal to
   /// `delegate` goes); a value of another type is never found this way — remove it by the
   /// ``MemberID`` that `add` returned.
-  public final func remove(_ delegate: Delegate) {
-    removeMembers(where: Self.matching(delegate))
-  }
-
-  /// ``remove(_:)-(Delegate)``, then, with `waitingForCallsInFlight`, waits until no other
-  /// thread is inside a call to `delegate` made by this multicast (the Linux kernel's
-  /// `del_timer_sync`): after it returns, no call to `delegate` from this multicast runs
-  /// or starts anywhere but in the caller's own call stack. It waits for nothing else —
-  /// not for other members, not for other multicasts — and never for the caller's own
-  /// call (a delegate removing itself returns at once).
-  ///
-  /// The rule that comes with it: do not call it while holding a lock, or from code, that
-  /// the delegate's running call may be waiting for — that is a deadlock, as with
-  /// `del_timer_sync` under the timer's lock.
-  public final func remove(_ delegate: Delegate, waitingForCallsInFlight: Bool) {
+  public final func remove(_ delegate: Delegate, waitingForCallsInFlight: Bool = false) {
     removeMembers(waitingForCallsInFlight: waitingForCallsInFlight, where: Self.matching(delegate))
   }
 
@@ -149,14 +143,14 @@ extension DelegateMulticast {
     removeMembers { matches($0) && $0.queue === queue }
   }
 
-  /// Removes the membership `member` names (as `add` returned it), with ``remove(_:)-(Delegate)``'s
+  /// Removes the membership `member` names (as `add` returned it), with ``remove(_:waitingForCallsInFlight:)``'s
   /// guarantee; a membership already gone does nothing.
   public final func remove(_ member: MemberID) {
     removeMembers { $0.id == member.rawValue }
   }
 
   /// Removes every live member for which `predicate` is true (given each member: an object,
-  /// or a copy of a value), with ``remove(_:)-(Delegate)``'s guarantee.
+  /// or a copy of a value), with ``remove(_:waitingForCallsInFlight:)``'s guarantee.
   public final func removeAll(where predicate: (Delegate) -> Bool) {
     let ids = Set(
       currentMembers.compactMap { m -> UInt64? in
@@ -167,7 +161,7 @@ extension DelegateMulticast {
     removeMembers { ids.contains($0.id) }
   }
 
-  /// Removes every delegate, with ``remove(_:)``'s guarantee.
+  /// Removes every delegate, with ``remove(_:waitingForCallsInFlight:)``'s guarantee.
   public final func removeAll() { removeMembers { _ in true } }
 
   /// Mutes `delegate` without removing it (GObject's `g_signal_handler_block`, libsigc++'s

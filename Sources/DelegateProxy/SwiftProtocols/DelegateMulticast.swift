@@ -23,10 +23,10 @@ import Synchronization
 /// the proxy keeps an unowned reference and a dispatch takes one strong reference
 /// (`tryRetain`) for the duration of each call — never a `weak` variable, whose side
 /// table would slow every retain of the delegate. A delegate whose deinit has begun is
-/// not called and is compacted away. ``remove(_:)-(Delegate)`` waits for nothing: a
-/// dispatch that begins after it returns never calls the delegate, and a call already
-/// running may finish (``remove(_:waitingForCallsInFlight:)`` waits for that delegate's
-/// calls in flight, and nothing else). No change of a multicast, and no call, waits for a
+/// not called and is compacted away. ``remove(_:waitingForCallsInFlight:)`` waits for nothing
+/// by default: a dispatch that begins after it returns never calls the delegate, and a call
+/// already running may finish (with `waitingForCallsInFlight: true` it waits for that
+/// delegate's calls in flight, and nothing else). No change of a multicast, and no call, waits for a
 /// delegate running elsewhere.
 ///
 /// **Dispatch.** Each method reaches only its responders: every member for a required
