@@ -62,11 +62,11 @@ public final class CallbackAdapter: @unchecked Sendable, CustomStringConvertible
   // handed out and only its receiver changes, atomically, when released).
 
   /// The library's callback signature.
-  package let callback: CallbackSignature
+  public let callback: CallbackSignature
   /// Where the context is among the callback's arguments.
   package let contextPosition: CallbackContext
   /// The message each call sends.
-  package let selector: Selector
+  public let selector: Selector
   /// The message's signature (`self` and `_cmd` included).
   package let messageSignature: MethodSignature
   /// The object each call is sent to, kept alive by the adapter.

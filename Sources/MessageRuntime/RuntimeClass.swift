@@ -96,7 +96,7 @@ public final class RuntimeClass: @unchecked Sendable, Hashable, CustomStringConv
   }
 
   /// Adds a method implemented by a C function, with its type encoding.
-  package func addMethod(_ selector: Selector, imp: IMP, types: String) throws(RuntimeError) {
+  public func addMethod(_ selector: Selector, imp: IMP, types: String) throws(RuntimeError) {
     try addMethod(selector, imp: imp, signature: MethodSignature.parse(types))
   }
 

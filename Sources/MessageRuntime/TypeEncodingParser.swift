@@ -30,7 +30,7 @@
 
 extension TypeEncoding {
   /// Parses exactly one type (no trailing characters, no offsets).
-  package init(parsing encoding: String) throws(TypeEncodingError) {
+  public init(parsing encoding: String) throws(TypeEncodingError) {
     self = try TypeEncodingParser.run(encoding) { (parser) throws(TypeEncodingParser.Failure) in
       let type = try parser.parseType()
       if !parser.isAtEnd {
