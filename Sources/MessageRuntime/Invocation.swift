@@ -220,7 +220,8 @@ public final class Invocation: CustomStringConvertible {
   }
 
   /// Calls `body` with a pointer to the return value (its type's size, writable).
-  package func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows
+  package func withUnsafeReturnValue<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R)
+    rethrows
     -> R
   {
     try body(UnsafeMutableRawBufferPointer(start: result, count: signature.returnLayout.size))

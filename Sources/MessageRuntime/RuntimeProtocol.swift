@@ -1,4 +1,3 @@
-
 /// A protocol: a named set of required and optional method descriptions, possibly
 /// inheriting other protocols (`Protocol`, `protocol_addMethodDescription`).
 ///
@@ -34,7 +33,8 @@ public final class RuntimeProtocol: Sendable, Hashable, CustomStringConvertible 
 
   /// Creates and registers a protocol. The same name registered again must describe
   /// the same methods; the existing protocol is then returned by `named(_:)`.
-  public init(name: String, inherits inherited: [RuntimeProtocol] = [], requirements: [Requirement]) {
+  public init(name: String, inherits inherited: [RuntimeProtocol] = [], requirements: [Requirement])
+  {
     self.name = name
     self.inherited = inherited
     self.requirements = requirements
@@ -53,8 +53,12 @@ public final class RuntimeProtocol: Sendable, Hashable, CustomStringConvertible 
     required: KeyValuePairs<String, String> = [:], optional: KeyValuePairs<String, String> = [:]
   ) throws(RuntimeError) {
     var list: [Requirement] = []
-    for (sel, types) in required { list.append(Requirement(Selector(sel), try MethodSignature.parse(types), required: true)) }
-    for (sel, types) in optional { list.append(Requirement(Selector(sel), try MethodSignature.parse(types), required: false)) }
+    for (sel, types) in required {
+      list.append(Requirement(Selector(sel), try MethodSignature.parse(types), required: true))
+    }
+    for (sel, types) in optional {
+      list.append(Requirement(Selector(sel), try MethodSignature.parse(types), required: false))
+    }
     self.init(name: name, inherits: inherited, requirements: list)
   }
 

@@ -45,7 +45,8 @@ extension TypeEncoding {
   /// optional leading '-' on them) are skipped. At least one type is required.
   ///
   /// A `+` (NeXT's register-argument mark) is accepted in place of the `-` as well.
-  @_spi(Validation) public static func parseMethodTypes(_ encoding: String) throws(TypeEncodingError)
+  @_spi(Validation) public static func parseMethodTypes(_ encoding: String)
+    throws(TypeEncodingError)
     -> [TypeEncoding]
   {
     try TypeEncodingParser.run(encoding) { (parser) throws(TypeEncodingParser.Failure) in

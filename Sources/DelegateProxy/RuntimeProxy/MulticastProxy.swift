@@ -52,7 +52,8 @@ import Synchronization
 public final class MulticastProxy: ForwardingProxy, Generational, @unchecked Sendable {
   /// The runtime class of multicast proxies (a root class with no methods), so errors
   /// read `-[MulticastProxy selector]`.
-  @usableFromInline package static let multicastClass: RuntimeClass = try! RuntimeClass(name: "MulticastProxy")
+  @usableFromInline package static let multicastClass: RuntimeClass = try! RuntimeClass(
+    name: "MulticastProxy")
 
   struct State {
     var members = MemberList<ProxyMember>()

@@ -101,7 +101,8 @@ import Testing
     #expect(proxy.selectorReport(for: Self.didSelect.selector).observerCount.after == 1)
     for row in [5, 6, 7] { try Self.didSelect.send(to: proxy, nil, row) }
     #expect(try await consumer.value == [5, 6, 7])
-    #expect(eventually { proxy.selectorReport(for: Self.didSelect.selector).observerCount.after == 0 })
+    #expect(
+      eventually { proxy.selectorReport(for: Self.didSelect.selector).observerCount.after == 0 })
   }
 
   func firstRows(_ n: Int, of stream: AsyncStream<MessageSnapshot>) -> Task<[Int], any Error> {
