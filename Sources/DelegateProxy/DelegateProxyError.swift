@@ -28,6 +28,10 @@ public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConverti
   /// delegate is added to its multicast, or by `ProtocolDescription.runtimeProtocol()`.
   case unsupportedType(
     protocol: String, method: String, parameter: String?, type: String, reason: String)
+  /// The C face of a multicast whose protocol did not ask for one was asked for (its
+  /// runtime object, an IMP, a callback adapter): C entry points are generated only for a
+  /// protocol declared with `@Delegate(cFace: true)`.
+  case noCFace(protocol: String)
 
   /// A readable rendering, for logs and diagnostics.
   public var description: String {
@@ -44,6 +48,9 @@ public enum DelegateProxyError: Error, Sendable, Equatable, CustomStringConverti
     case .unsupportedType(let proto, let method, let parameter, let type, let reason):
       let which = parameter.map { "parameter '\($0)'" } ?? "result"
       return "\(proto).\(method): \(which) of type \(type) has no C form: \(reason)"
+    case .noCFace(let proto):
+      return
+        "\(proto) has no C face: declare it with @Delegate(cFace: true) to reach its multicast from C"
     }
   }
 }

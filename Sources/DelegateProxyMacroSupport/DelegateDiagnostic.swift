@@ -113,7 +113,7 @@ enum DelegateDiagnostic: DiagnosticMessage {
     case .nonEscapingClosure(let name, let parameter):
       "parameter '\(parameter)' of the async method '\(name)' is a non-escaping closure, which cannot be lent across its delegates' suspensions; mark it '@escaping'"
     case .badDelegateArgument(let name):
-      "@Delegate on '\(name)' takes 'for: P.self' (the protocol declared elsewhere whose delegates it multicasts) and 'object: C.self' (the class that protocol's defaults require), nothing else"
+      "@Delegate on '\(name)' takes 'for: P.self' (the protocol declared elsewhere whose delegates it multicasts) and 'object: C.self' (the class that protocol's defaults require), 'restating: P.self, …', 'semantics:' and 'cFace: true' (C entry points), nothing else"
     case .objectWithoutForeign(let name):
       "@Delegate(object:) on '\(name)' needs 'for: P.self': a base class is for protocols declared elsewhere whose defaults require one"
     case .foreignNotRefined(let name, let foreign):

@@ -38,6 +38,10 @@ struct DelegateProtocolModel {
   }
   /// `semantics:` as written: `value`, `reference`, or nil when absent.
   var semantics: String?
+  /// Whether the protocol asks for a C face (`cFace: true`): C entry points for its
+  /// methods (`__cCalls`, `__cFunctions`), its stand-in class and the conformance to
+  /// `__CFaceProviding` that gives the multicast `runtime` and `standIn(for:)`.
+  var hasCFace = false
   /// Whether the protocol is known to be class-bound: `AnyObject` (or `Actor`) among the
   /// inherited types, or a protocol it refines other than `Sendable` (which the compiler
   /// then checks where the multicast holds its delegates as objects).
@@ -210,7 +214,8 @@ struct DelegateProtocolModel {
     "NSObjectProtocol", "ObjectiveC.NSObjectProtocol", "Foundation.NSObjectProtocol",
   ]
 
-  /// Reads `@Delegate(for: P.self, object: C.self)` and `@Delegate(restating: P.self, …)`.
+  /// Reads `@Delegate(for: P.self, object: C.self)`, `@Delegate(restating: P.self, …)`,
+  /// `semantics:` and `cFace:`.
   private mutating func readArguments(of attribute: AttributeSyntax) {
     guard case .argumentList(let arguments) = attribute.arguments else { return }
     for argument in arguments {
@@ -224,6 +229,14 @@ struct DelegateProtocolModel {
           continue
         }
         restated.insert(base.trimmedDescription)
+        continue
+      }
+      if label == "cFace" {
+        guard let literal = argument.expression.as(BooleanLiteralExprSyntax.self) else {
+          report(argument, .badDelegateArgument(name))
+          continue
+        }
+        hasCFace = literal.literal.tokenKind == .keyword(.true)
         continue
       }
       if label == "semantics" {

@@ -97,18 +97,6 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastProtocol>: De
       fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
-  /// The double as a delegate of the protocol, for a Swift delegator's
-  /// `weak var delegate` or a multicast's `add`: the protocol's stand-in, which sends
-  /// each call to the double. The double keeps it, so a weak slot stays set; it is the
-  /// same object every time.
-  ///
-  /// A method the double does not respond to answers as an optional method a delegate
-  /// lacks: the stand-in sends nothing and answers zero.
-  public var delegate: Delegate {
-    keptStandIn(for: ObjectIdentifier(Multicast.self)) { Multicast.standIn(for: self) }
-      as! Delegate
-  }
-
   // MARK: Methods
 
   /// The method `handle` names, as the double knows it (its selector, Swift name and
@@ -203,4 +191,19 @@ public final class SwiftDelegateDouble<Multicast: DelegateMulticastProtocol>: De
   }
 
   static func times(_ n: Int) -> String { n == 1 ? "1 call" : "\(n) calls" }
+}
+
+extension SwiftDelegateDouble where Multicast: __CFaceProviding {
+  /// The double as a delegate of the protocol, for a Swift delegator's
+  /// `weak var delegate` or a multicast's `add`: the protocol's stand-in, which sends
+  /// each call to the double. The double keeps it, so a weak slot stays set; it is the
+  /// same object every time. The stand-in is part of the protocol's C face: declare it
+  /// with `@Delegate(cFace: true)`.
+  ///
+  /// A method the double does not respond to answers as an optional method a delegate
+  /// lacks: the stand-in sends nothing and answers zero.
+  public var delegate: Delegate {
+    keptStandIn(for: ObjectIdentifier(Multicast.self)) { Multicast.standIn(for: self) }
+      as! Delegate
+  }
 }

@@ -4,7 +4,7 @@ import Testing
 
 /// A Swift protocol whose methods a C library calls back (context first), delivered to
 /// plain Swift classes.
-@Delegate
+@Delegate(cFace: true)
 protocol CounterDelegate: AnyObject {
   func counter(_ value: Int32, step: Double) -> Int32
 }

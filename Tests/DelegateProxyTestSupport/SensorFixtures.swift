@@ -21,7 +21,7 @@ package struct Reading: Equatable {
   }
 }
 
-@Delegate
+@Delegate(cFace: true)
 package protocol SensorDelegate: AnyObject {
   func sensor(_ sensor: Sensor, didRead reading: Reading)
   func sensorShouldStart(_ sensor: Sensor) -> Bool

@@ -10,7 +10,7 @@ import Testing
 // A test double standing in for a Foundation delegate: XMLParser, a real delegator,
 // talks to a DelegateDouble through the stand-in of a `@Delegate(for:)` multicast.
 
-@Delegate(for: XMLParserDelegate.self)
+@Delegate(for: XMLParserDelegate.self, cFace: true)
 protocol ParsingEvents: XMLParserDelegate {
   override func parserDidStartDocument(_ parser: XMLParser)
   override func parser(

@@ -205,7 +205,7 @@ final class SensorSampler {
   }
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol ScoreDelegate: AnyObject {
   @Optional func score(_ item: Int) -> Int
 }

@@ -15,7 +15,7 @@ enum Presence: Equatable, Sendable {
 
 final class Room: Sendable {}
 
-@Delegate
+@Delegate(cFace: true)
 protocol RoomDelegate: AnyObject {
   func room(_ room: Room, didReceive message: String, from sender: String?)
   func room(_ room: Room, member: String, is presence: Presence, tags: [String: Int])
@@ -128,7 +128,7 @@ struct SwiftValueDoubleTests {
 }
 
 /// A protocol of the Swift types DeliveryCheck has samples of.
-@Delegate
+@Delegate(cFace: true)
 protocol NoteDelegate: AnyObject {
   func note(_ text: String, title: String?, tags: [String], link: URL, body: Data)
   func note(_ id: Int, counts: [String: Int], when: Date, rating: Int?)

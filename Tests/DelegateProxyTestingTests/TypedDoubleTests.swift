@@ -8,7 +8,7 @@ import Testing
 // The typed API of a double of a `@Delegate` protocol: stubs, recorded calls, matchers and
 // verification by handle, with the methods' own types, and the failures it records.
 
-@Delegate
+@Delegate(cFace: true)
 protocol PanDelegate: AnyObject {
   func pan(_ id: Int32, target: inout Double)
   func panShouldBegin(_ id: Int32) -> Bool
@@ -202,7 +202,7 @@ final class Badge: Sendable {
   init(_ number: Int) { self.number = number }
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol MoodDelegate: AnyObject {
   func member(_ name: String, feels mood: Mood)
   func member(_ badge: Badge, count: Int32)
@@ -252,7 +252,7 @@ struct DeliveryCheckSampleTests {
   }
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol StoreDelegate: AnyObject {
   func storeWillSave(_ id: Int32) throws
   func storeTitle(_ id: Int32) async throws -> String?
@@ -345,7 +345,7 @@ struct ThrowingDoubleTests {
   }
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol TableEvents: AnyObject {
   func table(_ table: RuntimeObject, didSelect row: Int)
 }

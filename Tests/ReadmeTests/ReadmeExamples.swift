@@ -14,7 +14,7 @@ import MessageRuntime
 
 import DelegateProxy
 
-@Delegate
+@Delegate(cFace: true)   // C callers and test doubles reach it too
 protocol SensorDelegate: AnyObject {
   func sensor(_ sensor: Sensor, didRead reading: Reading)
   func sensorShouldStart(_ sensor: Sensor) -> Bool

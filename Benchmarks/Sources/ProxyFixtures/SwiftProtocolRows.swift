@@ -17,7 +17,7 @@ public final class BenchSubject: Sendable {
 }
 
 /// The delegate protocol of the Swift rows.
-@Delegate
+@Delegate(cFace: true)
 public protocol BenchListener: AnyObject {
   func value(_ a: Int, scale: Double) -> Int
   func observe(_ subject: BenchSubject)

@@ -47,8 +47,11 @@ final class CFace: __SwiftEntryObject, @unchecked Sendable {
   ) throws(DelegateProxyError) {
     let description = multicast.protocolDescription
     let proto = try description.runtimeProtocol()
-    let calls = type(of: multicast).__cCalls
-    let entries = type(of: multicast).__cFunctions
+    // Only a protocol declared with `@Delegate(cFace: true)` has C entry points.
+    guard let provider = type(of: multicast) as? any __CFaceProviding.Type,
+      let calls = provider.erasedCCalls as? [__CFaceCall<Delegate>]
+    else { throw .noCFace(protocol: description.name) }
+    let entries = provider.__cFunctions
     guard calls.count == description.methods.count, let delegate = multicast as? Delegate else {
       fatalError(
         "\(description.name): the multicast has \(calls.count) C calls for \(description.methods.count) methods; declare the protocol with @Delegate"
@@ -199,10 +202,12 @@ func cFaceDetachedAnswer<Result>(
 }
 
 /// The C face: C code reaches a multicast's plain Swift delegates through real C function
-/// pointers.
+/// pointers. Only a protocol declared with `@Delegate(cFace: true)` has one (its multicast
+/// conforms to ``__CFaceProviding``); for any other, `cFace()` throws
+/// ``DelegateProxyError/noCFace(protocol:)``.
 ///
 /// ```swift
-/// let proxy = SensorDelegateMulticast()
+/// let proxy = SensorDelegateMulticast()                    // @Delegate(cFace: true)
 /// proxy.add(display)                                       // plain Swift classes
 /// c_library_set_reading_callback(                          // a C library's one slot
 ///   try proxy.runtime.imp(for: \.sensorDidRead).rawValue, try proxy.runtime.rawValue(),
@@ -227,13 +232,6 @@ func cFaceDetachedAnswer<Result>(
 /// in its C layout (`{Reading=di}`). Signatures whose arguments or result do not travel
 /// in registers reach the delegates through libffi closures instead of entries.
 extension DelegateMulticast {
-  /// The multicast as the message runtime and C code see it: its runtime proxy, C handle,
-  /// selectors, IMPs and C callback adapters. Swift callers never need it; it keeps these
-  /// out of the multicast's own members.
-  public final var runtime: MulticastCFace<Delegate, Handles> {
-    MulticastCFace(multicast: self)
-  }
-
   /// The C face, made on first use.
   func cFace() throws(DelegateProxyError) -> CFace {
     if let face = state.withLock({ $0.cFace }) { return face }

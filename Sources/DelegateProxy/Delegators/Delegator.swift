@@ -66,8 +66,6 @@ public protocol DelegateMulticastProtocol: AnyObject, Sendable {
   associatedtype Handles: MessageHandles
   /// The protocol's methods as the runtime sees them.
   static var delegateProtocol: ProtocolDescription<Delegate> { get }
-  /// An object conforming to the protocol that sends each call to `target`.
-  static func standIn(for target: RuntimeObject) -> Delegate
   /// An empty multicast.
   init(policy: ReturnPolicy<Any>, options: MulticastOptions)
   /// The multicast itself, as the protocol's existential (it conforms to its protocol).

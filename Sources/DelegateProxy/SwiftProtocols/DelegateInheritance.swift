@@ -131,10 +131,11 @@ extension DelegateStandIn {
   /// target — through which a refining protocol's stand-in sends the parent's methods;
   /// made once. What it learns about its target's optional methods is this stand-in's.
   /// Not for direct use.
-  public final func __parent<Parent, ParentMessages>(
-    _ multicast: DelegateMulticast<Parent, ParentMessages>.Type
-  ) -> Parent {
-    parents.withLock { parents in
+  public final func __parent<Multicast: __CFaceProviding>(
+    _ multicast: Multicast.Type
+  ) -> Multicast.Delegate {
+    typealias Parent = Multicast.Delegate
+    return parents.withLock { parents in
       let key = ObjectIdentifier(multicast)
       if let known = parents[key] as? Parent { return known }
       guard let type = multicast.__standInType else {

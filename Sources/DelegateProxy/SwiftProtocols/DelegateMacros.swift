@@ -18,9 +18,10 @@
 /// (`\.sensorDidRead`, `\.sensorShouldStart`).
 ///
 /// Parameters and results may be of any Swift type (`String`, optionals, enums,
-/// closures, collections, existentials, Foundation values…). Methods whose types all have
-/// a C form are also reachable from C (``MulticastCFace/imp(for:)``, whose handles are
-/// `Handles.CHandles`); the others are Swift-only, which the compiler enforces.
+/// closures, collections, existentials, Foundation values…). With a C face
+/// (``Delegate(cFace:)``), methods whose types all have a C form are also reachable from C
+/// (``MulticastCFace/imp(for:)``, whose handles are `Handles.CHandles`); the others are
+/// Swift-only, which the compiler enforces.
 ///
 /// When no delegate answers a value-returning method (no delegates, all gone, or an
 /// optional method nobody implements), the call answers the requirement's
@@ -53,13 +54,25 @@
 @attached(extension, names: arbitrary)
 public macro Delegate() = #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
 
+/// ``Delegate()`` with a C face: `@Delegate(cFace: true)` also generates C entry points for
+/// the protocol's methods and its stand-in class, so the multicast has `runtime` (its
+/// runtime object, C handle, IMPs — `multicast.runtime.imp(for: \.sensorDidRead)` — and C
+/// callback adapters) and `standIn(for:)` (a Swift delegate that sends each call to a
+/// runtime object, as test doubles' `delegate` does). Without it the multicast has
+/// neither, and asking for them is a compile-time error naming this argument. A
+/// refining protocol's C face needs its `@Delegate` parents' C faces too.
+@attached(peer, names: suffixed(Multicast))
+@attached(extension, names: arbitrary)
+public macro Delegate(cFace: Bool) =
+  #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
+
 /// ``Delegate()`` with the multicast's semantics chosen rather than read from the protocol:
 /// `.reference` makes a class multicast for a protocol that is not class-bound (its members,
 /// values included, are shared by every reference to it); `.value` a struct one (see
 /// ``DelegateSemantics``).
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
-public macro Delegate(semantics: DelegateSemantics) =
+public macro Delegate(semantics: DelegateSemantics, cFace: Bool = false) =
   #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
 
 /// ``Delegate()`` for a protocol that also refines protocols not declared with `@Delegate`
@@ -80,7 +93,7 @@ public macro Delegate(semantics: DelegateSemantics) =
 /// protocol 'LegacyEvents'* with a note at each requirement not restated.
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
-public macro Delegate(restating parents: Any.Type...) =
+public macro Delegate(restating parents: Any.Type..., cFace: Bool = false) =
   #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
 
 /// Multicasts a delegate protocol declared elsewhere — Foundation's, a dependency's — whose
@@ -120,7 +133,8 @@ public macro Delegate(restating parents: Any.Type...) =
 @attached(peer, names: suffixed(Multicast))
 @attached(extension, names: arbitrary)
 public macro Delegate(
-  for delegates: Any.Type, object: AnyObject.Type? = nil, semantics: DelegateSemantics? = nil
+  for delegates: Any.Type, object: AnyObject.Type? = nil, semantics: DelegateSemantics? = nil,
+  cFace: Bool = false
 ) =
   #externalMacro(module: "DelegateProxyMacros", type: "DelegateMacro")
 

@@ -5,7 +5,7 @@ import Testing
 @testable import DelegateProxy
 
 /// A protocol whose one method every reduction case asks.
-@Delegate
+@Delegate(cFace: true)
 protocol ReductionCaseDelegate: AnyObject {
   func value(_ k: Int) -> Int
 }

@@ -29,7 +29,7 @@ struct Box: Equatable {
 }
 
 /// A protocol whose method passes and returns a struct in memory.
-@Delegate
+@Delegate(cFace: true)
 protocol BoxDelegate: AnyObject {
   @Default(Box(x: 0, y: 0, z: 0)) func place(_ box: Box, at index: Int) -> Box
 }
@@ -49,7 +49,7 @@ final class BoxMover: BoxDelegate, @unchecked Sendable {
 
 /// A main-actor protocol: its C calls reach the delegates through MainActor.assumeIsolated.
 @MainActor
-@Delegate
+@Delegate(cFace: true)
 protocol ScreenDelegate: AnyObject {
   func frames(_ count: Int) -> Int
 }

@@ -6,7 +6,7 @@ import MessageRuntime
 // them, and one runner per multicast face that applies a `ModelOp` to the library.
 
 /// The model protocol's Swift face.
-@Delegate
+@Delegate(cFace: true)
 protocol ModelProbeDelegate: AnyObject {
   func ping(_ value: Int)
   func ask(_ value: Int) -> Int

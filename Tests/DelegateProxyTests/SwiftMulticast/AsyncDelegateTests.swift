@@ -12,7 +12,7 @@ struct LoadFailure: Error, Equatable {
   let who: String
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol LoaderDelegate: AnyObject {
   func loaderWillStart(_ id: Int) async
   func loaderShouldLoad(_ id: Int) async -> Bool
@@ -154,7 +154,7 @@ actor CountingLoader: LoaderDelegate {
 
 /// A main-actor protocol with async methods: its delegates are main-actor classes.
 @MainActor
-@Delegate
+@Delegate(cFace: true)
 protocol PanelDelegate: AnyObject {
   func panelWillClose(_ id: Int) async -> Bool
   func panelTitle(_ id: Int) async throws -> String
@@ -195,7 +195,7 @@ final class Page {
   init(_ text: String) { self.text = text }
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol PageDelegate: AnyObject {
   func pageDidLoad(_ page: Page) async -> Page?
 }

@@ -176,7 +176,6 @@ struct EmptyAnswerDiagnosticsTests {
           func configure(_ downloads: DownloaderDelegateMulticast) {
             downloads.setPolicy(.firstResponder, for: \\.record)
             downloads.setPolicy(.firstResponder, for: \\.recordString)
-            _ = downloads.runtime.selector(for: \\.record)
           }
           """))
     #expect(result.status == 0, "\(result.diagnostics)")

@@ -11,7 +11,7 @@ import Testing
 // marked `override`, so Swift checks it against the requirement it restates, on its own
 // line (RestatementDiagnosticsTests shows what that catches).
 
-@Delegate(for: TableDelegate.self)
+@Delegate(for: TableDelegate.self, cFace: true)
 protocol TableEvents: TableDelegate {
   override func scrollViewDidScroll(_ scrollView: ForeignScrollView)
   override func scrollViewShouldScrollToTop(_ scrollView: ForeignScrollView) -> Bool

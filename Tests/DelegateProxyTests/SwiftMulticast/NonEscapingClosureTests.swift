@@ -16,7 +16,7 @@ final class Tree: Sendable {
 
 struct StopVisiting: Error, Equatable {}
 
-@Delegate
+@Delegate(cFace: true)
 protocol VisitorDelegate: AnyObject {
   func visit(_ tree: Tree, each: (Int) -> Void)
   func transform(_ tree: Tree, _ name: (String) -> String) -> String

@@ -6,7 +6,7 @@ import Testing
 
 /// A protocol overloading a requirement by its parameter's type only, each overload named
 /// (`@Handle`, `@Selector`): two that would share a name are a compile-time error.
-@Delegate
+@Delegate(cFace: true)
 protocol ScaleDelegate: AnyObject {
   @Handle("weighInt64") @Selector("weighInt64:") func weigh(_ value: Int64) -> Int64
   @Handle("weighDouble") @Selector("weighDouble:") func weigh(_ value: Double) -> Double
@@ -41,7 +41,7 @@ final class Scale: ScaleDelegate, @unchecked Sendable {
 }
 
 /// A protocol refining an overloaded one, with overloads of its own.
-@Delegate
+@Delegate(cFace: true)
 protocol TaringScaleDelegate: ScaleDelegate {
   @Handle("tareInt64") @Selector("tareInt64:") func tare(_ value: Int64)
   @Handle("tareDouble") @Selector("tareDouble:") func tare(_ value: Double)
@@ -61,7 +61,7 @@ final class TaringScale: TaringScaleDelegate, @unchecked Sendable {
 
 /// The same overloads on the main actor: C callers reach them through frames.
 @MainActor
-@Delegate
+@Delegate(cFace: true)
 protocol DialDelegate: AnyObject {
   @Handle("turnInt64") @Selector("turnInt64:") func turn(_ value: Int64) -> Int64
   @Handle("turnDouble") @Selector("turnDouble:") func turn(_ value: Double) -> Double
@@ -81,7 +81,7 @@ final class Dial: DialDelegate {
 }
 
 /// A protocol that is not class-bound: its multicast is a struct.
-@Delegate
+@Delegate(cFace: true)
 protocol CounterOverloads {
   @Handle("countInt") @Selector("countInt:") func count(_ value: Int) -> Int
   @Handle("countString") @Selector("countString:") func count(_ value: String) -> Int

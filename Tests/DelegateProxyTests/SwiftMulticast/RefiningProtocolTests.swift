@@ -10,13 +10,13 @@ import Testing
 
 final class Scroller: Sendable {}
 
-@Delegate
+@Delegate(cFace: true)
 protocol ScrollerDelegate: AnyObject {
   func scrollerDidScroll(_ scroller: Scroller)
   @Optional func scrollerShouldScrollToTop(_ scroller: Scroller) -> Bool
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol PagedListDelegate: ScrollerDelegate {
   func scrollerDidScroll(_ scroller: Scroller)
   @Optional @Default(true) func scrollerShouldScrollToTop(_ scroller: Scroller) -> Bool
@@ -92,7 +92,7 @@ final class Transfer: Sendable {
 
 struct TransferFailed: Error, Equatable {}
 
-@Delegate
+@Delegate(cFace: true)
 protocol TransferEvents: AnyObject {
   func transferDidStart(_ transfer: Transfer)
   func transferShouldStart(_ transfer: Transfer) -> Bool
@@ -102,24 +102,24 @@ protocol TransferEvents: AnyObject {
   func transfer(_ transfer: Transfer, adjust total: inout Int)
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol FetchEvents: TransferEvents {
   func download(_ transfer: Transfer, didWrite bytes: Int)
 }
 
 /// A grandchild: inherits `FetchEvents`' methods and, through it, `TransferEvents`'.
-@Delegate
+@Delegate(cFace: true)
 protocol ResumableFetchEvents: FetchEvents {
   func downloadShouldResume(_ transfer: Transfer) -> Bool
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol ProgressEvents: AnyObject {
   func progress(_ transfer: Transfer, didReach fraction: Double)
 }
 
 /// A child of two `@Delegate` parents, with no methods of its own.
-@Delegate
+@Delegate(cFace: true)
 protocol UploadEvents: TransferEvents, ProgressEvents {}
 
 /// Records every call; answers `answer` to the questions.

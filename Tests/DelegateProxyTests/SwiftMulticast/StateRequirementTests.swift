@@ -31,7 +31,7 @@ struct DictionaryInjector: Injecting {
   }
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol LogSink: AnyObject {
   @Default(Verbosity.info) var level: Verbosity { get set }
   @Default("none") var label: String { get }
@@ -343,7 +343,7 @@ final class LoggerBox {
 
 /// A property with a C form: its read and write reach C callers as `capacity` and
 /// `setCapacity:`.
-@Delegate
+@Delegate(cFace: true)
 protocol BufferDelegate: AnyObject {
   var capacity: Int { get set }
 }
@@ -374,7 +374,7 @@ final class Buffer: BufferDelegate {
 
 /// A protocol refining one with properties, subscripts and generic methods: its multicast
 /// inherits their forwarding.
-@Delegate
+@Delegate(cFace: true)
 protocol TunedSink: LogSink {
   var gain: Double { get set }
 }
@@ -390,7 +390,7 @@ protocol Meter: AnyObject {
   var unit: String { get set }
 }
 
-@Delegate(for: Meter.self)
+@Delegate(for: Meter.self, cFace: true)
 protocol Meters: Meter {
   var reading: Double { get }
   var unit: String { get set }
@@ -403,7 +403,7 @@ final class Thermometer: Meter {
 }
 
 /// An optional property: members that do not implement it are neither asked nor told.
-@Delegate
+@Delegate(cFace: true)
 protocol HintSource: AnyObject {
   @Optional var hint: String { get set }
   func ping()
@@ -488,7 +488,7 @@ protocol Gadget: AnyObject {
 
 class GadgetBase {}
 
-@Delegate(for: Gadget.self, object: GadgetBase.self)
+@Delegate(for: Gadget.self, object: GadgetBase.self, cFace: true)
 protocol Gadgets: Gadget {
   var size: Int { get set }
 }
@@ -526,7 +526,7 @@ final class Widget: GadgetBase, Gadget {
 }
 
 /// Generic methods with effects (`async`, `throws`) and a generic result.
-@Delegate
+@Delegate(cFace: true)
 protocol Exporter: AnyObject {
   func export<Value: Sendable>(_ value: Value) async -> Int
   func encode<Value: Encodable>(_ value: Value) throws -> String

@@ -5,7 +5,7 @@ import Testing
 
 /// The AIMultiDelegate and LBDelegateMatrioska scenarios again, written as a Swift
 /// programmer writes them: a protocol with the attribute and plain classes.
-@Delegate
+@Delegate(cFace: true)
 protocol ListDelegate: AnyObject {
   func list(_ section: Int, didSelect index: Int)
   func heightForRow(_ index: Int) -> Double
@@ -173,12 +173,12 @@ struct Packed {
   var tag: Int8
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol WeatherDelegate: AnyObject {
   func weather(_ mood: Mood)
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol PackedDelegate: AnyObject {
   @Default(Packed(inner: Inner(value: 0, flag: 0), tag: 0)) func take(_ packed: Packed) -> Packed
 }

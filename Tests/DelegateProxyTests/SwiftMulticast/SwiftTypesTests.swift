@@ -35,7 +35,7 @@ struct ChatFailure: Error, Equatable {
   let code: Int
 }
 
-@Delegate
+@Delegate(cFace: true)
 protocol ChatDelegate: AnyObject {
   func chat(_ chat: Chat, didReceive message: String)
   func chat(_ chat: Chat, didSee event: ChatEvent)
