@@ -257,14 +257,18 @@ RULE_LOOPS(dp_fp4)
 #endif
 
 // The LAST rule's loop: every live target, the last result kept.
+// `called` counts the targets not seen removed (the skips, off the path of a call): 0
+// after the loop exactly when none was called.
 #define LAST_LOOP(CALL)                                                                    \
   const dp_route_target *t = list->targets;                                                \
+  called = list->count;                                                                    \
   /* A count down: one register fewer live across the calls than an index and its end. */ \
-  for (uint32_t left = list->count; left != 0; left--, t++) {                              \
-    if (DP_TARGET_REMOVED(slot, t))         \
+  for (uint32_t left = called; left != 0; left--, t++) {                                   \
+    if (DP_TARGET_REMOVED(slot, t)) {                                                      \
+      called--;                                                                            \
       continue;                                                                            \
+    }                                                                                      \
     result = CALL;                                                                         \
-    called++;                                                                              \
   }
 // The first 2 or 3 of the message's integer registers, and function types taking only
 // those after self and _cmd (the floating-point registers are assigned independently).
