@@ -40,6 +40,7 @@ struct dp_callback {
   dp_callback_slot slots[DP_CALLBACK_SLOTS];
 };
 
+static const struct dp_route_cache *no_route_cache_address(void);
 static dp_callback *released_records;  // atomic head of the tombstone list
 static uint64_t released_total;        // atomic
 
@@ -49,6 +50,7 @@ dp_callback *dp_callback_create(dp_id receiver) {
   cb->receiver = receiver;
   for (uint32_t i = 0; i < DP_CALLBACK_SLOTS; i++) {
     cb->slots[i].owner = cb;
+    cb->slots[i].cache = no_route_cache_address();
     cb->slots[i].index = i;
     cb->slots[i].context_index = -1;
     cb->slots[i].message_registers = DP_GP_REGS;
@@ -144,6 +146,13 @@ typedef struct dp_route_cache {
   const dp_route *route;
 } dp_route_cache;
 
+// What a slot caches before its first route: matches no table (not even NULL, an object
+// without own methods), so a reader needs no test for an empty cache.
+static const dp_route_cache no_route_cache = {(const dp_method_table *)&no_route_cache, 0,
+                                              NULL};
+
+static const struct dp_route_cache *no_route_cache_address(void) { return &no_route_cache; }
+
 // The route cached for `own`, the receiver's current own-method table, or NULL. A table
 // is immutable, and any change of the object's own methods publishes a new one: while
 // `own` is the table the route was found in (its address and serial, since a retired
@@ -154,7 +163,7 @@ typedef struct dp_route_cache {
 static inline __attribute__((always_inline)) const dp_route *cached_route(
     dp_callback_slot *s, const dp_method_table *own) {
   const dp_route_cache *c = __atomic_load_n(&s->cache, __ATOMIC_ACQUIRE);
-  return c != NULL && c->table == own && c->serial == own->serial ? c->route : NULL;
+  return c->table == own && c->serial == own->serial ? c->route : NULL;
 }
 
 // Caches `route` for `own` (on a miss only: the receiver's table changed, or the first
@@ -168,7 +177,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
   c->serial = own->serial;
   c->route = route;
   dp_route_cache *old = (dp_route_cache *)__atomic_exchange_n(&s->cache, c, __ATOMIC_ACQ_REL);
-  if (old) dp_retire_in(s->owner, old, free);
+  if (old != &no_route_cache) dp_retire_in(s->owner, old, free);
 }
 
 #if DP_REPLAY_SUPPORTED
@@ -296,11 +305,17 @@ RULE_LOOPS(dp_fp4)
     TOUCH_GP;                                                                              \
     const dp_callback *record = (const dp_callback *)(CTX);                               \
     dp_callback_slot *cb = (dp_callback_slot *)&record->slots[SLOT];                     \
-    dp_read_slot *outer = dp_read_enter_entry_inline(record, "callback entry " #NAME);        \
+    /* The receiver read ahead (a record is never freed), named with the section's */   \
+    /* domain; read again inside it, where a release (to NULL) is seen. */                 \
+    dp_id named = __atomic_load_n(&record->receiver, __ATOMIC_RELAXED);                   \
+    dp_read_slot *outer =                                                                  \
+        dp_read_enter_entry_also_inline(record, named, "callback entry " #NAME);          \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
-    if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
-    dp_read_also(outer, self);                                                             \
+    if (__builtin_expect(self != named || cmd == NULL, 0)) {                               \
+      if (self == NULL || cmd == NULL) released_trap(cb);                                  \
+      dp_read_also(outer, self);                                                           \
+    }                                                                                      \
     dp_read_slot *slot = outer;                                                            \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
