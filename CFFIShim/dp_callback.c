@@ -153,17 +153,25 @@ static const dp_route_cache no_route_cache = {(const dp_method_table *)&no_route
 
 static const struct dp_route_cache *no_route_cache_address(void) { return &no_route_cache; }
 
-// The route cached for `own`, the receiver's current own-method table, or NULL. A table
+// Whether `c`, a slot's cache, holds the route of `own`, the receiver's current
+// own-method table (its route is then not NULL). A table
 // is immutable, and any change of the object's own methods publishes a new one: while
 // `own` is the table the route was found in (its address and serial, since a retired
 // table is freed after a grace period and a later one may get its address), the route is
 // still the object's method (and, inside the caller's read section, not freed).
 // One pointer to an immutable pair, so a reader needs no retry loop: dependent loads
 // and two compares.
-static inline __attribute__((always_inline)) const dp_route *cached_route(
-    dp_callback_slot *s, const dp_method_table *own) {
-  const dp_route_cache *c = __atomic_load_n(&s->cache, __ATOMIC_ACQUIRE);
-  return c->table == own && c->serial == own->serial ? c->route : NULL;
+static inline __attribute__((always_inline)) bool cache_hit(const dp_route_cache *c,
+                                                            const dp_method_table *own) {
+  return c->table == own && c->serial == own->serial;
+}
+
+// The record's receiver changed between the entry's read ahead and its read inside the
+// section: released (a trap), or named again in the section (dp_read_also).
+static __attribute__((noinline, cold)) void receiver_changed(const dp_callback_slot *cb,
+                                                             dp_read_slot *s, dp_id self) {
+  if (self == NULL) released_trap(cb);
+  dp_read_also(s, self);
 }
 
 // Caches `route` for `own` (on a miss only: the receiver's table changed, or the first
@@ -312,26 +320,27 @@ RULE_LOOPS(dp_fp4)
         dp_read_enter_entry_also_inline(record, named, "callback entry " #NAME);          \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
-    if (__builtin_expect(self != named || cmd == NULL, 0)) {                               \
-      if (self == NULL || cmd == NULL) released_trap(cb);                                  \
-      dp_read_also(outer, self);                                                           \
-    }                                                                                      \
+    if (__builtin_expect(cmd == NULL, 0)) released_trap(cb);                               \
+    if (__builtin_expect(self != named, 0)) receiver_changed(cb, outer, self);             \
     dp_read_slot *slot = outer;                                                            \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
-    const dp_route *route = cached_route(cb, own);                                         \
+    const dp_route_cache *cache = __atomic_load_n(&cb->cache, __ATOMIC_ACQUIRE);          \
+    const dp_route *route;                                                                 \
     const dp_method_entry *e = NULL;                                                       \
-    if (__builtin_expect(route == NULL, 0)) {                                              \
+    if (__builtin_expect(cache_hit(cache, own), 1)) {                                      \
+      route = cache->route;                                                                \
+    } else {                                                                               \
       e = dp_method_table_find_inline(own, cmd);                                           \
       route = register_route(e);                                                           \
-      if (route != NULL) cache_route(cb, own, route);                                      \
-      else if (e == NULL) e = dp_lookup_entry(self, cmd);                                  \
+      if (route == NULL) goto single_call;                                                 \
+      cache_route(cb, own, route);                                                         \
     }                                                                                      \
-    if (__builtin_expect(route != NULL, 1)) {                                              \
+    {                                                                                      \
       const dp_route_list *list = __atomic_load_n(&route->list, __ATOMIC_ACQUIRE);        \
       const dp_reducer reducer = route->reducer;                                           \
       memset(&result, 0, sizeof result);                                                   \
-      uint32_t called = 0;                                                                 \
+      uint32_t called;                                                                     \
       if (__builtin_expect(reducer == DP_REDUCER_LAST, 1)) {                               \
         /* Only the registers the message uses stay live across the calls. */              \
         if (cb->message_registers <= 2) {                                                  \
@@ -342,6 +351,7 @@ RULE_LOOPS(dp_fp4)
           LAST_LOOP(((__typeof__(NAME) *)t->imp)(FP##_MSG(t->target, GP)));                \
         }                                                                                  \
       } else {                                                                             \
+        called = 0;                                                                        \
         result = rule_##T##_##FP(route, list, &called, FP##_MSG(cmd, GP));                  \
       }                                                                                    \
       /* No target called: the route's fallback (as dp_route.c's entries do). */           \
@@ -349,10 +359,12 @@ RULE_LOOPS(dp_fp4)
         dp_read_calling(slot, NULL); /* no member: a member wait must not wait for it */    \
         result = ((__typeof__(NAME) *)route->fallback)(FP##_MSG(self, GP));                \
       }                                                                                    \
-    } else {                                                                               \
-      dp_imp imp = e ? e->imp : dp_msg_lookup(self, cmd);                                  \
-      result = ((__typeof__(NAME) *)imp)(FP##_MSG(self, GP));                              \
+      goto done;                                                                           \
     }                                                                                      \
+  single_call:                                                                             \
+    if (e == NULL) e = dp_lookup_entry(self, cmd);                                         \
+    result = ((__typeof__(NAME) *)(e ? e->imp : dp_msg_lookup(self, cmd)))(FP##_MSG(self, GP)); \
+  done:                                                                                    \
     dp_read_exit_also_inline(outer);                                                       \
     return result;                                                                         \
   }

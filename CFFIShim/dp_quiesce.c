@@ -171,6 +171,8 @@ dp_reader *dp_reader_register(void) {
     r = calloc(1, sizeof *r);
     if (!r) dp_fatal("dp_read_enter: out of memory");
     r->level = -DP_READ_SLOTS;
+    for (unsigned i = 0; i < DP_READ_SLOTS; i++) r->slots[i].reader = r;
+    r->spare.reader = r;
     r->next = readers;
     __atomic_store_n(&r->in_use, 1, __ATOMIC_RELEASE);
     __atomic_store_n(&readers, r, __ATOMIC_RELEASE);

@@ -35,7 +35,10 @@ typedef struct dp_read_slot {
   // atomic (relaxed): a second domain (dp_read_also), or NULL. NULL whenever no section
   // that set it is open in the slot: only those sections write it, and they clear it.
   const void *also;
-  const void *reserved_[3];  // a power-of-two size: a slot's address is one shift
+  // Owner only, set once: the reader the slot belongs to (an exit reaches it with one
+  // load instead of a thread-local access).
+  struct dp_reader *reader;
+  const void *reserved_[2];  // a power-of-two size: a slot's address is one shift
 } dp_read_slot;
 
 typedef struct dp_reader {
@@ -178,7 +181,7 @@ static inline __attribute__((always_inline)) void dp_read_exit_inline(void) {
 // exit that brings the depth back to DP_READ_SLOTS does more (dp_read_exit_deep restores
 // the last slot): a level of 0, which the decrement's own flags tell. Model: Q_EXIT.
 static inline __attribute__((always_inline)) void dp_read_exit_slot_inline(dp_read_slot *s) {
-  dp_reader *r = dp_tls_reader;
+  dp_reader *r = s->reader;
   __atomic_store_n(&s->epoch, 0, __ATOMIC_RELEASE);
   if (__builtin_expect(--r->level == 0, 0)) dp_read_exit_deep(r);
 }
