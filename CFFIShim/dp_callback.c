@@ -166,11 +166,18 @@ static inline __attribute__((always_inline)) bool cache_hit(const dp_route_cache
   return c->table == own && c->serial == own->serial;
 }
 
+// released_trap for slot `index` of `record`: the address worked out off the hot path.
+static __attribute__((noinline, cold, noreturn)) void released_slot_trap(const dp_callback *record,
+                                                                         uint32_t index) {
+  released_trap(&record->slots[index]);
+}
+
 // The record's receiver changed between the entry's read ahead and its read inside the
 // section: released (a trap), or named again in the section (dp_read_also).
-static __attribute__((noinline, cold)) void receiver_changed(const dp_callback_slot *cb,
-                                                             dp_read_slot *s, dp_id self) {
-  if (self == NULL) released_trap(cb);
+static __attribute__((noinline, cold)) void receiver_changed(const dp_callback *record,
+                                                             uint32_t index, dp_read_slot *s,
+                                                             dp_id self) {
+  if (self == NULL) released_trap(&record->slots[index]);
   dp_read_also(s, self);
 }
 
@@ -320,8 +327,8 @@ RULE_LOOPS(dp_fp4)
         dp_read_enter_entry_also_inline(record, named, "callback entry " #NAME);          \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
-    if (__builtin_expect(cmd == NULL, 0)) released_trap(cb);                               \
-    if (__builtin_expect(self != named, 0)) receiver_changed(cb, outer, self);             \
+    if (__builtin_expect(cmd == NULL, 0)) released_slot_trap(record, SLOT);                \
+    if (__builtin_expect(self != named, 0)) receiver_changed(record, SLOT, outer, self);   \
     dp_read_slot *slot = outer;                                                            \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
