@@ -42,8 +42,9 @@ typedef struct dp_read_slot {
 } dp_read_slot;
 
 typedef struct dp_reader {
-  // Owner thread only: the sections open, minus DP_READ_SLOTS — negative while each has a
-  // slot of its own; an exit's decrement to 0 is the last deep section's.
+  // Owner thread only: (sections open - DP_READ_SLOTS) * sizeof(dp_read_slot) — negative
+  // while each has a slot of its own, and then the next slot's offset from the end of
+  // `slots` (one address computation); an exit's decrement to 0 is the last deep section's.
   int32_t level;
   uint32_t in_use;         // atomic: owned by a live thread
   struct dp_reader *next;  // immutable once linked
@@ -56,6 +57,16 @@ typedef struct dp_reader {
   uintptr_t stack_low, stack_high;
   dp_read_slot slots[DP_READ_SLOTS];
 } dp_reader;
+
+#define DP_SLOT_SIZE ((int32_t)sizeof(dp_read_slot))
+/// A reader's level with no section open.
+#define DP_LEVEL_NONE (-DP_READ_SLOTS * DP_SLOT_SIZE)
+
+// The slot a section opened at level `l` (< 0) uses: `l` bytes from the end of the slots.
+static inline __attribute__((always_inline)) dp_read_slot *dp_slot_at_level(dp_reader *r,
+                                                                            int32_t l) {
+  return (dp_read_slot *)((char *)&r->slots[DP_READ_SLOTS] + l);
+}
 
 // initial-exec: a direct %fs-relative access instead of a __tls_get_addr call.
 extern DP_THREAD_LOCAL_ dp_reader *dp_tls_reader __attribute__((tls_model("initial-exec")));
@@ -95,9 +106,10 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_at_inli
     const void *domain, const void *frame) {
   dp_reader *r = dp_tls_reader;
   if (__builtin_expect(r == 0, 0)) r = dp_reader_register();
-  int32_t l = r->level++;
+  int32_t l = r->level;
+  r->level = l + DP_SLOT_SIZE;
   if (__builtin_expect(l >= 0, 0)) return dp_read_enter_deep(r);
-  return dp_read_fill_inline(&r->slots[l + DP_READ_SLOTS], domain, frame,
+  return dp_read_fill_inline(dp_slot_at_level(r, l), domain, frame,
                              __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE));
 }
 
@@ -120,8 +132,8 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_entry_i
   dp_reader *r = dp_tls_reader;
   // The usual case, a C library calling in with no section open: the first slot, at an
   // offset known here.
-  if (__builtin_expect(r != 0 && r->level == -DP_READ_SLOTS, 1)) {
-    r->level = 1 - DP_READ_SLOTS;
+  if (__builtin_expect(r != 0 && r->level == DP_LEVEL_NONE, 1)) {
+    r->level = DP_LEVEL_NONE + DP_SLOT_SIZE;
     return dp_read_fill_inline(&r->slots[0], domain, frame,
                                __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE));
   }
@@ -154,8 +166,8 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_entry_a
     const void *domain, const void *also, const char *entry) {
   const void *frame = __builtin_frame_address(0);
   dp_reader *r = dp_tls_reader;
-  if (__builtin_expect(r != 0 && r->level == -DP_READ_SLOTS, 1)) {
-    r->level = 1 - DP_READ_SLOTS;
+  if (__builtin_expect(r != 0 && r->level == DP_LEVEL_NONE, 1)) {
+    r->level = DP_LEVEL_NONE + DP_SLOT_SIZE;
     __atomic_store_n(&r->slots[0].also, also, __ATOMIC_RELAXED);
     return dp_read_fill_inline(&r->slots[0], domain, frame,
                                __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE));
@@ -169,9 +181,9 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_entry_a
 // Model: Q_EXIT; the store is Q_EXIT_STATE.
 static inline __attribute__((always_inline)) void dp_read_exit_inline(void) {
   dp_reader *r = dp_tls_reader;
-  int32_t l = --r->level;
+  int32_t l = r->level -= DP_SLOT_SIZE;
   if (__builtin_expect(l < 0, 1))
-    __atomic_store_n(&r->slots[l + DP_READ_SLOTS].epoch, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&dp_slot_at_level(r, l)->epoch, 0, __ATOMIC_RELEASE);
   else
     dp_read_exit_deep(r);
 }
@@ -183,7 +195,7 @@ static inline __attribute__((always_inline)) void dp_read_exit_inline(void) {
 static inline __attribute__((always_inline)) void dp_read_exit_slot_inline(dp_read_slot *s) {
   dp_reader *r = s->reader;
   __atomic_store_n(&s->epoch, 0, __ATOMIC_RELEASE);
-  if (__builtin_expect(--r->level == 0, 0)) dp_read_exit_deep(r);
+  if (__builtin_expect((r->level -= DP_SLOT_SIZE) == 0, 0)) dp_read_exit_deep(r);
 }
 
 // Leaves the section `s` that dp_read_also widened: its second domain is cleared before
@@ -197,7 +209,7 @@ static inline __attribute__((always_inline)) void dp_read_exit_also_inline(dp_re
 static inline __attribute__((always_inline)) dp_read_slot *dp_read_current_slot(void) {
   dp_reader *r = dp_tls_reader;
   int32_t l = r->level;
-  return l <= 0 ? &r->slots[l + DP_READ_SLOTS - 1] : &r->spare;
+  return l <= 0 ? dp_slot_at_level(r, l - DP_SLOT_SIZE) : &r->spare;
 }
 
 // Model: Q_CALLING. Names the member the section calls next; call before that member's
