@@ -40,6 +40,7 @@ struct dp_callback {
   dp_callback_slot slots[DP_CALLBACK_SLOTS];
 };
 
+static const struct dp_route_cache *no_route_cache_address(void);
 static dp_callback *released_records;  // atomic head of the tombstone list
 static uint64_t released_total;        // atomic
 
@@ -49,6 +50,7 @@ dp_callback *dp_callback_create(dp_id receiver) {
   cb->receiver = receiver;
   for (uint32_t i = 0; i < DP_CALLBACK_SLOTS; i++) {
     cb->slots[i].owner = cb;
+    cb->slots[i].cache = no_route_cache_address();
     cb->slots[i].index = i;
     cb->slots[i].context_index = -1;
     cb->slots[i].message_registers = DP_GP_REGS;
@@ -144,17 +146,39 @@ typedef struct dp_route_cache {
   const dp_route *route;
 } dp_route_cache;
 
-// The route cached for `own`, the receiver's current own-method table, or NULL. A table
+// What a slot caches before its first route: matches no table (not even NULL, an object
+// without own methods), so a reader needs no test for an empty cache.
+static const dp_route_cache no_route_cache = {(const dp_method_table *)&no_route_cache, 0,
+                                              NULL};
+
+static const struct dp_route_cache *no_route_cache_address(void) { return &no_route_cache; }
+
+// Whether `c`, a slot's cache, holds the route of `own`, the receiver's current
+// own-method table (its route is then not NULL). A table
 // is immutable, and any change of the object's own methods publishes a new one: while
 // `own` is the table the route was found in (its address and serial, since a retired
 // table is freed after a grace period and a later one may get its address), the route is
 // still the object's method (and, inside the caller's read section, not freed).
 // One pointer to an immutable pair, so a reader needs no retry loop: dependent loads
 // and two compares.
-static inline __attribute__((always_inline)) const dp_route *cached_route(
-    dp_callback_slot *s, const dp_method_table *own) {
-  const dp_route_cache *c = __atomic_load_n(&s->cache, __ATOMIC_ACQUIRE);
-  return c != NULL && c->table == own && c->serial == own->serial ? c->route : NULL;
+static inline __attribute__((always_inline)) bool cache_hit(const dp_route_cache *c,
+                                                            const dp_method_table *own) {
+  return c->table == own && c->serial == own->serial;
+}
+
+// released_trap for slot `index` of `record`: the address worked out off the hot path.
+static __attribute__((noinline, cold, noreturn)) void released_slot_trap(const dp_callback *record,
+                                                                         uint32_t index) {
+  released_trap(&record->slots[index]);
+}
+
+// The record's receiver changed between the entry's read ahead and its read inside the
+// section: released (a trap), or named again in the section (dp_read_also).
+static __attribute__((noinline, cold)) void receiver_changed(const dp_callback *record,
+                                                             uint32_t index, dp_read_slot *s,
+                                                             dp_id self) {
+  if (self == NULL) released_trap(&record->slots[index]);
+  dp_read_also(s, self);
 }
 
 // Caches `route` for `own` (on a miss only: the receiver's table changed, or the first
@@ -168,7 +192,7 @@ static __attribute__((noinline)) void cache_route(dp_callback_slot *s,
   c->serial = own->serial;
   c->route = route;
   dp_route_cache *old = (dp_route_cache *)__atomic_exchange_n(&s->cache, c, __ATOMIC_ACQ_REL);
-  if (old) dp_retire_in(s->owner, old, free);
+  if (old != &no_route_cache) dp_retire_in(s->owner, old, free);
 }
 
 #if DP_REPLAY_SUPPORTED
@@ -257,14 +281,18 @@ RULE_LOOPS(dp_fp4)
 #endif
 
 // The LAST rule's loop: every live target, the last result kept.
+// `called` counts the targets not seen removed (the skips, off the path of a call): 0
+// after the loop exactly when none was called.
 #define LAST_LOOP(CALL)                                                                    \
   const dp_route_target *t = list->targets;                                                \
+  called = list->count;                                                                    \
   /* A count down: one register fewer live across the calls than an index and its end. */ \
-  for (uint32_t left = list->count; left != 0; left--, t++) {                              \
-    if (DP_TARGET_REMOVED(slot, t))         \
+  for (uint32_t left = called; left != 0; left--, t++) {                                   \
+    if (DP_TARGET_REMOVED(slot, t)) {                                                      \
+      called--;                                                                            \
       continue;                                                                            \
+    }                                                                                      \
     result = CALL;                                                                         \
-    called++;                                                                              \
   }
 // The first 2 or 3 of the message's integer registers, and function types taking only
 // those after self and _cmd (the floating-point registers are assigned independently).
@@ -292,27 +320,34 @@ RULE_LOOPS(dp_fp4)
     TOUCH_GP;                                                                              \
     const dp_callback *record = (const dp_callback *)(CTX);                               \
     dp_callback_slot *cb = (dp_callback_slot *)&record->slots[SLOT];                     \
-    dp_read_slot *outer = dp_read_enter_entry_inline(record, "callback entry " #NAME);        \
+    /* The receiver read ahead (a record is never freed), named with the section's */   \
+    /* domain; read again inside it, where a release (to NULL) is seen. */                 \
+    dp_id named = __atomic_load_n(&record->receiver, __ATOMIC_RELAXED);                   \
+    dp_read_slot *outer =                                                                  \
+        dp_read_enter_entry_also_inline(record, named, "callback entry " #NAME);          \
     dp_id self = __atomic_load_n(&record->receiver, __ATOMIC_ACQUIRE);                    \
     dp_sel cmd = __atomic_load_n(&cb->sel, __ATOMIC_ACQUIRE);                             \
-    if (__builtin_expect(self == NULL || cmd == NULL, 0)) released_trap(cb);              \
-    dp_read_also(outer, self);                                                             \
+    if (__builtin_expect(cmd == NULL, 0)) released_slot_trap(record, SLOT);                \
+    if (__builtin_expect(self != named, 0)) receiver_changed(record, SLOT, outer, self);   \
     dp_read_slot *slot = outer;                                                            \
     T result;                                                                              \
     const dp_method_table *own = __atomic_load_n(&self->methods, __ATOMIC_ACQUIRE);       \
-    const dp_route *route = cached_route(cb, own);                                         \
+    const dp_route_cache *cache = __atomic_load_n(&cb->cache, __ATOMIC_ACQUIRE);          \
+    const dp_route *route;                                                                 \
     const dp_method_entry *e = NULL;                                                       \
-    if (__builtin_expect(route == NULL, 0)) {                                              \
+    if (__builtin_expect(cache_hit(cache, own), 1)) {                                      \
+      route = cache->route;                                                                \
+    } else {                                                                               \
       e = dp_method_table_find_inline(own, cmd);                                           \
       route = register_route(e);                                                           \
-      if (route != NULL) cache_route(cb, own, route);                                      \
-      else if (e == NULL) e = dp_lookup_entry(self, cmd);                                  \
+      if (route == NULL) goto single_call;                                                 \
+      cache_route(cb, own, route);                                                         \
     }                                                                                      \
-    if (__builtin_expect(route != NULL, 1)) {                                              \
+    {                                                                                      \
       const dp_route_list *list = __atomic_load_n(&route->list, __ATOMIC_ACQUIRE);        \
       const dp_reducer reducer = route->reducer;                                           \
       memset(&result, 0, sizeof result);                                                   \
-      uint32_t called = 0;                                                                 \
+      uint32_t called;                                                                     \
       if (__builtin_expect(reducer == DP_REDUCER_LAST, 1)) {                               \
         /* Only the registers the message uses stay live across the calls. */              \
         if (cb->message_registers <= 2) {                                                  \
@@ -323,6 +358,7 @@ RULE_LOOPS(dp_fp4)
           LAST_LOOP(((__typeof__(NAME) *)t->imp)(FP##_MSG(t->target, GP)));                \
         }                                                                                  \
       } else {                                                                             \
+        called = 0;                                                                        \
         result = rule_##T##_##FP(route, list, &called, FP##_MSG(cmd, GP));                  \
       }                                                                                    \
       /* No target called: the route's fallback (as dp_route.c's entries do). */           \
@@ -330,10 +366,12 @@ RULE_LOOPS(dp_fp4)
         dp_read_calling(slot, NULL); /* no member: a member wait must not wait for it */    \
         result = ((__typeof__(NAME) *)route->fallback)(FP##_MSG(self, GP));                \
       }                                                                                    \
-    } else {                                                                               \
-      dp_imp imp = e ? e->imp : dp_msg_lookup(self, cmd);                                  \
-      result = ((__typeof__(NAME) *)imp)(FP##_MSG(self, GP));                              \
+      goto done;                                                                           \
     }                                                                                      \
+  single_call:                                                                             \
+    if (e == NULL) e = dp_lookup_entry(self, cmd);                                         \
+    result = ((__typeof__(NAME) *)(e ? e->imp : dp_msg_lookup(self, cmd)))(FP##_MSG(self, GP)); \
+  done:                                                                                    \
     dp_read_exit_also_inline(outer);                                                       \
     return result;                                                                         \
   }

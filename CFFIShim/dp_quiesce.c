@@ -104,7 +104,7 @@ static void clear_slots(dp_reader *r) {
     __atomic_store_n(&r->slots[i].member, (const void *)0, __ATOMIC_RELAXED);
     __atomic_store_n(&r->slots[i].also, (const void *)0, __ATOMIC_RELAXED);
   }
-  r->depth = 0;
+  r->level = DP_LEVEL_NONE;
 }
 
 // The thread's exit: its record goes back to the pool, and the thread forgets it (a
@@ -170,6 +170,9 @@ dp_reader *dp_reader_register(void) {
   if (!r) {
     r = calloc(1, sizeof *r);
     if (!r) dp_fatal("dp_read_enter: out of memory");
+    r->level = DP_LEVEL_NONE;
+    for (unsigned i = 0; i < DP_READ_SLOTS; i++) r->slots[i].reader = r;
+    r->spare.reader = r;
     r->next = readers;
     __atomic_store_n(&r->in_use, 1, __ATOMIC_RELEASE);
     __atomic_store_n(&readers, r, __ATOMIC_RELEASE);
@@ -213,14 +216,14 @@ void dp_read_drop_stale(dp_reader *r, const void *frame, const char *entry) {
   uintptr_t f = (uintptr_t)frame;
   if (f < r->stack_low || f >= r->stack_high) return;
   uint64_t dropped = 0;
-  while (r->depth > 0 && r->depth <= DP_READ_SLOTS) {
-    dp_read_slot *s = &r->slots[r->depth - 1];
+  while (r->level > DP_LEVEL_NONE && r->level <= 0) {
+    dp_read_slot *s = dp_slot_at_level(r, r->level - DP_SLOT_SIZE);
     uintptr_t opened = (uintptr_t)s->frame;
     if (opened == 0 || opened < r->stack_low || opened >= r->stack_high || opened > f) break;
     __atomic_store_n(&s->member, (const void *)0, __ATOMIC_RELAXED);
     __atomic_store_n(&s->also, (const void *)0, __ATOMIC_RELAXED);
     __atomic_store_n(&s->epoch, 0, __ATOMIC_RELEASE);
-    r->depth--;
+    r->level -= DP_SLOT_SIZE;
     dropped++;
   }
   if (dropped) {
@@ -241,7 +244,7 @@ const char *dp_stale_sections_last_entry(void) {
 // every domain and every member (conservative: it protects and is waited for more, never
 // less), and restored when they have all ended.
 dp_read_slot *dp_read_enter_deep(dp_reader *r) {
-  if (r->depth == DP_READ_SLOTS + 1) {
+  if (r->level == DP_SLOT_SIZE) {  // the first section past the slots
     dp_read_slot *last = &r->slots[DP_READ_SLOTS - 1];
     r->saved_domain = __atomic_load_n(&last->domain, __ATOMIC_RELAXED);
     r->saved_member = __atomic_load_n(&last->member, __ATOMIC_RELAXED);
@@ -253,7 +256,7 @@ dp_read_slot *dp_read_enter_deep(dp_reader *r) {
 }
 
 void dp_read_exit_deep(dp_reader *r) {
-  if (r->depth == DP_READ_SLOTS) {
+  if (r->level == 0) {  // back to DP_READ_SLOTS sections
     dp_read_slot *last = &r->slots[DP_READ_SLOTS - 1];
     __atomic_store_n(&last->member, r->saved_member, __ATOMIC_RELAXED);
     __atomic_store_n(&last->domain, r->saved_domain, __ATOMIC_RELEASE);
@@ -325,7 +328,9 @@ dp_read_slot *dp_read_enter(const void *domain) { return dp_read_enter_inline(do
 
 void dp_read_exit(void) { dp_read_exit_inline(); }
 
-bool dp_in_read_section(void) { return dp_tls_reader && dp_tls_reader->depth > 0; }
+bool dp_in_read_section(void) {
+  return dp_tls_reader && dp_tls_reader->level > DP_LEVEL_NONE;
+}
 
 bool dp_quiesce_uses_membarrier(void) {
   pthread_once(&key_once, make_key);

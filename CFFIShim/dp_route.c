@@ -81,9 +81,12 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
     /* A count down: one register fewer live across the calls than an index and its end. */ \
     const dp_route_target *t = list->targets;                                           \
     for (uint32_t left = list->count; left != 0; left--, t++) {                         \
-      if (DP_TARGET_REMOVED(slot, t)) continue;                                         \
+      /* `live` counts the skips down, off the path of a call. */                       \
+      if (DP_TARGET_REMOVED(slot, t)) {                                                 \
+        live--;                                                                         \
+        continue;                                                                       \
+      }                                                                                 \
       T v = ((__typeof__(NAME) *)t->imp)(ARGS(t->target));                              \
-      called++;                                                                         \
       switch (reducer) {                                                                \
         case DP_REDUCER_LAST: result = v; break;                                        \
         case DP_REDUCER_FIRST: result = v; goto done;                                   \
@@ -111,10 +114,12 @@ static const dp_route *route_for(dp_id self, dp_sel cmd) {
     T result;                                                                           \
     memset(&result, 0, sizeof result);                                                  \
     bool decided = false; /* ALL_TRUE saw a zero / ANY_TRUE a nonzero / FIRST_NON_NIL */ \
-    uint32_t called = 0;                                                                \
+    /* Targets not seen removed: 0 after the loop when none was called (FIRST leaves */ \
+    /* the loop only after a call, with the targets it did not look at counted). */      \
+    uint32_t live = list->count;                                                        \
     ENTRY_LOOP(NAME, T, ARGS)                                                           \
   done:                                                                                 \
-    if (__builtin_expect(called == 0, 0) && route->fallback) {                          \
+    if (__builtin_expect(live == 0, 0) && route->fallback) {                            \
       dp_imp fallback = route->fallback;                                                \
       dp_read_exit_slot_inline(slot);                                                            \
       return ((__typeof__(NAME) *)fallback)(ARGS(self));                                \

@@ -68,6 +68,11 @@
  *   BUG_LOCAL_BARRIER          membarrier mode whose barrier is only a local fence
  *   BUG_ADAPTER_NO_DOMAIN_WAIT (ADAPTER) the receiver released without waiting for the
  *                              record's readers
+ *   CLOSING                    X's owner may be deallocated after the removal (X_DEINIT):
+ *                              without a C face its domain is closing and B's node in X
+ *                              is freed at once (dp_domain_closing), with one it is retired
+ *   BUG_CLOSING_WITH_CFACE     (CLOSING) the domain declared closing although X has a C
+ *                              face: its routes read the nodes without holding X
  */
 
 #define NR 2          /* reader threads: Sender, Remover */
@@ -91,7 +96,8 @@
 #define TBL0 0        /* X's table [A, B] (Publication.replace → Retired.release) */
 #define CLOS_A 1      /* A's closure method (RouteMembership.markRemoved → DeferredRelease) */
 #define NODE_A 2      /* A's route node (RouteMembership.deinit → dp_route_node_retire) */
-#define NI 3
+#define NODE_B 3      /* B's node in X (CLOSING: freed or retired by X's deinit) */
+#define NI 4
 
 #ifdef BUG_WRONG_DOMAIN
 #define TBL_DOMAIN DP
@@ -134,6 +140,11 @@ bit a_dead;             /* A's deinit began */
 byte lockL = FREE;      /* the user's lock L */
 bit returned;           /* remove(A) has returned to its caller */
 bit waited;             /* ... in the waiting form */
+
+/* ---- X's owner (CLOSING): the multicast object, deallocated once nothing holds it ---- */
+bit holds_x;            /* the Sender's Swift dispatch of X holds X (DelegateMulticast.__send) */
+bit x_cface;            /* X has a C face: its routes read its nodes without holding X */
+bit x_dead;             /* X's deinit ran */
 
 /* ---- a callback adapter ---- */
 bit receiver = 1;       /* dp_callback.receiver != NULL */
@@ -408,7 +419,7 @@ inline reclaim(t) {
   barrier_everywhere(t);                         /* Q_RECLAIM_BARRIER */
   if
   :: !ok ->                                      /* nothing judged: all back, kick */
-     atomic { batch[0] = 0; batch[1] = 0; batch[2] = 0; kick = 1 };
+     atomic { batch[0] = 0; batch[1] = 0; batch[2] = 0; batch[3] = 0; kick = 1 };
      goto reclaimed
   :: else -> skip
   fi;
@@ -478,12 +489,26 @@ proctype Sender() {
   :: dom = DX                                 /* a dispatch of X */
   :: dom = DY                                 /* of an unrelated multicast Y, member B */
   fi;
+#ifdef CLOSING
+  /* Who reads X: a Swift dispatch, which holds X for the call; or (with a C face) a C
+   * route, which holds no reference to X; or, X gone without a C face, nobody (Y then). */
+  if
+  :: dom == DX ->
+     if
+     :: atomic { !x_dead -> holds_x = 1 }     /* S_HOLD */
+     :: x_cface -> skip
+     :: atomic { x_dead && !x_cface -> dom = DY }
+     fi
+  :: else -> skip
+  fi;
+#endif
   atomic { read_enter(T_SEND, dom); late = returned };   /* S_ENTER */
   if
-  :: dom == DX -> tb = list                   /* S_LOAD: the published table */
+  :: dom == DX -> tb = (x_dead -> 3 : list)  /* S_LOAD: the published table (3: the list
+                                              * X's deinit left its C routes, empty) */
   :: else -> tb = 2
   fi;
-  m = (tb == 0 -> MA : MB);
+  m = (tb == 0 -> MA : (tb == 3 -> MB + 1 : MB));
   do
   :: m <= MB ->
      assert(TABLE_LIVE(tb));                  /* (b) the entry is read from the table */
@@ -495,6 +520,7 @@ proctype Sender() {
      atomic {                                 /* S_CHECK: the last step before the call */
        assert(TABLE_LIVE(tb));
        assert(!(m == MA && freed[NODE_A]));   /* (b) the route node */
+       assert(!(dom == DX && m == MB && freed[NODE_B]));   /* (b) B's node in X */
        rm = (m == MA && removed_a)
      };
 #endif
@@ -522,6 +548,9 @@ end_blocked: (0)                              /* B never returns */
   od;
   assert(TABLE_LIVE(tb));                     /* S_FINISH: the fold reads the table */
   read_exit(T_SEND);                          /* S_EXIT */
+#ifdef CLOSING
+  holds_x = 0;                                /* __send's reference to X ends */
+#endif
 #else
   /* A C library calls a callback adapter (dp_callback.c's entries). */
   atomic { read_enter(T_SEND, DREC); late = 0 };   /* CB_ENTER */
@@ -584,6 +613,25 @@ proctype Remover() {
      read_exit(T_REMOVE)
   :: else -> skip
   fi;
+#ifdef CLOSING
+  /* X_DEINIT: the remover's reference to X was the last (or not: skip). X's deinit
+   * declares its domain closing when X has no C face — every reader of the domain holds
+   * X, so none is open — and the release of its members' memberships then frees their
+   * nodes at once (Quiescence.closing → dp_domain_closing, dp_route_node_retire); with a
+   * C face they are retired in X's domain (its routes may still be reading them). */
+  if
+  :: atomic { !holds_x && !x_dead -> x_dead = 1 };
+#ifdef BUG_CLOSING_WITH_CFACE
+     freed[NODE_B] = 1                        /* X_CLOSING: even with a C face */
+#else
+     if
+     :: !x_cface -> freed[NODE_B] = 1         /* X_CLOSING: freed at once */
+     :: else -> retire_in(T_REMOVE, NODE_B, DX)   /* after x_dead: the routes unpublished */
+     fi
+#endif
+  :: skip
+  fi;
+#endif
 #else
   if
   :: skip
@@ -631,6 +679,12 @@ end_idle:
 
 init {
   atomic {
+#ifdef CLOSING
+    if
+    :: x_cface = 1
+    :: skip
+    fi;
+#endif
     run Sender();
     run Remover();
 #ifndef ADAPTER

@@ -185,6 +185,13 @@ if [ "$long" = 1 ]; then
   run membarrier-switch-settled-liveness liveness pass -DMEMBARRIER -DMB_FAIL -DFIX_MB_SETTLE
 fi
 
+echo "== a multicast deallocated after the removal (Model/README.md, finding 4: dp_domain_closing)"
+# Without a C face every reader of X's domain holds X, so its deinit frees its members'
+# nodes at once; with one, its routes read them without holding X and they are retired.
+run closing-safety-fence safety pass -DCLOSING
+run closing-safety-membarrier safety pass -DCLOSING -DMEMBARRIER
+run bug-closing-with-cface safety violation -DCLOSING -DBUG_CLOSING_WITH_CFACE
+
 echo "== the model's steps in dp_quiesce's code"
 # Every Q_ step the model takes must be named in dp_quiesce's comments, where the code
 # takes it: a step missing there is a step the code does not take.

@@ -35,11 +35,17 @@ typedef struct dp_read_slot {
   // atomic (relaxed): a second domain (dp_read_also), or NULL. NULL whenever no section
   // that set it is open in the slot: only those sections write it, and they clear it.
   const void *also;
-  const void *reserved_[3];  // a power-of-two size: a slot's address is one shift
+  // Owner only, set once: the reader the slot belongs to (an exit reaches it with one
+  // load instead of a thread-local access).
+  struct dp_reader *reader;
+  const void *reserved_[2];  // a power-of-two size: a slot's address is one shift
 } dp_read_slot;
 
 typedef struct dp_reader {
-  uint32_t depth;          // owner thread only: sections open
+  // Owner thread only: (sections open - DP_READ_SLOTS) * sizeof(dp_read_slot) — negative
+  // while each has a slot of its own, and then the next slot's offset from the end of
+  // `slots` (one address computation); an exit's decrement to 0 is the last deep section's.
+  int32_t level;
   uint32_t in_use;         // atomic: owned by a live thread
   struct dp_reader *next;  // immutable once linked
   // Owner only: slot DP_READ_SLOTS-1 as it was before deeper sections widened it.
@@ -51,6 +57,16 @@ typedef struct dp_reader {
   uintptr_t stack_low, stack_high;
   dp_read_slot slots[DP_READ_SLOTS];
 } dp_reader;
+
+#define DP_SLOT_SIZE ((int32_t)sizeof(dp_read_slot))
+/// A reader's level with no section open.
+#define DP_LEVEL_NONE (-DP_READ_SLOTS * DP_SLOT_SIZE)
+
+// The slot a section opened at level `l` (< 0) uses: `l` bytes from the end of the slots.
+static inline __attribute__((always_inline)) dp_read_slot *dp_slot_at_level(dp_reader *r,
+                                                                            int32_t l) {
+  return (dp_read_slot *)((char *)&r->slots[DP_READ_SLOTS] + l);
+}
 
 // initial-exec: a direct %fs-relative access instead of a __tls_get_addr call.
 extern DP_THREAD_LOCAL_ dp_reader *dp_tls_reader __attribute__((tls_model("initial-exec")));
@@ -90,9 +106,10 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_at_inli
     const void *domain, const void *frame) {
   dp_reader *r = dp_tls_reader;
   if (__builtin_expect(r == 0, 0)) r = dp_reader_register();
-  uint32_t d = r->depth++;
-  if (__builtin_expect(d >= DP_READ_SLOTS, 0)) return dp_read_enter_deep(r);
-  return dp_read_fill_inline(&r->slots[d], domain, frame,
+  int32_t l = r->level;
+  r->level = l + DP_SLOT_SIZE;
+  if (__builtin_expect(l >= 0, 0)) return dp_read_enter_deep(r);
+  return dp_read_fill_inline(dp_slot_at_level(r, l), domain, frame,
                              __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE));
 }
 
@@ -115,8 +132,8 @@ static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_entry_i
   dp_reader *r = dp_tls_reader;
   // The usual case, a C library calling in with no section open: the first slot, at an
   // offset known here.
-  if (__builtin_expect(r != 0 && r->depth == 0, 1)) {
-    r->depth = 1;
+  if (__builtin_expect(r != 0 && r->level == DP_LEVEL_NONE, 1)) {
+    r->level = DP_LEVEL_NONE + DP_SLOT_SIZE;
     return dp_read_fill_inline(&r->slots[0], domain, frame,
                                __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE));
   }
@@ -139,26 +156,46 @@ static inline __attribute__((always_inline)) void dp_read_also(dp_read_slot *s,
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+// dp_read_enter_entry_inline for a section that also reads a second domain, `also`, known
+// before the section opens (a callback entry's receiver, read ahead from its record, which
+// is never freed): the fast path stores it with the slot's other fields, before the epoch,
+// so the entry's barrier orders it too — no dp_read_also and no second mode test. The
+// caller re-reads what `also` came from inside the section, and calls dp_read_also if it
+// changed. Leave with dp_read_exit_also_inline.
+static inline __attribute__((always_inline)) dp_read_slot *dp_read_enter_entry_also_inline(
+    const void *domain, const void *also, const char *entry) {
+  const void *frame = __builtin_frame_address(0);
+  dp_reader *r = dp_tls_reader;
+  if (__builtin_expect(r != 0 && r->level == DP_LEVEL_NONE, 1)) {
+    r->level = DP_LEVEL_NONE + DP_SLOT_SIZE;
+    __atomic_store_n(&r->slots[0].also, also, __ATOMIC_RELAXED);
+    return dp_read_fill_inline(&r->slots[0], domain, frame,
+                               __atomic_load_n(&dp_global_epoch, __ATOMIC_ACQUIRE));
+  }
+  if (r != 0) dp_read_drop_stale(r, frame, entry);
+  dp_read_slot *s = dp_read_enter_at_inline(domain, frame);
+  dp_read_also(s, also);
+  return s;
+}
+
 // Model: Q_EXIT; the store is Q_EXIT_STATE.
 static inline __attribute__((always_inline)) void dp_read_exit_inline(void) {
   dp_reader *r = dp_tls_reader;
-  uint32_t d = --r->depth;
-  if (__builtin_expect(d < DP_READ_SLOTS, 1))
-    __atomic_store_n(&r->slots[d].epoch, 0, __ATOMIC_RELEASE);
+  int32_t l = r->level -= DP_SLOT_SIZE;
+  if (__builtin_expect(l < 0, 1))
+    __atomic_store_n(&dp_slot_at_level(r, l)->epoch, 0, __ATOMIC_RELEASE);
   else
     dp_read_exit_deep(r);
 }
 
 // dp_read_exit_inline for a caller that kept the slot its enter returned: the slot's
-// epoch is cleared through it (a deep section's, the spare, is never scanned), and only a
-// deep section's exit does more. Model: Q_EXIT.
+// epoch is cleared through it (a deep section's, the spare, is never scanned). Only the
+// exit that brings the depth back to DP_READ_SLOTS does more (dp_read_exit_deep restores
+// the last slot): a level of 0, which the decrement's own flags tell. Model: Q_EXIT.
 static inline __attribute__((always_inline)) void dp_read_exit_slot_inline(dp_read_slot *s) {
-  dp_reader *r = dp_tls_reader;
-  r->depth--;
+  dp_reader *r = s->reader;
   __atomic_store_n(&s->epoch, 0, __ATOMIC_RELEASE);
-  // Only a deep section's slot is the spare (dp_read_exit_deep restores the last slot when
-  // the depth is back to DP_READ_SLOTS).
-  if (__builtin_expect(s == &r->spare, 0)) dp_read_exit_deep(r);
+  if (__builtin_expect((r->level -= DP_SLOT_SIZE) == 0, 0)) dp_read_exit_deep(r);
 }
 
 // Leaves the section `s` that dp_read_also widened: its second domain is cleared before
@@ -171,8 +208,8 @@ static inline __attribute__((always_inline)) void dp_read_exit_also_inline(dp_re
 // The innermost open section's slot (for code that did not enter it itself).
 static inline __attribute__((always_inline)) dp_read_slot *dp_read_current_slot(void) {
   dp_reader *r = dp_tls_reader;
-  uint32_t d = r->depth;
-  return d <= DP_READ_SLOTS ? &r->slots[d - 1] : &r->spare;
+  int32_t l = r->level;
+  return l <= 0 ? dp_slot_at_level(r, l - DP_SLOT_SIZE) : &r->spare;
 }
 
 // Model: Q_CALLING. Names the member the section calls next; call before that member's
