@@ -44,6 +44,15 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   /// it: exactly `MemoryLayout<Delegate>.size` bytes are copied into a slot of that type.
   @inlinable @inline(__always)
   func withBorrowedDelegate<R>(_ body: (Delegate) -> R) -> R {
+    Self.withBorrowed(existential, body)
+  }
+
+  /// ``withBorrowedDelegate(_:)`` for the existential at `existential`: a responder's, or a
+  /// copy's own value of a value member (``__ValueMembers``).
+  @inlinable @inline(__always)
+  static func withBorrowed<R>(_ existential: UnsafeMutablePointer<Delegate>, _ body: (Delegate) -> R)
+    -> R
+  {
     _withUnprotectedUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { slot in
       let place = slot.baseAddress!
       UnsafeMutableRawPointer(place).copyMemory(

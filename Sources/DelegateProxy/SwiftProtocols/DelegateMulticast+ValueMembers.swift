@@ -1,0 +1,113 @@
+import MessageRuntime
+import Synchronization
+
+// A copy of a value multicast that changed its value members without a multicast of its
+// own: it dispatches over the multicast it shares, with its own values (``__ValueMembers``).
+
+extension DelegateMulticast {
+  /// Generated value multicasts call this for a copy that keeps its own values; not for
+  /// direct use. ``__send(_:_:_:)`` over the published table, each value member called on
+  /// its value in `values` (borrowed, as the table's would be); nil, and nobody called,
+  /// when the method needs the general path (the caller then dispatches through a
+  /// multicast made with the values, ``__copy(values:)``). A remembered read is asked anew:
+  /// the answer the shared multicast keeps was folded from its own values.
+  @inlinable @inline(__always)
+  public final func __send<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>,
+    _ arguments: @autoclosure () -> Arguments, _ call: (Delegate) -> Result,
+    values: __ValueMembers<Delegate>
+  ) -> Result? {
+    let index = message.index
+    let slot = Quiescence.enter(published.domain)
+    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
+      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
+    var result: Result? = nil
+    // A remembered read's list is marked general only so that the plain loop pays no test
+    // for it; it is otherwise a fast one (SwiftMemberTable.init).
+    if !list.pointee.isGeneral || list.pointee.remembered != nil {
+      result = values.withElements { elements in
+        sendFast(index, list, table, slot, arguments(), call, values: elements)
+      }
+    }
+    Quiescence.exit(slot)
+    if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
+    return result
+  }
+
+  /// ``__send(_:_:_:values:)`` for a method of one parameter, the argument borrowed (see
+  /// ``__send(_:borrowing:_:)``); not for direct use.
+  @inlinable @inline(__always)
+  public final func __send<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>, borrowing argument: Arguments,
+    _ call: (Delegate) -> Result, values: __ValueMembers<Delegate>
+  ) -> Result? {
+    let index = message.index
+    let slot = Quiescence.enter(published.domain)
+    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
+      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
+    var result: Result? = nil
+    if !list.pointee.isGeneral {
+      result = values.withElements { elements in
+        if let filter = list.pointee.filter {
+          // The filter borrowed from the table, as the table is; the argument borrowed too.
+          return filter._withUnsafeGuaranteedRef { filter in
+            let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
+            return sendFast(index, list, table, slot, call, values: elements) {
+              typed.admits($0, argument)
+            }
+          }
+        }
+        return sendFast(index, list, table, slot, call, values: elements) { _ in true }
+      }
+    }
+    Quiescence.exit(slot)
+    if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
+    return result
+  }
+
+  /// Generated value multicasts call this for a `void` mutating call, or a write, on a copy
+  /// that shares this multicast; not for direct use. Runs `write` on the copy's own value of
+  /// each live responder of the method at `index`, in order: `values` is made from the
+  /// table's values first when nil, and copied first when another copy shares it (copy on
+  /// write: one allocation, as `[any P]`'s). False, and nothing done, unless the table lets
+  /// a copy keep its values apart (``SwiftMemberTable/keepsValuesApart``) and the method is
+  /// required, on the fast loop, and answered by values only — the caller then copies the
+  /// multicast as before.
+  ///
+  /// Nothing here changes the shared multicast, so no other copy — on this thread or
+  /// another — sees the write, and nothing waits: the table is read inside a read section
+  /// (another copy may republish it meanwhile: a dead object member compacted, an
+  /// observation cancelled), the values are this copy's alone.
+  @inlinable
+  public final func __writeValues(
+    _ index: Int, _ values: inout __ValueMembers<Delegate>?,
+    _ write: (UnsafeMutablePointer<Delegate>) -> Void
+  ) -> Bool {
+    let slot = Quiescence.enter(published.domain)
+    defer { Quiescence.exit(slot) }
+    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
+      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
+    ).takeUnretainedValue()
+    let list = table.lists[index]
+    guard table.keepsValuesApart, !list.isGeneral, !list.isOptional else { return false }
+    for responder in list.responders {
+      guard responder.member._withUnsafeGuaranteedRef({ $0.isValue }) else { return false }
+    }
+    if values == nil {
+      values = __ValueMembers.copying(table.members, count: table.valueCount)
+    } else if !isKnownUniquelyReferenced(&values) {
+      values = values.unsafelyUnwrapped.copy()
+    }
+    values.unsafelyUnwrapped.withElements { elements in
+      for responder in list.responders {
+        // Named in the section's slot, as every call.
+        slot.calling(responder.removed.node)
+        if responder.isRemoved { continue }
+        write(elements + responder.member._withUnsafeGuaranteedRef { $0.valueIndex })
+      }
+    }
+    return true
+  }
+}
