@@ -26,9 +26,15 @@ extension DelegateMulticast {
     // A remembered read's list is marked general only so that the plain loop pays no test
     // for it; it is otherwise a fast one (SwiftMemberTable.init).
     if !list.pointee.isGeneral || list.pointee.remembered != nil {
-      result = values.withElements { elements in
+      let answer = values.withElements { elements in
         sendFast(index, list, table, slot, arguments(), call, values: elements)
       }
+      // A remembered read answered by values only (SwiftMemberTable.init): kept for this
+      // copy's values, as the shared multicast keeps its own.
+      if RememberedWord.fits(Result.self) && list.pointee.remembered != nil {
+        values.remember(answer, index)
+      }
+      result = answer
     }
     Quiescence.exit(slot)
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
@@ -80,7 +86,7 @@ extension DelegateMulticast {
   /// another — sees the write, and nothing waits: the table is read inside a read section
   /// (another copy may republish it meanwhile: a dead object member compacted, an
   /// observation cancelled), the values are this copy's alone.
-  @inlinable
+  @inlinable @inline(__always)
   public final func __writeValues(
     _ index: Int, _ values: inout __ValueMembers<Delegate>?,
     _ write: (UnsafeMutablePointer<Delegate>) -> Void
@@ -99,6 +105,8 @@ extension DelegateMulticast {
       values = __ValueMembers.copying(table.members, count: table.valueCount)
     } else if !isKnownUniquelyReferenced(&values) {
       values = values.unsafelyUnwrapped.copy()
+    } else {
+      values.unsafelyUnwrapped.forgetRemembered()
     }
     values.unsafelyUnwrapped.withElements { elements in
       for responder in list.responders {

@@ -266,6 +266,13 @@ extension DelegateValueMulticast {
   ) -> Result {
     let engine = __sharedEngine
     guard let values = __values else { return engine.__send(message, arguments(), call) }
+    // A remembered read this copy's values answered before (resolved when specialised: any
+    // other method pays nothing).
+    if Arguments.self == Void.self && RememberedWord.fits(Result.self),
+      let answer = values.remembered(message.index, as: Result.self)
+    {
+      return answer
+    }
     if let result = engine.__send(message, arguments(), call, values: values) { return result }
     return __engine.__send(message, arguments(), call)
   }
@@ -291,7 +298,7 @@ extension DelegateValueMulticast {
   /// (``DelegateMulticast/__writeValues(_:_:_:)``: a copy of the values, as `[any P]`'s,
   /// not of the multicast); otherwise ``DelegateMulticast/__sendMutatingOwned(_:_:_:)`` on
   /// this copy's own multicast.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func __sendMutatingValues<Arguments, Result>(
     _ message: MessageHandle<Delegate, Arguments, Result>,
     _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result

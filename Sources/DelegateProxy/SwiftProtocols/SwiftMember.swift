@@ -34,8 +34,9 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// the multicast publishes a table or is made as a copy
   /// (`DelegateMulticast.numberValueMembers`), and written only when it changes — which it
   /// does only when value members are added or removed, on an engine that no copy of the
-  /// value multicast shares and so no dispatch reads.
-  @usableFromInline var valueIndex = 0
+  /// value multicast shares and so no dispatch reads. Unchecked: a checked class `var` costs
+  /// every dispatch of such a copy a `swift_beginAccess` per member.
+  @exclusivity(unchecked) @usableFromInline var valueIndex = 0
 
   init(
     _ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?,

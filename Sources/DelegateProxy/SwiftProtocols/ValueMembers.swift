@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A copy of a value multicast's own values of its value members, in one allocation: what
 /// a copy that changed its members keeps instead of a multicast of its own. Generated value
 /// multicasts hold one (see ``DelegateValueMulticast``); not for direct use.
@@ -10,20 +12,58 @@
 /// another thread reads it, which would need a copy of its own — and needs no grace period.
 ///
 /// The elements are allocated after the object (`ManagedBufferPointer`, header: their
-/// count), as `ManagedBuffer`'s are; not a `ManagedBuffer` subclass, which cannot be
-/// `Sendable`.
+/// count and a remembered answer), as `ManagedBuffer`'s are; not a `ManagedBuffer`
+/// subclass, which cannot be `Sendable`.
 public final class __ValueMembers<Delegate>: @unchecked Sendable {
   // @unchecked Sendable: written only through a value multicast that holds the only
   // reference to it (isKnownUniquelyReferenced), so no other thread can be reading it;
   // a shared buffer is only read.
 
-  /// The buffer's header (the count) and elements.
-  @inlinable var storage: ManagedBufferPointer<Int, Delegate> {
+  /// The buffer's header and elements.
+  @inlinable var storage: ManagedBufferPointer<__ValueMembersHeader, Delegate> {
     ManagedBufferPointer(unsafeBufferObject: self)
   }
 
   /// How many values it holds.
-  @inlinable var count: Int { storage.header }
+  @inlinable var count: Int { storage.header.count }
+
+  /// The remembered answer of the method at `index` folded from these values (a
+  /// ``RememberedWord`` whose generation is the method's index), if a read kept one: as the
+  /// shared multicast keeps its own in a word, so that swift-log's `logLevel`, read before
+  /// every line, asks nobody. Exact: the values change only through a write, which empties
+  /// the word (``forgetRemembered()``), made while no other copy holds the buffer.
+  @inlinable @inline(__always)
+  func remembered<Result>(_ index: Int, as _: Result.Type) -> Result? {
+    let word = storage.withUnsafeMutablePointerToHeader { header in
+      UnsafeMutableRawPointer(header).advanced(by: __ValueMembersHeader.rememberedOffset)
+        .assumingMemoryBound(to: Atomic<UInt64>.self).pointee.load(ordering: .relaxed)
+    }
+    guard
+      word & ~0xFFFF_FFFF == RememberedWord.empty(UInt64(index)) | RememberedWord.answered
+    else { return nil }
+    return RememberedWord.value(word, as: Result.self)
+  }
+
+  /// Keeps `value`, the answer of the method at `index` folded from these values (which
+  /// copies sharing the buffer may store at the same time: the same answer).
+  @inlinable @inline(__always)
+  func remember<Result>(_ value: Result, _ index: Int) {
+    let word = RememberedWord.word(value, UInt64(index))
+    storage.withUnsafeMutablePointerToHeader { header in
+      UnsafeMutableRawPointer(header).advanced(by: __ValueMembersHeader.rememberedOffset)
+        .assumingMemoryBound(to: Atomic<UInt64>.self).pointee.store(word, ordering: .relaxed)
+    }
+  }
+
+  /// Forgets the remembered answer: the values are about to change (only the one copy that
+  /// holds the buffer writes it).
+  @inlinable @inline(__always)
+  func forgetRemembered() {
+    storage.withUnsafeMutablePointerToHeader { header in
+      UnsafeMutableRawPointer(header).advanced(by: __ValueMembersHeader.rememberedOffset)
+        .assumingMemoryBound(to: Atomic<UInt64>.self).pointee.store(0, ordering: .relaxed)
+    }
+  }
 
   /// Runs `body` with the address of the first value.
   @inlinable
@@ -34,9 +74,9 @@ public final class __ValueMembers<Delegate>: @unchecked Sendable {
   /// An uninitialised buffer for `count` values.
   @inlinable
   static func allocate(count: Int) -> __ValueMembers {
-    let made = ManagedBufferPointer<Int, Delegate>(
+    let made = ManagedBufferPointer<__ValueMembersHeader, Delegate>(
       bufferClass: __ValueMembers.self, minimumCapacity: count
-    ) { _, _ in count }
+    ) { _, _ in __ValueMembersHeader(count: count) }
     return unsafeDowncast(made.buffer, to: __ValueMembers.self)
   }
 
@@ -65,7 +105,23 @@ public final class __ValueMembers<Delegate>: @unchecked Sendable {
 
   deinit {
     storage.withUnsafeMutablePointers { count, elements in
-      _ = elements.deinitialize(count: count.pointee)
+      _ = elements.deinitialize(count: count.pointee.count)
     }
+  }
+}
+
+/// A ``__ValueMembers`` buffer's header: how many values follow it, and one remembered
+/// answer (a ``RememberedWord``, read and written atomically in place). Not for direct use.
+public struct __ValueMembersHeader {
+  /// How many values the buffer holds.
+  @usableFromInline let count: Int
+  /// The remembered answer's word; 0: none. Accessed only atomically, through its address.
+  @usableFromInline var remembered: UInt64 = 0
+
+  @inlinable init(count: Int) { self.count = count }
+
+  /// Where ``remembered`` is, from the header's address.
+  @inlinable static var rememberedOffset: Int {
+    MemoryLayout<__ValueMembersHeader>.offset(of: \.remembered)!
   }
 }
