@@ -97,9 +97,8 @@ extension DelegateMulticast {
       UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
     ).takeUnretainedValue()
     let list = table.lists[index]
-    guard table.keepsValuesApart, !list.isGeneral, !list.isOptional else { return false }
-    for responder in list.responders {
-      guard responder.member._withUnsafeGuaranteedRef({ $0.isValue }) else { return false }
+    guard table.keepsValuesApart, list.valuesOnly, !list.isGeneral, !list.isOptional else {
+      return false
     }
     if values == nil {
       values = __ValueMembers.copying(table.members, count: table.valueCount)

@@ -105,7 +105,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
           reduction: reduction.map { Unmanaged.passUnretained($0) },
           remembered: answer.map { Unmanaged.passUnretained($0) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments,
-          isPaired: pairings[index] != nil))
+          isPaired: pairings[index] != nil, valuesOnly: live.allSatisfy(\.isValue)))
     }
     self.policies = policies
     self.remembered = answers
@@ -187,7 +187,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         responders: list.responders, rule: list.rule, isGeneral: list.isGeneral,
         filter: list.filter, reduction: list.reduction,
         remembered: Unmanaged.passUnretained(answer), isOptional: list.isOptional,
-        waitsForQueued: list.waitsForQueued, isPaired: list.isPaired)
+        waitsForQueued: list.waitsForQueued, isPaired: list.isPaired,
+        valuesOnly: list.valuesOnly)
     }
   }
 

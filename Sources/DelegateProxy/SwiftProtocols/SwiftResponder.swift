@@ -119,6 +119,9 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   /// Some parameter is paired with members (ArgumentPairing.swift): the general path reads
   /// the table's pairing only then.
   @usableFromInline let isPaired: Bool
+  /// Every responder is a value: a `void` write of a copy of the value multicast may change
+  /// its own values instead of copying the multicast (`DelegateMulticast.__writeValues`).
+  @usableFromInline let valuesOnly: Bool
 
   /// `running` (nil before the first answer) combined with `value` by the list's pairwise
   /// reduction, typed as the method's result: only for a list whose rule is `.custom` and

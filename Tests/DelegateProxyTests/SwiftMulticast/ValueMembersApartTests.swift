@@ -11,14 +11,14 @@ import Testing
 
 /// A gauge: a level that writes set on every member, a note a `mutating` call sets.
 @Delegate
-protocol Gauge {
+protocol ApartGauge {
   var level: Int { get set }
   func report(_ line: String)
   mutating func setNote(_ note: String)
 }
 
 /// A struct member.
-struct GaugeValue: Gauge {
+struct ApartGaugeValue: ApartGauge {
   var level: Int
   var note = ""
   let name: String
@@ -29,7 +29,7 @@ struct GaugeValue: Gauge {
 }
 
 /// A class member.
-final class GaugeObject: Gauge, @unchecked Sendable {
+final class ApartGaugeObject: ApartGauge, @unchecked Sendable {
   // @unchecked Sendable: the tests call it from one thread at a time.
   var level: Int
   let log: CallLog
@@ -45,9 +45,9 @@ final class GaugeObject: Gauge, @unchecked Sendable {
 struct ValueMembersApartTests {
   @Test func copiesAreIndependentAfterAWrite() {
     let log = CallLog()
-    var a = GaugeMulticast()
-    let first = a.add(GaugeValue(level: 1, name: "x", log: log))
-    a.add(GaugeValue(level: 2, name: "y", log: log))
+    var a = ApartGaugeMulticast()
+    let first = a.add(ApartGaugeValue(level: 1, name: "x", log: log))
+    a.add(ApartGaugeValue(level: 2, name: "y", log: log))
     var b = a
     b.setNote("+b")
     var c = b
@@ -61,38 +61,38 @@ struct ValueMembersApartTests {
         "x:1:a", "y:2:a", "x+b:1:b", "y+b:2:b", "x+c:9:c", "y+c:9:c",
       ])
     // Queries read the copy's own values; memberships are the same in every copy.
-    #expect((b.delegate(first) as? GaugeValue)?.note == "+b")
-    #expect((a.delegate(first) as? GaugeValue)?.note == "")
+    #expect((b.delegate(first) as? ApartGaugeValue)?.note == "+b")
+    #expect((a.delegate(first) as? ApartGaugeValue)?.note == "")
     #expect(a.memberIDs == b.memberIDs && b.memberIDs == c.memberIDs)
-    #expect(c.members(ofType: GaugeValue.self).map(\.level) == [9, 9])
-    #expect(a.members(ofType: GaugeValue.self).map(\.level) == [1, 2])
+    #expect(c.members(ofType: ApartGaugeValue.self).map(\.level) == [9, 9])
+    #expect(a.members(ofType: ApartGaugeValue.self).map(\.level) == [1, 2])
   }
 
   @Test func everyLiveValueIsWrittenAndABlockedOneIsNot() {
     let log = CallLog()
-    var a = GaugeMulticast()
+    var a = ApartGaugeMulticast()
     var ids: [MemberID] = []
-    for i in 0..<8 { ids.append(a.add(GaugeValue(level: i, name: "\(i)", log: log))) }
+    for i in 0..<8 { ids.append(a.add(ApartGaugeValue(level: i, name: "\(i)", log: log))) }
     var b = a
     b.level = 42
-    #expect(b.members(ofType: GaugeValue.self).map(\.level) == Array(repeating: 42, count: 8))
-    #expect(a.members(ofType: GaugeValue.self).map(\.level) == Array(0..<8))
+    #expect(b.members(ofType: ApartGaugeValue.self).map(\.level) == Array(repeating: 42, count: 8))
+    #expect(a.members(ofType: ApartGaugeValue.self).map(\.level) == Array(0..<8))
     // A second write of the same copy writes its values again, in place.
     b.setNote("!")
-    #expect(b.members(ofType: GaugeValue.self).allSatisfy { $0.note == "!" && $0.level == 42 })
+    #expect(b.members(ofType: ApartGaugeValue.self).allSatisfy { $0.note == "!" && $0.level == 42 })
     // A removal on the copy makes it a multicast of its own, with its values.
     b.remove(ids[3])
     #expect(b.count == 7 && a.count == 8)
-    #expect(b.members(ofType: GaugeValue.self).allSatisfy { $0.note == "!" && $0.level == 42 })
+    #expect(b.members(ofType: ApartGaugeValue.self).allSatisfy { $0.note == "!" && $0.level == 42 })
     b.level = 7
-    #expect(b.members(ofType: GaugeValue.self).map(\.level) == Array(repeating: 7, count: 7))
+    #expect(b.members(ofType: ApartGaugeValue.self).map(\.level) == Array(repeating: 7, count: 7))
   }
 
   @Test func policiesFiltersAndRememberedReadsAreHonoured() {
     let log = CallLog()
-    var a = GaugeMulticast()
-    a.add(GaugeValue(level: 3, name: "x", log: log))
-    a.add(GaugeValue(level: 5, name: "y", log: log))
+    var a = ApartGaugeMulticast()
+    a.add(ApartGaugeValue(level: 3, name: "x", log: log))
+    a.add(ApartGaugeValue(level: 5, name: "y", log: log))
     a.setPolicy(.reduce(.min), for: \.level)
     a.remember(\.level)
     a.setFilter(for: \.report) { gauge, line in line.count >= gauge.level }
@@ -111,9 +111,9 @@ struct ValueMembersApartTests {
 
   @Test func observersAndObjectMembersStillHearTheCopysCalls() {
     let log = CallLog()
-    let object = GaugeObject(level: 4, log: log)
-    var a = GaugeMulticast()
-    a.add(GaugeValue(level: 1, name: "v", log: log))
+    let object = ApartGaugeObject(level: 4, log: log)
+    var a = ApartGaugeMulticast()
+    a.add(ApartGaugeValue(level: 1, name: "v", log: log))
     a.add(object)
     var b = a
     // An object among the responders: the copy gets a multicast of its own, as before.
@@ -121,8 +121,8 @@ struct ValueMembersApartTests {
     b.report("r")
     #expect(log.entries == ["object note n", "vn:1:r", "object:4:r"])
     log.clear()
-    var c = GaugeMulticast()
-    c.add(GaugeValue(level: 1, name: "w", log: log))
+    var c = ApartGaugeMulticast()
+    c.add(ApartGaugeValue(level: 1, name: "w", log: log))
     let heard = CallLog()
     let observation = c.observe(\.report) { line in heard.append(line) }
     var d = c
@@ -136,9 +136,9 @@ struct ValueMembersApartTests {
   @Test(.timeLimit(.minutes(1)))
   func aWriteWhileAnotherThreadDispatchesThroughAnotherCopy() async {
     let log = CallLog()
-    var a = GaugeMulticast()
-    a.add(GaugeValue(level: 1, name: "x", log: log))
-    a.add(GaugeValue(level: 2, name: "y", log: log))
+    var a = ApartGaugeMulticast()
+    a.add(ApartGaugeValue(level: 1, name: "x", log: log))
+    a.add(ApartGaugeValue(level: 2, name: "y", log: log))
     let shared = a
     let reader = Task.detached {
       var bad = 0
@@ -156,12 +156,12 @@ struct ValueMembersApartTests {
       var b = a
       b.level = i
       b.setNote("\(i)")
-      if b.members(ofType: GaugeValue.self).contains(where: { $0.level != i || $0.note != "\(i)" }) {
+      if b.members(ofType: ApartGaugeValue.self).contains(where: { $0.level != i || $0.note != "\(i)" }) {
         wrong += 1
       }
     }
     #expect(await reader.value == 0)
     #expect(wrong == 0)
-    #expect(a.members(ofType: GaugeValue.self).map(\.level) == [1, 2])
+    #expect(a.members(ofType: ApartGaugeValue.self).map(\.level) == [1, 2])
   }
 }
