@@ -488,8 +488,8 @@ struct MulticastGenerator {
       ]
     } else {
       // A write goes to every delegate in order through the engine's write primitive.
-      // A value multicast sends through its own `__send` (DelegateValueMulticast), which
-      // reads the values a copy keeps apart.
+      // A value multicast sends through its shared engine with the values its copy keeps
+      // apart, if any (`__send(_:_:apart:_:)`).
       let isValue = receiver != "self"
       let send = requirement.accessor?.kind == .set && !isValue ? "__write" : "__send"
       // One plain parameter is passed borrowed: a filter then reads the caller's argument,
@@ -498,7 +498,7 @@ struct MulticastGenerator {
         send == "__send" && requirement.parameters.count == 1
         && !requirement.bindsArguments && !requirement.parameters[0].isAutoclosure
       body = [
-        "\(returning)\(isValue ? "self" : receiver).\(send)(\(handle), \(borrowed ? "borrowing: " : "")\(arguments)) { \(requirement.directCallText) }"
+        "\(returning)\(isValue ? "__storage" : receiver).\(send)(\(handle), \(borrowed ? "borrowing: " : "")\(arguments)\(isValue ? ", apart: __values" : "")) { \(requirement.directCallText) }"
       ]
     }
     return requirement.bindingInout(body).map { "    " + $0 }

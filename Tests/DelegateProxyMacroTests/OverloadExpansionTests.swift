@@ -282,11 +282,11 @@ import Testing
           }
           /// Sends `set(_:)` to the delegates.
           func set(_ value: Int64) {
-            self.__send(Handles().set, borrowing: value) { $0.set(value) }
+            __storage.__send(Handles().set, borrowing: value, apart: __values) { $0.set(value) }
           }
           /// Sends `set(_:)` to the delegates.
           func set(_ value: Double) {
-            self.__send(Handles().setDouble, borrowing: value) { $0.set(value) }
+            __storage.__send(Handles().setDouble, borrowing: value, apart: __values) { $0.set(value) }
           }
         }
         """

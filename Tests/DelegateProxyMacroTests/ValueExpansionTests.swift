@@ -97,7 +97,7 @@ struct ValueExpansionTests {
           }
           /// Sends `write(_:)` to the delegates.
           func write(_ line: String) {
-            self.__send(Handles().write, borrowing: line) { $0.write(line) }
+            __storage.__send(Handles().write, borrowing: line, apart: __values) { $0.write(line) }
           }
           /// Sends `setLevel(_:)` to the delegates.
           mutating func setLevel(_ level: Int) -> Bool {

@@ -5,6 +5,54 @@ import Synchronization
 // own: it dispatches over the multicast it shares, with its own values (``__ValueMembers``).
 
 extension DelegateMulticast {
+  /// Generated value multicasts call this for a method that is not `mutating`; not for
+  /// direct use. ``__send(_:_:_:)`` for a copy that keeps no values of its own (`values`
+  /// nil: the path every class multicast takes); otherwise over the published table with
+  /// `values` (``__send(_:_:_:values:)``), or, for a method on the general path, through a
+  /// multicast made with them.
+  @inlinable @inline(__always)
+  public final func __send<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>,
+    _ arguments: @autoclosure () -> Arguments, apart values: __ValueMembers<Delegate>?,
+    _ call: (Delegate) -> Result
+  ) -> Result {
+    guard let values else { return __send(message, arguments(), call) }
+    // A remembered read these values answered before (resolved when specialised: any
+    // other method pays nothing).
+    if Arguments.self == Void.self && RememberedWord.fits(Result.self),
+      let answer = values.remembered(message.index, as: Result.self)
+    {
+      return answer
+    }
+    if let result = __send(message, arguments(), call, values: values) { return result }
+    return sendThroughCopy(message, arguments(), values)
+  }
+
+  /// ``__send(_:_:apart:_:)`` for a method of one parameter, the argument borrowed; not
+  /// for direct use.
+  @inlinable @inline(__always)
+  public final func __send<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>, borrowing argument: Arguments,
+    apart values: __ValueMembers<Delegate>?, _ call: (Delegate) -> Result
+  ) -> Result {
+    guard let values else { return __send(message, borrowing: argument, call) }
+    if let result = __send(message, borrowing: argument, call, values: values) {
+      return result
+    }
+    return sendThroughCopy(message, argument, values)
+  }
+
+  /// The general path of a copy that keeps its own values: the call sent through a
+  /// multicast made with them (``__copy(values:)``), by the handle's own call. Out of line:
+  /// rare, and the caller's loop stays small.
+  @inline(never) @usableFromInline
+  final func sendThroughCopy<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>, _ arguments: Arguments,
+    _ values: __ValueMembers<Delegate>
+  ) -> Result {
+    __copy(values: values).__send(message, borrowing: arguments) { message.invoke($0, arguments) }
+  }
+
   /// Generated value multicasts call this for a copy that keeps its own values; not for
   /// direct use. ``__send(_:_:_:)`` over the published table, each value member called on
   /// its value in `values` (borrowed, as the table's would be); nil, and nobody called,

@@ -255,43 +255,6 @@ extension DelegateValueMulticast {
 extension DelegateValueMulticast {
   // MARK: Dispatch (generated conformances call these; not for direct use)
 
-  /// Generated conformances call this for a method that is not `mutating`; not for direct
-  /// use. ``DelegateMulticast/__send(_:_:_:)`` on the shared multicast; for a copy that keeps
-  /// values of its own, over the shared multicast's table with them (the general path
-  /// through a multicast made with them).
-  @inlinable @inline(__always)
-  public func __send<Arguments, Result>(
-    _ message: MessageHandle<Delegate, Arguments, Result>,
-    _ arguments: @autoclosure () -> Arguments, _ call: (Delegate) -> Result
-  ) -> Result {
-    let engine = __sharedEngine
-    guard let values = __values else { return engine.__send(message, arguments(), call) }
-    // A remembered read this copy's values answered before (resolved when specialised: any
-    // other method pays nothing).
-    if Arguments.self == Void.self && RememberedWord.fits(Result.self),
-      let answer = values.remembered(message.index, as: Result.self)
-    {
-      return answer
-    }
-    if let result = engine.__send(message, arguments(), call, values: values) { return result }
-    return __engine.__send(message, arguments(), call)
-  }
-
-  /// ``__send(_:_:_:)`` for a method of one parameter, the argument borrowed; not for
-  /// direct use.
-  @inlinable @inline(__always)
-  public func __send<Arguments, Result>(
-    _ message: MessageHandle<Delegate, Arguments, Result>, borrowing argument: Arguments,
-    _ call: (Delegate) -> Result
-  ) -> Result {
-    let engine = __sharedEngine
-    guard let values = __values else { return engine.__send(message, borrowing: argument, call) }
-    if let result = engine.__send(message, borrowing: argument, call, values: values) {
-      return result
-    }
-    return __engine.__send(message, borrowing: argument, call)
-  }
-
   /// Generated conformances call this for a `mutating` requirement, and for a property's or
   /// subscript's setter; not for direct use. A `void` call answered by values only, on a
   /// copy that shares its multicast, changes this copy's own values
