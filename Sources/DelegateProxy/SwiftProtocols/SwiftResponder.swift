@@ -50,7 +50,9 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   /// ``withBorrowedDelegate(_:)`` for the existential at `existential`: a responder's, or a
   /// copy's own value of a value member (``__ValueMembers``).
   @inlinable @inline(__always)
-  static func withBorrowed<R>(_ existential: UnsafeMutablePointer<Delegate>, _ body: (Delegate) -> R)
+  static func withBorrowed<R>(
+    _ existential: UnsafeMutablePointer<Delegate>, _ body: (Delegate) -> R
+  )
     -> R
   {
     _withUnprotectedUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { slot in

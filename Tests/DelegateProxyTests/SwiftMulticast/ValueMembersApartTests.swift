@@ -156,7 +156,9 @@ struct ValueMembersApartTests {
       var b = a
       b.level = i
       b.setNote("\(i)")
-      if b.members(ofType: ApartGaugeValue.self).contains(where: { $0.level != i || $0.note != "\(i)" }) {
+      if b.members(ofType: ApartGaugeValue.self).contains(where: {
+        $0.level != i || $0.note != "\(i)"
+      }) {
         wrong += 1
       }
     }
