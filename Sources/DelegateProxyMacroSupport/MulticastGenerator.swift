@@ -488,22 +488,25 @@ struct MulticastGenerator {
       body = ["\(returning)try \(receiver).__sendThrowing(\(handle), \(arguments))"]
     } else if requirement.isMutating {
       // Each member changed in place (a value: its stored copy; see `__sendMutating`). A
-      // value multicast's own engine, which no other copy shares, stores its values where
-      // they are (`__sendMutatingOwned`).
-      let send = receiver == "self" ? "self.__sendMutating" : "__uniqueEngine().__sendMutatingOwned"
+      // value multicast changes its copy's own values (`__sendMutatingValues`: the values
+      // kept apart, or its own engine's, stored where they are).
+      let send = receiver == "self" ? "self.__sendMutating" : "__sendMutatingValues"
       body = [
         "\(returning)\(send)(\(handle), \(arguments)) { \(requirement.directCallText) }"
       ]
     } else {
       // A write goes to every delegate in order through the engine's write primitive.
-      let send = requirement.accessor?.kind == .set ? "__write" : "__send"
+      // A value multicast sends through its shared engine with the values its copy keeps
+      // apart, if any (`__send(_:_:apart:_:)`).
+      let isValue = receiver != "self"
+      let send = requirement.accessor?.kind == .set && !isValue ? "__write" : "__send"
       // One plain parameter is passed borrowed: a filter then reads the caller's argument,
       // not the copy an autoclosure returns.
       let borrowed =
         send == "__send" && requirement.parameters.count == 1
         && !requirement.bindsArguments && !requirement.parameters[0].isAutoclosure
       body = [
-        "\(returning)\(receiver).\(send)(\(handle), \(borrowed ? "borrowing: " : "")\(arguments)) { \(requirement.directCallText) }"
+        "\(returning)\(isValue ? "__storage" : receiver).\(send)(\(handle), \(borrowed ? "borrowing: " : "")\(arguments)\(isValue ? ", apart: __values" : "")) { \(requirement.directCallText) }"
       ]
     }
     return requirement.bindingInout(body).map { "    " + $0 }

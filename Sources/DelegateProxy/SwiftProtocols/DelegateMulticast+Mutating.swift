@@ -291,7 +291,12 @@ extension DelegateMulticast {
   /// same members in the same order — each value copied, each object the same object with
   /// the same retention and queue, each keeping its ``MemberID`` (so a token names the
   /// same member in every copy). Not its C face, made again on first use.
-  public final func __copy() -> Self {
+  public final func __copy() -> Self { __copy(values: nil) }
+
+  /// ``__copy()`` with `values`' values (a copy's own, ``__ValueMembers``) in place of the
+  /// value members' own: the multicast a copy that kept its values apart reads through on
+  /// the general path, or becomes when it changes otherwise. Not for direct use.
+  public final func __copy(values: __ValueMembers<Delegate>?) -> Self {
     // The state and the table published for it (tables are published under the lock).
     let (s, table) = state.withLock { s in
       // Loaded as an object and cast (`Unmanaged<AnyObject>`): naming `Unmanaged` of the
@@ -319,7 +324,14 @@ extension DelegateMulticast {
       }
       let copy: SwiftMember<Delegate>
       if m.isValue {
-        copy = m.copiedValue()
+        if let values {
+          precondition(m.valueIndex < values.count, "a copy's values name other members")
+          copy = values.withElements {
+            m.copiedValue(from: $0 + m.valueIndex)
+          }
+        } else {
+          copy = m.copiedValue()
+        }
       } else if let object = m.copiedForAnotherMulticast() {
         copy = object
       } else {

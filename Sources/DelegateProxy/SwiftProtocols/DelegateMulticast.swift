@@ -199,9 +199,16 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // The copy's dispatches read the members' flags in the copy's domain too. By index over
     // the references: unspecialised, an iterator over the records looks up generic metadata.
     let records = unsafeBitCast(seed.state.members.records, to: [AnyObject].self)
+    var values = 0
     for i in 0..<records.count {
-      unsafeDowncast(records[i], to: SwiftMember<Delegate>.self).flag.adopt(
-        domain: published.domain)
+      let record = unsafeDowncast(records[i], to: SwiftMember<Delegate>.self)
+      record.flag.adopt(domain: published.domain)
+      // Numbered as `numberValueMembers` numbers them (a record of the copy's own: no
+      // dispatch reads it yet).
+      if record.isValue {
+        record.valueIndex = values
+        values += 1
+      }
     }
   }
 
@@ -329,16 +336,19 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   final func sendFast<Arguments, Result>(
     _ index: Int, _ list: UnsafePointer<SwiftResponderList<Delegate>>,
     _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ slot: ReadSlot,
-    _ arguments: @autoclosure () -> Arguments, _ call: (Delegate) -> Result
+    _ arguments: @autoclosure () -> Arguments, _ call: (Delegate) -> Result,
+    values: UnsafeMutablePointer<Delegate>? = nil
   ) -> Result {
     guard let filter = list.pointee.filter else {
-      return sendFast(index, list, table, slot, call) { _ in true }
+      return sendFast(index, list, table, slot, call, values: values) { _ in true }
     }
     // The filter borrowed from the table, as the table is.
     let filtered = arguments()
     return filter._withUnsafeGuaranteedRef { filter in
       let typed = unsafeDowncast(filter, to: MemberFilter<Delegate, Arguments>.self)
-      return sendFast(index, list, table, slot, call) { typed.admits($0, filtered) }
+      return sendFast(index, list, table, slot, call, values: values) {
+        typed.admits($0, filtered)
+      }
     }
   }
 
@@ -351,7 +361,8 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   final func sendFast<Result>(
     _ index: Int, _ list: UnsafePointer<SwiftResponderList<Delegate>>,
     _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ slot: ReadSlot,
-    _ call: (Delegate) -> Result, admits: (Delegate) -> Bool
+    _ call: (Delegate) -> Result, values: UnsafeMutablePointer<Delegate>? = nil,
+    admits: (Delegate) -> Bool
   ) -> Result {
     var reduction = Reduction<Result>(list.pointee.rule)
     // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
@@ -377,7 +388,17 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
           continue
         }
       }
-      let answer: Result? = responder.withBorrowedDelegate { admits($0) ? call($0) : nil }
+      // A value member of a copy that keeps its own values (`values`, ``__ValueMembers``):
+      // that copy's value, borrowed as the table's would be. Without `values` (every other
+      // dispatch), folded away.
+      var existential = responder.existential
+      if let values {
+        let place = responder.member._withUnsafeGuaranteedRef { $0.isValue ? $0.valueIndex : -1 }
+        if place >= 0 { existential = values + place }
+      }
+      let answer: Result? = SwiftResponder.withBorrowed(existential) {
+        admits($0) ? call($0) : nil
+      }
       if !responder.isStrong { responder.object.release() }
       guard let value = answer else { continue }
       if _slowPath(list.pointee.isOptional)
@@ -562,12 +583,25 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
   private func publish(_ s: inout State) -> [@Sendable () -> Void] {
     s.members.compact()
     for m in s.members.records { m.flag.adopt(domain: published.domain) }
+    Self.numberValueMembers(s.members.records)
     needsRebuild.clear()
     s.generation &+= 1
     // Before the table: a read that folded the table replaced stores nothing after this.
     rememberedWords.reset(for: s.generation)
     let retired = published.replace(with: Self.table(for: s, protocolDescription))
     return [{ retired.release() }]
+  }
+
+  /// Gives each value member of `records` its place among them (``SwiftMember/valueIndex``),
+  /// writing only the numbers that change: a table republished over the same value members
+  /// (a dead object compacted away, a cancelled observation) writes none, so a copy of the
+  /// value multicast dispatching with its own values meanwhile reads numbers nobody writes.
+  static func numberValueMembers(_ records: [SwiftMember<Delegate>]) {
+    var values = 0
+    for m in records where m.isValue {
+      if m.valueIndex != values { m.valueIndex = values }
+      values += 1
+    }
   }
 
   /// Rebuilds after a dispatch met a dead member or a class lacking an optional method.

@@ -29,6 +29,14 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// every call while the delegator's delegate answers. Such a member puts the methods
   /// that return a value on the general path.
   @usableFromInline let answers: Bool
+  /// A value member's place among its multicast's value members, in member order: where a
+  /// copy of a value multicast keeps its own value of it (``__ValueMembers``). Assigned when
+  /// the multicast publishes a table or is made as a copy
+  /// (`DelegateMulticast.numberValueMembers`), and written only when it changes — which it
+  /// does only when value members are added or removed, on an engine that no copy of the
+  /// value multicast shares and so no dispatch reads. Unchecked: a checked class `var` costs
+  /// every dispatch of such a copy a `swift_beginAccess` per member.
+  @exclusivity(unchecked) @usableFromInline var valueIndex = 0
 
   init(
     _ delegate: Delegate, object: AnyObject, retention: Retention, queue: DispatchQueue?,
@@ -113,10 +121,14 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// ``copiedForAnotherMulticast()`` for a value member (never nil). Made through
   /// `type(of: self)`, and returning no optional: this runs unspecialised, where naming
   /// `SwiftMember<Delegate>` or an optional of it looks its metadata up each time.
-  func copiedValue() -> SwiftMember {
+  func copiedValue() -> SwiftMember { copiedValue(from: existential) }
+
+  /// ``copiedValue()`` holding the value at `value` (a copy's own value of this member,
+  /// ``__ValueMembers``) instead of this record's.
+  func copiedValue(from value: UnsafeMutablePointer<Delegate>) -> SwiftMember {
     // The copies of one membership share its anchor: nothing outside them sees it.
     let copy = type(of: self).init(
-      value: existential.pointee, typeID: typeID, typeName: typeName, anchor: strong!,
+      value: value.pointee, typeID: typeID, typeName: typeName, anchor: strong!,
       queue: queue, answers: answers, flag: nil, id: id)
     copy.blockCount = blockCount
     return copy

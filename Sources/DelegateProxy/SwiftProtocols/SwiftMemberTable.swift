@@ -12,7 +12,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// By method index.
   @usableFromInline let lists: UnsafeMutableBufferPointer<SwiftResponderList<Delegate>>
   /// The members, in order (the table keeps them, and so their slots, alive).
-  let members: [SwiftMember<Delegate>]
+  @usableFromInline let members: [SwiftMember<Delegate>]
   /// By method index: the observers.
   @usableFromInline let observers: [[TypedObserver]]
   /// By method index: the filter that chooses which members a call reaches, if any.
@@ -35,6 +35,13 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   /// copy shares store its members' new values in place
   /// (``DelegateMulticast/__sendMutatingOwned(_:_:_:)``).
   let writesInPlace: Bool
+  /// A copy of the value multicast may keep its value members' values apart from this
+  /// table's records (``__ValueMembers``) and dispatch over this table with them: no member
+  /// is on a queue, no method has observers or paired arguments, and every member answers
+  /// — what the copy's dispatch, which runs only the fast loop, could not honour.
+  @usableFromInline let keepsValuesApart: Bool
+  /// How many of ``members`` are values (their `valueIndex`es are `0..<valueCount`).
+  @usableFromInline let valueCount: Int
 
   init(
     members: [SwiftMember<Delegate>], description: ProtocolDescription<Delegate>,
@@ -49,6 +56,10 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     self.observers = description.methods.indices.map { observers[$0] ?? [] }
     self.generation = generation
     writesInPlace = !members.contains { $0.queue != nil }
+    keepsValuesApart =
+      writesInPlace && observers.values.allSatisfy(\.isEmpty) && pairings.isEmpty
+      && members.allSatisfy(\.answers)
+    valueCount = members.count(where: \.isValue)
     let methods = description.methods
     var policies: [ErasedPolicy] = []
     var answers: [Int: AnyRememberedAnswer] = [:]
@@ -94,7 +105,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
           reduction: reduction.map { Unmanaged.passUnretained($0) },
           remembered: answer.map { Unmanaged.passUnretained($0) },
           isOptional: !method.isRequired, waitsForQueued: method.lendsArguments,
-          isPaired: pairings[index] != nil))
+          isPaired: pairings[index] != nil, valuesOnly: live.allSatisfy(\.isValue)))
     }
     self.policies = policies
     self.remembered = answers
@@ -113,6 +124,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     observers = source.observers
     policies = source.policies
     writesInPlace = source.writesInPlace
+    keepsValuesApart = source.keepsValuesApart
+    valueCount = source.valueCount
     self.generation = generation
     // A slot whose answer is kept in the multicast's word stays empty: shared, as the whole
     // dictionary is when every slot is such (swift-log's remembered `logLevel`).
@@ -174,7 +187,8 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         responders: list.responders, rule: list.rule, isGeneral: list.isGeneral,
         filter: list.filter, reduction: list.reduction,
         remembered: Unmanaged.passUnretained(answer), isOptional: list.isOptional,
-        waitsForQueued: list.waitsForQueued, isPaired: list.isPaired)
+        waitsForQueued: list.waitsForQueued, isPaired: list.isPaired,
+        valuesOnly: list.valuesOnly)
     }
   }
 

@@ -44,6 +44,17 @@ struct SwiftResponder<Delegate>: @unchecked Sendable {
   /// it: exactly `MemoryLayout<Delegate>.size` bytes are copied into a slot of that type.
   @inlinable @inline(__always)
   func withBorrowedDelegate<R>(_ body: (Delegate) -> R) -> R {
+    Self.withBorrowed(existential, body)
+  }
+
+  /// ``withBorrowedDelegate(_:)`` for the existential at `existential`: a responder's, or a
+  /// copy's own value of a value member (``__ValueMembers``).
+  @inlinable @inline(__always)
+  static func withBorrowed<R>(
+    _ existential: UnsafeMutablePointer<Delegate>, _ body: (Delegate) -> R
+  )
+    -> R
+  {
     _withUnprotectedUnsafeTemporaryAllocation(of: Delegate.self, capacity: 1) { slot in
       let place = slot.baseAddress!
       UnsafeMutableRawPointer(place).copyMemory(
@@ -110,6 +121,9 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   /// Some parameter is paired with members (ArgumentPairing.swift): the general path reads
   /// the table's pairing only then.
   @usableFromInline let isPaired: Bool
+  /// Every responder is a value: a `void` write of a copy of the value multicast may change
+  /// its own values instead of copying the multicast (`DelegateMulticast.__writeValues`).
+  @usableFromInline let valuesOnly: Bool
 
   /// `running` (nil before the first answer) combined with `value` by the list's pairwise
   /// reduction, typed as the method's result: only for a list whose rule is `.custom` and
