@@ -59,12 +59,18 @@ final class Publication<Table: AnyObject>: @unchecked Sendable {
     UnsafeRawPointer(bitPattern: domainAddress).unsafelyUnwrapped
   }
 
+  /// The published table, not retained: call inside a read section of ``domain``, and do
+  /// not use it after the section ends (a replaced table is reclaimed once no section that
+  /// could have loaded it is open).
+  @inlinable var borrowed: Unmanaged<Table> {
+    Unmanaged<Table>.fromOpaque(UnsafeRawPointer(bitPattern: address.load(ordering: .acquiring))!)
+  }
+
   /// Runs `body` with the published table, borrowed: call inside a read section of
   /// ``domain``, and do not let the table escape it.
   @inlinable
   func withTable<R>(_ body: (Table) -> R) -> R {
-    let raw = UnsafeRawPointer(bitPattern: address.load(ordering: .acquiring))!
-    return Unmanaged<Table>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    borrowed._withUnsafeGuaranteedRef(body)
   }
 
   /// The published table, retained: usable anywhere, for as long as it is held.

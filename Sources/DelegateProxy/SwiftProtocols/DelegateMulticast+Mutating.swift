@@ -145,9 +145,7 @@ extension DelegateMulticast {
       let slot = Quiescence.enter(published.domain)
       defer { Quiescence.exit(slot) }
       // The published table, borrowed for the section.
-      let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
-        UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
-      ).takeUnretainedValue()
+      let table = published.borrowed.takeUnretainedValue()
       guard table.writesInPlace, table.observers[index].isEmpty else { return false }
       // A required method's responders are the table's members that were neither removed
       // nor blocked when it was built (SwiftMemberTable.init; a block publishes a new

@@ -67,8 +67,7 @@ extension DelegateMulticast {
   ) -> Result? {
     let index = message.index
     let slot = Quiescence.enter(published.domain)
-    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
-      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let table = published.borrowed
     let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
     var result: Result? = nil
     // A remembered read's list is marked general only so that the plain loop pays no test
@@ -98,8 +97,7 @@ extension DelegateMulticast {
   ) -> Result? {
     let index = message.index
     let slot = Quiescence.enter(published.domain)
-    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
-      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let table = published.borrowed
     let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
     var result: Result? = nil
     if !list.pointee.isGeneral {
@@ -141,9 +139,7 @@ extension DelegateMulticast {
   ) -> Bool {
     let slot = Quiescence.enter(published.domain)
     defer { Quiescence.exit(slot) }
-    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
-      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!
-    ).takeUnretainedValue()
+    let table = published.borrowed.takeUnretainedValue()
     let list = table.lists[index]
     guard table.keepsValuesApart, list.valuesOnly, !list.isGeneral, !list.isOptional else {
       return false

@@ -258,8 +258,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // entered and left by hand, and the table is borrowed only to read the method's list.
     let slot = Quiescence.enter(published.domain)
     // The publication's table, borrowed (see Publication): valid until the section ends.
-    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
-      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let table = published.borrowed
     // The method's list where the table keeps it: read field by field, never copied out.
     let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
     let result: Result
@@ -310,8 +309,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // As in `__send(_:_:_:)`, whose steps these are (a one-parameter method is never a
     // remembered read: those take no arguments).
     let slot = Quiescence.enter(published.domain)
-    let table = Unmanaged<SwiftMemberTable<Delegate>>.fromOpaque(
-      UnsafeRawPointer(bitPattern: published.address.load(ordering: .acquiring))!)
+    let table = published.borrowed
     let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
     let result: Result
     if _slowPath(list.pointee.isGeneral) {
