@@ -20,7 +20,6 @@
 # The user package has its own build directory, so swift-syntax (for the macro) is built
 # once more: several minutes on 2 busy cores.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
 product=${DP_SWIFT_ONLY_PRODUCT:-DelegateProxy}
 testing=${DP_SWIFT_ONLY_TESTING_PRODUCT:-DelegateProxyTesting}
 arch_dir=$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)
@@ -30,14 +29,8 @@ if [ "$(id -u)" != 0 ] || ! unshare -m true 2>/dev/null; then
   exit 2
 fi
 
-work=$(mktemp -d /tmp/dp-no-libffi.XXXXXX)
-if [ -z "${DP_USER_PACKAGE_KEEP:-}" ]; then trap 'rm -rf "$work"' EXIT; else echo "kept: $work"; fi
-cd "$work"
-# A copy of this package as it stands (work tree, no build products).
-mkdir DelegateProxy
-tar -C "$root" --exclude=./.build --exclude=./.git --exclude='./.build-*' --exclude=./Benchmarks \
-  --exclude=./Fuzz --exclude=./IntegrationTests -cf - . | tar -C DelegateProxy -xf -
-if [ -f "$root/Package.resolved" ]; then cp "$root/Package.resolved" .; fi
+. "$(dirname "$0")/user-package-common.sh"
+user_package_start dp-no-libffi
 mkdir -p Sources/SwiftOnlyApp Tests/SwiftOnlyAppTests
 
 cat >Package.swift <<EOF

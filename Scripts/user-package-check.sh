@@ -12,19 +12,10 @@
 # The user package has its own build directory, so swift-syntax (for the @Delegate macro)
 # is built once more: 6 to 8.5 minutes measured on 2 shared, busy cores (load 9–11).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-work=$(mktemp -d /tmp/dp-user-package.XXXXXX)
-if [ -z "${DP_USER_PACKAGE_KEEP:-}" ]; then trap 'rm -rf "$work"' EXIT; else echo "kept: $work"; fi
-cd "$work"
-# A copy of this package as it stands (work tree, no build products), so that edits made
-# while the check builds do not disturb it.
-mkdir DelegateProxy
-tar -C "$root" --exclude=./.build --exclude=./.git --exclude='./.build-*' --exclude=./Benchmarks \
-  --exclude=./Fuzz -cf - . | tar -C DelegateProxy -xf -
+. "$(dirname "$0")/user-package-common.sh"
+user_package_start dp-user-package
 mkdir -p Sources/CExpat Sources/CSQLite Sources/CCurl/include Sources/CFFIShim/include \
   Sources/TestSupport Sources/UserApp Tests/UserAppTests
-# Resolve swift-syntax and the DocC plugin as this package has them, when it has them.
-if [ -f "$root/Package.resolved" ]; then cp "$root/Package.resolved" .; fi
 
 cat >Package.swift <<EOF
 // swift-tools-version: 6.1
