@@ -260,7 +260,10 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // The publication's table, borrowed (see Publication): valid until the section ends.
     let table = published.borrowed
     // The method's list where the table keeps it: read field by field, never copied out.
-    let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
+    // Unchecked: a table has a list per method (so a base address) from its init on.
+    let list = table._withUnsafeGuaranteedRef {
+      UnsafePointer($0.lists.baseAddress.unsafelyUnwrapped + index)
+    }
     let result: Result
     if _slowPath(list.pointee.isGeneral) {
       if let remembered = list.pointee.remembered {
@@ -310,7 +313,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // remembered read: those take no arguments).
     let slot = Quiescence.enter(published.domain)
     let table = published.borrowed
-    let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
+    let list = table._withUnsafeGuaranteedRef {
+      UnsafePointer($0.lists.baseAddress.unsafelyUnwrapped + index)
+    }
     let result: Result
     if _slowPath(list.pointee.isGeneral) {
       result = deliver(index, list.pointee, table.takeUnretainedValue(), argument, message.invoke)
@@ -371,44 +376,53 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // (SwiftResponderList.reduction).
     let pairwise = reduces && list.pointee.rule == .custom
     var combined: Result? = nil
-    let learned = list.pointee.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-    for responder in list.pointee.responders {
-      // Member.withDelegate's steps on the responder's copied fields, written out so
-      // that the loop inlines them: the member named in the section's slot (for
-      // `remove(_:waitingForCallsInFlight:)`), the removed check last before the call, one
-      // `tryRetain` for a weak member, the filter and the call on the stored existential
-      // (borrowed: no retain, no copy of a value), the release.
-      slot.calling(responder.removed.node)
-      if _slowPath(responder.isRemoved) { continue }
-      if !responder.isStrong {
-        guard _fastPath(responder.object.tryRetain()) else {
-          needsRebuild.raise()
+    // Read once: re-read after each call otherwise (the call could write any memory).
+    let isOptional = list.pointee.isOptional
+    let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    // The responders by address, up to their end: one test for an empty list where the
+    // buffer's iterator tests its base address and its count.
+    let responders = list.pointee.responders
+    if responders.count > 0 {
+      var next = responders.baseAddress.unsafelyUnwrapped
+      let end = next + responders.count
+      repeat {
+        let responder = next.pointee
+        next += 1
+        // Member.withDelegate's steps on the responder's copied fields, written out so
+        // that the loop inlines them: the member named in the section's slot (for
+        // `remove(_:waitingForCallsInFlight:)`), the removed check last before the call, one
+        // `tryRetain` for a weak member, the filter and the call on the stored existential
+        // (borrowed: no retain, no copy of a value), the release.
+        slot.calling(responder.removed.node)
+        if _slowPath(responder.isRemoved) { continue }
+        if !responder.isStrong {
+          guard _fastPath(responder.object.tryRetain()) else {
+            memberDied()
+            continue
+          }
+        }
+        // A value member of a copy that keeps its own values (`values`, ``__ValueMembers``):
+        // that copy's value, borrowed as the table's would be. Without `values` (every other
+        // dispatch), folded away.
+        var existential = responder.existential
+        if let values {
+          let place = responder.member._withUnsafeGuaranteedRef { $0.isValue ? $0.valueIndex : -1 }
+          if place >= 0 { existential = values + place }
+        }
+        let answer: Result? = SwiftResponder.withBorrowed(existential) {
+          admits($0) ? call($0) : nil
+        }
+        if !responder.isStrong { responder.object.release() }
+        guard let value = answer else { continue }
+        if _slowPath(isOptional) && skipsOptional(index, responder.member, since: learned) {
           continue
         }
-      }
-      // A value member of a copy that keeps its own values (`values`, ``__ValueMembers``):
-      // that copy's value, borrowed as the table's would be. Without `values` (every other
-      // dispatch), folded away.
-      var existential = responder.existential
-      if let values {
-        let place = responder.member._withUnsafeGuaranteedRef { $0.isValue ? $0.valueIndex : -1 }
-        if place >= 0 { existential = values + place }
-      }
-      let answer: Result? = SwiftResponder.withBorrowed(existential) {
-        admits($0) ? call($0) : nil
-      }
-      if !responder.isStrong { responder.object.release() }
-      guard let value = answer else { continue }
-      if _slowPath(list.pointee.isOptional)
-        && skipsOptional(index, responder.member, since: learned)
-      {
-        continue
-      }
-      if pairwise {
-        combined = list.pointee.combine(combined.take(), value)
-      } else if reduces, reduction.add(value) {
-        break
-      }
+        if pairwise {
+          combined = list.pointee.combine(combined.take(), value)
+        } else if reduces, reduction.add(value) {
+          break
+        }
+      } while next != end
     }
     if !reduces { return () as! Result }
     if pairwise, let value = combined.take() { return value }
@@ -512,6 +526,12 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
         "\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) failed: \(error)")
     }
   }
+
+  /// A dispatch met a member whose object is deallocating (its `tryRetain` failed): asks
+  /// for the rebuild that compacts it away. Out of line, so that the fast loop does not
+  /// load `needsRebuild` ahead of every dispatch for a branch it rarely takes.
+  @usableFromInline @inline(never)
+  final func memberDied() { needsRebuild.raise() }
 
   /// After a call to an optional method: whether the responder's class turned out not
   /// to implement it (its generated default ran since `learned` was read). Schedules a
