@@ -90,6 +90,19 @@ struct Reduction<Value> {
     return false
   }
 
+  /// Whether `value`, the only answer of a dispatch (none added before it), is the
+  /// dispatch's answer as it is: what ``add(_:)`` then ``outcome`` would give, without
+  /// them (last, first, first answer; first non-nil when it is not nil). False for the
+  /// truth rules and a custom reducer, whose answer is a fold.
+  @inlinable @inline(__always)
+  func answersAlone(_ value: Value) -> Bool {
+    switch rule {
+    case .every, .last, .first, .firstAnswer: true
+    case .firstNonNil: Reduction.isNonZero(value)
+    case .allTrue, .anyTrue, .custom: false
+    }
+  }
+
   /// Whether the answer, when there is one, is one of the responders' own (last, first,
   /// first non-nil): the fast path then takes ``result`` out (no copy) and returns it.
   // Always inlined: behind the void check in `__send` the inliner left it out of line for

@@ -265,37 +265,54 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
       UnsafePointer($0.lists.baseAddress.unsafelyUnwrapped + index)
     }
     let result: Result
-    if _slowPath(list.pointee.isGeneral) {
-      if let remembered = list.pointee.remembered {
-        // A remembered read (RememberedRead.swift): the table's answer, or the fast loop's,
-        // kept in the table for the reads after it.
-        result = remembered._withUnsafeGuaranteedRef { kept in
-          let answer = unsafeDowncast(kept, to: RememberedAnswer<Result>.self)
-          let value: Result
-          if let kept = answer.value {
-            value = kept
-          } else {
-            value = sendFast(index, list, table, slot, arguments(), call)
-            // A small trivial answer is kept in the multicast's word (below), which reads
-            // return before they reach the table: its slot would cost an allocation per table.
-            if !RememberedWord.fits(Result.self) { answer.store(value) }
-          }
-          if RememberedWord.fits(Result.self) {
-            let generation = table._withUnsafeGuaranteedRef { $0.generation }
-            rememberedWords.store(value, index, generation: generation)
-          }
-          return value
-        }
-      } else {
-        result = deliver(
-          index, list.pointee, table.takeUnretainedValue(), arguments(), message.invoke)
-      }
+    if _fastPath(!list.pointee.isGeneral && list.pointee.filter == nil) {
+      result = sendFast(index, list, table, slot, call) { _ in true }
     } else {
-      result = sendFast(index, list, table, slot, arguments(), call)
+      result = sendOther(message, list, table, slot, arguments, call)
     }
     Quiescence.exit(slot)
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
     return result
+  }
+
+  /// The paths of ``__send(_:_:_:)`` other than the plain fast loop: a filtered fast loop, a
+  /// remembered read, the general path. Out of line (specialized in the caller's module, as
+  /// ``deliver(_:_:_:_:_:)`` is): beside the plain loop, their copies of the arguments made
+  /// the optimizer copy an object argument at entry to every dispatch (a retain and a
+  /// release per call, Benchmarks/callgrind-swift.sh).
+  @inlinable @inline(never)
+  final func sendOther<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>,
+    _ list: UnsafePointer<SwiftResponderList<Delegate>>,
+    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ slot: ReadSlot,
+    _ arguments: () -> Arguments, _ call: (Delegate) -> Result
+  ) -> Result {
+    let index = message.index
+    guard list.pointee.isGeneral else {
+      return sendFast(index, list, table, slot, arguments(), call)
+    }
+    if let remembered = list.pointee.remembered {
+      // A remembered read (RememberedRead.swift): the table's answer, or the fast loop's,
+      // kept in the table for the reads after it.
+      return remembered._withUnsafeGuaranteedRef { kept in
+        let answer = unsafeDowncast(kept, to: RememberedAnswer<Result>.self)
+        let value: Result
+        if let kept = answer.value {
+          value = kept
+        } else {
+          value = sendFast(index, list, table, slot, arguments(), call)
+          // A small trivial answer is kept in the multicast's word (below), which reads
+          // return before they reach the table: its slot would cost an allocation per table.
+          if !RememberedWord.fits(Result.self) { answer.store(value) }
+        }
+        if RememberedWord.fits(Result.self) {
+          let generation = table._withUnsafeGuaranteedRef { $0.generation }
+          rememberedWords.store(value, index, generation: generation)
+        }
+        return value
+      }
+    }
+    return deliver(index, list.pointee, table.takeUnretainedValue(), arguments(), message.invoke)
   }
 
   /// Generated conformances call this for a method of one parameter; not for direct use.
@@ -379,42 +396,34 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // Read once: re-read after each call otherwise (the call could write any memory).
     let isOptional = list.pointee.isOptional
     let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    let responders = list.pointee.responders
+    // One member answering a fold that keeps its answer (last, first, first non-nil…): that
+    // answer, returned as it came (no fold's state copied around it, no check after it).
+    if reduces && !pairwise && responders.count == 1 {
+      let responder = responders.baseAddress.unsafelyUnwrapped
+      if let value = callResponder(responder, slot, call, values: values, admits: admits),
+        !(_slowPath(isOptional) && skipsOptional(index, responder.pointee.member, since: learned))
+      {
+        if reduction.answersAlone(value) { return value }
+        _ = reduction.add(value)
+      }
+      return table._withUnsafeGuaranteedRef { finish(reduction, index, $0) }
+    }
     // The responders by address, up to their end: one test for an empty list where the
     // buffer's iterator tests its base address and its count.
-    let responders = list.pointee.responders
     if responders.count > 0 {
       var next = responders.baseAddress.unsafelyUnwrapped
       let end = next + responders.count
       repeat {
-        let responder = next.pointee
+        let responder = next
         next += 1
-        // Member.withDelegate's steps on the responder's copied fields, written out so
-        // that the loop inlines them: the member named in the section's slot (for
-        // `remove(_:waitingForCallsInFlight:)`), the removed check last before the call, one
-        // `tryRetain` for a weak member, the filter and the call on the stored existential
-        // (borrowed: no retain, no copy of a value), the release.
-        slot.calling(responder.removed.node)
-        if _slowPath(responder.isRemoved) { continue }
-        if !responder.isStrong {
-          guard _fastPath(responder.object.tryRetain()) else {
-            memberDied()
-            continue
-          }
+        guard let value = callResponder(responder, slot, call, values: values, admits: admits)
+        else {
+          continue
         }
-        // A value member of a copy that keeps its own values (`values`, ``__ValueMembers``):
-        // that copy's value, borrowed as the table's would be. Without `values` (every other
-        // dispatch), folded away.
-        var existential = responder.existential
-        if let values {
-          let place = responder.member._withUnsafeGuaranteedRef { $0.isValue ? $0.valueIndex : -1 }
-          if place >= 0 { existential = values + place }
-        }
-        let answer: Result? = SwiftResponder.withBorrowed(existential) {
-          admits($0) ? call($0) : nil
-        }
-        if !responder.isStrong { responder.object.release() }
-        guard let value = answer else { continue }
-        if _slowPath(isOptional) && skipsOptional(index, responder.member, since: learned) {
+        if _slowPath(isOptional)
+          && skipsOptional(index, responder.pointee.member, since: learned)
+        {
           continue
         }
         if pairwise {
@@ -428,6 +437,42 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     if pairwise, let value = combined.take() { return value }
     if reduction.hasDirectAnswer, let value = reduction.result.take() { return value }
     return table._withUnsafeGuaranteedRef { finish(reduction, index, $0) }
+  }
+
+  /// One responder's call on the fast loop: its answer, or nil when it was not called (removed,
+  /// its object deallocating, not admitted by the filter). Member.withDelegate's steps on
+  /// the responder's fields, written out so that the loop inlines them: the member named in
+  /// the section's slot (for `remove(_:waitingForCallsInFlight:)`), the removed check last
+  /// before the call, one `tryRetain` for a weak member, the filter and the call on the
+  /// stored existential (borrowed: no retain, no copy of a value), the release.
+  @inlinable @inline(__always)
+  final func callResponder<Result>(
+    _ responder: UnsafePointer<SwiftResponder<Delegate>>, _ slot: ReadSlot,
+    _ call: (Delegate) -> Result, values: UnsafeMutablePointer<Delegate>?,
+    admits: (Delegate) -> Bool
+  ) -> Result? {
+    let responder = responder.pointee
+    slot.calling(responder.removed.node)
+    if _slowPath(responder.isRemoved) { return nil }
+    if !responder.isStrong {
+      guard _fastPath(responder.object.tryRetain()) else {
+        memberDied()
+        return nil
+      }
+    }
+    // A value member of a copy that keeps its own values (`values`, ``__ValueMembers``):
+    // that copy's value, borrowed as the table's would be. Without `values` (every other
+    // dispatch), folded away.
+    var existential = responder.existential
+    if let values {
+      let place = responder.member._withUnsafeGuaranteedRef { $0.isValue ? $0.valueIndex : -1 }
+      if place >= 0 { existential = values + place }
+    }
+    let answer: Result? = SwiftResponder.withBorrowed(existential) {
+      admits($0) ? call($0) : nil
+    }
+    if !responder.isStrong { responder.object.release() }
+    return answer
   }
 
   /// Generated conformances call this for the write of a property or subscript; not for
