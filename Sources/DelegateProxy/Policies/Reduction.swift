@@ -90,15 +90,15 @@ struct Reduction<Value> {
     return false
   }
 
-  /// Whether `value`, the only answer of a dispatch (none added before it), is the
-  /// dispatch's answer as it is: what ``add(_:)`` then ``outcome`` would give, without
-  /// them (last, first, first answer; first non-nil when it is not nil). False for the
-  /// truth rules and a custom reducer, whose answer is a fold.
+  /// Whether `value`, the only answer of a dispatch folded by `rule`, is the dispatch's
+  /// answer as it is: what ``add(_:)`` then ``outcome`` would give, without them (last,
+  /// first, first answer; first non-nil when it is not nil). False for the truth rules and
+  /// a custom reducer, whose answer is a fold.
   @inlinable @inline(__always)
-  func answersAlone(_ value: Value) -> Bool {
+  static func answersAlone(_ value: Value, by rule: ReducerRule) -> Bool {
     switch rule {
     case .every, .last, .first, .firstAnswer: true
-    case .firstNonNil: Reduction.isNonZero(value)
+    case .firstNonNil: isNonZero(value)
     case .allTrue, .anyTrue, .custom: false
     }
   }

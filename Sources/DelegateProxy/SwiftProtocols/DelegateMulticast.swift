@@ -384,31 +384,35 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     _ call: (Delegate) -> Result, values: UnsafeMutablePointer<Delegate>? = nil,
     admits: (Delegate) -> Bool
   ) -> Result {
-    var reduction = Reduction<Result>(list.pointee.rule)
+    let rule = list.pointee.rule
     // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
     // loop is specialized: the void loop drops the fold's count and rule switch per
     // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
     let reduces = Result.self != Void.self
     // A custom reducer on this loop reduces one answer at a time
     // (SwiftResponderList.reduction).
-    let pairwise = reduces && list.pointee.rule == .custom
-    var combined: Result? = nil
+    let pairwise = reduces && rule == .custom
     // Read once: re-read after each call otherwise (the call could write any memory).
     let isOptional = list.pointee.isOptional
     let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
     let responders = list.pointee.responders
     // One member answering a fold that keeps its answer (last, first, first non-nil…): that
-    // answer, returned as it came (no fold's state copied around it, no check after it).
+    // answer, returned as it came. The fold's state is made only when it is needed: made
+    // before the call, it was written to the stack on every dispatch.
     if reduces && !pairwise && responders.count == 1 {
       let responder = responders.baseAddress.unsafelyUnwrapped
       if let value = callResponder(responder, slot, call, values: values, admits: admits),
         !(_slowPath(isOptional) && skipsOptional(index, responder.pointee.member, since: learned))
       {
-        if reduction.answersAlone(value) { return value }
+        if Reduction.answersAlone(value, by: rule) { return value }
+        var reduction = Reduction<Result>(rule)
         _ = reduction.add(value)
+        return table._withUnsafeGuaranteedRef { finish(reduction, index, $0) }
       }
-      return table._withUnsafeGuaranteedRef { finish(reduction, index, $0) }
+      return table._withUnsafeGuaranteedRef { finish(Reduction<Result>(rule), index, $0) }
     }
+    var reduction = Reduction<Result>(rule)
+    var combined: Result? = nil
     // The responders by address, up to their end: one test for an empty list where the
     // buffer's iterator tests its base address and its count.
     if responders.count > 0 {
