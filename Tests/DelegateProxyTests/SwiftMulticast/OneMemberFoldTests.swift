@@ -6,17 +6,17 @@ import Testing
 // the answers of a lone member to what the fold gives: each policy, a member answering
 // nil, the truth rules, a custom reducer, a filter, and a member removed or gone.
 
-final class Dial: Sendable {}
+final class SoloDial: Sendable {}
 
 @Delegate
-protocol DialDelegate: AnyObject {
-  func dialLabel(_ dial: Dial) -> String?
-  @Default("unset") func dialCaption(_ dial: Dial) -> String?
-  @Default(-1) func dialValue(_ dial: Dial, scale: Int) -> Int
-  func dialShouldTurn(_ dial: Dial) -> Bool
+protocol SoloDialDelegate: AnyObject {
+  func dialLabel(_ dial: SoloDial) -> String?
+  @Default("unset") func dialCaption(_ dial: SoloDial) -> String?
+  @Default(-1) func dialValue(_ dial: SoloDial, scale: Int) -> Int
+  func dialShouldTurn(_ dial: SoloDial) -> Bool
 }
 
-final class DialListener: DialDelegate {
+final class SoloDialListener: SoloDialDelegate {
   let label: String?
   let value: Int
   let turns: Bool
@@ -25,23 +25,23 @@ final class DialListener: DialDelegate {
     self.value = value
     self.turns = turns
   }
-  func dialLabel(_ dial: Dial) -> String? { label }
-  func dialCaption(_ dial: Dial) -> String? { label }
-  func dialValue(_ dial: Dial, scale: Int) -> Int { value * scale }
-  func dialShouldTurn(_ dial: Dial) -> Bool { turns }
+  func dialLabel(_ dial: SoloDial) -> String? { label }
+  func dialCaption(_ dial: SoloDial) -> String? { label }
+  func dialValue(_ dial: SoloDial, scale: Int) -> Int { value * scale }
+  func dialShouldTurn(_ dial: SoloDial) -> Bool { turns }
 }
 
 @Suite("One member: the fold's answer")
 struct OneMemberFoldTests {
-  let dial = Dial()
+  let dial = SoloDial()
 
   @Test(arguments: [
     ReturnPolicy<Any>.lastResponder, .firstResponder, .reduce(.firstNonNil),
     .reduce(.firstAnswer),
   ])
   func aLoneMembersAnswerIsTheAnswer(policy: ReturnPolicy<Any>) {
-    let proxy = DialDelegateMulticast(policy: policy)
-    let member = DialListener(label: "coarse", value: 7, turns: true)
+    let proxy = SoloDialDelegateMulticast(policy: policy)
+    let member = SoloDialListener(label: "coarse", value: 7, turns: true)
     proxy.add(member)
     #expect(proxy.dialLabel(dial) == "coarse")
     #expect(proxy.dialCaption(dial) == "coarse")
@@ -50,12 +50,12 @@ struct OneMemberFoldTests {
   }
 
   @Test func aLoneMembersNilIsKeptByLastResponderAndIsNoValueForFirstNonNil() {
-    let member = DialListener(label: nil)
-    let last = DialDelegateMulticast()
+    let member = SoloDialListener(label: nil)
+    let last = SoloDialDelegateMulticast()
     last.add(member)
     // The member answered: its nil, not the declared default.
     #expect(last.dialCaption(dial) == nil)
-    let firstNonNil = DialDelegateMulticast(policy: .reduce(.firstNonNil))
+    let firstNonNil = SoloDialDelegateMulticast(policy: .reduce(.firstNonNil))
     firstNonNil.add(member)
     // Nobody gave a non-nil answer, but one member answered: the result type's zero.
     #expect(firstNonNil.dialCaption(dial) == nil)
@@ -63,9 +63,9 @@ struct OneMemberFoldTests {
   }
 
   @Test func aLoneMemberIsFoldedByTheTruthRules() {
-    let no = DialListener(label: nil, turns: false)
-    let yes = DialListener(label: nil, turns: true)
-    let proxy = DialDelegateMulticast()
+    let no = SoloDialListener(label: nil, turns: false)
+    let yes = SoloDialListener(label: nil, turns: true)
+    let proxy = SoloDialDelegateMulticast()
     proxy.setPolicy(.reduce(.allTrue), for: \.dialShouldTurn)
     proxy.add(no)
     #expect(!proxy.dialShouldTurn(dial))
@@ -80,24 +80,24 @@ struct OneMemberFoldTests {
   }
 
   @Test func aLoneMembersAnswerGoesThroughACustomReducer() {
-    let proxy = DialDelegateMulticast()
-    proxy.setPolicy(.reduce(.collect { $0.reduce(100, +) }), for: \.dialValue)
-    let member = DialListener(label: nil, value: 5)
+    let proxy = SoloDialDelegateMulticast()
+    proxy.setPolicy(.reduce(.collect { $0.reduce(100, +) }), for: \.dialValueScale)
+    let member = SoloDialListener(label: nil, value: 5)
     proxy.add(member)
     #expect(proxy.dialValue(dial, scale: 2) == 110)
   }
 
   @Test func aFilteredOutRemovedOrGoneLoneMemberLeavesTheDeclaredDefault() {
-    let proxy = DialDelegateMulticast()
-    let member = DialListener(label: "fine", value: 4)
+    let proxy = SoloDialDelegateMulticast()
+    let member = SoloDialListener(label: "fine", value: 4)
     proxy.add(member)
-    proxy.setFilter(for: \.dialValue) { _, call in call.1 > 0 }
+    proxy.setFilter(for: \.dialValueScale) { _, call in call.1 > 0 }
     #expect(proxy.dialValue(dial, scale: 2) == 8)
     #expect(proxy.dialValue(dial, scale: 0) == -1)
     proxy.remove(member)
     #expect(proxy.dialCaption(dial) == "unset")
     do {
-      let gone = DialListener(label: "gone", value: 9)
+      let gone = SoloDialListener(label: "gone", value: 9)
       proxy.add(gone)
       #expect(proxy.dialCaption(dial) == "gone")
     }
