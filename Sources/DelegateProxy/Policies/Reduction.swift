@@ -74,7 +74,8 @@ struct Reduction<Value> {
   /// Adds one responder's answer; true when no further responder is to be called.
   @inlinable
   mutating func add(_ value: Value) -> Bool {
-    answered += 1
+    // Wrapping: no overflow trap to test per answer (a count of calls never reaches 2^63).
+    answered &+= 1
     switch rule {
     case .every, .last: result = value
     case .first:
@@ -87,6 +88,19 @@ struct Reduction<Value> {
     case .custom: break  // the caller collects the values
     }
     return false
+  }
+
+  /// Whether `value`, the only answer of a dispatch folded by `rule`, is the dispatch's
+  /// answer as it is: what ``add(_:)`` then ``outcome`` would give, without them (last,
+  /// first, first answer; first non-nil when it is not nil). False for the truth rules and
+  /// a custom reducer, whose answer is a fold.
+  @inlinable @inline(__always)
+  static func answersAlone(_ value: Value, by rule: ReducerRule) -> Bool {
+    switch rule {
+    case .every, .last, .first, .firstAnswer: true
+    case .firstNonNil: isNonZero(value)
+    case .allTrue, .anyTrue, .custom: false
+    }
   }
 
   /// Whether the answer, when there is one, is one of the responders' own (last, first,
@@ -111,14 +125,18 @@ struct Reduction<Value> {
   /// Whether an answer is not zero: `true`, nonzero, non-nil — the C route rules' test,
   /// on the value's own bytes (a ``ReturnValue``'s C bytes), except that a Swift optional
   /// is tested for `nil` (`String?`'s nil is not all-zero bytes).
+  ///
+  /// The value's address is taken without stack protection: the bytes are only read, and a
+  /// protected address made every dispatch loop that inlines the fold set up and check a
+  /// stack canary (Benchmarks/callgrind-swift.sh).
   @inlinable
   static func isNonZero(_ value: Value) -> Bool {
     if Value.self == ReturnValue.self { return !unsafeBitCast(value, to: ReturnValue.self).isZero }
     // A check on the type, folded away when the loop is specialized for it.
     if let optional = Value.self as? any OptionalType.Type {
-      return withUnsafePointer(to: value) { !optional.isNone(at: UnsafeRawPointer($0)) }
+      return _withUnprotectedUnsafePointer(to: value) { !optional.isNone(at: UnsafeRawPointer($0)) }
     }
-    return withUnsafeBytes(of: value) { bytes in bytes.contains { $0 != 0 } }
+    return _withUnprotectedUnsafeBytes(of: value) { bytes in bytes.contains { $0 != 0 } }
   }
 }
 

@@ -260,39 +260,59 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // The publication's table, borrowed (see Publication): valid until the section ends.
     let table = published.borrowed
     // The method's list where the table keeps it: read field by field, never copied out.
-    let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
+    // Unchecked: a table has a list per method (so a base address) from its init on.
+    let list = table._withUnsafeGuaranteedRef {
+      UnsafePointer($0.lists.baseAddress.unsafelyUnwrapped + index)
+    }
     let result: Result
-    if _slowPath(list.pointee.isGeneral) {
-      if let remembered = list.pointee.remembered {
-        // A remembered read (RememberedRead.swift): the table's answer, or the fast loop's,
-        // kept in the table for the reads after it.
-        result = remembered._withUnsafeGuaranteedRef { kept in
-          let answer = unsafeDowncast(kept, to: RememberedAnswer<Result>.self)
-          let value: Result
-          if let kept = answer.value {
-            value = kept
-          } else {
-            value = sendFast(index, list, table, slot, arguments(), call)
-            // A small trivial answer is kept in the multicast's word (below), which reads
-            // return before they reach the table: its slot would cost an allocation per table.
-            if !RememberedWord.fits(Result.self) { answer.store(value) }
-          }
-          if RememberedWord.fits(Result.self) {
-            let generation = table._withUnsafeGuaranteedRef { $0.generation }
-            rememberedWords.store(value, index, generation: generation)
-          }
-          return value
-        }
-      } else {
-        result = deliver(
-          index, list.pointee, table.takeUnretainedValue(), arguments(), message.invoke)
-      }
+    if _fastPath(!list.pointee.isGeneral && list.pointee.filter == nil) {
+      result = sendFast(index, list, table, slot, call) { _ in true }
     } else {
-      result = sendFast(index, list, table, slot, arguments(), call)
+      result = sendOther(message, list, table, slot, arguments, call)
     }
     Quiescence.exit(slot)
     if _slowPath(needsRebuild.isRaised) { rebuildIfNeeded() }
     return result
+  }
+
+  /// The paths of ``__send(_:_:_:)`` other than the plain fast loop: a filtered fast loop, a
+  /// remembered read, the general path. Out of line (specialized in the caller's module, as
+  /// ``deliver(_:_:_:_:_:)`` is): beside the plain loop, their copies of the arguments made
+  /// the optimizer copy an object argument at entry to every dispatch (a retain and a
+  /// release per call, Benchmarks/callgrind-swift.sh).
+  @inlinable @inline(never)
+  final func sendOther<Arguments, Result>(
+    _ message: MessageHandle<Delegate, Arguments, Result>,
+    _ list: UnsafePointer<SwiftResponderList<Delegate>>,
+    _ table: Unmanaged<SwiftMemberTable<Delegate>>, _ slot: ReadSlot,
+    _ arguments: () -> Arguments, _ call: (Delegate) -> Result
+  ) -> Result {
+    let index = message.index
+    guard list.pointee.isGeneral else {
+      return sendFast(index, list, table, slot, arguments(), call)
+    }
+    if let remembered = list.pointee.remembered {
+      // A remembered read (RememberedRead.swift): the table's answer, or the fast loop's,
+      // kept in the table for the reads after it.
+      return remembered._withUnsafeGuaranteedRef { kept in
+        let answer = unsafeDowncast(kept, to: RememberedAnswer<Result>.self)
+        let value: Result
+        if let kept = answer.value {
+          value = kept
+        } else {
+          value = sendFast(index, list, table, slot, arguments(), call)
+          // A small trivial answer is kept in the multicast's word (below), which reads
+          // return before they reach the table: its slot would cost an allocation per table.
+          if !RememberedWord.fits(Result.self) { answer.store(value) }
+        }
+        if RememberedWord.fits(Result.self) {
+          let generation = table._withUnsafeGuaranteedRef { $0.generation }
+          rememberedWords.store(value, index, generation: generation)
+        }
+        return value
+      }
+    }
+    return deliver(index, list.pointee, table.takeUnretainedValue(), arguments(), message.invoke)
   }
 
   /// Generated conformances call this for a method of one parameter; not for direct use.
@@ -310,7 +330,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     // remembered read: those take no arguments).
     let slot = Quiescence.enter(published.domain)
     let table = published.borrowed
-    let list = table._withUnsafeGuaranteedRef { UnsafePointer($0.lists.baseAddress! + index) }
+    let list = table._withUnsafeGuaranteedRef {
+      UnsafePointer($0.lists.baseAddress.unsafelyUnwrapped + index)
+    }
     let result: Result
     if _slowPath(list.pointee.isGeneral) {
       result = deliver(index, list.pointee, table.takeUnretainedValue(), argument, message.invoke)
@@ -362,58 +384,99 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     _ call: (Delegate) -> Result, values: UnsafeMutablePointer<Delegate>? = nil,
     admits: (Delegate) -> Bool
   ) -> Result {
-    var reduction = Reduction<Result>(list.pointee.rule)
+    let rule = list.pointee.rule
     // A `void` method has nothing to fold (rule `.every`, answer `()`). Resolved when the
     // loop is specialized: the void loop drops the fold's count and rule switch per
     // delegate and the answer's checks after it (Benchmarks/callgrind-swift.sh).
     let reduces = Result.self != Void.self
     // A custom reducer on this loop reduces one answer at a time
     // (SwiftResponderList.reduction).
-    let pairwise = reduces && list.pointee.rule == .custom
+    let pairwise = reduces && rule == .custom
+    // Read once: re-read after each call otherwise (the call could write any memory).
+    let isOptional = list.pointee.isOptional
+    let learned = isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
+    let responders = list.pointee.responders
+    // One member answering a fold that keeps its answer (last, first, first non-nil…): that
+    // answer, returned as it came. The fold's state is made only when it is needed: made
+    // before the call, it was written to the stack on every dispatch.
+    if reduces && !pairwise && responders.count == 1 {
+      let responder = responders.baseAddress.unsafelyUnwrapped
+      if let value = callResponder(responder, slot, call, values: values, admits: admits),
+        !(_slowPath(isOptional) && skipsOptional(index, responder.pointee.member, since: learned))
+      {
+        if Reduction.answersAlone(value, by: rule) { return value }
+        var reduction = Reduction<Result>(rule)
+        _ = reduction.add(value)
+        return table._withUnsafeGuaranteedRef { finish(reduction, index, $0) }
+      }
+      return table._withUnsafeGuaranteedRef { finish(Reduction<Result>(rule), index, $0) }
+    }
+    var reduction = Reduction<Result>(rule)
     var combined: Result? = nil
-    let learned = list.pointee.isOptional ? DelegateOptional.learned.load(ordering: .acquiring) : 0
-    for responder in list.pointee.responders {
-      // Member.withDelegate's steps on the responder's copied fields, written out so
-      // that the loop inlines them: the member named in the section's slot (for
-      // `remove(_:waitingForCallsInFlight:)`), the removed check last before the call, one
-      // `tryRetain` for a weak member, the filter and the call on the stored existential
-      // (borrowed: no retain, no copy of a value), the release.
-      slot.calling(responder.removed.node)
-      if _slowPath(responder.isRemoved) { continue }
-      if !responder.isStrong {
-        guard _fastPath(responder.object.tryRetain()) else {
-          needsRebuild.raise()
+    // The responders by address, up to their end: one test for an empty list where the
+    // buffer's iterator tests its base address and its count.
+    if responders.count > 0 {
+      var next = responders.baseAddress.unsafelyUnwrapped
+      let end = next + responders.count
+      repeat {
+        let responder = next
+        next += 1
+        guard let value = callResponder(responder, slot, call, values: values, admits: admits)
+        else {
           continue
         }
-      }
-      // A value member of a copy that keeps its own values (`values`, ``__ValueMembers``):
-      // that copy's value, borrowed as the table's would be. Without `values` (every other
-      // dispatch), folded away.
-      var existential = responder.existential
-      if let values {
-        let place = responder.member._withUnsafeGuaranteedRef { $0.isValue ? $0.valueIndex : -1 }
-        if place >= 0 { existential = values + place }
-      }
-      let answer: Result? = SwiftResponder.withBorrowed(existential) {
-        admits($0) ? call($0) : nil
-      }
-      if !responder.isStrong { responder.object.release() }
-      guard let value = answer else { continue }
-      if _slowPath(list.pointee.isOptional)
-        && skipsOptional(index, responder.member, since: learned)
-      {
-        continue
-      }
-      if pairwise {
-        combined = list.pointee.combine(combined.take(), value)
-      } else if reduces, reduction.add(value) {
-        break
-      }
+        if _slowPath(isOptional)
+          && skipsOptional(index, responder.pointee.member, since: learned)
+        {
+          continue
+        }
+        if pairwise {
+          combined = list.pointee.combine(combined.take(), value)
+        } else if reduces, reduction.add(value) {
+          break
+        }
+      } while next != end
     }
     if !reduces { return () as! Result }
     if pairwise, let value = combined.take() { return value }
     if reduction.hasDirectAnswer, let value = reduction.result.take() { return value }
     return table._withUnsafeGuaranteedRef { finish(reduction, index, $0) }
+  }
+
+  /// One responder's call on the fast loop: its answer, or nil when it was not called (removed,
+  /// its object deallocating, not admitted by the filter). Member.withDelegate's steps on
+  /// the responder's fields, written out so that the loop inlines them: the member named in
+  /// the section's slot (for `remove(_:waitingForCallsInFlight:)`), the removed check last
+  /// before the call, one `tryRetain` for a weak member, the filter and the call on the
+  /// stored existential (borrowed: no retain, no copy of a value), the release.
+  @inlinable @inline(__always)
+  final func callResponder<Result>(
+    _ responder: UnsafePointer<SwiftResponder<Delegate>>, _ slot: ReadSlot,
+    _ call: (Delegate) -> Result, values: UnsafeMutablePointer<Delegate>?,
+    admits: (Delegate) -> Bool
+  ) -> Result? {
+    let responder = responder.pointee
+    slot.calling(responder.removed.node)
+    if _slowPath(responder.isRemoved) { return nil }
+    if !responder.isStrong {
+      guard _fastPath(responder.object.tryRetain()) else {
+        memberDied()
+        return nil
+      }
+    }
+    // A value member of a copy that keeps its own values (`values`, ``__ValueMembers``):
+    // that copy's value, borrowed as the table's would be. Without `values` (every other
+    // dispatch), folded away.
+    var existential = responder.existential
+    if let values {
+      let place = responder.member._withUnsafeGuaranteedRef { $0.isValue ? $0.valueIndex : -1 }
+      if place >= 0 { existential = values + place }
+    }
+    let answer: Result? = SwiftResponder.withBorrowed(existential) {
+      admits($0) ? call($0) : nil
+    }
+    if !responder.isStrong { responder.object.release() }
+    return answer
   }
 
   /// Generated conformances call this for the write of a property or subscript; not for
@@ -512,6 +575,12 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
         "\(protocolDescription.name).\(method.swiftName): reducer \(reducer.name) failed: \(error)")
     }
   }
+
+  /// A dispatch met a member whose object is deallocating (its `tryRetain` failed): asks
+  /// for the rebuild that compacts it away. Out of line, so that the fast loop does not
+  /// load `needsRebuild` ahead of every dispatch for a branch it rarely takes.
+  @usableFromInline @inline(never)
+  final func memberDied() { needsRebuild.raise() }
 
   /// After a call to an optional method: whether the responder's class turned out not
   /// to implement it (its generated default ran since `learned` was read). Schedules a
