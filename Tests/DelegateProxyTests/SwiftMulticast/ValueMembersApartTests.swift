@@ -167,3 +167,53 @@ struct ValueMembersApartTests {
     #expect(a.members(ofType: ApartGaugeValue.self).map(\.level) == [1, 2])
   }
 }
+
+@Suite("Storage of value multicasts that keep their own values")
+struct ValueMembersStorageTests {
+  @Test func aCopyStoresOneReferenceAndItsValuesHoldTheMulticast() {
+    // One word: the shared multicast, or the values, which hold it.
+    #expect(MemoryLayout<ApartGaugeMulticast>.size == MemoryLayout<AnyObject>.size)
+    weak var engine: AnyObject?
+    weak var memberLog: CallLog?
+    var b = ApartGaugeMulticast()
+    do {
+      let log = CallLog()
+      memberLog = log
+      var a = ApartGaugeMulticast()
+      a.add(ApartGaugeValue(level: 1, name: "x", log: log))
+      engine = a.__storage.sharedEngine
+      b = a
+      b.level = 7
+    }
+    // The original is gone: the copy's values alone hold the multicast and the members.
+    #expect(engine != nil)
+    #expect(b.level == 7)
+    b.report("r")
+    #expect(memberLog?.entries == ["x:7:r"])
+    b = ApartGaugeMulticast()
+    #expect(engine == nil)
+    #expect(memberLog == nil)
+  }
+
+  @Test func aCopyOfACopyWithItsOwnValuesSharesThemUntilOneWrites() {
+    let log = CallLog()
+    weak var engine: AnyObject?
+    var a = ApartGaugeMulticast()
+    a.add(ApartGaugeValue(level: 1, name: "x", log: log))
+    engine = a.__storage.sharedEngine
+    var b = a
+    b.level = 2
+    var c = b
+    // c shares b's values (and through them the multicast) until it writes.
+    #expect(c.level == 2)
+    c.level = 3
+    #expect(a.level == 1 && b.level == 2 && c.level == 3)
+    a = ApartGaugeMulticast()
+    b = ApartGaugeMulticast()
+    #expect(engine != nil)
+    // A change other than a write of values gives c a multicast of its own, with its values.
+    c.add(ApartGaugeValue(level: 4, name: "y", log: log))
+    #expect(engine == nil)
+    #expect(c.members(ofType: ApartGaugeValue.self).map(\.level) == [3, 4])
+  }
+}
