@@ -217,3 +217,108 @@ struct ValueMembersStorageTests {
     #expect(c.members(ofType: ApartGaugeValue.self).map(\.level) == [3, 4])
   }
 }
+
+/// A struct member whose level read is logged: what asks it shows in the log.
+struct CountedGaugeValue: ApartGauge {
+  var stored: Int
+  var note = ""
+  let log: CallLog
+
+  var level: Int {
+    get {
+      log.append("read \(stored)")
+      return stored
+    }
+    set { stored = newValue }
+  }
+  func report(_ line: String) { log.append("\(note):\(stored):\(line)") }
+  mutating func setNote(_ note: String) { self.note = note }
+}
+
+@Suite("Remembered reads kept across writes that do not change them")
+struct RememberedAcrossWritesTests {
+  /// Two counted members, the least level remembered across `setNote`.
+  static func gauge(_ log: CallLog) -> ApartGaugeMulticast {
+    var a = ApartGaugeMulticast()
+    a.add(CountedGaugeValue(stored: 3, log: log))
+    a.add(CountedGaugeValue(stored: 5, log: log))
+    a.setPolicy(.reduce(.min), for: \.level)
+    a.remember(\.level, across: \.setNote)
+    return a
+  }
+
+  @Test func aCopyWrittenByAKeptWriteAnswersAsTheSharedMulticastRemembers() {
+    let log = CallLog()
+    let a = Self.gauge(log)
+    #expect(a.level == 3)
+    #expect(log.entries == ["read 3", "read 5"])
+    log.clear()
+    var b = a
+    b.setNote("n")
+    // The shared multicast's remembered answer: nobody asked.
+    #expect(b.level == 3)
+    #expect(log.entries.isEmpty)
+    // The write did happen, on the copy only.
+    b.report("r")
+    a.report("s")
+    #expect(log.entries == ["n:3:r", "n:5:r", ":3:s", ":5:s"])
+  }
+
+  @Test func theFirstCopyAsksTheSharedMulticastOnceForEveryCopy() {
+    let log = CallLog()
+    let a = Self.gauge(log)
+    var b = a
+    b.setNote("b")
+    #expect(b.level == 3)
+    // Asked once, of the shared multicast's values, and kept for it and for the copy.
+    #expect(log.entries == ["read 3", "read 5"])
+    log.clear()
+    var c = a
+    c.setNote("c")
+    #expect(c.level == 3 && b.level == 3 && a.level == 3)
+    // A second write of the same kind, on a copy that keeps its own values, keeps it too.
+    c.setNote("d")
+    #expect(c.level == 3)
+    #expect(log.entries.isEmpty)
+  }
+
+  @Test func anyOtherWriteForgetsTheAnswer() {
+    let log = CallLog()
+    let a = Self.gauge(log)
+    #expect(a.level == 3)
+    log.clear()
+    var b = a
+    b.setNote("n")
+    b.level = 1
+    // `level`'s own write is not kept across: the copy's values are asked.
+    #expect(b.level == 1)
+    #expect(log.entries == ["read 1", "read 1"])
+    log.clear()
+    // A kept write after it keeps the copy's own answer (not the shared multicast's).
+    var c = b
+    c.setNote("m")
+    #expect(c.level == 1)
+    #expect(log.entries.isEmpty)
+    #expect(a.level == 3)
+    // And after a forgetting write on a copy of its own, the values are asked again.
+    c.level = 2
+    c.setNote("o")
+    #expect(c.level == 2)
+    #expect(log.entries == ["read 2", "read 2"])
+  }
+
+  @Test func forgettingTheReadForgetsWhatWritesKeep() {
+    let log = CallLog()
+    var a = Self.gauge(log)
+    a.forget(\.level)
+    a.remember(\.level)
+    #expect(a.level == 3)
+    log.clear()
+    var b = a
+    b.setNote("n")
+    // Remembered again, but no longer across `setNote`: the copy asks its own values.
+    #expect(b.level == 3)
+    #expect(log.entries == ["read 3", "read 5"])
+    #expect(b.remembers(\.level))
+  }
+}
