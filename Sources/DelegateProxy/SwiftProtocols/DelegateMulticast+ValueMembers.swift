@@ -17,14 +17,18 @@ extension DelegateMulticast {
   ) -> Result {
     // A remembered read these values answered before (resolved when specialised: any
     // other method pays nothing).
-    if Arguments.self == Void.self && RememberedWord.fits(Result.self) {
-      if let answer = values.remembered(message.index, as: Result.self) { return answer }
+    if Arguments.self == Void.self {
+      if RememberedWord.fits(Result.self),
+        let answer = values.remembered(message.index, as: Result.self)
+      {
+        return answer
+      }
       // Values that answer this read as the shared multicast's do (every write since they
       // were made keeps its answer, remember(_:across:)): the shared multicast's answer,
-      // which it remembers for every copy, kept in the values' word too.
+      // which it remembers for every copy — kept in the values' word too when it fits one.
       if message.index < 64 && values.sameAnswers & (1 << UInt64(message.index)) != 0 {
         let answer = __send(message, arguments(), call)
-        values.remember(answer, message.index)
+        if RememberedWord.fits(Result.self) { values.remember(answer, message.index) }
         return answer
       }
     }

@@ -218,13 +218,21 @@ struct ValueMembersStorageTests {
   }
 }
 
+/// A gauge whose level is small enough for the multicast's remembered words (Int32).
+@Delegate
+protocol KeptGauge {
+  var level: Int32 { get set }
+  func report(_ line: String)
+  mutating func setNote(_ note: String)
+}
+
 /// A struct member whose level read is logged: what asks it shows in the log.
-struct CountedGaugeValue: ApartGauge {
-  var stored: Int
+struct CountedGaugeValue: KeptGauge {
+  var stored: Int32
   var note = ""
   let log: CallLog
 
-  var level: Int {
+  var level: Int32 {
     get {
       log.append("read \(stored)")
       return stored
@@ -238,8 +246,8 @@ struct CountedGaugeValue: ApartGauge {
 @Suite("Remembered reads kept across writes that do not change them")
 struct RememberedAcrossWritesTests {
   /// Two counted members, the least level remembered across `setNote`.
-  static func gauge(_ log: CallLog) -> ApartGaugeMulticast {
-    var a = ApartGaugeMulticast()
+  static func gauge(_ log: CallLog) -> KeptGaugeMulticast {
+    var a = KeptGaugeMulticast()
     a.add(CountedGaugeValue(stored: 3, log: log))
     a.add(CountedGaugeValue(stored: 5, log: log))
     a.setPolicy(.reduce(.min), for: \.level)
@@ -305,6 +313,28 @@ struct RememberedAcrossWritesTests {
     c.setNote("o")
     #expect(c.level == 2)
     #expect(log.entries == ["read 2", "read 2"])
+  }
+
+  @Test func anAnswerTooLargeForAWordIsTheSharedMulticastsToo() {
+    // `Int`: remembered in the table's slot, not a word; the copy reads the shared one's.
+    let log = CallLog()
+    var a = ApartGaugeMulticast()
+    a.add(ApartGaugeValue(level: 3, name: "x", log: log))
+    a.add(ApartGaugeValue(level: 5, name: "y", log: log))
+    a.setPolicy(.reduce(.min), for: \.level)
+    a.remember(\.level, across: \.setNote)
+    var b = a
+    b.setNote("n")
+    #expect(b.level == 3 && a.level == 3)
+    b.setNote("m")
+    #expect(b.level == 3)
+    b.level = 1
+    #expect(b.level == 1 && a.level == 3)
+    var c = b
+    c.setNote("o")
+    #expect(c.level == 1)
+    c.report("r")
+    #expect(log.entries == ["xo:1:r", "yo:1:r"])
   }
 
   @Test func forgettingTheReadForgetsWhatWritesKeep() {
