@@ -488,25 +488,25 @@ struct MulticastGenerator {
       body = ["\(returning)try \(receiver).__sendThrowing(\(handle), \(arguments))"]
     } else if requirement.isMutating {
       // Each member changed in place (a value: its stored copy; see `__sendMutating`). A
-      // value multicast changes its copy's own values (`__sendMutatingValues`: the values
+      // value multicast changes its copy's own values (`__ValueMulticastStorage.sendMutating`: the values
       // kept apart, or its own engine's, stored where they are).
-      let send = receiver == "self" ? "self.__sendMutating" : "__sendMutatingValues"
+      let send = receiver == "self" ? "self.__sendMutating" : "__storage.sendMutating"
       body = [
         "\(returning)\(send)(\(handle), \(arguments)) { \(requirement.directCallText) }"
       ]
     } else {
       // A write goes to every delegate in order through the engine's write primitive.
-      // A value multicast sends through its shared engine with the values its copy keeps
-      // apart, if any (`__send(_:_:apart:_:)`).
+      // A value multicast sends through its storage: the shared engine, with the values
+      // its copy keeps apart if any (`__ValueMulticastStorage.send`).
       let isValue = receiver != "self"
-      let send = requirement.accessor?.kind == .set && !isValue ? "__write" : "__send"
+      let send = isValue ? "send" : requirement.accessor?.kind == .set ? "__write" : "__send"
       // One plain parameter is passed borrowed: a filter then reads the caller's argument,
       // not the copy an autoclosure returns.
       let borrowed =
-        send == "__send" && requirement.parameters.count == 1
+        send != "__write" && requirement.parameters.count == 1
         && !requirement.bindsArguments && !requirement.parameters[0].isAutoclosure
       body = [
-        "\(returning)\(isValue ? "__storage" : receiver).\(send)(\(handle), \(borrowed ? "borrowing: " : "")\(arguments)\(isValue ? ", apart: __values" : "")) { \(requirement.directCallText) }"
+        "\(returning)\(isValue ? "__storage" : receiver).\(send)(\(handle), \(borrowed ? "borrowing: " : "")\(arguments)) { \(requirement.directCallText) }"
       ]
     }
     return requirement.bindingInout(body).map { "    " + $0 }

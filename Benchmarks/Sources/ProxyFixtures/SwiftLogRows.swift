@@ -33,8 +33,12 @@ extension BenchLogSinksMulticast {
     for handler in handlers { sinks.add(handler) }
     sinks.setPolicy(.reduce(.min), for: \.logLevel)
     // `Logger` reads the level before every line: kept until a handler or the list changes
-    // (as `MultiplexLogHandler` stores it).
+    // (as `MultiplexLogHandler` stores it) — and, as `MultiplexLogHandler` keeps it, across
+    // metadata writes, which never change a handler's level (swift-log's per-request
+    // `logger[metadataKey:] = …`).
     sinks.remember(\.logLevel)
+    sinks.remember(\.logLevel, across: \.setSubscriptMetadataKey)
+    sinks.remember(\.logLevel, across: \.setMetadata)
     sinks.setPolicy(
       .reduce(.collect { $0.reduce(into: [:]) { $0.merge($1) { _, later in later } } }),
       for: \.metadata)

@@ -5,38 +5,44 @@ import Synchronization
 // own: it dispatches over the multicast it shares, with its own values (``__ValueMembers``).
 
 extension DelegateMulticast {
-  /// Generated value multicasts call this for a method that is not `mutating`; not for
-  /// direct use. ``__send(_:_:_:)`` for a copy that keeps no values of its own (`values`
-  /// nil: the path every class multicast takes); otherwise over the published table with
-  /// `values` (``__send(_:_:_:values:)``), or, for a method on the general path, through a
+  /// A call that is not `mutating` from a copy that keeps its own values (the value
+  /// multicast's ``__ValueMulticastStorage/apart(_:)``): over the published table with
+  /// `values` (``send(_:_:_:values:)``), or, for a method on the general path, through a
   /// multicast made with them.
   @inlinable @inline(__always)
-  public final func __send<Arguments, Result>(
+  final func sendApart<Arguments, Result>(
     _ message: MessageHandle<Delegate, Arguments, Result>,
-    _ arguments: @autoclosure () -> Arguments, apart values: __ValueMembers<Delegate>?,
+    _ arguments: @autoclosure () -> Arguments, _ values: __ValueMembers<Delegate>,
     _ call: (Delegate) -> Result
   ) -> Result {
-    guard let values else { return __send(message, arguments(), call) }
     // A remembered read these values answered before (resolved when specialised: any
     // other method pays nothing).
-    if Arguments.self == Void.self && RememberedWord.fits(Result.self),
-      let answer = values.remembered(message.index, as: Result.self)
-    {
-      return answer
+    if Arguments.self == Void.self {
+      if RememberedWord.fits(Result.self),
+        let answer = values.remembered(message.index, as: Result.self)
+      {
+        return answer
+      }
+      // Values that answer this read as the shared multicast's do (every write since they
+      // were made keeps its answer, remember(_:across:)): the shared multicast's answer,
+      // which it remembers for every copy — kept in the values' word too when it fits one.
+      if message.index < 64 && values.sameAnswers & (1 << UInt64(message.index)) != 0 {
+        let answer = __send(message, arguments(), call)
+        if RememberedWord.fits(Result.self) { values.remember(answer, message.index) }
+        return answer
+      }
     }
-    if let result = __send(message, arguments(), call, values: values) { return result }
+    if let result = send(message, arguments(), call, values: values) { return result }
     return sendThroughCopy(message, arguments(), values)
   }
 
-  /// ``__send(_:_:apart:_:)`` for a method of one parameter, the argument borrowed; not
-  /// for direct use.
+  /// ``sendApart(_:_:_:_:)`` for a method of one parameter, the argument borrowed.
   @inlinable @inline(__always)
-  public final func __send<Arguments, Result>(
+  final func sendApart<Arguments, Result>(
     _ message: MessageHandle<Delegate, Arguments, Result>, borrowing argument: Arguments,
-    apart values: __ValueMembers<Delegate>?, _ call: (Delegate) -> Result
+    _ values: __ValueMembers<Delegate>, _ call: (Delegate) -> Result
   ) -> Result {
-    guard let values else { return __send(message, borrowing: argument, call) }
-    if let result = __send(message, borrowing: argument, call, values: values) {
+    if let result = send(message, borrowing: argument, call, values: values) {
       return result
     }
     return sendThroughCopy(message, argument, values)
@@ -53,14 +59,13 @@ extension DelegateMulticast {
     __copy(values: values).__send(message, borrowing: arguments) { message.invoke($0, arguments) }
   }
 
-  /// Generated value multicasts call this for a copy that keeps its own values; not for
-  /// direct use. ``__send(_:_:_:)`` over the published table, each value member called on
+  /// A call from a copy that keeps its own values: ``__send(_:_:_:)`` over the published table, each value member called on
   /// its value in `values` (borrowed, as the table's would be); nil, and nobody called,
   /// when the method needs the general path (the caller then dispatches through a
   /// multicast made with the values, ``__copy(values:)``). A remembered read is asked anew:
   /// the answer the shared multicast keeps was folded from its own values.
   @inlinable @inline(__always)
-  public final func __send<Arguments, Result>(
+  final func send<Arguments, Result>(
     _ message: MessageHandle<Delegate, Arguments, Result>,
     _ arguments: @autoclosure () -> Arguments, _ call: (Delegate) -> Result,
     values: __ValueMembers<Delegate>
@@ -88,10 +93,10 @@ extension DelegateMulticast {
     return result
   }
 
-  /// ``__send(_:_:_:values:)`` for a method of one parameter, the argument borrowed (see
-  /// ``__send(_:borrowing:_:)``); not for direct use.
+  /// ``send(_:_:_:values:)`` for a method of one parameter, the argument borrowed (see
+  /// ``__send(_:borrowing:_:)``).
   @inlinable @inline(__always)
-  public final func __send<Arguments, Result>(
+  final func send<Arguments, Result>(
     _ message: MessageHandle<Delegate, Arguments, Result>, borrowing argument: Arguments,
     _ call: (Delegate) -> Result, values: __ValueMembers<Delegate>
   ) -> Result? {
@@ -119,37 +124,61 @@ extension DelegateMulticast {
     return result
   }
 
-  /// Generated value multicasts call this for a `void` mutating call, or a write, on a copy
-  /// that shares this multicast; not for direct use. Runs `write` on the copy's own value of
-  /// each live responder of the method at `index`, in order: `values` is made from the
-  /// table's values first when nil, and copied first when another copy shares it (copy on
-  /// write: one allocation, as `[any P]`'s). False, and nothing done, unless the table lets
-  /// a copy keep its values apart (``SwiftMemberTable/keepsValuesApart``) and the method is
-  /// required, on the fast loop, and answered by values only — the caller then copies the
-  /// multicast as before.
+  /// A `void` mutating call, or a write, on a copy of a value multicast that shares this
+  /// multicast (``__ValueMulticastStorage/writeValues(_:_:)``). Runs `write` on the copy's
+  /// own value of each live responder of the method at `index`, in order: `values` is made
+  /// from the table's values first when nil (holding this multicast), and copied first when
+  /// another copy shares it (copy on write: one allocation, as `[any P]`'s). False, and
+  /// nothing done, unless the table lets a copy keep its values apart
+  /// (``SwiftMemberTable/keepsValuesApart``) and the method is required, on the fast loop,
+  /// and answered by values only — the caller then copies the multicast as before.
   ///
   /// Nothing here changes the shared multicast, so no other copy — on this thread or
   /// another — sees the write, and nothing waits: the table is read inside a read section
   /// (another copy may republish it meanwhile: a dead object member compacted, an
   /// observation cancelled), the values are this copy's alone.
   @inlinable @inline(__always)
-  public final func __writeValues(
+  final func writeValues(
     _ index: Int, _ values: inout __ValueMembers<Delegate>?,
     _ write: (UnsafeMutablePointer<Delegate>) -> Void
   ) -> Bool {
     let slot = Quiescence.enter(published.domain)
     defer { Quiescence.exit(slot) }
-    let table = published.borrowed.takeUnretainedValue()
+    // Borrowed, as a dispatch borrows it: valid until the section ends.
+    return published.borrowed._withUnsafeGuaranteedRef { table in
+      writeValues(index, table, slot, &values, write)
+    }
+  }
+
+  /// ``writeValues(_:_:_:)`` over `table`, the published table, inside the read section of
+  /// `slot`.
+  @inlinable @inline(__always)
+  final func writeValues(
+    _ index: Int, _ table: SwiftMemberTable<Delegate>, _ slot: ReadSlot,
+    _ values: inout __ValueMembers<Delegate>?,
+    _ write: (UnsafeMutablePointer<Delegate>) -> Void
+  ) -> Bool {
     let list = table.lists[index]
     guard table.keepsValuesApart, list.valuesOnly, !list.isGeneral, !list.isOptional else {
       return false
     }
+    // The remembered reads the write does not change (remember(_:across:)): their answers
+    // stay the values' own, or the shared multicast's.
+    let kept = table.readsKept(across: index)
     if values == nil {
-      values = __ValueMembers.copying(table.members, count: table.valueCount)
+      let made = __ValueMembers.copying(table.members, count: table.valueCount, engine: self)
+      made.sameAnswers = kept
+      values = made
     } else if !isKnownUniquelyReferenced(&values) {
-      values = values.unsafelyUnwrapped.copy()
+      let source = values.unsafelyUnwrapped
+      let made = source.copy()
+      if kept != 0 {
+        made.storeRemembered(__ValueMembers<Delegate>.surviving(source.rememberedWord, kept))
+        made.sameAnswers = source.sameAnswers & kept
+      }
+      values = made
     } else {
-      values.unsafelyUnwrapped.forgetRemembered()
+      values.unsafelyUnwrapped.forgetRemembered(keeping: kept)
     }
     values.unsafelyUnwrapped.withElements { elements in
       for responder in list.responders {

@@ -113,6 +113,9 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
     var filters: [Int: AnyMemberFilter] = [:]
     /// By method index: the reads whose answers the tables remember (RememberedRead.swift).
     var remembered: [Int: AnyRememberedAnswer.Type] = [:]
+    /// By method index, for a write: the remembered reads (bit `r`: the read at index `r`)
+    /// whose answers it does not change (``DelegateMulticast/remember(_:across:)``).
+    var keptAcross: [Int: UInt64] = [:]
     var generation: UInt64 = 0
     /// The sum of the nested multicasts' generations when ``generation`` last looked.
     var nestedGenerations: UInt64 = 0
@@ -619,7 +622,7 @@ open class DelegateMulticast<Delegate, Handles: MessageHandles>: @unchecked Send
       members: s.members.records, description: description, defaultPolicy: s.defaultPolicy,
       overrides: s.overrides,
       observers: s.observers, filters: s.filters, pairings: s.pairing?.methods ?? [:],
-      remembered: s.remembered,
+      remembered: s.remembered, keptAcross: s.keptAcross,
       generation: s.generation)
   }
 

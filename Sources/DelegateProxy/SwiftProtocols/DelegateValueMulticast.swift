@@ -35,20 +35,10 @@ public protocol DelegateValueMulticast<Delegate>: Sendable {
   /// The typed handles of the protocol's methods.
   associatedtype Handles: MessageHandles
 
-  /// Generated: the multicast the value reads — shared with its copies, or, when this copy
-  /// keeps values of its own (``__values``), one made with them. Not for direct use.
-  var __engine: DelegateMulticast<Delegate, Handles> { get }
-  /// Generated: the multicast this copy shares with the others, whatever values it keeps.
-  /// Not for direct use.
-  var __sharedEngine: DelegateMulticast<Delegate, Handles> { get }
-  /// Generated: this copy's own values of its value members, when it changed them without
-  /// a multicast of its own (nil: the shared multicast's are its values). Not for direct use.
-  var __values: __ValueMembers<Delegate>? { get set }
-  /// Generated: whether another copy shares ``__sharedEngine``. Not for direct use.
-  mutating func __sharesEngine() -> Bool
-  /// Generated: the multicast the value changes, copied first when another copy shares it
-  /// or this copy keeps values of its own. Not for direct use.
-  mutating func __uniqueEngine() -> DelegateMulticast<Delegate, Handles>
+  /// Generated: the multicast this copy shares with the others, or this copy's own values
+  /// of its members, which hold that multicast (one reference either way). Not for direct
+  /// use.
+  var __storage: __ValueMulticastStorage<Delegate, Handles> { get set }
   /// An empty multicast: `policy` is the policy of every method without one of its own;
   /// ``MulticastOptions/unique`` keeps each delegate once (values: by `==`).
   init(policy: ReturnPolicy<Any>, options: MulticastOptions)
@@ -57,6 +47,16 @@ public protocol DelegateValueMulticast<Delegate>: Sendable {
 extension DelegateValueMulticast {
   /// An empty multicast whose methods answer as the last responder does.
   public init() { self.init(policy: .lastResponder, options: []) }
+
+  /// The multicast the value reads — shared with its copies, or, when this copy keeps
+  /// values of its own, one made with them. Not for direct use.
+  public var __engine: DelegateMulticast<Delegate, Handles> { __storage.engine }
+
+  /// The multicast the value changes, copied first when another copy shares it or this
+  /// copy keeps values of its own. Not for direct use.
+  public mutating func __uniqueEngine() -> DelegateMulticast<Delegate, Handles> {
+    __storage.uniqueEngine()
+  }
 
   // MARK: Membership
 
@@ -237,6 +237,19 @@ extension DelegateValueMulticast {
     __uniqueEngine().remember(read)
   }
 
+  /// Remembers `read`'s answer and lets it outlive the calls of `write`, which the caller
+  /// promises never change it — see ``DelegateMulticast/remember(_:across:)``:
+  ///
+  /// ```swift
+  /// sinks.remember(\.logLevel, across: \.setSubscriptMetadataKey)
+  /// ```
+  public mutating func remember<Result, Arguments>(
+    _ read: KeyPath<Handles, MessageHandle<Delegate, Void, Result>>,
+    across write: KeyPath<Handles, MessageHandle<Delegate, Arguments, Void>>
+  ) {
+    __uniqueEngine().remember(read, across: write)
+  }
+
   /// Stops remembering `read`'s answer: every read asks the members.
   public mutating func forget<Result>(
     _ read: KeyPath<Handles, MessageHandle<Delegate, Void, Result>>
@@ -249,29 +262,5 @@ extension DelegateValueMulticast {
     -> Bool
   {
     __engine.remembers(read)
-  }
-}
-
-extension DelegateValueMulticast {
-  // MARK: Dispatch (generated conformances call these; not for direct use)
-
-  /// Generated conformances call this for a `mutating` requirement, and for a property's or
-  /// subscript's setter; not for direct use. A `void` call answered by values only, on a
-  /// copy that shares its multicast, changes this copy's own values
-  /// (``DelegateMulticast/__writeValues(_:_:_:)``: a copy of the values, as `[any P]`'s,
-  /// not of the multicast); otherwise ``DelegateMulticast/__sendMutatingOwned(_:_:_:)`` on
-  /// this copy's own multicast.
-  @inlinable @inline(__always)
-  public mutating func __sendMutatingValues<Arguments, Result>(
-    _ message: MessageHandle<Delegate, Arguments, Result>,
-    _ arguments: @autoclosure () -> Arguments, _ call: (inout Delegate) -> Result
-  ) -> Result {
-    if Result.self == Void.self, __values != nil || __sharesEngine() {
-      let engine = __sharedEngine
-      if engine.__writeValues(message.index, &__values, { _ = call(&$0.pointee) }) {
-        return () as! Result
-      }
-    }
-    return __uniqueEngine().__sendMutatingOwned(message, arguments(), call)
   }
 }

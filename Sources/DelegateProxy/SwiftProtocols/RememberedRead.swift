@@ -114,10 +114,46 @@ extension DelegateMulticast {
     update { $0.remembered[index] = RememberedAnswer<Result>.self }
   }
 
+  /// Remembers `read`'s answer (``remember(_:)``), and lets it outlive the calls of
+  /// `write`: the caller promises that `write` never changes `read`'s answer (swift-log's
+  /// metadata writes never change a handler's level — what `MultiplexLogHandler` assumes
+  /// when it keeps its level across them).
+  ///
+  /// ```swift
+  /// sinks.remember(\.logLevel, across: \.setSubscriptMetadataKey)
+  /// ```
+  ///
+  /// A copy of a value multicast that writes its values through `write` then keeps the
+  /// answer it, or the multicast it shares, remembered, instead of asking every member on the
+  /// next read (swift-log's per-request `logger[metadataKey:] = …` before a line). Any other
+  /// change forgets the answer as ``remember(_:)`` says; so may this one (the multicast may
+  /// always ask again). The promise is the caller's, as the contract of ``remember(_:)`` is:
+  /// a `write` that changes the answer leaves reads answering the old one until the next
+  /// change. Reads among the protocol's first 64 methods only; another is remembered but
+  /// forgotten at every write.
+  public final func remember<Result, Arguments>(
+    _ read: HandleKey<Void, Result>, across write: HandleKey<Arguments, Void>
+  ) {
+    let index = index(of: read)
+    let writeIndex = self.index(of: write)
+    update { s in
+      s.remembered[index] = RememberedAnswer<Result>.self
+      if index < 64 { s.keptAcross[writeIndex, default: 0] |= 1 << UInt64(index) }
+    }
+  }
+
   /// Stops remembering `read`'s answer (``remember(_:)``): every read asks the members.
   public final func forget<Result>(_ read: HandleKey<Void, Result>) {
     let index = index(of: read)
-    update { $0.remembered[index] = nil }
+    update { s in
+      s.remembered[index] = nil
+      guard index < 64 else { return }
+      // No write keeps an answer that is not remembered.
+      s.keptAcross = s.keptAcross.compactMapValues { kept in
+        let left = kept & ~(1 << UInt64(index))
+        return left == 0 ? nil : left
+      }
+    }
   }
 
   /// Whether `read`'s answer is remembered (``remember(_:)``).

@@ -42,15 +42,22 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
   @usableFromInline let keepsValuesApart: Bool
   /// How many of ``members`` are values (their `valueIndex`es are `0..<valueCount`).
   @usableFromInline let valueCount: Int
+  /// By method index, for a write: bit `r` set when the remembered answer of the read at
+  /// index `r` outlives the write (``DelegateMulticast/remember(_:across:)``). Empty (no
+  /// allocation) when no write keeps one.
+  @usableFromInline let keptAcross: [UInt64]
 
   init(
     members: [SwiftMember<Delegate>], description: ProtocolDescription<Delegate>,
     defaultPolicy: ErasedPolicy, overrides: [Int: ErasedPolicy],
     observers: [Int: [TypedObserver]], filters: [Int: AnyMemberFilter] = [:],
     pairings: [Int: ArgumentPairing] = [:],
-    remembered: [Int: AnyRememberedAnswer.Type] = [:], generation: UInt64
+    remembered: [Int: AnyRememberedAnswer.Type] = [:], keptAcross: [Int: UInt64] = [:],
+    generation: UInt64
   ) {
     self.members = members
+    self.keptAcross =
+      keptAcross.isEmpty ? [] : description.methods.indices.map { keptAcross[$0] ?? 0 }
     self.filters = description.methods.indices.map { filters[$0] }
     self.pairings = description.methods.indices.map { pairings[$0] }
     self.observers = description.methods.indices.map { observers[$0] ?? [] }
@@ -126,6 +133,7 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
     writesInPlace = source.writesInPlace
     keepsValuesApart = source.keepsValuesApart
     valueCount = source.valueCount
+    keptAcross = source.keptAcross
     self.generation = generation
     // A slot whose answer is kept in the multicast's word stays empty: shared, as the whole
     // dictionary is when every slot is such (swift-log's remembered `logLevel`).
@@ -190,6 +198,13 @@ final class SwiftMemberTable<Delegate>: @unchecked Sendable {
         waitsForQueued: list.waitsForQueued, isPaired: list.isPaired,
         valuesOnly: list.valuesOnly)
     }
+  }
+
+  /// The remembered reads (a mask of their indices, ``keptAcross``) whose answers outlive a
+  /// write of the method at `index`.
+  @inlinable @inline(__always)
+  func readsKept(across index: Int) -> UInt64 {
+    index < keptAcross.count ? keptAcross[index] : 0
   }
 
   /// Empties the slots of the reads this table remembers: the members' values changed in

@@ -122,7 +122,7 @@ struct SwiftResponderList<Delegate>: @unchecked Sendable {
   /// the table's pairing only then.
   @usableFromInline let isPaired: Bool
   /// Every responder is a value: a `void` write of a copy of the value multicast may change
-  /// its own values instead of copying the multicast (`DelegateMulticast.__writeValues`).
+  /// its own values instead of copying the multicast (`DelegateMulticast.writeValues`).
   @usableFromInline let valuesOnly: Bool
 
   /// `running` (nil before the first answer) combined with `value` by the list's pairwise

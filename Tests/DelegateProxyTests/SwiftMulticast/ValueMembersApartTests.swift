@@ -167,3 +167,188 @@ struct ValueMembersApartTests {
     #expect(a.members(ofType: ApartGaugeValue.self).map(\.level) == [1, 2])
   }
 }
+
+@Suite("Storage of value multicasts that keep their own values")
+struct ValueMembersStorageTests {
+  @Test func aCopyStoresOneReferenceAndItsValuesHoldTheMulticast() {
+    // One word: the shared multicast, or the values, which hold it.
+    #expect(MemoryLayout<ApartGaugeMulticast>.size == MemoryLayout<AnyObject>.size)
+    weak var engine: AnyObject?
+    weak var memberLog: CallLog?
+    var b = ApartGaugeMulticast()
+    do {
+      let log = CallLog()
+      memberLog = log
+      var a = ApartGaugeMulticast()
+      a.add(ApartGaugeValue(level: 1, name: "x", log: log))
+      engine = a.__storage.sharedEngine
+      b = a
+      b.level = 7
+    }
+    // The original is gone: the copy's values alone hold the multicast and the members.
+    #expect(engine != nil)
+    #expect(b.level == 7)
+    b.report("r")
+    #expect(memberLog?.entries == ["x:7:r"])
+    b = ApartGaugeMulticast()
+    #expect(engine == nil)
+    #expect(memberLog == nil)
+  }
+
+  @Test func aCopyOfACopyWithItsOwnValuesSharesThemUntilOneWrites() {
+    let log = CallLog()
+    weak var engine: AnyObject?
+    var a = ApartGaugeMulticast()
+    a.add(ApartGaugeValue(level: 1, name: "x", log: log))
+    engine = a.__storage.sharedEngine
+    var b = a
+    b.level = 2
+    var c = b
+    // c shares b's values (and through them the multicast) until it writes.
+    #expect(c.level == 2)
+    c.level = 3
+    #expect(a.level == 1 && b.level == 2 && c.level == 3)
+    a = ApartGaugeMulticast()
+    b = ApartGaugeMulticast()
+    #expect(engine != nil)
+    // A change other than a write of values gives c a multicast of its own, with its values.
+    c.add(ApartGaugeValue(level: 4, name: "y", log: log))
+    #expect(engine == nil)
+    #expect(c.members(ofType: ApartGaugeValue.self).map(\.level) == [3, 4])
+  }
+}
+
+/// A gauge whose level is small enough for the multicast's remembered words (Int32).
+@Delegate
+protocol KeptGauge {
+  var level: Int32 { get set }
+  func report(_ line: String)
+  mutating func setNote(_ note: String)
+}
+
+/// A struct member whose level read is logged: what asks it shows in the log.
+struct CountedGaugeValue: KeptGauge {
+  var stored: Int32
+  var note = ""
+  let log: CallLog
+
+  var level: Int32 {
+    get {
+      log.append("read \(stored)")
+      return stored
+    }
+    set { stored = newValue }
+  }
+  func report(_ line: String) { log.append("\(note):\(stored):\(line)") }
+  mutating func setNote(_ note: String) { self.note = note }
+}
+
+@Suite("Remembered reads kept across writes that do not change them")
+struct RememberedAcrossWritesTests {
+  /// Two counted members, the least level remembered across `setNote`.
+  static func gauge(_ log: CallLog) -> KeptGaugeMulticast {
+    var a = KeptGaugeMulticast()
+    a.add(CountedGaugeValue(stored: 3, log: log))
+    a.add(CountedGaugeValue(stored: 5, log: log))
+    a.setPolicy(.reduce(.min), for: \.level)
+    a.remember(\.level, across: \.setNote)
+    return a
+  }
+
+  @Test func aCopyWrittenByAKeptWriteAnswersAsTheSharedMulticastRemembers() {
+    let log = CallLog()
+    let a = Self.gauge(log)
+    #expect(a.level == 3)
+    #expect(log.entries == ["read 3", "read 5"])
+    log.clear()
+    var b = a
+    b.setNote("n")
+    // The shared multicast's remembered answer: nobody asked.
+    #expect(b.level == 3)
+    #expect(log.entries.isEmpty)
+    // The write did happen, on the copy only.
+    b.report("r")
+    a.report("s")
+    #expect(log.entries == ["n:3:r", "n:5:r", ":3:s", ":5:s"])
+  }
+
+  @Test func theFirstCopyAsksTheSharedMulticastOnceForEveryCopy() {
+    let log = CallLog()
+    let a = Self.gauge(log)
+    var b = a
+    b.setNote("b")
+    #expect(b.level == 3)
+    // Asked once, of the shared multicast's values, and kept for it and for the copy.
+    #expect(log.entries == ["read 3", "read 5"])
+    log.clear()
+    var c = a
+    c.setNote("c")
+    #expect(c.level == 3 && b.level == 3 && a.level == 3)
+    // A second write of the same kind, on a copy that keeps its own values, keeps it too.
+    c.setNote("d")
+    #expect(c.level == 3)
+    #expect(log.entries.isEmpty)
+  }
+
+  @Test func anyOtherWriteForgetsTheAnswer() {
+    let log = CallLog()
+    let a = Self.gauge(log)
+    #expect(a.level == 3)
+    log.clear()
+    var b = a
+    b.setNote("n")
+    b.level = 1
+    // `level`'s own write is not kept across: the copy's values are asked.
+    #expect(b.level == 1)
+    #expect(log.entries == ["read 1", "read 1"])
+    log.clear()
+    // A kept write after it keeps the copy's own answer (not the shared multicast's).
+    var c = b
+    c.setNote("m")
+    #expect(c.level == 1)
+    #expect(log.entries.isEmpty)
+    #expect(a.level == 3)
+    // And after a forgetting write on a copy of its own, the values are asked again.
+    c.level = 2
+    c.setNote("o")
+    #expect(c.level == 2)
+    #expect(log.entries == ["read 2", "read 2"])
+  }
+
+  @Test func anAnswerTooLargeForAWordIsTheSharedMulticastsToo() {
+    // `Int`: remembered in the table's slot, not a word; the copy reads the shared one's.
+    let log = CallLog()
+    var a = ApartGaugeMulticast()
+    a.add(ApartGaugeValue(level: 3, name: "x", log: log))
+    a.add(ApartGaugeValue(level: 5, name: "y", log: log))
+    a.setPolicy(.reduce(.min), for: \.level)
+    a.remember(\.level, across: \.setNote)
+    var b = a
+    b.setNote("n")
+    #expect(b.level == 3 && a.level == 3)
+    b.setNote("m")
+    #expect(b.level == 3)
+    b.level = 1
+    #expect(b.level == 1 && a.level == 3)
+    var c = b
+    c.setNote("o")
+    #expect(c.level == 1)
+    c.report("r")
+    #expect(log.entries == ["xo:1:r", "yo:1:r"])
+  }
+
+  @Test func forgettingTheReadForgetsWhatWritesKeep() {
+    let log = CallLog()
+    var a = Self.gauge(log)
+    a.forget(\.level)
+    a.remember(\.level)
+    #expect(a.level == 3)
+    log.clear()
+    var b = a
+    b.setNote("n")
+    // Remembered again, but no longer across `setNote`: the copy asks its own values.
+    #expect(b.level == 3)
+    #expect(log.entries == ["read 3", "read 5"])
+    #expect(b.remembers(\.level))
+  }
+}
