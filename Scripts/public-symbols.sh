@@ -39,8 +39,9 @@ for module in MessageRuntime DelegateProxy DelegateProxyTesting; do
   swift-symbolgraph-extract \
     -module-name "$module" \
     -target "$(uname -m)-unknown-linux-gnu" \
-    -I "$bin/Modules" -I CFFIShim/include \
+    -I "$bin/Modules" -I CFFIShim/include -I CFFIShim/Core/include \
     -Xcc -fmodule-map-file="$bin/DelegateProxyCFFIShim.build/module.modulemap" \
+    -Xcc -fmodule-map-file="$bin/DelegateProxyCCore.build/module.modulemap" \
     -minimum-access-level public \
     -skip-synthesized-members \
     -output-dir "$out/$module" >/dev/null 2>&1
