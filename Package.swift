@@ -9,7 +9,8 @@
 
 // Target names: every product's target is named as the product (MessageRuntime,
 // DelegateProxy, CMessageRuntime, DelegateProxyTesting). Every other target's name starts
-// with "DelegateProxy" (DelegateProxyCCore, DelegateProxyCFFIShim, DelegateProxyMacros, DelegateProxyCExpat,
+// with "DelegateProxy" (DelegateProxyCCore, DelegateProxyCFFIShim, DelegateProxyRuntimeCore,
+// DelegateProxyMacros, DelegateProxyCExpat,
 // DelegateProxyMacroSupport, DelegateProxyCDemoSupport, DelegateProxyDemo, DelegateProxyCTestSupport,
 // DelegateProxyTestSupport, DelegateProxyCCallbackSupport, DelegateProxyForeignFixtures): SwiftPM wants target names
 // unique across a package graph, so a generic name of ours (CExpat, TestSupport) would
@@ -62,9 +63,15 @@ let package = Package(
       cSettings: [.headerSearchPath("Core")],
       linkerSettings: [.linkedLibrary("ffi")]
     ),
+    // The runtime's libffi-free Swift core: selectors, type encodings and layouts, IMPs,
+    // locks, read sections (Quiescence), unowned references. MessageRuntime re-exports it.
+    .target(
+      name: "DelegateProxyRuntimeCore",
+      dependencies: ["DelegateProxyCCore"]
+    ),
     .target(
       name: "MessageRuntime",
-      dependencies: ["DelegateProxyCFFIShim"]
+      dependencies: ["DelegateProxyRuntimeCore", "DelegateProxyCFFIShim"]
     ),
     // C declarations of the C API that MessageRuntime implements in Swift (@_cdecl):
     // a C target that calls them depends on this, which links MessageRuntime.
