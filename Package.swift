@@ -9,13 +9,14 @@
 
 // Target names: every product's target is named as the product (MessageRuntime,
 // DelegateProxy, CMessageRuntime, DelegateProxyTesting). Every other target's name starts
-// with "DelegateProxy" (DelegateProxyCFFIShim, DelegateProxyMacros, DelegateProxyCExpat,
+// with "DelegateProxy" (DelegateProxyCCore, DelegateProxyCFFIShim, DelegateProxyRuntimeCore,
+// DelegateProxyMacros, DelegateProxyCExpat,
 // DelegateProxyMacroSupport, DelegateProxyCDemoSupport, DelegateProxyDemo, DelegateProxyCTestSupport,
 // DelegateProxyTestSupport, DelegateProxyCCallbackSupport, DelegateProxyForeignFixtures): SwiftPM wants target names
 // unique across a package graph, so a generic name of ours (CExpat, TestSupport) would
 // collide with a user's. Test targets keep plain names: SwiftPM does not count a
 // dependency's test targets. Scripts/user-package-check.sh builds a user package that has
-// the generic names. (The C runtime's directory is still CFFIShim/.)
+// the generic names. (The C runtime's directory is still CFFIShim/; its libffi-free half is CFFIShim/Core/.)
 
 import CompilerPluginSupport
 import PackageDescription
@@ -42,17 +43,35 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
-    // C: the libffi surface Swift needs, the runtime's C-visible structures
-    // (selectors, object handles, method caches) and the few hot paths that must be C.
+    // C without libffi: the runtime's C-visible structures (selectors, object handles,
+    // method caches), read sections and grace periods, per-thread state, the Swift
+    // runtime's reference counts. What the @Delegate product's C comes to.
+    .target(
+      name: "DelegateProxyCCore",
+      path: "CFFIShim/Core",
+      publicHeadersPath: "include"
+    ),
+    // C over libffi: the libffi surface Swift needs and the few hot paths that must be C
+    // (register replay, route and callback entries, Swift receivers' static entries).
     .target(
       name: "DelegateProxyCFFIShim",
+      dependencies: ["DelegateProxyCCore"],
       path: "CFFIShim",
+      exclude: ["Core"],
       publicHeadersPath: "include",
+      // dp_layout.h: Core's private record layout, which the route and replay loops read.
+      cSettings: [.headerSearchPath("Core")],
       linkerSettings: [.linkedLibrary("ffi")]
+    ),
+    // The runtime's libffi-free Swift core: selectors, type encodings and layouts, IMPs,
+    // locks, read sections (Quiescence), unowned references. MessageRuntime re-exports it.
+    .target(
+      name: "DelegateProxyRuntimeCore",
+      dependencies: ["DelegateProxyCCore"]
     ),
     .target(
       name: "MessageRuntime",
-      dependencies: ["DelegateProxyCFFIShim"]
+      dependencies: ["DelegateProxyRuntimeCore", "DelegateProxyCFFIShim"]
     ),
     // C declarations of the C API that MessageRuntime implements in Swift (@_cdecl):
     // a C target that calls them depends on this, which links MessageRuntime.

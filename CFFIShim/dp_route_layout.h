@@ -5,12 +5,9 @@
 #ifndef DP_ROUTE_LAYOUT_H
 #define DP_ROUTE_LAYOUT_H
 
+#include "dp_layout.h"  // struct dp_route_node (Core/)
 #include "dp_quiesce_inline.h"
 #include "dp_route.h"
-
-struct dp_route_node {
-  uint8_t removed;  // atomic; the first field: dp_route_node_is_removed_inline reads it
-};
 
 typedef struct dp_route_target {
   dp_id target;

@@ -2,9 +2,16 @@
 
 #include "dp_swift_entry.h"
 
+#include <stddef.h>
 #include <string.h>
 
+#include "dp_layout.h"
 #include "dp_regs.h"
+
+// dp_swift_entry.h mirrors the handle's leading words (dp_layout.h, in Core/) for its
+// inline context accessor.
+_Static_assert(offsetof(struct dp_object, context) == offsetof(dp_object_head, context),
+               "dp_object_head is out of step with struct dp_object");
 
 static dp_swift_entry_handler entry_handler;  // atomic; set once
 

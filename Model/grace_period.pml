@@ -6,7 +6,7 @@
  *
  * Step names (Q_…, S_…, R_…, DI_…, CB_…) appear in the C and Swift code's comments, so
  * either side can be found from the other (the script checks every Q_ step against
- * CFFIShim/dp_quiesce.c and include/dp_quiesce*.h).
+ * CFFIShim/Core/dp_quiesce.c and Core/include/dp_quiesce*.h).
  *
  * Threads (processes):
  *   Sender    (thread 0) a dispatch: DelegateMulticast.sendFast / Member.withDelegate /

@@ -16,8 +16,8 @@ cd "$(dirname "$0")/.."
 
 out="${DP_SCRATCH:-.build}/abi"
 mkdir -p "$out"
-sources=(CFFIShim/*.c Tests/CABI/abi_test.c)
-flags=(-std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -ICFFIShim/include -ICFFIShim)
+sources=(CFFIShim/*.c CFFIShim/Core/*.c Tests/CABI/abi_test.c)
+flags=(-std=gnu11 -Wall -Wextra -Wno-unused-parameter -pthread -ICFFIShim/include -ICFFIShim -ICFFIShim/Core/include -ICFFIShim/Core)
 native_cc="${CC:-cc}"
 cross_cc=aarch64-linux-gnu-gcc
 status=0

@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 out="${DP_SCRATCH:-.build}/callgrind"
 mkdir -p "$out"
 cc="${CC:-clang}"
-"$cc" -std=gnu11 -O2 -fPIC -fno-omit-frame-pointer -pthread -ICFFIShim/include -ICFFIShim CFFIShim/*.c \
+"$cc" -std=gnu11 -O2 -fPIC -fno-omit-frame-pointer -pthread -ICFFIShim/include -ICFFIShim -ICFFIShim/Core/include -ICFFIShim/Core CFFIShim/*.c CFFIShim/Core/*.c \
   Benchmarks/Callgrind/callbacks.c -lffi -o "$out/callbacks"
 iterations=20000
 fanouts=("$@")

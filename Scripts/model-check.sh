@@ -197,8 +197,8 @@ echo "== the model's steps in dp_quiesce's code"
 # takes it: a step missing there is a step the code does not take.
 steps=$(grep -oE '/\* Q_[A-Z_]+' "$model" | sed 's|/\* ||' | sort -u)
 for step in $steps; do
-  if ! grep -qw "$step" "$root"/CFFIShim/dp_quiesce.c "$root"/CFFIShim/include/dp_quiesce*.h; then
-    echo "FAIL  step $step: not in CFFIShim/dp_quiesce.c or its headers"
+  if ! grep -qw "$step" "$root"/CFFIShim/Core/dp_quiesce.c "$root"/CFFIShim/Core/include/dp_quiesce*.h; then
+    echo "FAIL  step $step: not in CFFIShim/Core/dp_quiesce.c or its headers"
     failures=$((failures + 1))
   fi
 done

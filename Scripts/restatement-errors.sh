@@ -14,7 +14,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$root" && cd "${DP_BUILD_DIR:-.build/debug}" && pwd -P)
 plugin="$build/DelegateProxyMacros-tool"
 modulemap=$(ls "$build"/DelegateProxyCFFIShim.build/module.modulemap 2>/dev/null || true)
-for needed in "$build/Modules/DelegateProxy.swiftmodule" "$plugin" "$modulemap"; do
+coremap=$(ls "$build"/DelegateProxyCCore.build/module.modulemap 2>/dev/null || true)
+for needed in "$build/Modules/DelegateProxy.swiftmodule" "$plugin" "$modulemap" "$coremap"; do
   if [ ! -e "$needed" ]; then
     echo "missing $needed: run 'swift build' first" >&2
     exit 2
@@ -26,6 +27,7 @@ trap 'rm -rf "$work"' EXIT
 typecheck() {
   swiftc -typecheck -swift-version 6 -I "$build/Modules" \
     -Xcc -fmodule-map-file="$modulemap" -Xcc -I"$root/CFFIShim/include" \
+    -Xcc -fmodule-map-file="$coremap" -Xcc -I"$root/CFFIShim/Core/include" \
     -load-plugin-executable "$plugin#DelegateProxyMacros" "$1"
 }
 

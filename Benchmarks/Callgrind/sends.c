@@ -8,7 +8,8 @@
 //     valgrind --tool=callgrind --callgrind-out-file=/dev/null sends "<row>" 100000
 //   minus the same with 0 iterations, divided by 100000, is the row's instructions per
 //   message (Benchmarks/README.md, #37). Build:
-//     cc -std=gnu11 -O2 -pthread -ICFFIShim/include -ICFFIShim CFFIShim/*.c
+//     cc -std=gnu11 -O2 -pthread -ICFFIShim/include -ICFFIShim -ICFFIShim/Core/include -ICFFIShim/Core CFFIShim/*.c
+//       CFFIShim/Core/*.c
 //        Benchmarks/Callgrind/sends.c -lffi -o sends   (one line)
 #include <stdio.h>
 #include <stdlib.h>

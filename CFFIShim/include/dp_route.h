@@ -21,6 +21,7 @@
 #define DP_ROUTE_H
 
 #include "dp_ffi.h"
+#include "dp_route_node.h"
 #include "dp_runtime.h"
 
 #ifdef __cplusplus
@@ -39,23 +40,6 @@ typedef enum dp_reducer {
 } dp_reducer;
 
 typedef struct dp_route dp_route;
-/// One target's membership: its removed flag. Shared by every route the target is in.
-typedef struct dp_route_node dp_route_node;
-
-dp_route_node *dp_route_node_create(void);
-/// Marks the node removed: no dispatch calls its target from now on.
-void dp_route_node_mark_removed(dp_route_node *node);
-bool dp_route_node_is_removed(const dp_route_node *node);
-/// dp_route_node_is_removed, inlined into Swift dispatch loops, which read the same flag
-/// the C routes read (the flag is the node's first field: dp_route_layout.h).
-static inline __attribute__((always_inline)) bool
-dp_route_node_is_removed_inline(const dp_route_node *node) {
-  return __atomic_load_n((const unsigned char *)node, __ATOMIC_SEQ_CST);
-}
-/// Frees the node after a grace period — at once when `domain` is the one the calling
-/// thread declared closing (dp_domain_closing): nothing can read it any more.
-void dp_route_node_retire(dp_route_node *node, const void *domain);
-
 #if defined(__x86_64__) && !defined(_WIN32)
 /// Whether replay routes can also carry a stack-argument area and an indirect result.
 #define DP_ROUTE_STACK_SUPPORTED 1

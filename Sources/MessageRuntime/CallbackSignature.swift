@@ -1,3 +1,5 @@
+@_spi(Validation) import DelegateProxyRuntimeCore
+
 /// The C signature of a library's callback, as the library declares it: its return type
 /// and its arguments, with no `self` or `_cmd` (a plain C function type, not a method).
 ///

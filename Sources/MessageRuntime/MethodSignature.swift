@@ -1,3 +1,4 @@
+@_spi(Validation) import DelegateProxyRuntimeCore
 internal import DelegateProxyCFFIShim
 
 /// The types of a method's return value and arguments (`NSMethodSignature`), with

@@ -10,7 +10,7 @@ import Testing
 @testable import MessageRuntime
 
 /// What the package assumes about the Swift runtime — RT1 to RT11, listed with their
-/// sources in CFFIShim/include/dp_swift_runtime.h — each checked on the toolchain the
+/// sources in CFFIShim/Core/include/dp_swift_runtime.h — each checked on the toolchain the
 /// tests run on, so a toolchain that changes one fails the test named after it.
 @Suite("Swift runtime assumptions (dp_swift_runtime.h)") struct SwiftRuntimeAssumptionTests {
   /// An object whose deinit asks the runtime about itself (RT1).

@@ -42,9 +42,13 @@ struct BuiltModules {
   var shimModuleMap: URL {
     directory.appendingPathComponent("DelegateProxyCFFIShim.build/module.modulemap")
   }
+  var coreModuleMap: URL {
+    directory.appendingPathComponent("DelegateProxyCCore.build/module.modulemap")
+  }
   var missing: [String] {
     [
       modulesDirectory.appendingPathComponent("DelegateProxy.swiftmodule"), plugin, shimModuleMap,
+      coreModuleMap,
     ]
     .filter { !FileManager.default.fileExists(atPath: $0.path) }.map(\.lastPathComponent)
   }
@@ -79,11 +83,14 @@ struct BuiltModules {
     try Data((header + source + "\n").utf8).write(to: file)
     let shimHeaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("../../../CFFIShim/include").standardized.path
+    let coreHeaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../../CFFIShim/Core/include").standardized.path
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [
       "swiftc", "-typecheck", "-swift-version", "6", "-I", modulesDirectory.path,
       "-Xcc", "-fmodule-map-file=\(shimModuleMap.path)", "-Xcc", "-I\(shimHeaders)",
+      "-Xcc", "-fmodule-map-file=\(coreModuleMap.path)", "-Xcc", "-I\(coreHeaders)",
       "-load-plugin-executable", "\(plugin.path)#DelegateProxyMacros", file.path,
     ]
     let output = Pipe()

@@ -1,5 +1,5 @@
 // Public: the two calls a dispatch loop makes per weak delegate are inlined into it.
-public import DelegateProxyCFFIShim
+public import DelegateProxyCCore
 
 /// A reference that keeps a Swift object's memory allocated but not the object alive
 /// (what Swift's `unowned` holds), and that can try to take a strong reference — which

@@ -1,4 +1,4 @@
-internal import DelegateProxyCFFIShim
+package import DelegateProxyCCore
 
 /// A method implementation: a C function pointer called as
 /// `R imp(id self, SEL _cmd, args…)` with the method's own types (`IMP`).
@@ -9,7 +9,7 @@ internal import DelegateProxyCFFIShim
 // Sendable: a code address, never written through.
 public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// The code address.
-  let address: UnsafeRawPointer
+  package let address: UnsafeRawPointer
 
   /// Wraps any C function pointer of pointer size, e.g. a C function defined with the
   /// IMP shape, or a code address a C function returned as `const void *`.
@@ -27,9 +27,9 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
   }
 
   /// A placeholder address (never called).
-  init(address: UnsafeRawPointer) { self.address = address }
+  package init(address: UnsafeRawPointer) { self.address = address }
 
-  init(_ function: dp_imp) { self.init(rawValue: function) }
+  package init(_ function: dp_imp) { self.init(rawValue: function) }
 
   /// The function pointer as `dp_runtime.h` types it, a `dp_imp` (`void (*)(void)`, what
   /// `dp_class_add_method` takes and `dp_msg_lookup` returns): it passes to such C
@@ -56,7 +56,7 @@ public struct IMP: Hashable, @unchecked Sendable, CustomStringConvertible {
 }
 
 /// A NUL-terminated copy of `s` that lives until freed with `freeCString`.
-func makeCString(_ s: String) -> UnsafeMutablePointer<CChar> {
+package func makeCString(_ s: String) -> UnsafeMutablePointer<CChar> {
   let utf8 = Array(s.utf8)
   let p = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
   for (i, b) in utf8.enumerated() { p[i] = CChar(bitPattern: b) }
@@ -65,7 +65,7 @@ func makeCString(_ s: String) -> UnsafeMutablePointer<CChar> {
 }
 
 /// The length of a C string, without Foundation.
-func cStringLength(_ p: UnsafePointer<CChar>) -> Int {
+package func cStringLength(_ p: UnsafePointer<CChar>) -> Int {
   var n = 0
   while p[n] != 0 { n += 1 }
   return n

@@ -3,7 +3,7 @@ extension TypeEncoding {
   /// same type ignoring qualifiers and aggregate/field names, or any two data pointers
   /// where one is `void *` or they point at the same shape, or `char *` for `*`, or
   /// any object for `@`/`@?`.
-  func accepts(_ other: TypeEncoding) -> Bool {
+  package func accepts(_ other: TypeEncoding) -> Bool {
     let a = self.unqualified.shape
     let b = other.unqualified.shape
     if a == b { return true }
@@ -21,7 +21,7 @@ extension TypeEncoding {
   }
 
   /// `{name}` or `(name)`: an aggregate whose fields are not spelled out.
-  var isOpaqueAggregate: Bool {
+  package var isOpaqueAggregate: Bool {
     switch self {
     case .structure(_, nil), .union(_, nil): return true
     default: return false
@@ -29,7 +29,7 @@ extension TypeEncoding {
   }
 
   /// The type with aggregate names dropped (the ABI does not see names).
-  var shape: TypeEncoding {
+  package var shape: TypeEncoding {
     switch self {
     case .qualified(_, let t): return t.shape
     case .pointer(let t): return .pointer(t.shape)

@@ -1,4 +1,4 @@
-internal import DelegateProxyCFFIShim
+internal import DelegateProxyCCore
 
 /// A method name, interned once and compared by identity (`SEL`, `sel_registerName`).
 ///
@@ -9,7 +9,7 @@ public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
   ExpressibleByStringLiteral
 {
   /// The interned C record (`dp_sel`); valid for the life of the process.
-  let raw: OpaquePointer
+  package let raw: OpaquePointer
 
   /// Interns `name` (`sel_registerName`). Thread-safe; O(1) expected.
   public init(_ name: String) {
@@ -20,7 +20,7 @@ public struct Selector: Hashable, @unchecked Sendable, CustomStringConvertible,
   /// Interns a string literal: `let sel: Selector = "tableView:numberOfRowsInSection:"`.
   public init(stringLiteral value: String) { self.init(value) }
 
-  init(raw: OpaquePointer) { self.raw = raw }
+  package init(raw: OpaquePointer) { self.raw = raw }
 
   /// The selector whose C record (``rawValue``) is `rawValue`: a `dp_sel` received from
   /// C code (`_cmd`, or one `dp_sel_register_name` returned). It must be a selector this

@@ -13,7 +13,6 @@
 
 #include "dp_layout.h"
 #include "dp_quiesce.h"
-#include "dp_swift_entry.h"
 #include "dp_swift_runtime.h"
 
 #define LOAD_ACQ(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
@@ -154,9 +153,6 @@ void dp_object_publish_methods(dp_id o, dp_method_table *t) {
 
 void *dp_object_context(dp_id o) { return LOAD_ACQ(o->context); }
 
-// dp_swift_entry.h mirrors the handle's leading words for its inline context accessor.
-_Static_assert(offsetof(struct dp_object, context) == offsetof(dp_object_head, context),
-               "dp_object_head is out of step with struct dp_object");
 void dp_object_set_context(dp_id o, void *ctx) { STORE_REL(o->context, ctx); }
 
 // MARK: lookup

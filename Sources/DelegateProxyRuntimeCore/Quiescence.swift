@@ -1,7 +1,7 @@
 // Public: read sections are entered from dispatch loops inlined into other modules
 // (DelegateMulticast.send, in the modules @Delegate expands in): the entry points are
 // package and @usableFromInline, their bodies inlinable.
-public import DelegateProxyCFFIShim
+public import DelegateProxyCCore
 
 /// Read sections and deferred reclamation: how dispatch code reads shared lists without
 /// locks, and how code that replaces them frees the old ones without waiting for anyone.

@@ -1,5 +1,6 @@
 // dp_layout.h — the private layout of the runtime's C records. Only the C files of
-// CFFIShim include it; Swift and C users see the types as opaque (dp_runtime.h).
+// CFFIShim and CFFIShim/Core include it (the libffi target finds it by a header search
+// path); Swift and C users see the types as opaque (dp_runtime.h).
 
 #ifndef DP_LAYOUT_H
 #define DP_LAYOUT_H
@@ -74,5 +75,10 @@ static inline __attribute__((always_inline)) const dp_method_entry *dp_lookup_en
   }
   return dp_method_table_find_inline(__atomic_load_n(&obj->isa->cache, __ATOMIC_ACQUIRE), sel);
 }
+
+/// A route target's membership flag (dp_route_node.h).
+struct dp_route_node {
+  uint8_t removed;  // atomic; the first field: dp_route_node_is_removed_inline reads it
+};
 
 #endif  // DP_LAYOUT_H
