@@ -24,8 +24,11 @@ extension LogSinksMulticast {
     var sinks = LogSinksMulticast()
     for handler in handlers { sinks.add(handler) }
     sinks.setPolicy(.reduce(.min), for: \.logLevel)
-    // `Logger` reads the level before every line: kept until a handler or the list changes.
-    sinks.remember(\.logLevel)
+    // `Logger` reads the level before every line: kept until a handler or the list changes,
+    // and across metadata writes, which never change a handler's level (as swift-log's
+    // multiplexer assumes: a per-request `logger[metadataKey:] = …` keeps the answer).
+    sinks.remember(\.logLevel, across: \.setSubscriptMetadataKey)
+    sinks.remember(\.logLevel, across: \.setMetadata)
     sinks.setPolicy(
       .reduce(.collect { $0.reduce(into: [:]) { $0.merge($1) { _, later in later } } }),
       for: \.metadata)
