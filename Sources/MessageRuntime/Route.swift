@@ -194,18 +194,6 @@ package final class RouteMembership: @unchecked Sendable {
   @inlinable package var removedFlag: RemovedFlag { RemovedFlag(node: node) }
 }
 
-/// A membership's removed flag as a plain address, for Swift dispatch loops that read it
-/// with one load, as the C routes do.
-@usableFromInline
-package struct RemovedFlag: @unchecked Sendable {
-  // @unchecked Sendable: the address of a C flag read atomically, freed only after a
-  // grace period following its membership's deinit.
-  @usableFromInline package let node: OpaquePointer
-  @inlinable init(node: OpaquePointer) { self.node = node }
-  /// Whether the membership was marked removed.
-  @inlinable package var isSet: Bool { dp_route_node_is_removed_inline(node) }
-}
-
 /// A target of a route: the receiver the message is replayed to, and its membership.
 package struct RouteTarget: Sendable {
   /// The receiver. The route keeps only its handle and does not keep it alive; when the

@@ -29,14 +29,3 @@ public struct MulticastOptions: OptionSet, Sendable, Hashable {
   /// membership of it.
   public static let allowsDuplicates = MulticastOptions(rawValue: 1 << 2)
 }
-
-extension MulticastOptions {
-  /// The signature a ``silentWhenEmpty`` multicast accepts a message it knows nothing
-  /// about with: `void`, object arguments (`AIMultiDelegate`'s "any signature"), so a C
-  /// caller's message reaches `forwardInvocation` and is dropped.
-  static func silentSignature(for selector: Selector) -> MethodSignature? {
-    try? MethodSignature.make(
-      returnType: .void,
-      arguments: [.object, .selector] + Array(repeating: .object, count: selector.argumentCount))
-  }
-}

@@ -35,19 +35,6 @@ enum ReducerRule: UInt8, Sendable {
     case .reduce(let reducer): self = reducer.rule ?? .custom
     }
   }
-
-  /// The same rule as the C route loops run it; nil for a custom reducer, which only the
-  /// Swift paths can run. (A `void` route calls every target: C's `last`.)
-  var routeReducer: RouteReducer? {
-    switch self {
-    case .every, .last: .last
-    case .first: .first
-    case .allTrue: .allTrue
-    case .anyTrue: .anyTrue
-    case .firstNonNil: .firstNonNil
-    case .firstAnswer, .custom: nil
-    }
-  }
 }
 
 /// One dispatch's running combination of its responders' answers, by its ``ReducerRule``:

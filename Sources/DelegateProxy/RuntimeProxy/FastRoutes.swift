@@ -69,3 +69,20 @@ extension MulticastProxy {
   /// `.registersAndMemory` or `.libffi` for a C route, nil for `forwardInvocation(_:)`.
   public func fastPath(for selector: Selector) -> RoutePath? { routePath(for: selector) }
 }
+
+// The C routes' side of a rule, here rather than beside ReducerRule: only routes need
+// it, and the Swift multicasts' policies must not name the C routes (issue #35).
+extension ReducerRule {
+  /// The same rule as the C route loops run it; nil for a custom reducer, which only the
+  /// Swift paths can run. (A `void` route calls every target: C's `last`.)
+  var routeReducer: RouteReducer? {
+    switch self {
+    case .every, .last: .last
+    case .first: .first
+    case .allTrue: .allTrue
+    case .anyTrue: .anyTrue
+    case .firstNonNil: .firstNonNil
+    case .firstAnswer, .custom: nil
+    }
+  }
+}
