@@ -4,7 +4,7 @@ import MessageRuntime
 // instance (Mirror needs a value). It is the API swift-testing and the Swift runtime's own
 // tests use (stdlib/public/core/ReflectionMirror.swift, `@_spi(Reflection)`); if it
 // changes, `DelegateValueType(_:)` stops compiling here rather than misreading layouts.
-// RT6, RT7 and RT9 of CFFIShim/include/dp_swift_runtime.h (with their tests).
+// RT6, RT7 and RT9 of CFFIShim/Core/include/dp_swift_runtime.h (with their tests).
 @_spi(Reflection) import Swift
 
 /// A Swift type as a parameter or result of a delegate protocol's method: its name and

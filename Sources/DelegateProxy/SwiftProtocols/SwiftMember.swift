@@ -14,7 +14,7 @@ final class SwiftMember<Delegate>: Member, @unchecked Sendable {
   /// The delegate as its protocol's existential. An object's is stored at +0: the stored
   /// existential does not keep the object alive (`object` or `strong` does), so it is never
   /// deinitialized, only deallocated. A value's is owned (``isValue``). (RT5 of
-  /// CFFIShim/include/dp_swift_runtime.h: the runtime facts this relies on, and their tests.)
+  /// CFFIShim/Core/include/dp_swift_runtime.h: the runtime facts this relies on, and their tests.)
   @usableFromInline let existential: UnsafeMutablePointer<Delegate>
   /// Whether the member is a value the multicast holds (its existential owns it; `object`
   /// is an anchor of its own that only gives the record what every ``Member`` has). A value

@@ -1,6 +1,6 @@
 /// What the package reads from the Swift ABI's type layouts (docs/ABI/TypeLayout.rst in
 /// the Swift repository, "Existential Container Layout"): RT12 in
-/// `CFFIShim/include/dp_swift_runtime.h`, the list of every runtime assumption.
+/// `CFFIShim/Core/include/dp_swift_runtime.h`, the list of every runtime assumption.
 enum SwiftRuntimeLayout {
   /// Whether `T` is a class-bound existential (`any P` with `P: AnyObject`) or a class:
   /// such a value is one reference followed by one witness-table pointer per protocol
